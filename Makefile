@@ -1,0 +1,31 @@
+# Two commands for a fresh machine: `make demo` and `make test`.
+# Both set everything up first (SWI-Prolog when root and missing, .venv, the
+# package with its test extras); running them again is quick and harmless.
+
+VENV    := .venv
+PYTHON  := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed-stamp
+
+.PHONY: setup prolog demo test bench clean
+
+setup: prolog $(STAMP)
+
+prolog:
+	@bash .ci/install-prolog
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+demo: setup
+	$(VENV)/bin/pysolve demo
+
+test: setup
+	$(PYTHON) -m pytest -q
+
+bench: setup
+	$(PYTHON) bench/run.py
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .hypothesis

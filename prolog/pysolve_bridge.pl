@@ -1,0 +1,157 @@
+:- module(pysolve_bridge,
+          [ load_rule_base/3,          % +File, +Module, -Problems
+            bounded_solutions/8        % +GoalText, +Module, +Max, +Seconds, +Inferences, -Answer, -Status, -Message
+          ]).
+
+/** <module> The Prolog side of pysolve's bridge
+
+Helpers that the Python bridge (`pysolve.bridge`) calls so that loading a
+rule base reports its syntax errors and warnings instead of only printing
+them, and so that every query runs bounded in results, time and inferences
+and comes back as plain data (integers, atoms and lists).
+*/
+
+:- use_module(library(time)).
+:- use_module(library(solution_sequences)).
+:- use_module(library(apply)).
+:- use_module(library(lists)).
+
+:- dynamic captured/3.                  % Kind, Location, Message
+
+:- multifile user:message_hook/3.
+:- dynamic user:message_hook/3.
+
+user:message_hook(Term, Kind, Lines) :-
+    nb_current(pysolve_capture, on),
+    memberchk(Kind, [error, warning]),
+    message_location(Term, Location),
+    with_output_to(string(Text), print_message_lines(current_output, '', Lines)),
+    split_string(Text, "", " \n", [Trimmed]),
+    assertz(captured(Kind, Location, Trimmed)).
+
+message_location(error(_, file(File, Line, _, _)), File:Line) :- !.
+message_location(_, File:Line) :-
+    source_location(File, Line), !.
+message_location(_, unknown).
+
+%!  load_rule_base(+File, +Module, -Problems) is det.
+%
+%   Load File into Module (a plain file) or as its own module (a module
+%   file), importing nothing into `user`. Problems is a list of atoms
+%   'Location: Kind: Text', one for every error and warning raised while
+%   loading (and not printed), so that a syntax error is an answer, not a
+%   side effect.
+
+load_rule_base(File, Module, Problems) :-
+    retractall(captured(_, _, _)),
+    setup_call_cleanup(
+        nb_setval(pysolve_capture, on),
+        catch(load_files(Module:File, [imports([])]), Error,
+              record_error(Error)),
+        nb_setval(pysolve_capture, off)),
+    findall(Problem,
+            ( captured(Kind, Location, Text),
+              format(atom(Problem), '~w: ~w: ~w', [Location, Kind, Text])
+            ),
+            Problems),
+    retractall(captured(_, _, _)).
+
+record_error(Error) :-
+    message_to_text(Error, Text),
+    assertz(captured(error, unknown, Text)).
+
+message_to_text(Term, Text) :-
+    message_to_codes(Term, Codes),
+    string_codes(Text, Codes).
+
+message_to_codes(Term, Codes) :-
+    '$messages':translate_message(Term, Lines, []),
+    with_output_to(codes(Codes), print_message_lines(current_output, '', Lines)).
+
+%!  bounded_solutions(+GoalText, +Module, +Max, +Seconds, +Inferences,
+%!                    -Answer, -Status, -Message) is det.
+%
+%   Read GoalText, call it in Module and collect at most Max solutions
+%   (Max = 0 means all) within Seconds of CPU-bound wall time and
+%   Inferences logical inferences (0 means unbounded). Answer is
+%   answer(Names, Rows): Names the goal's variable names and Rows one list
+%   of values per solution, each value plain data (numbers, atoms, lists;
+%   other terms written as atoms). Status is `complete`, `max_solutions`,
+%   `time_limit`, `inference_limit` or `error` when reading or running
+%   the goal raised an error; Message is then the error's text (else '').
+
+bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Message) :-
+    catch(term_string(Goal, GoalText, [variable_names(Bindings), module(Module)]),
+          Error, true),
+    (   nonvar(Error)
+    ->  Answer = answer([], []),
+        error_status(Error, Status, Message)
+    ;   maplist(binding_name_var, Bindings, Names, Vars),
+        Answer = answer(Names, Rows),
+        limited_goal(Module:Goal, Max, Limited),
+        collect(Vars, Limited, Seconds, Inferences, Found, Status0, Message),
+        maplist(maplist(plain_value), Found, Rows),
+        length(Rows, Count),
+        (   Status0 == complete, Max > 0, Count >= Max
+        ->  Status = max_solutions
+        ;   Status = Status0
+        )
+    ).
+
+binding_name_var(Name = Var, Name, Var).
+
+limited_goal(Goal, 0, Goal) :- !.
+limited_goal(Goal, Max, limit(Max, Goal)).
+
+collect(Vars, Goal, Seconds, Inferences, Found, Status, Message) :-
+    catch(( timed_collect(Vars, Goal, Seconds, Inferences, Found, Status),
+            Message = ''
+          ),
+          Error,
+          ( Found = [], error_status(Error, Status, Message) )).
+
+timed_collect(Vars, Goal, Seconds, Inferences, Found, Status) :-
+    (   Seconds > 0
+    ->  call_with_time_limit(Seconds,
+                             counted_collect(Vars, Goal, Inferences, Found, Status))
+    ;   counted_collect(Vars, Goal, Inferences, Found, Status)
+    ).
+
+counted_collect(Vars, Goal, Inferences, Found, Status) :-
+    (   Inferences > 0
+    ->  call_with_inference_limit(findall(Vars, Goal, Found0), Inferences, Result),
+        (   Result == inference_limit_exceeded
+        ->  Found = [], Status = inference_limit
+        ;   Found = Found0, Status = complete
+        )
+    ;   findall(Vars, Goal, Found),
+        Status = complete
+    ).
+
+error_status(time_limit_exceeded, time_limit, '') :- !.
+error_status(Error, error, Message) :-
+    message_to_text(Error, Text),
+    atom_string(Message, Text).
+
+%!  plain_value(+Term, -Value) is det.
+%
+%   Value is Term as data pyswip carries without loss: atoms, floats and
+%   64-bit integers as they are, lists element by element, strings as atoms, anything
+%   else (compound terms) written as an atom in Prolog syntax, and an
+%   unbound variable as '_'.
+
+plain_value(Term, Term) :-
+    (   atom(Term)
+    ;   float(Term)
+    ;   integer(Term), Term >= -(2**63), Term < 2**63
+    ), !.
+plain_value(Term, Value) :-
+    is_list(Term), !,
+    maplist(plain_value, Term, Value).
+plain_value(Term, Value) :-
+    string(Term), !,
+    atom_string(Value, Term).
+plain_value(Term, '_') :-
+    var(Term), !.
+plain_value(Term, Value) :-
+    format(atom(Value), '~q', [Term]).

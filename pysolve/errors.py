@@ -1,0 +1,32 @@
+"""The exceptions pysolve raises: one base class, one subclass per kind of trouble.
+
+The CLI turns every `PysolveError` into one line on stderr and exit code 2,
+so each message names what went wrong and where.
+"""
+
+
+class PysolveError(Exception):
+    """Base of every error pysolve raises on purpose."""
+
+
+class InputError(PysolveError, ValueError):
+    """Bad input: a malformed data file, an impossible board, a bad argument."""
+
+
+class UnknownName(InputError, KeyError):
+    """An unknown puzzle, back end, strategy, rule base or piece."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class BackendUnavailable(PysolveError):
+    """A back end that cannot run here (SWI-Prolog missing, hidden, or broken)."""
+
+
+class PrologError(PysolveError):
+    """A rule base failed to load or a Prolog goal raised an error."""
+
+
+class SearchLimitExceeded(PysolveError):
+    """A search ran out of its time, inference or node budget before answering."""

@@ -1,0 +1,163 @@
+"""The miniKanren toolkit every domain's relations share.
+
+pysolve depends on PyPI `miniKanren` (import name `kanren`). The unrelated
+PyPI `kanren` installs a package of the same import name and silently mixes
+files with it, so the import is guarded here and fails loudly.
+
+miniKanren's stock conjunction (`lall`) interleaves every stream fairly,
+which explodes on finite search problems. The relations in pysolve use
+`conj` and `disj` below instead: depth-first, in goal order, constant memory,
+complete on finite search spaces. `Budget` bounds a search in nodes and
+seconds so that a relation never hangs.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from pysolve.errors import BackendUnavailable, SearchLimitExceeded
+
+State = dict
+Goal = Callable[[State], Iterator[State]]
+
+
+def _guarded_import() -> tuple[str, str]:
+    """Import miniKanren, refusing the unrelated PyPI `kanren`; return (version, problem)."""
+    try:
+        version = importlib.metadata.version("miniKanren")
+    except importlib.metadata.PackageNotFoundError:
+        return "", "the miniKanren package is not installed (pip install miniKanren)"
+    try:
+        clash = importlib.metadata.version("kanren")
+    except importlib.metadata.PackageNotFoundError:
+        clash = ""
+    if clash:
+        return version, (f"the unrelated PyPI package kanren {clash} is installed and overwrites "
+                         "miniKanren's files; uninstall both and reinstall miniKanren")
+    try:
+        import kanren.constraints  # noqa: F401  only miniKanren has this module
+    except ImportError as error:
+        return version, f"miniKanren {version} does not import: {error}"
+    return version, ""
+
+
+VERSION, PROBLEM = _guarded_import()
+
+
+def require() -> None:
+    """Raise BackendUnavailable unless miniKanren imports cleanly."""
+    if PROBLEM:
+        raise BackendUnavailable(PROBLEM)
+
+
+if not PROBLEM:
+    from kanren import eq, var  # noqa: E402  (after the guard on purpose)
+    from unification import reify, unify  # noqa: E402
+else:  # pragma: no cover - exercised only on a broken install
+    eq = var = reify = unify = None  # type: ignore[assignment]
+
+
+def conj(*goals: Goal) -> Goal:
+    """Depth-first conjunction: every answer of the first goal is run through the rest, in order."""
+
+    def solve_from(state: State, index: int) -> Iterator[State]:
+        if index == len(goals):
+            yield state
+            return
+        for next_state in goals[index](state):
+            yield from solve_from(next_state, index + 1)
+
+    def conj_goal(state: State) -> Iterator[State]:
+        return solve_from(state, 0)
+
+    return conj_goal
+
+
+def disj(*goals: Goal) -> Goal:
+    """Depth-first disjunction: all answers of the first goal, then of the next, in order."""
+
+    def disj_goal(state: State) -> Iterator[State]:
+        for goal in goals:
+            yield from goal(state)
+
+    return disj_goal
+
+
+def disj_over(values: Iterable[Any], goal_for: Callable[[Any], Goal]) -> Goal:
+    """Depth-first disjunction of `goal_for(v)` for each v, built lazily (a flat domain goal)."""
+
+    def disj_over_goal(state: State) -> Iterator[State]:
+        for value in values:
+            yield from goal_for(value)(state)
+
+    return disj_over_goal
+
+
+def lazy(relation: Callable[..., Goal], *args: Any) -> Goal:
+    """Build `relation(*args)` only when it runs, so recursive relations stay finite."""
+
+    def lazy_goal(state: State) -> Iterator[State]:
+        yield from relation(*args)(state)
+
+    return lazy_goal
+
+
+def where(test: Callable[..., bool], *terms: Any) -> Goal:
+    """A guard: succeed once when `test` holds for the (ground) values of `terms`."""
+
+    def where_goal(state: State) -> Iterator[State]:
+        if test(*(reify(term, state) for term in terms)):
+            yield state
+
+    return where_goal
+
+
+def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
+    """Unify `out` with `function` applied to the (ground) values of `terms` (arithmetic escape)."""
+
+    def project_goal(state: State) -> Iterator[State]:
+        result = unify(out, function(*(reify(term, state) for term in terms)), state)
+        if result is not False:
+            yield result
+
+    return project_goal
+
+
+class Budget:
+    """A node and time budget for one search; `tick()` is a goal that spends one node."""
+
+    def __init__(self, nodes: int = 0, seconds: float = 0.0) -> None:
+        self.nodes = nodes
+        self.seconds = seconds
+        self.spent = 0
+        self.started = time.perf_counter()
+
+    def spend(self) -> None:
+        """Count one node; raise SearchLimitExceeded when the budget is gone."""
+        self.spent += 1
+        if self.nodes and self.spent > self.nodes:
+            raise SearchLimitExceeded(f"miniKanren search passed its budget of {self.nodes} nodes")
+        if self.seconds and self.spent % 256 == 0 and time.perf_counter() - self.started > self.seconds:
+            raise SearchLimitExceeded(f"miniKanren search passed its budget of {self.seconds:g} s")
+
+    def tick(self) -> Goal:
+        """A goal that spends one node of this budget and succeeds once."""
+
+        def tick_goal(state: State) -> Iterator[State]:
+            self.spend()
+            yield state
+
+        return tick_goal
+
+
+def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:
+    """The reified `query` for the first `limit` answers of `goal` (0: all), in search order."""
+    answers = []
+    for state in goal({}):
+        answers.append(reify(query, state))
+        if limit and len(answers) >= limit:
+            break
+    return answers
