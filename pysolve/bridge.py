@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pysolve.errors import BackendUnavailable, PrologError, UnknownName
+from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
 
 HIDE_VARIABLE = "PYSOLVE_NO_PROLOG"
@@ -194,6 +194,12 @@ def solutions(
 
 
 def first(rule_base: str | os.PathLike[str], goal: str, **bounds: Any) -> dict[str, Any] | None:
-    """The first solution's bindings, or None when the goal fails within its bounds."""
+    """The first solution's bindings, or None when the goal fails.
+
+    Raises SearchLimitExceeded when a time or inference bound stops the goal first.
+    """
     result = solutions(rule_base, goal, max_solutions=1, **bounds)
+    if result.status in ("time_limit", "inference_limit"):
+        limit = f"{bounds.get('seconds', DEFAULT_SECONDS):g} s" if result.status == "time_limit" else f"{bounds.get('inferences')} inferences"
+        raise SearchLimitExceeded(f"Prolog goal {goal!r} passed its limit of {limit}")
     return result.rows[0] if result.rows else None

@@ -1,0 +1,179 @@
+:- module(fichas,
+          [ start/3,                   % +M, +N, -State
+            goal_state/3,              % +M, +N, -State
+            goal/1,                    % +State
+            successor/2,               % +State, -Next
+            heuristic/2,               % +State, -H
+            board_state/2,             % ?Board, ?State
+            move/2,                    % +Board, -Next
+            solve/6,                   % +M, +N, +Strategy, +Flavour, -Path, -Expanded
+            shortest/4                 % +M, +N, -Path, -Expanded
+          ]).
+
+/** <module> The tokens puzzle ("el problema de las fichas")
+
+A row of M white tokens B, a hole H and N green tokens V must become N
+greens, the hole and M whites; a move slides the token one, two or three
+cells from the hole into it. Boards are atoms such as 'BBHVV' at the
+boundary (move/2, solve/6, shortest/4).
+
+Inside, a board is one integer (a "state"), so that search can index and
+compare states in constant time: the cells as base-4 digits (H = 0, B = 1,
+V = 2, cell 0 the least significant), then five bits of hole position,
+then five bits of length:  State = (Cells << 10) \/ (Hole << 5) \/ Length.
+
+This module is a problem for library search.pl: it defines successor/2,
+goal/1 and heuristic/2 over states.
+*/
+
+:- use_module(search).
+:- use_module(library(lists)).
+:- use_module(library(apply)).
+
+cell_digit('H', 0).
+cell_digit('B', 1).
+cell_digit('V', 2).
+
+%!  board_state(?Board, ?State) is det.
+%
+%   Board is the atom of the board that State encodes ('BBHVV'); one of
+%   the two must be given.
+
+board_state(Board, State) :-
+    (   atom(Board)
+    ->  atom_chars(Board, Cells),
+        length(Cells, Length),
+        nth0(Hole, Cells, 'H'),
+        foldl(add_cell, Cells, 0-0, Digits-_),
+        encode(Length, Hole, Digits, State)
+    ;   decode(State, Length, _, Digits),
+        numlist(1, Length, Positions),
+        foldl(cell_char(Digits), Positions, Chars, 0, _),
+        atom_chars(Board, Chars)
+    ).
+
+add_cell(Cell, Digits0-Index, Digits-Index1) :-
+    cell_digit(Cell, Digit),
+    Digits is Digits0 \/ (Digit << (2 * Index)),
+    Index1 is Index + 1.
+
+cell_char(Digits, _, Char, Index, Index1) :-
+    Digit is (Digits >> (2 * Index)) /\ 3,
+    cell_digit(Char, Digit),
+    Index1 is Index + 1.
+
+decode(State, Length, Hole, Digits) :-
+    Length is State /\ 31,
+    Hole is (State >> 5) /\ 31,
+    Digits is State >> 10.
+
+encode(Length, Hole, Digits, State) :-
+    State is (Digits << 10) \/ (Hole << 5) \/ Length.
+
+%!  start(+M, +N, -State) is det.
+%
+%   State is the start of order (M, N): M whites, the hole, N greens.
+
+start(M, N, State) :-
+    row(M, 'B', Whites),
+    row(N, 'V', Greens),
+    append(Whites, ['H'|Greens], Cells),
+    atom_chars(Board, Cells),
+    board_state(Board, State).
+
+%!  goal_state(+M, +N, -State) is det.
+%
+%   State is the goal of order (M, N): N greens, the hole, M whites.
+
+goal_state(M, N, State) :-
+    row(M, 'B', Whites),
+    row(N, 'V', Greens),
+    append(Greens, ['H'|Whites], Cells),
+    atom_chars(Board, Cells),
+    board_state(Board, State).
+
+row(Count, Token, Tokens) :-
+    length(Tokens, Count),
+    maplist(=(Token), Tokens).
+
+%!  goal(+State) is semidet.
+%
+%   Every green stands left of the hole and every white right of it: with
+%   counts conserved by every move, that is one board per hole position.
+
+goal(State) :-
+    decode(State, Length, Hole, Digits),
+    Greens is 2 * ((1 << (2 * Hole)) - 1) // 3,
+    Whites is ((1 << (2 * Length)) - (1 << (2 * (Hole + 1)))) // 3,
+    Digits =:= Greens + Whites.
+
+%!  successor(+State, -Next) is nondet.
+%
+%   Next is State after one move. On backtracking the moves come in the
+%   spec's order: the token 1, 2, 3 cells left of the hole, then 1, 2, 3
+%   cells right of it.
+
+successor(State, Next) :-
+    decode(State, Length, Hole, Digits),
+    member(Offset, [-1, -2, -3, 1, 2, 3]),
+    Other is Hole + Offset,
+    Other >= 0,
+    Other < Length,
+    Token is (Digits >> (2 * Other)) /\ 3,
+    Digits1 is Digits - (Token << (2 * Other)) + (Token << (2 * Hole)),
+    encode(Length, Other, Digits1, Next).
+
+%!  move(+Board, -Next) is nondet.
+%
+%   successor/2 on board atoms: move('BHV', Next) gives 'HBV', then 'BVH'.
+
+move(Board, Next) :-
+    board_state(Board, State),
+    successor(State, NextState),
+    board_state(Next, NextState).
+
+%!  heuristic(+State, -H) is det.
+%
+%   H sums, for every white, the greens to its right: M*N at the start,
+%   0 at the goal.
+
+heuristic(State, H) :-
+    decode(State, Length, _, Digits),
+    count_inversions(Length, Digits, 0, 0, H).
+
+count_inversions(0, _, _, H, H).
+count_inversions(Index, Digits, Greens0, H0, H) :-
+    Index > 0,
+    Cell is Index - 1,
+    Digit is (Digits >> (2 * Cell)) /\ 3,
+    (   Digit =:= 2
+    ->  Greens is Greens0 + 1, H1 = H0
+    ;   Digit =:= 1
+    ->  Greens = Greens0, H1 is H0 + Greens0
+    ;   Greens = Greens0, H1 = H0
+    ),
+    count_inversions(Cell, Digits, Greens, H1, H).
+
+%!  solve(+M, +N, +Strategy, +Flavour, -Path, -Expanded) is det.
+%
+%   Tree search of order (M, N) with Strategy (dfs, bfs, 'best-first',
+%   'hill-climbing') in Flavour (hs, py). Path is the list of board atoms
+%   from start to goal ([] when the strategy fails); Expanded counts the
+%   states expanded.
+
+solve(M, N, Strategy, Flavour, Path, Expanded) :-
+    start(M, N, Start),
+    tree_search(fichas, Strategy, Flavour, Start, States, Expanded),
+    maplist(board_state, Path, States).
+
+%!  shortest(+M, +N, -Path, -Expanded) is det.
+%
+%   Path is a shortest solution of order (M, N) as board atoms, found by
+%   graph search with a visited set from both ends; Expanded counts the
+%   states expanded.
+
+shortest(M, N, Path, Expanded) :-
+    start(M, N, Start),
+    goal_state(M, N, Goal),
+    shortest_path(fichas, Start, Goal, States, Expanded),
+    maplist(board_state, Path, States).

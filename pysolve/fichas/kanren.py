@@ -1,0 +1,101 @@
+"""The tokens puzzle as miniKanren relations.
+
+`moveo` and `goalo` are the rules as relations over boards (tuples of
+'B', 'H', 'V'); paths are found depth-first in successor order (the course
+`dfs`, either flavour) or by iterative deepening (shortest first), pruned
+by the admissible bound on the moves left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import count
+
+from pysolve.fichas.model import HOLE, OFFSETS, Question, goal, moves_lower_bound, start
+from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, reify, run, var, where
+from pysolve.puzzle import NO_SOLUTION, Found
+
+Board = tuple[str, ...]
+
+
+def moveo(board, after, length: int, offsets=OFFSETS) -> Goal:
+    """`after` is `board` with the hole swapped with a token 1-3 cells away, moves in `offsets` order."""
+
+    def with_hole_at(hole: int) -> Goal:
+        cells = [var() for _ in range(length)]
+        cells[hole] = HOLE
+        moves = []
+        for offset in offsets:
+            other = hole + offset
+            if 0 <= other < length:
+                moved = list(cells)
+                moved[hole], moved[other] = cells[other], HOLE
+                moves.append(eq(after, tuple(moved)))
+        return conj(eq(board, tuple(cells)), disj(*moves))
+
+    return disj_over(range(length), with_hole_at)
+
+
+def goalo(board, m: int, n: int) -> Goal:
+    """`board` is the goal of order (m, n)."""
+    return eq(board, tuple(goal(m, n)))
+
+
+def step(board, visited: Board, then: Callable[[Board, Board], Goal]) -> Goal:
+    """Continue with `then(b, visited + (b,))` for the value b of `board`, unless b was visited."""
+
+    def step_goal(state):
+        value = reify(board, state)
+        if value not in visited:
+            yield from then(value, visited + (value,))(state)
+
+    return step_goal
+
+
+def depth_first_patho(board: Board, visited: Board, path, question: Question, budget: Budget) -> Goal:
+    """`path` is the first simple path from `board` to the goal in depth-first successor order."""
+    m, n = question.m, question.n
+    offsets = OFFSETS if question.flavour == "hs" else OFFSETS[::-1]
+    after = var()
+
+    def deeper(next_board: Board, next_visited: Board) -> Goal:
+        return depth_first_patho(next_board, next_visited, path, question, budget)
+
+    return disj(
+        conj(goalo(board, m, n), eq(path, visited)),
+        conj(where(lambda b: b != tuple(goal(m, n)), board), budget.tick(),
+             moveo(board, after, len(board), offsets), step(after, visited, deeper)),
+    )
+
+
+def bounded_patho(board: Board, visited: Board, path, moves_left: int, question: Question, budget: Budget) -> Goal:
+    """`path` reaches the goal from `board` in exactly `moves_left` more moves, never revisiting."""
+    m, n = question.m, question.n
+    if moves_left == 0:
+        return conj(goalo(board, m, n), eq(path, visited))
+    after = var()
+
+    def deeper(next_board: Board, next_visited: Board) -> Goal:
+        return bounded_patho(next_board, next_visited, path, moves_left - 1, question, budget)
+
+    return conj(where(lambda b: moves_lower_bound("".join(b)) <= moves_left, board), budget.tick(),
+                moveo(board, after, len(board)), step(after, visited, deeper))
+
+
+def solve(question: Question, budget: Budget | None = None) -> Found:
+    """Answer `dfs` (either flavour) or `shortest` (iterative deepening) with relations."""
+    budget = budget or Budget(nodes=3_000_000, seconds=60)
+    first = tuple(start(question.m, question.n))
+    path = var()
+    if question.strategy == "dfs":
+        answers = run(depth_first_patho(first, (first,), path, question, budget), path, limit=1)
+    else:
+        answers = []
+        for moves in count(moves_lower_bound("".join(first))):
+            answers = run(bounded_patho(first, (first,), path, moves, question, budget), path, limit=1)
+            if answers:
+                break
+    if not answers:
+        return Found([], {"states": budget.spent}, status=NO_SOLUTION)
+    boards = ["".join(board) for board in answers[0]]
+    return Found([boards], {"states": budget.spent, "moves": len(boards) - 1})

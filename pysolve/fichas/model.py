@@ -1,0 +1,124 @@
+"""The tokens puzzle ("fichas"): boards, moves and the heuristic, as the spec defines them.
+
+A board is a string over B (white), H (hole) and V (green): order (m, n)
+starts as m B's, the hole, n V's and must end as n V's, the hole, m B's.
+A move swaps the hole with the token 1, 2 or 3 cells away.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from pysolve.errors import InputError, UnknownName
+from pysolve.search import FLAVOURS, TREE_STRATEGIES
+
+WHITE, HOLE, GREEN = "B", "H", "V"
+OFFSETS = (-1, -2, -3, 1, 2, 3)  # successor order: left of the hole first, nearest first
+MAX_ORDER = 12
+STRATEGIES = (*TREE_STRATEGIES, "shortest", "astar")
+
+
+def start(m: int, n: int) -> str:
+    """The start board of order (m, n): `BBHVV` for (2, 2)."""
+    return WHITE * m + HOLE + GREEN * n
+
+
+def goal(m: int, n: int) -> str:
+    """The goal board of order (m, n): `VVHBB` for (2, 2)."""
+    return GREEN * n + HOLE + WHITE * m
+
+
+def is_goal(board: str) -> bool:
+    """True when every V stands left of the hole and every B right of it."""
+    hole = board.index(HOLE)
+    return set(board[:hole]) <= {GREEN} and set(board[hole + 1:]) <= {WHITE}
+
+
+def successors(board: str) -> list[str]:
+    """The boards one move away, in the spec's order (offsets -1, -2, -3, +1, +2, +3)."""
+    hole = board.index(HOLE)
+    boards = []
+    for offset in OFFSETS:
+        other = hole + offset
+        if 0 <= other < len(board):
+            low, high = min(hole, other), max(hole, other)
+            boards.append(board[:low] + board[high] + board[low + 1:high] + board[low] + board[high + 1:])
+    return boards
+
+
+def heuristic(board: str) -> int:
+    """For every B, the number of V to its right, summed (0 at the goal, m*n at the start)."""
+    greens_to_the_right, total = 0, 0
+    for cell in reversed(board):
+        if cell == GREEN:
+            greens_to_the_right += 1
+        elif cell == WHITE:
+            total += greens_to_the_right
+    return total
+
+
+def displacement(board: str) -> int:
+    """How far the tokens stand from the goal: each colour's i-th token against its i-th goal cell."""
+    whites = [i for i, cell in enumerate(board) if cell == WHITE]
+    greens = [i for i, cell in enumerate(board) if cell == GREEN]
+    first_white_goal = len(greens) + 1
+    return (sum(abs(cell - (first_white_goal + i)) for i, cell in enumerate(whites))
+            + sum(abs(cell - i) for i, cell in enumerate(greens)))
+
+
+def moves_lower_bound(board: str) -> int:
+    """An admissible, consistent bound on the moves left.
+
+    One move jumps one token over at most two others (the heuristic drops by
+    at most 2) and carries it at most 3 cells (the displacement drops by at
+    most 3).
+    """
+    return max(math.ceil(heuristic(board) / 2), math.ceil(displacement(board) / 3))
+
+
+def is_solution(path: list[str], m: int, n: int) -> bool:
+    """True when `path` goes from start(m, n) to goal(m, n) by legal moves."""
+    return (bool(path) and path[0] == start(m, n) and path[-1] == goal(m, n)
+            and all(after in successors(before) for before, after in itertools.pairwise(path)))
+
+
+@dataclass(frozen=True)
+class Question:
+    """Solve order (m, n) with one strategy and flavour."""
+
+    m: int
+    n: int
+    strategy: str = "dfs"
+    flavour: str = "hs"
+
+    def __post_init__(self) -> None:
+        for name, value in (("m", self.m), ("n", self.n)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InputError(f"order {name} must be an integer, got {value!r}")
+            if not 0 <= value <= MAX_ORDER:
+                raise InputError(f"order {name}={value} is out of range: use 0..{MAX_ORDER}")
+        if self.strategy not in STRATEGIES:
+            raise UnknownName(f"unknown strategy {self.strategy!r}; choose one of {', '.join(STRATEGIES)}")
+        if self.flavour not in FLAVOURS:
+            raise UnknownName(f"unknown flavour {self.flavour!r}; choose one of {', '.join(FLAVOURS)}")
+
+
+class Boards:
+    """The board-level problem of order (m, n), for pysolve.search."""
+
+    def __init__(self, m: int, n: int) -> None:
+        self.m, self.n = m, n
+
+    def initial(self) -> str:
+        return start(self.m, self.n)
+
+    def is_goal(self, board: str) -> bool:
+        return is_goal(board)
+
+    def successors(self, board: str) -> list[str]:
+        return successors(board)
+
+    def heuristic(self, board: str) -> int:
+        return heuristic(board)

@@ -1,0 +1,25 @@
+"""The imperative back end: the course strategies and A* from pysolve.search."""
+
+from __future__ import annotations
+
+from pysolve import search
+from pysolve.fichas.model import Boards, Question, goal, moves_lower_bound, successors
+from pysolve.puzzle import NO_SOLUTION, Found
+
+
+def solve(question: Question) -> Found:
+    """Answer with the path found and the number of states expanded."""
+    boards = Boards(question.m, question.n)
+    if question.strategy == "shortest":
+        result = search.bidirectional_shortest_path(boards, goal(question.m, question.n), successors)
+        path = result.goal
+    elif question.strategy == "astar":
+        result = search.shortest_path(boards, moves_lower_bound)
+        path = result.goal
+    else:
+        strategy = search.TREE_STRATEGIES[question.strategy]
+        result = strategy(search.PathProblem(boards), question.flavour)
+        path = list(result.goal) if result.goal is not None else None
+    if path is None:
+        return Found([], {"states": result.expanded}, status=NO_SOLUTION)
+    return Found([path], {"states": result.expanded, "moves": len(path) - 1})

@@ -1,0 +1,233 @@
+"""Generic state-space search: one problem interface, many strategies.
+
+In the manner of the course libraries the tokens puzzle comes from (and of
+aima-python's search.py): a `Problem` says what the start is, what a goal is,
+what the successors of a state are and how far a state looks from a goal;
+each strategy is a small function over it that returns a `Result` with the
+goal state and the number of states it expanded.
+
+Tree strategies follow the course definitions exactly: the goal test happens
+when a state is taken from the frontier (the start first), a goal state is
+not expanded, and the flavour (`hs` for the Haskell library, `py` for the
+Python one) fixes the order children enter the frontier.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from pysolve.errors import SearchLimitExceeded, UnknownName
+
+State = TypeVar("State")
+Board = TypeVar("Board", bound=Hashable)
+
+FLAVOURS = ("hs", "py")
+DEFAULT_MAX_EXPANSIONS = 2_000_000
+
+
+class Problem(Protocol[State]):
+    """What every strategy needs to know about a problem."""
+
+    def initial(self) -> State: ...
+    def is_goal(self, state: State) -> bool: ...
+    def successors(self, state: State) -> list[State]: ...
+    def heuristic(self, state: State) -> int: ...
+
+
+@dataclass
+class Result(Generic[State]):
+    """The goal state reached (None when the strategy failed) and the states expanded."""
+
+    goal: State | None
+    expanded: int
+
+
+class Counter:
+    """Counts expansions and enforces the budget."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.expanded = limit, 0
+
+    def expand(self) -> int:
+        """Count one expansion and return its number (1 for the first)."""
+        self.expanded += 1
+        if self.limit and self.expanded > self.limit:
+            raise SearchLimitExceeded(f"search passed its budget of {self.limit} expanded states")
+        return self.expanded
+
+
+def check_flavour(flavour: str) -> None:
+    """Raise UnknownName unless `flavour` is hs or py."""
+    if flavour not in FLAVOURS:
+        raise UnknownName(f"unknown flavour {flavour!r}; choose one of {', '.join(FLAVOURS)}")
+
+
+def depth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+    """Stack frontier; hs explores the first child first, py the last."""
+    counter, stack = Counter(limit), [problem.initial()]
+    while stack:
+        state = stack.pop()
+        if problem.is_goal(state):
+            return Result(state, counter.expanded)
+        counter.expand()
+        children = problem.successors(state)
+        stack.extend(reversed(children) if flavour == "hs" else children)
+    return Result(None, counter.expanded)
+
+
+def breadth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+    """Queue frontier; hs enqueues children last-first, py first-first."""
+    counter, queue = Counter(limit), deque([problem.initial()])
+    while queue:
+        state = queue.popleft()
+        if problem.is_goal(state):
+            return Result(state, counter.expanded)
+        counter.expand()
+        children = problem.successors(state)
+        queue.extend(reversed(children) if flavour == "hs" else children)
+    return Result(None, counter.expanded)
+
+
+def best_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+    """Lowest heuristic first; ties by (-expansion, i) for hs, (expansion, i) for py."""
+    counter = Counter(limit)
+    start = problem.initial()
+    frontier = [(problem.heuristic(start), 0, 0, start)]
+    while frontier:
+        _, _, _, state = heapq.heappop(frontier)
+        if problem.is_goal(state):
+            return Result(state, counter.expanded)
+        expansion = counter.expand()
+        order = -expansion if flavour == "hs" else expansion
+        for index, child in enumerate(problem.successors(state)):
+            heapq.heappush(frontier, (problem.heuristic(child), order, index, child))
+    return Result(None, counter.expanded)
+
+
+def hill_climbing(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+    """Follow the lowest-heuristic successor (first generated on ties), never backtrack."""
+    counter, state = Counter(limit), problem.initial()
+    while not problem.is_goal(state):
+        counter.expand()
+        children = problem.successors(state)
+        if not children:
+            return Result(None, counter.expanded)
+        state = min(children, key=problem.heuristic)  # min keeps the first of equals
+    return Result(state, counter.expanded)
+
+
+TREE_STRATEGIES = {
+    "dfs": depth_first,
+    "bfs": breadth_first,
+    "best-first": best_first,
+    "hill-climbing": hill_climbing,
+}
+
+
+class PathProblem(Generic[Board]):
+    """Tree search over simple paths of a board problem: a state is the path so far."""
+
+    def __init__(self, boards: Problem[Board]) -> None:
+        self.boards = boards
+
+    def initial(self) -> tuple[Board, ...]:
+        return (self.boards.initial(),)
+
+    def is_goal(self, path: tuple[Board, ...]) -> bool:
+        return self.boards.is_goal(path[-1])
+
+    def successors(self, path: tuple[Board, ...]) -> list[tuple[Board, ...]]:
+        return [path + (board,) for board in self.boards.successors(path[-1]) if board not in path]
+
+    def heuristic(self, path: tuple[Board, ...]) -> int:
+        return self.boards.heuristic(path[-1])
+
+
+def shortest_path(
+    problem: Problem[Board],
+    lower_bound: Callable[[Board], int] | None = None,
+    limit: int = DEFAULT_MAX_EXPANSIONS,
+) -> Result[list[Board]]:
+    """A* graph search with a visited set; `lower_bound` (admissible, default 0) makes it Dijkstra/BFS.
+
+    Returns the path from the start to a nearest goal, and the states expanded.
+    """
+    estimate = lower_bound or (lambda board: 0)
+    counter, start, tie = Counter(limit), problem.initial(), itertools.count()
+    best_cost = {start: 0}
+    parent: dict[Board, Board | None] = {start: None}
+    frontier = [(estimate(start), next(tie), 0, start)]
+    while frontier:
+        _, _, cost, board = heapq.heappop(frontier)
+        if cost > best_cost[board]:
+            continue  # a stale entry: a cheaper way here was found later
+        if problem.is_goal(board):
+            return Result(trace_back(parent, board), counter.expanded)
+        counter.expand()
+        for child in problem.successors(board):
+            if cost + 1 < best_cost.get(child, cost + 2):
+                best_cost[child], parent[child] = cost + 1, board
+                heapq.heappush(frontier, (cost + 1 + estimate(child), next(tie), cost + 1, child))
+    return Result(None, counter.expanded)
+
+
+def bidirectional_shortest_path(
+    problem: Problem[Board],
+    target: Board,
+    predecessors: Callable[[Board], list[Board]],
+    limit: int = DEFAULT_MAX_EXPANSIONS,
+) -> Result[list[Board]]:
+    """Breadth-first from the start and back from a known goal, a layer at a time, until they meet.
+
+    Graph search with a visited set on each side; the smaller frontier grows
+    first. Returns a shortest path and the states expanded on both sides.
+    """
+    counter, start = Counter(limit), problem.initial()
+    forward: dict[Board, Board | None] = {start: None}
+    backward: dict[Board, Board | None] = {target: None}
+    forward_layer, backward_layer = [start], [target]
+    meeting = start if start == target else None
+    while meeting is None and forward_layer and backward_layer:
+        if len(forward_layer) <= len(backward_layer):
+            forward_layer, meeting = grow_layer(forward_layer, problem.successors, forward, backward, counter)
+        else:
+            backward_layer, meeting = grow_layer(backward_layer, predecessors, backward, forward, counter)
+    if meeting is None:
+        return Result(None, counter.expanded)
+    return Result(trace_back(forward, meeting) + trace_back(backward, meeting)[-2::-1], counter.expanded)
+
+
+def grow_layer(
+    layer: list[Board],
+    neighbours: Callable[[Board], list[Board]],
+    seen: dict[Board, Board | None],
+    other_side: dict[Board, Board | None],
+    counter: Counter,
+) -> tuple[list[Board], Board | None]:
+    """Expand one breadth-first layer; stop at the first board the other side has seen."""
+    next_layer = []
+    for board in layer:
+        counter.expand()
+        for neighbour in neighbours(board):
+            if neighbour not in seen:
+                seen[neighbour] = board
+                if neighbour in other_side:
+                    return next_layer, neighbour
+                next_layer.append(neighbour)
+    return next_layer, None
+
+
+def trace_back(parent: dict[Board, Board | None], board: Board) -> list[Board]:
+    """The path from the root to `board` through a parent map."""
+    path: list[Board] = []
+    node: Board | None = board
+    while node is not None:
+        path.append(node)
+        node = parent[node]
+    return path[::-1]
+
