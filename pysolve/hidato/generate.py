@@ -1,0 +1,204 @@
+"""Hidato generator: a shape, a random Hamiltonian king path, then givens removed while unique.
+
+The recipe of sgt-puzzles' "Hamilton": find any Hamiltonian path (a Warnsdorff
+walk with backtracking), shuffle it with random backbite moves (both ends
+move), then take givens away in random order, putting one back whenever the
+fast solver cannot prove the puzzle unique within a node budget. Everything
+runs on one `random.Random(seed)` and node budgets only, so a seed always
+gives the same puzzle.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.hidato import python
+from pysolve.hidato.model import BLOCKED, EMPTY, Board, Grid, make_board
+from pysolve.minikanren import Budget
+from pysolve.puzzle import SOLVED
+
+PATH_NODES = 20_000  # per attempt at a Hamiltonian path
+PATH_ATTEMPTS = 30
+SHAPE_ATTEMPTS = 30
+CHECK_NODES = 3_000  # per uniqueness check while removing givens
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What to generate: the shape (or its size and holes), the givens fraction to stop at, the seed."""
+
+    rows: int
+    cols: int
+    seed: int
+    holes: int = 0
+    givens: float = 0.0
+    shape: Board | None = None
+    check_nodes: int = CHECK_NODES
+
+
+def rectangle(rows: int, cols: int) -> Board:
+    """An empty rows x cols board."""
+    if rows < 1 or cols < 1 or rows * cols < 2:
+        raise InputError(f"a hidato board needs at least 2 cells, not {rows} x {cols}")
+    return Board(tuple((EMPTY,) * cols for _ in range(rows)), f"{rows}x{cols}")
+
+
+def with_holes(shape: Board, holes: int, rng: random.Random) -> Board:
+    """`shape` with `holes` random open cells blocked, the rest still king-connected."""
+    if holes >= shape.size - 1:
+        raise InputError(f"--holes {holes} leaves fewer than 2 of the {shape.size} cells open")
+    for _ in range(SHAPE_ATTEMPTS):
+        blocked = set(rng.sample(range(shape.size), holes))
+        rows = [list(row) for row in shape.rows]
+        for index in blocked:
+            r, c = shape.cells[index]
+            rows[r][c] = BLOCKED
+        candidate = Board(tuple(tuple(row) for row in rows), shape.source)
+        if connected(candidate):
+            return candidate
+    raise InputError(f"could not place {holes} holes keeping the board connected")
+
+
+def connected(board: Board) -> bool:
+    """True when the open cells form one king-connected region."""
+    bits = python.Bits(board)
+    reach = bits.bit[0]
+    while True:
+        grown = bits.spread(reach)
+        if grown == reach:
+            return reach == bits.open
+        reach = grown
+
+
+def hamiltonian_path(board: Board, rng: random.Random) -> list[int]:
+    """A random Hamiltonian king path through the open cells, or InputError when none is found."""
+    for _ in range(PATH_ATTEMPTS):
+        path = warnsdorff_path(board, rng)
+        if path:
+            backbite(path, board, rng, 10 * board.size)
+            return path
+    raise InputError(f"{board.source}: found no path through all {board.size} open cells "
+                     f"(tried {PATH_ATTEMPTS} times); the shape may have none")
+
+
+def warnsdorff_path(board: Board, rng: random.Random) -> list[int] | None:
+    """A Hamiltonian path by depth-first Warnsdorff search from a random low-degree cell, or None."""
+    degree = [len(others) for others in board.neighbours]
+    lowest = min(degree)
+    start = rng.choice([i for i in range(board.size) if degree[i] <= lowest + 1])
+    bits = python.Bits(board)
+    path, used, budget = [start], {start}, Budget(PATH_NODES)
+
+    def free_neighbours(cell: int) -> list[int]:
+        return [other for other in board.neighbours[cell] if other not in used]
+
+    def cut_off(head: int) -> bool:
+        free = bits.open & ~sum(bits.bit[i] for i in used)
+        reach = frontier = bits.bit[head]
+        while frontier:
+            frontier = bits.spread(frontier) & free & ~reach
+            reach |= frontier
+        return free & ~reach != 0
+
+    def extend(head: int) -> bool:
+        budget.spend()
+        if len(path) == board.size:
+            return True
+        options = free_neighbours(head)
+        rng.shuffle(options)
+        options.sort(key=lambda other: len(free_neighbours(other)))
+        for other in options:
+            path.append(other)
+            used.add(other)
+            if not cut_off(other) and extend(other):
+                return True
+            path.pop()
+            used.discard(other)
+        return False
+
+    try:
+        return path if extend(start) else None
+    except SearchLimitExceeded:
+        return None
+
+
+def backbite(path: list[int], board: Board, rng: random.Random, moves: int) -> None:
+    """Shuffle a Hamiltonian path in place: join an end to a random neighbour, reverse the loop made."""
+    for _ in range(moves):
+        if rng.random() < 0.5:
+            path.reverse()
+        joined = rng.choice(board.neighbours[path[0]])
+        where = path.index(joined)
+        if where > 1:
+            path[:where] = path[where - 1::-1]
+
+
+def puzzle_rows(board: Board, path: list[int], shown: set[int]) -> Grid:
+    """The board's rows with the numbers in `shown` written on their cells of `path`."""
+    rows = board.grid()
+    for number in shown:
+        r, c = board.cells[path[number - 1]]
+        rows[r][c] = number
+    return rows
+
+
+def is_unique(board: Board, nodes: int) -> tuple[bool, int]:
+    """(proved unique within `nodes`, nodes spent) by the fast walk counting to 2."""
+    found = python.solve(board, limit=2, nodes=nodes)
+    return found.status == SOLVED and len(found.solutions) == 1, found.stats["states"]
+
+
+def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Random) -> set[int]:
+    """Take givens away in random order while the puzzle stays provably unique; keep 1 and N."""
+    n = shape.size
+    shown = set(range(1, n + 1))
+    keep_at_least = max(2, math.ceil(recipe.givens * n))
+    order = list(range(2, n))
+    rng.shuffle(order)
+    for number in order:
+        if len(shown) <= keep_at_least:
+            break
+        shown.discard(number)
+        trial = Board(tuple(map(tuple, puzzle_rows(shape, path, shown))), shape.source)
+        if not is_unique(trial, recipe.check_nodes)[0]:
+            shown.add(number)
+    return shown
+
+
+def difficulty(nodes: int, size: int) -> str:
+    """A label from the fast walk's effort: nodes spent per number placed."""
+    effort = nodes / size
+    for label, bound in (("easy", 1.5), ("medium", 4), ("hard", 15)):
+        if effort <= bound:
+            return label
+    return "expert"
+
+
+def generate(recipe: Recipe) -> dict[str, Any]:
+    """A unique-solution puzzle by the recipe, as JSON-able data with its solution and seed."""
+    rng = random.Random(recipe.seed)
+    shape = recipe.shape or rectangle(recipe.rows, recipe.cols)
+    if recipe.holes:
+        shape = with_holes(shape, recipe.holes, rng)
+    if not connected(shape):
+        raise InputError(f"{shape.source}: the open cells are not king-connected, no path covers them")
+    path = hamiltonian_path(shape, rng)
+    shown = remove_givens(shape, path, recipe, rng)
+    puzzle = make_board(puzzle_rows(shape, path, shown), "generated")
+    unique, nodes = is_unique(puzzle, 0)
+    return {
+        "puzzle": puzzle.grid(),
+        "solution": puzzle_rows(shape, path, set(range(1, shape.size + 1))),
+        "seed": recipe.seed,
+        "rows": shape.height,
+        "cols": shape.width,
+        "cells": shape.size,
+        "givens": len(shown),
+        "unique": unique,
+        "difficulty": {"label": difficulty(nodes, shape.size), "states": nodes,
+                       "givens_fraction": round(len(shown) / shape.size, 3)},
+    }

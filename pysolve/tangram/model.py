@@ -1,0 +1,438 @@
+"""The rectangle tangram: instances, placements, the data format, and the shared definitions.
+
+A board of W x H unit cells is covered exactly by rectangles. Cells are
+(x, y) with (0, 0) bottom-left; board order is x-major, so cell (x, y) is
+bit `x * H + y` of a free-cell mask. These definitions (cells of a
+placement, options in board order, validation) are what the three back
+ends implement each in their own way; the Python ones here are the
+reference the others are cross-checked against.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pysolve.errors import InputError, UnknownName
+from pysolve.paths import data_dir
+
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+COLOUR_PATTERN = re.compile(r"#[0-9a-fA-F]{6}\Z")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One rectangle: its name, one-character selection key, colour `#rrggbb` and size."""
+
+    name: str
+    key: str
+    colour: str
+    width: int
+    height: int
+
+    @property
+    def area(self) -> int:
+        """Number of cells the piece covers."""
+        return self.width * self.height
+
+
+@dataclass(frozen=True, order=True)
+class Placement:
+    """A piece on the board: bottom-left cell (x, y), and the size it lies with."""
+
+    piece: str
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def cells(self) -> list[tuple[int, int]]:
+        """The cells the placement covers, in board order."""
+        return [(self.x + i, self.y + j) for i in range(self.width) for j in range(self.height)]
+
+    def to_json(self, rotations: bool) -> dict[str, Any]:
+        """The JSON shape of the CLI: piece, x, y (and width, height when rotations are on)."""
+        data: dict[str, Any] = {"piece": self.piece, "x": self.x, "y": self.y}
+        if rotations:
+            data.update(width=self.width, height=self.height)
+        return data
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A placement that fits the empty board, with its cell mask (one option candidate)."""
+
+    placement: Placement
+    mask: int
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A board, its pieces in search order, and whether they may rotate."""
+
+    width: int
+    height: int
+    pieces: tuple[Piece, ...]
+    rotations: bool = False
+    name: str = field(default="tangram", compare=False)
+    placed: tuple[Placement, ...] = field(default=(), compare=False)  # `place` lines of the file
+
+    @cached_property
+    def by_name(self) -> dict[str, Piece]:
+        """Pieces by name."""
+        return {piece.name: piece for piece in self.pieces}
+
+    @property
+    def names(self) -> list[str]:
+        """Piece names in instance (search) order."""
+        return [piece.name for piece in self.pieces]
+
+    @property
+    def full_mask(self) -> int:
+        """The free-cell mask of the empty board."""
+        return (1 << (self.width * self.height)) - 1
+
+    def piece(self, name: str) -> Piece:
+        """The piece called `name`; UnknownName naming the known ones otherwise."""
+        if name not in self.by_name:
+            raise UnknownName(f"unknown piece {name!r} in {self.name}; pieces: {', '.join(self.names)}")
+        return self.by_name[name]
+
+    def orientations(self, name: str) -> list[tuple[int, int]]:
+        """The (width, height) a piece may lie with: as given, then turned (if rotations, w != h)."""
+        piece = self.piece(name)
+        sizes = [(piece.width, piece.height)]
+        if self.rotations and piece.width != piece.height:
+            sizes.append((piece.height, piece.width))
+        return sizes
+
+    def bit(self, x: int, y: int) -> int:
+        """The mask bit of cell (x, y) (board order: x-major)."""
+        return 1 << (x * self.height + y)
+
+    def mask(self, placement: Placement) -> int:
+        """The cell mask of a placement."""
+        total = 0
+        for x, y in placement.cells():
+            total |= self.bit(x, y)
+        return total
+
+    @cached_property
+    def slots(self) -> dict[str, list[Slot]]:
+        """Per piece, every placement inside the empty board, in board order, then orientation."""
+        return {name: [Slot(p, self.mask(p)) for p in self._placements_in_board(name)] for name in self.names}
+
+    def _placements_in_board(self, name: str) -> list[Placement]:
+        sizes = self.orientations(name)
+        return [Placement(name, x, y, w, h)
+                for x in range(self.width) for y in range(self.height)
+                for w, h in sizes if x + w <= self.width and y + h <= self.height]
+
+    def order(self, start: str | None = None) -> list[str]:
+        """Search order: `start` first (if given), the others in instance order."""
+        if start is None:
+            return self.names
+        self.piece(start)
+        return [start] + [name for name in self.names if name != start]
+
+    def free_mask(self, placed: tuple[Placement, ...] | list[Placement]) -> int:
+        """The free-cell mask left by (valid, non-overlapping) placements."""
+        free = self.full_mask
+        for placement in placed:
+            free &= ~self.mask(placement)
+        return free
+
+    def sort(self, placements: list[Placement] | tuple[Placement, ...]) -> tuple[Placement, ...]:
+        """Placements in instance order (the canonical form of a tiling)."""
+        rank = {name: index for index, name in enumerate(self.names)}
+        return tuple(sorted(placements, key=lambda p: rank[p.piece]))
+
+    def to_text(self) -> str:
+        """The instance in the data-file format (data/tangram/README.md)."""
+        lines = [f"# {self.name}", f"board {self.width} {self.height}"]
+        if self.rotations:
+            lines.append("rotations yes")
+        lines += [f"piece {p.key} {p.name} {p.colour} {p.width} {p.height}" for p in self.pieces]
+        lines += [f"place {p.piece} {p.x} {p.y}" + self._size_suffix(p) for p in self.placed]
+        return "\n".join(lines) + "\n"
+
+    def _size_suffix(self, placement: Placement) -> str:
+        piece = self.piece(placement.piece)
+        same = (placement.width, placement.height) == (piece.width, piece.height)
+        return "" if same else f" {placement.width} {placement.height}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The instance as a JSON-able dict."""
+        return {"name": self.name, "width": self.width, "height": self.height, "rotations": self.rotations,
+                "pieces": [vars(p) for p in self.pieces],
+                "placed": [p.to_json(True) for p in self.placed]}
+
+
+STRATEGIES = ("dfs", "bfs", "cell")
+MODES = ("first", "all", "count", "options", "validate")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One tangram question: what to find (mode), how (strategy, start), from which placed pieces.
+
+    Modes: `first`, `all`, `count` tilings (completions when pieces are placed),
+    `options` of `piece`, `validate` the placed pieces as a tiling. Strategies:
+    `dfs` places the pieces in the fixed order (`start` first), `bfs` is the
+    breadth-first search over the same steps, `cell` fills the first empty
+    cell in board order (the fast enumerator; it finds the same set of tilings).
+    """
+
+    instance: Instance
+    mode: str = "first"
+    strategy: str = "dfs"
+    start: str | None = None
+    placed: tuple[Placement, ...] = ()
+    piece: str | None = None
+    seconds: float = 60.0
+
+    @property
+    def order(self) -> list[str]:
+        """The pieces still to place, in search order."""
+        done = {p.piece for p in self.placed}
+        return [name for name in self.instance.order(self.start) if name not in done]
+
+    @property
+    def free(self) -> int:
+        """The free-cell mask the search starts from."""
+        return self.instance.free_mask(self.placed)
+
+    @property
+    def limit(self) -> int:
+        """How many tilings to find: 1 for `first`, 0 (all) otherwise."""
+        return 1 if self.mode == "first" else 0
+
+
+# ---------------------------------------------------------------- reference rules
+
+def fitting_slots(instance: Instance, free: int, piece: str) -> list[Slot]:
+    """The slots of `piece` whose cells are all free, in board order."""
+    return [slot for slot in instance.slots[instance.piece(piece).name] if free & slot.mask == slot.mask]
+
+
+def options(instance: Instance, free: int, piece: str) -> list[Placement]:
+    """The placements of `piece` whose cells are all free, in board order (the spec's options)."""
+    return [slot.placement for slot in fitting_slots(instance, free, piece)]
+
+
+def problems(instance: Instance, placements: tuple[Placement, ...] | list[Placement]) -> list[list[Any]]:
+    """What keeps placements from being a tiling: [out_of_board, P], [overlap, P, Q, cells], [missing, P]."""
+    ordered = instance.sort(placements)
+    found = [["out_of_board", p.piece] for p in ordered if not inside(instance, p)]
+    for index, first in enumerate(ordered):
+        for second in ordered[index + 1:]:
+            shared = len(set(first.cells()) & set(second.cells()))
+            if shared:
+                found.append(["overlap", first.piece, second.piece, shared])
+    placed = {p.piece for p in placements}
+    found += [["missing", name] for name in instance.names if name not in placed]
+    return found
+
+
+def inside(instance: Instance, placement: Placement) -> bool:
+    """True when every cell of the placement is on the board."""
+    return (0 <= placement.x and 0 <= placement.y and placement.x + placement.width <= instance.width
+            and placement.y + placement.height <= instance.height)
+
+
+def describe_problem(problem: list[Any], instance: Instance) -> str:
+    """One problem of `problems` as a sentence."""
+    kind = problem[0]
+    if kind == "out_of_board":
+        return f"{problem[1]} sticks out of the {instance.width}x{instance.height} board"
+    if kind == "overlap":
+        return f"{problem[1]} and {problem[2]} overlap on {problem[3]} cell(s)"
+    return f"{problem[1]} is not placed"
+
+
+def check_partial(instance: Instance, placed: tuple[Placement, ...]) -> None:
+    """Raise InputError naming the first problem of placements meant as a start (not a tiling)."""
+    for problem in problems(instance, placed):
+        if problem[0] != "missing":
+            raise InputError(f"placed pieces in {instance.name}: {describe_problem(problem, instance)}")
+
+
+# ---------------------------------------------------------------- the data format
+
+def classic_path() -> Path:
+    """The shipped classic 10 x 10 instance."""
+    return data_dir() / "tangram" / "classic.txt"
+
+
+def load_instance(path: str | Path | None = None) -> Instance:
+    """Read an instance file (default: the classic one); InputError names file and line."""
+    path = Path(path) if path is not None else classic_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read tangram file {str(path)!r}: {error}") from None
+    return parse_instance(text, str(path))
+
+
+def parse_instance(text: str, source: str = "<text>") -> Instance:
+    """Parse the data format (data/tangram/README.md) and validate the instance."""
+    reader = _Reader(source)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = _colour_safe_split(raw)
+        if words:
+            reader.statement(number, words)
+    return reader.finish()
+
+
+def _colour_safe_split(raw: str) -> list[str]:
+    """Split a line into words, dropping a trailing comment but keeping `#rrggbb` colours."""
+    words = []
+    for word in raw.split():
+        if word.startswith("#") and not COLOUR_PATTERN.match(word):
+            break
+        words.append(word)
+    return words
+
+
+class _Reader:
+    """Collects statements line by line and checks them; errors name `source:line`."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.board: tuple[int, int] | None = None
+        self.rotations = False
+        self.pieces: list[Piece] = []
+        self.places: list[tuple[int, list[str]]] = []
+
+    def fail(self, line: int | None, message: str) -> InputError:
+        """An InputError located at `source:line`."""
+        where = f"{self.source}:{line}" if line else self.source
+        return InputError(f"{where}: {message}")
+
+    def statement(self, line: int, words: list[str]) -> None:
+        """Take one statement."""
+        keyword, fields = words[0], words[1:]
+        if keyword == "board":
+            self._board(line, fields)
+        elif keyword == "piece":
+            self._piece(line, fields)
+        elif keyword == "rotations":
+            if fields not in (["yes"], ["no"]):
+                raise self.fail(line, "expected 'rotations yes' or 'rotations no'")
+            self.rotations = fields == ["yes"]
+        elif keyword == "place":
+            self.places.append((line, fields))
+        else:
+            raise self.fail(line, f"unknown statement {keyword!r} (expected board, piece, rotations or place)")
+
+    def integers(self, line: int, fields: list[str], what: str) -> list[int]:
+        """Fields as integers, or an error naming `what`."""
+        try:
+            return [int(text) for text in fields]
+        except ValueError:
+            raise self.fail(line, f"{what} must be integers, got {' '.join(fields)!r}") from None
+
+    def _board(self, line: int, fields: list[str]) -> None:
+        if self.board is not None:
+            raise self.fail(line, "a second 'board' statement")
+        if len(fields) != 2:
+            raise self.fail(line, "expected 'board WIDTH HEIGHT'")
+        width, height = self.integers(line, fields, "board width and height")
+        if width < 1 or height < 1:
+            raise self.fail(line, f"board size {width}x{height} must be positive")
+        self.board = (width, height)
+
+    def _piece(self, line: int, fields: list[str]) -> None:
+        if len(fields) != 5:
+            raise self.fail(line, "expected 'piece KEY NAME COLOUR WIDTH HEIGHT'")
+        key, name, colour = fields[:3]
+        width, height = self.integers(line, fields[3:], "piece width and height")
+        if len(key) != 1:
+            raise self.fail(line, f"key {key!r} must be one character")
+        if not NAME_PATTERN.match(name):
+            raise self.fail(line, f"piece name {name!r} must be a letter then letters, digits, '_' or '-'")
+        if not COLOUR_PATTERN.match(colour):
+            raise self.fail(line, f"colour {colour!r} of {name} must be #rrggbb")
+        if width < 1 or height < 1:
+            raise self.fail(line, f"size {width}x{height} of {name} must be positive")
+        for other in self.pieces:
+            if other.name == name:
+                raise self.fail(line, f"piece name {name!r} used twice")
+            if other.key == key:
+                raise self.fail(line, f"key {key!r} used by {other.name} and {name}")
+        self.pieces.append(Piece(name, key, colour, width, height))
+
+    def finish(self) -> Instance:
+        """The checked instance."""
+        if self.board is None:
+            raise self.fail(None, "no 'board WIDTH HEIGHT' statement")
+        if not self.pieces:
+            raise self.fail(None, "no 'piece' statements")
+        instance = Instance(*self.board, tuple(self.pieces), self.rotations, Path(self.source).stem)
+        self._check_sizes(instance)
+        placed = tuple(self._placement(instance, line, fields) for line, fields in self.places)
+        check_unique(instance, placed, self.source)
+        return Instance(*self.board, tuple(self.pieces), self.rotations, instance.name, placed)
+
+    def _check_sizes(self, instance: Instance) -> None:
+        width, height = instance.width, instance.height
+        for piece in instance.pieces:
+            if not any(w <= width and h <= height for w, h in instance.orientations(piece.name)):
+                raise self.fail(None, f"piece {piece.name} ({piece.width}x{piece.height}) does not fit "
+                                      f"the {width}x{height} board")
+        try:
+            check_area(instance)
+        except InputError as error:
+            raise self.fail(None, str(error)) from None
+
+    def _placement(self, instance: Instance, line: int, fields: list[str]) -> Placement:
+        if len(fields) not in (3, 5):
+            raise self.fail(line, "expected 'place NAME X Y [WIDTH HEIGHT]'")
+        try:
+            return make_placement(instance, fields[0], *self.integers(line, fields[1:], "place coordinates"))
+        except InputError as error:
+            raise self.fail(line, str(error)) from None
+
+
+def check_area(instance: Instance) -> None:
+    """Raise InputError when the pieces' areas do not add up to the board's."""
+    total, board = sum(p.area for p in instance.pieces), instance.width * instance.height
+    if total != board:
+        raise InputError(f"the pieces cover {total} cells but the "
+                         f"{instance.width}x{instance.height} board has {board}, so no tiling exists")
+
+
+def make_placement(instance: Instance, name: str, x: int, y: int,
+                   width: int | None = None, height: int | None = None) -> Placement:
+    """A placement of a known piece; the size defaults to the piece's own and must be an orientation."""
+    piece = instance.piece(name)
+    size = (piece.width, piece.height) if width is None or height is None else (width, height)
+    if size not in instance.orientations(name):
+        allowed = " or ".join(f"{w}x{h}" for w, h in instance.orientations(name))
+        raise InputError(f"{name} cannot lie as {size[0]}x{size[1]} (it lies as {allowed})")
+    return Placement(name, x, y, *size)
+
+
+def check_unique(instance: Instance, placed: tuple[Placement, ...], where: str) -> None:
+    """Raise InputError when a piece is placed twice."""
+    seen: set[str] = set()
+    for placement in placed:
+        if placement.piece in seen:
+            raise InputError(f"{where}: piece {placement.piece} is placed twice")
+        seen.add(placement.piece)
+
+
+def parse_place(instance: Instance, text: str) -> Placement:
+    """A CLI placement `NAME:X,Y` or `NAME:X,Y:WxH`; InputError names the text."""
+    match = re.fullmatch(r"([^:]+):(-?\d+),(-?\d+)(?::(\d+)x(\d+))?", text.strip())
+    if not match:
+        raise InputError(f"--place {text!r}: expected NAME:X,Y or NAME:X,Y:WxH")
+    name, x, y, width, height = match.groups()
+    size = (int(width), int(height)) if width else (None, None)
+    try:
+        return make_placement(instance, name, int(x), int(y), *size)
+    except InputError as error:
+        raise InputError(f"--place {text!r}: {error}") from None
