@@ -10,6 +10,7 @@ from pysolve.puzzle import Puzzle
 # name -> module defining PUZZLE, an instance of a Puzzle subclass
 REGISTRY = {
     "fichas": "pysolve.fichas.puzzle",
+    "tangram": "pysolve.tangram.puzzle",
     "hidato": "pysolve.hidato.puzzle",
 }
 
