@@ -1,0 +1,303 @@
+"""Hidato: formats, bad input, the three back ends cross-checked, validation, budgets, generator, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysolve import bridge, puzzles
+from pysolve.cli import main
+from pysolve.crosscheck import crosscheck
+from pysolve.errors import InputError
+from pysolve.hidato import draw, generate, kanren, model, prolog, python
+from pysolve.hidato.puzzle import PUZZLE, Question, sample_file
+from pysolve.paths import data_dir
+from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN
+
+DATA = data_dir() / "hidato"
+BUNDLED = sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.json"))
+
+# The sample's solution as Rosetta Code prints it.
+SAMPLE_SOLUTION = [
+    [32, 33, 35, 36, 37, -1, -1, -1],
+    [31, 34, 24, 22, 38, -1, -1, -1],
+    [30, 25, 23, 21, 12, 39, -1, -1],
+    [29, 26, 20, 13, 40, 11, -1, -1],
+    [27, 28, 14, 19, 9, 10, 1, -1],
+    [-1, -1, 15, 16, 18, 8, 2, -1],
+    [-1, -1, -1, -1, 17, 7, 6, 3],
+    [-1, -1, -1, -1, -1, -1, 5, 4],
+]
+TWO_SOLUTIONS = [[1, 0], [0, 4]]  # 2x2: 2 and 3 may swap
+KANREN_CELLS = 35  # miniKanren's naive walk answers boards up to about this size within its budget
+NO_WAY = [[1, 3, 0]]  # 2 must touch 1 and 3: only the right cell is left, too far from 1
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch):
+    """`pysolve.cli.main` with only hidato registered, so other domains' states cannot interfere."""
+    monkeypatch.setattr(puzzles, "REGISTRY", {"hidato": puzzles.REGISTRY["hidato"]})
+    return main
+
+
+def question(rows, count=None, strategy="fast", validate=False, **budget) -> Question:
+    """A question about `rows`."""
+    return Question(model.make_board(rows), "test", count, strategy, validate, **budget)
+
+
+def write(tmp_path: Path, text: str, name: str = "board.txt") -> str:
+    """A file with `text` in tmp_path."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- formats -----------------------------------------------------------------------------------
+
+
+def test_text_and_json_forms_of_the_sample_read_the_same_board():
+    text, ragged = model.load(DATA / "sample.txt"), model.load(DATA / "sample.json")
+    assert text.cells == ragged.cells and text.givens == ragged.givens
+    assert text.size == 40 and len(text.givens) == 15 and text.givens[1] == text.index[(4, 6)]
+    assert [len(row) for row in ragged.rows] == [5, 5, 6, 6, 7, 7, 8, 8]
+
+
+def test_text_form_accepts_its_spellings_and_round_trips():
+    board = model.parse("# comment\n1 _ XX\n0 -1 6\n___ . 3\n", "t")
+    assert board.rows == ((1, 0, -1), (0, -1, 6), (0, -1, 3))
+    assert model.parse(model.to_text(board.rows), "again").rows == board.rows
+
+
+def test_json_object_with_puzzle_key_is_read(tmp_path):
+    board = model.load(write(tmp_path, json.dumps({"puzzle": [[1, 0], [0, 4]], "seed": 3}), "b.json"))
+    assert board.rows == ((1, 0), (0, 4))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("__ 2 3", "1 is not given"),
+    ("1 2 __", "3 is not given"),
+    ("1 2 2 4", "2 appears twice, at row 1 column 2 and at row 1 column 3"),
+    ("1 9 3", "9 at row 1 column 2 is out of range 1..3"),
+    ("1 ab 3", "line 1, cell 2: 'ab' is not a number"),
+    ("[[1, 0], [0, 4]", "not valid JSON"),
+    ('[[1, "x"], [0, 4]]', "row 1 is not a list of integers"),
+    ('{"rows": []}', "needs a 'puzzle' key"),
+    ("[[1, -2, 3]]", "holds -2"),
+    ("# only a comment\n", "no rows"),
+    ("", "the file is empty"),
+    (". .", "no open cells"),
+])
+def test_bad_boards_exit_2_with_one_line_naming_the_problem(cli, tmp_path, capsys, text, message):
+    path = write(tmp_path, text)
+    assert cli(["solve", "hidato", path]) == 2
+    err = capsys.readouterr().err
+    assert message in err and path in err and err.count("\n") == 1
+
+
+def test_missing_file_and_bad_flags_exit_2(cli, tmp_path, capsys):
+    assert cli(["solve", "hidato", str(tmp_path / "nope.txt")]) == 2
+    assert "cannot read hidato file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:
+        cli(["solve", "hidato", str(sample_file()), "--count", "0"])
+    assert stopped.value.code == 2 and "--count: 0 is not greater than 0" in capsys.readouterr().err
+    assert cli(["solve", "hidato", str(sample_file()), "--validate"]) == 2
+    assert "cannot validate, row 1 column 1 is empty" in capsys.readouterr().err
+    assert cli(["generate", "hidato", "--rows", "4"]) == 2
+    assert "--rows R --cols C, or --shape FILE" in capsys.readouterr().err
+
+
+# --- the rule base and the known answers ---------------------------------------------------------
+
+
+def test_rule_base_loads_cleanly_and_knows_king_moves():
+    assert bridge.load("hidato") == "hidato"
+    rows = bridge.solutions("hidato", "aggregate_all(count, (member(R, [0,1,2,3]), member(C, [0,1,2,3]), "
+                            "king_adjacent(1-1, R-C)), N)").rows
+    assert rows[0]["N"] == 8
+
+
+@pytest.mark.parametrize("backend", ["prolog", "kanren", "python"])
+@pytest.mark.parametrize("strategy", ["fast", "original"])
+def test_every_back_end_solves_the_sample_exactly(backend, strategy):
+    answer = PUZZLE.solve(question(model.load(DATA / "sample.txt").rows, strategy=strategy), backend)
+    assert answer.status == SOLVED and answer.solutions == [SAMPLE_SOLUTION]
+    assert answer.stats["seconds"] < 1.0
+
+
+def test_sample_is_unique_on_every_back_end_and_they_agree():
+    report = crosscheck(PUZZLE, question(model.load(DATA / "sample.json").rows, count=2))
+    assert report.agree and set(report.results) == {"prolog", "kanren", "python"}
+    for answer in report.results.values():
+        assert answer.count == 1 and len(answer.solutions[0][0]) == 5  # ragged shape kept
+
+
+@pytest.mark.parametrize("strategy", ["fast", "original"])
+def test_two_solution_board_counted_alike(strategy):
+    report = crosscheck(PUZZLE, question(TWO_SOLUTIONS, count=5, strategy=strategy))
+    assert report.agree and len(report.results) == 3
+    for answer in report.results.values():
+        assert answer.count == 2
+        assert sorted(answer.solutions) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]]]
+
+
+def test_count_stopping_at_the_limit_agrees_without_comparing_which_solutions():
+    report = crosscheck(PUZZLE, question(TWO_SOLUTIONS, count=1))
+    assert report.agree
+    assert {answer.count for answer in report.results.values()} == {1}
+
+
+@pytest.mark.parametrize("strategy", ["fast", "original"])
+def test_unsolvable_board_says_no_solution_everywhere(strategy):
+    report = crosscheck(PUZZLE, question(NO_WAY, count=2, strategy=strategy))
+    assert report.agree
+    assert {answer.status for answer in report.results.values()} == {NO_SOLUTION}
+
+
+def test_big_impossible_board_answers_no_solution_quickly():
+    rows = [[0] * 15 for _ in range(15)]
+    rows[0][0], rows[14][14], rows[7][7] = 1, 10, 225  # 10 is 14 king moves from 1
+    report = crosscheck(PUZZLE, question(rows, count=2, seconds=10), only=["prolog", "python"])
+    assert report.agree
+    for answer in report.results.values():
+        assert answer.status == NO_SOLUTION and answer.stats["seconds"] < 2
+
+
+def test_cli_solve_json_has_solutions_count_and_stats(cli, capsys):
+    assert cli(["solve", "hidato", str(DATA / "sample.json"), "--count", "2", "--backend", "python", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 1 and data["status"] == SOLVED and "seconds" in data["stats"]
+    assert data["solutions"][0][0] == [32, 33, 35, 36, 37]
+
+
+def test_cli_text_draws_boxes_and_says_unique(cli, capsys):
+    assert cli(["solve", "hidato", str(sample_file()), "--count", "2", "--backend", "python"]) == 0
+    out = capsys.readouterr().out
+    assert "| 32 | 33 | 35 | 36 | 37 |" in out and "1 solution: unique" in out
+
+
+def test_cli_crosscheck_agrees_on_the_sample(cli, capsys):
+    assert cli(["crosscheck", "hidato", str(sample_file()), "--count", "2"]) == 0
+    assert "all back ends agree" in capsys.readouterr().out
+
+
+def test_svg_is_written_with_givens_bold(cli, tmp_path, capsys):
+    out = tmp_path / "sample.svg"
+    assert cli(["solve", "hidato", str(sample_file()), "--backend", "python", "--svg", str(out)]) == 0
+    picture = out.read_text()
+    assert picture.startswith("<svg") and picture.count("<rect") == 40 and "<polyline" in picture
+    assert 'font-weight="bold" fill="#000">33<' in picture and 'fill="#1f5fbf">32<' in picture
+
+
+def test_text_drawing_of_an_irregular_board():
+    assert draw.text([[1, 0], [-1, 3]]).splitlines() == [
+        "+----+----+", "|  1 |    |", "+----+----+", "     |  3 |", "     +----+"]
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def test_validation_accepts_the_solution_on_both_back_ends():
+    report = crosscheck(PUZZLE, question(SAMPLE_SOLUTION, validate=True))
+    assert report.agree and set(report.results) == {"prolog", "python"}
+    assert all(answer.status == SOLVED for answer in report.results.values())
+
+
+def test_validation_names_the_pairs_that_break(cli, tmp_path, capsys):
+    broken = [row[:] for row in SAMPLE_SOLUTION]
+    broken[0][0], broken[7][7] = 4, 32  # swap 32 and 4
+    report = crosscheck(PUZZLE, question(broken, validate=True))
+    assert report.agree
+    assert report.results["prolog"].stats["broken"] == [[3, 4], [4, 5], [31, 32], [32, 33]]
+    path = write(tmp_path, model.to_text(broken))
+    assert cli(["solve", "hidato", path, "--validate", "--backend", "python"]) == 0
+    assert "not a solution: 3 and 4 do not touch; 4 and 5 do not touch" in capsys.readouterr().out
+
+
+# --- budgets -------------------------------------------------------------------------------------
+
+
+def sparse_board() -> list[list[int]]:
+    """A 15x15 board with only 1 and N: many solutions, far too many to count."""
+    rows = [[0] * 15 for _ in range(15)]
+    rows[0][0], rows[14][14] = 1, 225
+    return rows
+
+
+def test_budgets_end_every_search_with_unknown():
+    board = model.make_board(sparse_board())
+    assert python.solve(board, limit=10**6, nodes=500).status == UNKNOWN
+    assert python.solve(board, limit=10**6, strategy="original", seconds=0.2).status == UNKNOWN
+    assert kanren.solve(board, limit=10**6, nodes=300).status == UNKNOWN
+    assert prolog.solve(board, limit=10**6, seconds=0.3).status == UNKNOWN
+
+
+# --- bundled set and generated puzzles -----------------------------------------------------------
+
+
+def test_the_bundled_set_is_big_enough_and_varied():
+    boards = [model.load(path) for path in BUNDLED]
+    assert len(boards) >= 13
+    assert any(board.size >= 200 for board in boards) and any(board.size <= 25 for board in boards)
+    assert any(-1 in row for board in boards for row in board.rows)
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda path: path.name)
+def test_bundled_boards_are_unique_and_the_back_ends_agree(path):
+    board = model.load(path)
+    only = None if board.size <= KANREN_CELLS else ["prolog", "python"]
+    report = crosscheck(PUZZLE, Question(board, str(path), count=2), only=only)
+    assert report.agree, report.difference
+    for answer in report.results.values():
+        assert answer.count == 1 and model.solves(board, answer.solutions[0])
+
+
+def test_generator_is_deterministic_and_unique(cli, capsys):
+    args = ["generate", "hidato", "--rows", "6", "--cols", "5", "--holes", "3", "--seed", "7", "--json"]
+    assert cli(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert cli(args) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert first["seed"] == 7 and first["cells"] == 27 and first["unique"]
+    board = model.make_board(first["puzzle"])
+    assert sum(row.count(-1) for row in first["puzzle"]) == 3
+    assert model.solves(board, first["solution"])
+    answer = PUZZLE.solve(Question(board, "gen", count=2), "prolog")
+    assert answer.count == 1 and answer.solutions == [first["solution"]]
+
+
+def test_generator_keeps_a_given_shape_and_stops_at_the_givens_fraction(tmp_path):
+    shape = model.load_shape(DATA / "shapes" / "diamond.txt")
+    data = generate.generate(generate.Recipe(0, 0, seed=5, givens=0.5, shape=shape))
+    assert [[v == -1 for v in row] for row in data["puzzle"]] == [[v == -1 for v in row] for row in shape.rows]
+    assert data["givens"] == 21 and data["difficulty"]["label"] in ("easy", "medium", "hard", "expert")
+
+
+def test_generated_text_is_a_loadable_puzzle(cli, tmp_path, capsys):
+    assert cli(["generate", "hidato", "--rows", "5", "--cols", "5", "--seed", "3"]) == 0
+    path = write(tmp_path, capsys.readouterr().out)
+    assert model.load(path).size == 25
+
+
+@settings(max_examples=8, deadline=None)
+@given(rows=st.integers(3, 5), cols=st.integers(3, 5), seed=st.integers(0, 10**6), holes=st.integers(0, 3))
+def test_generated_puzzles_cross_check_on_all_back_ends(rows, cols, seed, holes):
+    data = generate.generate(generate.Recipe(rows, cols, seed, holes=holes))
+    board = model.make_board(data["puzzle"])
+    report = crosscheck(PUZZLE, Question(board, "gen", count=2, seconds=20))
+    assert report.agree and len(report.results) == 3, report.difference
+    for answer in report.results.values():
+        assert answer.solutions == [data["solution"]]
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10**6), strategy=st.sampled_from(["fast", "original"]))
+def test_random_sparse_boards_agree_on_how_many_solutions(seed, strategy):
+    data = generate.generate(generate.Recipe(4, 4, seed, givens=1.0))
+    rows = [[v if v in (1, 16) or (v % 5 == seed % 5) else 0 for v in row] for row in data["solution"]]
+    report = crosscheck(PUZZLE, question(rows, count=50, strategy=strategy, seconds=20))
+    assert report.agree, report.difference
+    assert len({answer.count for answer in report.results.values()}) == 1
