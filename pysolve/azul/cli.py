@@ -1,0 +1,182 @@
+"""`pysolve azul simulate|crosscheck|replay`: the game's own command group."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pysolve.azul import draw
+from pysolve.azul import tournament as tour
+from pysolve.azul.crosscheck import lockstep
+from pysolve.azul.game import ENGINES, engine
+from pysolve.azul.model import FACTORIES
+from pysolve.azul.strategies import strategy
+from pysolve.errors import InputError
+from pysolve.report import Progress, render_table
+
+
+def add_commands(subparsers: Any) -> None:
+    """Add `azul` and its subcommands to the top-level `pysolve` parser."""
+    azul = subparsers.add_parser("azul", help="simulate the board game Azul on three rule engines")
+    commands = azul.add_subparsers(dest="azul_command", required=True, parser_class=type(azul))
+
+    simulate = commands.add_parser("simulate", help="play seeded games (a tournament) and summarise")
+    _game_options(simulate)
+    simulate.add_argument("--engine", default="python", help=f"rule engine: {'|'.join(ENGINES)} (default python)")
+    simulate.add_argument("--strategy", default="random",
+                          help="strategies NAME[,NAME...] rotated over the seats: random, greedy, lookahead")
+    simulate.add_argument("--workers", type=int, default=1, help="processes to play on (default 1)")
+    simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
+    simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
+    simulate.add_argument("--json", action="store_true", help="print JSON")
+    simulate.set_defaults(run=run_simulate)
+
+    check = commands.add_parser("crosscheck", help="play seeded games on several engines in lockstep")
+    _game_options(check)
+    check.add_argument("--engines", default="python,prolog", help="engines to compare (default python,prolog)")
+    check.add_argument("--json", action="store_true", help="print JSON")
+    check.set_defaults(run=run_crosscheck)
+
+    replay = commands.add_parser("replay", help="print a logged game round by round")
+    replay.add_argument("log", metavar="LOG", help="a JSON-lines log written by `simulate --log`")
+    replay.set_defaults(run=run_replay)
+
+
+def _game_options(parser: argparse.ArgumentParser) -> None:
+    """--players, --games, --seed."""
+    parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (game i: seed + i)")
+
+
+def _names(text: str, known: tuple[str, ...] | None, what: str) -> list[str]:
+    """A comma-separated list of names, each checked."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputError(f"--{what}: give at least one name")
+    for name in names:
+        if known is None:
+            strategy(name)
+        elif name not in known:
+            raise InputError(f"--{what}: unknown name {name!r}; choose from {', '.join(known)}")
+    return names
+
+
+def _check_counts(args: argparse.Namespace) -> None:
+    """InputError for a bad --players or --games."""
+    if args.players not in FACTORIES:
+        raise InputError(f"--players: Azul is for 2 to 4 players, not {args.players}")
+    if args.games < 1:
+        raise InputError(f"--games must be at least 1, not {args.games}")
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Play the games, print per-game lines (or JSON) and the per-strategy summary."""
+    _check_counts(args)
+    engine_name = _names(args.engine, ENGINES, "engine")[0]
+    engine(engine_name)  # fail early when the engine cannot run here
+    if args.workers < 1:
+        raise InputError(f"--workers must be at least 1, not {args.workers}")
+    work = tour.tasks(args.players, args.games, args.seed, engine_name, _names(args.strategy, None, "strategy"),
+                      log=bool(args.log))
+    progress = Progress(len(work), "azul")
+    client, executor = None, None
+    if args.cluster:
+        client, executor = tour.dask_executor(args.cluster)
+    elif args.workers > 1:
+        executor = tour.process_pool(args.workers)
+    try:
+        results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
+    finally:
+        progress.close()
+        if executor is not None:
+            executor.shutdown()
+        if client is not None:
+            client.close()
+    if args.log:
+        _write_log(Path(args.log), results)
+    summary = tour.summarise(results)
+    if args.json:
+        json.dump({"games": [result.to_json() for result in results], "summary": summary}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(_render(results, summary))
+    return 0
+
+
+def _write_log(path: Path, results: list[tour.GameResult]) -> None:
+    """Every game's records as JSON lines, each tagged with its game number."""
+    try:
+        with path.open("w", encoding="utf-8") as out:
+            for number, result in enumerate(results):
+                for record in result.log:
+                    out.write(json.dumps({"game": number, **record}) + "\n")
+    except OSError as error:
+        raise InputError(f"--log {path}: cannot write ({error.strerror})") from None
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
+    """Per-game lines (the first 20) and the per-strategy table."""
+    rows = [[r.seed, " ".join(map(str, r.scores)), ",".join(map(str, r.winners)), r.rounds, r.moves]
+            for r in results[:20]]
+    games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
+    more = f"\n... and {len(results) - 20} more games" if len(results) > 20 else ""
+    standings = render_table(
+        ["strategy", "seats", "wins", "win rate", "mean score", "95% CI"],
+        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f}", f"{s['mean_score']:.2f}",
+          f"{s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f}"] for s in summary["strategies"]])
+    return (f"{games}{more}\n\n{summary['games']} games, {summary['mean_rounds']} rounds and "
+            f"{summary['mean_moves']} moves on average\n{standings}")
+
+
+def run_crosscheck(args: argparse.Namespace) -> int:
+    """Lockstep games; exit 1 at the first disagreement."""
+    _check_counts(args)
+    engines = _names(args.engines, ENGINES, "engines")
+    for name in engines:
+        engine(name)
+    report = lockstep(args.players, args.games, args.seed, engines)
+    if args.json:
+        json.dump({"engines": engines, "games": report.games, "moves": report.moves, "agree": report.agree,
+                   "difference": report.difference}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        verdict = "all engines agree" if report.agree else f"DISAGREEMENT: {report.difference}"
+        print(f"{report.games} games, {report.moves} moves compared on {', '.join(engines)}: {verdict}")
+    return 0 if report.agree else 1
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Print a JSON-lines game log round by round."""
+    records = read_log(Path(args.log))
+    try:
+        print(draw.replay(records))
+    except (KeyError, TypeError, IndexError, ValueError) as error:
+        raise InputError(f"{args.log}: a record lacks what a replay needs ({error!r})") from None
+    return 0
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSON-lines log; InputError naming the file and line when malformed."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot read log {str(path)!r}: {error.strerror}") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(f"{path}:{number}: not JSON ({error.msg})") from None
+        if not isinstance(record, dict) or record.get("type") not in ("start", "move", "end"):
+            raise InputError(f"{path}:{number}: not an Azul log record (type start, move or end)")
+        records.append(record)
+    if not records or records[0]["type"] != "start":
+        raise InputError(f"{path}: an Azul log starts with a start record")
+    return records

@@ -1,0 +1,208 @@
+"""The miniKanren engine: Azul's core rules as relations, driving the Python bookkeeping.
+
+Relations (goals over logic variables, built with pysolve.minikanren):
+`legal_moveo` (a legal move of a player), `destinationo` (where a colour may
+go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
+it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
+`floor_penaltyo` and `end_bonuso`. `KanrenEngine` is the Python engine with
+its rule methods answered by running these relations: slow, and checked
+against the other engines move by move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pysolve import minikanren as mk
+from pysolve.azul.model import CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move
+from pysolve.azul.python import PythonEngine, Table
+from pysolve.errors import SearchLimitExceeded
+
+NODES = 200_000  # node budget of one relation query
+FULL = (1, 1, 1, 1, 1)
+Goal = mk.Goal
+
+
+def accepts(line: tuple[int, int], cells: tuple[int, ...], depth: int, colour: int) -> bool:
+    """A pattern line of `depth` may take `colour`: not full, empty or that colour, wall row free of it."""
+    line_colour, count = line
+    return count < depth and (count == 0 or line_colour == colour) and not cells[(colour + depth - 1) % 5]
+
+
+def destinationo(lines: tuple, wall: tuple, colour: Any, destination: Any) -> Goal:
+    """`destination` is where `colour` may go: the floor (0) or a line that accepts it."""
+    return mk.disj(
+        mk.eq(destination, 0),
+        mk.disj_over(range(1, 6), lambda depth: mk.conj(
+            mk.where(accepts, lines[depth - 1], wall[depth - 1], depth, colour),
+            mk.eq(destination, depth))))
+
+
+def legal_moveo(sources: tuple, lines: tuple, wall: tuple, move: Any, budget: mk.Budget) -> Goal:
+    """`move` = (source, colour, destination) is legal: the source holds the colour, the destination takes it."""
+    return mk.disj_over(sources, lambda source: mk.disj_over(range(5), lambda colour: mk.conj(
+        budget.tick(),
+        mk.where(lambda counts: counts[colour] > 0, source[1]),
+        _move_from(source[0], colour, lines, wall, move))))
+
+
+def _move_from(source: int, colour: int, lines: tuple, wall: tuple, move: Any) -> Goal:
+    """`move` takes `colour` from `source` to one of its destinations."""
+    destination = mk.var()
+    return mk.conj(destinationo(lines, wall, colour, destination), mk.eq(move, (source, colour, destination)))
+
+
+def flooro(floor: tuple, item: int, count: Any, new_floor: Any, to_lid: Any) -> Goal:
+    """`count` copies of `item` fall on `floor` left to right; those past its slots go to the lid."""
+    return mk.disj(
+        mk.conj(mk.eq(count, 0), mk.eq(new_floor, floor), mk.eq(to_lid, 0)),
+        mk.conj(mk.where(lambda n: n > 0 and len(floor) >= FLOOR_SLOTS, count),
+                mk.eq(new_floor, floor), mk.eq(to_lid, count)),
+        mk.conj(mk.where(lambda n: n > 0 and len(floor) < FLOOR_SLOTS, count),
+                _one_more(floor, item, count, new_floor, to_lid)))
+
+
+def _one_more(floor: tuple, item: int, count: Any, new_floor: Any, to_lid: Any) -> Goal:
+    """One item onto the floor, then the rest (recursively)."""
+    rest = mk.var()
+    return mk.conj(mk.project(lambda n: n - 1, rest, count),
+                   mk.lazy(flooro, floor + (item,), item, rest, new_floor, to_lid))
+
+
+def placeo(line: tuple[int, int], floor: tuple, colour: int, taken: int, destination: int,
+           new_line: Any, new_floor: Any, to_lid: Any) -> Goal:
+    """`taken` tiles of `colour` onto line `destination` (excess to the floor) or, for 0, onto the floor."""
+    if destination == 0:
+        return mk.conj(mk.eq(new_line, line), flooro(floor, colour, taken, new_floor, to_lid))
+    fits, count = mk.var(), mk.var()
+    return mk.conj(
+        mk.project(lambda: min(taken, destination - line[1]), fits),
+        mk.project(lambda n: line[1] + n, count, fits),
+        mk.eq(new_line, (colour, count)),
+        mk.lazy(_excess, floor, colour, taken, fits, new_floor, to_lid))
+
+
+def _excess(floor: tuple, colour: int, taken: int, fits: Any, new_floor: Any, to_lid: Any) -> Goal:
+    """The tiles that did not fit on the line go to the floor."""
+    excess = mk.var()
+    return mk.conj(mk.project(lambda n: taken - n, excess, fits), flooro(floor, colour, excess, new_floor, to_lid))
+
+
+def filled(wall: tuple, row: int, column: int) -> bool:
+    """Wall cell (row, column) is on the wall and holds a tile."""
+    return 0 <= row < 5 and 0 <= column < 5 and wall[row][column] == 1
+
+
+def runo(wall: tuple, row: int, column: int, step: tuple[int, int], length: Any) -> Goal:
+    """`length` filled cells follow (row, column) in direction `step`, up to the first gap."""
+    next_row, next_column = row + step[0], column + step[1]
+    shorter = mk.var()
+    return mk.disj(
+        mk.conj(mk.where(lambda: not filled(wall, next_row, next_column)), mk.eq(length, 0)),
+        mk.conj(mk.where(lambda: filled(wall, next_row, next_column)),
+                mk.lazy(runo, wall, next_row, next_column, step, shorter),
+                mk.project(lambda n: n + 1, length, shorter)))
+
+
+def tile_scoreo(wall: tuple, row: int, column: int, score: Any) -> Goal:
+    """`score` is what the tile just placed at (row, column) earns: 1 alone, else runs longer than 1."""
+    left, right, up, down = mk.var(), mk.var(), mk.var(), mk.var()
+    return mk.conj(
+        runo(wall, row, column, (0, -1), left), runo(wall, row, column, (0, 1), right),
+        runo(wall, row, column, (-1, 0), up), runo(wall, row, column, (1, 0), down),
+        mk.project(_points, score, left, right, up, down))
+
+
+def _points(left: int, right: int, up: int, down: int) -> int:
+    """Score from the four run lengths around a new tile."""
+    horizontal, vertical = 1 + left + right, 1 + up + down
+    if horizontal == 1 and vertical == 1:
+        return 1
+    return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+
+
+def floor_penaltyo(items: Any, points: Any) -> Goal:
+    """`points` lost for a floor of `items` (runs both ways over 0..7)."""
+    return mk.disj_over(range(FLOOR_SLOTS + 1), lambda count: mk.conj(
+        mk.eq(items, count), mk.eq(points, FLOOR_TOTALS[count])))
+
+
+def counto(lines: tuple, count: Any) -> Goal:
+    """`count` of the 5-cell `lines` are complete (unify with a full line)."""
+    if not lines:
+        return mk.eq(count, 0)
+    rest = mk.var()
+    return mk.conj(
+        mk.lazy(counto, lines[1:], rest),
+        mk.disj(mk.conj(mk.eq(lines[0], FULL), mk.project(lambda n: n + 1, count, rest)),
+                mk.conj(mk.where(lambda: tuple(lines[0]) != FULL), mk.eq(count, rest))))
+
+
+def end_bonuso(wall: tuple, bonus: Any) -> Goal:
+    """`bonus` is the end-of-game bonus of `wall`: 2 a complete row, 7 a column, 10 a colour."""
+    rows, columns, colours = mk.var(), mk.var(), mk.var()
+    by_column = tuple(tuple(wall[row][column] for row in range(5)) for column in range(5))
+    by_colour = tuple(tuple(wall[row][(colour + row) % 5] for row in range(5)) for colour in range(5))
+    return mk.conj(
+        counto(wall, rows), counto(by_column, columns), counto(by_colour, colours),
+        mk.project(lambda r, c, k: ROW_BONUS * r + COLUMN_BONUS * c + COLOUR_BONUS * k, bonus, rows, columns, colours))
+
+
+def _frozen(wall: list[list[int]]) -> tuple:
+    """A wall as nested tuples (terms the relations unify)."""
+    return tuple(tuple(row) for row in wall)
+
+
+def _one(goal: Goal, query: Any, what: str) -> Any:
+    """The single answer of a functional relation query."""
+    answers = mk.run(goal, query, 2)
+    if len(answers) != 1:
+        raise SearchLimitExceeded(f"miniKanren relation {what} gave {len(answers)} answers, not 1")
+    return answers[0]
+
+
+class KanrenEngine(PythonEngine):
+    """The Python engine with its rules answered by the miniKanren relations above."""
+
+    name = "kanren"
+
+    def __init__(self) -> None:
+        mk.require()
+
+    def legal_moves(self, table: Table) -> list[Move]:
+        """All answers of legal_moveo, in canonical order."""
+        if table.over:
+            return []
+        seat, move = table.turn, mk.var()
+        sources = ((CENTRE, tuple(table.centre)),) + tuple(
+            (index, tuple(factory)) for index, factory in enumerate(table.factories))
+        lines = tuple(zip(table.line_colours[seat], table.line_counts[seat]))
+        budget = mk.Budget(nodes=NODES)
+        return [tuple(answer) for answer in mk.run(legal_moveo(sources, lines, _frozen(table.walls[seat]), move,
+                                                               budget), move)]
+
+    def place(self, table: Table, seat: int, colour: int, taken: int, destination: int) -> None:
+        """placeo, its answer written back into the table."""
+        line, floor, to_lid = mk.var(), mk.var(), mk.var()
+        index = max(destination - 1, 0)
+        current = (table.line_colours[seat][index], table.line_counts[seat][index])
+        goal = placeo(current, tuple(table.floors[seat]), colour, taken, destination, line, floor, to_lid)
+        new_line, new_floor, lid = _one(goal, (line, floor, to_lid), "placeo")
+        table.line_colours[seat][index], table.line_counts[seat][index] = new_line
+        table.floors[seat] = list(new_floor)
+        table.lid[colour] += lid
+
+    def tile_score(self, wall: list[list[int]], row: int, column: int) -> int:
+        """tile_scoreo's answer."""
+        score = mk.var()
+        return _one(tile_scoreo(_frozen(wall), row, column, score), score, "tile_scoreo")
+
+    def floor_penalty(self, items: int) -> int:
+        """floor_penaltyo's answer (a full floor counts as its 7 slots)."""
+        points = mk.var()
+        return _one(floor_penaltyo(min(items, FLOOR_SLOTS), points), points, "floor_penaltyo")
+
+    def end_bonus(self, wall: list[list[int]]) -> int:
+        """end_bonuso's answer."""
+        bonus = mk.var()
+        return _one(end_bonuso(_frozen(wall), bonus), bonus, "end_bonuso")

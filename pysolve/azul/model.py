@@ -1,0 +1,204 @@
+"""Azul's constants, moves, the canonical state, and the game's one random stream.
+
+Shared by the three engines (Prolog, miniKanren, Python) and the simulation
+layer. Colours are 0..4 (blue, yellow, red, black, white); the first-player
+marker on a floor is 5. A move is (source, colour, destination): source -1 is
+the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pysolve.errors import InputError
+
+COLOURS = ("blue", "yellow", "red", "black", "white")
+LETTERS = "BYRKW"
+MARKER = 5  # the first-player marker as a floor item
+CENTRE = -1  # the centre as a move source, and the marker's place when nobody holds it
+FLOOR = 0  # the floor as a move destination
+TILES_PER_COLOUR = 20
+TILES_PER_FACTORY = 4
+FLOOR_SLOTS = 7
+FLOOR_TOTALS = (0, 1, 2, 4, 6, 8, 11, 14)  # penalty by number of floor items
+ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
+FACTORIES = {2: 5, 3: 7, 4: 9}
+TOTAL_TILES = TILES_PER_COLOUR * len(COLOURS)
+MAX_MOVES = 5000  # a game still running after this many moves is stopped (a strategy that never tiles)
+
+Move = tuple[int, int, int]
+
+
+def wall_column(row: int, colour: int) -> int:
+    """The wall column (0-based) where `colour` sits in `row` (0-based)."""
+    return (colour + row) % 5
+
+
+def wall_colour(row: int, column: int) -> int:
+    """The colour printed on wall cell (row, column), both 0-based."""
+    return (column - row) % 5
+
+
+def check_players(players: int) -> int:
+    """`players` if Azul is played by that many, else InputError."""
+    if players not in FACTORIES:
+        raise InputError(f"Azul is for 2 to 4 players, not {players}")
+    return players
+
+
+def check_move(move: Any) -> Move:
+    """A move given as a 3-sequence of integers, as a tuple; InputError when malformed."""
+    try:
+        source, colour, destination = (int(part) for part in move)
+    except (TypeError, ValueError):
+        raise InputError(f"a move is (source, colour, destination), not {move!r}") from None
+    return (source, colour, destination)
+
+
+def describe_move(move: Move) -> str:
+    """A move in words: `factory 3: 2 red -> line 4`-style, without the count."""
+    source, colour, destination = move
+    where = "centre" if source == CENTRE else f"factory {source + 1}"
+    to = "floor" if destination == FLOOR else f"line {destination}"
+    return f"{where}: {COLOURS[colour]} -> {to}"
+
+
+def tile_count(state: dict[str, Any]) -> int:
+    """All tiles a canonical state holds (bag, lid, factories, centre, lines, walls, floors)."""
+    total = sum(state["bag"]) + sum(state["lid"]) + sum(state["centre"])
+    total += sum(sum(factory) for factory in state["factories"])
+    for board in state["boards"]:
+        total += sum(count for _, count in board["lines"])
+        total += sum(sum(row) for row in board["wall"])
+        total += sum(1 for item in board["floor"] if item != MARKER)
+    return total
+
+
+def complete_rows(wall: list[list[int]]) -> int:
+    """How many horizontal wall rows are full."""
+    return sum(1 for row in wall if all(row))
+
+
+def winners_of(scores: list[int], rows: list[int]) -> list[int]:
+    """Seats that win: highest score, ties broken by complete rows, then shared."""
+    best = max(scores)
+    tied = [seat for seat, score in enumerate(scores) if score == best]
+    most_rows = max(rows[seat] for seat in tied)
+    return [seat for seat in tied if rows[seat] == most_rows]
+
+
+class RandomStream:
+    """The one seeded generator of a game, read as a sequence of 32-bit integers.
+
+    Every random decision (a tile drawn, a move chosen) takes the next number,
+    so the i-th number is the same however the engines ask for them: one at a
+    time (Python) or a block at a time handed over as data (Prolog).
+    """
+
+    BLOCK = 64
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._buffer: list[int] = []
+        self._next = 0
+        self.used = 0
+
+    def _fill(self, wanted: int) -> None:
+        """Make sure `wanted` unread numbers are buffered."""
+        if len(self._buffer) - self._next < wanted:
+            bits = self._rng.getrandbits
+            self._buffer = self._buffer[self._next:] + [bits(32) for _ in range(max(wanted, self.BLOCK))]
+            self._next = 0
+
+    def next(self) -> int:
+        """The next number of the stream."""
+        if self._next >= len(self._buffer):
+            self._fill(1)
+        value = self._buffer[self._next]
+        self._next += 1
+        self.used += 1
+        return value
+
+    def peek(self, count: int) -> list[int]:
+        """The next `count` numbers, without reading them."""
+        self._fill(count)
+        return self._buffer[self._next:self._next + count]
+
+    def advance(self, count: int) -> None:
+        """Read `count` numbers (those another engine used from a `peek`)."""
+        self._fill(count)
+        self._next += count
+        self.used += count
+
+    def below(self, bound: int) -> int:
+        """A number in 0..bound-1 (the next number modulo `bound`)."""
+        return self.next() % bound
+
+    def choice(self, items: list[Any]) -> Any:
+        """One of `items`, chosen by the next number."""
+        return items[self.next() % len(items)]
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        return self.next() / 4294967296.0
+
+
+def _counts(value: Any, what: str) -> None:
+    """InputError unless `value` is 5 non-negative integer colour counts."""
+    if not (isinstance(value, list) and len(value) == 5
+            and all(isinstance(count, int) and count >= 0 for count in value)):
+        raise InputError(f"state {what}: expected 5 colour counts, got {value!r}")
+
+
+def _board(board: Any, seat: int) -> None:
+    """InputError unless `board` is one player's board of a canonical state."""
+    where = f"boards[{seat}]"
+    if not isinstance(board, dict) or set(board) != {"score", "wall", "lines", "floor"}:
+        raise InputError(f"state {where}: expected keys score, wall, lines, floor")
+    wall, lines, floor = board["wall"], board["lines"], board["floor"]
+    if not (isinstance(board["score"], int) and board["score"] >= 0):
+        raise InputError(f"state {where}.score: expected an integer >= 0, got {board['score']!r}")
+    if not (isinstance(wall, list) and len(wall) == 5
+            and all(isinstance(row, list) and len(row) == 5 and set(row) <= {0, 1} for row in wall)):
+        raise InputError(f"state {where}.wall: expected 5 rows of 5 cells 0/1")
+    if not (isinstance(lines, list) and len(lines) == 5):
+        raise InputError(f"state {where}.lines: expected 5 pattern lines")
+    for index, line in enumerate(lines):
+        colour, count = line if isinstance(line, list) and len(line) == 2 else (None, None)
+        valid = (colour == -1 and count == 0) or (colour in range(5) and count in range(1, index + 2)
+                                                  and not wall[index][wall_column(index, colour)])
+        if not valid:
+            raise InputError(f"state {where}.lines[{index}]: {line!r} is not a pattern line of {index + 1}")
+    if not (isinstance(floor, list) and len(floor) <= FLOOR_SLOTS and all(item in range(6) for item in floor)):
+        raise InputError(f"state {where}.floor: expected at most {FLOOR_SLOTS} items 0..5")
+
+
+STATE_KEYS = {"players", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag", "lid",
+              "boards", "over"}
+
+
+def check_state(state: Any) -> dict[str, Any]:
+    """`state` if it is a well-formed canonical Azul state holding all 100 tiles, else InputError."""
+    if not isinstance(state, dict) or set(state) != STATE_KEYS:
+        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))}")
+    players = check_players(state["players"])
+    for key in ("centre", "bag", "lid"):
+        _counts(state[key], key)
+    factories = state["factories"]
+    if not (isinstance(factories, list) and len(factories) == FACTORIES[players]):
+        raise InputError(f"state factories: expected {FACTORIES[players]} factories for {players} players")
+    for index, factory in enumerate(factories):
+        _counts(factory, f"factories[{index}]")
+    if not (isinstance(state["boards"], list) and len(state["boards"]) == players):
+        raise InputError(f"state boards: expected {players} boards")
+    for seat, board in enumerate(state["boards"]):
+        _board(board, seat)
+    seats = range(players)
+    if state["marker"] not in (CENTRE, *seats) or state["starter"] not in seats:
+        raise InputError("state marker/starter: expected -1 (centre) or a seat")
+    if state["turn"] not in ((-1,) if state["over"] else seats):
+        raise InputError(f"state turn: {state['turn']!r} is not a seat (or -1 once over)")
+    if tile_count(state) != TOTAL_TILES:
+        raise InputError(f"state holds {tile_count(state)} tiles, not {TOTAL_TILES}")
+    return state

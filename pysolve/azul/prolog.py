@@ -1,0 +1,167 @@
+"""The Prolog engine: prolog/azul.pl keeps each game in dynamic facts keyed by an id.
+
+Every call is one bounded query through `pysolve.bridge`. Random numbers go
+in as a list (peeked from the game's stream, then advanced by what Prolog
+used), so a game on this engine draws and chooses exactly as on the others.
+A game played only by the random-feasible strategy runs whole inside Prolog.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from pysolve import bridge
+from pysolve.azul.model import FACTORIES, TILES_PER_FACTORY, Move, RandomStream, check_players, check_state
+from pysolve.errors import InputError, PrologError
+
+RULES = "azul"
+SECONDS = 60.0
+BLOCK = 600  # random numbers handed to one whole-game query (a 4-player game needs about 360)
+_ids = itertools.count(1)
+
+
+def _ints(values: list[int]) -> str:
+    """A Python list of integers as Prolog list text."""
+    return "[" + ",".join(map(str, values)) + "]"
+
+
+def _query(goal: str, *texts: str) -> dict[str, Any]:
+    """The one solution of `goal` in the azul rule base; PrologError when it fails.
+
+    Each variable named in `texts` (bound to lists of integers and atoms) is
+    written as text in Prolog and read back as JSON, far cheaper than
+    converting its terms one by one through pyswip.
+    """
+    writes = "".join(f", format(atom({name}_), '~w', [{name}])" for name in texts)
+    result = bridge.solutions(RULES, goal + writes, max_solutions=1, seconds=SECONDS)
+    if not result.rows:
+        raise PrologError(f"azul goal failed: {goal[:200]}")
+    row = result.rows[0]
+    return {**row, **{name: json.loads(row[f"{name}_"]) for name in texts}}
+
+
+def _moves(rows: list[list[int]]) -> list[Move]:
+    """Moves as Prolog returns them, as tuples."""
+    return [(source, colour, destination) for source, colour, destination in rows]
+
+
+class PrologGame:
+    """A handle on one game living in the Prolog engine, with the legal moves last read."""
+
+    __slots__ = ("id", "players", "moves", "turn")
+
+    def __init__(self, game_id: int, players: int) -> None:
+        self.id = game_id
+        self.players = players
+        self.moves: list[Move] | None = None
+        self.turn: int | None = None
+
+
+def state_from_prolog(row: list[Any]) -> dict[str, Any]:
+    """The canonical state from export_state/2's plain lists."""
+    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, over = row
+    return {
+        "players": players, "round": round_, "moves": moves, "turn": turn, "starter": starter,
+        "marker": marker, "factories": factories, "centre": centre, "bag": bag, "lid": lid,
+        "boards": [{"score": score, "wall": wall, "lines": lines, "floor": floor}
+                   for score, wall, lines, floor in boards],
+        "over": over in (True, "true"),
+    }
+
+
+def state_to_prolog(state: dict[str, Any]) -> str:
+    """A canonical state as the Prolog list text import_state/2 reads."""
+    boards = ",".join(
+        f"[{board['score']},{board['wall']},{board['lines']},{board['floor']}]" for board in state["boards"])
+    fields = [state[key] for key in ("players", "round", "moves", "turn", "starter", "marker",
+                                     "factories", "centre", "bag", "lid")]
+    over = "true" if state["over"] else "false"
+    return "[" + ",".join(str(field) for field in fields) + f",[{boards}],{over}]"
+
+
+class PrologEngine:
+    """The rules of prolog/azul.pl, one query per turn (or per whole random game)."""
+
+    name = "prolog"
+
+    def new_game(self, players: int, starter: int, stream: RandomStream) -> PrologGame:
+        """A fresh game in Prolog, its first round dealt from the stream."""
+        game = PrologGame(next(_ids), check_players(players))
+        row = _query(f"new_game({game.id}, {players}, {starter}, {_ints(self._reserve(game, stream))}, Used), "
+                     f"{self._next(game)}", "Moves")
+        stream.advance(row["Used"])
+        self._read_next(game, row)
+        return game
+
+    def legal_moves(self, game: PrologGame) -> list[Move]:
+        """The legal moves of the player to move, in canonical order."""
+        if game.moves is None:
+            self._read_next(game, _query(self._next(game), "Moves"))
+        return list(game.moves)
+
+    def turn(self, game: PrologGame) -> int:
+        """The seat to move (-1 once over)."""
+        if game.turn is None:
+            self._read_next(game, _query(self._next(game), "Moves"))
+        return game.turn  # type: ignore[return-value]
+
+    @staticmethod
+    def _next(game: PrologGame) -> str:
+        """Goal text binding Moves and Turn: what the player to move may do."""
+        return f"legal_moves({game.id}, Moves), game({game.id}, _, _, _, Turn, _, _)"
+
+    @staticmethod
+    def _read_next(game: PrologGame, row: dict[str, Any]) -> None:
+        """Keep the legal moves and turn a query returned."""
+        game.moves = _moves(row["Moves"])
+        game.turn = row["Turn"]
+
+    def play(self, game: PrologGame, move: Move, stream: RandomStream) -> None:
+        """Apply a legal move (and a round end with its deal) in one query."""
+        source, colour, destination = move
+        goal = (f"play_move({game.id}, [{source},{colour},{destination}], "
+                f"{_ints(self._reserve(game, stream))}, Used), {self._next(game)}")
+        try:
+            row = _query(goal, "Moves")
+        except PrologError:
+            raise InputError(f"illegal move {list(move)} in Prolog game {game.id}") from None
+        stream.advance(row["Used"])
+        self._read_next(game, row)
+
+    def random_game(self, players: int, starter: int, stream: RandomStream) -> tuple[dict[str, Any], list[int]]:
+        """A whole game of the random-feasible strategy inside Prolog: (final state, winners)."""
+        game = PrologGame(next(_ids), check_players(players))
+        tail = f"export_state({game.id}, State), winners({game.id}, Seats)"
+        row = _query(f"random_game({game.id}, {players}, {starter}, {_ints(stream.peek(BLOCK))}, Used, Status), {tail}", "State")
+        stream.advance(row["Used"])
+        while row["Status"] == "more":
+            row = _query(f"run_random_game({game.id}, {_ints(stream.peek(BLOCK))}, Used, Status), {tail}", "State")
+            stream.advance(row["Used"])
+        self.close(game)
+        return state_from_prolog(row["State"]), row["Seats"]
+
+    def export(self, game: PrologGame) -> dict[str, Any]:
+        """The canonical snapshot of a game."""
+        return state_from_prolog(_query(f"export_state({game.id}, State)", "State")["State"])
+
+    def load(self, state: dict[str, Any]) -> PrologGame:
+        """A new Prolog game continuing from a canonical snapshot (checked first)."""
+        check_state(state)
+        game = PrologGame(next(_ids), state["players"])
+        _query(f"import_state({game.id}, {state_to_prolog(state)})")
+        return game
+
+    def winners(self, game: PrologGame) -> list[int]:
+        """Seats that win (or lead), by winners/2."""
+        return _query(f"winners({game.id}, Seats)")["Seats"]
+
+    def close(self, game: PrologGame) -> None:
+        """Retract the game's facts."""
+        _query(f"drop_game({game.id})")
+
+    @staticmethod
+    def _reserve(game: PrologGame, stream: RandomStream) -> list[int]:
+        """Enough random numbers for one full deal."""
+        return stream.peek(FACTORIES[game.players] * TILES_PER_FACTORY)

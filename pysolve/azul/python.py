@@ -1,0 +1,293 @@
+"""The Python reference engine: plain data, the rules of the spec, fast.
+
+A `Table` holds one game as flat lists of counts; `PythonEngine` applies the
+rules to it. The miniKanren engine subclasses `PythonEngine` and replaces the
+rule methods (`legal_moves`, `place`, `tile_score`, `floor_penalty`,
+`end_bonus`) with its relations, keeping this bookkeeping.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS,
+                                MARKER, ROW_BONUS, TILES_PER_COLOUR, TILES_PER_FACTORY, Move, RandomStream,
+                                check_players, check_state, complete_rows, winners_of)
+from pysolve.errors import InputError
+
+
+class Table:
+    """One game's state as mutable lists (the Python engine's handle)."""
+
+    __slots__ = ("players", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag", "lid",
+                 "scores", "walls", "line_colours", "line_counts", "floors", "offer", "over")
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.round = self.moves = 0
+        self.turn = self.starter = 0
+        self.marker = CENTRE
+        self.factories = [[0] * 5 for _ in range(FACTORIES[players])]
+        self.centre = [0] * 5
+        self.bag = [TILES_PER_COLOUR] * 5
+        self.lid = [0] * 5
+        self.scores = [0] * players
+        self.walls = [[[0] * 5 for _ in range(5)] for _ in range(players)]
+        self.line_colours = [[-1] * 5 for _ in range(players)]
+        self.line_counts = [[0] * 5 for _ in range(players)]
+        self.floors: list[list[int]] = [[] for _ in range(players)]
+        self.offer = 0  # tiles still in factories and centre
+        self.over = False
+
+
+def tile_score(wall: list[list[int]], row: int, column: int) -> int:
+    """Points for the tile just placed at (row, column): 1 alone, else the runs through it longer than 1."""
+    horizontal = 1 + _run(wall, row, column, 0, -1) + _run(wall, row, column, 0, 1)
+    vertical = 1 + _run(wall, row, column, -1, 0) + _run(wall, row, column, 1, 0)
+    if horizontal == 1 and vertical == 1:
+        return 1
+    return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+
+
+def _run(wall: list[list[int]], row: int, column: int, step_row: int, step_column: int) -> int:
+    """Filled cells next to (row, column) going one way, up to the first gap."""
+    count = 0
+    row, column = row + step_row, column + step_column
+    while 0 <= row < 5 and 0 <= column < 5 and wall[row][column]:
+        count += 1
+        row, column = row + step_row, column + step_column
+    return count
+
+
+def floor_penalty(items: int) -> int:
+    """Points lost for `items` on a floor (the marker counts; beyond 7 nothing more)."""
+    return FLOOR_TOTALS[min(items, FLOOR_SLOTS)]
+
+
+def end_bonus(wall: list[list[int]]) -> int:
+    """End-of-game bonus: 2 per complete row, 7 per complete column, 10 per complete colour."""
+    columns = sum(1 for column in range(5) if all(wall[row][column] for row in range(5)))
+    colours = sum(1 for colour in range(5) if all(wall[row][(colour + row) % 5] for row in range(5)))
+    return ROW_BONUS * complete_rows(wall) + COLUMN_BONUS * columns + COLOUR_BONUS * colours
+
+
+class PythonEngine:
+    """The rules of Azul on `Table`s."""
+
+    name = "python"
+
+    # -- the game's life -------------------------------------------------
+    def new_game(self, players: int, starter: int, stream: RandomStream) -> Table:
+        """A fresh game whose first round is dealt and started by seat `starter`."""
+        table = Table(check_players(players))
+        table.turn = table.starter = starter
+        self._next_round(table, stream)
+        return table
+
+    def legal_moves(self, table: Table) -> list[Move]:
+        """The legal moves of the player to move, in canonical order."""
+        if table.over:
+            return []
+        seat = table.turn
+        allowed = [self.destinations(table, seat, colour) for colour in range(5)]
+        moves = []
+        for source, counts in self._sources(table):
+            for colour in range(5):
+                if counts[colour]:
+                    moves.extend([(source, colour, line) for line in allowed[colour]])
+        return moves
+
+    def play(self, table: Table, move: Move, stream: RandomStream) -> None:
+        """Apply a legal move; at the end of the offer tile the walls, score, refill or end."""
+        self.apply(table, move)
+        if table.offer:
+            table.turn = (table.turn + 1) % table.players
+        else:
+            self._end_round(table, stream)
+
+    def apply(self, table: Table, move: Move) -> None:
+        """Take and place the tiles of a legal move, nothing more (the turn does not pass)."""
+        source, colour, destination = move
+        taken = self._take(table, table.turn, source, colour)
+        self.place(table, table.turn, colour, taken, destination)
+        table.moves += 1
+        table.offer -= taken
+
+    def export(self, table: Table) -> dict[str, Any]:
+        """The canonical, JSON-able snapshot of a game."""
+        return {
+            "players": table.players, "round": table.round, "moves": table.moves,
+            "turn": table.turn, "starter": table.starter, "marker": table.marker,
+            "factories": [list(factory) for factory in table.factories], "centre": list(table.centre),
+            "bag": list(table.bag), "lid": list(table.lid),
+            "boards": [{"score": table.scores[seat], "wall": [list(row) for row in table.walls[seat]],
+                        "lines": [[c, n] for c, n in zip(table.line_colours[seat], table.line_counts[seat])],
+                        "floor": list(table.floors[seat])} for seat in range(table.players)],
+            "over": table.over,
+        }
+
+    def load(self, state: dict[str, Any]) -> Table:
+        """A game continued from a canonical snapshot (checked first)."""
+        check_state(state)
+        table = Table(state["players"])
+        for key in ("round", "moves", "turn", "starter", "marker", "over"):
+            setattr(table, key, state[key])
+        table.factories = [list(factory) for factory in state["factories"]]
+        table.centre, table.bag, table.lid = list(state["centre"]), list(state["bag"]), list(state["lid"])
+        boards = state["boards"]
+        table.scores = [board["score"] for board in boards]
+        table.walls = [[list(row) for row in board["wall"]] for board in boards]
+        table.line_colours = [[c for c, _ in board["lines"]] for board in boards]
+        table.line_counts = [[n for _, n in board["lines"]] for board in boards]
+        table.floors = [list(board["floor"]) for board in boards]
+        table.offer = sum(table.centre) + sum(sum(factory) for factory in table.factories)
+        return table
+
+    def turn(self, table: Table) -> int:
+        """The seat to move (-1 once over)."""
+        return table.turn
+
+    def winners(self, table: Table) -> list[int]:
+        """Seats that win (or lead): highest score, then more complete rows, else shared."""
+        return winners_of(table.scores, [complete_rows(wall) for wall in table.walls])
+
+    def close(self, table: Table) -> None:
+        """Forget a game (nothing to free in Python)."""
+
+    # -- the rules the miniKanren engine replaces -------------------------
+    def destinations(self, table: Table, seat: int, colour: int) -> list[int]:
+        """Where `colour` may go for `seat`: the floor (0) and every line that accepts it."""
+        wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
+        allowed = [0]
+        for index in range(5):
+            count = counts[index]
+            if count <= index and (count == 0 or colours[index] == colour) and not wall[index][(colour + index) % 5]:
+                allowed.append(index + 1)
+        return allowed
+
+    def place(self, table: Table, seat: int, colour: int, taken: int, destination: int) -> None:
+        """Put `taken` tiles of `colour` on a line (excess to the floor) or all on the floor."""
+        excess = taken
+        if destination:
+            index = destination - 1
+            room = destination - table.line_counts[seat][index]
+            fits = taken if taken < room else room
+            table.line_colours[seat][index] = colour
+            table.line_counts[seat][index] += fits
+            excess = taken - fits
+        self._to_floor(table, seat, colour, excess)
+
+    def tile_score(self, wall: list[list[int]], row: int, column: int) -> int:
+        """Points for a tile just placed on a wall."""
+        return tile_score(wall, row, column)
+
+    def floor_penalty(self, items: int) -> int:
+        """Points lost for a floor holding `items`."""
+        return floor_penalty(items)
+
+    def end_bonus(self, wall: list[list[int]]) -> int:
+        """End-of-game bonus of one wall."""
+        return end_bonus(wall)
+
+    # -- bookkeeping -----------------------------------------------------
+    @staticmethod
+    def _sources(table: Table) -> list[tuple[int, list[int]]]:
+        """(source, colour counts) for the centre and each factory, in canonical order."""
+        return [(CENTRE, table.centre)] + list(enumerate(table.factories))
+
+    @staticmethod
+    def _take(table: Table, seat: int, source: int, colour: int) -> int:
+        """Take all tiles of `colour` from a source; the rest of a factory goes to the centre."""
+        if source == CENTRE:
+            taken = table.centre[colour]
+            table.centre[colour] = 0
+            if table.marker == CENTRE:
+                table.marker = seat
+                if len(table.floors[seat]) < FLOOR_SLOTS:
+                    table.floors[seat].append(MARKER)
+        else:
+            factory = table.factories[source]
+            taken = factory[colour]
+            factory[colour] = 0
+            centre = table.centre
+            for other in range(5):
+                centre[other] += factory[other]
+                factory[other] = 0
+        if not taken:
+            raise InputError(f"illegal move: source {source} holds no tile of colour {colour}")
+        return taken
+
+    @staticmethod
+    def _to_floor(table: Table, seat: int, colour: int, count: int) -> None:
+        """Put tiles on a floor, left to right; those beyond its 7 slots go to the lid."""
+        floor = table.floors[seat]
+        fits = min(count, FLOOR_SLOTS - len(floor))
+        floor.extend([colour] * fits)
+        table.lid[colour] += count - fits
+
+    def _end_round(self, table: Table, stream: RandomStream) -> None:
+        """Wall tiling and floors for every player, then the end of the game or the next round."""
+        for seat in range(table.players):
+            self._tile_wall(table, seat)
+        if table.marker != CENTRE:
+            table.starter = table.marker
+        table.marker = CENTRE
+        table.turn = table.starter
+        if any(complete_rows(wall) for wall in table.walls) or not self._next_round(table, stream):
+            self._finish(table)
+
+    def _tile_wall(self, table: Table, seat: int) -> None:
+        """Move full lines to the wall, scoring each tile; then the floor penalty; clamp at 0."""
+        wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
+        score = table.scores[seat]
+        for index in range(5):
+            if counts[index] == index + 1:
+                colour = colours[index]
+                column = (colour + index) % 5
+                wall[index][column] = 1
+                score += self.tile_score(wall, index, column)
+                table.lid[colour] += index
+                colours[index], counts[index] = -1, 0
+        floor = table.floors[seat]
+        score -= self.floor_penalty(len(floor))
+        for item in floor:
+            if item != MARKER:
+                table.lid[item] += 1
+        floor.clear()
+        table.scores[seat] = max(score, 0)
+
+    def _next_round(self, table: Table, stream: RandomStream) -> int:
+        """Fill the factories from the bag (then the lid); the number of tiles dealt."""
+        bag, lid = table.bag, table.lid
+        dealt = 0
+        for factory in table.factories:
+            for _ in range(TILES_PER_FACTORY):
+                if not any(bag):
+                    bag[:], lid[:] = lid, [0] * 5
+                    if not any(bag):
+                        break
+                colour = draw(bag, stream.next())
+                bag[colour] -= 1
+                factory[colour] += 1
+                dealt += 1
+        table.offer = dealt
+        if dealt:
+            table.round += 1
+        return dealt
+
+    def _finish(self, table: Table) -> None:
+        """End the game: add the bonuses."""
+        for seat in range(table.players):
+            table.scores[seat] += self.end_bonus(table.walls[seat])
+        table.over = True
+        table.turn = -1
+
+
+def draw(bag: list[int], number: int) -> int:
+    """The colour a random `number` draws from a bag of colour counts (tile number mod size)."""
+    index = number % sum(bag)
+    for colour, count in enumerate(bag):
+        if index < count:
+            return colour
+        index -= count
+    raise AssertionError("unreachable: index below the bag size")

@@ -1,0 +1,115 @@
+"""Tournaments: many seeded games, seats rotated, statistics per strategy, on any Executor.
+
+Each game is an independent task (players, seed, engine, strategies by seat)
+handed to a `concurrent.futures.Executor`: in-process, a process pool (one
+Prolog engine per process), or a Dask cluster's executor. Results come back
+in game order, so they are identical whatever ran them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysolve.azul.game import GameResult, play_game
+from pysolve.azul.model import check_players
+from pysolve.errors import InputError
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game of a tournament."""
+
+    players: int
+    seed: int
+    engine: str
+    strategies: tuple[str, ...]
+    log: bool = False
+
+
+def run_task(task: Task) -> GameResult:
+    """Play one tournament game (a top-level function, so that it pickles to other processes)."""
+    return play_game(task.players, task.seed, task.engine, list(task.strategies), log=task.log)
+
+
+def tasks(players: int, games: int, seed: int, engine: str, strategies: Sequence[str],
+          log: bool = False) -> list[Task]:
+    """The games of a tournament: game i has seed `seed + i` and the strategies rotated by i seats."""
+    check_players(players)
+    if games < 1:
+        raise InputError(f"--games must be at least 1, not {games}")
+    names = list(strategies) or ["random"]
+    return [Task(players, seed + index, engine,
+                 tuple(names[(seat + index) % len(names)] for seat in range(players)), log)
+            for index in range(games)]
+
+
+@dataclass
+class Standing:
+    """One strategy's results over all the seats it played."""
+
+    strategy: str
+    seats: int = 0
+    wins: int = 0
+    scores: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Win rate, mean score and its 95 % confidence interval (normal approximation)."""
+        mean = sum(self.scores) / len(self.scores)
+        spread = 0.0
+        if len(self.scores) > 1:
+            variance = sum((score - mean) ** 2 for score in self.scores) / (len(self.scores) - 1)
+            spread = 1.96 * math.sqrt(variance / len(self.scores))
+        return {"strategy": self.strategy, "seats": self.seats, "wins": self.wins,
+                "win_rate": round(self.wins / self.seats, 4), "mean_score": round(mean, 3),
+                "ci95": [round(mean - spread, 3), round(mean + spread, 3)]}
+
+
+def summarise(results: Sequence[GameResult]) -> dict[str, Any]:
+    """Per-strategy standings plus game totals (a shared win counts as a win for each winner)."""
+    standings: dict[str, Standing] = {}
+    for result in results:
+        for seat, name in enumerate(result.strategies):
+            standing = standings.setdefault(name, Standing(name))
+            standing.seats += 1
+            standing.wins += seat in result.winners
+            standing.scores.append(result.scores[seat])
+    return {"games": len(results),
+            "mean_rounds": round(sum(r.rounds for r in results) / len(results), 3),
+            "mean_moves": round(sum(r.moves for r in results) / len(results), 3),
+            "strategies": [standing.to_json() for standing in standings.values()]}
+
+
+def run(work: Sequence[Task], executor: Executor | None = None,
+        progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+    """Play every task (on `executor`, else here), in order; call `progress` after each game."""
+    results = []
+    outcomes = executor.map(run_task, work) if executor else map(run_task, work)
+    for result in outcomes:
+        results.append(result)
+        if progress:
+            progress(result)
+    return results
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of fresh processes (spawned: each starts its own Prolog engine)."""
+    import multiprocessing
+
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def dask_executor(address: str) -> tuple[Any, Executor]:
+    """(client, executor) of an existing Dask cluster at `address` (needs `distributed`)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--cluster needs Dask's distributed: pip install 'pysolve[dask]'") from None
+    try:
+        client = Client(address, timeout=10)
+    except OSError as error:
+        raise InputError(f"cannot reach the Dask cluster at {address!r}: {error}") from None
+    return client, client.get_executor()
