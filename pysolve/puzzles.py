@@ -12,6 +12,7 @@ REGISTRY = {
     "fichas": "pysolve.fichas.puzzle",
     "tangram": "pysolve.tangram.puzzle",
     "hidato": "pysolve.hidato.puzzle",
+    "azul": "pysolve.azul.puzzle",
 }
 
 
