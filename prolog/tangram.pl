@@ -8,11 +8,9 @@
             free_cells/2,               % +Placements, -Free
             options/3,                  % +Piece, +Free, -Options
             place/3,                    % ?Placement, +Free0, -Free
-            tiling/3,                   % +Order, +Placed, -Tiling
-            all_tilings/3,              % +Order, +Placed, -Tilings
-            count_tilings/3,            % +Order, +Placed, -Count
-            cell_tiling/3,              % +Pieces, +Placed, -Tiling
-            count_cell_tilings/3,       % +Pieces, +Placed, -Count
+            tiling/4,                   % +Strategy, +Order, +Placed, -Tiling
+            all_tilings/4,              % +Strategy, +Order, +Placed, -Tilings
+            count_tilings/4,            % +Strategy, +Order, +Placed, -Count
             bfs_tiling/3,               % +Order, +Placed, -Tiling
             piece_options/3,            % +Piece, +Placed, -Options
             tiling_problems/2           % +Placements, -Problems
@@ -29,8 +27,8 @@ and the lowest set bit is the first free cell.
 
 Searches place the pieces of an Order list one after the other, each at one
 of its options in board order (depth-first through backtracking, or
-breadth-first with a queue), or (`cell_*`) cover the first free cell with
-each unused piece in turn.
+breadth-first with a queue), or (strategy `cell`) cover the first free cell
+with each unused piece in turn.
 */
 
 :- use_module(library(lists)).
@@ -174,48 +172,28 @@ place_all([Piece|Pieces], Free0, [[Piece|Where]|Placements]) :-
     place([Piece|Where], Free0, Free),
     place_all(Pieces, Free, Placements).
 
-%!  tiling(+Order, +Placed, -Tiling) is nondet.
+%!  tiling(+Strategy, +Order, +Placed, -Tiling) is nondet.
 %
-%   Tiling completes the placements Placed by placing the pieces of Order
-%   one after the other at their options; on backtracking every tiling,
-%   in depth-first order. Tiling lists the placements in piece order.
+%   Tiling completes the placements Placed with the pieces of Order; on
+%   backtracking every tiling, in the search order of Strategy:
+%
+%     - `dfs`: place the pieces of Order one after the other, each at
+%       one of its options in board order (depth-first);
+%     - `cell`: cover the first free cell (lowest mask bit) with one of
+%       the unused pieces (in Order) whose bottom-left corner fits there:
+%       the same tilings, found with far fewer dead ends.
+%
+%   Tiling lists the placements in piece order.
 
-tiling(Order, Placed, Tiling) :-
+tiling(Strategy, Order, Placed, Tiling) :-
     free_cells(Placed, Free),
-    place_all(Order, Free, New),
+    fill(Strategy, Order, Free, New),
     in_piece_order(Placed, New, Tiling).
 
-in_piece_order(Placed, New, Tiling) :-
-    append(Placed, New, All),
-    findall(Placement,
-            ( piece(Name, _, _, _, _), member(Placement, All), Placement = [Name|_] ),
-            Tiling).
-
-%!  all_tilings(+Order, +Placed, -Tilings) is det.
-%
-%   Tilings is every tiling/3 answer, in depth-first order.
-
-all_tilings(Order, Placed, Tilings) :-
-    findall(Tiling, tiling(Order, Placed, Tiling), Tilings).
-
-%!  count_tilings(+Order, +Placed, -Count) is det.
-%
-%   Count is the number of tilings/3 answers.
-
-count_tilings(Order, Placed, Count) :-
-    free_cells(Placed, Free),
-    aggregate_all(count, place_all(Order, Free, _), Count).
-
-%!  cell_tiling(+Pieces, +Placed, -Tiling) is nondet.
-%
-%   Like tiling/3, but each step covers the first free cell (lowest mask
-%   bit) with one of the unused Pieces (in list order) whose bottom-left
-%   corner fits there: the same tilings, found with fewer dead ends.
-
-cell_tiling(Pieces, Placed, Tiling) :-
-    free_cells(Placed, Free),
-    cover(Free, Pieces, New),
-    in_piece_order(Placed, New, Tiling).
+fill(dfs, Order, Free, Placements) :-
+    place_all(Order, Free, Placements).
+fill(cell, Pieces, Free, Placements) :-
+    cover(Free, Pieces, Placements).
 
 cover(Free, Pieces, Placements) :-
     (   Free =:= 0
@@ -229,18 +207,31 @@ cover(Free, Pieces, Placements) :-
         cover(Free1, Rest, More)
     ).
 
-%!  count_cell_tilings(+Pieces, +Placed, -Count) is det.
-%
-%   Count is the number of cell_tiling/3 answers.
+in_piece_order(Placed, New, Tiling) :-
+    append(Placed, New, All),
+    findall(Placement,
+            ( piece(Name, _, _, _, _), member(Placement, All), Placement = [Name|_] ),
+            Tiling).
 
-count_cell_tilings(Pieces, Placed, Count) :-
+%!  all_tilings(+Strategy, +Order, +Placed, -Tilings) is det.
+%
+%   Tilings is every tiling/4 answer, in search order.
+
+all_tilings(Strategy, Order, Placed, Tilings) :-
+    findall(Tiling, tiling(Strategy, Order, Placed, Tiling), Tilings).
+
+%!  count_tilings(+Strategy, +Order, +Placed, -Count) is det.
+%
+%   Count is the number of tiling/4 answers (counted without building them).
+
+count_tilings(Strategy, Order, Placed, Count) :-
     free_cells(Placed, Free),
-    aggregate_all(count, cover(Free, Pieces, _), Count).
+    aggregate_all(count, fill(Strategy, Order, Free, _), Count).
 
 %!  bfs_tiling(+Order, +Placed, -Tiling) is semidet.
 %
 %   Tiling is the first tiling met by a breadth-first search over the
-%   steps of tiling/3: a FIFO queue of partial placements, each expanded
+%   `dfs` steps of tiling/4: a FIFO queue of partial placements, each expanded
 %   by the next piece of Order at each of its options in board order.
 %   Fails when Placed cannot be completed.
 

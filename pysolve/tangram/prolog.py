@@ -64,24 +64,27 @@ def to_tiling(rows: list[list[Any]]) -> Tiling:
 
 
 def _call(question: Question, predicate: str) -> str:
-    """`predicate(Order, Placed, ` the search arguments of the question."""
+    """`predicate(Order, Placed, ` with the question's pieces to place and placed pieces."""
     return f"{predicate}({atoms(question.order)}, {placements_term(question.placed)}, "
 
 
+def _strategy_call(question: Question, predicate: str) -> str:
+    """`predicate(Strategy, Order, Placed, ` for the dfs or cell search."""
+    return f"{predicate}({question.strategy}, {atoms(question.order)}, {placements_term(question.placed)}, "
+
+
 def search(question: Question) -> tuple[list[Tiling], None]:
-    """The first `question.limit` tilings (0: all), dfs or cell strategy, in search order."""
-    predicate = "cell_tiling" if question.strategy == "cell" else "tiling"
+    """The first `question.limit` tilings (0: all) of tiling/4, dfs or cell strategy, in search order."""
     if question.limit:
-        rows = ask(question, _call(question, predicate) + "T)", max_solutions=question.limit)
+        rows = ask(question, _strategy_call(question, "tiling") + "T)", max_solutions=question.limit)
         return [to_tiling(row["T"]) for row in rows], None
-    (row,) = ask(question, f"findall(T, {_call(question, predicate)}T), Ts)")
+    (row,) = ask(question, _strategy_call(question, "all_tilings") + "Ts)")
     return [to_tiling(tiling) for tiling in row["Ts"]], None
 
 
 def count(question: Question) -> tuple[int, None]:
-    """The number of tilings, counted inside Prolog."""
-    predicate = "count_cell_tilings" if question.strategy == "cell" else "count_tilings"
-    (row,) = ask(question, _call(question, predicate) + "N)")
+    """The number of tilings, counted inside Prolog (count_tilings/4)."""
+    (row,) = ask(question, _strategy_call(question, "count_tilings") + "N)")
     return row["N"], None
 
 

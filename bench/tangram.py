@@ -1,0 +1,102 @@
+"""Tangram timings: every back end on the same questions, in one run, with ratios to Python.
+
+Run: .venv/bin/python bench/tangram.py [--repeat N] [--budget SECONDS]
+Prints CPU time (best of N, warm engines; SWI-Prolog runs in-process, so
+its CPU counts too; wall time on a shared machine is noise) for the classic 10x10 instance: all 36
+tilings (fixed-order dfs and first-empty-cell), breadth-first from each piece;
+then, on random boards cut into rectangles (pysolve.tangram.generate), the
+tiling count on the fast path and on the fixed-order search, per back end.
+A search that passes its budget shows as `>budget`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from pysolve import backends
+from pysolve.errors import SearchLimitExceeded
+from pysolve.report import render_table
+from pysolve.tangram import api
+from pysolve.tangram.generate import generate
+from pysolve.tangram.model import Instance, Question, load_instance
+
+BACKENDS = [name for name in backends.NAMES if backends.available(name)]
+BOARDS = [(8, 8, 7), (10, 10, 8), (12, 12, 9), (14, 14, 10), (16, 16, 12)]  # width, height, pieces
+SEEDS = (1, 2, 3)
+
+
+def timed(question: Question, backend: str, repeat: int) -> tuple[float | None, object]:
+    """Best CPU time of `repeat` runs and the answer's count/first solution; None time past the budget."""
+    best, result = float("inf"), None
+    for _ in range(repeat):
+        started = time.process_time()
+        try:
+            found = api.answer(backend, question)
+        except SearchLimitExceeded:
+            return None, None
+        best = min(best, time.process_time() - started)
+        result = found.count if found.count is not None else found.solutions[:1]
+    return best, result
+
+
+def row(label: str, question: Question, repeat: int) -> list[str]:
+    """One table row: the label, each back end's time, and each time relative to Python's."""
+    times, results = {}, set()
+    for backend in BACKENDS:
+        seconds, result = timed(question, backend, repeat)
+        times[backend] = seconds
+        if seconds is not None:
+            results.add(repr(result))
+    base = times.get("python")
+    cells = [f"{times[b] * 1000:.1f} ms" if times[b] is not None else f">{question.seconds:g} s" for b in BACKENDS]
+    ratios = [f"{times[b] / base:.1f}x" if times[b] is not None and base else "-" for b in BACKENDS]
+    agree = "yes" if len(results) == 1 else "NO" if len(results) > 1 else "-"
+    return [label, *cells, *ratios, agree]
+
+
+def classic_rows(repeat: int, budget: float) -> list[list[str]]:
+    """The classic instance: all tilings both ways, then breadth-first from each piece."""
+    classic = load_instance()
+    rows = [row("classic all 36, dfs", Question(classic, "all", seconds=budget), repeat),
+            row("classic all 36, cell", Question(classic, "all", "cell", seconds=budget), repeat)]
+    rows += [row(f"classic bfs from {name}", Question(classic, "first", "bfs", name, seconds=budget), repeat)
+             for name in classic.names]
+    return rows
+
+
+def scaling_rows(budget: float) -> list[list[str]]:
+    """Random boards of growing size: count on the fast path, and on the fixed-order search."""
+    rows = []
+    for width, height, pieces in BOARDS:
+        for seed in SEEDS:
+            instance = generate(width, height, pieces, seed)
+            label = f"{width}x{height}/{pieces} seed {seed}"
+            rows.append(row(f"{label} count cell", Question(instance, "count", "cell", seconds=budget), 1))
+            if width <= 12:
+                rows.append(row(f"{label} count dfs", Question(instance, "count", "dfs", seconds=budget), 1))
+    return rows
+
+
+def warm_up(instance: Instance) -> None:
+    """Start SWI-Prolog and load the rule base before anything is timed."""
+    for backend in BACKENDS:
+        api.answer(backend, Question(instance, "first"))
+
+
+def main() -> None:
+    """Print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per classic question (best is shown)")
+    parser.add_argument("--budget", type=float, default=30.0, help="seconds per search before giving up")
+    args = parser.parse_args()
+    warm_up(load_instance())
+    header = ["question", *BACKENDS, *(f"{b}/python" for b in BACKENDS), "agree"]
+    print(f"back ends: {', '.join(f'{i.name} ({i.version})' for i in backends.all_info() if i.available)}\n")
+    print(render_table(header, classic_rows(args.repeat, args.budget)))
+    print()
+    print(render_table(header, scaling_rows(args.budget)))
+
+
+if __name__ == "__main__":
+    main()
