@@ -47,32 +47,25 @@ bag modulo its size) and one per move the random strategy chooses.
 
 new_game(Id, Players, Starter, Randoms, Used) :-
     factories_for(Players, Count),
-    drop_game(Id),
     full_bag(Bag),
     empty_counts(Empty),
     length(Factories, Count),
     maplist(=(Empty), Factories),
-    assertz(game(Id, Players, 0, 0, Starter, Starter, offer)),
-    assertz(factories(Id, Factories)),
-    assertz(centre(Id, Empty)),
-    assertz(bag(Id, Bag)),
-    assertz(lid(Id, Empty)),
-    assertz(marker(Id, centre)),
-    empty_board(Wall, Lines),
-    forall(between(1, Players, Seat1),
-           ( Seat is Seat1 - 1,
-             assertz(player(Id, Seat, 0, Wall, Lines, []))
-           )),
+    empty_board(Board),
+    length(Boards, Players),
+    maplist(=(Board), Boards),
+    import_state(Id, [Players, 0, 0, Starter, Starter, -1, Factories, Empty, Bag, Empty, Boards, false]),
     start_round(Id, Randoms, Rest),
     used(Randoms, Rest, Used).
 
 empty_counts([0, 0, 0, 0, 0]).
 
-empty_board(Wall, Lines) :-
+%   empty_board(-Board): a board at the start, as export_state/2 gives it.
+empty_board([0, Wall, Pairs, []]) :-
     length(Wall, 5),
     maplist(empty_row, Wall),
-    length(Lines, 5),
-    maplist(=(line(-1, 0)), Lines).
+    length(Pairs, 5),
+    maplist(=([-1, 0]), Pairs).
 
 empty_row(Row) :-
     length(Row, 5),
@@ -88,13 +81,8 @@ used(Randoms, Rest, Used) :-
 %   Forget every fact of game Id.
 
 drop_game(Id) :-
-    retractall(game(Id, _, _, _, _, _, _)),
-    retractall(factories(Id, _)),
-    retractall(centre(Id, _)),
-    retractall(bag(Id, _)),
-    retractall(lid(Id, _)),
-    retractall(marker(Id, _)),
-    retractall(player(Id, _, _, _, _, _)).
+    maplist(retractall, [game(Id, _, _, _, _, _, _), factories(Id, _), centre(Id, _), bag(Id, _),
+                         lid(Id, _), marker(Id, _), player(Id, _, _, _, _, _)]).
 
 %!  legal_moves(+Id, -Moves) is det.
 %
@@ -602,12 +590,8 @@ import_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centr
     ->  Holder = centre
     ;   Holder = Marker
     ),
-    assertz(game(Id, Players, Round, Moves, Turn, Starter, Phase)),
-    assertz(factories(Id, Factories)),
-    assertz(centre(Id, Centre)),
-    assertz(bag(Id, Bag)),
-    assertz(lid(Id, Lid)),
-    assertz(marker(Id, Holder)),
+    maplist(assertz, [game(Id, Players, Round, Moves, Turn, Starter, Phase), factories(Id, Factories),
+                      centre(Id, Centre), bag(Id, Bag), lid(Id, Lid), marker(Id, Holder)]),
     forall(nth0(Seat, Boards, [Score, Wall, Pairs, Floor]),
            ( maplist(line_pair, Lines, Pairs),
              assertz(player(Id, Seat, Score, Wall, Lines, Floor))

@@ -348,3 +348,18 @@ def test_cli_replay_of_a_malformed_log(capsys, tmp_path):
 def test_rule_bases_load_cleanly():
     assert bridge.load("azul") == "azul" and bridge.load("azul_facts") == "azul_facts"
     assert bridge.first("azul_facts", "aggregate_all(count, step(_, _, _, _, _), N)")["N"] == 80
+
+
+def test_cli_on_a_dask_local_cluster_gives_the_same_results(capsys):
+    distributed = pytest.importorskip("distributed")  # the optional extra `dask`
+    argv = ["azul", "simulate", "--players", "3", "--games", "4", "--seed", "21", "--strategy", "random,greedy",
+            "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)
+    with distributed.LocalCluster(host="127.0.0.1", protocol="tcp", n_workers=1, threads_per_worker=1,
+                                  processes=False, dashboard_address="127.0.0.1:0") as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        assert main([*argv, "--cluster", cluster.scheduler_address]) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+    assert main(["azul", "simulate", "--cluster", "tcp://127.0.0.1:1"]) == 2
+    assert "cannot reach the Dask cluster" in capsys.readouterr().err
