@@ -48,7 +48,7 @@ def in_timeo(board: Board, cell: Any, number: int) -> mk.Goal:
     """Guard: from `cell`, the next given after `number` is within reach by its number of moves."""
     later = [g for g in sorted(board.givens) if g > number]
     if not later:
-        return mk.where(lambda value: True, cell)
+        return mk.conj()  # nothing left to reach: always true
     target = board.cells[board.givens[later[0]]]
     moves = later[0] - number
     return mk.where(lambda value: chebyshev(board.cells[value], target) <= moves, cell)

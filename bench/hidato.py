@@ -1,0 +1,144 @@
+"""Hidato benchmark: per-back-end times and ratios, measured in one run (not a test).
+
+    .venv/bin/python bench/hidato.py [--puzzles 20] [--budget 20]
+
+Sections: the 8-row sample on every back end and strategy; generated 15x15
+rectangular puzzles with unique solutions (solve and prove unique, count to
+2); how each back end scales with the board size; the long thin boards.
+Times are wall seconds on this machine; Prolog is warmed up first (its
+one-time start-up, about 0.2 s, is not counted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pysolve.hidato import generate, kanren, model, prolog, python  # noqa: E402
+from pysolve.hidato.model import Board  # noqa: E402
+from pysolve.paths import data_dir  # noqa: E402
+from pysolve.puzzle import Found  # noqa: E402
+from pysolve.report import render_table  # noqa: E402
+
+DATA = data_dir() / "hidato"
+KANREN_SIZE = 6  # beyond this miniKanren's walk spends its whole budget
+
+
+def solvers(budget: float) -> dict[str, Callable[[Board, int], Found]]:
+    """Back end and strategy -> a solver taking (board, limit), all under a time budget."""
+    return {
+        "python fast": lambda board, limit: python.solve(board, limit, "fast", seconds=budget),
+        "python original": lambda board, limit: python.solve(board, limit, "original", seconds=budget),
+        "prolog clpfd": lambda board, limit: prolog.solve(board, limit, "fast", seconds=budget),
+        "prolog original": lambda board, limit: prolog.solve(board, limit, "original", seconds=budget),
+        "kanren": lambda board, limit: kanren.solve(board, limit, seconds=budget),
+    }
+
+
+def timed(solver: Callable[[Board, int], Found], board: Board, limit: int) -> tuple[float, str]:
+    """(seconds, status) of one call."""
+    started = time.perf_counter()
+    found = solver(board, limit)
+    return time.perf_counter() - started, found.status
+
+
+def fmt(seconds: float) -> str:
+    """Seconds as milliseconds text."""
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def sample_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
+    """The sample: median of 5 runs per back end, first solution and count to 2, ratio to python fast."""
+    board = model.load(DATA / "sample.txt")
+    rows, base = [], {}
+    for name, solver in runs.items():
+        cells = [name]
+        for limit in (1, 2):
+            seconds = statistics.median(timed(solver, board, limit)[0] for _ in range(5))
+            base.setdefault(limit, seconds)
+            cells += [fmt(seconds), f"{seconds / base[limit]:.1f}x"]
+        rows.append(cells)
+    return "sample (40 cells, 15 givens), median of 5\n" + render_table(
+        ["back end", "first", "ratio", "count<=2", "ratio"], rows)
+
+
+def generated(rows: int, cols: int, seeds: range) -> list[Board]:
+    """Unique puzzles from the generator, one per seed."""
+    return [model.make_board(generate.generate(generate.Recipe(rows, cols, seed))["puzzle"]) for seed in seeds]
+
+
+def family_times(solver: Callable[[Board, int], Found], boards: list[Board]) -> tuple[list[float], int]:
+    """Count-to-2 times over a family of boards, and how many hit the budget."""
+    results = [timed(solver, board, 2) for board in boards]
+    return [seconds for seconds, _ in results], sum(status == "unknown" for _, status in results)
+
+
+def big_section(runs: dict[str, Callable[[Board, int], Found]], count: int) -> str:
+    """Generated 15x15 unique puzzles: solve and prove unique, Python and Prolog."""
+    boards = generated(15, 15, range(1, count + 1))
+    givens = statistics.median(len(board.givens) for board in boards)
+    rows, medians = [], {}
+    for name in ("python fast", "prolog clpfd"):
+        times, unknown = family_times(runs[name], boards)
+        medians[name] = statistics.median(times)
+        rows.append([name, fmt(medians[name]), fmt(max(times)), str(unknown)])
+    ratio = medians["prolog clpfd"] / medians["python fast"]
+    return (f"{count} generated 15x15 unique puzzles (median {givens:.0f} givens of 225), count<=2\n"
+            + render_table(["back end", "median", "worst", "unknown"], rows)
+            + f"\nmedian ratio prolog clpfd / python fast: {ratio:.1f}x")
+
+
+def scaling_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
+    """Median count-to-2 time per size (3 generated puzzles each) for every back end."""
+    sizes = (5, 6, 8, 10, 12, 15)
+    families = {size: generated(size, size, range(100, 103)) for size in sizes}
+    rows = []
+    for name, solver in runs.items():
+        cells = [name]
+        for size in sizes:
+            if name == "kanren" and size > KANREN_SIZE:
+                cells.append("-")
+                continue
+            times, unknown = family_times(solver, families[size])
+            cells.append(fmt(statistics.median(times)) + (f" ({unknown}?)" if unknown else ""))
+        rows.append(cells)
+    return ("scaling: median count<=2 over 3 generated unique puzzles per size; (k?) = k hit the budget; "
+            f"kanren only up to {KANREN_SIZE}x{KANREN_SIZE}\n"
+            + render_table(["back end"] + [f"{s}x{s}" for s in sizes], rows))
+
+
+def long_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
+    """The long thin boards: first solution (and count<=2 for the unique ones) on each back end."""
+    rows = []
+    for path in sorted((DATA / "long").glob("*.txt")):
+        board = model.load(path)
+        limit = 2 if path.name.startswith("unique") else 1
+        cells = [f"{path.stem} ({board.size} cells, {len(board.givens)} givens, {'count<=2' if limit == 2 else 'first'})"]
+        for name, solver in runs.items():
+            seconds, status = timed(solver, board, limit)
+            cells.append(fmt(seconds) + ("" if status == "solved" else f" {status}"))
+        rows.append(cells)
+    return "long thin boards\n" + render_table(["board"] + list(runs), rows)
+
+
+def main() -> None:
+    """Run every section and print its table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--puzzles", type=int, default=20, help="generated 15x15 puzzles to time")
+    parser.add_argument("--budget", type=float, default=10.0, help="time budget per solve, seconds")
+    args = parser.parse_args()
+    runs = solvers(args.budget)
+    prolog.solve(model.load(DATA / "sample.txt"))  # start SWI-Prolog and load clpfd once
+    for section in (lambda: sample_section(runs), lambda: big_section(runs, args.puzzles),
+                    lambda: long_section(runs), lambda: scaling_section(runs)):
+        print(section(), end="\n\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()
