@@ -314,3 +314,7 @@ def test_the_original_walk_gets_lost_on_the_fat_snake_and_says_unknown():
     board = model.load(DATA / "long" / "snake_4x46.txt")
     assert python.solve(board, 1, "original", seconds=1.0).status == UNKNOWN
     assert prolog.solve(board, 1, "original", seconds=1.0).status == UNKNOWN
+
+
+def test_text_drawing_hatches_a_hole_between_open_cells():
+    assert draw.text([[1, -1, 3], [2, 0, 0]]).splitlines()[1] == "|  1 |####|  3 |"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from pysolve.hidato.model import BLOCKED, EMPTY
+from pysolve.hidato.model import BLOCKED
 
 Rows = Sequence[Sequence[int]]
 CELL = 40  # SVG pixels per cell
@@ -46,9 +46,17 @@ def cell_line(rows: Rows, r: int, columns: int, width: int) -> str:
     for c in range(columns + 1):
         parts.append("|" if is_open(rows, r, c - 1) or is_open(rows, r, c) else " ")
         if c < columns:
-            value = rows[r][c] if is_open(rows, r, c) else EMPTY
-            parts.append(" " + (str(value) if value else "").rjust(width) + " ")
+            parts.append(cell_text(rows, r, c, width))
     return "".join(parts)
+
+
+def cell_text(rows: Rows, r: int, c: int, width: int) -> str:
+    """One cell's inside: its number, blank when empty, hatched when a hole between open cells."""
+    if is_open(rows, r, c):
+        return " " + (str(rows[r][c]) if rows[r][c] else "").rjust(width) + " "
+    if (is_open(rows, r, c - 1) and is_open(rows, r, c + 1)) or (is_open(rows, r - 1, c) and is_open(rows, r + 1, c)):
+        return "#" * (width + 2)
+    return " " * (width + 2)
 
 
 def svg(rows: Rows, puzzle: Rows | None = None) -> str:
