@@ -50,7 +50,7 @@ def row(label: str, question: Question, repeat: int) -> list[str]:
             results.add(repr(result))
     base = times.get("python")
     cells = [f"{times[b] * 1000:.1f} ms" if times[b] is not None else f">{question.seconds:g} s" for b in BACKENDS]
-    ratios = [f"{times[b] / base:.1f}x" if times[b] is not None and base else "-" for b in BACKENDS]
+    ratios = [f"{times[b] / base:.1f}x" if times[b] is not None and base else "-" for b in BACKENDS if b != "python"]
     agree = "yes" if len(results) == 1 else "NO" if len(results) > 1 else "-"
     return [label, *cells, *ratios, agree]
 
@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per search before giving up")
     args = parser.parse_args()
     warm_up(load_instance())
-    header = ["question", *BACKENDS, *(f"{b}/python" for b in BACKENDS), "agree"]
+    header = ["question", *BACKENDS, *(f"{b}/python" for b in BACKENDS if b != "python"), "agree"]
     print(f"back ends: {', '.join(f'{i.name} ({i.version})' for i in backends.all_info() if i.available)}\n")
     print(render_table(header, classic_rows(args.repeat, args.budget)))
     print()

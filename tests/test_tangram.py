@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -86,14 +90,14 @@ def test_breadth_first_from_each_piece_agrees_and_is_a_tiling(classic, start):
     (solution,) = report.results["python"].solutions
     tiling = tuple(make_placement(classic, p["piece"], p["x"], p["y"]) for p in solution)
     assert api.validate(classic, tiling) == []
+    assert [p.piece for p in tiling] == classic.names  # listed in instance order, whatever the start
     # FIFO over the same steps meets the depth-first order's first tiling first
-    assert api.complete(classic, (), "python") is not None
-    first_dfs = api._ask(classic, "python", start=start).solutions[0]
-    assert tiling == first_dfs
+    assert tiling == api.answer("python", ask(classic, start=start)).solutions[0]
 
 
 def test_breadth_first_answers_differ_by_start(classic):
-    answers = {start: api._ask(classic, "python", strategy="bfs", start=start).solutions[0] for start in CLASSIC_ORDER}
+    answers = {start: api.answer("python", ask(classic, strategy="bfs", start=start)).solutions[0]
+               for start in CLASSIC_ORDER}
     assert len(set(answers.values())) > 1
     assert [(p.piece, p.x, p.y) for p in answers["green"]] == FIRST_DFS
 
@@ -283,7 +287,10 @@ def test_cli_text_grid_and_svg(tangram_only, capsys, tmp_path):
     assert " 9 4 4 4 4 4 4 4 6 6 6" in rows and " 0 1 1 1 1 5 5 5 3 3 3" in rows
     assert f"wrote {out}" in captured.err
     picture = out.read_text()
-    assert picture.startswith("<svg") and picture.count('stroke-width="2"') == 6
+    rects = [e for e in ElementTree.fromstring(picture).iter("{http://www.w3.org/2000/svg}rect")
+             if e.get("stroke-width") == "2"]
+    assert [(r.get("x"), r.get("y"), r.get("width"), r.get("height")) for r in rects][:2] == [
+        ("0", "256", "128", "64"), ("0", "96", "128", "160")]  # green (0,0) 4x2 and blue (0,2) 4x5, y upwards
     assert 'fill="#2e9e4f"' in picture and ">6</text>" in picture
 
 
@@ -313,3 +320,16 @@ def test_placement_cells_in_board_order():
     assert Placement("a", 1, 2, 2, 3).cells() == [(1, 2), (1, 3), (1, 4), (2, 2), (2, 3), (2, 4)]
     rows = bridge.solutions("tangram", "placement_cells([a, 1, 2, 2, 3], Cs)").rows
     assert rows[0]["Cs"] == [[1, 2], [1, 3], [1, 4], [2, 2], [2, 3], [2, 4]]
+
+
+def test_without_prolog_kanren_and_python_still_answer():
+    script = ("from pysolve.tangram import load_instance, count, options\n"
+              "from pysolve.tangram.puzzle import PUZZLE\n"
+              "from pysolve.tangram.model import Question\n"
+              "print(count(load_instance(), backend='kanren'), len(options(load_instance(), (), 'red', 'python')),\n"
+              "      PUZZLE.default_backend(Question(load_instance())))\n"
+              "from pysolve.tangram import api\n"
+              "try:\n    api.engine('prolog')\nexcept Exception as error:\n    print(type(error).__name__)\n")
+    env = {**os.environ, "PYSOLVE_NO_PROLOG": "1"}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["36", str(8 * 3), "kanren", "BackendUnavailable"], done.stderr

@@ -22,6 +22,11 @@ DEFAULT_NODES = 20_000_000
 Tiling = tuple[Placement, ...]
 
 
+def fail(state: mk.State) -> Iterator[mk.State]:
+    """The goal with no answers."""
+    return iter(())
+
+
 def given(build: Callable[[Any], mk.Goal], term: Any) -> mk.Goal:
     """The goal `build(value)` for the ground value `term` has when the goal runs."""
 
@@ -34,7 +39,7 @@ def given(build: Callable[[Any], mk.Goal], term: Any) -> mk.Goal:
 def slot_goal(slot: Slot, free: int, placement: Any, rest: Any) -> mk.Goal:
     """`placement` is the slot's placement and `rest` the free cells it leaves, if it fits `free`."""
     if free & slot.mask != slot.mask:
-        return lambda state: iter(())
+        return fail
     return conj(eq(placement, slot.placement), eq(rest, free & ~slot.mask))
 
 
@@ -60,7 +65,7 @@ def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: A
 
     def at_first_free(cells: int) -> mk.Goal:
         if not cells:
-            return eq(placements, ()) if not pieces else (lambda state: iter(()))
+            return eq(placements, ()) if not pieces else fail
         anchor = (cells & -cells).bit_length() - 1
         return disj_over(range(len(pieces)), lambda index: cover_with(index, cells, anchor))
 
