@@ -333,3 +333,14 @@ def test_without_prolog_kanren_and_python_still_answer():
     env = {**os.environ, "PYSOLVE_NO_PROLOG": "1"}
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["36", str(8 * 3), "kanren", "BackendUnavailable"], done.stderr
+
+
+def test_cli_validates_the_place_lines_of_a_file(tangram_only, capsys, tmp_path):
+    path = tmp_path / "attempt.txt"
+    path.write_text(load_instance().to_text() + "place green 0 0\nplace blue 0 1   # one row too low\n")
+    assert cli.main(["solve", "tangram", str(path), "--validate", "--backend", "prolog"]) == 0
+    out = capsys.readouterr().out
+    assert "not a tiling: green and blue overlap on 4 cell(s)" in out and "not a tiling: yellow is not placed" in out
+    assert " 1 ! ! ! ! . . . . . ." in out.splitlines()
+    assert cli.main(["solve", "tangram", str(path)]) == 2
+    assert "green and blue overlap" in capsys.readouterr().err

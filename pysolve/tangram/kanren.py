@@ -95,24 +95,21 @@ def _relation(question: Question, placements: Any, budget: Budget) -> mk.Goal:
     return relation(question.instance, tuple(question.order), question.free, placements, budget)
 
 
-def _answers(question: Question, limit: int) -> tuple[list[Tiling], int]:
+def search(question: Question) -> tuple[list[Tiling], int]:
+    """The first `question.limit` tilings (0: all) of the placeo (dfs) or covero (cell) relation."""
     mk.require()
     budget = Budget(DEFAULT_NODES, question.seconds)
     placements = var()
-    found = mk.run(_relation(question, placements, budget), placements, limit)
+    found = mk.run(_relation(question, placements, budget), placements, question.limit)
     tilings = [question.instance.sort(question.placed + tuple(unpair(pairs))) for pairs in found]
     return tilings, budget.spent
 
 
-def search(question: Question) -> tuple[list[Tiling], int]:
-    """The first `question.limit` tilings (0: all) of the placeo (dfs) or covero (cell) relation."""
-    return _answers(question, question.limit)
-
-
 def count(question: Question) -> tuple[int, int]:
-    """The number of answers of the relation."""
-    tilings, spent = _answers(question, 0)
-    return len(tilings), spent
+    """The number of answers of the relation, counted as they stream (none is kept)."""
+    mk.require()
+    budget = Budget(DEFAULT_NODES, question.seconds)
+    return sum(1 for _ in _relation(question, var(), budget)({})), budget.spent
 
 
 def breadth_first(question: Question) -> tuple[Tiling | None, int]:
