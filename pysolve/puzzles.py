@@ -13,6 +13,7 @@ REGISTRY = {
     "tangram": "pysolve.tangram.puzzle",
     "hidato": "pysolve.hidato.puzzle",
     "azul": "pysolve.azul.puzzle",
+    "squares": "pysolve.squares.puzzle",
 }
 
 

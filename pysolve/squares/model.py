@@ -1,0 +1,362 @@
+"""Edge-matching squares: pieces, the two matching rules, instances, files and solutions.
+
+A piece is four edge labels in the order North, East, South, West. One
+quarter turn clockwise maps (N, E, S, W) to (W, N, E, S). A solution is a
+grid (rows of cells) of (piece id, quarter turns clockwise).
+
+Two rules decide whether touching edges match:
+- `insect`: labels come in complementary pairs (a head and its body, `R`
+  with `r`); touching edges must be complementary; the border is free.
+- `eternity` (Eternity II-style): touching edges carry the same colour;
+  colour 0 is the frame and lies exactly on the border of the grid.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pysolve.errors import InputError, UnknownName
+from pysolve.paths import data_dir
+
+INSECT, ETERNITY = "insect", "eternity"
+RULES = (INSECT, ETERNITY)
+FRAME = 0
+SIDES = ("N", "E", "S", "W")
+N, E, S, W = range(4)
+
+Label = str | int
+Edges = tuple[Label, Label, Label, Label]
+Cell = tuple[int, int]  # (piece id, quarter turns clockwise)
+Grid = tuple[tuple[Cell, ...], ...]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One square piece: its id and its edges (N, E, S, W) at turn 0."""
+
+    id: int
+    edges: Edges
+
+    def turned(self, turns: int) -> Edges:
+        """The edges after `turns` quarter turns clockwise."""
+        return rotate(self.edges, turns)
+
+
+def rotate(edges: Edges, turns: int) -> Edges:
+    """Edges (N, E, S, W) turned `turns` quarter turns clockwise: one turn gives (W, N, E, S)."""
+    shift = turns % 4
+    return edges[4 - shift:] + edges[:4 - shift] if shift else edges  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Instance:
+    """An R x C edge-matching puzzle: its rule, pieces and (insect rule) complementary pairs."""
+
+    name: str
+    rows: int
+    cols: int
+    rule: str
+    pieces: tuple[Piece, ...]
+    pairs: tuple[tuple[Label, Label], ...] = ()
+
+    def piece(self, piece_id: int) -> Piece:
+        """The piece with this id (UnknownName when there is none)."""
+        for piece in self.pieces:
+            if piece.id == piece_id:
+                return piece
+        raise UnknownName(f"{self.name}: no piece {piece_id}")
+
+    def complement(self) -> dict[Label, Label]:
+        """Label -> its complementary label (insect rule; empty for eternity)."""
+        table: dict[Label, Label] = {}
+        for head, body in self.pairs:
+            table[head], table[body] = body, head
+        return table
+
+    def match_pairs(self) -> frozenset[tuple[Label, Label]]:
+        """Every (a, b) such that an edge a may touch an edge b."""
+        if self.rule == ETERNITY:
+            return frozenset((label, label) for label in self.labels() if label != FRAME)
+        return frozenset(self.complement().items())
+
+    def labels(self) -> list[Label]:
+        """The labels used on the pieces, sorted."""
+        return sorted({label for piece in self.pieces for label in piece.edges}, key=str)
+
+    def to_json(self) -> dict[str, Any]:
+        """The instance as JSON-able data (what `pysolve generate squares --json` prints)."""
+        return {"name": self.name, "rows": self.rows, "cols": self.cols, "rule": self.rule,
+                "pairs": [list(pair) for pair in self.pairs],
+                "pieces": [{"id": p.id, "edges": list(p.edges)} for p in self.pieces]}
+
+
+def instance_from_json(data: dict[str, Any]) -> Instance:
+    """The inverse of Instance.to_json (validated)."""
+    pieces = tuple(Piece(int(p["id"]), tuple(p["edges"])) for p in data["pieces"])  # type: ignore[arg-type]
+    pairs = tuple((a, b) for a, b in data.get("pairs", []))
+    return validated(Instance(data["name"], int(data["rows"]), int(data["cols"]), data["rule"], pieces, pairs))
+
+
+class Matcher:
+    """The rule of one instance as two fast tests: touching edges, and edges on the border."""
+
+    def __init__(self, instance: Instance) -> None:
+        self.rule = instance.rule
+        self.pairs = instance.match_pairs()
+
+    def matches(self, a: Label, b: Label) -> bool:
+        """True when an edge `a` may touch an edge `b`."""
+        return (a, b) in self.pairs
+
+    def border(self, label: Label) -> bool:
+        """True when `label` may lie on the border of the grid."""
+        return self.rule != ETERNITY or label == FRAME
+
+    def inner(self, label: Label) -> bool:
+        """True when `label` may lie inside the grid (not the frame colour)."""
+        return self.rule != ETERNITY or label != FRAME
+
+
+# ---------------------------------------------------------------- validation
+
+def validated(instance: Instance) -> Instance:
+    """`instance` if it is a well-formed puzzle, else InputError naming what is wrong."""
+    where = instance.name
+    if instance.rule not in RULES:
+        raise UnknownName(f"{where}: unknown rule {instance.rule!r}; use one of {', '.join(RULES)}")
+    if instance.rows < 1 or instance.cols < 1:
+        raise InputError(f"{where}: a grid needs at least 1 row and 1 column, not {instance.rows} x {instance.cols}")
+    wanted = instance.rows * instance.cols
+    if len(instance.pieces) != wanted:
+        raise InputError(f"{where}: a {instance.rows} x {instance.cols} grid needs {wanted} pieces, "
+                         f"the file has {len(instance.pieces)}")
+    ids = [piece.id for piece in instance.pieces]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise InputError(f"{where}: piece id {duplicates[0]} is used twice")
+    if instance.rule == ETERNITY:
+        check_eternity_labels(instance)
+    else:
+        check_pairs(instance)
+    return instance
+
+
+def check_pairs(instance: Instance) -> None:
+    """Each label has exactly one complement, and every label on a piece has one."""
+    seen: set[Label] = set()
+    for head, body in instance.pairs:
+        if head == body:
+            raise InputError(f"{instance.name}: pair {head} {body} pairs a label with itself")
+        for label in (head, body):
+            if label in seen:
+                raise InputError(f"{instance.name}: label {label!r} is in two pairs; "
+                                 "each label has exactly one complement")
+            seen.add(label)
+    for piece in instance.pieces:
+        for side, label in zip(SIDES, piece.edges):
+            if label not in seen:
+                raise InputError(f"{instance.name}: piece {piece.id} {side} edge {label!r} has no "
+                                 "complementary label (add a `pair` line)")
+
+
+def check_eternity_labels(instance: Instance) -> None:
+    """Eternity colours are integers >= 0."""
+    for piece in instance.pieces:
+        for side, label in zip(SIDES, piece.edges):
+            if not isinstance(label, int) or isinstance(label, bool) or label < 0:
+                raise InputError(f"{instance.name}: piece {piece.id} {side} edge {label!r} is not a "
+                                 "colour (an integer >= 0, 0 the frame)")
+
+
+# ---------------------------------------------------------------- files
+
+FORMAT_HELP = ("expected `grid R C`, `rule insect|eternity`, `pair HEAD BODY` and "
+               "`piece ID N E S W` lines, or an Owen file (`R C`, then `N E S W` per line)")
+
+
+def content_lines(text: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, words) of the lines that are not blank or `#` comments."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split("#", 1)[0].split()
+        if words:
+            yield number, words
+
+
+def parse(text: str, name: str) -> Instance:
+    """An instance from file text (keyword format or Brendan Owen's format), validated."""
+    lines = list(content_lines(text))
+    if not lines:
+        raise InputError(f"{name}: the file is empty; {FORMAT_HELP}")
+    if all(word.isdigit() for word in lines[0][1]):
+        return validated(parse_owen(lines, name))
+    return validated(parse_keywords(lines, name))
+
+
+def integer(word: str, where: str, what: str) -> int:
+    """`word` as an integer, else InputError naming where."""
+    try:
+        return int(word)
+    except ValueError:
+        raise InputError(f"{where}: {what} {word!r} is not an integer") from None
+
+
+def parse_owen(lines: list[tuple[int, list[str]]], name: str) -> Instance:
+    """Owen's format: `rows cols`, then one piece per line (four colours clockwise from North)."""
+    (number, size), body = lines[0], lines[1:]
+    if len(size) != 2:
+        raise InputError(f"{name}:{number}: the first line must be `rows cols`, got {' '.join(size)!r}")
+    rows, cols = (integer(word, f"{name}:{number}", "grid size") for word in size)
+    pieces = []
+    for index, (number, words) in enumerate(body, start=1):
+        if len(words) != 4:
+            raise InputError(f"{name}:{number}: a piece line needs 4 colours (N E S W), got {len(words)}")
+        edges = tuple(integer(word, f"{name}:{number}", "colour") for word in words)
+        pieces.append(Piece(index, edges))  # type: ignore[arg-type]
+    return Instance(name, rows, cols, ETERNITY, tuple(pieces))
+
+
+def parse_keywords(lines: list[tuple[int, list[str]]], name: str) -> Instance:
+    """The keyword format: `grid`, `rule`, `pair` and `piece` lines in any order."""
+    grid: tuple[int, int] | None = None
+    rule = INSECT
+    raw_pairs: list[tuple[str, str]] = []
+    raw_pieces: list[tuple[int, list[str]]] = []
+    for number, (keyword, *args) in lines:
+        where = f"{name}:{number}"
+        if keyword == "grid" and len(args) == 2:
+            grid = (integer(args[0], where, "rows"), integer(args[1], where, "columns"))
+        elif keyword == "rule" and len(args) == 1:
+            rule = args[0]
+        elif keyword == "pair" and len(args) == 2:
+            raw_pairs.append((args[0], args[1]))
+        elif keyword == "piece" and len(args) == 5:
+            raw_pieces.append((integer(args[0], where, "piece id"), args[1:]))
+        else:
+            raise InputError(f"{where}: cannot read {' '.join([keyword, *args])!r}; {FORMAT_HELP}")
+    if grid is None:
+        raise InputError(f"{name}: no `grid R C` line")
+    if rule not in RULES:
+        raise UnknownName(f"{name}: unknown rule {rule!r}; use one of {', '.join(RULES)}")
+    label = (lambda word: integer(word, name, "colour")) if rule == ETERNITY else str
+    pieces = tuple(Piece(pid, tuple(label(w) for w in words)) for pid, words in raw_pieces)  # type: ignore[misc]
+    return Instance(name, grid[0], grid[1], rule, pieces, tuple(raw_pairs))
+
+
+def dump(instance: Instance) -> str:
+    """The instance in the keyword file format (what `parse` reads back)."""
+    lines = [f"# {instance.name}", f"grid {instance.rows} {instance.cols}", f"rule {instance.rule}"]
+    lines += [f"pair {head} {body}" for head, body in instance.pairs]
+    lines += [f"piece {p.id} " + " ".join(str(label) for label in p.edges) for p in instance.pieces]
+    return "\n".join(lines) + "\n"
+
+
+def shipped_dir() -> Path:
+    """data/squares/, the shipped instances."""
+    return data_dir() / "squares"
+
+
+SHIPPED = {
+    "insects": "insects.txt",
+    **{f"eternity-{n}x{n}": f"eternity/pieces_{n:02d}x{n:02d}.txt" for n in range(3, 7)},
+}
+DEFAULT = "insects"
+
+
+def load(file: str | os.PathLike[str] | None = None) -> Instance:
+    """An instance from a file path or a shipped name (`insects`, `eternity-5x5`); default the insects."""
+    text = os.fspath(file) if file is not None else DEFAULT
+    path = Path(text)
+    if not path.is_file():
+        if text not in SHIPPED:
+            raise UnknownName(f"no squares file {text!r} (and no shipped instance of that name; "
+                              f"shipped: {', '.join(SHIPPED)})")
+        path = shipped_dir() / SHIPPED[text]
+    try:
+        content = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read squares file {text!r}: {error}") from None
+    return parse(content, text)
+
+
+# ---------------------------------------------------------------- solutions
+
+def oriented(instance: Instance) -> list[tuple[int, int, Edges]]:
+    """(piece id, turns, edges) for every piece in every rotation, in the original's order."""
+    return [(piece.id, turns, piece.turned(turns)) for piece in instance.pieces for turns in range(4)]
+
+
+def placement_problems(instance: Instance, grid: Grid) -> list[str]:
+    """Why `grid` is not a solution of `instance` (empty when it is one)."""
+    problems = []
+    if len(grid) != instance.rows or any(len(row) != instance.cols for row in grid):
+        return [f"the grid is not {instance.rows} x {instance.cols}"]
+    used = sorted(piece for row in grid for piece, _ in row)
+    if used != sorted(piece.id for piece in instance.pieces):
+        problems.append("the pieces are not each used once")
+    edges = [[instance.piece(p).turned(t) for p, t in row] for row in grid]
+    matcher = Matcher(instance)
+    for r in range(instance.rows):
+        for c in range(instance.cols):
+            problems += cell_problems(matcher, edges, r, c)
+    return problems
+
+
+def cell_problems(matcher: Matcher, edges: list[list[Edges]], r: int, c: int) -> list[str]:
+    """The rule broken at cell (r, c): its right and lower seams, and its border edges."""
+    rows, cols, here = len(edges), len(edges[0]), edges[r][c]
+    problems = []
+    if c + 1 < cols and not matcher.matches(here[E], edges[r][c + 1][W]):
+        problems.append(f"({r},{c}) E does not match ({r},{c + 1}) W")
+    if r + 1 < rows and not matcher.matches(here[S], edges[r + 1][c][N]):
+        problems.append(f"({r},{c}) S does not match ({r + 1},{c}) N")
+    on_border = (r == 0, c == cols - 1, r == rows - 1, c == 0)
+    for side, border in enumerate(on_border):
+        if border and not matcher.border(here[side]):
+            problems.append(f"({r},{c}) {SIDES[side]} is on the border")
+    return problems
+
+
+def rotate_grid(grid: Grid) -> Grid:
+    """The whole solution turned a quarter turn clockwise (every piece turns with it)."""
+    rows = len(grid)
+    return tuple(tuple((grid[rows - 1 - j][i][0], (grid[rows - 1 - j][i][1] + 1) % 4) for j in range(rows))
+                 for i in range(len(grid[0])))
+
+
+def grid_rotations(grid: Grid) -> list[Grid]:
+    """The turns of the whole grid that give a grid of the same shape (4 if square, else 2)."""
+    turned = [grid]
+    for _ in range(3):
+        turned.append(rotate_grid(turned[-1]))
+    square = len(grid) == len(grid[0])
+    return turned if square else [turned[0], turned[2]]
+
+
+def grid_key(grid: Grid) -> list[int]:
+    """A grid as one integer list (piece * 4 + turns, row-major), the order `is_canonical` uses."""
+    return [piece * 4 + turns for row in grid for piece, turns in row]
+
+
+def is_canonical(grid: Grid) -> bool:
+    """True when no turn of the whole grid sorts before it: one representative per rotation class."""
+    key = grid_key(grid)
+    return all(key <= grid_key(other) for other in grid_rotations(grid)[1:])
+
+
+def as_grid(rows: Iterable[Iterable[Iterable[int]]]) -> Grid:
+    """Nested lists of [piece, turns] as a Grid of tuples."""
+    return tuple(tuple((int(p), int(t)) for p, t in row) for row in rows)
+
+
+def grid_to_json(grid: Grid) -> list[list[dict[str, int]]]:
+    """A grid in the JSON shape: rows of {"piece": ID, "turns": Q}."""
+    return [[{"piece": p, "turns": t} for p, t in row] for row in grid]
+
+
+def grid_from_json(rows: list[list[dict[str, int]]]) -> Grid:
+    """The inverse of grid_to_json."""
+    return tuple(tuple((cell["piece"], cell["turns"]) for cell in row) for row in rows)
