@@ -84,8 +84,9 @@ class Instance:
         return frozenset(self.complement().items())
 
     def labels(self) -> list[Label]:
-        """The labels used on the pieces, sorted."""
-        return sorted({label for piece in self.pieces for label in piece.edges}, key=str)
+        """The labels on the pieces and in the pairs, sorted."""
+        used = {label for piece in self.pieces for label in piece.edges}
+        return sorted(used.union(*self.pairs), key=str)
 
     def to_json(self) -> dict[str, Any]:
         """The instance as JSON-able data (what `pysolve generate squares --json` prints)."""
