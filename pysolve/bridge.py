@@ -138,7 +138,7 @@ def load(name_or_path: str | os.PathLike[str]) -> str:
     with _lock:
         if path in _loaded:
             return _loaded[path]
-        target = path.stem
+        target = _free_module_name(path)
         rows = _materialise(
             prolog, f"pysolve_bridge:load_rule_base({_prolog_path(path)}, {quote_atom(target)}, P)")
         problems = rows[0]["P"] if rows else ["load_rule_base/3 failed"]
@@ -150,6 +150,17 @@ def load(name_or_path: str | os.PathLike[str]) -> str:
         module = module_rows[0]["M"]
         _loaded[path] = module
         return module
+
+
+def _free_module_name(path: Path) -> str:
+    """The file's stem, unless another file already uses that module name (then stem_2, ...)."""
+    shipped = path.parent == rule_base_dir()
+    taken = set(_loaded.values()) | (set() if shipped else set(rule_bases()))
+    name, suffix = path.stem, 1
+    while name in taken:
+        suffix += 1
+        name = f"{path.stem}_{suffix}"
+    return name
 
 
 @dataclass

@@ -181,6 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     try:
         args = build_parser().parse_args(argv)
+    except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
+        return int(exit_.code or 0)
+    try:
         return args.run(args)
     except PysolveError as error:
         print(f"pysolve: error: {error}", file=sys.stderr)

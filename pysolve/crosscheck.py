@@ -7,7 +7,7 @@ from typing import Any
 
 from pysolve import backends
 from pysolve.errors import PysolveError
-from pysolve.puzzle import Answer, Puzzle
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 
 
 @dataclass
@@ -48,9 +48,14 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None) -> 
             report.skipped[name] = info.reason
             continue
         try:
-            report.results[name] = puzzle.solve(question, name)
+            answer = puzzle.solve(question, name)
         except PysolveError as error:  # a budget or a Prolog error: a finding, not a crash
             report.skipped[name] = f"{type(error).__name__}: {error}"
+            continue
+        if answer.status == UNKNOWN:
+            report.skipped[name] = "no answer within its budget (status unknown)"
+        else:
+            report.results[name] = answer
     report.difference = first_disagreement(puzzle, report.results)
     return report
 

@@ -1,0 +1,124 @@
+"""The tokens puzzle: the spec's known answers on every back end, and cross-checks."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysolve import search
+from pysolve.crosscheck import crosscheck
+from pysolve.errors import InputError, UnknownName
+from pysolve.fichas import kanren as fichas_kanren
+from pysolve.fichas.model import Boards, Question, goal, heuristic, is_solution, moves_lower_bound, start, successors
+from pysolve.fichas.puzzle import PUZZLE
+from pysolve.minikanren import Budget
+from pysolve.errors import SearchLimitExceeded
+
+KNOWN_PY_1_2 = {
+    "dfs": "BHVV BVVH HVVB VVHB",
+    "bfs": "BHVV BVVH HVVB VVHB",
+    "best-first": "BHVV HBVV VBVH VHVB VVHB",
+    "hill-climbing": "BHVV HBVV VBHV VHBV VVBH VVHB",
+}
+KNOWN_HS_2_2_BFS = "BBHVV BBVVH BHVVB BVVHB HVVBB VVHBB"
+
+
+def test_model_definitions() -> None:
+    assert start(2, 2) == "BBHVV" and goal(2, 2) == "VVHBB"
+    assert successors("BBHVV") == ["BHBVV", "HBBVV", "BBVHV", "BBVVH"]
+    assert heuristic("BVBHVVB") == 5
+    assert heuristic(start(3, 4)) == 12 and heuristic(goal(3, 4)) == 0
+
+
+def answers_on(backend: str, question: Question) -> str:
+    answer = PUZZLE.solve(question, backend)
+    return " ".join(answer.solutions[0])
+
+
+@pytest.mark.parametrize("strategy, expected", KNOWN_PY_1_2.items())
+def test_known_answers_py_flavour(live_backends: list[str], strategy: str, expected: str) -> None:
+    question = Question(1, 2, strategy, "py")
+    for backend in PUZZLE.backends_for(question):
+        if backend in live_backends:
+            assert answers_on(backend, question) == expected, backend
+
+
+def test_known_answer_hs_breadth_first(live_backends: list[str]) -> None:
+    question = Question(2, 2, "bfs", "hs")
+    assert [b for b in PUZZLE.backends_for(question) if b in live_backends]
+    for backend in PUZZLE.backends_for(question):
+        if backend in live_backends:
+            assert answers_on(backend, question) == KNOWN_HS_2_2_BFS, backend
+
+
+def test_kanren_answers_depth_first_and_shortest() -> None:
+    assert PUZZLE.backends_for(Question(1, 2, "dfs")) == ["prolog", "kanren", "python"]
+    assert answers_on("kanren", Question(1, 2, "dfs", "py")) == KNOWN_PY_1_2["dfs"]
+    assert PUZZLE.solve(Question(3, 3, "shortest"), "kanren").stats["moves"] == 10
+
+
+@pytest.mark.parametrize("order", [(1, 2), (2, 2), (2, 3), (3, 3)])
+@pytest.mark.parametrize("strategy", ["dfs", "bfs", "best-first", "hill-climbing", "shortest"])
+@pytest.mark.parametrize("flavour", ["hs", "py"])
+def test_crosscheck_agrees(live_backends: list[str], order: tuple[int, int], strategy: str, flavour: str) -> None:
+    if strategy == "bfs" and order == (3, 3):
+        order = (3, 2)  # breadth-first over (3, 3) is the slow case of the bench, not of the tests
+    report = crosscheck(PUZZLE, Question(*order, strategy, flavour), live_backends)
+    assert report.agree, report.difference
+    assert len(report.results) >= 2
+    assert not report.skipped
+
+
+@settings(max_examples=25, deadline=None)
+@given(m=st.integers(0, 6), n=st.integers(0, 6),
+       strategy=st.sampled_from(["dfs", "best-first", "hill-climbing", "shortest"]),
+       flavour=st.sampled_from(["hs", "py"]))
+def test_random_orders_crosscheck(live_backends: list[str], m: int, n: int, strategy: str, flavour: str) -> None:
+    if strategy == "dfs":  # depth-first tree search wanders for minutes past (3, 3)
+        m, n = min(m, 3), min(n, 3)
+    only = [b for b in live_backends if not (b == "kanren" and m + n > 7)]
+    report = crosscheck(PUZZLE, Question(m, n, strategy, flavour), only)
+    assert report.agree, report.difference
+
+
+@pytest.mark.parametrize("k", range(1, 9))
+def test_shortest_is_optimal_and_fast_up_to_8_8(k: int) -> None:
+    answer = PUZZLE.solve(Question(k, k, "shortest"), "python")
+    path = answer.solutions[0]
+    assert is_solution(path, k, k)
+    if k <= 7:  # A* with the admissible bound expands nearly the whole space at (8, 8): slow
+        astar = PUZZLE.solve(Question(k, k, "astar"), "python")
+        assert len(astar.solutions[0]) == len(path)
+    if k <= 6:  # plain BFS with a visited set proves the length minimal
+        assert len(search.shortest_path(Boards(k, k)).goal) == len(path)
+
+
+def test_lower_bound_is_admissible_along_shortest_paths() -> None:
+    path = PUZZLE.solve(Question(5, 4, "shortest"), "python").solutions[0]
+    for moves_done, board in enumerate(path):
+        assert moves_lower_bound(board) <= len(path) - 1 - moves_done
+
+
+def test_breadth_first_tree_search_state_counts_grow_as_the_spec_says() -> None:
+    counts = [PUZZLE.solve(Question(k, k, "bfs"), "python").stats["states"] for k in (1, 2, 3)]
+    assert counts[0] < counts[1] < counts[2]
+    assert 10_000 <= counts[2] <= 100_000  # "tens of thousands of states" at (3, 3)
+
+
+def test_budgets_stop_long_searches() -> None:
+    with pytest.raises(SearchLimitExceeded):
+        search.breadth_first(search.PathProblem(Boards(4, 4)), limit=1000)
+    with pytest.raises(SearchLimitExceeded):
+        fichas_kanren.solve(Question(6, 6, "shortest"), Budget(nodes=500))
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"m": -1, "n": 2}, InputError),
+    ({"m": 2, "n": 99}, InputError),
+    ({"m": 2, "n": 2, "strategy": "magic"}, UnknownName),
+    ({"m": 2, "n": 2, "flavour": "rs"}, UnknownName),
+])
+def test_bad_questions_raise_typed_errors(kwargs: dict, error: type) -> None:
+    with pytest.raises(error):
+        Question(**kwargs)
