@@ -351,7 +351,7 @@ def test_rule_bases_load_cleanly():
 
 
 def test_cli_on_a_dask_local_cluster_gives_the_same_results(capsys):
-    distributed = pytest.importorskip("distributed")  # the optional extra `dask`
+    import distributed  # the optional extra `dask`, part of the test extras
     argv = ["azul", "simulate", "--players", "3", "--games", "4", "--seed", "21", "--strategy", "random,greedy",
             "--json"]
     assert main(argv) == 0
