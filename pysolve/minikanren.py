@@ -55,9 +55,10 @@ def require() -> None:
 
 if not PROBLEM:
     from kanren import eq, var  # noqa: E402  (after the guard on purpose)
+    from kanren.core import fail  # noqa: E402
     from unification import reify, unify  # noqa: E402
 else:  # pragma: no cover - exercised only on a broken install
-    eq = var = reify = unify = None  # type: ignore[assignment]
+    eq = var = reify = unify = fail = None  # type: ignore[assignment]
 
 
 def conj(*goals: Goal) -> Goal:

@@ -3,7 +3,7 @@
 `moveo` and `goalo` are the rules as relations over boards (tuples of
 'B', 'H', 'V'); paths are found depth-first in successor order (the course
 `dfs`, either flavour) or by iterative deepening (shortest first), pruned
-by the admissible bound on the moves left.
+by the admissible bound on the moves left and a table of failed boards.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import count
 
 from pysolve.fichas.model import HOLE, OFFSETS, Question, goal, moves_lower_bound, start
-from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, reify, run, var, where
+from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, fail, reify, run, var, where
 from pysolve.puzzle import NO_SOLUTION, Found
 
 Board = tuple[str, ...]
@@ -52,6 +52,16 @@ def step(board, visited: Board, then: Callable[[Board, Board], Goal]) -> Goal:
     return step_goal
 
 
+def extend(board, path: Board, then: Callable[[Board, Board], Goal]) -> Goal:
+    """Continue with `then(b, path + (b,))` for the value b of `board`."""
+
+    def extend_goal(state):
+        value = reify(board, state)
+        yield from then(value, path + (value,))(state)
+
+    return extend_goal
+
+
 def depth_first_patho(board: Board, visited: Board, path, question: Question, budget: Budget) -> Goal:
     """`path` is the first simple path from `board` to the goal in depth-first successor order."""
     m, n = question.m, question.n
@@ -68,18 +78,41 @@ def depth_first_patho(board: Board, visited: Board, path, question: Question, bu
     )
 
 
-def bounded_patho(board: Board, visited: Board, path, moves_left: int, question: Question, budget: Budget) -> Goal:
-    """`path` reaches the goal from `board` in exactly `moves_left` more moves, never revisiting."""
+def within_patho(board: Board, path_so_far: Board, path, moves_left: int, question: Question,
+                 budget: Budget, failed: dict[Board, int]) -> Goal:
+    """`path` reaches the goal from `board` within `moves_left` more moves.
+
+    Pruned by the admissible bound on the moves left, and by a table of
+    boards already known to fail with at least as many moves left (a
+    shortest path never revisits a board, so no simple-path check is needed).
+    """
     m, n = question.m, question.n
-    if moves_left == 0:
-        return conj(goalo(board, m, n), eq(path, visited))
+    if moves_lower_bound("".join(board)) > moves_left or failed.get(board, -1) >= moves_left:
+        return fail
     after = var()
 
-    def deeper(next_board: Board, next_visited: Board) -> Goal:
-        return bounded_patho(next_board, next_visited, path, moves_left - 1, question, budget)
+    def deeper(next_board: Board, next_path: Board) -> Goal:
+        return within_patho(next_board, next_path, path, moves_left - 1, question, budget, failed)
 
-    return conj(where(lambda b: moves_lower_bound("".join(b)) <= moves_left, board), budget.tick(),
-                moveo(board, after, len(board)), step(after, visited, deeper))
+    search = disj(
+        conj(goalo(board, m, n), eq(path, path_so_far)),
+        conj(budget.tick(), moveo(board, after, len(board)), extend(after, path_so_far, deeper)),
+    )
+    return remember_failure(search, board, moves_left, failed)
+
+
+def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Board, int]) -> Goal:
+    """Run `goal`; when it yields nothing, table that `board` fails with `moves_left` moves left."""
+
+    def remembering_goal(state):
+        answered = False
+        for answer in goal(state):
+            answered = True
+            yield answer
+        if not answered:
+            failed[board] = max(failed.get(board, -1), moves_left)
+
+    return remembering_goal
 
 
 def solve(question: Question, budget: Budget | None = None) -> Found:
@@ -90,9 +123,9 @@ def solve(question: Question, budget: Budget | None = None) -> Found:
     if question.strategy == "dfs":
         answers = run(depth_first_patho(first, (first,), path, question, budget), path, limit=1)
     else:
-        answers = []
+        answers, failed = [], {}
         for moves in count(moves_lower_bound("".join(first))):
-            answers = run(bounded_patho(first, (first,), path, moves, question, budget), path, limit=1)
+            answers = run(within_patho(first, (first,), path, moves, question, budget, failed), path, limit=1)
             if answers:
                 break
     if not answers:
