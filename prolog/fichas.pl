@@ -75,26 +75,26 @@ encode(Length, Hole, Digits, State) :-
 %   State is the start of order (M, N): M whites, the hole, N greens.
 
 start(M, N, State) :-
-    row(M, 'B', Whites),
-    row(N, 'V', Greens),
-    append(Whites, ['H'|Greens], Cells),
-    atom_chars(Board, Cells),
-    board_state(Board, State).
+    line_up('B', M, 'V', N, State).
 
 %!  goal_state(+M, +N, -State) is det.
 %
 %   State is the goal of order (M, N): N greens, the hole, M whites.
 
 goal_state(M, N, State) :-
-    row(M, 'B', Whites),
-    row(N, 'V', Greens),
-    append(Greens, ['H'|Whites], Cells),
+    line_up('V', N, 'B', M, State).
+
+%   line_up(+Left, +LeftCount, +Right, +RightCount, -State): LeftCount
+%   tokens Left, the hole, RightCount tokens Right.
+
+line_up(Left, LeftCount, Right, RightCount, State) :-
+    length(Lefts, LeftCount),
+    maplist(=(Left), Lefts),
+    length(Rights, RightCount),
+    maplist(=(Right), Rights),
+    append(Lefts, ['H'|Rights], Cells),
     atom_chars(Board, Cells),
     board_state(Board, State).
-
-row(Count, Token, Tokens) :-
-    length(Tokens, Count),
-    maplist(=(Token), Tokens).
 
 %!  goal(+State) is semidet.
 %

@@ -34,74 +34,58 @@ tree_search(Problem, Strategy, Flavour, Start, Path, Expanded) :-
     strategy_search(Strategy, Flavour, Problem, Start, Reversed, Expanded),
     reverse(Reversed, Path).
 
-strategy_search(dfs, Flavour, Problem, Start, Reversed, Expanded) :-
-    depth_first([[Start]], Flavour, Problem, 0, Reversed, Expanded).
-strategy_search(bfs, Flavour, Problem, Start, Reversed, Expanded) :-
-    breadth_first(queue([[Start]], []), Flavour, Problem, 0, Reversed, Expanded).
-strategy_search('best-first', Flavour, Problem, Start, Reversed, Expanded) :-
-    Problem:heuristic(Start, H),
-    singleton_heap(Heap, key(H, 0, 0), [Start]),
-    best_first(Heap, Flavour, Problem, 0, Reversed, Expanded).
 strategy_search('hill-climbing', _Flavour, Problem, Start, Reversed, Expanded) :-
     hill_climbing([Start], Problem, 0, Reversed, Expanded).
+strategy_search(Strategy, Flavour, Problem, Start, Reversed, Expanded) :-
+    initial_frontier(Strategy, Problem, [Start], Frontier),
+    frontier_search(Frontier, Flavour, Problem, 0, Reversed, Expanded).
 
-%   A frontier entry is a path, most recent state first.
+%   A frontier holds paths, most recent state first: stack(Paths) for
+%   depth-first, queue(Front, ReversedBack) for breadth-first and
+%   heap(Heap) keyed by key(H, Order, Index) for best-first.
 
-depth_first([], _, _, Expanded, [], Expanded).
-depth_first([Path|Stack], Flavour, Problem, Expanded0, Reversed, Expanded) :-
-    Path = [State|_],
-    (   Problem:goal(State)
-    ->  Reversed = Path, Expanded = Expanded0
-    ;   Expanded1 is Expanded0 + 1,
-        children(Problem, Path, Children),
-        stack_order(Flavour, Children, Pushed),
-        append(Pushed, Stack, Stack1),
-        depth_first(Stack1, Flavour, Problem, Expanded1, Reversed, Expanded)
-    ).
+initial_frontier(dfs, _, Path, stack([Path])).
+initial_frontier(bfs, _, Path, queue([Path], [])).
+initial_frontier('best-first', Problem, Path, heap(Heap)) :-
+    Path = [Start],
+    Problem:heuristic(Start, H),
+    singleton_heap(Heap, key(H, 0, 0), Path).
 
-stack_order(hs, Children, Children).             % s1 explored first
-stack_order(py, Children, Pushed) :-             % sk explored first
-    reverse(Children, Pushed).
-
-breadth_first(Queue0, Flavour, Problem, Expanded0, Reversed, Expanded) :-
-    (   dequeue(Queue0, Path, Queue1)
+frontier_search(Frontier0, Flavour, Problem, Expanded0, Reversed, Expanded) :-
+    (   take(Frontier0, Path, Frontier1)
     ->  Path = [State|_],
         (   Problem:goal(State)
         ->  Reversed = Path, Expanded = Expanded0
         ;   Expanded1 is Expanded0 + 1,
             children(Problem, Path, Children),
-            queue_order(Flavour, Children, Enqueued),
-            foldl(enqueue, Enqueued, Queue1, Queue2),
-            breadth_first(Queue2, Flavour, Problem, Expanded1, Reversed, Expanded)
+            add_children(Frontier1, Flavour, Problem, Expanded1, Children, Frontier2),
+            frontier_search(Frontier2, Flavour, Problem, Expanded1, Reversed, Expanded)
         )
     ;   Reversed = [], Expanded = Expanded0
     ).
 
-queue_order(hs, Children, Enqueued) :-           % enqueued sk..s1
-    reverse(Children, Enqueued).
-queue_order(py, Children, Children).             % enqueued s1..sk
+take(stack([Path|Stack]), Path, stack(Stack)).
+take(queue([Path|Front], Back), Path, queue(Front, Back)).
+take(queue([], Back), Path, queue(Front, [])) :-
+    reverse(Back, [Path|Front]).
+take(heap(Heap0), Path, heap(Heap)) :-
+    get_from_heap(Heap0, _Key, Path, Heap).
 
-%   A queue is queue(Front, ReversedBack).
+%   add_children(+Frontier0, +Flavour, +Problem, +Expansion, +Children, -Frontier)
 
-dequeue(queue([Item|Front], Back), Item, queue(Front, Back)).
-dequeue(queue([], Back), Item, queue(Front, [])) :-
-    reverse(Back, [Item|Front]).
-
-enqueue(Item, queue(Front, Back), queue(Front, [Item|Back])).
-
-best_first(Heap0, Flavour, Problem, Expanded0, Reversed, Expanded) :-
-    (   get_from_heap(Heap0, _Key, Path, Heap1)
-    ->  Path = [State|_],
-        (   Problem:goal(State)
-        ->  Reversed = Path, Expanded = Expanded0
-        ;   Expanded1 is Expanded0 + 1,
-            expansion_order(Flavour, Expanded1, Order),
-            children(Problem, Path, Children),
-            foldl(push_child(Problem, Order), Children, Heap1-0, Heap2-_),
-            best_first(Heap2, Flavour, Problem, Expanded1, Reversed, Expanded)
-        )
-    ;   Reversed = [], Expanded = Expanded0
-    ).
+add_children(stack(Stack), hs, _, _, Children, stack(Stack1)) :-   % s1 explored first
+    append(Children, Stack, Stack1).
+add_children(stack(Stack), py, _, _, Children, stack(Stack1)) :-   % sk explored first
+    reverse(Children, Pushed),
+    append(Pushed, Stack, Stack1).
+add_children(queue(Front, Back), hs, _, _, Children, queue(Front, Back1)) :-  % enqueued sk..s1
+    append(Children, Back, Back1).
+add_children(queue(Front, Back), py, _, _, Children, queue(Front, Back1)) :-  % enqueued s1..sk
+    reverse(Children, Reversed),
+    append(Reversed, Back, Back1).
+add_children(heap(Heap0), Flavour, Problem, Expansion, Children, heap(Heap)) :-
+    expansion_order(Flavour, Expansion, Order),
+    foldl(push_child(Problem, Order), Children, Heap0-0, Heap-_).
 
 expansion_order(hs, Expansion, Order) :-         % latest expansion first on ties
     Order is -Expansion.

@@ -69,27 +69,32 @@ def check_flavour(flavour: str) -> None:
 
 def depth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
     """Stack frontier; hs explores the first child first, py the last."""
-    counter, stack = Counter(limit), [problem.initial()]
-    while stack:
-        state = stack.pop()
-        if problem.is_goal(state):
-            return Result(state, counter.expanded)
-        counter.expand()
-        children = problem.successors(state)
-        stack.extend(reversed(children) if flavour == "hs" else children)
-    return Result(None, counter.expanded)
+    stack = deque([problem.initial()])
+    return frontier_search(problem, stack, stack.pop, flavour == "hs", limit)
 
 
 def breadth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
     """Queue frontier; hs enqueues children last-first, py first-first."""
-    counter, queue = Counter(limit), deque([problem.initial()])
-    while queue:
-        state = queue.popleft()
+    queue = deque([problem.initial()])
+    return frontier_search(problem, queue, queue.popleft, flavour == "hs", limit)
+
+
+def frontier_search(
+    problem: Problem[State],
+    frontier: deque[State],
+    take: Callable[[], State],
+    children_reversed: bool,
+    limit: int,
+) -> Result[State]:
+    """Take a state, test it, expand it; children join the frontier's right end (reversed if asked)."""
+    counter = Counter(limit)
+    while frontier:
+        state = take()
         if problem.is_goal(state):
             return Result(state, counter.expanded)
         counter.expand()
         children = problem.successors(state)
-        queue.extend(reversed(children) if flavour == "hs" else children)
+        frontier.extend(reversed(children) if children_reversed else children)
     return Result(None, counter.expanded)
 
 
