@@ -1,0 +1,73 @@
+"""The orchestration layer: agreement, the first difference, skipped and unknown answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from pysolve.crosscheck import crosscheck, first_difference
+from pysolve.errors import SearchLimitExceeded
+from pysolve.puzzle import UNKNOWN, Found, Puzzle, Solver
+
+
+@dataclass(frozen=True)
+class Square:
+    n: int
+
+
+class Squaring(Puzzle):
+    """A toy puzzle whose python solver is wrong for n = 3 and whose kanren one gives up on n > 5."""
+
+    name = "squaring"
+    summary = "n squared"
+
+    def solvers(self, question: Square) -> dict[str, Solver]:
+        def right(q: Square) -> Found:
+            return Found([q.n * q.n], {"states": 1})
+
+        def wrong_on_three(q: Square) -> Found:
+            return Found([q.n * q.n + (q.n == 3)], {"states": 2})
+
+        def gives_up(q: Square) -> Found:
+            if q.n > 5:
+                raise SearchLimitExceeded("budget of 5")
+            return Found([q.n * q.n]) if q.n > 1 else Found([], status=UNKNOWN)
+
+        return {"prolog": right, "kanren": gives_up, "python": wrong_on_three}
+
+
+def test_agreement_with_times_and_statistics() -> None:
+    report = crosscheck(Squaring(), Square(4))
+    assert report.agree and report.difference is None
+    assert list(report.results) == ["prolog", "kanren", "python"]
+    assert report.results["python"].stats["states"] == 2
+    assert all(answer.stats["seconds"] >= 0 for answer in report.results.values())
+    assert report.to_json()["agree"] is True
+
+
+def test_disagreement_names_the_first_difference() -> None:
+    report = crosscheck(Squaring(), Square(3))
+    assert not report.agree
+    assert report.difference == "prolog and python differ at answer[0]: 9 against 10"
+
+
+def test_budget_errors_and_unknown_answers_are_skipped_not_disagreements() -> None:
+    report = crosscheck(Squaring(), Square(6))
+    assert report.agree and "budget of 5" in report.skipped["kanren"]
+    report = crosscheck(Squaring(), Square(1))
+    assert report.agree and "unknown" in report.skipped["kanren"]
+
+
+def test_only_some_back_ends() -> None:
+    assert list(crosscheck(Squaring(), Square(3), ["prolog", "kanren"]).results) == ["prolog", "kanren"]
+
+
+@pytest.mark.parametrize("left, right, where", [
+    ([1, [2, 3]], [1, [2, 4]], "answer[1][1]: 3 against 4"),
+    ([1, 2], [1, 2, 3], "answer: 2 items against 3"),
+    ({"a": 1}, {"a": 1, "b": 2}, "answer['b']: present on one side only"),
+    ("x", "x", None),
+])
+def test_first_difference(left: object, right: object, where: str | None) -> None:
+    assert first_difference(left, right) == where
