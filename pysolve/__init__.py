@@ -1,3 +1,29 @@
-"""pysolve: puzzles and games written three ways (SWI-Prolog, miniKanren, Python), cross-checked."""
+"""pysolve: puzzles and games written three ways (SWI-Prolog, miniKanren, Python), cross-checked.
+
+The public API is what this module exports (`__all__`); the user guide
+(docs/guide.md) walks through it. Everything else is private and may change.
+
+>>> import pysolve
+>>> pysolve.count("tangram", strategy="cell", backend="python")
+36
+"""
+
+from pysolve.api import (RuleBase, available_backends, count, crosscheck, get_puzzle, puzzle_names, question,
+                         solve)
+from pysolve.azul.game import AzulGame, play_game
+from pysolve.backends import NAMES as BACKENDS
+from pysolve.bridge import QueryResult
+from pysolve.bridge import solutions as query
+from pysolve.crosscheck import CrossCheck
+from pysolve.errors import (BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded,
+                            UnknownName)
+from pysolve.puzzle import Answer, Found, Puzzle
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "BACKENDS", "Answer", "AzulGame", "BackendUnavailable", "CrossCheck", "Found", "InputError", "PrologError",
+    "Puzzle", "PysolveError", "QueryResult", "RuleBase", "SearchLimitExceeded", "UnknownName", "__version__",
+    "available_backends", "count", "crosscheck", "get_puzzle", "play_game", "puzzle_names", "query", "question",
+    "solve",
+]

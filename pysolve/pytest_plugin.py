@@ -1,0 +1,159 @@
+"""The pysolve pytest plugin (registered through the `pytest11` entry point).
+
+- `--pysolve-backends=prolog,kanren` chooses the back ends a run exercises
+  (default: all three, or kanren and python when PYSOLVE_NO_PROLOG hides Prolog).
+  A chosen back end that cannot run fails the tests that need it: never a skip.
+- The `pysolve_backend` fixture parametrises a test over the chosen back ends;
+  `@pytest.mark.pysolve_backends("prolog", "python")` narrows that test's set.
+  The session fixture `pysolve_backends` is the whole list.
+- `assert_backends_agree(puzzle, ..., reference=my_solver)` asks several back
+  ends (and one's own solvers) one question and, when they disagree, fails
+  with the table of answers, where they first differ, and a diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import pprint
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from pysolve import backends as _backends
+from pysolve.api import PuzzleLike, crosscheck, get_puzzle
+from pysolve.bridge import HIDE_VARIABLE
+from pysolve.crosscheck import CrossCheck
+from pysolve.puzzle import Solver
+from pysolve.report import render_crosscheck
+
+OPTION = "--pysolve-backends"
+MARKER = "pysolve_backends"
+DIFF_LINES = 40
+
+_chosen: list[list[str]] = []  # the back ends of each running session (pytester nests sessions)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add --pysolve-backends."""
+    parser.getgroup("pysolve").addoption(
+        OPTION, metavar="NAMES", default=None,
+        help=f"comma-separated back ends to exercise ({', '.join(_backends.NAMES)}); "
+             f"default: all, without prolog when {HIDE_VARIABLE} is set")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check the chosen back ends' names and remember them; declare the marker."""
+    config.addinivalue_line("markers", f"{MARKER}(*names): run this test's pysolve_backend only on these back ends")
+    _chosen.append(chosen_backends(config.getoption(OPTION)))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Forget this session's back ends."""
+    if _chosen:
+        _chosen.pop()
+
+
+def chosen_backends(option: str | None) -> list[str]:
+    """The back ends named in --pysolve-backends (checked), or the default set."""
+    if option is None:
+        hidden = bool(os.environ.get(HIDE_VARIABLE))
+        return [name for name in _backends.NAMES if not (hidden and name == "prolog")]
+    names = [name.strip() for name in option.split(",") if name.strip()]
+    unknown = [name for name in names if name not in _backends.NAMES]
+    if unknown or not names:
+        raise pytest.UsageError(f"{OPTION}={option}: use back ends among {', '.join(_backends.NAMES)}")
+    return names
+
+
+def session_backends() -> list[str]:
+    """The back ends of the running pytest session (the default set outside pytest)."""
+    return list(_chosen[-1]) if _chosen else chosen_backends(None)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """One line per back end: chosen or not, available or why not."""
+    chosen = session_backends()
+    lines = []
+    for info in _backends.all_info():
+        state = f"available, {info.version}" if info.available else f"UNAVAILABLE: {info.reason}"
+        lines.append(f"pysolve back end {info.name}: {'chosen' if info.name in chosen else 'not chosen'}; {state}")
+    return lines
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrise `pysolve_backend` over the chosen back ends (narrowed by the marker)."""
+    if "pysolve_backend" not in metafunc.fixturenames:
+        return
+    names = session_backends()
+    marker = metafunc.definition.get_closest_marker(MARKER)
+    if marker is not None:
+        for name in marker.args:
+            _backends.check_name(name)
+        names = [name for name in names if name in marker.args]
+    metafunc.parametrize("pysolve_backend", names, indirect=True)
+
+
+@pytest.fixture()
+def pysolve_backend(request: pytest.FixtureRequest) -> str:
+    """One chosen back end per test instance; fails (not skips) when it cannot run here."""
+    _backends.require(request.param)
+    return request.param
+
+
+@pytest.fixture(scope="session")
+def pysolve_backends() -> list[str]:
+    """Every back end this run exercises; fails (not skips) when one cannot run here."""
+    names = session_backends()
+    for name in names:
+        _backends.require(name)
+    return names
+
+
+def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
+                          backends: Sequence[str] | None = None,
+                          reference: Solver | Sequence[Solver] | None = None,
+                          **options: Any) -> CrossCheck:
+    """Assert that the back ends (default: the session's) and `reference` agree on one question.
+
+    `reference` is one's own solver (a function question -> pysolve.Found, or a
+    pysolve.RuleBase), or several. At least two answers must come back and
+    none may be skipped. Returns the cross-check report.
+    """
+    __tracebackhide__ = True
+    mine = [] if reference is None else [reference] if callable(reference) else list(reference)
+    chosen = session_backends() if backends is None else list(backends)
+    report = crosscheck(puzzle, *args, question=question, backends=chosen, also=mine, **options)
+    problems = []
+    if report.skipped:
+        problems += [f"{name} did not answer: {why}" for name, why in report.skipped.items()]
+    if len(report.results) < 2:
+        problems.append(f"only {len(report.results)} answer(s) came back ({', '.join(report.results) or 'none'}); "
+                        "nothing to compare")
+    if problems or not report.agree:
+        raise AssertionError(disagreement_message(puzzle, report, problems))
+    return report
+
+
+def disagreement_message(puzzle: PuzzleLike, report: CrossCheck, problems: list[str]) -> str:
+    """The failure text: the table of answers, the problems, and a diff of the first two that differ."""
+    found = get_puzzle(puzzle)
+    lines = ["pysolve back ends do not agree", render_crosscheck(found, report), *problems]
+    canonical = {name: found.canonical(answer) for name, answer in report.results.items()}
+    first, *others = list(canonical) or [None]
+    other = next((name for name in others if canonical[name] != canonical[first]), None)
+    if other is not None:
+        lines += canonical_diff(first, canonical[first], other, canonical[other])
+    return "\n".join(lines)
+
+
+def canonical_diff(left_name: str, left: Any, right_name: str, right: Any) -> list[str]:
+    """A unified diff of two canonical answers, pretty-printed, cut to DIFF_LINES lines."""
+    diff = list(difflib.unified_diff(pprint.pformat(left, width=100).splitlines(),
+                                     pprint.pformat(right, width=100).splitlines(),
+                                     fromfile=left_name, tofile=right_name, lineterm=""))
+    if len(diff) > DIFF_LINES:
+        diff = diff[:DIFF_LINES] + [f"... ({len(diff) - DIFF_LINES} more diff lines)"]
+    return diff
+

@@ -1,0 +1,126 @@
+"""The pysolve pytest plugin, run on small user test files through pytest's own `pytester`."""
+
+from __future__ import annotations
+
+import pytest
+
+from pysolve import backends
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def engines_started_outside() -> None:
+    """Start the engines in this process first: pytester's in-process runs drop the modules they import
+    (pyswip among them) when they end, and a pyswip imported anew mistranslates the live engine's results."""
+    backends.all_info()
+
+EACH_BACKEND = """
+def test_each(pysolve_backend):
+    assert pysolve_backend in ("prolog", "kanren", "python")
+"""
+
+MARKED = """
+import pytest
+
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_marked(pysolve_backend):
+    assert pysolve_backend != "kanren"
+"""
+
+AGREEMENT = """
+import pysolve
+from pysolve.pytest_plugin import assert_backends_agree
+
+def my_count(question):
+    return pysolve.Found([], count=36)
+
+def wrong_count(question):
+    return pysolve.Found([], count=35)
+
+def test_agree():
+    report = assert_backends_agree("tangram", count=True, strategy="cell", reference=my_count)
+    assert list(report.results)[0] == "my_count"
+
+def test_disagree():
+    assert_backends_agree("tangram", count=True, strategy="cell", reference=wrong_count, backends=["python"])
+"""
+
+
+def test_the_plugin_is_registered_through_its_entry_point(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--help")
+    result.stdout.fnmatch_lines(["*--pysolve-backends=NAMES*"])
+    header = pytester.runpytest("--co")
+    header.stdout.fnmatch_lines(["pysolve back end prolog: chosen; available, SWI-Prolog 9.*",
+                                 "pysolve back end kanren: chosen; available, miniKanren *"])
+
+
+def test_pysolve_backend_runs_a_test_once_per_chosen_backend(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(EACH_BACKEND)
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["*test_each?prolog? PASSED*", "*test_each?kanren? PASSED*",
+                                 "*test_each?python? PASSED*"])
+    chosen = pytester.runpytest("-v", "--pysolve-backends=kanren, python")
+    chosen.assert_outcomes(passed=2)
+    assert "test_each[prolog]" not in chosen.stdout.str()
+
+
+def test_the_marker_narrows_one_test(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(MARKED)
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*test_marked?prolog? PASSED*", "*test_marked?python? PASSED*"])
+
+
+def test_an_unknown_backend_name_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(EACH_BACKEND)
+    result = pytester.runpytest("--pysolve-backends=prolog,java")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--pysolve-backends=prolog,java: use back ends among prolog, kanren, python*"])
+
+
+def test_agreement_passes_and_disagreement_fails_with_a_readable_diff(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(AGREEMENT)
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*AssertionError: pysolve back ends do not agree*",
+        "*wrong_count  solved  {'count': 35}*",
+        "*python       solved  {'count': 36}*",
+        "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36*",
+        "*--- wrong_count*",
+        "*+++ python*",
+        "*-{'count': 35}*",
+        "*+{'count': 36}*",
+    ])
+
+
+def test_a_missing_answer_fails_instead_of_passing_quietly(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("""
+        from pysolve.pytest_plugin import assert_backends_agree
+
+        def test_one_answer_only():
+            assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["kanren", "python"])
+    """)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*only 1 answer(s) came back (python); nothing to compare*"])
+
+
+def test_hidden_prolog_leaves_the_default_set_and_fails_when_chosen(pytester: pytest.Pytester,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a fresh process (the engine of this one is already started): hidden Prolog is a failure, not a skip."""
+    monkeypatch.setenv("PYSOLVE_NO_PROLOG", "1")
+    pytester.makepyfile(EACH_BACKEND)
+    default = pytester.runpytest_subprocess("-v")
+    default.assert_outcomes(passed=2)
+    forced = pytester.runpytest_subprocess("--pysolve-backends=prolog")
+    forced.assert_outcomes(errors=1)
+    forced.stdout.fnmatch_lines(["*BackendUnavailable: back end 'prolog' is unavailable: SWI-Prolog is hidden*"])
+
+
+def test_pysolves_own_suite_runs_on_the_plugins_choice(live_backends: list[str],
+                                                         pysolve_backends: list[str]) -> None:
+    assert live_backends == pysolve_backends
+    assert set(live_backends) <= set(backends.NAMES) and {"kanren", "python"} <= set(live_backends)
