@@ -7,20 +7,22 @@ files with it, so the import is guarded here and fails loudly.
 miniKanren's stock conjunction (`lall`) interleaves every stream fairly,
 which explodes on finite search problems. The relations in pysolve use
 `conj` and `disj` below instead: depth-first, in goal order, constant memory,
-complete on finite search spaces. `Budget` bounds a search in nodes and
-seconds so that a relation never hangs.
+complete on finite search spaces. `Budget` (from pysolve.budget) bounds a
+search in nodes and seconds so that a relation never hangs.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from pysolve.errors import BackendUnavailable, SearchLimitExceeded
+from pysolve.budget import Budget
+from pysolve.errors import BackendUnavailable
 
 State = dict
+__all__ = ["Budget", "conj", "disj", "disj_over", "eq", "fail", "given", "lazy", "project",
+           "reify", "require", "run", "unify", "var", "where"]
 Goal = Callable[[State], Iterator[State]]
 
 
@@ -106,6 +108,15 @@ def lazy(relation: Callable[..., Goal], *args: Any) -> Goal:
     return lazy_goal
 
 
+def given(build: Callable[[Any], Goal], term: Any) -> Goal:
+    """The goal `build(value)` for the ground value `term` has when the goal runs."""
+
+    def given_goal(state: State) -> Iterator[State]:
+        yield from build(reify(term, state))(state)
+
+    return given_goal
+
+
 def where(test: Callable[..., bool], *terms: Any) -> Goal:
     """A guard: succeed once when `test` holds for the (ground) values of `terms`."""
 
@@ -125,33 +136,6 @@ def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
             yield result
 
     return project_goal
-
-
-class Budget:
-    """A node and time budget for one search; `tick()` is a goal that spends one node."""
-
-    def __init__(self, nodes: int = 0, seconds: float = 0.0) -> None:
-        self.nodes = nodes
-        self.seconds = seconds
-        self.spent = 0
-        self.started = time.perf_counter()
-
-    def spend(self) -> None:
-        """Count one node; raise SearchLimitExceeded when the budget is gone."""
-        self.spent += 1
-        if self.nodes and self.spent > self.nodes:
-            raise SearchLimitExceeded(f"miniKanren search passed its budget of {self.nodes} nodes")
-        if self.seconds and self.spent % 256 == 0 and time.perf_counter() - self.started > self.seconds:
-            raise SearchLimitExceeded(f"miniKanren search passed its budget of {self.seconds:g} s")
-
-    def tick(self) -> Goal:
-        """A goal that spends one node of this budget and succeeds once."""
-
-        def tick_goal(state: State) -> Iterator[State]:
-            self.spend()
-            yield state
-
-        return tick_goal
 
 
 def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:

@@ -32,6 +32,7 @@ class Answer:
     count: int | None = None
     status: str = SOLVED
     question: dict[str, Any] = field(default_factory=dict)
+    asked: Any = field(default=None, repr=False, compare=False)  # the question object itself, not in JSON
 
     def to_json(self) -> dict[str, Any]:
         """The answer as a JSON-able dict (`count` only when it was asked for)."""
@@ -132,6 +133,7 @@ class Puzzle:
             count=found.count,
             status=found.status,
             question=self.describe(question),
+            asked=question,
         )
 
     def default_backend(self, question: Any) -> str:

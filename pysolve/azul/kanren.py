@@ -177,7 +177,7 @@ class KanrenEngine(PythonEngine):
         sources = ((CENTRE, tuple(table.centre)),) + tuple(
             (index, tuple(factory)) for index, factory in enumerate(table.factories))
         lines = tuple(zip(table.line_colours[seat], table.line_counts[seat]))
-        budget = mk.Budget(nodes=NODES)
+        budget = mk.Budget(nodes=NODES, label="miniKanren search")
         return [tuple(answer) for answer in mk.run(legal_moveo(sources, lines, _frozen(table.walls[seat]), move,
                                                                budget), move)]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import count
 
 from pysolve.fichas.model import HOLE, OFFSETS, Question, goal, moves_lower_bound, start
-from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, fail, reify, run, var, where
+from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, fail, given, run, var, where
 from pysolve.puzzle import NO_SOLUTION, Found
 
 Board = tuple[str, ...]
@@ -43,23 +43,12 @@ def goalo(board, m: int, n: int) -> Goal:
 
 def step(board, visited: Board, then: Callable[[Board, Board], Goal]) -> Goal:
     """Continue with `then(b, visited + (b,))` for the value b of `board`, unless b was visited."""
-
-    def step_goal(state):
-        value = reify(board, state)
-        if value not in visited:
-            yield from then(value, visited + (value,))(state)
-
-    return step_goal
+    return given(lambda value: fail if value in visited else then(value, visited + (value,)), board)
 
 
 def extend(board, path: Board, then: Callable[[Board, Board], Goal]) -> Goal:
     """Continue with `then(b, path + (b,))` for the value b of `board`."""
-
-    def extend_goal(state):
-        value = reify(board, state)
-        yield from then(value, path + (value,))(state)
-
-    return extend_goal
+    return given(lambda value: then(value, path + (value,)), board)
 
 
 def depth_first_patho(board: Board, visited: Board, path, question: Question, budget: Budget) -> Goal:
@@ -117,7 +106,7 @@ def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Boa
 
 def solve(question: Question, budget: Budget | None = None) -> Found:
     """Answer `dfs` (either flavour) or `shortest` (iterative deepening) with relations."""
-    budget = budget or Budget(nodes=3_000_000, seconds=60)
+    budget = budget or Budget(nodes=3_000_000, seconds=60, label="miniKanren search")
     first = tuple(start(question.m, question.n))
     path = var()
     if question.strategy == "dfs":

@@ -18,7 +18,7 @@ from typing import Any
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.hidato import python
 from pysolve.hidato.model import BLOCKED, EMPTY, Board, Grid, make_board
-from pysolve.minikanren import Budget
+from pysolve.budget import Budget
 from pysolve.puzzle import SOLVED
 
 PATH_NODES = 20_000  # per attempt at a Hamiltonian path

@@ -70,7 +70,7 @@ def solve(board: Board, limit: int = 1, nodes: int = 0, seconds: float = 0.0) ->
     """Up to `limit` solutions by running `hidatoo`, within a node and time budget."""
     mk.require()
     positions = [mk.var() for _ in range(board.size)]
-    budget = mk.Budget(nodes, seconds)
+    budget = mk.Budget(nodes, seconds, label="miniKanren search")
     answers: list[Any] = []
     status = SOLVED
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from pysolve.errors import SearchLimitExceeded
 from pysolve.hidato.model import Board
-from pysolve.minikanren import Budget
+from pysolve.budget import Budget
 from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN, Found
 
 ORIGINAL, FAST = "original", "fast"
@@ -157,7 +157,7 @@ class Walk:
 
 def solve(board: Board, limit: int = 1, strategy: str = FAST, nodes: int = 0, seconds: float = 0.0) -> Found:
     """Up to `limit` solutions by the chosen walk, within a node and time budget (0: none)."""
-    walk = Walk(board, limit, Budget(nodes, seconds), strategy == FAST)
+    walk = Walk(board, limit, Budget(nodes, seconds, label="python search"), strategy == FAST)
     status = SOLVED
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 4 * board.size + 200))

@@ -15,25 +15,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from pysolve import minikanren as mk
-from pysolve.minikanren import Budget, conj, disj_over, eq, lazy, var
+from pysolve.minikanren import Budget, conj, disj_over, eq, fail, given, lazy, var
 from pysolve.tangram.model import Instance, Placement, Question, Slot
 
 DEFAULT_NODES = 20_000_000
 Tiling = tuple[Placement, ...]
-
-
-def fail(state: mk.State) -> Iterator[mk.State]:
-    """The goal with no answers."""
-    return iter(())
-
-
-def given(build: Callable[[Any], mk.Goal], term: Any) -> mk.Goal:
-    """The goal `build(value)` for the ground value `term` has when the goal runs."""
-
-    def given_goal(state: mk.State) -> Iterator[mk.State]:
-        yield from build(mk.reify(term, state))(state)
-
-    return given_goal
 
 
 def slot_goal(slot: Slot, free: int, placement: Any, rest: Any) -> mk.Goal:
@@ -98,7 +84,7 @@ def _relation(question: Question, placements: Any, budget: Budget) -> mk.Goal:
 def search(question: Question) -> tuple[list[Tiling], int]:
     """The first `question.limit` tilings (0: all) of the placeo (dfs) or covero (cell) relation."""
     mk.require()
-    budget = Budget(DEFAULT_NODES, question.seconds)
+    budget = Budget(DEFAULT_NODES, question.seconds, label="miniKanren search")
     placements = var()
     found = mk.run(_relation(question, placements, budget), placements, question.limit)
     tilings = [question.instance.sort(question.placed + tuple(unpair(pairs))) for pairs in found]
@@ -108,7 +94,7 @@ def search(question: Question) -> tuple[list[Tiling], int]:
 def count(question: Question) -> tuple[int, int]:
     """The number of answers of the relation, counted as they stream (none is kept)."""
     mk.require()
-    budget = Budget(DEFAULT_NODES, question.seconds)
+    budget = Budget(DEFAULT_NODES, question.seconds, label="miniKanren search")
     return sum(1 for _ in _relation(question, var(), budget)({})), budget.spent
 
 

@@ -81,7 +81,7 @@ class Tangram(Puzzle):
 
     def render(self, answer: Answer) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
-        instance = self._instance
+        instance = answer.asked.instance
         colour = draw.use_colour()
         mode = answer.question["mode"]
         placed = [_placement(p, instance) for p in answer.question["placed"]]
@@ -116,7 +116,7 @@ class Tangram(Puzzle):
         """The answer's tilings (or placed pieces) as an SVG picture, when --svg asks."""
         if not args.svg:
             return []
-        instance = self._instance
+        instance = answer.asked.instance
         if answer.solutions and answer.question["mode"] in ("first", "all"):
             tilings = [tuple(_placement(p, instance) for p in t) for t in answer.solutions]
         else:
@@ -145,13 +145,6 @@ class Tangram(Puzzle):
         """All classic tilings, and the breadth-first answer from red."""
         classic = load_instance()
         return [Question(classic, "all"), Question(classic, "first", "bfs", "red")]
-
-    def solve(self, question: Question, backend: str | None = None) -> Answer:
-        """Puzzle.solve, remembering the instance so that render and write_files can draw it."""
-        self._instance = question.instance
-        return super().solve(question, backend)
-
-    _instance: Instance
 
 
 def _solver(backend: str) -> Solver:

@@ -9,11 +9,10 @@ corner there, so each tiling is met exactly once, with far fewer dead ends.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Iterator
 
-from pysolve.errors import SearchLimitExceeded
+from pysolve.budget import Budget
 from pysolve.tangram.model import Instance, Placement, Question, Slot, fitting_slots, options, problems
 
 __all__ = ["search", "count", "breadth_first", "options_of", "problems_of"]
@@ -22,23 +21,7 @@ DEFAULT_NODES = 50_000_000
 Tiling = tuple[Placement, ...]
 
 
-class NodeBudget:
-    """A node and time budget for one Python search."""
-
-    def __init__(self, seconds: float, nodes: int = DEFAULT_NODES) -> None:
-        self.seconds, self.nodes, self.spent = seconds, nodes, 0
-        self.started = time.perf_counter()
-
-    def spend(self) -> None:
-        """Count one placement tried; raise SearchLimitExceeded when the budget is gone."""
-        self.spent += 1
-        if self.spent > self.nodes:
-            raise SearchLimitExceeded(f"python search passed its budget of {self.nodes} placements")
-        if self.spent % 4096 == 0 and time.perf_counter() - self.started > self.seconds:
-            raise SearchLimitExceeded(f"python search passed its time limit of {self.seconds:g} s")
-
-
-def fixed_order(question: Question, budget: NodeBudget) -> Iterator[Tiling]:
+def fixed_order(question: Question, budget: Budget) -> Iterator[Tiling]:
     """Every tiling, depth-first: each piece of the order at each of its options in board order."""
     instance, order = question.instance, question.order
 
@@ -62,7 +45,7 @@ def anchored_slots(instance: Instance, names: list[str]) -> dict[int, list[tuple
     return anchors
 
 
-def first_empty_cell(question: Question, budget: NodeBudget) -> Iterator[Tiling]:
+def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
     """Every tiling, by covering the lowest free cell (board order) with each unused piece that fits there."""
     instance, names = question.instance, question.order
     anchors = anchored_slots(instance, names)
@@ -82,13 +65,13 @@ def first_empty_cell(question: Question, budget: NodeBudget) -> Iterator[Tiling]
     return extend(question.free, (1 << len(names)) - 1)
 
 
-def _enumerate(question: Question, budget: NodeBudget) -> Iterator[Tiling]:
+def _enumerate(question: Question, budget: Budget) -> Iterator[Tiling]:
     return first_empty_cell(question, budget) if question.strategy == "cell" else fixed_order(question, budget)
 
 
 def search(question: Question) -> tuple[list[Tiling], int]:
     """The first `question.limit` tilings (0: all) of the dfs or cell strategy, and placements tried."""
-    budget = NodeBudget(question.seconds)
+    budget = Budget(DEFAULT_NODES, question.seconds, label="python search")
     found = []
     for tiling in _enumerate(question, budget):
         found.append(tiling)
@@ -99,13 +82,13 @@ def search(question: Question) -> tuple[list[Tiling], int]:
 
 def count(question: Question) -> tuple[int, int]:
     """The number of tilings and placements tried (cell strategy: memoised, see `count_by_cells`)."""
-    budget = NodeBudget(question.seconds)
+    budget = Budget(DEFAULT_NODES, question.seconds, label="python search")
     if question.strategy == "cell":
         return count_by_cells(question, budget), budget.spent
     return sum(1 for _ in fixed_order(question, budget)), budget.spent
 
 
-def count_by_cells(question: Question, budget: NodeBudget) -> int:
+def count_by_cells(question: Question, budget: Budget) -> int:
     """The first-empty-cell count, memoised on (free cells, unused pieces): equal sub-boards count once."""
     anchors = anchored_slots(question.instance, question.order)
     known: dict[tuple[int, int], int] = {}
@@ -127,7 +110,7 @@ def count_by_cells(question: Question, budget: NodeBudget) -> int:
 
 def breadth_first(question: Question) -> tuple[Tiling | None, int]:
     """The first tiling of a breadth-first search over the fixed-order steps (FIFO queue)."""
-    budget = NodeBudget(question.seconds)
+    budget = Budget(DEFAULT_NODES, question.seconds, label="python search")
     instance, order = question.instance, question.order
     queue: deque[tuple[int, tuple[Placement, ...]]] = deque([(question.free, ())])
     while queue:
