@@ -31,6 +31,7 @@ solutions in the same order.
 
 :- use_module(library(lists)).
 :- use_module(library(apply)).
+:- use_module(library(aggregate)).
 
 :- dynamic piece/2, complement/2, rule/1, grid_size/2, oriented/6.
 
@@ -158,15 +159,94 @@ candidate(indexed, Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 
 %!  solve(+Strategy, +Rotation, -Grid) is nondet.
 %
-%   Grid is a solution (Rotation = `all`) or a solution that is the
-%   canonical one of its class under turns of the whole grid (Rotation =
-%   `up_to_rotation`).
+%   Grid is a solution. Rotation `all`: every solution, in the original's
+%   order. `up_to_rotation`: only the canonical solution of each class under
+%   turns of the whole grid. `by_class`: every solution, each canonical one
+%   followed by its turns. The last two break the symmetry during the
+%   search (see corners_rule/1), so they search about a quarter of the tree.
 
 solve(Strategy, all, Grid) :-
     solution(Strategy, Grid).
 solve(Strategy, up_to_rotation, Grid) :-
+    corners_rule(Grid),
     solution(Strategy, Grid),
     canonical(Grid).
+solve(Strategy, by_class, Grid) :-
+    solve(Strategy, up_to_rotation, Canonical),
+    class_member(Canonical, Grid).
+
+class_member(Grid, Grid).
+class_member(Grid, Turned) :-
+    grid_turn(Grid, Turned).
+
+%!  corners_rule(-Grid) is det.
+%
+%   Grid is a skeleton of the current puzzle's grid whose corners are
+%   constrained (by coroutines that fire as the search places pieces) so
+%   that only canonical grids remain: the pieces of a class are distinct
+%   and each turn brings another corner to the top-left, so a grid is
+%   canonical exactly when its top-left piece has a smaller id than the
+%   pieces on those rival corners. The top-left piece must also leave enough
+%   larger pieces able to fill the rival corners (under the eternity rule:
+%   it is the corner piece with the smallest id).
+
+corners_rule(Grid) :-
+    grid_size(Rows, Cols),
+    length(Grid, Rows),
+    maplist(cell_row(Cols), Grid),
+    Grid = [[[TopLeft, _]|_]|_],
+    rival_corners(Grid, Rivals),
+    length(Rivals, Needed),
+    (   Needed =:= 0
+    ->  true
+    ;   findall(Id, corner_fit(Rows, Cols, Id), Ids0),
+        sort(Ids0, Ids),
+        freeze(TopLeft, enough_larger(TopLeft, Ids, Needed)),
+        maplist(larger_than(TopLeft), Rivals)
+    ).
+
+cell_row(Cols, Row) :-
+    length(Row, Cols),
+    maplist(cell_skeleton, Row).
+
+cell_skeleton([_, _]).
+
+rival_corners([[_]], []).
+rival_corners(Grid, Rivals) :-
+    Grid = [Top|_],
+    \+ Grid = [[_]],
+    last(Grid, Bottom),
+    last(Top, [TopRight, _]),
+    Bottom = [[BottomLeft, _]|_],
+    last(Bottom, [BottomRight, _]),
+    length(Grid, Rows),
+    length(Top, Cols),
+    (   Rows =:= Cols
+    ->  Rivals = [TopRight, BottomRight, BottomLeft]
+    ;   Rivals = [BottomRight]
+    ).
+
+corner_fit(Rows, Cols, Id) :-
+    piece(Id, Edges),
+    between(0, 3, Turns),
+    rotated(Turns, Edges, [N, E, S, W]),
+    meets(border, N),
+    meets(border, W),
+    closes_if(Cols =:= 1, E),
+    closes_if(Rows =:= 1, S).
+
+closes_if(Test, Edge) :-
+    (   call(Test)
+    ->  closes(last, Edge)
+    ;   closes(inner, Edge)
+    ).
+
+enough_larger(TopLeft, Ids, Needed) :-
+    aggregate_all(count, (member(Id, Ids), Id > TopLeft), Larger),
+    Larger >= Needed.
+
+larger_than(TopLeft, Piece) :-
+    when(ground(TopLeft-Piece), Piece > TopLeft).
 
 %!  canonical(+Grid) is semidet.
 %

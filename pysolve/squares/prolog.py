@@ -21,21 +21,19 @@ def load_goal(instance: Instance) -> str:
     return f"load_puzzle({instance.rule}, {instance.rows}, {instance.cols}, [{pieces}], [{pairs}])"
 
 
-def rotation(up_to_rotation: bool) -> str:
-    """The Rotation argument of solve/3."""
-    return "up_to_rotation" if up_to_rotation else "all"
+ROTATIONS = ("all", "up_to_rotation", "by_class")  # the Rotation argument of solve/3
 
 
-def solutions(instance: Instance, strategy: str, up_to_rotation: bool, max_solutions: int,
+def solutions(instance: Instance, strategy: str, rotation: str, max_solutions: int,
               seconds: float) -> tuple[list[Grid], str]:
     """Up to `max_solutions` grids (0: all) and the bridge status."""
-    goal = f"{load_goal(instance)}, solve({strategy}, {rotation(up_to_rotation)}, Grid)"
+    goal = f"{load_goal(instance)}, solve({strategy}, {rotation}, Grid)"
     result = bridge.solutions(RULE_BASE, goal, max_solutions=max_solutions, seconds=seconds)
     return [as_grid(row["Grid"]) for row in result.rows], result.status
 
 
-def count(instance: Instance, strategy: str, up_to_rotation: bool, seconds: float) -> tuple[int | None, str]:
+def count(instance: Instance, strategy: str, rotation: str, seconds: float) -> tuple[int | None, str]:
     """The number of solutions counted inside Prolog (None when a bound stopped it) and the status."""
-    goal = f"{load_goal(instance)}, aggregate_all(count, solve({strategy}, {rotation(up_to_rotation)}, _), Count)"
+    goal = f"{load_goal(instance)}, aggregate_all(count, solve({strategy}, {rotation}, _), Count)"
     result = bridge.solutions(RULE_BASE, goal, seconds=seconds)
     return (result.rows[0]["Count"] if result.rows else None), result.status

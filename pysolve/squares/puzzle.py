@@ -81,16 +81,23 @@ def solve_python(question: Question) -> Found:
 def solve_prolog(question: Question) -> Found:
     """prolog/squares.pl, one bounded query: the solutions, or the count made inside Prolog."""
     strategy = PROLOG_STRATEGY[question.strategy]
+    rotation = prolog_rotation(question)
     if question.mode == COUNT:
-        count, status = prolog.count(question.instance, strategy, question.up_to_rotation, question.seconds)
+        count, status = prolog.count(question.instance, strategy, rotation, question.seconds)
         grids: list[Grid] = []
     else:
-        grids, status = prolog.solutions(question.instance, strategy, question.up_to_rotation,
-                                         question.limit, question.seconds)
+        grids, status = prolog.solutions(question.instance, strategy, rotation, question.limit, question.seconds)
         count = len(grids)
     if status in ("time_limit", "inference_limit") or count is None:
         raise SearchLimitExceeded(f"Prolog squares search stopped: {status} ({question.seconds:g} s)")
     return found(question, grids, count, {"strategy": strategy})
+
+
+def prolog_rotation(question: Question) -> str:
+    """solve/3's Rotation: the original's order for a first solution, else the symmetry-broken search."""
+    if question.up_to_rotation:
+        return "up_to_rotation"
+    return "all" if question.mode == FIRST else "by_class"
 
 
 def solve_kanren(question: Question) -> Found:
