@@ -65,35 +65,34 @@ def reference(instance: Instance, visit: Visit, limit: Limit, trace: Trace | Non
     matcher = Matcher(instance)
     cells: list[tuple[int, int, Edges]] = []
     used: set[int] = set()
+    rotations = [(piece.id, [piece.turned(turns) for turns in range(4)]) for piece in instance.pieces]
 
     def fits(pos: int, edges: Edges) -> bool:
         r, c = divmod(pos, cols)
-        left = matcher.matches(cells[pos - 1][2][E], edges[W]) if c else matcher.border(edges[W])
-        up = matcher.matches(cells[pos - cols][2][S], edges[N]) if r else matcher.border(edges[N])
-        right = matcher.border(edges[E]) if c == cols - 1 else matcher.inner(edges[E])
-        down = matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S])
-        return left and up and right and down
+        return ((matcher.matches(cells[pos - 1][2][E], edges[W]) if c else matcher.border(edges[W]))
+                and (matcher.matches(cells[pos - cols][2][S], edges[N]) if r else matcher.border(edges[N]))
+                and (matcher.border(edges[E]) if c == cols - 1 else matcher.inner(edges[E]))
+                and (matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S])))
 
     def place(pos: int) -> bool:
         if pos == rows * cols:
             if trace is not None:
                 trace.add("solution")
             return visit(tuple(tuple((p, t) for p, t, _ in cells[r * cols:(r + 1) * cols]) for r in range(rows)))
-        for piece in instance.pieces:
-            if piece.id in used:
+        for piece, turned in rotations:
+            if piece in used:
                 continue
-            for turns in range(4):
-                limit.spend()
-                edges = piece.turned(turns)
+            limit.spend(4)
+            for turns, edges in enumerate(turned):
                 if not fits(pos, edges):
                     continue
-                cells.append((piece.id, turns, edges))
-                used.add(piece.id)
+                cells.append((piece, turns, edges))
+                used.add(piece)
                 if trace is not None:
-                    trace.add("place", pos, piece.id, turns)
+                    trace.add("place", pos, piece, turns)
                 stop = place(pos + 1)
                 cells.pop()
-                used.discard(piece.id)
+                used.discard(piece)
                 if trace is not None:
                     trace.add("back", pos)
                 if stop:
