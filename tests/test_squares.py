@@ -260,6 +260,13 @@ def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):
         assert control in page
 
 
+def test_a_full_trace_stops_the_search_and_says_so():
+    trace = python.Trace(max_events=100)
+    python.reference(model.load("eternity-6x6"), lambda grid: False, python.Limit(seconds=5), trace)
+    assert trace.truncated and len(trace.events) == 100
+    assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), trace.events, trace.truncated)
+
+
 # --- the CLI and bad input --------------------------------------------------------------------
 
 def test_json_has_grids_of_piece_and_turns(cli, capsys):

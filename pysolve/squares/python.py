@@ -60,7 +60,11 @@ class Trace:
 
 
 def reference(instance: Instance, visit: Visit, limit: Limit, trace: Trace | None = None) -> None:
-    """The original's search: row by row, each unused piece in each rotation, left and up checked."""
+    """The original's search: row by row, each unused piece in each rotation, left and up checked.
+
+    With a `trace`, every placement, backtrack and solution is recorded; the
+    search stops when the trace is full.
+    """
     rows, cols = instance.rows, instance.cols
     matcher = Matcher(instance)
     cells: list[tuple[int, int, Edges]] = []
@@ -75,6 +79,8 @@ def reference(instance: Instance, visit: Visit, limit: Limit, trace: Trace | Non
                 and (matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S])))
 
     def place(pos: int) -> bool:
+        if trace is not None and trace.truncated:
+            return True  # the trace is full: nothing more to record
         if pos == rows * cols:
             if trace is not None:
                 trace.add("solution")
