@@ -33,6 +33,11 @@ solutions in the same order.
 :- use_module(library(apply)).
 :- use_module(library(aggregate)).
 
+%!  piece(?Id, ?Edges) is nondet.
+%
+%   Piece Id of the current puzzle shows Edges = [N, E, S, W] at turn 0
+%   (dynamic: load_puzzle/5 asserts one fact per piece).
+
 :- dynamic piece/2, complement/2, rule/1, grid_size/2, oriented/6.
 
 %!  load_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs) is det.
