@@ -94,10 +94,10 @@ def solve_prolog(question: Question) -> Found:
 
 
 def prolog_rotation(question: Question) -> str:
-    """solve/3's Rotation: the original's order for a first solution, else the symmetry-broken search."""
+    """solve/3's Rotation: the original's order for a first solution or the original strategy, else by class."""
     if question.up_to_rotation:
         return "up_to_rotation"
-    return "all" if question.mode == FIRST else "by_class"
+    return "all" if question.mode == FIRST or question.strategy == "original" else "by_class"
 
 
 def solve_kanren(question: Question) -> Found:
@@ -127,7 +127,7 @@ class Squares(Puzzle):
         parser.add_argument("--up-to-rotation", action="store_true",
                             help="one solution per class under turns of the whole grid")
         parser.add_argument("--strategy", choices=STRATEGIES, default="fast",
-                            help="fast (indexed; default) or original (the original's literal search)")
+                            help="python and prolog: fast (indexed, symmetry broken; default) or original (the literal search)")
         parser.add_argument("--seconds", type=float, default=60.0, help="time limit of the search (default 60)")
         parser.add_argument("--svg", metavar="OUT", help="write the first solution as SVG")
         parser.add_argument("--trace-html", metavar="OUT",
