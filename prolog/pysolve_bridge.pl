@@ -29,10 +29,13 @@ user:message_hook(Term, Kind, Lines) :-
     split_string(Text, "", " \n", [Trimmed]),
     assertz(captured(Kind, Location, Trimmed)).
 
-message_location(error(_, file(File, Line, _, _)), File:Line) :- !.
-message_location(_, File:Line) :-
-    source_location(File, Line), !.
-message_location(_, unknown).
+message_location(Term, Location) :-
+    (   Term = error(_, file(File, Line, _, _))
+    ->  Location = File:Line
+    ;   source_location(File, Line)
+    ->  Location = File:Line
+    ;   Location = unknown
+    ).
 
 %!  load_rule_base(+File, +Module, -Problems) is det.
 %
@@ -100,8 +103,11 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
 
 binding_name_var(Name = Var, Name, Var).
 
-limited_goal(Goal, 0, Goal) :- !.
-limited_goal(Goal, Max, limit(Max, Goal)).
+limited_goal(Goal, Max, Limited) :-
+    (   Max =:= 0
+    ->  Limited = Goal
+    ;   Limited = limit(Max, Goal)
+    ).
 
 collect(Vars, Goal, Seconds, Inferences, Found, Status, Message) :-
     catch(( timed_collect(Vars, Goal, Seconds, Inferences, Found, Status),
@@ -128,10 +134,13 @@ counted_collect(Vars, Goal, Inferences, Found, Status) :-
         Status = complete
     ).
 
-error_status(time_limit_exceeded, time_limit, '') :- !.
-error_status(Error, error, Message) :-
-    message_to_text(Error, Text),
-    atom_string(Message, Text).
+error_status(Error, Status, Message) :-
+    (   Error == time_limit_exceeded
+    ->  Status = time_limit, Message = ''
+    ;   Status = error,
+        message_to_text(Error, Text),
+        atom_string(Message, Text)
+    ).
 
 %!  plain_value(+Term, -Value) is det.
 %
@@ -140,18 +149,14 @@ error_status(Error, error, Message) :-
 %   else (compound terms) written as an atom in Prolog syntax, and an
 %   unbound variable as '_'.
 
-plain_value(Term, Term) :-
-    (   atom(Term)
-    ;   float(Term)
-    ;   integer(Term), Term >= -(2**63), Term < 2**63
-    ), !.
 plain_value(Term, Value) :-
-    is_list(Term), !,
-    maplist(plain_value, Term, Value).
-plain_value(Term, Value) :-
-    string(Term), !,
-    atom_string(Value, Term).
-plain_value(Term, '_') :-
-    var(Term), !.
-plain_value(Term, Value) :-
-    format(atom(Value), '~q', [Term]).
+    (   ( atom(Term) ; float(Term) ; integer(Term), Term >= -(2**63), Term < 2**63 )
+    ->  Value = Term
+    ;   is_list(Term)
+    ->  maplist(plain_value, Term, Value)
+    ;   string(Term)
+    ->  atom_string(Value, Term)
+    ;   var(Term)
+    ->  Value = '_'
+    ;   format(atom(Value), '~q', [Term])
+    ).
