@@ -84,6 +84,11 @@ class Puzzle:
         """The part of an answer all back ends must agree on, in one normal form."""
         return answer.solutions
 
+    def summarise(self, answer: Answer) -> str:
+        """A few words for report tables: the count, or how many solutions were found."""
+        found = answer.count if answer.count is not None else len(answer.solutions)
+        return f"{found} solution{'' if found == 1 else 's'}"
+
     def render(self, answer: Answer) -> str:
         """The answer drawn as text for a terminal."""
         return "\n".join(str(solution) for solution in answer.solutions)

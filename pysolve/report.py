@@ -26,10 +26,10 @@ def short(value: Any, width: int = 48) -> str:
 
 
 def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
-    """One row per back end: name, status, canonical answer, states, seconds."""
+    """One row per back end: name, status, answer in brief, states, seconds."""
     rows = []
     for name, answer in report.results.items():
-        rows.append([name, answer.status, short(puzzle.canonical(answer)),
+        rows.append([name, answer.status, short(puzzle.summarise(answer)),
                      answer.stats.get("states", "-"), f"{answer.stats['seconds']:.4f}"])
     for name, reason in report.skipped.items():
         rows.append([name, "skipped", short(reason), "-", "-"])
@@ -39,7 +39,7 @@ def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
 def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
     """A cross-check as a table plus a verdict line."""
     question = ", ".join(f"{key}={value}" for key, value in report.question.items())
-    table = render_table(["backend", "status", "canonical answer", "states", "seconds"],
+    table = render_table(["backend", "status", "answer", "states", "seconds"],
                          crosscheck_rows(puzzle, report))
     verdict = "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference or 'no answers'}"
     return f"{puzzle.name} ({question})\n{table}\n{verdict}"
@@ -81,9 +81,9 @@ def demo_report(out: TextIO) -> int:
         disagreements += not report.agree
         label = ", ".join(f"{key}={value}" for key, value in report.question.items())
         for row in crosscheck_rows(puzzle, report):
-            rows.append([puzzle.name, short(label, 36)] + row + ["yes" if report.agree else "NO"])
+            rows.append([puzzle.name, short(label, 44)] + row + ["yes" if report.agree else "NO"])
     progress.close()
-    out.write(render_table(["puzzle", "question", "backend", "status", "canonical answer",
+    out.write(render_table(["puzzle", "question", "backend", "status", "answer",
                             "states", "seconds", "agree"], rows) + "\n")
     out.write(f"\n{len(work)} questions, {len(work) - disagreements} agreed across back ends\n")
     return 0 if disagreements == 0 else 1

@@ -52,6 +52,9 @@ class Azul(Puzzle):
         """The final state (scores, walls, bag, lid, ...)."""
         return answer.solutions
 
+    def summarise(self, answer: Answer) -> str:
+        return f"scores {answer.stats['scores']}, winners {answer.stats['winners']}"
+
     def render(self, answer: Answer) -> str:
         return table(answer.solutions[0]) if answer.solutions else "no game"
 

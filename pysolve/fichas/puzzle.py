@@ -47,6 +47,11 @@ class Fichas(Puzzle):
         valid = path is not None and is_solution(path, question.m, question.n)
         return {"moves": len(path) - 1 if path else None, "valid path": valid}
 
+    def summarise(self, answer: Answer) -> str:
+        if not answer.solutions:
+            return "no solution"
+        return f"path of {len(answer.solutions[0]) - 1} moves"
+
     def render(self, answer: Answer) -> str:
         if not answer.solutions:
             return f"no solution ({answer.question['strategy']} gives up)"
