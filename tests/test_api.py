@@ -6,7 +6,7 @@ import inspect
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pysolve
@@ -109,7 +109,9 @@ def test_crosscheck_asks_every_chosen_backend(pysolve_backends: list[str]) -> No
     assert {answer.count for answer in report.results.values()} == {len(report.results["python"].solutions)}
 
 
-def test_an_own_rule_base_is_cross_checked_like_the_built_in_ones(my_rule_base, pysolve_backends) -> None:
+@pytest.mark.pysolve_backends("prolog")
+def test_an_own_rule_base_is_cross_checked_like_the_built_in_ones(pysolve_backend, my_rule_base,
+                                                                   pysolve_backends) -> None:
     assert my_rule_base.name == "prolog:my_tangram" and my_rule_base.module == "my_tangram"
     assert pysolve.solve("tangram", count=True, backend=my_rule_base).count == 36
     report = pysolve.crosscheck("tangram", count=True, strategy="cell", also=[my_rule_base],
@@ -125,17 +127,20 @@ def test_a_wrong_own_solver_is_named_in_the_difference() -> None:
     assert report.difference == "mine and python differ at answer['count']: 37 against 36"
 
 
-@settings(max_examples=8, deadline=None)
+@pytest.mark.pysolve_backends("prolog")
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # pysolve_backend is a plain name
 @given(width=st.integers(2, 5), height=st.integers(2, 5), pieces=st.integers(2, 4), seed=st.integers(0, 10**6))
-def test_own_rule_base_agrees_on_generated_boards(tmp_path_factory, my_rule_base, width, height, pieces,
-                                                  seed) -> None:
+def test_own_rule_base_agrees_on_generated_boards(pysolve_backend, tmp_path_factory, my_rule_base, width, height,
+                                                  pieces, seed) -> None:
     board = tmp_path_factory.mktemp("board") / "board.txt"
     board.write_text(generate_tangram(width, height, pieces, seed, False).to_text())
     assert_backends_agree("tangram", board, count=True, strategy="cell", reference=my_rule_base,
                           backends=["python"])
 
 
-def test_raw_prolog_goals_run_against_a_rule_base() -> None:
+@pytest.mark.pysolve_backends("prolog")
+def test_raw_prolog_goals_run_against_a_rule_base(pysolve_backend: str) -> None:
     result = pysolve.query("fichas", "move('BHV', Next)")
     assert [row["Next"] for row in result.rows] == ["HBV", "BVH"] and result.status == "complete"
     assert pysolve.query("fichas", "move('BHV', Next)", max_solutions=1).status == "max_solutions"
@@ -165,7 +170,8 @@ def test_bad_calls_raise_one_clear_error(call, error, message) -> None:
         call()
 
 
-def test_a_broken_rule_base_is_refused_when_added(tmp_path: Path) -> None:
+@pytest.mark.pysolve_backends("prolog")
+def test_a_broken_rule_base_is_refused_when_added(pysolve_backend: str, tmp_path: Path) -> None:
     path = tmp_path / "broken.pl"
     path.write_text(":- module(broken, [p/1]).\np(X) :- q(Y).\n")
     with pytest.raises(pysolve.PrologError, match="did not load cleanly"):
@@ -180,3 +186,11 @@ def test_the_public_names_are_documented_and_crosscheck_is_the_function() -> Non
         if callable(value):
             assert inspect.getdoc(value), name
     assert set(pysolve.__all__) >= {"solve", "count", "crosscheck", "question", "query", "RuleBase"}
+
+
+@pytest.mark.parametrize("module", ["pysolve", "pysolve.api"])
+def test_the_docstring_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted >= 1 and result.failed == 0
