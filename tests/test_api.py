@@ -19,7 +19,7 @@ from pysolve.tangram.generate import generate as generate_tangram
 SAMPLE = data_dir() / "hidato" / "sample.txt"
 
 MY_TANGRAM = """\
-:- module(my_tangram, [tilings/4]).
+:- module(api_tangram, [tilings/4]).  % not my_tangram: the guide loads that one
 
 %!  tilings(+Width, +Height, +Sizes, -Count) is det.
 %
@@ -57,7 +57,7 @@ def off_by_one(question) -> pysolve.Found:
 @pytest.fixture(scope="module")
 def my_rule_base(tmp_path_factory: pytest.TempPathFactory) -> pysolve.RuleBase:
     """MY_TANGRAM in a file, loaded once (a module name can be loaded from one file only)."""
-    path = tmp_path_factory.mktemp("rules") / "my_tangram.pl"
+    path = tmp_path_factory.mktemp("rules") / "api_tangram.pl"
     path.write_text(MY_TANGRAM)
     return pysolve.RuleBase(path, count_tilings)
 
@@ -112,12 +112,12 @@ def test_crosscheck_asks_every_chosen_backend(pysolve_backends: list[str]) -> No
 @pytest.mark.pysolve_backends("prolog")
 def test_an_own_rule_base_is_cross_checked_like_the_built_in_ones(pysolve_backend, my_rule_base,
                                                                    pysolve_backends) -> None:
-    assert my_rule_base.name == "prolog:my_tangram" and my_rule_base.module == "my_tangram"
+    assert my_rule_base.name == "prolog:api_tangram" and my_rule_base.module == "api_tangram"
     assert pysolve.solve("tangram", count=True, backend=my_rule_base).count == 36
     report = pysolve.crosscheck("tangram", count=True, strategy="cell", also=[my_rule_base],
                                 backends=pysolve_backends)
     assert report.agree, report.difference
-    assert list(report.results) == ["prolog:my_tangram", *pysolve_backends]
+    assert list(report.results) == ["prolog:api_tangram", *pysolve_backends]
 
 
 def test_a_wrong_own_solver_is_named_in_the_difference() -> None:
