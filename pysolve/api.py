@@ -81,11 +81,11 @@ def _argv(parser: argparse.ArgumentParser, args: Sequence[Any], options: dict[st
     """Command-line words for positional `args` and keyword `options` (named by their dest)."""
     actions = {action.dest: action for action in parser._actions}
     positionals = [action.dest for action in parser._actions if not action.option_strings]
-    words = [os.fspath(arg) if isinstance(arg, os.PathLike) else str(arg) for arg in args]
+    words = [_word(arg) for arg in args]
     for dest in positionals[len(args):]:
         value = options.pop(dest, None)
         if value is not None:
-            words.append(str(os.fspath(value) if isinstance(value, os.PathLike) else value))
+            words.append(_word(value))
     for dest, value in options.items():
         action = actions.get(dest)
         if action is None or not action.option_strings:
@@ -103,7 +103,12 @@ def _option_words(action: argparse.Action, value: Any) -> list[str]:
     if action.nargs == 0:
         return [flag]
     values = value if isinstance(value, (list, tuple)) and isinstance(action, argparse._AppendAction) else [value]
-    return [word for item in values for word in (flag, str(os.fspath(item) if isinstance(item, os.PathLike) else item))]
+    return [f"{flag}={_word(item)}" for item in values]  # `=`: values such as -3 stay values
+
+
+def _word(value: Any) -> str:
+    """A value as a command-line word (paths as their text)."""
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 
 def _ask(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any],
