@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, Union
 
 from pysolve import backends as _backends
 from pysolve import bridge, puzzles
-from pysolve.crosscheck import CrossCheck, first_disagreement
+from pysolve.crosscheck import CrossCheck
 from pysolve.crosscheck import crosscheck as _crosscheck
 from pysolve.errors import InputError, UnknownName
-from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle, Solver
+from pysolve.puzzle import Answer, Found, Puzzle, Solver
 
 PuzzleLike = Union[str, Puzzle]
 BackendLike = Union[str, Solver]
@@ -175,19 +174,10 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     asked, _ = _ask(found, args, options, question)
     for name in backends or ():
         _backends.check_name(name)
-    report = _crosscheck(found, asked, None if backends is None else list(backends))
-    extra = also.items() if isinstance(also, Mapping) else ((backend_name(s), s) for s in also)
-    mine: dict[str, Answer] = {}
-    for name, solver in extra:
-        answer = _answer(found, asked, name, solver)
-        if answer.status == UNKNOWN:
-            report.skipped[name] = "no answer within its budget (status unknown)"
-        else:
-            mine[name] = answer
-    if mine:
-        report.results = {**mine, **report.results}
-        report.difference = first_disagreement(found, report.results)
-    return report
+    extra = dict(also.items() if isinstance(also, Mapping) else ((backend_name(s), s) for s in also))
+    for name in extra:
+        _check_own_name(name)
+    return _crosscheck(found, asked, None if backends is None else list(backends), extra)
 
 
 def backend_name(backend: BackendLike) -> str:
@@ -197,18 +187,16 @@ def backend_name(backend: BackendLike) -> str:
     return getattr(backend, "name", None) or getattr(backend, "__name__", None) or repr(backend)
 
 
-def _answer(puzzle: Puzzle, asked: Any, name: str, solver: Solver) -> Answer:
-    """Run a back end of one's own and time it, as Puzzle.solve does for the built-in ones."""
+def _check_own_name(name: str) -> None:
+    """A back end of one's own may not take a built-in back end's name."""
     if name in _backends.NAMES:
         raise InputError(f"a back end of one's own cannot be called {name!r}: that is a built-in back end")
-    started = time.perf_counter()
-    found = solver(asked)
-    seconds = time.perf_counter() - started
-    if not isinstance(found, Found):
-        raise TypeError(f"back end {name!r} returned {type(found).__name__}; it must return pysolve.Found")
-    return Answer(puzzle=puzzle.name, backend=name, solutions=found.solutions,
-                  stats={"seconds": round(seconds, 6), **found.stats}, count=found.count,
-                  status=found.status, question=puzzle.describe(asked))
+
+
+def _answer(puzzle: Puzzle, asked: Any, name: str, solver: Solver) -> Answer:
+    """Run a back end of one's own and time it, as Puzzle.solve does for the built-in ones."""
+    _check_own_name(name)
+    return puzzle.run(name, solver, asked)
 
 
 Adapter = Callable[["RuleBase", Any], Found]

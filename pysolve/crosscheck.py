@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pysolve import backends
 from pysolve.errors import PysolveError
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle, Solver
 
 
 @dataclass
@@ -37,27 +38,39 @@ class CrossCheck:
         }
 
 
-def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None) -> CrossCheck:
-    """Ask every available back end that answers `question` (or those in `only`) and compare."""
+def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
+               also: Mapping[str, Solver] | None = None) -> CrossCheck:
+    """Ask every available back end that answers `question` (or those in `only`) and compare.
+
+    `also` adds solvers of one's own (name -> solver); they are asked first,
+    so a difference names them.
+    """
     offered = puzzle.backends_for(question)
     wanted = offered if only is None else [name for name in offered if name in only]
     report = CrossCheck(puzzle.name, puzzle.describe(question), {})
+    for name, solver in (also or {}).items():
+        record(report, name, lambda: puzzle.run(name, solver, question))
     for name in wanted:
         info = backends.info(name)
-        if not info.available:
-            report.skipped[name] = info.reason
-            continue
-        try:
-            answer = puzzle.solve(question, name)
-        except PysolveError as error:  # a budget or a Prolog error: a finding, not a crash
-            report.skipped[name] = f"{type(error).__name__}: {error}"
-            continue
-        if answer.status == UNKNOWN:
-            report.skipped[name] = "no answer within its budget (status unknown)"
+        if info.available:
+            record(report, name, lambda: puzzle.solve(question, name))
         else:
-            report.results[name] = answer
+            report.skipped[name] = info.reason
     report.difference = first_disagreement(puzzle, report.results)
     return report
+
+
+def record(report: CrossCheck, name: str, ask: Callable[[], Answer]) -> None:
+    """Add one back end's answer to the report, or why it gave none."""
+    try:
+        answer = ask()
+    except PysolveError as error:  # a budget or a Prolog error: a finding, not a crash
+        report.skipped[name] = f"{type(error).__name__}: {error}"
+        return
+    if answer.status == UNKNOWN:
+        report.skipped[name] = "no answer within its budget (status unknown)"
+    else:
+        report.results[name] = answer
 
 
 def first_disagreement(puzzle: Puzzle, results: dict[str, Answer]) -> str | None:

@@ -127,12 +127,18 @@ class Puzzle:
             raise UnknownName(f"back end {backend!r} does not answer this {self.name} question; "
                               f"use one of: {offered}")
         backends.require(backend)
+        return self.run(backend, solver, question)
+
+    def run(self, name: str, solver: Solver, question: Any) -> Answer:
+        """Time `solver`'s answer to `question` and build the Answer, under back end `name`."""
         started = time.perf_counter()
         found = solver(question)
         seconds = time.perf_counter() - started
+        if not isinstance(found, Found):
+            raise TypeError(f"back end {name!r} returned {type(found).__name__}; it must return pysolve.Found")
         return Answer(
             puzzle=self.name,
-            backend=backend,
+            backend=name,
             solutions=found.solutions,
             stats={"seconds": round(seconds, 6), **found.stats},
             count=found.count,
