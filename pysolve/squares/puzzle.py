@@ -114,9 +114,6 @@ class Squares(Puzzle):
     summary = "edge-matching squares: the 3x3 insect puzzle and any R x C set"
     can_generate = True
 
-    def __init__(self) -> None:
-        self.asked: dict[str, Instance] = {}  # instance name -> the instance last asked about
-
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """FILE, the question (--all / --count, default the first solution), pictures and bounds."""
         parser.add_argument("file", metavar="FILE", nargs="?",
@@ -180,13 +177,8 @@ class Squares(Puzzle):
         return written
 
     def instance_of(self, answer: Answer) -> Instance:
-        """The instance an answer is about (the one last asked of this puzzle with that name)."""
-        return self.asked[answer.question["instance"]]
-
-    def solve(self, question: Question, backend: str | None = None) -> Answer:
-        """Puzzle.solve, remembering the instance so that answers can be drawn."""
-        self.asked[question.instance.name] = question.instance
-        return super().solve(question, backend)
+        """The instance an answer is about."""
+        return answer.asked.instance
 
     def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
         """--rows, --cols, --colours, --seed and --rule."""
