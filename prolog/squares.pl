@@ -40,11 +40,6 @@ solutions in the same order.
 
 :- dynamic piece/2, complement/2, rule/1, grid_size/2, oriented/6.
 
-%!  piece(?Id, ?Edges) is nondet.
-%
-%   The current puzzle's pieces as facts: Edges is [N, E, S, W] at turn 0,
-%   in the order of the puzzle file (asserted by load_puzzle/5).
-
 %!  load_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs) is det.
 %
 %   Replace the current puzzle: Rule is `insect` or `eternity`, the grid
