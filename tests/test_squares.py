@@ -299,6 +299,7 @@ BAD_FILES = {
     "owen short line": ("1 1\n0 0 0\n", "squares.txt:2: a piece line needs 4 colours"),
     "twice": ("grid 1 2\npair R r\npiece 1 R r R r\npiece 1 r R r R\n", "piece id 1 is used twice"),
     "empty": ("# nothing\n", "the file is empty"),
+    "id zero": ("grid 1 1\npair R r\npiece 0 R r R r\n", "piece id 0 is not a positive integer"),
 }
 
 

@@ -136,6 +136,8 @@ def validated(instance: Instance) -> Instance:
         raise InputError(f"{where}: a {instance.rows} x {instance.cols} grid needs {wanted} pieces, "
                          f"the file has {len(instance.pieces)}")
     ids = [piece.id for piece in instance.pieces]
+    if any(i < 1 for i in ids):
+        raise InputError(f"{where}: piece id {min(ids)} is not a positive integer")
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise InputError(f"{where}: piece id {duplicates[0]} is used twice")

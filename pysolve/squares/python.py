@@ -131,7 +131,7 @@ def fast(instance: Instance, visit: Visit, limit: Limit, classes: bool = False) 
     elif classes:  # a single cell: its classes are its turns
         visit = only_canonical(visit)
     above = [free] * cols  # the label each column's next cell needs on its North edge
-    used = [False] * (max(piece.id for piece in instance.pieces) + 1)
+    used = {piece.id: False for piece in instance.pieces}
     cells: list[tuple[int, int]] = [(0, 0)] * count
     checked = [0]  # placements since the last report to `limit` (reported every 4096)
 
