@@ -23,12 +23,13 @@ class Budget:
         self.spent = 0
         self.started = time.perf_counter()
 
-    def spend(self) -> None:
-        """Count one node; raise SearchLimitExceeded when the node or time budget is gone."""
-        self.spent += 1
+    def spend(self, nodes: int = 1) -> None:
+        """Count `nodes` nodes; raise SearchLimitExceeded when the node or time budget is gone."""
+        before, self.spent = self.spent, self.spent + nodes
         if self.nodes and self.spent > self.nodes:
             raise SearchLimitExceeded(f"{self.label} passed its budget of {self.nodes} nodes")
-        if self.seconds and self.spent % CLOCK_EVERY == 0 and time.perf_counter() - self.started > self.seconds:
+        if (self.seconds and self.spent // CLOCK_EVERY != before // CLOCK_EVERY
+                and time.perf_counter() - self.started > self.seconds):
             raise SearchLimitExceeded(f"{self.label} passed its time limit of {self.seconds:g} s")
 
     def tick(self) -> Any:

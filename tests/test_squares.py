@@ -188,9 +188,9 @@ def test_generated_puzzles_get_one_answer_from_every_back_end(live_backends, row
 
 def test_the_python_searches_stop_at_their_node_budget():
     with pytest.raises(SearchLimitExceeded):
-        python.reference(model.load(), lambda grid: False, python.Limit(nodes=500))
+        python.reference(model.load(), lambda grid: False, Budget(nodes=500))
     with pytest.raises(SearchLimitExceeded):
-        python.fast(model.load("eternity-5x5"), lambda grid: False, python.Limit(nodes=5000))
+        python.fast(model.load("eternity-5x5"), lambda grid: False, Budget(nodes=5000))
 
 
 def test_kanren_stops_at_its_budget():

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pysolve.errors import InputError, SearchLimitExceeded
-from pysolve.minikanren import Budget
+from pysolve.budget import Budget
 from pysolve.puzzle import NO_SOLUTION, SOLVED, Answer, Found, Puzzle, Solver
 from pysolve.squares import draw, kanren, prolog, python
 from pysolve.squares.generate import generate
@@ -66,7 +66,7 @@ class Collector:
 def solve_python(question: Question) -> Found:
     """The imperative solvers: `fast` (indexed, symmetry-pruned) or `original` (the reference)."""
     instance, collector = question.instance, Collector(question)
-    limit = python.Limit(question.seconds)
+    limit = Budget(seconds=question.seconds, label="Python squares search")
     if question.strategy == "original":
         visit = python.only_canonical(collector) if question.up_to_rotation else collector
         python.reference(instance, visit, limit)
@@ -216,7 +216,7 @@ def trace_page(instance: Instance, first_only: bool, seconds: float) -> str:
     def stop(grid: Grid) -> bool:
         return first_only
 
-    python.reference(instance, stop, python.Limit(seconds), trace)
+    python.reference(instance, stop, Budget(seconds=seconds, label="Python squares search"), trace)
     return draw.replay_html(instance, trace.events, trace.truncated)
 
 

@@ -15,32 +15,14 @@ but 16x slower in Python; a look-ahead on the cell below, 5% fewer nodes.)
 
 from __future__ import annotations
 
-import time
 from itertools import chain
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pysolve.errors import SearchLimitExceeded
+from pysolve.budget import Budget
 from pysolve.squares.model import E, Edges, Grid, Instance, Matcher, N, S, W, grid_rotations, is_canonical, oriented
 
-DEFAULT_SECONDS = 60.0
 Visit = Callable[[Grid], bool]  # gets each solution; returns True to stop the search
-
-
-class Limit:
-    """A node and time budget for one Python search."""
-
-    def __init__(self, seconds: float = DEFAULT_SECONDS, nodes: int = 0) -> None:
-        self.seconds, self.nodes, self.spent = seconds, nodes, 0
-        self.started = time.perf_counter()
-
-    def spend(self, nodes: int = 1) -> None:
-        """Count tried placements; raise SearchLimitExceeded when the budget is gone."""
-        before, self.spent = self.spent, self.spent + nodes
-        if self.nodes and self.spent > self.nodes:
-            raise SearchLimitExceeded(f"Python squares search passed its budget of {self.nodes} nodes")
-        if self.seconds and self.spent // 4096 != before // 4096 and time.perf_counter() - self.started > self.seconds:
-            raise SearchLimitExceeded(f"Python squares search passed its budget of {self.seconds:g} s")
 
 
 @dataclass
@@ -59,7 +41,7 @@ class Trace:
         self.events.append(event)
 
 
-def reference(instance: Instance, visit: Visit, limit: Limit, trace: Trace | None = None) -> None:
+def reference(instance: Instance, visit: Visit, limit: Budget, trace: Trace | None = None) -> None:
     """The original's search: row by row, each unused piece in each rotation, left and up checked.
 
     With a `trace`, every placement, backtrack and solution is recorded; the
@@ -110,7 +92,7 @@ def reference(instance: Instance, visit: Visit, limit: Limit, trace: Trace | Non
 
 # ---------------------------------------------------------------- the fast solver
 
-def fast(instance: Instance, visit: Visit, limit: Limit, classes: bool = False) -> None:
+def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False) -> None:
     """The same row-by-row search over an index: each position's candidates keyed by the needed labels.
 
     Labels become small integers; a candidate list holds only rotations that
