@@ -253,7 +253,7 @@ def test_a_solution_as_svg_places_every_piece(tmp_path, cli, capsys):
 
 def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):
     trace = python.Trace()
-    python.reference(model.load(), lambda grid: False, python.Limit(), trace)
+    python.reference(model.load(), lambda grid: False, Budget(), trace)
     kinds = [event[0] for event in trace.events]
     assert kinds.count("solution") == 4
     assert kinds.count("place") == kinds.count("back")
@@ -268,7 +268,7 @@ def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):
 
 def test_a_full_trace_stops_the_search_and_says_so():
     trace = python.Trace(max_events=100)
-    python.reference(model.load("eternity-6x6"), lambda grid: False, python.Limit(seconds=5), trace)
+    python.reference(model.load("eternity-6x6"), lambda grid: False, Budget(seconds=5), trace)
     assert trace.truncated and len(trace.events) == 100
     assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), trace.events, trace.truncated)
 
