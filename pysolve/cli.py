@@ -19,7 +19,7 @@ from pysolve.errors import PysolveError
 from pysolve.report import demo_report, render_crosscheck
 
 # modules that add whole command groups of their own: add_commands(subparsers)
-COMMAND_MODULES: tuple[str, ...] = ("pysolve.azul.cli",)
+COMMAND_MODULES: tuple[str, ...] = ("pysolve.azul.cli", "pysolve.tangram.play")
 
 
 class Parser(argparse.ArgumentParser):
