@@ -165,9 +165,10 @@ def test_a_click_off_the_cells_does_nothing():
 
 def test_clicking_an_option_again_turns_the_piece_when_rotations_are_on():
     small = parse_instance("board 3 2\nrotations yes\npiece 1 bar #cc3333 1 2\npiece 2 box #3366cc 2 2\n", "small")
-    first = play(["1", (0, 0)], instance=small, check=lambda app: app.game.preview)
+    first, lines = play(["1", (0, 0)], instance=small, check=lambda app: (app.game.preview, text(app)))
     turned = play(["1", (0, 0), (0, 0)], instance=small, check=lambda app: app.game.preview)
     assert (first.width, first.height) == (1, 2) and (turned.width, turned.height) == (2, 1)
+    assert "preview (again: turn)" in lines and "(again: turn)" not in play([], check=text)
 
 
 # ---------------------------------------------------------------- temporary and definitive pieces

@@ -39,7 +39,8 @@ def key_range(game: Game) -> str:
 
 def help_line(game: Game) -> str:
     """Every key of the game, on one line."""
-    return (f"{key_range(game)} select  click * or arrows+space preview (again: turn)  t temporary  "
+    turn = " (again: turn)" if game.instance.rotations else ""
+    return (f"{key_range(game)} select  click * or arrows+space preview{turn}  t temporary  "
             f"Enter definitive  Esc cancel  h hint  u undo  q quit")
 
 
@@ -172,7 +173,7 @@ async def perform(pilot: Pilot[None], steps: Sequence[Step]) -> None:
             await pilot.click(BoardView, offset=cell_position(app.game.instance, step))
 
 
-def screenshot(game: Game, steps: Sequence[Step], size: tuple[int, int] = (90, 26)) -> str:
+def screenshot(game: Game, steps: Sequence[Step], size: tuple[int, int] = (88, 19)) -> str:
     """Play `steps` headless and return an SVG screenshot of the screen (the docs' picture)."""
 
     async def play() -> str:

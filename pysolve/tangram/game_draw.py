@@ -3,8 +3,8 @@
 The board is drawn the way people draw it (y upwards, row H - 1 on top),
 two characters per cell after a three-character row label: a piece lying
 temporarily shows its key on its colour, a piece placed for good shows `X`,
-the preview is a ghost `▒▒` in the piece's colour, option cells `*`, hint
-cells the key in the piece's colour, free cells `.`; the cursor is reversed.
+the preview is a ghost `▒▒` in the piece's colour, hint cells the key in
+the piece's colour (over option cells `*`), free cells `.`; the cursor is reversed.
 """
 
 from __future__ import annotations
@@ -80,11 +80,11 @@ def _cell_look(game: Game, cell: Cell, lying: dict[Cell, Placement], ghost: dict
     if cell in lying:
         piece = game.instance.piece(lying[cell].piece)
         return ("X " if piece.name in game.fixed else f"{piece.key} "), piece_style(piece.colour)
-    if cell in options:
-        return "* ", OPTION
     if cell in hinted:
         piece = game.instance.piece(hinted[cell].piece)
         return f"{piece.key}·", Style(color=piece.colour, italic=True)
+    if cell in options:
+        return "* ", OPTION
     return ". ", FREE
 
 
