@@ -116,3 +116,17 @@ def test_without_prolog_everything_falls_back_to_kanren_and_python() -> None:
 
     refused = run_hidden_prolog("solve", "fichas", "--m", "1", "--n", "1", "--backend", "prolog")
     assert refused.returncode == 2 and "unavailable" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_the_demo_without_prolog_answers_every_puzzle_on_kanren_and_python() -> None:
+    demo = run_hidden_prolog("demo")
+    assert demo.returncode == 0, demo.stderr
+    assert "prolog (unavailable: SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1)" in demo.stdout
+    rows = [line.split() for line in demo.stdout.splitlines() if line.split()[:1] in (["fichas"], ["tangram"],
+                                                                                       ["hidato"], ["azul"], ["squares"])]
+    assert {row[0] for row in rows} == {"fichas", "tangram", "hidato", "azul", "squares"}
+    answered = {row[0] for row in rows if "solved" in row and ("kanren" in row or "python" in row)}
+    assert answered == {"fichas", "tangram", "hidato", "azul", "squares"}
+    assert all("solved" not in row for row in rows if "prolog" in row)
+    assert all(row[-1] == "yes" for row in rows)
+    assert "agreed across back ends" in demo.stdout.splitlines()[-1]
