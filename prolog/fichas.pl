@@ -26,6 +26,7 @@ This module is a problem for library search.pl: it defines successor/2,
 goal/1 and heuristic/2 over states.
 */
 
+:- set_prolog_flag(optimise, true).   % compile the arithmetic of the moves inline
 :- use_module(search).
 :- use_module(library(lists)).
 :- use_module(library(apply)).
