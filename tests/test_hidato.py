@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from pysolve import bridge, puzzles
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import InputError
 from pysolve.hidato import draw, generate, kanren, model, prolog, python
 from pysolve.hidato.puzzle import PUZZLE, Question, sample_file
 from pysolve.paths import data_dir

@@ -11,7 +11,6 @@ ones of `pysolve.minikanren`; stock interleaving takes minutes here.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
 from typing import Any
 
 from pysolve import minikanren as mk
