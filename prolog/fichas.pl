@@ -4,6 +4,7 @@
             goal/1,                    % +State
             successor/2,               % +State, -Next
             heuristic/2,               % +State, -H
+            mirror/2,                  % +State, -Mirrored
             board_state/2,             % ?Board, ?State
             move/2,                    % +Board, -Next
             solve/6,                   % +M, +N, +Strategy, +Flavour, -Path, -Expanded
@@ -124,6 +125,26 @@ successor(State, Next) :-
     Digits1 is Digits - (Token << (2 * Other)) + (Token << (2 * Hole)),
     encode(Length, Other, Digits1, Next).
 
+%!  mirror(+State, -Mirrored) is det.
+%
+%   Mirrored is the board read right to left. It maps the start of any
+%   order to its goal and every move to a move, which lets
+%   mirrored_shortest_path/4 search from one end only.
+
+mirror(State, Mirrored) :-
+    decode(State, Length, Hole, Digits),
+    reverse_digits(Length, Digits, 0, Reversed),
+    Hole1 is Length - 1 - Hole,
+    encode(Length, Hole1, Reversed, Mirrored).
+
+reverse_digits(0, _, Reversed, Reversed).
+reverse_digits(Count, Digits, Reversed0, Reversed) :-
+    Count > 0,
+    Reversed1 is (Reversed0 << 2) \/ (Digits /\ 3),
+    Digits1 is Digits >> 2,
+    Count1 is Count - 1,
+    reverse_digits(Count1, Digits1, Reversed1, Reversed).
+
 %!  move(+Board, -Next) is nondet.
 %
 %   successor/2 on board atoms: move('BHV', Next) gives 'HBV', then 'BVH'.
@@ -170,11 +191,11 @@ solve(M, N, Strategy, Flavour, Path, Expanded) :-
 %!  shortest(+M, +N, -Path, -Expanded) is det.
 %
 %   Path is a shortest solution of order (M, N) as board atoms, found by
-%   graph search with a visited set from both ends; Expanded counts the
-%   states expanded.
+%   breadth-first graph search from the start meeting its own mirror image
+%   (the goal is the start read right to left); Expanded counts the states
+%   expanded.
 
 shortest(M, N, Path, Expanded) :-
     start(M, N, Start),
-    goal_state(M, N, Goal),
-    shortest_path(fichas, Start, Goal, States, Expanded),
+    mirrored_shortest_path(fichas, Start, States, Expanded),
     maplist(board_state, Path, States).

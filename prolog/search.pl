@@ -1,6 +1,6 @@
 :- module(search,
           [ tree_search/6,             % +Problem, +Strategy, +Flavour, +Start, -Path, -Expanded
-            shortest_path/5            % +Problem, +Start, +Goal, -Path, -Expanded
+            mirrored_shortest_path/4   % +Problem, +Start, -Path, -Expanded
           ]).
 
 /** <module> Generic state-space search
@@ -128,87 +128,83 @@ children(Problem, Path, Children) :-
             ),
             Children).
 
-%!  shortest_path(+Problem, +Start, +Goal, -Path, -Expanded) is det.
+%!  mirrored_shortest_path(+Problem, +Start, -Path, -Expanded) is det.
 %
-%   Path is a shortest path from Start to Goal (states, Start first), or []
-%   when there is none; Expanded counts the states expanded. Graph search
-%   with a visited set, breadth-first from both ends at once (the smaller
-%   layer grows first), so Problem's moves must be reversible. States must
-%   be atomic (atoms or integers): the visited sets are indexed clauses.
+%   Path is a shortest path from Start to the goal (states, Start first), or
+%   [] when there is none; Expanded counts the states expanded. Problem must
+%   also define mirror(+State, -Mirrored), mapping Start to the goal and
+%   commuting with the moves: the distance from a state to the goal is then
+%   the distance from Start to its mirror image, so a search back from the
+%   goal would only repeat this one. One breadth-first graph search (with a
+%   visited set) meets itself halfway, at the first layer holding a state
+%   whose mirror image it has already seen. States must be atomic (atoms or
+%   integers): the visited set is a table of clauses hashed on them.
 
-:- thread_local parent/3.                % Side, State, Parent
+:- thread_local seen/3.                  % State, Depth, Parent
 
-shortest_path(Problem, Start, Goal, Path, Expanded) :-
+mirrored_shortest_path(Problem, Start, Path, Expanded) :-
     setup_call_cleanup(
-        retractall(parent(_, _, _)),
-        shortest_between(Problem, Start, Goal, Path, Expanded),
-        retractall(parent(_, _, _))).
+        retractall(seen(_, _, _)),
+        (   assertz(seen(Start, 0, none)),
+            layers([Start], 0, Problem, 0, Meeting, Expanded),
+            meeting_path(Meeting, Problem, Path)
+        ),
+        retractall(seen(_, _, _))).
 
-shortest_between(Problem, Start, Goal, Path, Expanded) :-
-    (   Start == Goal
-    ->  Path = [Start], Expanded = 0
-    ;   assertz(parent(forward, Start, none)),
-        assertz(parent(backward, Goal, none)),
-        meet([Start], [Goal], Problem, 0, Meeting, Expanded),
-        meeting_path(Meeting, Path)
-    ).
-
-meet(Forward, Backward, Problem, Expanded0, Meeting, Expanded) :-
-    (   ( Forward == [] ; Backward == [] )
+layers(Layer, Depth, Problem, Expanded0, Meeting, Expanded) :-
+    (   Layer == []
     ->  Meeting = none, Expanded = Expanded0
-    ;   length(Forward, Size),
-        length(Backward, OtherSize),
-        (   Size =< OtherSize
-        ->  grow(Forward, forward, backward, Problem, Expanded0, Expanded1, Next, Found),
-            continue(Found, Next, Backward, Problem, Expanded1, Meeting, Expanded)
-        ;   grow(Backward, backward, forward, Problem, Expanded0, Expanded1, Next, Found),
-            continue(Found, Forward, Next, Problem, Expanded1, Meeting, Expanded)
-        )
+    ;   closest_meeting(Layer, Problem, Found)
+    ->  Meeting = Found, Expanded = Expanded0
+    ;   Depth1 is Depth + 1,
+        grow(Layer, Problem, Depth1, Next, [], Expanded0, Expanded1),
+        layers(Next, Depth1, Problem, Expanded1, Meeting, Expanded)
     ).
 
-continue(none, Forward, Backward, Problem, Expanded0, Meeting, Expanded) :-
-    meet(Forward, Backward, Problem, Expanded0, Meeting, Expanded).
-continue(found(State), _, _, _, Expanded, State, Expanded).
+%   closest_meeting(+Layer, +Problem, -State) is semidet: the first state of
+%   Layer whose mirror image was seen nearest the start.
 
-%   grow(+Layer, +Side, +OtherSide, +Problem, +E0, -E, -Next, -Found):
-%   expand one layer of Side; stop at the first state OtherSide has seen.
+closest_meeting(Layer, Problem, State) :-
+    findall(Depth-Candidate,
+            ( member(Candidate, Layer),
+              Problem:mirror(Candidate, Mirrored),
+              seen(Mirrored, Depth, _)
+            ),
+            Met),
+    keysort(Met, [_-State|_]).
 
-grow([], _, _, _, Expanded, Expanded, [], none).
-grow([State|Layer], Side, Other, Problem, Expanded0, Expanded, Next, Found) :-
+%   grow(+Layer, +Problem, +Depth, -Next, ?Tail, +E0, -E): expand Layer;
+%   Next-Tail holds the states seen for the first time, at Depth.
+
+grow([], _, _, Tail, Tail, Expanded, Expanded).
+grow([State|Layer], Problem, Depth, Next, Tail, Expanded0, Expanded) :-
     Expanded1 is Expanded0 + 1,
-    findall(Neighbour, Problem:successor(State, Neighbour), Neighbours),
-    visit(Neighbours, State, Side, Other, Next, Next1, Found1),
-    (   Found1 = found(_)
-    ->  Found = Found1, Expanded = Expanded1, Next1 = []
-    ;   grow(Layer, Side, Other, Problem, Expanded1, Expanded, Next1, Found)
-    ).
+    findall(Child, Problem:successor(State, Child), Children),
+    new_children(Children, State, Depth, Next, Next1),
+    grow(Layer, Problem, Depth, Next1, Tail, Expanded1, Expanded).
 
-%   visit(+Neighbours, +Parent, +Side, +Other, -Next, ?Tail, -Found):
-%   Next-Tail is the difference list of neighbours Side sees for the first time.
+new_children([], _, _, Tail, Tail).
+new_children([Child|Children], Parent, Depth, Next, Tail) :-
+    (   seen(Child, _, _)
+    ->  Next = Next1
+    ;   assertz(seen(Child, Depth, Parent)),
+        Next = [Child|Next1]
+    ),
+    new_children(Children, Parent, Depth, Next1, Tail).
 
-visit([], _, _, _, Tail, Tail, none).
-visit([State|States], Parent, Side, Other, Next, Tail, Found) :-
-    (   parent(Side, State, _)
-    ->  visit(States, Parent, Side, Other, Next, Tail, Found)
-    ;   assertz(parent(Side, State, Parent)),
-        (   parent(Other, State, _)
-        ->  Found = found(State), Next = Tail
-        ;   Next = [State|Next1],
-            visit(States, Parent, Side, Other, Next1, Tail, Found)
-        )
-    ).
-
-meeting_path(none, []).
-meeting_path(State, Path) :-
+meeting_path(none, _, []).
+meeting_path(State, Problem, Path) :-
     State \== none,
-    trace_back(forward, State, ToStart),
+    trace_back(State, ToStart),
     reverse(ToStart, FromStart),
-    trace_back(backward, State, [_|ToGoal]),
+    Problem:mirror(State, Mirrored),
+    trace_back(Mirrored, MirroredToStart),
+    maplist(Problem:mirror, MirroredToStart, [_|ToGoal]),
     append(FromStart, ToGoal, Path).
 
-trace_back(Side, State, [State|Rest]) :-
-    parent(Side, State, Parent),
+trace_back(State, [State|Rest]) :-
+    seen(State, _, Parent),
     (   Parent == none
     ->  Rest = []
-    ;   trace_back(Side, Parent, Rest)
+    ;   trace_back(Parent, Rest)
     ).

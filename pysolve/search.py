@@ -181,50 +181,44 @@ def shortest_path(
     return Result(None, counter.expanded)
 
 
-def bidirectional_shortest_path(
+def mirrored_shortest_path(
     problem: Problem[Board],
-    target: Board,
-    predecessors: Callable[[Board], list[Board]],
+    mirror: Callable[[Board], Board],
     limit: int = DEFAULT_MAX_EXPANSIONS,
 ) -> Result[list[Board]]:
-    """Breadth-first from the start and back from a known goal, a layer at a time, until they meet.
+    """A shortest path for a problem whose goal is the start seen in a mirror.
 
-    Graph search with a visited set on each side; the smaller frontier grows
-    first. Returns a shortest path and the states expanded on both sides.
+    `mirror` must map the start to the goal and commute with the moves, so that
+    the distance from any board to the goal is the distance from the start to
+    its mirror image. A search back from the goal would then only repeat the
+    forward search in the mirror: one breadth-first search (graph search, a
+    visited set) meets itself halfway, at the layer holding a middle board.
+    Returns the path and the states expanded.
     """
     counter, start = Counter(limit), problem.initial()
-    forward: dict[Board, Board | None] = {start: None}
-    backward: dict[Board, Board | None] = {target: None}
-    forward_layer, backward_layer = [start], [target]
-    meeting = start if start == target else None
-    while meeting is None and forward_layer and backward_layer:
-        if len(forward_layer) <= len(backward_layer):
-            forward_layer, meeting = grow_layer(forward_layer, problem.successors, forward, backward, counter)
-        else:
-            backward_layer, meeting = grow_layer(backward_layer, predecessors, backward, forward, counter)
-    if meeting is None:
-        return Result(None, counter.expanded)
-    return Result(trace_back(forward, meeting) + trace_back(backward, meeting)[-2::-1], counter.expanded)
+    depth: dict[Board, int] = {start: 0}
+    parent: dict[Board, Board | None] = {start: None}
+    layer = [start]
+    while layer:
+        meeting = closest_meeting(layer, depth, mirror)
+        if meeting is not None:
+            half_back = [mirror(board) for board in trace_back(parent, mirror(meeting))]
+            return Result(trace_back(parent, meeting) + half_back[-2::-1], counter.expanded)
+        next_layer = []
+        for board in layer:
+            counter.expand()
+            for child in problem.successors(board):
+                if child not in depth:
+                    depth[child], parent[child] = depth[board] + 1, board
+                    next_layer.append(child)
+        layer = next_layer
+    return Result(None, counter.expanded)
 
 
-def grow_layer(
-    layer: list[Board],
-    neighbours: Callable[[Board], list[Board]],
-    seen: dict[Board, Board | None],
-    other_side: dict[Board, Board | None],
-    counter: Counter,
-) -> tuple[list[Board], Board | None]:
-    """Expand one breadth-first layer; stop at the first board the other side has seen."""
-    next_layer = []
-    for board in layer:
-        counter.expand()
-        for neighbour in neighbours(board):
-            if neighbour not in seen:
-                seen[neighbour] = board
-                if neighbour in other_side:
-                    return next_layer, neighbour
-                next_layer.append(neighbour)
-    return next_layer, None
+def closest_meeting(layer: list[Board], depth: dict[Board, int], mirror: Callable[[Board], Board]) -> Board | None:
+    """The board of `layer` whose mirror image is already seen and nearest the start, if any."""
+    met = [board for board in layer if mirror(board) in depth]
+    return min(met, key=lambda board: depth[mirror(board)], default=None)
 
 
 def trace_back(parent: dict[Board, Board | None], board: Board) -> list[Board]:

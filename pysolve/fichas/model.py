@@ -48,6 +48,11 @@ def successors(board: str) -> list[str]:
     return boards
 
 
+def mirror(board: str) -> str:
+    """The board read right to left: maps start(m, n) to goal(m, n), and moves to moves."""
+    return board[::-1]
+
+
 def heuristic(board: str) -> int:
     """For every B, the number of V to its right, summed (0 at the goal, m*n at the start)."""
     greens_to_the_right, total = 0, 0

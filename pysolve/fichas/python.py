@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pysolve import search
-from pysolve.fichas.model import Boards, Question, goal, moves_lower_bound, successors
+from pysolve.fichas.model import Boards, Question, mirror, moves_lower_bound
 from pysolve.puzzle import NO_SOLUTION, Found
 
 
@@ -11,7 +11,7 @@ def solve(question: Question) -> Found:
     """Answer with the path found and the number of states expanded."""
     boards = Boards(question.m, question.n)
     if question.strategy == "shortest":
-        result = search.bidirectional_shortest_path(boards, goal(question.m, question.n), successors)
+        result = search.mirrored_shortest_path(boards, mirror)
         path = result.goal
     elif question.strategy == "astar":
         result = search.shortest_path(boards, moves_lower_bound)
