@@ -1,0 +1,56 @@
+"""The shared miniKanren toolkit: the import guard, depth-first goals, budgets."""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+import pytest
+
+from pysolve import minikanren as mk
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+
+
+def test_the_guard_refuses_the_unrelated_kanren_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_version = importlib.metadata.version
+
+    def with_pypi_kanren(name: str) -> str:
+        return "0.3.0" if name == "kanren" else real_version(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", with_pypi_kanren)
+    version, problem = mk._guarded_import()
+    assert version == mk.VERSION
+    assert "unrelated PyPI package kanren 0.3.0" in problem
+
+
+def test_the_real_install_is_minikanren() -> None:
+    assert mk.PROBLEM == "" and mk.VERSION >= "1.0.5"
+    mk.require()
+
+
+def test_depth_first_goals_keep_their_order() -> None:
+    x, y = mk.var(), mk.var()
+    pairs = mk.conj(mk.disj_over([1, 2, 3], lambda v: mk.eq(x, v)),
+                    mk.disj(mk.eq(y, "a"), mk.eq(y, "b")),
+                    mk.where(lambda a: a != 2, x))
+    assert mk.run(pairs, (x, y)) == [(1, "a"), (1, "b"), (3, "a"), (3, "b")]
+    assert mk.run(pairs, (x, y), limit=3) == [(1, "a"), (1, "b"), (3, "a")]
+    doubled = mk.conj(mk.eq(x, 21), mk.project(lambda v: 2 * v, y, x))
+    assert mk.run(doubled, y) == [42]
+    assert mk.run(mk.conj(mk.eq(x, 5), mk.given(lambda v: mk.eq(y, v + 1), x)), y) == [6]
+    assert mk.run(mk.fail, x) == []
+
+
+def test_a_recursive_relation_built_lazily_terminates_and_a_budget_stops_it() -> None:
+    def counto(n, out):
+        return mk.disj(mk.eq(out, n), mk.lazy(counto, n + 1, out))
+
+    out = mk.var()
+    assert mk.run(counto(0, out), out, limit=5) == [0, 1, 2, 3, 4]
+    budget = Budget(nodes=100, label="test search")
+
+    def ticking(n, out):
+        return mk.conj(budget.tick(), mk.disj(mk.eq(out, -1), mk.lazy(ticking, n + 1, out)))
+
+    with pytest.raises(SearchLimitExceeded, match="test search passed its budget of 100 nodes"):
+        mk.run(mk.conj(ticking(0, out), mk.where(lambda v: v >= 0, out)), out)
