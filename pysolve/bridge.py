@@ -98,11 +98,6 @@ def status() -> Status:
     return Status(True, f"SWI-Prolog {major}.{minor}.{patch}, pyswip {pyswip_version}")
 
 
-def available() -> bool:
-    """True when Prolog goals can run in this process."""
-    return status().available
-
-
 def _prolog_path(path: Path) -> str:
     """A file path as a quoted Prolog atom."""
     return quote_atom(path.resolve().as_posix())
