@@ -228,6 +228,7 @@ def test_budgets_end_every_search_with_unknown():
     board = model.make_board(sparse_board())
     assert python.solve(board, limit=10**6, nodes=500).status == UNKNOWN
     assert python.solve(board, limit=10**6, strategy="original", seconds=0.2).status == UNKNOWN
+    assert python.solve(board, limit=10**6, strategy=python.LOGIC, nodes=50).status == UNKNOWN
     assert kanren.solve(board, limit=10**6, nodes=300).status == UNKNOWN
     assert prolog.solve(board, limit=10**6, seconds=0.3).status == UNKNOWN
 
@@ -317,3 +318,34 @@ def test_the_original_walk_gets_lost_on_the_fat_snake_and_says_unknown():
 
 def test_text_drawing_hatches_a_hole_between_open_cells():
     assert draw.text([[1, -1, 3], [2, 0, 0]]).splitlines()[1] == "|  1 |####|  3 |"
+
+
+# --- the propagating search (the generator's uniqueness prover) ----------------------------------
+
+
+@pytest.mark.parametrize("rows, count, status", [(SAMPLE_SOLUTION, 1, SOLVED), (TWO_SOLUTIONS, 2, SOLVED),
+                                                 (NO_WAY, 0, NO_SOLUTION)], ids=["filled", "two", "no-way"])
+def test_the_propagating_search_counts_small_boards(rows, count, status):
+    found = python.solve(model.make_board(rows), limit=5, strategy=python.LOGIC)
+    assert found.status == status and len(found.solutions) == count
+
+
+def test_the_propagating_search_proves_the_sample_unique_by_logic_alone():
+    board = model.load(sample_file())
+    found = python.solve(board, limit=2, strategy=python.LOGIC)
+    assert found.solutions == [SAMPLE_SOLUTION] and found.stats["states"] <= 10
+
+
+@settings(max_examples=10, deadline=None)
+@given(size=st.integers(4, 6), seed=st.integers(0, 10**6), keep=st.integers(3, 6))
+def test_the_propagating_search_agrees_with_clpfd_on_counts(size, seed, keep):
+    # sparse clue sets cut from a generated path: often 2+ solutions, sometimes 1, never a hard case at this size
+    data = generate.generate(generate.Recipe(size, size, seed, givens=1.0))
+    last = size * size
+    rows = [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
+    board = model.make_board(rows)
+    found = python.solve(board, limit=2, strategy=python.LOGIC)
+    answer = prolog.solve(board, limit=2, seconds=60)
+    assert found.status == answer.status == SOLVED
+    assert len(found.solutions) == len(answer.solutions)
+    assert all(model.solves(board, grid) for grid in found.solutions)

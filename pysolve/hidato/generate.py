@@ -3,7 +3,8 @@
 The recipe of sgt-puzzles' "Hamilton": find any Hamiltonian path (a Warnsdorff
 walk with backtracking), shuffle it with random backbite moves (both ends
 move), then take givens away in random order, putting one back whenever the
-fast solver cannot prove the puzzle unique within a node budget. Everything
+propagating solver (`python.LOGIC`) cannot prove the puzzle unique within a
+node budget. Everything
 runs on one `random.Random(seed)` and node budgets only, so a seed always
 gives the same puzzle.
 """
@@ -24,7 +25,7 @@ from pysolve.puzzle import SOLVED
 PATH_NODES = 20_000  # per attempt at a Hamiltonian path
 PATH_ATTEMPTS = 30
 SHAPE_ATTEMPTS = 30
-CHECK_NODES = 3_000  # per uniqueness check while removing givens
+CHECK_NODES = 500  # per uniqueness check while removing givens (propagating search nodes)
 
 
 @dataclass(frozen=True)
@@ -147,8 +148,8 @@ def puzzle_rows(board: Board, path: list[int], shown: set[int]) -> Grid:
 
 
 def is_unique(board: Board, nodes: int) -> tuple[bool, int]:
-    """(proved unique within `nodes`, nodes spent) by the fast walk counting to 2."""
-    found = python.solve(board, limit=2, nodes=nodes)
+    """(proved unique within `nodes`, nodes spent) by the propagating search counting to 2."""
+    found = python.solve(board, limit=2, strategy=python.LOGIC, nodes=nodes)
     return found.status == SOLVED and len(found.solutions) == 1, found.stats["states"]
 
 
@@ -169,11 +170,10 @@ def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Ran
     return shown
 
 
-def difficulty(nodes: int, size: int) -> str:
-    """A label from the fast walk's effort: nodes spent per number placed."""
-    effort = nodes / size
-    for label, bound in (("easy", 1.5), ("medium", 4), ("hard", 15)):
-        if effort <= bound:
+def difficulty(nodes: int) -> str:
+    """A label from the propagating search's effort to prove uniqueness: 1 node is pure logic."""
+    for label, bound in (("easy", 1), ("medium", 30), ("hard", 150)):
+        if nodes <= bound:
             return label
     return "expert"
 
@@ -199,6 +199,6 @@ def generate(recipe: Recipe) -> dict[str, Any]:
         "cells": shape.size,
         "givens": len(shown),
         "unique": unique,
-        "difficulty": {"label": difficulty(nodes, shape.size), "states": nodes,
+        "difficulty": {"label": difficulty(nodes), "states": nodes,
                        "givens_fraction": round(len(shown) / shape.size, 3)},
     }

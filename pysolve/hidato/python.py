@@ -7,7 +7,9 @@ not given, or (b) its successor is given and not adjacent. The fast walk adds,
 with the board kept as bit masks: every free cell needs two free-or-head
 neighbours (dead ends), every later given must be reachable from the head
 through free cells within its number of moves, and the free cells must stay
-connected to the head.
+connected to the head. `Logic` (strategy LOGIC, the generator's uniqueness
+prover) is the position model instead: candidate cells per number, narrowed
+by reach and all-different singles, branching on the smallest set.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from pysolve.hidato.model import Board
 from pysolve.budget import Budget
 from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN, Found
 
-ORIGINAL, FAST = "original", "fast"
-STRATEGIES = (FAST, ORIGINAL)
+ORIGINAL, FAST, LOGIC = "original", "fast", "logic"
+STRATEGIES = (FAST, ORIGINAL)  # on the command line; LOGIC is the generator's uniqueness prover
 
 
 class Bits:
@@ -155,19 +157,122 @@ class Walk:
             moves += 1
 
 
+@dataclass
+class Logic:
+    """The position model on bit masks: candidate cells per number, propagated, branching on the smallest set."""
+
+    board: Board
+    limit: int
+    budget: Budget
+    solutions: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.n = self.board.size
+        self.bits = Bits(self.board)
+        self.index_of = {bit: index for index, bit in enumerate(self.bits.bit)}
+
+    def start(self) -> list[int]:
+        """The candidate sets before any propagation: a given's own cell, else every cell (index 0 unused)."""
+        domains = [0] + [self.bits.open] * self.n
+        for number, index in self.board.givens.items():
+            domains[number] = self.bits.bit[index]
+        return domains
+
+    def run(self) -> None:
+        """Search from the givens; SearchLimitExceeded when the budget runs out."""
+        self.search(self.start())
+
+    def search(self, domains: list[int]) -> bool:
+        """Propagate, then try each cell of the most constrained number; True once `limit` solutions are found."""
+        self.budget.spend()
+        if not self.propagate(domains):
+            return False
+        number = self.most_constrained(domains)
+        if not number:
+            self.solutions.append([self.index_of[bit] for bit in domains[1:]])
+            return len(self.solutions) >= self.limit
+        choices = domains[number]
+        while choices:
+            low = choices & -choices
+            choices ^= low
+            trial = domains[:]
+            trial[number] = low
+            if self.search(trial):
+                return True
+        return False
+
+    def most_constrained(self, domains: list[int]) -> int:
+        """The number with the fewest candidate cells above one, or 0 when every number has its cell."""
+        best, fewest = 0, self.n + 1
+        for number in range(1, self.n + 1):
+            count = domains[number].bit_count()
+            if 1 < count < fewest:
+                best, fewest = number, count
+        return best
+
+    def propagate(self, domains: list[int]) -> bool:
+        """Narrow `domains` in place to a fixpoint; False when some number or cell is left without a partner."""
+        while True:
+            before = domains[:]
+            self.sweep(domains)
+            if not self.settle(domains):
+                return False
+            if domains == before:
+                return True
+
+    def sweep(self, domains: list[int]) -> None:
+        """Consecutive numbers one king move apart: each set within reach of its neighbours', both ways."""
+        spread = self.bits.spread
+        for k in range(1, self.n):
+            domains[k + 1] &= spread(domains[k])
+        for k in range(self.n, 1, -1):
+            domains[k - 1] &= spread(domains[k])
+
+    def settle(self, domains: list[int]) -> bool:
+        """All different: placed cells leave the other sets, a cell only one number can take gets it."""
+        fixed = once = twice = 0
+        for candidates in domains[1:]:
+            if not candidates:
+                return False
+            if not candidates & (candidates - 1):
+                if fixed & candidates:
+                    return False
+                fixed |= candidates
+            twice |= once & candidates
+            once |= candidates
+        if once != self.bits.open:
+            return False
+        for number in range(1, self.n + 1):
+            if domains[number] & (domains[number] - 1):
+                domains[number] &= ~fixed
+        return self.place_hidden_singles(domains, once & ~twice & ~fixed)
+
+    def place_hidden_singles(self, domains: list[int], hidden: int) -> bool:
+        """Give each cell in `hidden` (a candidate of exactly one number) to that number; False on a clash."""
+        while hidden:
+            low = hidden & -hidden
+            hidden ^= low
+            number = next((k for k in range(1, self.n + 1) if domains[k] & low), 0)
+            if not number:
+                return False  # its only number already took another such cell
+            domains[number] = low
+        return True
+
+
 def solve(board: Board, limit: int = 1, strategy: str = FAST, nodes: int = 0, seconds: float = 0.0) -> Found:
-    """Up to `limit` solutions by the chosen walk, within a node and time budget (0: none)."""
-    walk = Walk(board, limit, Budget(nodes, seconds, label="python search"), strategy == FAST)
+    """Up to `limit` solutions by the chosen search, within a node and time budget (0: none)."""
+    budget = Budget(nodes, seconds, label="python search")
+    search = Logic(board, limit, budget) if strategy == LOGIC else Walk(board, limit, budget, strategy == FAST)
     status = SOLVED
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 4 * board.size + 200))
     try:
-        walk.run()
+        search.run()
     except SearchLimitExceeded:
         status = UNKNOWN
     finally:
         sys.setrecursionlimit(old_limit)
-    if status == SOLVED and not walk.solutions:
+    if status == SOLVED and not search.solutions:
         status = NO_SOLUTION
-    grids = [board.grid(positions) for positions in walk.solutions]
-    return Found(grids, {"states": walk.budget.spent, "strategy": strategy}, status=status)
+    grids = [board.grid(positions) for positions in search.solutions]
+    return Found(grids, {"states": budget.spent, "strategy": strategy}, status=status)
