@@ -25,7 +25,9 @@ from pysolve.puzzle import SOLVED
 PATH_NODES = 20_000  # per attempt at a Hamiltonian path
 PATH_ATTEMPTS = 30
 SHAPE_ATTEMPTS = 30
-CHECK_NODES = 500  # per uniqueness check while removing givens (propagating search nodes)
+# per uniqueness check while removing givens (propagating search nodes); the same share
+# as in a FAST solve, so that `solve --count 2` proves every generated puzzle unique at once
+CHECK_NODES = python.LOGIC_FIRST_NODES
 
 
 @dataclass(frozen=True)
