@@ -23,6 +23,8 @@ demo: setup
 
 test: setup
 	$(PYTHON) -m pytest -q
+	@echo "--- again with SWI-Prolog hidden (PYSOLVE_NO_PROLOG=1): kanren and python must carry everything"
+	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -p no:cacheprovider
 
 bench: setup
 	$(PYTHON) bench/run.py

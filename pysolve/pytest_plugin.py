@@ -35,6 +35,11 @@ DIFF_LINES = 40
 _chosen: list[list[str]] = []  # the back ends of each running session (pytester nests sessions)
 
 
+needs_prolog = pytest.mark.skipif(
+    bool(os.environ.get(HIDE_VARIABLE)), reason=f"needs SWI-Prolog, hidden on purpose by {HIDE_VARIABLE}")
+"""Mark a test that cannot run without SWI-Prolog: skipped only when Prolog is hidden on purpose."""
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Add --pysolve-backends."""
     parser.getgroup("pysolve").addoption(

@@ -16,6 +16,7 @@ from pysolve.azul.crosscheck import lockstep, lockstep_game
 from pysolve.azul.game import AzulGame, engine, play_game
 from pysolve.azul.model import RandomStream, check_state, tile_count, winners_of
 from pysolve.azul.prolog import state_to_prolog
+from pysolve.pytest_plugin import needs_prolog
 from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, tile_score
 from pysolve.azul.strategies import greedy, move_gain
 from pysolve.cli import main
@@ -239,6 +240,7 @@ def test_random_seeds_whole_games_agree(players, seed):
     assert tile_count(prolog.state) == 100
 
 
+@needs_prolog
 def test_puzzle_crosscheck_for_the_demo():
     puzzle = get("azul")
     report = crosscheck(puzzle, puzzle.demo_questions()[0])
@@ -301,6 +303,7 @@ def test_cli_simulate_json(capsys):
     assert {entry["strategy"] for entry in data["summary"]["strategies"]} == {"random", "greedy"}
 
 
+@needs_prolog
 def test_cli_engines_agree_and_workers_give_the_same_results(capsys):
     outputs = []
     for extra in (["--engine", "python"], ["--engine", "prolog"], ["--engine", "prolog", "--workers", "2"]):
@@ -310,6 +313,7 @@ def test_cli_engines_agree_and_workers_give_the_same_results(capsys):
     assert outputs[0] == outputs[1] == outputs[2]
 
 
+@needs_prolog
 def test_cli_crosscheck_and_replay(capsys, tmp_path):
     assert main(["azul", "crosscheck", "--players", "2", "--games", "2", "--seed", "4"]) == 0
     assert "all engines agree" in capsys.readouterr().out

@@ -11,6 +11,7 @@ import pytest
 from pysolve import bridge
 from pysolve.errors import PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
+from pysolve.pytest_plugin import needs_prolog
 
 FACTS = "p(1).\np(2).\np(3).\nloop(X) :- loop(X).\nq(f(a), \"text\", [1, [b]]).\n"
 
@@ -82,6 +83,7 @@ def test_atoms_with_quotes_are_passed_safely(facts_file: Path) -> None:
     assert bridge.first(facts_file, goal) == {"X": "'it's\\"}
 
 
+@needs_prolog
 def test_no_debugger_and_no_stdin_even_on_uncaught_errors(tmp_path: Path) -> None:
     """An error in a goal must never reach the tracer (which reads stdin and can kill the process)."""
     script = ("from pysolve import bridge\n"

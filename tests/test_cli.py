@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pysolve.cli import main
+from pysolve.pytest_plugin import needs_prolog
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -19,6 +20,7 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     return code, out, err
 
 
+@needs_prolog
 def test_backends_lists_all_three_with_versions(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "backends", "--json")
     data = json.loads(out)
@@ -29,6 +31,7 @@ def test_backends_lists_all_three_with_versions(capsys: pytest.CaptureFixture[st
     assert "SWI-Prolog 9" in data["backends"][0]["version"]
 
 
+@needs_prolog
 def test_solve_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "solve", "fichas", "--m", "2", "--n", "2", "--strategy", "bfs", "--json")
     data = json.loads(out)
@@ -45,6 +48,7 @@ def test_solve_text_draws_the_boards(capsys: pytest.CaptureFixture[str]) -> None
     assert "[kanren: solved;" in out
 
 
+@needs_prolog
 def test_crosscheck_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "crosscheck", "fichas", "--m", "2", "--n", "3", "--strategy", "dfs", "--json")
     data = json.loads(out)
@@ -54,6 +58,7 @@ def test_crosscheck_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert len({json.dumps(p) for p in paths.values()}) == 1
 
 
+@needs_prolog
 def test_query_prints_bindings_of_a_goal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "query", "fichas", "move('BHV', Next)")
     assert code == 0
@@ -62,6 +67,7 @@ def test_query_prints_bindings_of_a_goal(capsys: pytest.CaptureFixture[str]) -> 
     assert out.strip() == "false."
 
 
+@needs_prolog
 def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "family.pl"
     rules.write_text("parent(tom, bob).\nparent(bob, ann).\ngrand(X, Z) :- parent(X, Y), parent(Y, Z).\n")
@@ -80,7 +86,7 @@ def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     (["solve", "nopuzzle"], "invalid choice: 'nopuzzle'"),
     (["crosscheck", "fichas", "--m", "1", "--n", "1", "--backends", "prolog,cobol"], "unknown back end 'cobol'"),
     (["query", "nothere", "true"], "unknown rule base 'nothere'"),
-    (["query", "fichas", "foo("], "Syntax error"),
+    pytest.param(["query", "fichas", "foo("], "Syntax error", marks=needs_prolog),
     (["query", "fichas", "true", "--seconds", "-1"], "not a positive number"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:

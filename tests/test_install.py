@@ -8,9 +8,12 @@ import sys
 import zipfile
 from pathlib import Path
 
+from pysolve.pytest_plugin import needs_prolog
+
 REPO = Path(__file__).resolve().parent.parent
 
 
+@needs_prolog
 def test_wheel_ships_rule_bases_and_data_and_finds_them(tmp_path: Path) -> None:
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(REPO)],
                            capture_output=True, text=True, timeout=600)
