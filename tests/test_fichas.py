@@ -8,12 +8,11 @@ from hypothesis import strategies as st
 
 from pysolve import search
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import InputError, UnknownName
+from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
 from pysolve.fichas import kanren as fichas_kanren
 from pysolve.fichas.model import Boards, Question, goal, heuristic, is_solution, moves_lower_bound, start, successors
 from pysolve.fichas.puzzle import PUZZLE
 from pysolve.minikanren import Budget
-from pysolve.errors import SearchLimitExceeded
 
 KNOWN_PY_1_2 = {
     "dfs": "BHVV BVVH HVVB VVHB",
