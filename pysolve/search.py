@@ -21,7 +21,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
-from pysolve.errors import SearchLimitExceeded, UnknownName
+from pysolve.budget import Budget
 
 State = TypeVar("State")
 Board = TypeVar("Board", bound=Hashable)
@@ -47,24 +47,9 @@ class Result(Generic[State]):
     expanded: int
 
 
-class Counter:
-    """Counts expansions and enforces the budget."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.expanded = limit, 0
-
-    def expand(self) -> int:
-        """Count one expansion and return its number (1 for the first)."""
-        self.expanded += 1
-        if self.limit and self.expanded > self.limit:
-            raise SearchLimitExceeded(f"search passed its budget of {self.limit} expanded states")
-        return self.expanded
-
-
-def check_flavour(flavour: str) -> None:
-    """Raise UnknownName unless `flavour` is hs or py."""
-    if flavour not in FLAVOURS:
-        raise UnknownName(f"unknown flavour {flavour!r}; choose one of {', '.join(FLAVOURS)}")
+def expansions(limit: int) -> Budget:
+    """The budget of one search: at most `limit` expanded states (0: unbounded)."""
+    return Budget(nodes=limit, label="search of expanded states")
 
 
 def depth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
@@ -87,43 +72,44 @@ def frontier_search(
     limit: int,
 ) -> Result[State]:
     """Take a state, test it, expand it; children join the frontier's right end (reversed if asked)."""
-    counter = Counter(limit)
+    budget = expansions(limit)
     while frontier:
         state = take()
         if problem.is_goal(state):
-            return Result(state, counter.expanded)
-        counter.expand()
+            return Result(state, budget.spent)
+        budget.spend()
         children = problem.successors(state)
         frontier.extend(reversed(children) if children_reversed else children)
-    return Result(None, counter.expanded)
+    return Result(None, budget.spent)
 
 
 def best_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
     """Lowest heuristic first; ties by (-expansion, i) for hs, (expansion, i) for py."""
-    counter = Counter(limit)
+    budget = expansions(limit)
     start = problem.initial()
     frontier = [(problem.heuristic(start), 0, 0, start)]
     while frontier:
         _, _, _, state = heapq.heappop(frontier)
         if problem.is_goal(state):
-            return Result(state, counter.expanded)
-        expansion = counter.expand()
+            return Result(state, budget.spent)
+        budget.spend()
+        expansion = budget.spent
         order = -expansion if flavour == "hs" else expansion
         for index, child in enumerate(problem.successors(state)):
             heapq.heappush(frontier, (problem.heuristic(child), order, index, child))
-    return Result(None, counter.expanded)
+    return Result(None, budget.spent)
 
 
 def hill_climbing(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
     """Follow the lowest-heuristic successor (first generated on ties), never backtrack."""
-    counter, state = Counter(limit), problem.initial()
+    budget, state = expansions(limit), problem.initial()
     while not problem.is_goal(state):
-        counter.expand()
+        budget.spend()
         children = problem.successors(state)
         if not children:
-            return Result(None, counter.expanded)
+            return Result(None, budget.spent)
         state = min(children, key=problem.heuristic)  # min keeps the first of equals
-    return Result(state, counter.expanded)
+    return Result(state, budget.spent)
 
 
 TREE_STRATEGIES = {
@@ -163,7 +149,7 @@ def shortest_path(
     Returns the path from the start to a nearest goal, and the states expanded.
     """
     estimate = lower_bound or (lambda board: 0)
-    counter, start, tie = Counter(limit), problem.initial(), itertools.count()
+    budget, start, tie = expansions(limit), problem.initial(), itertools.count()
     best_cost = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
     frontier = [(estimate(start), next(tie), 0, start)]
@@ -172,13 +158,13 @@ def shortest_path(
         if cost > best_cost[board]:
             continue  # a stale entry: a cheaper way here was found later
         if problem.is_goal(board):
-            return Result(trace_back(parent, board), counter.expanded)
-        counter.expand()
+            return Result(trace_back(parent, board), budget.spent)
+        budget.spend()
         for child in problem.successors(board):
             if cost + 1 < best_cost.get(child, cost + 2):
                 best_cost[child], parent[child] = cost + 1, board
                 heapq.heappush(frontier, (cost + 1 + estimate(child), next(tie), cost + 1, child))
-    return Result(None, counter.expanded)
+    return Result(None, budget.spent)
 
 
 def mirrored_shortest_path(
@@ -195,7 +181,7 @@ def mirrored_shortest_path(
     visited set) meets itself halfway, at the layer holding a middle board.
     Returns the path and the states expanded.
     """
-    counter, start = Counter(limit), problem.initial()
+    budget, start = expansions(limit), problem.initial()
     depth: dict[Board, int] = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
     layer = [start]
@@ -203,16 +189,16 @@ def mirrored_shortest_path(
         meeting = closest_meeting(layer, depth, mirror)
         if meeting is not None:
             half_back = [mirror(board) for board in trace_back(parent, mirror(meeting))]
-            return Result(trace_back(parent, meeting) + half_back[-2::-1], counter.expanded)
+            return Result(trace_back(parent, meeting) + half_back[-2::-1], budget.spent)
         next_layer = []
         for board in layer:
-            counter.expand()
+            budget.spend()
             for child in problem.successors(board):
                 if child not in depth:
                     depth[child], parent[child] = depth[board] + 1, board
                     next_layer.append(child)
         layer = next_layer
-    return Result(None, counter.expanded)
+    return Result(None, budget.spent)
 
 
 def closest_meeting(layer: list[Board], depth: dict[Board, int], mirror: Callable[[Board], Board]) -> Board | None:
