@@ -11,10 +11,9 @@ them, and so that every query runs bounded in results, time and inferences
 and comes back as plain data (integers, atoms and lists).
 */
 
-:- use_module(library(time)).
-:- use_module(library(solution_sequences)).
-:- use_module(library(apply)).
-:- use_module(library(lists)).
+:- use_module(library(time), [call_with_time_limit/2]).
+:- use_module(library(solution_sequences), [limit/2]).
+:- use_module(library(apply), [foldl/4, maplist/2, maplist/3, maplist/4]).
 
 :- dynamic captured/3.                  % Kind, Location, Message
 
@@ -80,10 +79,13 @@ message_to_codes(Term, Codes) :-
 %   answer(Names, Rows): Names the goal's variable names and Rows one list
 %   of values per solution, each value plain data (numbers, atoms, lists;
 %   other terms written as atoms). Status is `complete`, `max_solutions`,
-%   `time_limit`, `inference_limit` or `error` when reading or running
+%   `time_limit`, `inference_limit`, `resource_limit` (a stack or table
+%   space overflow; Message names it), `interrupted` (SIGINT, Ctrl-C,
+%   arrived; the caller restores its own handler) or `error` when reading or running
 %   the goal raised an error; Message is then the error's text (else '').
 
 bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Message) :-
+    on_signal(int, _, throw),           % Ctrl-C ends the goal (status interrupted)
     catch(term_string(Goal, GoalText, [variable_names(Bindings), module(Module)]),
           Error, true),
     (   nonvar(Error)
@@ -93,7 +95,7 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
         Answer = answer(Names, Rows),
         limited_goal(Module:Goal, Max, Limited),
         collect(Vars, Limited, Seconds, Inferences, Found, Status0, Message),
-        maplist(maplist(plain_value), Found, Rows),
+        maplist(plain_row, Found, Rows),
         length(Rows, Count),
         (   Status0 == complete, Max > 0, Count >= Max
         ->  Status = max_solutions
@@ -102,6 +104,20 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
     ).
 
 binding_name_var(Name = Var, Name, Var).
+
+%   plain_row(+Values, -Row): Values as plain data, their unbound variables
+%   named _G1, _G2, ... in order of appearance, so that a variable shared
+%   by two bindings reads the same in both.
+
+plain_row(Values, Row) :-
+    copy_term(Values, Copy),
+    term_variables(Copy, Fresh),
+    foldl(name_variable, Fresh, 1, _),
+    maplist(plain_value, Copy, Row).
+
+name_variable('$VAR'(Name), Number, Number1) :-
+    format(atom(Name), '_G~d', [Number]),
+    Number1 is Number + 1.
 
 limited_goal(Goal, Max, Limited) :-
     (   Max =:= 0
@@ -137,17 +153,37 @@ counted_collect(Vars, Goal, Inferences, Found, Status) :-
 error_status(Error, Status, Message) :-
     (   Error == time_limit_exceeded
     ->  Status = time_limit, Message = ''
+    ;   Error = error(signal(int, _), _)
+    ->  Status = interrupted, Message = ''
+    ;   Error = error(resource_error(Resource), _)
+    ->  Status = resource_limit,
+        resource_words(Resource, Message)
     ;   Status = error,
         message_to_text(Error, Text),
         atom_string(Message, Text)
+    ).
+
+%   resource_words(+Resource, -Words): the exhausted resource in words,
+%   with its limit where Prolog has one.
+
+resource_words(Resource, Words) :-
+    (   Resource == stack
+    ->  current_prolog_flag(stack_limit, Bytes),
+        GB is Bytes / 2**30,
+        format(atom(Words), 'memory limit (the Prolog stack limit of ~1f GB)', [GB])
+    ;   Resource == table_space
+    ->  current_prolog_flag(table_space, Bytes),
+        GB is Bytes / 2**30,
+        format(atom(Words), 'memory limit (the Prolog table space of ~1f GB)', [GB])
+    ;   format(atom(Words), 'memory limit (Prolog ran out of ~w)', [Resource])
     ).
 
 %!  plain_value(+Term, -Value) is det.
 %
 %   Value is Term as data pyswip carries without loss: atoms, floats and
 %   64-bit integers as they are, lists element by element, strings as atoms, anything
-%   else (compound terms) written as an atom in Prolog syntax, and an
-%   unbound variable as '_'.
+%   else (compound terms) written as an atom in Prolog syntax, and a
+%   variable (named by plain_row/2) as its name.
 
 plain_value(Term, Value) :-
     (   ( atom(Term) ; float(Term) ; integer(Term), Term >= -(2**63), Term < 2**63 )
@@ -156,7 +192,7 @@ plain_value(Term, Value) :-
     ->  maplist(plain_value, Term, Value)
     ;   string(Term)
     ->  atom_string(Value, Term)
-    ;   var(Term)
-    ->  Value = '_'
-    ;   format(atom(Value), '~q', [Term])
+    ;   Term = '$VAR'(Name)
+    ->  Value = Name
+    ;   format(atom(Value), '~W', [Term, [quoted(true), numbervars(true)]])
     ).

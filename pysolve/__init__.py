@@ -10,20 +10,20 @@ The public API is what this module exports (`__all__`); the user guide
 
 from pysolve.api import (RuleBase, available_backends, count, crosscheck, get_puzzle, puzzle_names, question,
                          solve)
-from pysolve.azul.game import AzulGame, play_game
 from pysolve.backends import NAMES as BACKENDS
 from pysolve.bridge import QueryResult
 from pysolve.bridge import solutions as query
 from pysolve.crosscheck import CrossCheck
 from pysolve.errors import (BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded,
                             UnknownName)
+from pysolve.options import Option
 from pysolve.puzzle import Answer, Found, Puzzle
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "BACKENDS", "Answer", "AzulGame", "BackendUnavailable", "CrossCheck", "Found", "InputError", "PrologError",
+    "BACKENDS", "Answer", "BackendUnavailable", "CrossCheck", "Found", "InputError", "Option", "PrologError",
     "Puzzle", "PysolveError", "QueryResult", "RuleBase", "SearchLimitExceeded", "UnknownName", "__version__",
-    "available_backends", "count", "crosscheck", "get_puzzle", "play_game", "puzzle_names", "query", "question",
+    "available_backends", "count", "crosscheck", "get_puzzle", "puzzle_names", "query", "question",
     "solve",
 ]

@@ -14,28 +14,21 @@ adapter) or any imperative function `question -> Found` can be asked with
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, Union
+from typing import Any, Union
 
 from pysolve import backends as _backends
 from pysolve import bridge, puzzles
+from pysolve import options as _options
 from pysolve.crosscheck import CrossCheck
 from pysolve.crosscheck import crosscheck as _crosscheck
-from pysolve.errors import InputError, UnknownName
-from pysolve.puzzle import Answer, Found, Puzzle, Solver
+from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle, Solver
 
 PuzzleLike = Union[str, Puzzle]
 BackendLike = Union[str, Solver]
-
-
-class _OptionParser(argparse.ArgumentParser):
-    """An ArgumentParser that raises InputError instead of printing and exiting."""
-
-    def error(self, message: str) -> NoReturn:
-        raise InputError(f"{self.prog}: {message}")
 
 
 def get_puzzle(puzzle: PuzzleLike) -> Puzzle:
@@ -44,7 +37,7 @@ def get_puzzle(puzzle: PuzzleLike) -> Puzzle:
 
 
 def puzzle_names() -> list[str]:
-    """The names of the puzzles pysolve knows: fichas, tangram, hidato, azul, squares."""
+    """The names of the puzzles pysolve knows, by name: azul, fichas, hidato, squares, sudoku, tangram."""
     return puzzles.names()
 
 
@@ -59,66 +52,40 @@ def question(puzzle: PuzzleLike, *args: Any, **options: Any) -> Any:
     >>> question("fichas", m=1, n=2, strategy="bfs")
     Question(m=1, n=2, strategy='bfs', flavour='hs')
     """
-    found = get_puzzle(puzzle)
-    return found.question(_parse(found, args, options))
+    chosen = get_puzzle(puzzle)
+    return chosen.question(**_keywords(chosen, args, options))
 
 
-def _parse(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any]) -> argparse.Namespace:
-    """The puzzle's CLI options parsed from positional `args` and keyword `options`."""
-    parser = _parser(puzzle)
-    return parser.parse_args(_argv(parser, args, options))
+def _keywords(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any]) -> dict[str, Any]:
+    """Keyword options with the positional `args` given to the puzzle's positional options, in order."""
+    positional = [option.name for option in puzzle.question_options() if option.positional]
+    if len(args) > len(positional):
+        raise InputError(f"pysolve solve {puzzle.name} takes {len(positional)} positional argument(s) "
+                         f"({', '.join(positional) or 'none'}), not {len(args)}")
+    for name, value in zip(positional, args):
+        if name in options:
+            raise InputError(f"pysolve solve {puzzle.name}: {name} given twice")
+        options[name] = value
+    return options
 
 
-def _parser(puzzle: Puzzle) -> _OptionParser:
-    """The parser of `pysolve solve NAME`'s puzzle options (without --backend, --json)."""
-    parser = _OptionParser(prog=f"pysolve solve {puzzle.name}", add_help=False)
-    puzzle.add_arguments(parser)
-    return parser
-
-
-def _argv(parser: argparse.ArgumentParser, args: Sequence[Any], options: dict[str, Any]) -> list[str]:
-    """Command-line words for positional `args` and keyword `options` (named by their dest)."""
-    actions = {action.dest: action for action in parser._actions}
-    positionals = [action.dest for action in parser._actions if not action.option_strings]
-    words = [_word(arg) for arg in args]
-    for dest in positionals[len(args):]:
-        value = options.pop(dest, None)
-        if value is not None:
-            words.append(_word(value))
-    for dest, value in options.items():
-        action = actions.get(dest)
-        if action is None or not action.option_strings:
-            known = ", ".join(sorted(d for d, a in actions.items() if a.option_strings))
-            raise UnknownName(f"{parser.prog} has no option {dest!r}; its options: {known}")
-        words += _option_words(action, value)
-    return words
-
-
-def _option_words(action: argparse.Action, value: Any) -> list[str]:
-    """The words of one option: a flag for True, nothing for False/None, repeated for lists."""
-    flag = next((s for s in action.option_strings if s.startswith("--")), action.option_strings[0])
-    if value is None or value is False:
-        return []
-    if action.nargs == 0:
-        return [flag]
-    values = value if isinstance(value, (list, tuple)) and isinstance(action, argparse._AppendAction) else [value]
-    return [f"{flag}={_word(item)}" for item in values]  # `=`: values such as -3 stay values
-
-
-def _word(value: Any) -> str:
-    """A value as a command-line word (paths as their text)."""
-    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+def _split(puzzle: Puzzle, options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The question's options and the output options (`svg=...`), apart."""
+    outputs = {option.name for option in puzzle.output_options()}
+    return ({key: value for key, value in options.items() if key not in outputs},
+            {key: value for key, value in options.items() if key in outputs})
 
 
 def _ask(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any],
-         asked: Any) -> tuple[Any, argparse.Namespace | None]:
-    """The question given ready-made (`question=`), or built from the CLI-style arguments (and those)."""
+         asked: Any) -> tuple[Any, dict[str, Any]]:
+    """The question given ready-made (`question=`), or built from the CLI-style arguments; and the outputs."""
+    keywords, outputs = _split(puzzle, _keywords(puzzle, args, options))
+    outputs = _options.check(puzzle.output_options(), outputs, f"pysolve solve {puzzle.name}")
     if asked is None:
-        parsed = _parse(puzzle, args, options)
-        return puzzle.question(parsed), parsed
-    if args or options:
+        return puzzle.question(**keywords), outputs
+    if keywords:
         raise InputError("give either question=... or the question's options, not both")
-    return asked, None
+    return asked, outputs
 
 
 def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: BackendLike | None = None,
@@ -129,13 +96,13 @@ def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
     `RuleBase`, or any callable question -> Found). Picture options such as
     `svg="out.svg"` write their files as the CLI does (built-in back ends).
     """
-    found = get_puzzle(puzzle)
-    asked, parsed = _ask(found, args, options, question)
+    chosen = get_puzzle(puzzle)
+    asked, outputs = _ask(chosen, args, options, question)
     if backend is not None and not isinstance(backend, str):
-        return _answer(found, asked, backend_name(backend), backend)
-    answer = found.solve(asked, backend)
-    if parsed is not None:
-        found.write_files(answer, parsed)
+        answer = _answer(chosen, asked, backend_name(backend), backend)
+    else:
+        answer = chosen.solve(asked, backend)
+    chosen.write_files(answer, outputs)
     return answer
 
 
@@ -145,21 +112,23 @@ def count(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
 
     Hidato counts up to a limit, so it needs `count=K` (2 answers "unique?").
     """
-    found = get_puzzle(puzzle)
+    chosen = get_puzzle(puzzle)
     if question is None:
         options.setdefault("count", True)
-        if options["count"] is True and not _counts_by_flag(found):
-            raise InputError(f"{found.name} has no count question that is a plain flag; "
-                             f"see `pysolve solve {found.name} --help`")
-    answer = solve(found, *args, question=question, backend=backend, **options)
+        if options["count"] is True and not _counts_by_flag(chosen):
+            raise InputError(f"{chosen.name} has no count question that is a plain flag; "
+                             f"see `pysolve solve {chosen.name} --help`")
+    answer = solve(chosen, *args, question=question, backend=backend, **options)
+    if answer.status == UNKNOWN:
+        raise SearchLimitExceeded(answer.stats.get("reason", f"{chosen.name} search stopped before the count"))
     if answer.count is None:
-        raise InputError(f"this {found.name} question does not count (status {answer.status})")
+        raise InputError(f"this {chosen.name} question does not count (status {answer.status})")
     return answer.count
 
 
 def _counts_by_flag(puzzle: Puzzle) -> bool:
-    """True when the puzzle's options include a `--count` flag taking no value."""
-    return any(action.dest == "count" and action.nargs == 0 for action in _parser(puzzle)._actions)
+    """True when the puzzle's options include a `count` flag (not a number)."""
+    return any(option.name == "count" and option.type is bool for option in puzzle.options)
 
 
 def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: Sequence[str] | None = None,
@@ -170,14 +139,14 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     `difference` where the first two that differ part. Back ends of one's
     own come first in `results`, so a difference names them.
     """
-    found = get_puzzle(puzzle)
-    asked, _ = _ask(found, args, options, question)
+    chosen = get_puzzle(puzzle)
+    asked, _ = _ask(chosen, args, options, question)
     for name in backends or ():
         _backends.check_name(name)
     extra = dict(also.items() if isinstance(also, Mapping) else ((backend_name(s), s) for s in also))
     for name in extra:
         _check_own_name(name)
-    return _crosscheck(found, asked, None if backends is None else list(backends), extra)
+    return _crosscheck(chosen, asked, None if backends is None else list(backends), extra)
 
 
 def backend_name(backend: BackendLike) -> str:

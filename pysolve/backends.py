@@ -64,9 +64,10 @@ def check_name(name: str) -> None:
 
 def require(name: str) -> None:
     """Raise UnknownName or BackendUnavailable unless `name` can run here."""
-    found = info(name)
-    if not found.available:
-        raise BackendUnavailable(f"back end {name!r} is unavailable: {found.reason}")
+    about = info(name)
+    if not about.available:
+        raise BackendUnavailable(f"back end {name!r} is unavailable: {about.reason}", name,
+                                 hidden=name == "prolog" and bridge.status().hidden)
 
 
 def available(name: str) -> bool:

@@ -13,21 +13,26 @@ Prolog back end then reports itself unavailable and everything else goes on.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import os
+import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
+from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
+from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve import memory
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
 
 HIDE_VARIABLE = "PYSOLVE_NO_PROLOG"
-DEFAULT_SECONDS = 60.0
 
 _lock = threading.RLock()
 _loaded: dict[Path, str] = {}  # rule file -> the module its predicates live in
@@ -42,22 +47,45 @@ def rule_bases() -> list[str]:
 def _engine() -> Any:
     """Start SWI-Prolog once and return pyswip's Prolog class, or raise BackendUnavailable."""
     if os.environ.get(HIDE_VARIABLE):
-        raise BackendUnavailable(f"SWI-Prolog is hidden by {HIDE_VARIABLE}={os.environ[HIDE_VARIABLE]}")
+        raise BackendUnavailable(f"SWI-Prolog is hidden by {HIDE_VARIABLE}={os.environ[HIDE_VARIABLE]}", hidden=True)
     if os.environ.get("SWI_HOME_DIR"):
         _probe_in_subprocess()  # a bad SWI_HOME_DIR aborts the interpreter on import
+    with _lock, _interruptible():  # SWI-Prolog takes SIGINT when it starts: Python takes it back at once
+        return _start_engine()
+
+
+def _start_engine() -> Any:
+    """Import pyswip (which starts SWI-Prolog), set the flags pysolve needs and load the bridge's rules."""
     try:
         from pyswip import Prolog
     except ImportError as error:
         raise BackendUnavailable(f"pyswip is not installed ({error})") from None
     except Exception as error:  # pyswip raises plain exceptions when SWI-Prolog is missing
         raise BackendUnavailable(f"SWI-Prolog was not found: {error}") from None
-    with _lock:
-        _materialise(Prolog, "set_prolog_flag(debug_on_error, false)")
-        _materialise(Prolog, "set_prolog_flag(report_error, true)")
-        _materialise(Prolog, "set_prolog_flag(toplevel_prompt, '')")
-        bridge_file = _prolog_path(rule_base_dir() / "pysolve_bridge.pl")
-        _materialise(Prolog, f"load_files({bridge_file}, [imports([])])")
+    _materialise(Prolog, "set_prolog_flag(debug_on_error, false)")
+    _materialise(Prolog, "set_prolog_flag(report_error, true)")
+    _materialise(Prolog, "set_prolog_flag(toplevel_prompt, '')")
+    if memory.current_limit():  # Prolog's stacks stay within the run's memory bound
+        _materialise(Prolog, f"current_prolog_flag(stack_limit, L), Limit is min(L, {memory.current_limit() // 2}), "
+                             "set_prolog_flag(stack_limit, Limit)")
+    bridge_file = _prolog_path(rule_base_dir() / "pysolve_bridge.pl")
+    _materialise(Prolog, f"load_files({bridge_file}, [imports([])])")
+    _start_alarm_thread(Prolog)
     return Prolog
+
+
+def _start_alarm_thread(prolog: Any) -> None:
+    """Start library(time)'s alarm thread with SIGINT blocked, so that it inherits the block.
+
+    Otherwise the kernel hands Ctrl-C to that thread whenever Prolog's own
+    thread blocks signals for a moment (garbage collection), and the
+    interrupt is lost: a long goal then runs on to its limit.
+    """
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        _materialise(prolog, "time:call_with_time_limit(60, true)")
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _probe_in_subprocess() -> None:
@@ -82,6 +110,7 @@ class Status:
     available: bool
     version: str
     reason: str = ""
+    hidden: bool = False  # hidden on purpose by PYSOLVE_NO_PROLOG
 
 
 def status() -> Status:
@@ -89,7 +118,7 @@ def status() -> Status:
     try:
         prolog = _engine()
     except BackendUnavailable as error:
-        return Status(False, "", str(error))
+        return Status(False, "", str(error), error.hidden)
     with _lock:
         (row,) = _materialise(prolog, "current_prolog_flag(version, V)")
     major, rest = divmod(row["V"], 10000)
@@ -158,17 +187,116 @@ def _free_module_name(path: Path) -> str:
     return name
 
 
+class Var(str):
+    """A Prolog variable in a goal written by `goal` (an output to read back: `Var("Path")`)."""
+
+
+class String(str):
+    """A Prolog string (double-quoted) in a goal written by `goal`; a plain `str` is an atom."""
+
+
+class Goal(str):
+    """A term already written by `goal` (a goal inside a goal: `with_puzzle(..., solve(...))`)."""
+
+
+Term = Union[int, float, str, Sequence[Any]]
+
+
+def term(value: Any) -> str:
+    """`value` written as a Prolog term: ints, floats, atoms (str), String, Var, Goal and nested lists/tuples."""
+    if isinstance(value, Goal):
+        return str(value)
+    if isinstance(value, Var):
+        if not value or not (value[0].isupper() or value[0] == "_") or not value.replace("_", "a").isalnum():
+            raise ValueError(f"{value!r} is not a Prolog variable name")
+        return str(value)
+    if isinstance(value, String):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, str):
+        return quote_atom(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        if set(map(type, value)) == {int}:  # the common long list of plain integers, written at once
+            return "[" + ", ".join(map(str, value)) + "]"
+        return "[" + ", ".join(term(item) for item in value) + "]"
+    raise TypeError(f"cannot pass {type(value).__name__} {value!r} to Prolog; use ints, atoms and lists")
+
+
+def goal(functor: str, *args: Any) -> Goal:
+    """The goal `functor(Arg, ...)` with every argument written by `term` (itself a term for another goal)."""
+    if not args:
+        return Goal(quote_atom(functor))
+    return Goal(f"{quote_atom(functor)}({', '.join(term(arg) for arg in args)})")
+
+
+STOPPED = ("time_limit", "inference_limit", "resource_limit")
+
+
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """Let Ctrl-C stop a Prolog goal: Prolog takes SIGINT while the goal runs, Python takes it back after.
+
+    Python's own handler runs only between bytecodes, never inside the
+    foreign call, so a long goal would otherwise ignore Ctrl-C until its
+    time limit.
+    """
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    python_handler = signal.getsignal(signal.SIGINT) if in_main_thread else None
+    try:
+        yield
+    finally:
+        if python_handler is not None:
+            signal.signal(signal.SIGINT, python_handler)
+
+
 @dataclass
 class QueryResult:
     """All bindings a bounded goal produced, and how the search ended."""
 
     rows: list[dict[str, Any]]
-    status: str  # complete, max_solutions, time_limit or inference_limit
+    status: str  # complete, max_solutions, time_limit, inference_limit or resource_limit
+    limit: str = ""  # the bound that stopped it, in words ("time limit of 10 s", "memory limit (...)")
 
     @property
     def complete(self) -> bool:
         """True when every solution was found (no bound cut the search short)."""
         return self.status == "complete"
+
+    @property
+    def stopped(self) -> bool:
+        """True when a time, inference or memory limit cut the search short (not a wanted solution count)."""
+        return self.status in STOPPED
+
+    def reason(self, what: str) -> str:
+        """Why `what` stopped, in the same words as the Python back ends' budgets."""
+        return f"{what} passed its {self.limit}"
+
+    def require_complete(self, what: str) -> QueryResult:
+        """This result, or SearchLimitExceeded when a limit stopped it (a question that needs every answer)."""
+        if self.stopped:
+            raise SearchLimitExceeded(self.reason(what))
+        return self
+
+
+def unknown(result: QueryResult, what: str, stats: dict[str, Any] | None = None) -> Found:
+    """The one answer of a stopped query: status unknown, and the reason."""
+    return stopped(result.reason(what), stats)
+
+
+def found_rows(result: QueryResult, key: str, what: str, stats: dict[str, Any] | None = None) -> Found:
+    """The answer of a query whose rows bind `key` to one solution each: solved or no solution, or, when a
+    limit stopped `what`, unknown keeping the solutions found so far (a count then says "at least")."""
+    solutions = [row[key] for row in result.rows]
+    if result.stopped:
+        found = unknown(result, what, stats)
+        found.solutions = solutions
+        return found
+    return Found(solutions, dict(stats or {}), status=SOLVED if solutions else NO_SOLUTION)
 
 
 def solutions(
@@ -176,27 +304,40 @@ def solutions(
     goal: str,
     *,
     max_solutions: int = 0,
-    seconds: float = DEFAULT_SECONDS,
+    seconds: float | None = None,
     inferences: int = 0,
+    budget: Budget | None = None,
 ) -> QueryResult:
     """Run `goal` (Prolog text) in a rule base's module and return its bindings.
 
-    `max_solutions` 0 means all; `seconds` and `inferences` 0 mean unbounded.
+    `max_solutions` 0 means all; `inferences` 0 means unbounded. The time
+    limit is `seconds`, else what is left of `budget`, else DEFAULT_SECONDS.
     Bounds are enforced inside Prolog, so a long search always comes back.
     """
     module = load(rule_base)
     prolog = _engine()
+    given_seconds = seconds
+    if seconds is None:
+        seconds = budget.remaining() if budget is not None else DEFAULT_SECONDS
+    seconds = max(float(seconds), 0.001)
     call = (
         f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "
-        f"{int(max_solutions)}, {float(seconds)}, {int(inferences)}, answer(Names, Rows), Status, Message)"
+        f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows), Status, Message)"
     )
-    with _lock:
+    with _lock, _interruptible():
         rows = _materialise(prolog, call, maxresult=1)
     (row,) = rows
+    if row["Status"] == "interrupted":
+        raise KeyboardInterrupt(f"Prolog goal {goal!r} interrupted")
     if row["Status"] == "error":
-        raise PrologError(f"goal {goal!r} in {module}: {row['Message']}")
+        text = str(row["Message"]).strip()
+        headline = text.splitlines()[0] if text else "error"
+        raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
     bindings = [dict(zip(row["Names"], values)) for values in row["Rows"]]
-    return QueryResult(bindings, row["Status"])
+    whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
+    limits = {"time_limit": f"time limit of {whole:g} s", "inference_limit": f"inference limit of {inferences} inferences",
+              "resource_limit": str(row["Message"])}
+    return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
 
 
 def first(rule_base: str | os.PathLike[str], goal: str, **bounds: Any) -> dict[str, Any] | None:
@@ -205,7 +346,5 @@ def first(rule_base: str | os.PathLike[str], goal: str, **bounds: Any) -> dict[s
     Raises SearchLimitExceeded when a time or inference bound stops the goal first.
     """
     result = solutions(rule_base, goal, max_solutions=1, **bounds)
-    if result.status in ("time_limit", "inference_limit"):
-        limit = f"{bounds.get('seconds', DEFAULT_SECONDS):g} s" if result.status == "time_limit" else f"{bounds.get('inferences')} inferences"
-        raise SearchLimitExceeded(f"Prolog goal {goal!r} passed its limit of {limit}")
+    result.require_complete(f"Prolog goal {goal!r}")
     return result.rows[0] if result.rows else None

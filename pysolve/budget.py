@@ -1,7 +1,8 @@
 """A node and time budget for one search, shared by the Python and miniKanren back ends.
 
-Prolog searches are bounded inside Prolog instead (`bridge.solutions`), since
-Python cannot interrupt a running Prolog call.
+Prolog searches are bounded inside Prolog instead (`bridge.solutions` takes
+what is left of the same budget), since Python cannot interrupt a running
+Prolog call.
 """
 
 from __future__ import annotations
@@ -13,6 +14,21 @@ from typing import Any
 from pysolve.errors import SearchLimitExceeded
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
+DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
+
+_interrupted = False  # set by on_interrupt: Ctrl-C arrived during this run
+
+
+def on_interrupt(signum: int, frame: Any) -> None:
+    """SIGINT handler of the CLI: remember the interrupt, then raise KeyboardInterrupt.
+
+    Python swallows an exception raised while a finaliser or weakref callback
+    runs; the remembered interrupt makes the next budget check raise it again,
+    so a search never outlives Ctrl-C.
+    """
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
 
 
 class Budget:
@@ -28,9 +44,22 @@ class Budget:
         before, self.spent = self.spent, self.spent + nodes
         if self.nodes and self.spent > self.nodes:
             raise SearchLimitExceeded(f"{self.label} passed its budget of {self.nodes} nodes")
-        if (self.seconds and self.spent // CLOCK_EVERY != before // CLOCK_EVERY
-                and time.perf_counter() - self.started > self.seconds):
+        if self.spent // CLOCK_EVERY != before // CLOCK_EVERY:
+            self.check()
+
+    def check(self) -> None:
+        """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables);
+        KeyboardInterrupt when Ctrl-C arrived and was lost on the way (see on_interrupt)."""
+        if _interrupted:
+            raise KeyboardInterrupt
+        if self.seconds and time.perf_counter() - self.started > self.seconds:
             raise SearchLimitExceeded(f"{self.label} passed its time limit of {self.seconds:g} s")
+
+    def remaining(self) -> float:
+        """Seconds left of the time budget (0 when it is gone); DEFAULT_SECONDS when unbounded."""
+        if not self.seconds:
+            return DEFAULT_SECONDS
+        return max(self.seconds - (time.perf_counter() - self.started), 0.0)
 
     def tick(self) -> Any:
         """A miniKanren goal that spends one node of this budget and succeeds once."""

@@ -7,19 +7,22 @@ whose back ends disagree exits 1.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import backends, bridge, puzzles
+from pysolve import backends, bridge, budget, memory, options, puzzles
+from pysolve.answers import Answer
+from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import PysolveError
-from pysolve.report import demo_report, render_crosscheck
+from pysolve.puzzle import Puzzle
+from pysolve.report import Progress, demo_report, render_crosscheck
 
-# modules that add whole command groups of their own: add_commands(subparsers)
-COMMAND_MODULES: tuple[str, ...] = ("pysolve.azul.cli", "pysolve.tangram.play")
+QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 
 
 class Parser(argparse.ArgumentParser):
@@ -44,44 +47,70 @@ def build_parser() -> Parser:
     ):
         sub = commands.add_parser(command, help=help_text)
         per_puzzle = sub.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
-        for name in puzzles.names():
-            puzzle = puzzles.get(name)
-            puzzle_parser = per_puzzle.add_parser(name, help=puzzle.summary)
-            puzzle.add_arguments(puzzle_parser)
+        for puzzle in all_puzzles():
+            puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
+            options.add_to_parser(puzzle.options, puzzle_parser)
             if command == "solve":
                 puzzle_parser.add_argument("--backend", choices=backends.NAMES, help="back end (default: prolog if available, else kanren)")
             else:
                 puzzle_parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
+            add_memory_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
 
     generate = commands.add_parser("generate", help="generate a random puzzle instance")
     per_generator = generate.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
-    for name in puzzles.names():
-        puzzle = puzzles.get(name)
+    for puzzle in all_puzzles():
         if puzzle.can_generate:
-            generator_parser = per_generator.add_parser(name, help=f"generate a {name} instance")
-            puzzle.add_generate_arguments(generator_parser)
+            generator_parser = per_generator.add_parser(puzzle.name, help=f"generate a {puzzle.name} instance")
+            options.add_to_parser(puzzle.generate_options, generator_parser)
             generator_parser.add_argument("--json", action="store_true", help="print JSON")
+            add_memory_option(generator_parser)
             generator_parser.set_defaults(run=run_generate)
+
+    playable = [puzzle for puzzle in all_puzzles() if puzzle.can_play]
+    if playable:
+        play = commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)")
+        games = play.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+        for puzzle in playable:
+            game_parser = games.add_parser(puzzle.name, help=f"play {puzzle.name}; the rules come from a back end")
+            options.add_to_parser(puzzle.play_options, game_parser)
+            game_parser.add_argument("--backend", choices=backends.NAMES,
+                                     help="back end answering the rules (default: prolog if available, else kanren)")
+            game_parser.set_defaults(run=run_play)
 
     query = commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings")
     query.add_argument("rule_base", metavar="RULEBASE", help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
     query.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
-    query.add_argument("--limit", type=positive_int, default=0, help="at most this many solutions (default: all)")
-    query.add_argument("--seconds", type=positive_float, default=bridge.DEFAULT_SECONDS, help="time limit inside Prolog")
-    query.add_argument("--json", action="store_true", help="print JSON")
+    query.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
+    query.add_argument("--seconds", type=positive_float, default=DEFAULT_SECONDS, help="time limit inside Prolog")
+    query.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
+                       help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
+    query.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
+    query.add_argument("--json", action="store_true", help="print JSON (values never cut)")
     query.set_defaults(run=run_query)
 
     demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
     demo.set_defaults(run=run_demo)
 
-    for module in COMMAND_MODULES:
-        importlib.import_module(module).add_commands(commands)
+    for puzzle in all_puzzles():
+        puzzle.add_commands(commands)
     return parser
 
 
-def positive_int(text: str) -> int:
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """--memory: the bound past which a search answers unknown instead of growing further."""
+    parser.add_argument("--memory", metavar="SIZE", default=None,
+                        help=f"memory bound of the run, such as 512M or 4G; a search past it answers unknown "
+                             f"(default {memory.describe(memory.default_limit())}, half this machine's; 0: none)")
+
+
+def all_puzzles() -> list[Puzzle]:
+    """Every registered puzzle, in registry order."""
+    return [puzzles.get(name) for name in puzzles.names()]
+
+
+def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
     value = int(text)
     if value < 0:
@@ -117,25 +146,58 @@ def run_backends(args: argparse.Namespace) -> int:
     return 0
 
 
+def question_values(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
+    """The question's options as keywords, from the parsed command line."""
+    return options.from_namespace(puzzle.question_options(), args)
+
+
 def run_solve(args: argparse.Namespace) -> int:
     puzzle = puzzles.get(args.puzzle)
-    question = puzzle.question(args)
-    answer = puzzle.solve(question, args.backend)
-    written = puzzle.write_files(answer, args)
-    if args.json:
+    questions = puzzle.questions(**question_values(puzzle, args))
+    outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
+                            f"pysolve solve {puzzle.name}")
+    if len(questions) == 1:
+        answer = puzzle.solve(questions[0], args.backend)
+        written = puzzle.write_files(answer, outputs)
+        print_answer(puzzle, answer, args.json)
+        for path in written:
+            print(f"wrote {path}", file=sys.stderr)
+        return 0
+    return solve_batch(puzzle, questions, args.backend, args.json)
+
+
+def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool) -> None:
+    """One answer as JSON, or drawn with a status line (`[backend: status; stats]`)."""
+    if as_json:
         print_json(answer.to_json())
-    else:
-        print(puzzle.render(answer))
-        stats = ", ".join(f"{key} {value}" for key, value in answer.stats.items())
-        print(f"[{answer.backend}: {answer.status}; {stats}]")
-    for path in written:
-        print(f"wrote {path}", file=sys.stderr)
+        return
+    print(puzzle.render(answer))
+    stats = ", ".join(f"{key} {value}" for key, value in answer.stats.items())
+    print(f"[{answer.backend}: {answer.status}; {stats}]")
+
+
+def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool) -> int:
+    """Answer many questions in order (JSON lines with --json), with progress and a summary on stderr."""
+    progress = Progress(len(questions), f"{puzzle.name}")
+    statuses: dict[str, int] = {}
+    for number, question in enumerate(questions, start=1):
+        answer = puzzle.solve(question, backend)
+        statuses[answer.status] = statuses.get(answer.status, 0) + 1
+        if as_json:
+            print(json.dumps(answer.to_json()), flush=True)
+        else:
+            print(f"# {number}")
+            print_answer(puzzle, answer, False)
+        progress.step(answer.status)
+    progress.close()
+    summary = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+    print(f"{len(questions)} {puzzle.name} questions: {summary}", file=sys.stderr)
     return 0
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
     puzzle = puzzles.get(args.puzzle)
-    question = puzzle.question(args)
+    question = puzzle.question(**question_values(puzzle, args))
     only = None
     if args.backends:
         only = [name.strip() for name in args.backends.split(",") if name.strip()]
@@ -151,12 +213,17 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
 def run_generate(args: argparse.Namespace) -> int:
     puzzle = puzzles.get(args.puzzle)
-    data, text = puzzle.generate(args)
+    data, text = puzzle.generate(**options.from_namespace(puzzle.generate_options, args))
     if args.json:
         print_json(data)
     else:
         print(text)
     return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    puzzle = puzzles.get(args.puzzle)
+    return puzzle.play(args.backend, **options.from_namespace(puzzle.play_options, args))
 
 
 def run_query(args: argparse.Namespace) -> int:
@@ -165,12 +232,20 @@ def run_query(args: argparse.Namespace) -> int:
         print_json({"solutions": result.rows, "status": result.status})
         return 0
     for row in result.rows:
-        print(", ".join(f"{name} = {value}" for name, value in row.items()) or "true.")
+        print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")
     if not result.rows:
         print("false.")
-    if result.status in ("time_limit", "inference_limit"):
-        print(f"(stopped: {result.status.replace('_', ' ')} reached)", file=sys.stderr)
+    if result.stopped:
+        print(f"(stopped: {result.reason('the goal')})", file=sys.stderr)
     return 0
+
+
+def cut(value: Any, width: int) -> str:
+    """A binding as Prolog text, cut to `width` characters (0: whole) with a note of the full length."""
+    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":")).replace('"', "")
+    if not width or len(text) <= width:
+        return text
+    return f"{text[:width]}... ({len(text):,} characters; --max-width 0 shows all)"
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -179,14 +254,22 @@ def run_demo(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, budget.on_interrupt)
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
         return int(exit_.code or 0)
     try:
+        if hasattr(args, "memory"):
+            memory.limit(memory.default_limit() if args.memory is None else memory.parse_size(args.memory))
         return args.run(args)
+    except MemoryError:
+        print("pysolve: error: out of memory; the run passed its --memory bound", file=sys.stderr)
+        return 2
     except PysolveError as error:
-        print(f"pysolve: error: {error}", file=sys.stderr)
+        detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""
+        print(f"pysolve: error: {detail or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("pysolve: interrupted", file=sys.stderr)

@@ -20,6 +20,7 @@ class CrossCheck:
     results: dict[str, Answer]
     skipped: dict[str, str] = field(default_factory=dict)  # back end -> why it was not asked
     difference: str | None = None
+    label: str = ""  # the question in a few words (Puzzle.label)
 
     @property
     def agree(self) -> bool:
@@ -47,7 +48,7 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
     """
     offered = puzzle.backends_for(question)
     wanted = offered if only is None else [name for name in offered if name in only]
-    report = CrossCheck(puzzle.name, puzzle.describe(question), {})
+    report = CrossCheck(puzzle.name, puzzle.describe(question), {}, label=puzzle.label(question))
     for name, solver in (also or {}).items():
         record(report, name, lambda: puzzle.run(name, solver, question))
     for name in wanted:
@@ -68,7 +69,7 @@ def record(report: CrossCheck, name: str, ask: Callable[[], Answer]) -> None:
         report.skipped[name] = f"{type(error).__name__}: {error}"
         return
     if answer.status == UNKNOWN:
-        report.skipped[name] = "no answer within its budget (status unknown)"
+        report.skipped[name] = f"unknown: {answer.stats.get('reason', 'no answer within its budget')}"
     else:
         report.results[name] = answer
 
@@ -92,14 +93,14 @@ def first_difference(left: Any, right: Any, path: str = "answer") -> str | None:
         for key in sorted(set(left) | set(right), key=repr):
             if key not in left or key not in right:
                 return f"{path}[{key!r}]: present on one side only"
-            found = first_difference(left[key], right[key], f"{path}[{key!r}]")
-            if found:
-                return found
+            where = first_difference(left[key], right[key], f"{path}[{key!r}]")
+            if where:
+                return where
     if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
         for index, (a, b) in enumerate(zip(left, right)):
-            found = first_difference(a, b, f"{path}[{index}]")
-            if found:
-                return found
+            where = first_difference(a, b, f"{path}[{index}]")
+            if where:
+                return where
         if len(left) != len(right):
             return f"{path}: {len(left)} items against {len(right)}"
     return f"{path}: {left!r} against {right!r}"

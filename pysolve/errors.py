@@ -21,11 +21,20 @@ class UnknownName(InputError, KeyError):
 
 
 class BackendUnavailable(PysolveError):
-    """A back end that cannot run here (SWI-Prolog missing, hidden, or broken)."""
+    """A back end that cannot run here (SWI-Prolog missing, hidden, or broken); `backend` names it."""
+
+    def __init__(self, message: str, backend: str = "prolog", hidden: bool = False) -> None:
+        super().__init__(message)
+        self.backend = backend
+        self.hidden = hidden  # hidden on purpose (PYSOLVE_NO_PROLOG), not missing
 
 
 class PrologError(PysolveError):
-    """A rule base failed to load or a Prolog goal raised an error."""
+    """A rule base failed to load or a Prolog goal raised an error; `detail` keeps Prolog's whole text."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail or message
 
 
 class SearchLimitExceeded(PysolveError):

@@ -52,7 +52,7 @@ VERSION, PROBLEM = _guarded_import()
 def require() -> None:
     """Raise BackendUnavailable unless miniKanren imports cleanly."""
     if PROBLEM:
-        raise BackendUnavailable(PROBLEM)
+        raise BackendUnavailable(PROBLEM, "kanren")
 
 
 if not PROBLEM:

@@ -76,7 +76,7 @@ def head_indicator(head: str) -> str:
 
 def comments(text: str) -> dict[str, tuple[list[str], str]]:
     """Every `%!` block of a file: indicator -> (head lines, body text)."""
-    found: dict[str, tuple[list[str], str]] = {}
+    documented: dict[str, tuple[list[str], str]] = {}
     lines = text.splitlines()
     index = 0
     while index < len(lines):
@@ -96,8 +96,8 @@ def comments(text: str) -> dict[str, tuple[list[str], str]]:
             body.append(re.sub(r"^%( {0,3})", "", lines[index]))
             index += 1
         for head in heads:
-            found.setdefault(head_indicator(head), (heads, "\n".join(body).strip()))
-    return found
+            documented.setdefault(head_indicator(head), (heads, "\n".join(body).strip()))
+    return documented
 
 
 def read_rule_base(path: Path) -> RuleBase:

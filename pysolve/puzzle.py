@@ -1,124 +1,134 @@
-"""What every puzzle offers the orchestration layer and the CLI.
+"""The one contract between a puzzle, its back ends and the rest of pysolve.
 
-A puzzle (one package per domain: `pysolve/<name>/`) subclasses `Puzzle`:
-it turns CLI arguments into a question (a frozen dataclass of its own),
-holds one solver per back end that answers it, brings answers to a
-canonical form for cross-checking, and draws them. The rest of pysolve
-knows puzzles only through this interface.
+A puzzle is a package `pysolve/<name>/` (or one of your own) holding:
+
+- `model.py`: its `Question` (a frozen dataclass) and instances;
+- `prolog.py`, `kanren.py`, `python.py`: one module per back end, each
+  offering `solve(question, budget) -> Found`, plus a named function of the
+  same shape for each extra kind of question (`validate`, `options`, ...);
+  a module may define `answers(question) -> bool` to decline a question;
+- `puzzle.py`: `PUZZLE`, an instance of a `Puzzle` subclass that declares the
+  options once (`options`), builds a question from them (`ask`), and brings
+  answers to one canonical form, text and files.
+
+The rest of pysolve (CLI, API, cross-checks, demo, pytest plugin) knows a
+puzzle only through this interface and the entry-point registry.
 """
 
 from __future__ import annotations
 
-import argparse
+import importlib
+import os
+import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any, ClassVar
 
-from pysolve import backends
-from pysolve.errors import UnknownName
-
-SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
-
-
-@dataclass
-class Answer:
-    """One back end's answer to one question, in the JSON shape of `pysolve solve --json`."""
-
-    puzzle: str
-    backend: str
-    solutions: list[Any]
-    stats: dict[str, Any] = field(default_factory=dict)
-    count: int | None = None
-    status: str = SOLVED
-    question: dict[str, Any] = field(default_factory=dict)
-    asked: Any = field(default=None, repr=False, compare=False)  # the question object itself, not in JSON
-
-    def to_json(self) -> dict[str, Any]:
-        """The answer as a JSON-able dict (`count` only when it was asked for)."""
-        data: dict[str, Any] = {
-            "puzzle": self.puzzle,
-            "backend": self.backend,
-            "question": self.question,
-            "status": self.status,
-            "solutions": self.solutions,
-            "stats": self.stats,
-        }
-        if self.count is not None:
-            data["count"] = self.count
-        return data
+from pysolve import backends, memory
+from pysolve import options as _options
+from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.errors import SearchLimitExceeded, UnknownName
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
+from pysolve.options import Option
 
 
-@dataclass
-class Found:
-    """What a solver returns: solutions plus its own search statistics (`states`, ...)."""
-
-    solutions: list[Any]
-    stats: dict[str, Any] = field(default_factory=dict)
-    count: int | None = None
-    status: str = SOLVED
+def brief(value: Any) -> str:
+    """An option's value in a label: a path by its file name, anything else as it prints."""
+    if isinstance(value, str) and os.sep in value:
+        return os.path.basename(value)
+    return str(value)
 
 
-Solver = Callable[[Any], Found]
+Solver = Callable[..., Found]  # (question) for one's own solvers; (question, budget) for back-end modules
 
 
 class Puzzle:
-    """Base class of the domains; subclasses fill in the class attributes and hooks."""
+    """Base class of the puzzles: declare the options, build questions, read answers."""
 
     name: ClassVar[str]
     summary: ClassVar[str]
-    can_generate: ClassVar[bool] = False  # offers `pysolve generate NAME`
+    options: ClassVar[tuple[Option, ...]] = ()           # the question's options, CLI and API alike
+    generate_options: ClassVar[tuple[Option, ...]] = ()  # `pysolve generate NAME`, when can_generate
+    can_generate: ClassVar[bool] = False
+    play_options: ClassVar[tuple[Option, ...]] = ()      # `pysolve play NAME`, when can_play
+    can_play: ClassVar[bool] = False
 
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Add this puzzle's options to `pysolve solve/crosscheck NAME`."""
+    # --- questions -------------------------------------------------------------------------------
 
-    def question(self, args: argparse.Namespace) -> Any:
-        """The question the parsed CLI arguments ask (validated; raise InputError)."""
+    def question(self, **given: Any) -> Any:
+        """The question these options ask (`file=...`, `count=True`), checked; InputError when bad."""
+        values = _options.check(self.question_options(), given, f"pysolve solve {self.name}")
+        return self.ask(**values)
+
+    def questions(self, **given: Any) -> list[Any]:
+        """The questions these options ask: one, or many where the input holds many (a file of puzzles)."""
+        return [self.question(**given)]
+
+    def question_options(self) -> list[Option]:
+        """The options that make up a question (not the files an answer is written to)."""
+        return [option for option in self.options if not option.output]
+
+    def output_options(self) -> list[Option]:
+        """The options naming files to write (`svg`, ...)."""
+        return [option for option in self.options if option.output]
+
+    def ask(self, **values: Any) -> Any:
+        """The question built from checked option values (raise InputError on a bad combination)."""
         raise NotImplementedError
-
-    def solvers(self, question: Any) -> dict[str, Solver]:
-        """Back end name -> solver, for the back ends that answer this question."""
-        raise NotImplementedError
-
-    def canonical(self, answer: Answer) -> Any:
-        """The part of an answer all back ends must agree on, in one normal form."""
-        return answer.solutions
-
-    def summarise(self, answer: Answer) -> str:
-        """A few words for report tables: the count, or how many solutions were found."""
-        found = answer.count if answer.count is not None else len(answer.solutions)
-        return f"{found} solution{'' if found == 1 else 's'}"
-
-    def render(self, answer: Answer) -> str:
-        """The answer drawn as text for a terminal."""
-        return "\n".join(str(solution) for solution in answer.solutions)
-
-    def write_files(self, answer: Answer, args: argparse.Namespace) -> list[str]:
-        """Write the pictures the CLI options asked for (`--svg OUT`, ...); return their paths."""
-        return []
-
-    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Add the options of `pysolve generate NAME` (when can_generate)."""
-
-    def generate(self, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-        """A generated instance as (JSON-able data, text drawing) (when can_generate)."""
-        raise NotImplementedError
-
-    def demo_questions(self) -> list[Any]:
-        """Questions `make demo` asks every back end and cross-checks."""
-        return []
 
     def describe(self, question: Any) -> dict[str, Any]:
         """The question as a JSON-able dict (for answers and reports)."""
         return dict(vars(question))
 
+    def label(self, question: Any) -> str:
+        """The question in a few words for report headers and demo rows: the options set, files by name."""
+        return ", ".join(f"{key}={brief(value)}" for key, value in self.describe(question).items()
+                         if value not in (None, False, [], (), ""))
+
+    def budget(self, question: Any) -> Budget:
+        """The node and time budget of one search for `question` (its `seconds`/`nodes` when it has them)."""
+        return Budget(nodes=getattr(question, "nodes", 0) or 0,
+                      seconds=getattr(question, "seconds", DEFAULT_SECONDS) or DEFAULT_SECONDS,
+                      label=f"{self.name} search")
+
+    # --- back ends -------------------------------------------------------------------------------
+
+    def entry(self, question: Any) -> str:
+        """The back-end function that answers `question`: `solve`, or a named extra question."""
+        return "solve"
+
+    def package(self) -> str:
+        """The package holding this puzzle's back-end modules (the one its class lives in)."""
+        return type(self).__module__.rpartition(".")[0]
+
+    def backend_module(self, backend: str) -> ModuleType | None:
+        """The module `<package>.<backend>`, or None when this puzzle has no such back end."""
+        backends.check_name(backend)
+        try:
+            return importlib.import_module(f"{self.package()}.{backend}")
+        except ModuleNotFoundError as error:
+            if error.name == f"{self.package()}.{backend}":
+                return None
+            raise
+
+    def solvers(self, question: Any) -> dict[str, Callable[[Any, Budget], Found]]:
+        """Back end name -> the function answering `question`, for the back ends that answer it."""
+        offered = {}
+        for backend in backends.NAMES:
+            module = self.backend_module(backend)
+            function = getattr(module, self.entry(question), None) if module else None
+            declines = getattr(module, "answers", None)
+            if function is not None and (declines is None or declines(question)):
+                offered[backend] = function
+        return offered
+
     def backends_for(self, question: Any) -> list[str]:
         """The back ends that answer `question`, in the order of backends.NAMES."""
-        offered = self.solvers(question)
-        return [name for name in backends.NAMES if name in offered]
+        return list(self.solvers(question))
 
     def solve(self, question: Any, backend: str | None = None) -> Answer:
-        """Ask one back end (default: backends.default()) and time the answer."""
+        """Ask one back end (default: backends.default(), else the first that answers) and time the answer."""
         backend = backend or self.default_backend(question)
         backends.check_name(backend)
         solver = self.solvers(question).get(backend)
@@ -127,12 +137,26 @@ class Puzzle:
             raise UnknownName(f"back end {backend!r} does not answer this {self.name} question; "
                               f"use one of: {offered}")
         backends.require(backend)
-        return self.run(backend, solver, question)
+        return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
 
-    def run(self, name: str, solver: Solver, question: Any) -> Answer:
-        """Time `solver`'s answer to `question` and build the Answer, under back end `name`."""
-        started = time.perf_counter()
-        found = solver(question)
+    def run(self, name: str, solver: Callable[[Any], Found], question: Any) -> Answer:
+        """Time `solver`'s answer to `question` and build the Answer, under back end `name`.
+
+        A search that runs out of its budget, of Python's recursion depth or of memory answers
+        `unknown`, with the reason in `stats`.
+        """
+        started, out_of_memory = time.perf_counter(), False
+        try:
+            found = solver(question)
+        except SearchLimitExceeded as error:
+            found = stopped(str(error))
+        except RecursionError:
+            found = stopped(f"{name} {self.name} search went deeper than Python's recursion limit "
+                            f"({sys.getrecursionlimit()} frames)")
+        except MemoryError:
+            out_of_memory = True  # the reason is written below, once the search's frames are freed
+        if out_of_memory:
+            found = stopped(memory.exhausted(f"{name} {self.name} search"))
         seconds = time.perf_counter() - started
         if not isinstance(found, Found):
             raise TypeError(f"back end {name!r} returned {type(found).__name__}; it must return pysolve.Found")
@@ -156,4 +180,52 @@ class Puzzle:
         for name in offered:
             if backends.available(name):
                 return name
+        if not offered:
+            raise UnknownName(f"no back end answers this {self.name} question")
         return offered[0]
+
+    # --- answers ---------------------------------------------------------------------------------
+
+    def canonical(self, answer: Answer) -> Any:
+        """The part of an answer all back ends must agree on, in one normal form."""
+        return answer.solutions
+
+    def summarise(self, answer: Answer) -> str:
+        """A few words for report tables: the count, or how many solutions were found."""
+        found = answer.count if answer.count is not None else len(answer.solutions)
+        return f"{found} solution{'' if found == 1 else 's'}"
+
+    def render(self, answer: Answer) -> str:
+        """The answer drawn as text for a terminal."""
+        return "\n".join(str(solution) for solution in answer.solutions)
+
+    def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
+        """Write the files the output options ask for (`svg=OUT`, ...); return their paths."""
+        return []
+
+    def demo_questions(self) -> list[Any]:
+        """Questions `make demo` asks every back end and cross-checks."""
+        return []
+
+    # --- generators, games and command groups of one's own ---------------------------------------------
+
+    def generate(self, **given: Any) -> tuple[dict[str, Any], str]:
+        """A generated instance as (JSON-able data, text drawing), from checked generator options."""
+        values = _options.check(self.generate_options, given, f"pysolve generate {self.name}")
+        return self.create(**values)
+
+    def create(self, **values: Any) -> tuple[dict[str, Any], str]:
+        """Generate an instance from checked option values (when can_generate)."""
+        raise NotImplementedError
+
+    def play(self, backend: str | None = None, **given: Any) -> int:
+        """Start the puzzle's interactive game (`pysolve play NAME`), the rules asked of `backend`."""
+        values = _options.check(self.play_options, given, f"pysolve play {self.name}")
+        return self.start_game(backend or backends.default(), **values)
+
+    def start_game(self, backend: str, **values: Any) -> int:
+        """Run the game until the player quits; return the exit code (when can_play)."""
+        raise NotImplementedError
+
+    def add_commands(self, commands: Any) -> None:
+        """Add command groups of the puzzle's own to the `pysolve` parser's subcommands (`pysolve azul ...`)."""

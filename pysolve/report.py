@@ -36,17 +36,12 @@ def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
     return rows
 
 
-def question_label(report: CrossCheck) -> str:
-    """The question of a cross-check as `key=value, ...`."""
-    return ", ".join(f"{key}={value}" for key, value in report.question.items())
-
-
 def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
     """A cross-check as a table plus a verdict line."""
     table = render_table(["backend", "status", "answer", "states", "seconds"],
                          crosscheck_rows(puzzle, report))
     verdict = "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference or 'no answers'}"
-    return f"{puzzle.name} ({question_label(report)})\n{table}\n{verdict}"
+    return f"{puzzle.name} ({report.label})\n{table}\n{verdict}"
 
 
 class Progress:
@@ -84,7 +79,7 @@ def demo_report(out: TextIO) -> int:
         progress.step(puzzle.name)
         disagreements += not report.agree
         for row in crosscheck_rows(puzzle, report):
-            rows.append([puzzle.name, short(question_label(report), 44)] + row + ["yes" if report.agree else "NO"])
+            rows.append([puzzle.name, short(report.label, 60)] + row + ["yes" if report.agree else "NO"])
     progress.close()
     out.write(render_table(["puzzle", "question", "backend", "status", "answer",
                             "states", "seconds", "agree"], rows) + "\n")

@@ -47,21 +47,21 @@ class Result(Generic[State]):
     expanded: int
 
 
-def expansions(limit: int) -> Budget:
-    """The budget of one search: at most `limit` expanded states (0: unbounded)."""
-    return Budget(nodes=limit, label="search of expanded states")
+def expansions(budget: Budget | None) -> Budget:
+    """The budget of one search: the one given, else at most DEFAULT_MAX_EXPANSIONS expanded states."""
+    return budget or Budget(nodes=DEFAULT_MAX_EXPANSIONS, label="search of expanded states")
 
 
-def depth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+def depth_first(problem: Problem[State], flavour: str = "hs", budget: Budget | None = None) -> Result[State]:
     """Stack frontier; hs explores the first child first, py the last."""
     stack = deque([problem.initial()])
-    return frontier_search(problem, stack, stack.pop, flavour == "hs", limit)
+    return frontier_search(problem, stack, stack.pop, flavour == "hs", budget)
 
 
-def breadth_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+def breadth_first(problem: Problem[State], flavour: str = "hs", budget: Budget | None = None) -> Result[State]:
     """Queue frontier; hs enqueues children last-first, py first-first."""
     queue = deque([problem.initial()])
-    return frontier_search(problem, queue, queue.popleft, flavour == "hs", limit)
+    return frontier_search(problem, queue, queue.popleft, flavour == "hs", budget)
 
 
 def frontier_search(
@@ -69,10 +69,10 @@ def frontier_search(
     frontier: deque[State],
     take: Callable[[], State],
     children_reversed: bool,
-    limit: int,
+    budget: Budget | None,
 ) -> Result[State]:
     """Take a state, test it, expand it; children join the frontier's right end (reversed if asked)."""
-    budget = expansions(limit)
+    budget = expansions(budget)
     while frontier:
         state = take()
         if problem.is_goal(state):
@@ -83,9 +83,9 @@ def frontier_search(
     return Result(None, budget.spent)
 
 
-def best_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+def best_first(problem: Problem[State], flavour: str = "hs", budget: Budget | None = None) -> Result[State]:
     """Lowest heuristic first; ties by (-expansion, i) for hs, (expansion, i) for py."""
-    budget = expansions(limit)
+    budget = expansions(budget)
     start = problem.initial()
     frontier = [(problem.heuristic(start), 0, 0, start)]
     while frontier:
@@ -100,9 +100,9 @@ def best_first(problem: Problem[State], flavour: str = "hs", limit: int = DEFAUL
     return Result(None, budget.spent)
 
 
-def hill_climbing(problem: Problem[State], flavour: str = "hs", limit: int = DEFAULT_MAX_EXPANSIONS) -> Result[State]:
+def hill_climbing(problem: Problem[State], flavour: str = "hs", budget: Budget | None = None) -> Result[State]:
     """Follow the lowest-heuristic successor (first generated on ties), never backtrack."""
-    budget, state = expansions(limit), problem.initial()
+    budget, state = expansions(budget), problem.initial()
     while not problem.is_goal(state):
         budget.spend()
         children = problem.successors(state)
@@ -142,14 +142,14 @@ class PathProblem(Generic[Board]):
 def shortest_path(
     problem: Problem[Board],
     lower_bound: Callable[[Board], int] | None = None,
-    limit: int = DEFAULT_MAX_EXPANSIONS,
+    budget: Budget | None = None,
 ) -> Result[list[Board]]:
     """A* graph search with a visited set; `lower_bound` (admissible, default 0) makes it Dijkstra/BFS.
 
     Returns the path from the start to a nearest goal, and the states expanded.
     """
     estimate = lower_bound or (lambda board: 0)
-    budget, start, tie = expansions(limit), problem.initial(), itertools.count()
+    budget, start, tie = expansions(budget), problem.initial(), itertools.count()
     best_cost = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
     frontier = [(estimate(start), next(tie), 0, start)]
@@ -170,7 +170,7 @@ def shortest_path(
 def mirrored_shortest_path(
     problem: Problem[Board],
     mirror: Callable[[Board], Board],
-    limit: int = DEFAULT_MAX_EXPANSIONS,
+    budget: Budget | None = None,
 ) -> Result[list[Board]]:
     """A shortest path for a problem whose goal is the start seen in a mirror.
 
@@ -181,7 +181,7 @@ def mirrored_shortest_path(
     visited set) meets itself halfway, at the layer holding a middle board.
     Returns the path and the states expanded.
     """
-    budget, start = expansions(limit), problem.initial()
+    budget, start = expansions(budget), problem.initial()
     depth: dict[Board, int] = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
     layer = [start]

@@ -65,7 +65,8 @@ def my_rule_base(tmp_path_factory: pytest.TempPathFactory) -> pysolve.RuleBase:
 def cli_question(*argv: str):
     """The question `pysolve solve ARGV` asks, from the CLI's own parser."""
     args = cli.build_parser().parse_args(["solve", *argv])
-    return pysolve.get_puzzle(args.puzzle).question(args)
+    puzzle = pysolve.get_puzzle(args.puzzle)
+    return puzzle.question(**cli.question_values(puzzle, args))
 
 
 @pytest.mark.parametrize("argv, name, args, options", [

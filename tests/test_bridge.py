@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pysolve import bridge
+from pysolve.budget import Budget
 from pysolve.errors import PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
 from pysolve.pytest_plugin import needs_prolog
@@ -38,7 +39,7 @@ def test_all_solutions_in_order_and_limited(facts_file: Path) -> None:
 
 def test_values_come_back_as_plain_data(facts_file: Path) -> None:
     (row,) = bridge.solutions(facts_file, "q(A, B, C), D = _").rows
-    assert row == {"A": "f(a)", "B": "text", "C": [1, ["b"]], "D": "_"}
+    assert row == {"A": "f(a)", "B": "text", "C": [1, ["b"]], "D": "_G1"}  # unbound: a fresh name
 
 
 def test_time_and_inference_limits_stop_inside_prolog(facts_file: Path) -> None:
@@ -47,6 +48,31 @@ def test_time_and_inference_limits_stop_inside_prolog(facts_file: Path) -> None:
     with pytest.raises(SearchLimitExceeded, match="limit"):
         bridge.first(facts_file, "loop(X)", seconds=0.2)
     assert bridge.first(facts_file, "p(X)") == {"X": 1}  # the engine is still usable
+
+
+def test_a_stopped_query_is_one_property_and_one_answer(facts_file: Path) -> None:
+    stopped = bridge.solutions(facts_file, "loop(X)", budget=Budget(seconds=0.2, label="loop"))
+    assert stopped.stopped and not stopped.complete
+    found = bridge.unknown(stopped, "Prolog loop")
+    assert found.status == "unknown" and found.stats == {"reason": "Prolog loop passed its time limit of 0.2 s"}
+    with pytest.raises(SearchLimitExceeded, match="^Prolog loop passed its inference limit of 500 inferences$"):
+        bridge.solutions(facts_file, "loop(X)", inferences=500).require_complete("Prolog loop")
+    wanted = bridge.solutions(facts_file, "p(X)", max_solutions=1)
+    assert not wanted.stopped and wanted.require_complete("p") is wanted  # a wanted cut is no stop
+
+
+def test_one_term_writer_for_every_goal(facts_file: Path) -> None:
+    text = bridge.goal("q", 1, -2.5, "it's", bridge.String('say "hi"'), [1, ["b", []]], (3,), bridge.Var("Out"))
+    assert text == """'q'(1, -2.5, 'it\\'s', "say \\"hi\\"", [1, ['b', []]], [3], Out)"""
+    (row,) = bridge.solutions(facts_file, bridge.goal("q", bridge.Var("A"), bridge.String("text"), [1, ["b"]])).rows
+    assert row == {"A": "f(a)"}
+    (row,) = bridge.solutions(facts_file, bridge.goal("atom_length", "it's", bridge.Var("N"))).rows
+    assert row == {"N": 4}
+    for bad in (object(), {"a": 1}, None):
+        with pytest.raises(TypeError, match="cannot pass"):
+            bridge.term(bad)
+    with pytest.raises(ValueError, match="not a Prolog variable"):
+        bridge.term(bridge.Var("lower"))
 
 
 @pytest.mark.parametrize("goal, message", [

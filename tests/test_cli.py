@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from pysolve import budget as budget_module, files
 from pysolve.cli import main
+from pysolve.errors import InputError
 from pysolve.pytest_plugin import needs_prolog
 
 
@@ -76,11 +80,40 @@ def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert json.loads(out) == {"solutions": [{"Who": "ann"}], "status": "complete"}
 
 
+@needs_prolog
+def test_query_errors_are_one_line_unless_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "query", "fichas", "foo(")
+    assert code == 2 and err == "pysolve: error: goal 'foo(' in fichas: Syntax error: Unexpected end of clause\n"
+    code, out, err = run_cli(capsys, "query", "fichas", "foo(", "--verbose")
+    assert code == 2 and "** here **" in err and len(err.splitlines()) > 2
+
+
+@needs_prolog
+def test_query_names_variables_and_cuts_huge_values(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "query", "fichas", "X = f(Y, Z, Y), length(L, 2)")
+    assert out.splitlines() == ["X = f(_G1,_G2,_G1), Y = _G1, Z = _G2, L = [_G3,_G4]"]
+    whole = "[" + ",".join(map(str, range(1, 20001))) + "]"
+    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)")
+    assert out == f"L = {whole[:200]}... ({len(whole):,} characters; --max-width 0 shows all)\n"
+    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)", "--max-width", "0")
+    assert out == f"L = {whole}\n"
+    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)", "--json")
+    assert json.loads(out)["solutions"][0]["L"] == list(range(1, 20001))
+
+
+@needs_prolog
+def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "query", "fichas", "numlist(1, 200000000, L)", "--seconds", "30")
+    assert code == 0 and out == "false.\n"
+    assert err == ("(stopped: the goal passed its memory limit (the Prolog stack limit of 1.0 GB))\n")
+
+
 @pytest.mark.parametrize("argv, message", [
     (["solve", "fichas", "--m", "-2", "--n", "2"], "order m=-2 is out of range"),
     (["solve", "fichas", "--m", "2", "--n", "1000"], "order n=1000 is out of range"),
-    (["solve", "fichas", "--m", "x", "--n", "2"], "invalid int value"),
-    (["solve", "fichas", "--m", "2", "--n", "2", "--strategy", "magic"], "invalid choice: 'magic'"),
+    (["solve", "fichas", "--m", "x", "--n", "2"], "--m: 'x' is not an integer"),
+    (["solve", "fichas", "--m", "2", "--n", "2", "--strategy", "magic"], "--strategy: 'magic' is not one of dfs, "),
+    (["solve", "fichas", "--n", "2"], "the following arguments are required: --m"),
     (["solve", "fichas", "--m", "2", "--n", "2", "--backend", "java"], "invalid choice: 'java'"),
     (["solve", "fichas", "--m", "2", "--n", "2", "--strategy", "bfs", "--backend", "kanren"], "does not answer"),
     (["solve", "nopuzzle"], "invalid choice: 'nopuzzle'"),
@@ -88,6 +121,8 @@ def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     (["query", "nothere", "true"], "unknown rule base 'nothere'"),
     pytest.param(["query", "fichas", "foo("], "Syntax error", marks=needs_prolog),
     (["query", "fichas", "true", "--seconds", "-1"], "not a positive number"),
+    (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "lots"], "--memory 'lots': give a size such as 512M"),
+    (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "1K"], "too small to start a search"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     code, out, err = run_cli(capsys, *argv)
@@ -95,6 +130,76 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ar
     assert message in err
     assert "Traceback" not in err
     assert err.startswith("pysolve")
+
+
+LONG_SEARCHES = {"prolog": ["7", "dfs"], "kanren": ["6", "shortest"], "python": ["7", "dfs"]}
+
+
+def test_ctrl_c_ends_a_long_search_within_a_second(pysolve_backend: str) -> None:
+    order, strategy = LONG_SEARCHES[pysolve_backend]
+    started = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "solve", "fichas", "--m", order, "--n", order,
+                                "--strategy", strategy, "--backend", pysolve_backend], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    time.sleep(3.0)  # past start-up, deep in the search
+    assert started.poll() is None, started.communicate()
+    sent = time.monotonic()
+    started.send_signal(signal.SIGINT)
+    out, err = started.communicate(timeout=30)
+    assert time.monotonic() - sent < 1.0
+    assert started.returncode == 130 and err == "pysolve: interrupted\n" and out == ""
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the swallowed one, on purpose
+def test_an_interrupt_swallowed_by_a_finaliser_still_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(budget_module, "_interrupted", False)
+
+    class Dropped:
+        def __del__(self) -> None:  # Python prints and drops an exception raised here
+            budget_module.on_interrupt(signal.SIGINT, None)
+
+    Dropped()
+    search = budget_module.Budget(label="long search")
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(budget_module.CLOCK_EVERY):
+            search.spend()
+
+
+def test_a_search_too_deep_for_python_answers_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "solve", "fichas", "--m", "7", "--n", "7", "--strategy", "dfs", "--backend", "kanren")
+    assert code == 0 and err == ""
+    assert out.splitlines()[-1].startswith("[kanren: unknown; seconds ")
+    assert out.splitlines()[-1].endswith("reason kanren fichas search went deeper than Python's recursion limit (1000 frames)]")
+
+
+@pytest.mark.pysolve_backends("prolog", "python")  # kanren has no breadth-first search to grow
+def test_a_search_past_the_memory_bound_answers_unknown(pysolve_backend: str) -> None:
+    ran = subprocess.run([sys.executable, "-m", "pysolve.cli", "solve", "fichas", "--m", "6", "--n", "6", "--strategy",
+                          "bfs", "--backend", pysolve_backend, "--memory", "300M", "--json"],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    answer = json.loads(ran.stdout)
+    assert answer["status"] == "unknown"
+    assert answer["stats"]["reason"] in (
+        f"{pysolve_backend} fichas search ran out of memory (the memory bound of 300 MB)",
+        "Prolog bfs search passed its memory limit (the Prolog stack limit of 0.1 GB)")
+
+
+def test_output_files_are_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    target = tmp_path / "picture.svg"
+    assert files.write_text(target, "<svg/>", "--svg") == str(target) and target.read_text() == "<svg/>"
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # as readable as a file written with open()
+    with pytest.raises(InputError, match=r"^--svg '.*missing/picture.svg': the directory '.*missing' does not exist$"):
+        files.write_text(tmp_path / "missing" / "picture.svg", "<svg/>", "--svg")
+    with pytest.raises(InputError, match="is a directory"):
+        files.write_text(tmp_path, "<svg/>", "--svg")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    if os.geteuid() != 0:  # root writes anywhere
+        with pytest.raises(InputError, match="cannot write: Permission denied"):
+            files.write_text(locked / "picture.svg", "<svg/>", "--svg")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["locked", "picture.svg"]  # no temporary left
 
 
 def run_hidden_prolog(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -129,10 +234,11 @@ def test_the_demo_without_prolog_answers_every_puzzle_on_kanren_and_python() -> 
     assert demo.returncode == 0, demo.stderr
     assert "prolog (unavailable: SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1)" in demo.stdout
     rows = [line.split() for line in demo.stdout.splitlines() if line.split()[:1] in (["fichas"], ["tangram"],
-                                                                                       ["hidato"], ["azul"], ["squares"])]
-    assert {row[0] for row in rows} == {"fichas", "tangram", "hidato", "azul", "squares"}
+                                                                                       ["hidato"], ["azul"], ["squares"],
+                                                                                       ["sudoku"])]
+    assert {row[0] for row in rows} == {"fichas", "tangram", "hidato", "azul", "squares", "sudoku"}
     answered = {row[0] for row in rows if "solved" in row and ("kanren" in row or "python" in row)}
-    assert answered == {"fichas", "tangram", "hidato", "azul", "squares"}
+    assert answered == {"fichas", "tangram", "hidato", "azul", "squares", "sudoku"}
     assert all("solved" not in row for row in rows if "prolog" in row)
     assert all(row[-1] == "yes" for row in rows)
     assert "agreed across back ends" in demo.stdout.splitlines()[-1]

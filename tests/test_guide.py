@@ -6,7 +6,8 @@ The guide's fenced blocks are of four kinds:
   pytest (pytester), and the lines after it are the expected output (stdout and stderr merged;
   `...` matches anything; `; echo $?` prints the exit code);
 - ```pycon blocks are doctests, sharing one namespace from the first block to the last;
-- ```sh blocks are set-up steps (clone, make), allowed only in the Install section.
+- ```sh blocks are set-up steps (clone, make), allowed only in the Install section;
+- a ```toml block without a file name is a snippet to read (a pyproject.toml entry).
 Pictures the guide embeds or links (`](guide-*)`) must be what its examples draw.
 The guide shows Prolog answers, so it runs when the prolog back end is chosen.
 """
@@ -125,14 +126,17 @@ def test_every_example_in_the_guide_runs_and_prints_what_it_says(pysolve_backend
         kind = block.words[0] if block.words else ""
         where = f"docs/guide.md line {block.line}"
         if len(block.words) == 2:
-            (guide_folder.path / block.words[1]).write_text(block.body, encoding="utf-8")
+            target = guide_folder.path / block.words[1]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(block.body, encoding="utf-8")
         elif kind == "console":
             for command, expected in commands(block.body):
                 check_output(command, expected, run_command(command, guide_folder))
         elif kind == "pycon":
             run_doctest(block, globs, f"guide block {number} ({where})")
         else:
-            assert kind == "sh" and block.section == "Install", f"{where}: a block the test cannot run ({kind!r})"
+            assert (kind == "sh" and block.section == "Install") or kind == "toml", \
+                f"{where}: a block the test cannot run ({kind!r})"
     check_pictures(GUIDE.read_text(encoding="utf-8"), guide_folder.path)
 
 

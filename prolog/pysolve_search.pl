@@ -1,12 +1,13 @@
-:- module(search,
-          [ tree_search/6,             % +Problem, +Strategy, +Flavour, +Start, -Path, -Expanded
-            mirrored_shortest_path/4   % +Problem, +Start, -Path, -Expanded
+:- module(pysolve_search,
+          [ tree_search/6,             % :Problem, +Strategy, +Flavour, +Start, -Path, -Expanded
+            mirrored_shortest_path/4   % :Problem, +Start, -Path, -Expanded
           ]).
 
 /** <module> Generic state-space search
 
 The search strategies of the course libraries, written once and
-parametrised by a problem: Problem is the name of a module that defines
+parametrised by a problem: Problem is a module-sensitive argument (a
+meta-argument `:`) naming the module that defines
 
   - successor(+State, -Next): the next states, on backtracking, in order;
   - goal(+State): State is a goal;
@@ -19,18 +20,29 @@ The flavour fixes the order children enter the frontier: `hs` (the Haskell
 library) or `py` (the Python library).
 */
 
-:- use_module(library(lists)).
-:- use_module(library(apply)).
-:- use_module(library(heaps)).
+:- use_module(library(lists), [append/3, member/2, reverse/2]).
+:- use_module(library(apply), [foldl/4, maplist/3]).
+:- use_module(library(heaps), [add_to_heap/4, get_from_heap/4, singleton_heap/3]).
+:- use_module(library(error), [domain_error/2, must_be/2]).
+
+:- meta_predicate
+    tree_search(:, +, +, +, -, -),
+    mirrored_shortest_path(:, +, -, -).
 
 %!  tree_search(+Problem, +Strategy, +Flavour, +Start, -Path, -Expanded) is det.
 %
 %   Search from Start with Strategy (`dfs`, `bfs`, `'best-first'` or
 %   `'hill-climbing'`) in Flavour (`hs` or `py`). Path is the list of
 %   states from Start to the goal found, or [] when the strategy fails;
-%   Expanded is the number of states expanded.
+%   Expanded is the number of states expanded. Problem is the module of
+%   the problem's predicates, qualified as `Module:_` by the meta-argument
+%   declaration (pass the module's name, or `Module:problem`). Raises a
+%   domain error for an unknown strategy or flavour.
 
-tree_search(Problem, Strategy, Flavour, Start, Path, Expanded) :-
+tree_search(Qualified, Strategy, Flavour, Start, Path, Expanded) :-
+    problem_module(Qualified, Problem),
+    must_be_one_of(strategy, [dfs, bfs, 'best-first', 'hill-climbing'], Strategy),
+    must_be_one_of(flavour, [hs, py], Flavour),
     strategy_search(Strategy, Flavour, Problem, Start, Reversed, Expanded),
     reverse(Reversed, Path).
 
@@ -72,20 +84,22 @@ take(heap(Heap0), Path, heap(Heap)) :-
     get_from_heap(Heap0, _Key, Path, Heap).
 
 %   add_children(+Frontier0, +Flavour, +Problem, +Expansion, +Children, -Frontier)
+%   is det: one clause per frontier, so the search runs without choice
+%   points and in constant local stack (last-call optimisation).
 
-add_children(stack(Stack), hs, _, _, Children, stack(Stack1)) :-   % s1 explored first
-    append(Children, Stack, Stack1).
-add_children(stack(Stack), py, _, _, Children, stack(Stack1)) :-   % sk explored first
-    reverse(Children, Pushed),
+add_children(stack(Stack), Flavour, _, _, Children, stack(Stack1)) :-
+    flavour_order(Flavour, Children, Pushed),      % hs: s1 explored first
     append(Pushed, Stack, Stack1).
-add_children(queue(Front, Back), hs, _, _, Children, queue(Front, Back1)) :-  % enqueued sk..s1
-    append(Children, Back, Back1).
-add_children(queue(Front, Back), py, _, _, Children, queue(Front, Back1)) :-  % enqueued s1..sk
-    reverse(Children, Reversed),
-    append(Reversed, Back, Back1).
+add_children(queue(Front, Back), Flavour, _, _, Children, queue(Front, Back1)) :-
+    flavour_order(Flavour, Children, Enqueued),    % Back is reversed: hs enqueues sk..s1
+    append(Enqueued, Back, Back1).
 add_children(heap(Heap0), Flavour, Problem, Expansion, Children, heap(Heap)) :-
     expansion_order(Flavour, Expansion, Order),
     foldl(push_child(Problem, Order), Children, Heap0-0, Heap-_).
+
+flavour_order(hs, Children, Children).
+flavour_order(py, Children, Reversed) :-
+    reverse(Children, Reversed).
 
 expansion_order(hs, Expansion, Order) :-         % latest expansion first on ties
     Order is -Expansion.
@@ -120,13 +134,21 @@ lower_heuristic(Problem, Path, Best0, Best) :-  % keeps the first of equals
     ;   Best = Best0
     ).
 
+%   children(+Problem, +Path, -Children): Path extended by each successor
+%   not already on it. findall/3 collects only the new states, so every
+%   child shares Path as its tail instead of holding a copy: the frontier
+%   stays linear in the depth, and garbage collection stays short.
+
 children(Problem, Path, Children) :-
     Path = [State|_],
-    findall([Next|Path],
+    findall(Next,
             ( Problem:successor(State, Next),
               \+ memberchk(Next, Path)
             ),
-            Children).
+            Nexts),
+    maplist(extend_path(Path), Nexts, Children).
+
+extend_path(Path, Next, [Next|Path]).
 
 %!  mirrored_shortest_path(+Problem, +Start, -Path, -Expanded) is det.
 %
@@ -142,7 +164,9 @@ children(Problem, Path, Children) :-
 
 :- thread_local seen/3.                  % State, Depth, Parent
 
-mirrored_shortest_path(Problem, Start, Path, Expanded) :-
+mirrored_shortest_path(Qualified, Start, Path, Expanded) :-
+    problem_module(Qualified, Problem),
+    must_be(atomic, Start),
     setup_call_cleanup(
         retractall(seen(_, _, _)),
         (   assertz(seen(Start, 0, none)),
@@ -207,4 +231,25 @@ trace_back(State, [State|Rest]) :-
     (   Parent == none
     ->  Rest = []
     ;   trace_back(Parent, Rest)
+    ).
+
+%   must_be_one_of(+Domain, +Values, +Value): Value is an atom among
+%   Values; a type error when it is no atom, a domain error (naming
+%   Domain) when it is another atom.
+
+must_be_one_of(Domain, Values, Value) :-
+    must_be(atom, Value),
+    (   memberchk(Value, Values)
+    ->  true
+    ;   domain_error(Domain, Value)
+    ).
+
+%   problem_module(+Qualified, -Module): the module of a problem given as
+%   Context:Name (the meta-argument) or Context:Module:Name.
+
+problem_module(Qualified, Module) :-
+    strip_module(Qualified, Context, Name),
+    (   atom(Name), current_module(Name)
+    ->  Module = Name
+    ;   Module = Context
     ).

@@ -1,0 +1,71 @@
+"""What back ends answer: `Found` from a back end, `Answer` once timed and labelled, and the statuses.
+
+Kept apart from `pysolve.puzzle` so that the bridge and the budgets can
+build answers without importing the puzzle machinery.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
+
+
+@dataclass
+class Answer:
+    """One back end's answer to one question, in the JSON shape of `pysolve solve --json`."""
+
+    puzzle: str
+    backend: str
+    solutions: list[Any]
+    stats: dict[str, Any] = field(default_factory=dict)
+    count: int | None = None
+    status: str = SOLVED
+    question: dict[str, Any] = field(default_factory=dict)
+    asked: Any = field(default=None, repr=False, compare=False)  # the question object itself, not in JSON
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer as a JSON-able dict (`count` only when it was asked for)."""
+        data: dict[str, Any] = {
+            "puzzle": self.puzzle,
+            "backend": self.backend,
+            "question": self.question,
+            "status": self.status,
+            "solutions": self.solutions,
+            "stats": self.stats,
+        }
+        if self.count is not None:
+            data["count"] = self.count
+        return data
+
+
+@dataclass
+class Found:
+    """What a back end returns: solutions plus its own search statistics (`states`, `reason`, ...)."""
+
+    solutions: list[Any]
+    stats: dict[str, Any] = field(default_factory=dict)
+    count: int | None = None
+    status: str = SOLVED
+
+
+def stopped(reason: str, stats: Mapping[str, Any] | None = None) -> Found:
+    """The answer of a search that ran out of its budget: status unknown, and why."""
+    return Found([], {**(stats or {}), "reason": reason}, status=UNKNOWN)
+
+
+def counted(found: Found, count: int | None) -> Found:
+    """`found` with `count` set to how many solutions it holds, when the question counts (`count` given)."""
+    if count:
+        found.count = len(found.solutions)
+    return found
+
+
+def validation(filled: Any, broken: list[Any]) -> Found:
+    """The answer of a validation question: the filled board itself when nothing breaks it, else no
+    solution with what breaks it (stats `broken`: pairs, units, ...)."""
+    if broken:
+        return Found([], {"broken": broken}, status=NO_SOLUTION)
+    return Found([filled], {"broken": []}, status=SOLVED)

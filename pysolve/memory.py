@@ -1,0 +1,58 @@
+"""The memory bound of a run: an address-space limit, so that a search that grows too big fails
+with MemoryError (answered as status unknown) instead of being killed by the kernel's OOM killer."""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+
+from pysolve.errors import InputError
+
+UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def physical_memory() -> int:
+    """Bytes of physical memory on this machine."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def default_limit() -> int:
+    """Half the machine's memory: room for the search, and for everything else the machine runs."""
+    return physical_memory() // 2
+
+
+def parse_size(text: str) -> int:
+    """`512M`, `2G`, `1.5G` or a number of bytes; 0 means no limit. InputError when it is none of those."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if not match:
+        raise InputError(f"--memory {text!r}: give a size such as 512M or 2G (0: no limit)")
+    size = int(float(match.group(1)) * UNITS[match.group(2).upper()])
+    if 0 < size < 64 * 2**20:
+        raise InputError(f"--memory {text}: too small to start a search; give at least 64M")
+    return size
+
+
+def describe(size: int) -> str:
+    """A size in words: `2 GB`, `512 MB`."""
+    return f"{size / 2**30:g} GB" if size >= 2**30 else f"{size / 2**20:g} MB"
+
+
+def limit(size: int) -> None:
+    """Bound this process's address space to `size` bytes (0: leave it unbounded)."""
+    if size:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        wanted = size if hard == resource.RLIM_INFINITY else min(size, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+
+
+def current_limit() -> int:
+    """The address-space bound in force (0: none)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return 0 if soft == resource.RLIM_INFINITY else soft
+
+
+def exhausted(what: str) -> str:
+    """The reason of a search that ran out of memory, naming the bound when there is one."""
+    bound = current_limit()
+    return f"{what} ran out of memory" + (f" (the memory bound of {describe(bound)})" if bound else "")
