@@ -23,14 +23,15 @@ compare states in constant time: the cells as base-4 digits (H = 0, B = 1,
 V = 2, cell 0 the least significant), then five bits of hole position,
 then five bits of length:  State = (Cells << 10) \/ (Hole << 5) \/ Length.
 
-This module is a problem for library search.pl: it defines successor/2,
+This module is a problem for pysolve_search.pl: it defines successor/2,
 goal/1 and heuristic/2 over states.
 */
 
 :- set_prolog_flag(optimise, true).   % compile the arithmetic of the moves inline
-:- use_module(search).
-:- use_module(library(lists)).
-:- use_module(library(apply)).
+:- use_module(pysolve_search, [tree_search/6, mirrored_shortest_path/4]).
+:- use_module(library(lists), [append/3, member/2, nth0/3, numlist/3]).
+:- use_module(library(apply), [foldl/4, foldl/5, maplist/2, maplist/3]).
+:- use_module(library(error), [must_be/2]).
 
 cell_digit('H', 0).
 cell_digit('B', 1).
@@ -75,8 +76,11 @@ encode(Length, Hole, Digits, State) :-
 %!  start(+M, +N, -State) is det.
 %
 %   State is the start of order (M, N): M whites, the hole, N greens.
+%   Raises a type error unless M and N are non-negative integers.
 
 start(M, N, State) :-
+    must_be(nonneg, M),
+    must_be(nonneg, N),
     line_up('B', M, 'V', N, State).
 
 %!  goal_state(+M, +N, -State) is det.

@@ -24,11 +24,13 @@ Two strategies answer solution/3:
     pair, all_distinct/1, labeling([ff]).
 */
 
-:- use_module(library(clpfd)).
-:- use_module(library(lists)).
-:- use_module(library(apply)).
-:- use_module(library(assoc)).
-:- use_module(library(pairs)).
+:- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, tuples_in/2,
+                               op(700, xfx, ins), op(450, xfx, ..)]).
+:- use_module(library(lists), [append/3, member/2, nth0/3, nth1/3, reverse/2]).
+:- use_module(library(apply), [foldl/4, foldl/5, maplist/2, maplist/3]).
+:- use_module(library(assoc), [get_assoc/3, list_to_assoc/2, put_assoc/4]).
+:- use_module(library(pairs), [pairs_values/2]).
+:- use_module(library(error), [domain_error/2, must_be/2]).
 
 %!  king_adjacent(+Cell1, +Cell2) is semidet.
 %
@@ -53,9 +55,16 @@ open_cells(Rows, Cells) :-
 %
 %   Solved is a solution of the board Rows (same shape, -1 kept for
 %   blocked cells), found by Strategy, `original` or `clpfd`; every
-%   solution on backtracking.
+%   solution on backtracking. Raises a domain error for another strategy
+%   and a type error unless Rows is a list of lists of integers.
 
 solution(Strategy, Rows, Solved) :-
+    must_be(atom, Strategy),
+    (   memberchk(Strategy, [clpfd, original])
+    ->  true
+    ;   domain_error(hidato_strategy, Strategy)
+    ),
+    must_be(list(list(integer)), Rows),
     board(Rows, Board),
     positions(Strategy, Board, Positions),
     numbers_in_cell_order(Positions, Numbers),
@@ -68,6 +77,7 @@ solution(Strategy, Rows, Solved) :-
 %   not a king move apart; [] when the board is a solution.
 
 broken_pairs(Rows, Pairs) :-
+    must_be(list(list(integer)), Rows),
     open_cells(Rows, Cells),
     findall(K-(R-C), member(R-C-K, Cells), Placed0),
     keysort(Placed0, Placed),

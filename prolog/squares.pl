@@ -1,5 +1,6 @@
 :- module(squares,
-          [ load_puzzle/5,      % +Rule, +Rows, +Cols, +Pieces, +Pairs
+          [ with_puzzle/6,      % +Rule, +Rows, +Cols, +Pieces, +Pairs, :Goal
+            with_puzzle/7,      % +Rule, +Rows, +Cols, +Pieces, +Pairs, +Options, :Goal
             piece/2,            % ?Id, ?Edges
             rotated/3,          % +Turns, +Edges, -Turned
             matches/2,          % +Edge, ?Other
@@ -11,7 +12,10 @@
 
 /** <module> Edge-matching squares: the 3x3 insect puzzle and any R x C set
 
-Pieces are facts piece(Id, [N, E, S, W]). A quarter turn clockwise moves the
+A puzzle is chosen for one goal by with_puzzle/6, which keeps its pieces as
+thread-local facts while the goal runs and removes them after: there is no
+puzzle between two goals, and two threads never see each other's. A piece
+is piece(Id, [N, E, S, W]). A quarter turn clockwise moves the
 edges (N, E, S, W) to (W, N, E, S). A grid is a list of rows, each a list of
 cells [Piece, Turns].
 
@@ -27,41 +31,130 @@ left and upper neighbours. Strategy `original` tries the pieces literally
 the rotations whose North and West edges are the labels the neighbours need,
 which SWI-Prolog's argument indexing answers directly. Both enumerate the
 solutions in the same order.
+
+Counting convention: a piece whose edges repeat under a half turn (N = S and
+E = W) or a quarter turn lies in only 2 (or 1) distinct ways, and only those
+turns are tried (turns 0..Period-1), so each distinct board is found once.
+with_puzzle/7 with the option turns(every) tries all four turns of every
+piece instead (the count of the older versions).
 */
 
-:- use_module(library(lists)).
-:- use_module(library(apply)).
-:- use_module(library(aggregate)).
+:- use_module(library(lists), [append/2, last/2, member/2, reverse/2, select/3, selectchk/3]).
+:- use_module(library(apply), [maplist/2, maplist/3, maplist/4]).
+:- use_module(library(aggregate), [aggregate_all/3]).
+:- use_module(library(error), [domain_error/2, must_be/2, permission_error/3]).
 
-%!  piece(?Id, ?Edges) is nondet.
+:- meta_predicate with_puzzle(+, +, +, +, +, 0), with_puzzle(+, +, +, +, +, +, 0).
+
+:- thread_local tile/2, complement/2, rule/1, grid_size/2, oriented/6, period/2.
+
+%!  with_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs, :Goal) is nondet.
 %
-%   Piece Id of the current puzzle shows Edges = [N, E, S, W] at turn 0
-%   (dynamic: load_puzzle/5 asserts one fact per piece).
+%   Run Goal on a puzzle: Rule is `insect` or `eternity`, the grid Rows x
+%   Cols, Pieces a list of [Id, [N, E, S, W]] (ids positive integers) and
+%   Pairs a list of [Head, Body] complementary labels (insect rule). While
+%   Goal runs the pieces, the complements (both ways) and the table
+%   oriented(N, W, Id, Turns, E, S) of every piece in every rotation are
+%   thread-local facts; they are removed when Goal is done, fails, is cut
+%   or raises. Raises a domain error for another rule, a type error for
+%   sizes that are not positive integers, and a permission error when
+%   called inside another with_puzzle/6 (one puzzle at a time). Each
+%   piece lies only in its distinct turns (see the counting convention).
 
-:- dynamic piece/2, complement/2, rule/1, grid_size/2, oriented/6.
+with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Goal) :-
+    with_puzzle(Rule, Rows, Cols, Pieces, Pairs, [], Goal).
 
-%!  load_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs) is det.
+%!  with_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs, +Options, :Goal) is nondet.
 %
-%   Replace the current puzzle: Rule is `insect` or `eternity`, the grid
-%   Rows x Cols, Pieces a list of [Id, [N, E, S, W]] and Pairs a list of
-%   [Head, Body] complementary labels (insect rule). Asserts piece/2,
-%   complement/2 (both ways) and the table oriented(N, W, Id, Turns, E, S)
-%   of every piece in every rotation.
+%   As with_puzzle/6, with Options: turns(distinct) (the default: a
+%   piece that looks the same turned is tried once per distinct look) or
+%   turns(every) (every piece in all four turns). Raises a domain error
+%   for another option.
 
-load_puzzle(Rule, Rows, Cols, Pieces, Pairs) :-
-    retractall(rule(_)),
-    retractall(grid_size(_, _)),
-    retractall(piece(_, _)),
-    retractall(complement(_, _)),
-    retractall(oriented(_, _, _, _, _, _)),
+with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Options, Goal) :-
+    must_be(list, Options),
+    forall(member(Option, Options), known_option(Option)),
+    (   memberchk(turns(every), Options)
+    ->  Turns = every
+    ;   Turns = distinct
+    ),
+    must_be(atom, Rule),
+    (   memberchk(Rule, [insect, eternity])
+    ->  true
+    ;   domain_error(squares_rule, Rule)
+    ),
+    must_be(positive_integer, Rows),
+    must_be(positive_integer, Cols),
+    must_be(list, Pieces),
+    must_be(list, Pairs),
+    setup_call_cleanup(load_puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns), Goal, unload_puzzle).
+
+known_option(Option) :-
+    (   memberchk(Option, [turns(distinct), turns(every)])
+    ->  true
+    ;   domain_error(squares_option, Option)
+    ).
+
+load_puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns) :-
+    (   rule(_)
+    ->  permission_error(nest, with_puzzle, Rule)
+    ;   true
+    ),
     assertz(rule(Rule)),
     assertz(grid_size(Rows, Cols)),
-    forall(member([Id, Edges], Pieces), assertz(piece(Id, Edges))),
+    forall(member([Id, Edges], Pieces),
+           ( assertz(tile(Id, Edges)),
+             piece_period(Turns, Edges, Period),
+             assertz(period(Id, Period)) )),
     forall(member([Head, Body], Pairs),
            ( assertz(complement(Head, Body)),
              assertz(complement(Body, Head)) )),
-    forall(( piece(Id, Edges), between(0, 3, Turns), rotated(Turns, Edges, [N, E, S, W]) ),
-           assertz(oriented(N, W, Id, Turns, E, S))).
+    forall(( tile(Id, Edges), piece_turn(Id, Turn), rotated(Turn, Edges, [N, E, S, W]) ),
+           assertz(oriented(N, W, Id, Turn, E, S))).
+
+%   piece_period(+Turns, +Edges, -Period): how many turns of a piece count
+%   as different: 1, 2 or 4 (every: always 4).
+piece_period(every, _, 4).
+piece_period(distinct, Edges, Period) :-
+    (   rotated(1, Edges, Edges)
+    ->  Period = 1
+    ;   rotated(2, Edges, Edges)
+    ->  Period = 2
+    ;   Period = 4
+    ).
+
+%   piece_turn(+Id, -Turns): the turns of piece Id that count (0 .. Period-1).
+piece_turn(Id, Turns) :-
+    period(Id, Period),
+    Last is Period - 1,
+    between(0, Last, Turns).
+
+unload_puzzle :-
+    retractall(rule(_)),
+    retractall(grid_size(_, _)),
+    retractall(tile(_, _)),
+    retractall(complement(_, _)),
+    retractall(oriented(_, _, _, _, _, _)),
+    retractall(period(_, _)).
+
+%!  piece(?Id, ?Edges) is nondet.
+%
+%   Piece Id of the puzzle of the running with_puzzle/6 shows Edges =
+%   [N, E, S, W] at turn 0. Outside with_puzzle/6 there is no puzzle:
+%   raises an existence error saying so.
+
+piece(Id, Edges) :-
+    puzzle_rule(_),
+    tile(Id, Edges).
+
+%   puzzle_rule(-Rule): the rule of the running with_puzzle/6, else an
+%   existence error (there is no puzzle between two goals).
+puzzle_rule(Rule) :-
+    (   rule(Chosen)
+    ->  Rule = Chosen
+    ;   throw(error(existence_error(puzzle, none),
+                    context(squares:puzzle_rule/1, 'no puzzle is chosen: ask inside with_puzzle/6')))
+    ).
 
 %!  rotated(+Turns, +Edges, -Turned) is det.
 %
@@ -76,11 +169,13 @@ rotated(Turns, [N, E, S, W], Turned) :-
 
 %!  matches(+Edge, ?Other) is nondet.
 %
-%   An edge Edge may touch an edge Other under the current rule: its
-%   complement (insect) or the same colour, never the frame (eternity).
+%   An edge Edge may touch an edge Other under the rule of the puzzle of
+%   the running with_puzzle/6: its complement (insect) or the same colour,
+%   never the frame (eternity). Raises an existence error outside
+%   with_puzzle/6.
 
 matches(Edge, Other) :-
-    rule(Rule),
+    puzzle_rule(Rule),
     matches(Rule, Edge, Other).
 
 matches(insect, Edge, Other) :-
@@ -102,7 +197,8 @@ meets(border, Edge) :-
     rule(Rule),
     border_edge(Rule, Edge).
 meets(edge(Label), Edge) :-
-    matches(Label, Edge).
+    rule(Rule),
+    matches(Rule, Label, Edge).
 
 %   closes(+Kind, +Edge): an East or South edge is on the border (`last`) or inside.
 closes(last, Edge) :-
@@ -114,12 +210,14 @@ closes(inner, Edge) :-
 
 %!  solution(+Strategy, -Grid) is nondet.
 %
-%   Grid is a solution of the current puzzle, found row by row from the
-%   top-left; Strategy is `original` or `indexed` (same solutions, same order).
+%   Grid is a solution of the puzzle of the running with_puzzle/6, found
+%   row by row from the top-left; Strategy is `original` or `indexed` (same
+%   solutions, same order). Raises an existence error outside with_puzzle/6.
 
 solution(Strategy, Grid) :-
+    puzzle_rule(_),
     grid_size(Rows, Cols),
-    findall(Id, piece(Id, _), Unused),
+    findall(Id, tile(Id, _), Unused),
     length(Top, Cols),
     maplist(=(border), Top),
     fill_rows(Strategy, Rows, Top, Unused, Grid).
@@ -151,8 +249,8 @@ fill_row([Up|Ups], Left, Strategy, Bottom, Unused0, Unused,
 %   an unused piece in a rotation that meets the upper and left neighbours.
 candidate(original, Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
     select(Piece, Unused0, Unused),
-    piece(Piece, Edges),
-    between(0, 3, Turns),
+    tile(Piece, Edges),
+    piece_turn(Piece, Turns),
     rotated(Turns, Edges, [N, E, S, W]),
     meets(Up, N),
     meets(Left, W).
@@ -164,20 +262,37 @@ candidate(indexed, Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 
 %!  solve(+Strategy, +Rotation, -Grid) is nondet.
 %
-%   Grid is a solution. Rotation `all`: every solution, in the original's
-%   order. `up_to_rotation`: only the canonical solution of each class under
+%   Grid is a solution of the puzzle of the running with_puzzle/6.
+%   Rotation `all`: every solution, in the original's order.
+%   `up_to_rotation`: only the canonical solution of each class under
 %   turns of the whole grid. `by_class`: every solution, each canonical one
 %   followed by its turns. The last two break the symmetry during the
 %   search (see corners_rule/1), so they search about a quarter of the tree.
+%   Raises a domain error for another strategy or rotation, an existence
+%   error outside with_puzzle/6.
 
-solve(Strategy, all, Grid) :-
+solve(Strategy, Rotation, Grid) :-
+    must_be(atom, Strategy),
+    must_be(atom, Rotation),
+    (   memberchk(Strategy, [original, indexed])
+    ->  true
+    ;   domain_error(squares_strategy, Strategy)
+    ),
+    (   memberchk(Rotation, [all, up_to_rotation, by_class])
+    ->  true
+    ;   domain_error(squares_rotation, Rotation)
+    ),
+    puzzle_rule(_),
+    rotation_solve(Rotation, Strategy, Grid).
+
+rotation_solve(all, Strategy, Grid) :-
     solution(Strategy, Grid).
-solve(Strategy, up_to_rotation, Grid) :-
+rotation_solve(up_to_rotation, Strategy, Grid) :-
     corners_rule(Grid),
     solution(Strategy, Grid),
     canonical(Grid).
-solve(Strategy, by_class, Grid) :-
-    solve(Strategy, up_to_rotation, Canonical),
+rotation_solve(by_class, Strategy, Grid) :-
+    rotation_solve(up_to_rotation, Strategy, Canonical),
     class_member(Canonical, Grid).
 
 class_member(Grid, Grid).
@@ -186,7 +301,7 @@ class_member(Grid, Turned) :-
 
 %!  corners_rule(-Grid) is det.
 %
-%   Grid is a skeleton of the current puzzle's grid whose corners are
+%   Grid is a skeleton of the puzzle's grid whose corners are
 %   constrained (by coroutines that fire as the search places pieces) so
 %   that only canonical grids remain: the pieces of a class are distinct
 %   and each turn brings another corner to the top-left, so a grid is
@@ -232,7 +347,7 @@ rival_corners(Grid, Rivals) :-
     ).
 
 corner_fit(Rows, Cols, Id) :-
-    piece(Id, Edges),
+    tile(Id, Edges),
     between(0, 3, Turns),
     rotated(Turns, Edges, [N, E, S, W]),
     meets(border, N),
@@ -256,7 +371,8 @@ larger_than(TopLeft, Piece) :-
 %!  canonical(+Grid) is semidet.
 %
 %   No turn of the whole grid that keeps its shape sorts before Grid, when
-%   grids are compared as lists of Piece * 4 + Turns, row by row.
+%   grids are compared as lists of Piece * 4 + Turns, row by row. Inside
+%   with_puzzle/6 a turned piece's turns are taken modulo its period.
 
 canonical(Grid) :-
     grid_key(Grid, Key),
@@ -265,15 +381,30 @@ canonical(Grid) :-
          Other @< Key ).
 
 grid_turn(Grid, Turned) :-
-    rotate_grid(Grid, Once),
-    rotate_grid(Once, Twice),
-    rotate_grid(Twice, Thrice),
+    puzzle_rotate_grid(Grid, Once),
+    puzzle_rotate_grid(Once, Twice),
+    puzzle_rotate_grid(Twice, Thrice),
     length(Grid, Rows),
     Grid = [Row|_],
     length(Row, Cols),
     (   Rows =:= Cols
-    ->  member(Turned, [Once, Twice, Thrice])
-    ;   Turned = Twice
+    ->  Turns = [Once, Twice, Thrice]
+    ;   Turns = [Twice]
+    ),
+    sort([Grid|Turns], Distinct),       % a single cell with a symmetric piece repeats
+    member(Turned, Distinct),
+    Turned \== Grid.
+
+%   puzzle_rotate_grid(+Grid, -Turned): rotate_grid/2, each piece's turns
+%   modulo its period inside with_puzzle/6 (4 outside it).
+puzzle_rotate_grid(Grid, Turned) :-
+    rotate_grid(Grid, Plain),
+    maplist(maplist(period_turns), Plain, Turned).
+
+period_turns([Piece, Turns], [Piece, Normal]) :-
+    (   period(Piece, Period)
+    ->  Normal is Turns mod Period
+    ;   Normal = Turns
     ).
 
 grid_key(Grid, Key) :-

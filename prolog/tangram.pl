@@ -1,10 +1,9 @@
 :- module(tangram,
-          [ board/2,                    % ?Width, ?Height
-            piece/5,                    % ?Name, ?Key, ?Colour, ?Width, ?Height
+          [ with_instance/5,            % +Width, +Height, +Pieces, +Rotations, :Goal
+            board/2,                    % ?Width, ?Height
+            piece/3,                    % ?Name, ?Width, ?Height
             orientation/3,              % ?Piece, ?Width, ?Height
-            use_instance/5,             % +Key, +Width, +Height, +Pieces, +Rotations
             placement_cells/2,          % +Placement, -Cells
-            cells_mask/2,               % +Cells, -Mask
             free_cells/2,               % +Placements, -Free
             options/3,                  % +Piece, +Free, -Options
             place/3,                    % ?Placement, +Free0, -Free
@@ -18,96 +17,145 @@
 
 /** <module> Rectangle tangram: cover a board exactly with rectangles
 
-The board and the pieces are facts (the classic 10 x 10 instance below;
-use_instance/5 swaps in any other). Cells are `[X, Y]`, `[0, 0]` bottom-left;
-a placement is `[Piece, X, Y, Width, Height]` (the bottom-left cell and the
-size the piece lies with). Sets of free cells are integer masks: cell
-`[X, Y]` is bit `X * BoardHeight + Y`, so bit order is board order (x-major)
-and the lowest set bit is the first free cell.
+An instance (the board's size, the pieces in search order, whether they may
+turn) is chosen for one goal by with_instance/5, which keeps it as
+thread-local facts while the goal runs and removes them after: there is no
+instance between two goals, and two threads never see each other's. Cells
+are `[X, Y]`, `[0, 0]` bottom-left; a placement is `[Piece, X, Y, Width,
+Height]` (the bottom-left cell and the size the piece lies with). Sets of
+free cells are integer masks: cell `[X, Y]` is bit `X * BoardHeight + Y`, so
+bit order is board order (x-major) and the lowest set bit is the first free
+cell.
 
 Searches place the pieces of an Order list one after the other, each at one
 of its options in board order (depth-first through backtracking, or
 breadth-first with a queue), or (strategy `cell`) cover the first free cell
 with each unused piece in turn.
+
+The classic instance, counted:
+
+    ?- with_instance(10, 10, [[green, 4, 2], [blue, 4, 5], [red, 3, 8],
+                              [orange, 7, 3], [pink, 3, 7], [yellow, 3, 2]], false,
+                     count_tilings(cell, [green, blue, red, orange, pink, yellow], [], N)).
+    N = 36.
 */
 
-:- use_module(library(lists)).
-:- use_module(library(apply)).
-:- use_module(library(aggregate)).
+:- use_module(library(lists), [append/2, append/3, intersection/3, member/2, reverse/2, select/3]).
+:- use_module(library(apply), [foldl/4, maplist/2]).
+:- use_module(library(aggregate), [aggregate_all/3]).
+:- use_module(library(error), [domain_error/2, existence_error/2, must_be/2]).
 
-:- dynamic board/2, piece/5, rotations/1, slot/7, loaded/1.
+:- meta_predicate with_instance(+, +, +, +, 0).
 
-%!  board(?Width, ?Height) is semidet.
+:- thread_local board_size/2, tile/3, rotations/1, slot/7.
+
+%!  with_instance(+Width, +Height, +Pieces, +Rotations, :Goal) is nondet.
 %
-%   The board of the current instance, Width x Height cells.
+%   Run Goal on the board Width x Height with Pieces, a list of
+%   `[Name, PieceWidth, PieceHeight]` in search order; Rotations is `true`
+%   when a piece may also lie turned. While Goal runs the board, the pieces
+%   and every placement of each piece inside the empty board are
+%   thread-local facts; they are removed when Goal is done, fails, is cut
+%   or raises. Raises a type error for sizes that are not positive
+%   integers or a piece that is not `[Name, Width, Height]`.
 
-board(10, 10).
+with_instance(Width, Height, Pieces, Rotations, Goal) :-
+    must_be(positive_integer, Width),
+    must_be(positive_integer, Height),
+    must_be(list, Pieces),
+    maplist(must_be_piece, Pieces),
+    must_be(boolean, Rotations),
+    setup_call_cleanup(load_instance(Width, Height, Pieces, Rotations), Goal, unload_instance).
 
-%!  piece(?Name, ?Key, ?Colour, ?Width, ?Height) is nondet.
-%
-%   The pieces of the current instance in search order: name, selection
-%   key, colour and size as given (before any rotation).
-
-piece(green,  '1', '#2e9e4f', 4, 2).
-piece(blue,   '2', '#2f6fd6', 4, 5).
-piece(red,    '3', '#d63a2f', 3, 8).
-piece(orange, '4', '#f08c1a', 7, 3).
-piece(pink,   '5', '#e96fb4', 3, 7).
-piece(yellow, '6', '#f2d02b', 3, 2).
-
-rotations(false).
-loaded(classic).
-
-:- initialization(index_slots).
-
-%!  orientation(?Piece, ?Width, ?Height) is nondet.
-%
-%   Piece may lie Width x Height: as given, then turned when rotations are
-%   on and the piece is not a square.
-
-orientation(Piece, Width, Height) :-
-    piece(Piece, _, _, W0, H0),
-    (   Width = W0, Height = H0
-    ;   rotations(true), W0 =\= H0, Width = H0, Height = W0
+must_be_piece(Piece) :-
+    (   Piece = [Name, Width, Height]
+    ->  must_be(atom, Name),
+        must_be(positive_integer, Width),
+        must_be(positive_integer, Height)
+    ;   must_be(list(any), Piece),
+        domain_error(tangram_piece, Piece)
     ).
 
-%!  use_instance(+Key, +Width, +Height, +Pieces, +Rotations) is det.
-%
-%   Make the board Width x Height with Pieces (a list of
-%   `piece(Name, Key, Colour, Width, Height)`) the current instance;
-%   Rotations is `true` or `false`. Key names the instance: when it is
-%   already current nothing is redone.
+load_instance(Width, Height, Pieces, Rotations) :-
+    unload_instance,
+    assertz(board_size(Width, Height)),
+    forall(member([Name, W, H], Pieces), assertz(tile(Name, W, H))),
+    assertz(rotations(Rotations)),
+    index_slots(Width, Height).
 
-use_instance(Key, Width, Height, Pieces, Rotations) :-
-    (   loaded(Key)
-    ->  true
-    ;   retractall(loaded(_)),
-        retractall(board(_, _)),
-        retractall(piece(_, _, _, _, _)),
-        retractall(rotations(_)),
-        assertz(board(Width, Height)),
-        forall(member(piece(N, K, C, W, H), Pieces), assertz(piece(N, K, C, W, H))),
-        assertz(rotations(Rotations)),
-        index_slots,
-        assertz(loaded(Key))
-    ).
+unload_instance :-
+    retractall(board_size(_, _)),
+    retractall(tile(_, _, _)),
+    retractall(rotations(_)),
+    retractall(slot(_, _, _, _, _, _, _)).
 
 %   slot(Piece, Anchor, X, Y, W, H, Mask): a placement inside the empty
 %   board, Anchor its bottom-left cell's bit number; per piece in board order.
 
-index_slots :-
-    retractall(slot(_, _, _, _, _, _, _)),
-    board(BoardW, BoardH),
+index_slots(BoardW, BoardH) :-
     MaxX is BoardW - 1,
     MaxY is BoardH - 1,
-    forall(( piece(P, _, _, _, _),
+    forall(( tile(P, _, _),
              between(0, MaxX, X), between(0, MaxY, Y),
-             orientation(P, W, H),
+             turned(P, W, H),
              X + W =< BoardW, Y + H =< BoardH ),
-           ( placement_cells([P, X, Y, W, H], Cells),
-             cells_mask(Cells, Mask),
+           ( rect_mask(BoardH, X, Y, W, H, Mask),
              Anchor is X * BoardH + Y,
              assertz(slot(P, Anchor, X, Y, W, H, Mask)) )).
+
+%   rect_mask(+BoardH, +X, +Y, +W, +H, -Mask): the cells of a W x H
+%   rectangle at [X, Y] as a mask (one column of H bits per x).
+
+rect_mask(BoardH, X, Y, W, H, Mask) :-
+    Column is ((1 << H) - 1) << Y,
+    X1 is X + W - 1,
+    aggregate_all(sum(Column << (I * BoardH)), between(X, X1, I), Mask).
+
+%   chosen(+Predicate): raise an existence error unless an instance is
+%   chosen (we are inside with_instance/5).
+
+chosen(Name/Arity) :-
+    (   board_size(_, _)
+    ->  true
+    ;   throw(error(existence_error(instance, none),
+                    context(tangram:Name/Arity, 'no instance is chosen: ask inside with_instance/5')))
+    ).
+
+%!  board(?Width, ?Height) is det.
+%
+%   The board of the instance of the running with_instance/5 is Width x
+%   Height cells. Outside with_instance/5 there is no instance: raises an
+%   existence error.
+
+board(Width, Height) :-
+    chosen(board/2),
+    board_size(Width, Height).
+
+%!  piece(?Name, ?Width, ?Height) is nondet.
+%
+%   The pieces of the instance of the running with_instance/5 in search
+%   order, with the size as given (before any rotation). Raises an
+%   existence error outside with_instance/5.
+
+piece(Name, Width, Height) :-
+    chosen(piece/3),
+    tile(Name, Width, Height).
+
+%!  orientation(?Piece, ?Width, ?Height) is nondet.
+%
+%   Piece may lie Width x Height: as given, then turned when rotations are
+%   on and the piece is not a square. Raises an existence error outside
+%   with_instance/5.
+
+orientation(Piece, Width, Height) :-
+    chosen(orientation/3),
+    turned(Piece, Width, Height).
+
+turned(Piece, Width, Height) :-
+    tile(Piece, W0, H0),
+    (   Width = W0, Height = H0
+    ;   rotations(true), W0 =\= H0, Width = H0, Height = W0
+    ).
 
 %!  placement_cells(+Placement, -Cells) is det.
 %
@@ -120,39 +168,39 @@ placement_cells([_, X0, Y0, W, H], Cells) :-
               Y1 is Y0 + H - 1, between(Y0, Y1, Y) ),
             Cells).
 
-%!  cells_mask(+Cells, -Mask) is det.
-%
-%   Mask has the bit of every `[X, Y]` in Cells set (cells on the board).
-
-cells_mask(Cells, Mask) :-
-    board(_, BoardH),
-    foldl(add_cell(BoardH), Cells, 0, Mask).
-
-add_cell(BoardH, [X, Y], Mask0, Mask) :-
-    Mask is Mask0 \/ (1 << (X * BoardH + Y)).
-
 %!  free_cells(+Placements, -Free) is det.
 %
 %   Free is the mask of the cells no placement covers.
 
 free_cells(Placements, Free) :-
+    must_be(list, Placements),
     board(W, H),
     Full is (1 << (W * H)) - 1,
-    foldl(remove_placement, Placements, Full, Free).
+    foldl(remove_placement(H), Placements, Full, Free).
 
-remove_placement(Placement, Free0, Free) :-
-    placement_cells(Placement, Cells),
-    cells_mask(Cells, Mask),
+remove_placement(BoardH, [_, X, Y, W, H], Free0, Free) :-
+    rect_mask(BoardH, X, Y, W, H, Mask),
     Free is Free0 /\ \ Mask.
 
 %!  options(+Piece, +Free, -Options) is det.
 %
 %   Options are the `[X, Y, W, H]` where Piece fits on the free cells
 %   (mask Free), in board order: the bottom-left cell x-major, then the
-%   orientation.
+%   orientation. Raises an existence error for a piece the instance does
+%   not have.
 
 options(Piece, Free, Options) :-
+    known_piece(Piece),
+    must_be(integer, Free),
     findall([X, Y, W, H], option([Piece, X, Y, W, H], Free, _), Options).
+
+known_piece(Piece) :-
+    must_be(atom, Piece),
+    chosen(options/3),
+    (   tile(Piece, _, _)
+    ->  true
+    ;   existence_error(tangram_piece, Piece)
+    ).
 
 option([Piece, X, Y, W, H], Free, Mask) :-
     slot(Piece, _, X, Y, W, H, Mask),
@@ -164,12 +212,17 @@ option([Piece, X, Y, W, H], Free, Mask) :-
 %   order on backtracking) and leaves the free cells Free.
 
 place(Placement, Free0, Free) :-
+    must_be(integer, Free0),
+    chosen(place/3),
+    step(Placement, Free0, Free).
+
+step(Placement, Free0, Free) :-
     option(Placement, Free0, Mask),
     Free is Free0 xor Mask.
 
 place_all([], _, []).
 place_all([Piece|Pieces], Free0, [[Piece|Where]|Placements]) :-
-    place([Piece|Where], Free0, Free),
+    step([Piece|Where], Free0, Free),
     place_all(Pieces, Free, Placements).
 
 %!  tiling(+Strategy, +Order, +Placed, -Tiling) is nondet.
@@ -183,12 +236,25 @@ place_all([Piece|Pieces], Free0, [[Piece|Where]|Placements]) :-
 %       the unused pieces (in Order) whose bottom-left corner fits there:
 %       the same tilings, found with far fewer dead ends.
 %
-%   Tiling lists the placements in piece order.
+%   Tiling lists the placements in piece order. Raises a domain error for
+%   another strategy.
 
 tiling(Strategy, Order, Placed, Tiling) :-
-    free_cells(Placed, Free),
+    search_start(Strategy, Order, Placed, Free),
     fill(Strategy, Order, Free, New),
     in_piece_order(Placed, New, Tiling).
+
+%   search_start(+Strategy, +Order, +Placed, -Free): the arguments of a
+%   search checked, and the free cells it starts from.
+
+search_start(Strategy, Order, Placed, Free) :-
+    must_be(atom, Strategy),
+    (   memberchk(Strategy, [dfs, cell])
+    ->  true
+    ;   domain_error(tangram_strategy, Strategy)
+    ),
+    must_be(list(atom), Order),
+    free_cells(Placed, Free).
 
 fill(dfs, Order, Free, Placements) :-
     place_all(Order, Free, Placements).
@@ -210,7 +276,7 @@ cover(Free, Pieces, Placements) :-
 in_piece_order(Placed, New, Tiling) :-
     append(Placed, New, All),
     findall(Placement,
-            ( piece(Name, _, _, _, _), member(Placement, All), Placement = [Name|_] ),
+            ( tile(Name, _, _), member(Placement, All), Placement = [Name|_] ),
             Tiling).
 
 %!  all_tilings(+Strategy, +Order, +Placed, -Tilings) is det.
@@ -225,7 +291,7 @@ all_tilings(Strategy, Order, Placed, Tilings) :-
 %   Count is the number of tiling/4 answers (counted without building them).
 
 count_tilings(Strategy, Order, Placed, Count) :-
-    free_cells(Placed, Free),
+    search_start(Strategy, Order, Placed, Free),
     aggregate_all(count, fill(Strategy, Order, Free, _), Count).
 
 %!  bfs_tiling(+Order, +Placed, -Tiling) is semidet.
@@ -236,6 +302,7 @@ count_tilings(Strategy, Order, Placed, Count) :-
 %   Fails when Placed cannot be completed.
 
 bfs_tiling(Order, Placed, Tiling) :-
+    must_be(list(atom), Order),
     free_cells(Placed, Free),
     Queue = [state(Free, Order, [])|Tail],
     breadth_first(Queue, Tail, Chosen),
@@ -248,7 +315,7 @@ breadth_first(Queue, Tail, Chosen) :-
     ->  reverse(Reversed, Chosen)
     ;   ToPlace = [Piece|Pieces],
         findall(state(Free1, Pieces, [[Piece|Where]|Reversed]),
-                place([Piece|Where], Free, Free1),
+                step([Piece|Where], Free, Free1),
                 Children),
         append(Children, NewTail, Tail),
         breadth_first(Rest, NewTail, Chosen)
@@ -270,21 +337,22 @@ piece_options(Piece, Placed, Options) :-
 %   `[missing, P]`; `[]` when Placements are a tiling.
 
 tiling_problems(Placements, Problems) :-
+    must_be(list, Placements),
+    board(BoardW, BoardH),
     in_piece_order(Placements, [], Sorted),
     findall([out_of_board, P],
-            ( member([P|Where], Sorted), \+ inside_board(Where) ),
+            ( member([P|Where], Sorted), \+ inside_board(BoardW, BoardH, Where) ),
             Outside),
     findall([overlap, P, Q, Shared],
             ( append(_, [[P|A]|After], Sorted), member([Q|B], After),
               shared_cells([P|A], [Q|B], Shared), Shared > 0 ),
             Overlaps),
     findall([missing, P],
-            ( piece(P, _, _, _, _), \+ memberchk([P|_], Placements) ),
+            ( tile(P, _, _), \+ memberchk([P|_], Placements) ),
             Missing),
     append([Outside, Overlaps, Missing], Problems).
 
-inside_board([X, Y, W, H]) :-
-    board(BoardW, BoardH),
+inside_board(BoardW, BoardH, [X, Y, W, H]) :-
     X >= 0, Y >= 0, X + W =< BoardW, Y + H =< BoardH.
 
 shared_cells(First, Second, Count) :-

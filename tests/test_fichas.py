@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve import search
+from pysolve import bridge, search
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
+from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.fichas import kanren as fichas_kanren
 from pysolve.fichas.model import Boards, Question, goal, heuristic, is_solution, moves_lower_bound, start, successors
-from pysolve.fichas.puzzle import PUZZLE
+from pysolve.fichas.puzzle import PUZZLE, Fichas
 from pysolve.minikanren import Budget
+from pysolve.pytest_plugin import needs_prolog
 
 KNOWN_PY_1_2 = {
     "dfs": "BHVV BVVH HVVB VVHB",
@@ -35,20 +38,22 @@ def answers_on(backend: str, question: Question) -> str:
     return " ".join(answer.solutions[0])
 
 
+@pytest.mark.pysolve_backends("prolog", "python")  # kanren answers dfs and shortest only (below)
 @pytest.mark.parametrize("strategy, expected", KNOWN_PY_1_2.items())
-def test_known_answers_py_flavour(live_backends: list[str], strategy: str, expected: str) -> None:
-    question = Question(1, 2, strategy, "py")
-    for backend in PUZZLE.backends_for(question):
-        if backend in live_backends:
-            assert answers_on(backend, question) == expected, backend
+def test_known_answers_py_flavour(pysolve_backend: str, strategy: str, expected: str) -> None:
+    assert answers_on(pysolve_backend, Question(1, 2, strategy, "py")) == expected
 
 
-def test_known_answer_hs_breadth_first(live_backends: list[str]) -> None:
-    question = Question(2, 2, "bfs", "hs")
-    assert [b for b in PUZZLE.backends_for(question) if b in live_backends]
-    for backend in PUZZLE.backends_for(question):
-        if backend in live_backends:
-            assert answers_on(backend, question) == KNOWN_HS_2_2_BFS, backend
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_known_answer_hs_breadth_first(pysolve_backend: str) -> None:
+    assert answers_on(pysolve_backend, Question(2, 2, "bfs", "hs")) == KNOWN_HS_2_2_BFS
+
+
+def test_each_backend_declines_the_strategies_it_does_not_offer() -> None:
+    assert PUZZLE.backends_for(Question(1, 2, "bfs")) == ["prolog", "python"]
+    assert PUZZLE.backends_for(Question(1, 2, "astar")) == ["python"]
+    with pytest.raises(UnknownName, match="back end 'kanren' does not answer this fichas question"):
+        PUZZLE.solve(Question(1, 2, "bfs"), "kanren")
 
 
 def test_kanren_answers_depth_first_and_shortest() -> None:
@@ -60,13 +65,13 @@ def test_kanren_answers_depth_first_and_shortest() -> None:
 @pytest.mark.parametrize("order", [(1, 2), (2, 2), (2, 3), (3, 3)])
 @pytest.mark.parametrize("strategy", ["dfs", "bfs", "best-first", "hill-climbing", "shortest"])
 @pytest.mark.parametrize("flavour", ["hs", "py"])
-def test_crosscheck_agrees(live_backends: list[str], order: tuple[int, int], strategy: str, flavour: str) -> None:
+def test_crosscheck_agrees(pysolve_backends: list[str], order: tuple[int, int], strategy: str, flavour: str) -> None:
     if strategy == "bfs" and order == (3, 3):
         order = (3, 2)  # breadth-first over (3, 3) is the slow case of the bench, not of the tests
     question = Question(*order, strategy, flavour)
-    report = crosscheck(PUZZLE, question, live_backends)
+    report = crosscheck(PUZZLE, question, pysolve_backends)
     assert report.agree, report.difference
-    assert list(report.results) == [b for b in PUZZLE.backends_for(question) if b in live_backends]
+    assert list(report.results) == [b for b in PUZZLE.backends_for(question) if b in pysolve_backends]
     assert not report.skipped
 
 
@@ -74,10 +79,10 @@ def test_crosscheck_agrees(live_backends: list[str], order: tuple[int, int], str
 @given(m=st.integers(0, 6), n=st.integers(0, 6),
        strategy=st.sampled_from(["dfs", "best-first", "hill-climbing", "shortest"]),
        flavour=st.sampled_from(["hs", "py"]))
-def test_random_orders_crosscheck(live_backends: list[str], m: int, n: int, strategy: str, flavour: str) -> None:
+def test_random_orders_crosscheck(pysolve_backends: list[str], m: int, n: int, strategy: str, flavour: str) -> None:
     if strategy == "dfs":  # depth-first tree search wanders for minutes past (3, 3)
         m, n = min(m, 3), min(n, 3)
-    only = [b for b in live_backends if not (b == "kanren" and m + n > 7)]
+    only = [b for b in pysolve_backends if not (b == "kanren" and m + n > 7)]
     report = crosscheck(PUZZLE, Question(m, n, strategy, flavour), only)
     assert report.agree, report.difference
 
@@ -108,9 +113,26 @@ def test_breadth_first_tree_search_state_counts_grow_as_the_spec_says() -> None:
 
 def test_budgets_stop_long_searches() -> None:
     with pytest.raises(SearchLimitExceeded):
-        search.breadth_first(search.PathProblem(Boards(4, 4)), limit=1000)
+        search.breadth_first(search.PathProblem(Boards(4, 4)), budget=Budget(nodes=1000))
     with pytest.raises(SearchLimitExceeded):
         fichas_kanren.solve(Question(6, 6, "shortest"), Budget(nodes=500))
+
+
+def test_a_search_out_of_budget_answers_unknown_with_the_reason(pysolve_backend: str) -> None:
+    puzzle = Fichas()
+    puzzle.budget = lambda question: Budget(nodes=50, seconds=0.05, label=f"{question.strategy} search")
+    answer = puzzle.solve(Question(6, 6, "dfs"), pysolve_backend)
+    assert answer.status == "unknown" and answer.solutions == []
+    assert re.fullmatch(r"(Prolog )?dfs search passed its (budget of 50 nodes|time limit of 0\.05 s)",
+                        answer.stats["reason"]), answer.stats["reason"]
+
+
+@needs_prolog
+def test_the_rule_base_raises_on_a_bad_strategy_or_order() -> None:
+    with pytest.raises(PrologError, match="Domain error"):
+        bridge.solutions("fichas", "solve(1, 1, magic, hs, P, E)")
+    with pytest.raises(PrologError, match="Type error"):
+        bridge.solutions("fichas", "solve(-1, 1, dfs, hs, P, E)")
 
 
 @pytest.mark.parametrize("kwargs, error", [

@@ -9,16 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve import bridge, puzzles
+from pysolve import bridge
+from pysolve.budget import Budget
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
-from pysolve.pytest_plugin import session_backends
+from pysolve.errors import InputError
 from pysolve.hidato import draw, generate, kanren, model, prolog, python
-from pysolve.hidato.puzzle import PUZZLE, Question, sample_file
+from pysolve.hidato.model import Question
+from pysolve.hidato.puzzle import PUZZLE, sample_file
 from pysolve.paths import data_dir
+from pysolve.pytest_plugin import needs_prolog
 from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN
-
-BACKENDS = tuple(session_backends())  # all three, or kanren and python with Prolog hidden
 DATA = data_dir() / "hidato"
 BUNDLED = sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.json"))
 
@@ -39,9 +40,8 @@ NO_WAY = [[1, 3, 0]]  # 2 must touch 1 and 3: only the right cell is left, too f
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch):
-    """`pysolve.cli.main` with only hidato registered, so other domains' states cannot interfere."""
-    monkeypatch.setattr(puzzles, "REGISTRY", {"hidato": puzzles.REGISTRY["hidato"]})
+def cli():
+    """`pysolve.cli.main`."""
     return main
 
 
@@ -101,7 +101,7 @@ def test_bad_boards_exit_2_with_one_line_naming_the_problem(cli, tmp_path, capsy
 
 def test_missing_file_and_bad_flags_exit_2(cli, tmp_path, capsys):
     assert cli(["solve", "hidato", str(tmp_path / "nope.txt")]) == 2
-    assert "cannot read hidato file" in capsys.readouterr().err
+    assert "hidato file" in (err := capsys.readouterr().err) and "no such file" in err
     assert cli(["solve", "hidato", str(sample_file()), "--count", "0"]) == 2
     assert "--count: 0 is not greater than 0" in capsys.readouterr().err
     assert cli(["solve", "hidato", str(sample_file()), "--validate"]) == 2
@@ -120,24 +120,23 @@ def test_rule_base_loads_cleanly_and_knows_king_moves():
     assert rows[0]["N"] == 8
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("strategy", ["fast", "original"])
-def test_every_back_end_solves_the_sample_exactly(backend, strategy):
-    answer = PUZZLE.solve(question(model.load(DATA / "sample.txt").rows, strategy=strategy), backend)
+def test_every_back_end_solves_the_sample_exactly(pysolve_backend, strategy):
+    answer = PUZZLE.solve(question(model.load(DATA / "sample.txt").rows, strategy=strategy), pysolve_backend)
     assert answer.status == SOLVED and answer.solutions == [SAMPLE_SOLUTION]
 
 
-def test_sample_is_unique_on_every_back_end_and_they_agree():
+def test_sample_is_unique_on_every_back_end_and_they_agree(pysolve_backends):
     report = crosscheck(PUZZLE, question(model.load(DATA / "sample.json").rows, count=2))
-    assert report.agree and set(report.results) == set(BACKENDS)
+    assert report.agree and set(report.results) == set(pysolve_backends)
     for answer in report.results.values():
         assert answer.count == 1 and len(answer.solutions[0][0]) == 5  # ragged shape kept
 
 
 @pytest.mark.parametrize("strategy", ["fast", "original"])
-def test_two_solution_board_counted_alike(strategy):
+def test_two_solution_board_counted_alike(pysolve_backends, strategy):
     report = crosscheck(PUZZLE, question(TWO_SOLUTIONS, count=5, strategy=strategy))
-    assert report.agree and set(report.results) == set(BACKENDS)
+    assert report.agree and set(report.results) == set(pysolve_backends)
     for answer in report.results.values():
         assert answer.count == 2
         assert sorted(answer.solutions) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]]]
@@ -199,9 +198,9 @@ def test_text_drawing_of_an_irregular_board():
 # --- validation ----------------------------------------------------------------------------------
 
 
-def test_validation_accepts_the_solution_on_both_back_ends():
+def test_validation_accepts_the_solution_on_both_back_ends(pysolve_backends):
     report = crosscheck(PUZZLE, question(SAMPLE_SOLUTION, validate=True))
-    assert report.agree and set(report.results) == {"prolog", "python"} & set(BACKENDS)
+    assert report.agree and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
     assert all(answer.status == SOLVED for answer in report.results.values())
 
 
@@ -226,13 +225,20 @@ def sparse_board() -> list[list[int]]:
     return rows
 
 
-def test_budgets_end_every_search_with_unknown():
+def test_budgets_end_every_search_with_unknown(pysolve_backend):
     board = model.make_board(sparse_board())
-    assert python.solve(board, limit=10**6, nodes=500).status == UNKNOWN
-    assert python.solve(board, limit=10**6, strategy="original", seconds=0.2).status == UNKNOWN
-    assert python.solve(board, limit=10**6, strategy=python.LOGIC, nodes=50).status == UNKNOWN
-    assert kanren.solve(board, limit=10**6, nodes=300).status == UNKNOWN
-    assert prolog.solve(board, limit=10**6, seconds=0.3).status == UNKNOWN
+    assert python.search(board, 10**6, python.FAST, Budget(nodes=500)).status == UNKNOWN
+    assert python.search(board, 10**6, python.ORIGINAL, Budget(seconds=0.2)).status == UNKNOWN
+    assert python.search(board, 10**6, python.LOGIC, Budget(nodes=50)).status == UNKNOWN
+    asked = Question(board, "sparse", count=10**6, nodes=300, seconds=0.3)
+    answer = PUZZLE.solve(asked, pysolve_backend)
+    assert answer.status == UNKNOWN and "passed its" in answer.stats["reason"]
+
+
+def test_minikanren_refuses_boards_it_cannot_hold():
+    board = model.make_board([[1] + [0] * 598 + [600]])
+    with pytest.raises(InputError, match="at most 400 cells; this one has 600"):
+        kanren.solve(Question(board, "snake_4x46.txt"), Budget(seconds=1))
 
 
 # --- bundled set and generated puzzles -----------------------------------------------------------
@@ -284,12 +290,12 @@ def test_generated_text_is_a_loadable_puzzle(cli, tmp_path, capsys):
 
 @settings(max_examples=8, deadline=None)
 @given(rows=st.integers(3, 4), cols=st.integers(3, 5), seed=st.integers(0, 10**6), holes=st.integers(0, 3))
-def test_generated_puzzles_cross_check_on_all_back_ends(rows, cols, seed, holes):
+def test_generated_puzzles_cross_check_on_all_back_ends(pysolve_backends, rows, cols, seed, holes):
     # miniKanren needs seconds of CPU from 20 cells up: keep it to 20, with a budget that a loaded machine meets
     data = generate.generate(generate.Recipe(rows, cols, seed, holes=holes))
     board = model.make_board(data["puzzle"])
     report = crosscheck(PUZZLE, Question(board, "gen", count=2, seconds=120))
-    assert report.agree and set(report.results) == set(BACKENDS), report.difference
+    assert report.agree and set(report.results) == set(pysolve_backends), report.difference
     for answer in report.results.values():
         assert answer.solutions == [data["solution"]]
 
@@ -307,15 +313,20 @@ def test_random_sparse_boards_agree_on_how_many_solutions(seed, strategy):
 @pytest.mark.parametrize("name", ["snake_3x50", "snake_4x46", "unique_3x50_s41", "unique_4x46_s42"])
 def test_long_thin_boards_fall_to_the_fast_walk_in_seconds(name):
     board = model.load(DATA / "long" / f"{name}.txt")
-    found = python.solve(board, 2, seconds=10)
+    found = python.search(board, 2, python.FAST, Budget(seconds=10))
     assert found.status == SOLVED and all(model.solves(board, grid) for grid in found.solutions)
     assert len(found.solutions) == (1 if name.startswith("unique") else 2)
 
 
 def test_the_original_walk_gets_lost_on_the_fat_snake_and_says_unknown():
     board = model.load(DATA / "long" / "snake_4x46.txt")
-    assert python.solve(board, 1, "original", seconds=1.0).status == UNKNOWN
-    assert prolog.solve(board, 1, "original", seconds=1.0).status == UNKNOWN
+    assert python.search(board, 1, python.ORIGINAL, Budget(seconds=1.0)).status == UNKNOWN
+
+
+@needs_prolog
+def test_the_original_prolog_walk_gets_lost_there_too():
+    board = model.load(DATA / "long" / "snake_4x46.txt")
+    assert prolog.solve(Question(board, "snake", strategy="original"), Budget(seconds=1.0)).status == UNKNOWN
 
 
 def test_text_drawing_hatches_a_hole_between_open_cells():
@@ -328,16 +339,17 @@ def test_text_drawing_hatches_a_hole_between_open_cells():
 @pytest.mark.parametrize("rows, count, status", [(SAMPLE_SOLUTION, 1, SOLVED), (TWO_SOLUTIONS, 2, SOLVED),
                                                  (NO_WAY, 0, NO_SOLUTION)], ids=["filled", "two", "no-way"])
 def test_the_propagating_search_counts_small_boards(rows, count, status):
-    found = python.solve(model.make_board(rows), limit=5, strategy=python.LOGIC)
+    found = python.search(model.make_board(rows), 5, python.LOGIC, Budget())
     assert found.status == status and len(found.solutions) == count
 
 
 def test_the_propagating_search_proves_the_sample_unique_by_logic_alone():
     board = model.load(sample_file())
-    found = python.solve(board, limit=2, strategy=python.LOGIC)
+    found = python.search(board, 2, python.LOGIC, Budget())
     assert found.solutions == [SAMPLE_SOLUTION] and found.stats["states"] <= 10
 
 
+@needs_prolog
 @settings(max_examples=10, deadline=None)
 @given(size=st.integers(4, 6), seed=st.integers(0, 10**6), keep=st.integers(3, 6))
 def test_the_propagating_search_agrees_with_clpfd_on_counts(size, seed, keep):
@@ -346,8 +358,8 @@ def test_the_propagating_search_agrees_with_clpfd_on_counts(size, seed, keep):
     last = size * size
     rows = [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
     board = model.make_board(rows)
-    found = python.solve(board, limit=2, strategy=python.LOGIC)
-    answer = prolog.solve(board, limit=2, seconds=60)
+    found = python.search(board, 2, python.LOGIC, Budget())
+    answer = PUZZLE.solve(Question(board, "cut", count=2, seconds=60), "prolog")
     assert found.status == answer.status == SOLVED
     assert len(found.solutions) == len(answer.solutions)
     assert all(model.solves(board, grid) for grid in found.solutions)

@@ -11,14 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve import bridge, puzzles
-from pysolve.cli import main
+from pysolve import bridge, cli as cli_module
+from pysolve.answers import Found
+from pysolve.bridge import Var
+from pysolve.budget import Budget
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
-from pysolve.minikanren import Budget
+from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
+from pysolve.puzzle import UNKNOWN
+from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.squares import draw, kanren, model, prolog, python
 from pysolve.squares.generate import generate
-from pysolve.squares.puzzle import ALL, COUNT, FIRST, PUZZLE, Question, solve_python
+from pysolve.squares.model import ALL, COUNT, FIRST, Question
+from pysolve.squares.puzzle import PUZZLE
 
 # Known answers: the spec (insects: 4 solutions, 1 up to rotation), Owen's README (3x3: 16).
 # The larger Owen counts are the ones every back end that finishes agrees on (bench/squares.py).
@@ -28,9 +32,9 @@ INSECT_FIRST = ((5, 0), (2, 1), (9, 1)), ((4, 3), (3, 1), (8, 3)), ((7, 1), (1, 
 
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch):
-    """`pysolve.cli.main` with only squares registered, so other domains cannot interfere."""
-    monkeypatch.setattr(puzzles, "REGISTRY", {"squares": puzzles.REGISTRY["squares"]})
-    return main
+    """`pysolve.cli.main` with only squares in its parser, so other puzzles cannot interfere."""
+    monkeypatch.setattr(cli_module, "all_puzzles", lambda: [PUZZLE])
+    return cli_module.main
 
 
 def write(tmp_path: Path, text: str, name: str = "squares.txt") -> str:
@@ -88,18 +92,17 @@ def test_turning_the_whole_grid_four_times_is_the_identity_and_two_turns_keep_a_
     assert turned == grid
 
 
-def test_prolog_turns_grids_and_rotates_pieces_like_python(live_backends):
-    if "prolog" not in live_backends:
-        pytest.skip("Prolog is hidden on purpose in this run")
-    row = bridge.first(prolog.RULE_BASE, "rotate_grid([[[1,0],[2,1],[3,2]],[[4,3],[5,0],[6,1]]], G)")
+@needs_prolog
+def test_prolog_turns_grids_and_rotates_pieces_like_python():
+    grid = [[[1, 0], [2, 1], [3, 2]], [[4, 3], [5, 0], [6, 1]]]
+    row = bridge.first(prolog.RULE_BASE, bridge.goal("rotate_grid", grid, Var("G")))
     assert model.as_grid(row["G"]) == (((4, 0), (1, 1)), ((5, 1), (2, 2)), ((6, 2), (3, 3)))
-    row = bridge.first(prolog.RULE_BASE, "rotated(3, [n, e, s, w], R)")
+    row = bridge.first(prolog.RULE_BASE, bridge.goal("rotated", 3, ["n", "e", "s", "w"], Var("R")))
     assert tuple(row["R"]) == model.rotate(("n", "e", "s", "w"), 3)
 
 
-def test_the_rule_base_loads_cleanly(live_backends):
-    if "prolog" not in live_backends:
-        pytest.skip("Prolog is hidden on purpose in this run")
+@needs_prolog
+def test_the_rule_base_loads_cleanly():
     assert bridge.load(prolog.RULE_BASE) == "squares"
 
 
@@ -123,12 +126,12 @@ def test_the_canonical_grid_is_exactly_one_per_rotation_class():
 @pytest.mark.parametrize("name", ["insects", "eternity-3x3"])
 @pytest.mark.parametrize("mode", [ALL, COUNT])
 @pytest.mark.parametrize("up_to_rotation", [False, True])
-def test_every_back_end_gives_the_known_count(live_backends, name, mode, up_to_rotation):
-    report = crosscheck(PUZZLE, Question(model.load(name), mode, up_to_rotation))
-    assert sorted(report.results) == sorted(live_backends), report.skipped
-    assert report.agree, report.difference
+def test_every_back_end_gives_the_known_count(pysolve_backends, name, mode, up_to_rotation):
+    report = assert_backends_agree(PUZZLE, question=Question(model.load(name), mode, up_to_rotation))
+    assert sorted(report.results) == sorted(pysolve_backends)
     expected = KNOWN[name][1 if up_to_rotation else 0]
     assert {answer.count for answer in report.results.values()} == {expected}
+    assert {len(answer.solutions) for answer in report.results.values()} == {0 if mode == COUNT else expected}
 
 
 def test_the_insect_solutions_are_one_arrangement_turned_four_ways():
@@ -138,50 +141,191 @@ def test_the_insect_solutions_are_one_arrangement_turned_four_ways():
     assert all(model.placement_problems(model.load(), grid) == [] for grid in found)
 
 
-def test_every_back_end_finds_the_same_first_solution(live_backends):
-    report = crosscheck(PUZZLE, Question(model.load(), FIRST))
-    assert report.agree, report.difference
-    for answer in report.results.values():
-        assert grids(answer) == [INSECT_FIRST]
+@pytest.mark.parametrize("strategy", model.STRATEGIES)
+def test_every_back_end_finds_the_same_first_solution(pysolve_backend, strategy):
+    answer = PUZZLE.solve(Question(model.load(), FIRST, strategy=strategy), pysolve_backend)
+    assert (answer.status, answer.count) == ("solved", 1)
+    assert grids(answer) == [INSECT_FIRST]
 
 
-@pytest.mark.parametrize("name", ["eternity-4x4", "eternity-5x5"])
-def test_owen_counts_agree_on_the_back_ends_that_finish_quickly(live_backends, name):
-    only = ["prolog", "python"] if name == "eternity-5x5" else None
-    report = crosscheck(PUZZLE, Question(model.load(name), ALL), only)
-    assert report.agree, report.difference
-    assert {answer.count for answer in report.results.values()} == {KNOWN[name][0]}
+def test_owen_4x4_counts_agree_on_every_back_end(pysolve_backends):
+    report = assert_backends_agree(PUZZLE, question=Question(model.load("eternity-4x4"), ALL))
+    assert sorted(report.results) == sorted(pysolve_backends)
+    assert {answer.count for answer in report.results.values()} == {KNOWN["eternity-4x4"][0]}
+
+
+@pytest.mark.pysolve_backends("prolog", "python")  # miniKanren takes half a minute on 5x5 (bench/squares.py)
+def test_owen_5x5_count_on_the_back_ends_that_finish_quickly(pysolve_backend):
+    answer = PUZZLE.solve(Question(model.load("eternity-5x5"), ALL), pysolve_backend)
+    assert answer.count == KNOWN["eternity-5x5"][0] == len(set(grids(answer))) == len(answer.solutions)
+    assert all(model.placement_problems(model.load("eternity-5x5"), grid) == [] for grid in grids(answer))
 
 
 @pytest.mark.parametrize("name", ["insects", "eternity-3x3", "eternity-4x4"])
-def test_the_original_strategies_agree_with_the_fast_ones(live_backends, name):
+def test_the_original_strategies_agree_with_the_fast_ones(pysolve_backends, name):
     question = Question(model.load(name), ALL)
-    report = crosscheck(PUZZLE, question, also={"python reference": reference})
-    assert report.agree, report.difference
+    report = assert_backends_agree(PUZZLE, question=question, reference=python_reference)
     original = crosscheck(PUZZLE, replace(question, strategy="original"), ["prolog", "python"])
-    assert sorted(original.results) == sorted({"prolog", "python"} & set(live_backends))
+    assert sorted(original.results) == sorted({"prolog", "python"} & set(pysolve_backends)), original.skipped
     for answer in original.results.values():
         assert grids(answer) == grids(report.results["python"])
 
 
-def reference(question: Question):
-    """The Python reference search (the original's, literally) as an extra cross-check solver."""
-    return solve_python(replace(question, strategy="original"))
+def python_reference(question: Question) -> Found:
+    """The Python reference search (the original's, literally) as a cross-check solver of one's own."""
+    return python.solve(replace(question, strategy="original"), PUZZLE.budget(question))
 
 
 @settings(max_examples=10, deadline=None)
 @given(rows=st.integers(1, 3), cols=st.integers(1, 3), colours=st.integers(3, 4),  # 2 colours: too many solutions for kanren
        seed=st.integers(0, 10**6), rule=st.sampled_from(model.RULES), up_to_rotation=st.booleans())
-def test_generated_puzzles_get_one_answer_from_every_back_end(live_backends, rows, cols, colours, seed, rule,
+def test_generated_puzzles_get_one_answer_from_every_back_end(pysolve_backends, rows, cols, colours, seed, rule,
                                                               up_to_rotation):
     instance = generate(rows, cols, colours, seed, rule)
     question = Question(instance, ALL, up_to_rotation, seconds=20)
-    report = crosscheck(PUZZLE, question, also={"python reference": reference})
-    assert sorted(report.results) == sorted(["python reference", *live_backends]), report.skipped
-    assert report.agree, report.difference
+    report = assert_backends_agree(PUZZLE, question=question, reference=python_reference)
+    assert sorted(report.results) == sorted(["python_reference", *pysolve_backends])
     answer = report.results["python"]
     assert answer.count >= 1  # the generated grid itself is a solution
     assert all(model.placement_problems(instance, grid) == [] for grid in grids(answer))
+
+
+# --- the counting convention: distinct boards -------------------------------------------------
+
+def test_a_piece_lies_in_as_many_ways_as_it_looks_different():
+    assert model.Piece(1, ("R", "R", "R", "R")).period == 1
+    assert model.Piece(1, ("R", "a", "R", "a")).period == 2
+    assert model.Piece(1, ("R", "R", "a", "a")).period == 4
+    assert model.Piece(1, ("R", "a", "R", "A")).period == 4
+
+
+@pytest.mark.parametrize("name", sorted(model.SHIPPED))
+def test_the_shipped_sets_have_no_symmetric_piece_so_their_counts_are_unchanged(name):
+    assert {piece.period for piece in model.load(name).pieces} == {4}
+
+
+def brute_force(question: Question) -> Found:
+    """Every board by trying every permutation in every turn: an enumerator of its own for small grids.
+
+    A board is what one sees: each cell's piece and the edges it shows, so two
+    turns of a symmetric piece that show the same edges are one board (unless
+    the question counts orientations). Grids come back with the least turn
+    that shows the board, as the back ends give them.
+    """
+    from itertools import permutations, product
+    instance = question.instance
+    rows, cols = instance.rows, instance.cols
+    complement = instance.complement()
+
+    def touch(a: model.Label, b: model.Label) -> bool:
+        return a == b != 0 if instance.rule == model.ETERNITY else complement.get(a) == b
+
+    def on_border(label: model.Label) -> bool:
+        return instance.rule != model.ETERNITY or label == 0
+
+    boards: dict[tuple, model.Grid] = {}
+    for order in permutations(instance.pieces):
+        for turns in product(range(4), repeat=len(order)):
+            edges = [piece.turned(turn) for piece, turn in zip(order, turns)]
+            at = lambda r, c: edges[r * cols + c]  # noqa: E731
+            good = all(
+                (touch(at(r, c)[1], at(r, c + 1)[3]) if c + 1 < cols else on_border(at(r, c)[1]))
+                and (touch(at(r, c)[2], at(r + 1, c)[0]) if r + 1 < rows else on_border(at(r, c)[2]))
+                and (r or on_border(at(r, c)[0])) and (c or on_border(at(r, c)[3]))
+                and (instance.rule != model.ETERNITY or all(label != 0 for label, border in zip(
+                    at(r, c), (r == 0, c == cols - 1, r == rows - 1, c == 0)) if not border))
+                for r in range(rows) for c in range(cols))
+            if not good:
+                continue
+            seen = tuple((piece.id, turn if question.count_orientations else piece.turned(turn))
+                         for piece, turn in zip(order, turns))
+            least = [min(t for t in range(4) if piece.turned(t) == piece.turned(turn))
+                     if not question.count_orientations else turn for piece, turn in zip(order, turns)]
+            cells = [(piece.id, turn) for piece, turn in zip(order, least)]
+            boards.setdefault(seen, tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)))
+    grids = list(boards.values())
+    if question.up_to_rotation:
+        grids = [grid for grid in grids if model.is_canonical(grid, question.periods)]
+    return model.found(question, grids, len(grids), {})
+
+
+def symmetric_pieces(rule: str) -> st.SearchStrategy:
+    """Pieces drawn so that many repeat under a half or a quarter turn."""
+    label = st.sampled_from([1, 2] if rule == model.ETERNITY else ["A", "a", "B"])
+    return st.one_of(st.tuples(label, label, label, label),
+                     label.flatmap(lambda x: label.map(lambda y: (x, y, x, y))),
+                     label.flatmap(lambda x: st.just((x, x, x, x))))
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), shape=st.sampled_from([(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)]),
+       rule=st.sampled_from([model.INSECT, model.ETERNITY]), up_to_rotation=st.booleans(),
+       count_orientations=st.booleans())
+def test_every_back_end_counts_distinct_boards_as_a_brute_force_does(pysolve_backends, data, shape, rule,
+                                                                     up_to_rotation, count_orientations):
+    rows, cols = shape
+    edges = data.draw(st.lists(symmetric_pieces(rule), min_size=rows * cols, max_size=rows * cols))
+    if rule == model.ETERNITY:  # a frame colour on some edges, so that border cells can fit
+        edges = [tuple(0 if data.draw(st.booleans()) else label for label in piece) for piece in edges]
+    pieces = tuple(model.Piece(number, piece) for number, piece in enumerate(edges, start=1))
+    pairs = (("A", "a"), ("B", "b")) if rule == model.INSECT else ()
+    instance = model.validated(model.Instance("symmetric", rows, cols, rule, pieces, pairs))
+    for mode in (COUNT, ALL):
+        question = Question(instance, mode, up_to_rotation, seconds=20, count_orientations=count_orientations)
+        report = assert_backends_agree(PUZZLE, question=question, reference=[brute_force, python_reference])
+        assert sorted(report.results) == sorted(["brute_force", "python_reference", *pysolve_backends])
+
+
+def test_two_symmetric_pieces_make_two_boards_or_thirty_two_placements(pysolve_backend):
+    instance = model.parse("grid 1 2\npair R r\npiece 1 R R R R\npiece 2 r r r r\n", "two")
+    assert PUZZLE.solve(Question(instance, COUNT), pysolve_backend).count == 2
+    assert PUZZLE.solve(Question(instance, COUNT, count_orientations=True), pysolve_backend).count == 32
+    assert PUZZLE.solve(Question(instance, COUNT, up_to_rotation=True), pysolve_backend).count == 1
+    assert PUZZLE.question(file=None, count_orientations=True).count_orientations
+
+
+def test_the_count_orientations_flag_is_described_only_when_given(cli, capsys):
+    assert "count_orientations" not in PUZZLE.describe(PUZZLE.question())
+    assert PUZZLE.describe(PUZZLE.question(count_orientations=True))["count_orientations"] is True
+    assert cli(["solve", "squares", "--count", "--count-orientations", "--backend", "python"]) == 0
+    assert "4 solutions" in capsys.readouterr().out
+
+
+@needs_prolog
+def test_with_puzzle_raises_on_an_unknown_option():
+    goal = bridge.goal("with_puzzle", "insect", 1, 1, [[1, ["R", "r", "R", "r"]]], [["R", "r"]],
+                       [bridge.goal("turns", "some")], bridge.goal("true"))
+    with pytest.raises(PrologError, match="[Dd]omain error.*turns"):
+        bridge.solutions(prolog.RULE_BASE, goal)
+    assert leftover_facts() == 0
+
+
+# --- the most-constrained-cell-first search and its symmetry breaking --------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(rows=st.integers(1, 3), cols=st.integers(1, 3), colours=st.integers(2, 3), seed=st.integers(0, 10**6),
+       rule=st.sampled_from(model.RULES), up_to_rotation=st.booleans())
+def test_mrv_counting_a_quarter_and_multiplying_agrees_with_the_full_enumeration(rows, cols, colours, seed, rule,
+                                                                               up_to_rotation):
+    instance = generate(rows, cols, colours, seed, rule)
+    full = python.Collector(Question(instance, ALL))
+    python.reference(instance, python.only_canonical(full, instance.periods()) if up_to_rotation else full, Budget(),
+                     periods=instance.periods())
+    question = Question(instance, COUNT, up_to_rotation)
+    assert python.mrv(question, None, Budget()) == full.count >= 1  # the generated grid is a solution
+    listed = python.Collector(Question(instance, ALL, up_to_rotation))
+    assert python.mrv(replace(question, mode=ALL), listed, Budget()) == full.count
+    assert sorted(listed.grids) == sorted(full.grids)
+
+
+def test_mrv_places_fewer_pieces_than_the_row_order_on_a_generated_insect_puzzle():
+    instance = generate(4, 4, 4, 1)
+    rows_budget, mrv_budget = Budget(), Budget()
+    by_rows = python.Collector(Question(instance, COUNT))
+    python.fast(instance, python.with_turns(by_rows, instance.periods()), rows_budget, classes=True,
+                periods=instance.periods())
+    assert python.mrv(Question(instance, COUNT), None, mrv_budget) == by_rows.count == 48
+    assert mrv_budget.spent * 1.5 < rows_budget.spent
 
 
 # --- bounded searches -------------------------------------------------------------------------
@@ -198,11 +342,97 @@ def test_kanren_stops_at_its_budget():
         kanren.solutions(model.load(), False, 0, Budget(nodes=200))
 
 
-def test_prolog_stops_at_its_time_limit(live_backends):
-    if "prolog" not in live_backends:
-        pytest.skip("Prolog is hidden on purpose in this run")
-    with pytest.raises(SearchLimitExceeded):
-        PUZZLE.solve(Question(model.load("eternity-6x6"), COUNT, strategy="original", seconds=0.3), "prolog")
+def test_kanren_declines_boards_past_its_size_in_one_line(tmp_path, capsys):
+    big = tmp_path / "big.txt"
+    big.write_text(model.dump(generate(7, 7, 6, 1)))
+    assert cli_module.main(["solve", "squares", str(big), "--count", "--backend", "kanren"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not answer this squares question; use one of: prolog, python" in err
+    assert PUZZLE.backends_for(PUZZLE.question(file="eternity-6x6")) == ["prolog", "kanren", "python"]
+
+
+@pytest.mark.parametrize("mode", [ALL, COUNT])
+def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, mode):
+    answer = PUZZLE.solve(Question(model.load("eternity-6x6"), mode, strategy="original", seconds=0.3),
+                          pysolve_backend)
+    assert (answer.status, answer.solutions) == (UNKNOWN, [])
+    assert answer.stats["reason"] == "squares search passed its time limit of 0.3 s"
+    assert answer.stats["seconds"] < 5
+
+
+# --- the rule base's entry points -----------------------------------------------------------------
+
+def on_insects(inner: bridge.Goal) -> bridge.Goal:
+    """`inner` run inside with_puzzle/6 on the insect puzzle."""
+    return prolog.with_puzzle(model.load(), inner)
+
+
+def leftover_facts() -> int:
+    """How many puzzle facts the rule base holds outside any with_puzzle/6 (0: no current instance)."""
+    tables = [("rule", 1), ("grid_size", 2), ("tile", 2), ("complement", 2), ("oriented", 6)]
+    total = 0
+    for name, arity in tables:
+        pattern = bridge.goal(name, *(Var(f"_A{i}") for i in range(arity)))
+        row = bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", pattern, Var("N")))
+        total += row["N"]
+    return total
+
+
+@needs_prolog
+@pytest.mark.parametrize("goal, wrong", [
+    (bridge.goal("solve", "greedy", "all", Var("Grid")), "greedy"),
+    (bridge.goal("solve", "indexed", "sideways", Var("Grid")), "sideways"),
+])
+def test_solve_raises_on_a_bad_strategy_or_rotation(goal, wrong):
+    with pytest.raises(PrologError, match=f"[Dd]omain error.*{wrong}"):
+        bridge.solutions(prolog.RULE_BASE, on_insects(goal))
+    assert leftover_facts() == 0
+
+
+@needs_prolog
+def test_with_puzzle_raises_on_a_bad_rule_or_size():
+    with pytest.raises(PrologError, match="[Dd]omain error.*chess"):
+        bridge.solutions(prolog.RULE_BASE, bridge.goal("with_puzzle", "chess", 1, 1, [], [], bridge.goal("true")))
+    with pytest.raises(PrologError, match="[Tt]ype error"):
+        bridge.solutions(prolog.RULE_BASE, bridge.goal("with_puzzle", "insect", 0, 1, [], [], bridge.goal("true")))
+
+
+@needs_prolog
+def test_piece_and_matches_answer_inside_with_puzzle():
+    row = bridge.first(prolog.RULE_BASE, on_insects(bridge.goal("piece", 1, Var("Edges"))))
+    assert tuple(row["Edges"]) == model.load().piece(1).edges
+    result = bridge.solutions(prolog.RULE_BASE, on_insects(bridge.goal("matches", "R", Var("Other"))))
+    assert [row["Other"] for row in result.rows] == ["r"]
+
+
+@needs_prolog
+@pytest.mark.parametrize("goal", [
+    bridge.goal("piece", Var("Id"), Var("Edges")),
+    bridge.goal("matches", "R", Var("Other")),
+    bridge.goal("solution", "indexed", Var("Grid")),
+    bridge.goal("solve", "indexed", "up_to_rotation", Var("Grid")),
+])
+def test_the_puzzle_predicates_raise_outside_with_puzzle(goal):
+    with pytest.raises(PrologError, match="no puzzle is chosen: ask inside with_puzzle/6"):
+        bridge.solutions(prolog.RULE_BASE, goal)
+
+
+@needs_prolog
+def test_with_puzzle_does_not_nest():
+    with pytest.raises(PrologError, match="No permission to nest with_puzzle"):
+        bridge.solutions(prolog.RULE_BASE, on_insects(on_insects(bridge.goal("true"))))
+    assert leftover_facts() == 0
+
+
+@needs_prolog
+def test_no_puzzle_facts_remain_after_a_query():
+    assert PUZZLE.solve(Question(model.load(), FIRST), "prolog").count == 1  # cut after the first solution
+    assert leftover_facts() == 0
+    assert PUZZLE.solve(Question(model.load(), COUNT), "prolog").count == 4
+    assert leftover_facts() == 0
+    stopped = PUZZLE.solve(Question(model.load("eternity-6x6"), COUNT, strategy="original", seconds=0.2), "prolog")
+    assert stopped.status == UNKNOWN
+    assert leftover_facts() == 0
 
 
 # --- the generator ----------------------------------------------------------------------------
@@ -313,11 +543,31 @@ def test_bad_files_get_one_clear_line_and_exit_code_2(cli, capsys, tmp_path, cas
 
 def test_a_missing_file_and_a_bad_flag_exit_with_2(cli, capsys):
     assert cli(["solve", "squares", "no-such-file.txt"]) == 2
-    assert "no squares file 'no-such-file.txt'" in capsys.readouterr().err
+    assert "squares file 'no-such-file.txt': no such file" in capsys.readouterr().err
     assert cli(["solve", "squares", "--all", "--count"]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
     assert cli(["solve", "squares", "--seconds", "0"]) == 2
-    assert "--seconds must be positive" in capsys.readouterr().err
+    assert "--seconds: 0.0 is not greater than 0" in capsys.readouterr().err
+
+
+def test_the_api_refuses_what_the_cli_refuses_in_the_same_words():
+    with pytest.raises(InputError, match="--count and --all cannot be used together"):
+        PUZZLE.question(all=True, count=True)
+    with pytest.raises(InputError, match="--seconds: 0.0 is not greater than 0"):
+        PUZZLE.question(seconds=0)
+    with pytest.raises(InputError, match="--strategy: 'greedy' is not one of fast, original"):
+        PUZZLE.question(strategy="greedy")
+    with pytest.raises(InputError, match="--seconds must be positive"):
+        Question(model.load(), seconds=0)
+
+
+def test_the_options_ask_the_question_and_the_help_shows_them(cli, capsys):
+    question = PUZZLE.question(file="eternity-3x3", count=True, up_to_rotation=True, strategy="original", seconds=5)
+    assert question == Question(model.load("eternity-3x3"), COUNT, True, "original", 5.0)
+    assert PUZZLE.question() == Question(model.load("insects"))
+    assert cli(["solve", "squares", "--help"]) == 0
+    usage = capsys.readouterr().out
+    assert "[--all | --count]" in usage and "--trace-html OUT" in usage and "(default 60)" in usage
 
 
 def test_svg_without_a_solution_to_draw_is_an_input_error(cli, capsys, tmp_path):

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -13,19 +14,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pysolve import bridge, cli, puzzles
-from pysolve.crosscheck import crosscheck
-from pysolve.pytest_plugin import session_backends
-from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
-from pysolve.tangram import api, draw, make_placement, parse_instance
+from pysolve import bridge, cli
+from pysolve.bridge import Var
+from pysolve.budget import Budget
+from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
+from pysolve.puzzle import UNKNOWN
+from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
+from pysolve.tangram import api, draw, make_placement, parse_instance, prolog
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Placement, Question, load_instance
 from pysolve.tangram.puzzle import PUZZLE
 
-BACKENDS = tuple(session_backends())  # all three, or kanren and python with Prolog hidden
 CLASSIC_ORDER = ["green", "blue", "red", "orange", "pink", "yellow"]
 FIRST_DFS = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
 SMALL = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+INSTANCE_FACTS = [("board_size", 2), ("tile", 3), ("rotations", 1), ("slot", 7)]  # tangram.pl's thread-local facts
 
 
 @pytest.fixture(scope="module")
@@ -33,22 +36,10 @@ def classic():
     return load_instance()
 
 
-@pytest.fixture
-def tangram_only(monkeypatch):
-    """The CLI with only this puzzle registered, so other domains' work in progress cannot break it."""
-    monkeypatch.setattr(puzzles, "REGISTRY", {"tangram": "pysolve.tangram.puzzle"})
-
-
-def ask(instance, **fields):
-    return api.prepare(Question(instance, **fields))
-
-
-def agreed(question):
-    """Cross-check a question on every back end that answers it; return the report after asserting agreement."""
-    report = crosscheck(PUZZLE, question, list(BACKENDS))
-    assert not report.skipped, report.skipped
-    assert set(report.results) == set(PUZZLE.backends_for(question)) & set(BACKENDS)
-    assert report.agree, report.difference
+def agreed(question, backends):
+    """Cross-check a question on the session's back ends that answer it; return the report."""
+    report = assert_backends_agree(PUZZLE, question=question, backends=backends)
+    assert set(report.results) == set(PUZZLE.backends_for(question)) & set(backends)
     return report
 
 
@@ -66,97 +57,115 @@ def test_classic_instance_matches_the_spec(classic):
     assert all(p.colour.startswith("#") and len(p.colour) == 7 for p in classic.pieces)
 
 
-def test_rule_base_loads_cleanly_with_the_classic_facts():
+@needs_prolog
+def test_rule_base_loads_cleanly_and_sees_the_instance_it_is_given(classic):
     assert bridge.load("tangram") == "tangram"
-    rows = bridge.solutions("tangram", "findall(N-W-H, piece(N, _, _, W, H), Ps), length(Ps, Count)").rows
-    assert rows[0]["Count"] == 6
+    pieces = bridge.goal("findall", [Var("N"), Var("W"), Var("H")], bridge.goal("piece", Var("N"), Var("W"), Var("H")),
+                         Var("Ps"))
+    rows = bridge.solutions("tangram", prolog.on_instance(classic, pieces)).rows
+    assert len(rows[0]["Ps"]) == 6
+    assert rows[0]["Ps"] == [[p.name, p.width, p.height] for p in classic.pieces]
 
 
-def test_all_36_tilings_on_every_back_end_first_one_exact(classic):
-    report = agreed(ask(classic, mode="all"))
-    for answer in report.results.values():
-        assert answer.count == 36 == len(answer.solutions)
-        assert triples(answer.solutions[0]) == FIRST_DFS
-        assert len({json.dumps(s) for s in answer.solutions}) == 36
+def test_all_36_tilings_first_one_exact(classic, pysolve_backend):
+    answer = PUZZLE.solve(Question(classic, "all"), pysolve_backend)
+    assert answer.count == 36 == len(answer.solutions)
+    assert triples(answer.solutions[0]) == FIRST_DFS
+    assert len({json.dumps(s) for s in answer.solutions}) == 36
 
 
-def test_first_tiling_on_every_back_end_is_the_spec_one(classic):
-    report = agreed(ask(classic))
-    assert [triples(a.solutions[0]) for a in report.results.values()] == [FIRST_DFS] * len(BACKENDS)
+def test_all_36_tilings_agree(classic, pysolve_backends):
+    agreed(Question(classic, "all"), pysolve_backends)
+
+
+def test_first_tiling_is_the_spec_one(classic, pysolve_backend):
+    answer = PUZZLE.solve(Question(classic), pysolve_backend)
+    assert answer.status == "solved" and [triples(s) for s in answer.solutions] == [FIRST_DFS]
 
 
 @pytest.mark.parametrize("start", CLASSIC_ORDER)
-def test_breadth_first_from_each_piece_agrees_and_is_a_tiling(classic, start):
-    report = agreed(ask(classic, strategy="bfs", start=start))
+def test_breadth_first_from_each_piece_agrees_and_is_a_tiling(classic, pysolve_backends, start):
+    report = agreed(Question(classic, strategy="bfs", start=start), pysolve_backends)
     (solution,) = report.results["python"].solutions
     tiling = tuple(make_placement(classic, p["piece"], p["x"], p["y"]) for p in solution)
     assert api.validate(classic, tiling) == []
     assert [p.piece for p in tiling] == classic.names  # listed in instance order, whatever the start
     # FIFO over the same steps meets the depth-first order's first tiling first
-    assert tiling == api.answer("python", ask(classic, start=start)).solutions[0]
+    assert solution == PUZZLE.solve(Question(classic, start=start), "python").solutions[0]
 
 
 def test_breadth_first_answers_differ_by_start(classic):
-    answers = {start: api.answer("python", ask(classic, strategy="bfs", start=start)).solutions[0]
+    answers = {start: triples(PUZZLE.solve(Question(classic, strategy="bfs", start=start), "python").solutions[0])
                for start in CLASSIC_ORDER}
-    assert len(set(answers.values())) > 1
-    assert [(p.piece, p.x, p.y) for p in answers["green"]] == FIRST_DFS
+    assert len({tuple(answer) for answer in answers.values()}) > 1
+    assert answers["green"] == FIRST_DFS
 
 
-def test_fast_cell_strategy_finds_the_same_36(classic):
-    cell = agreed(ask(classic, mode="all", strategy="cell"))
-    dfs = PUZZLE.canonical(PUZZLE.solve(ask(classic, mode="all"), "python"))
+def test_fast_cell_strategy_finds_the_same_36(classic, pysolve_backends):
+    cell = agreed(Question(classic, "all", "cell"), pysolve_backends)
+    dfs = PUZZLE.canonical(PUZZLE.solve(Question(classic, "all"), "python"))
     assert PUZZLE.canonical(cell.results["python"]) == dfs
-    counts = agreed(ask(classic, mode="count", strategy="cell"))
+    counts = agreed(Question(classic, "count", "cell"), pysolve_backends)
     assert {a.count for a in counts.results.values()} == {36}
 
 
-def test_options_on_the_empty_board_and_after_placing(classic):
-    empty = agreed(ask(classic, mode="options", piece="green"))
-    assert empty.results["python"].count == 7 * 9
-    assert triples(empty.results["kanren"].solutions[:3]) == [("green", 0, 0), ("green", 0, 1), ("green", 0, 2)]
+def test_options_on_the_empty_board_and_after_placing(classic, pysolve_backend):
+    empty = PUZZLE.solve(Question(classic, "options", piece="green"), pysolve_backend)
+    assert empty.count == 7 * 9
+    assert triples(empty.solutions[:3]) == [("green", 0, 0), ("green", 0, 1), ("green", 0, 2)]
     placed = (make_placement(classic, "blue", 0, 0),)
-    after = agreed(ask(classic, mode="options", piece="green", placed=placed))
-    assert after.results["python"].solutions[0] == {"piece": "green", "x": 0, "y": 5}
-    for backend in BACKENDS:
-        assert [(p.x, p.y) for p in api.options(classic, placed, "green", backend)][:2] == [(0, 5), (0, 6)]
+    after = PUZZLE.solve(Question(classic, "options", piece="green", placed=placed), pysolve_backend)
+    assert after.solutions[0] == {"piece": "green", "x": 0, "y": 5}
+    assert [(p.x, p.y) for p in api.options(classic, placed, "green", pysolve_backend)][:2] == [(0, 5), (0, 6)]
 
 
-def test_completion_of_a_partial_board(classic):
+def test_options_agree(classic, pysolve_backends):
+    agreed(Question(classic, "options", piece="green"), pysolve_backends)
+    agreed(Question(classic, "options", piece="green", placed=(make_placement(classic, "blue", 0, 0),)),
+           pysolve_backends)
+
+
+def test_completion_of_a_partial_board(classic, pysolve_backends, pysolve_backend):
     placed = (make_placement(classic, "green", 0, 0), make_placement(classic, "blue", 0, 2))
-    report = agreed(ask(classic, mode="all", placed=placed))
+    report = agreed(Question(classic, "all", placed=placed), pysolve_backends)
     assert report.results["python"].count == 2
     assert all(s[:2] == [{"piece": "green", "x": 0, "y": 0}, {"piece": "blue", "x": 0, "y": 2}]
                for s in report.results["python"].solutions)
-    for backend in BACKENDS:
-        assert [(p.piece, p.x, p.y) for p in api.complete(classic, placed, backend)] == FIRST_DFS
+    assert [(p.piece, p.x, p.y) for p in api.complete(classic, placed, pysolve_backend)] == FIRST_DFS
 
 
-def test_a_partial_board_that_cannot_be_completed(classic):
+def test_a_partial_board_that_cannot_be_completed(classic, pysolve_backends, pysolve_backend):
     placed = (make_placement(classic, "green", 1, 0),)  # leaves a one-cell-wide gap at x = 0
-    report = agreed(ask(classic, placed=placed))
+    report = agreed(Question(classic, placed=placed), pysolve_backends)
     assert {a.status for a in report.results.values()} == {"no solution"}
-    assert all(api.complete(classic, placed, backend) is None for backend in BACKENDS)
-    assert api.count(classic, placed) == 0
+    assert api.complete(classic, placed, pysolve_backend) is None
+    assert api.count(classic, placed, pysolve_backend) == 0
 
 
-def test_validate_a_correct_tiling(classic):
+def test_validation_is_answered_by_prolog_and_python(classic):
     tiling = tuple(make_placement(classic, *triple) for triple in FIRST_DFS)
-    report = agreed(ask(classic, mode="validate", placed=tiling))
-    assert set(report.results) == {"prolog", "python"} & set(BACKENDS)
-    assert all(answer.stats["problems"] == [] and answer.status == "solved" for answer in report.results.values())
+    assert PUZZLE.backends_for(Question(classic, "validate", placed=tiling)) == ["prolog", "python"]
 
 
-def test_validate_says_what_is_wrong(classic):
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_validate_a_correct_tiling(classic, pysolve_backend):
+    tiling = tuple(make_placement(classic, *triple) for triple in FIRST_DFS)
+    answer = PUZZLE.solve(Question(classic, "validate", placed=tiling), pysolve_backend)
+    assert answer.stats["problems"] == [] and answer.status == "solved"
+    assert [triples(s) for s in answer.solutions] == [FIRST_DFS]
+
+
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_validate_says_what_is_wrong(classic, pysolve_backend):
     placed = (make_placement(classic, "green", 8, 0), make_placement(classic, "blue", 0, 0),
               make_placement(classic, "red", 2, 2))
-    report = agreed(ask(classic, mode="validate", placed=placed))
-    assert report.results["python"].stats["problems"] == [
+    answer = PUZZLE.solve(Question(classic, "validate", placed=placed), pysolve_backend)
+    assert answer.stats["problems"] == [
         ["out_of_board", "green"], ["overlap", "blue", "red", 6], ["missing", "orange"],
         ["missing", "pink"], ["missing", "yellow"]]
-    for backend in {"prolog", "python"} & set(BACKENDS):
-        assert api.validate(classic, placed, backend)[:2] == [
-            "green sticks out of the 10x10 board", "blue and red overlap on 6 cell(s)"]
+    assert answer.status == "no solution" and answer.solutions == []
+    assert api.validate(classic, placed, pysolve_backend)[:2] == [
+        "green sticks out of the 10x10 board", "blue and red overlap on 6 cell(s)"]
 
 
 # ---------------------------------------------------------------- other boards, rotations
@@ -169,14 +178,16 @@ piece 2 b #445566 2 2
 """
 
 
-def test_rotations_cross_checked_with_sizes_in_json():
-    instance = parse_instance(ROTATING)
-    report = agreed(ask(instance, mode="all"))
-    solutions = report.results["kanren"].solutions
-    assert {answer.count for answer in report.results.values()} == {2}
-    assert {"piece": "a", "x": 0, "y": 0, "width": 1, "height": 2} in solutions[0]
+def test_rotations_with_sizes_in_json(pysolve_backend):
+    answer = PUZZLE.solve(Question(parse_instance(ROTATING), "all"), pysolve_backend)
+    assert answer.count == 2
+    assert {"piece": "a", "x": 0, "y": 0, "width": 1, "height": 2} in answer.solutions[0]
     fixed = parse_instance(ROTATING.replace("rotations yes", "rotations no").replace("#112233 1 2", "#112233 2 1"))
-    assert all(api.count(fixed, (), backend, "dfs") == 0 for backend in BACKENDS)
+    assert api.count(fixed, (), pysolve_backend, "dfs") == 0
+
+
+def test_rotations_cross_checked(pysolve_backends):
+    agreed(Question(parse_instance(ROTATING), "all"), pysolve_backends)
 
 
 @st.composite
@@ -187,35 +198,194 @@ def instances(draw_):
 
 
 @SMALL
-@given(instances(), st.sampled_from(["dfs", "cell"]))
-def test_random_boards_all_back_ends_agree_on_every_tiling(instance, strategy):
-    report = agreed(ask(instance, mode="all", strategy=strategy))
+@given(instance=instances(), strategy=st.sampled_from(["dfs", "cell"]))
+def test_random_boards_all_back_ends_agree_on_every_tiling(pysolve_backends, instance, strategy):
+    report = agreed(Question(instance, "all", strategy), pysolve_backends)
     assert report.results["python"].count >= 1  # the cut the board was made from
     other = "cell" if strategy == "dfs" else "dfs"
-    assert PUZZLE.canonical(PUZZLE.solve(ask(instance, mode="all", strategy=other), "python")) == \
+    assert PUZZLE.canonical(PUZZLE.solve(Question(instance, "all", other), "python")) == \
         PUZZLE.canonical(report.results["python"])
 
 
 @SMALL
-@given(instances(), st.data())
-def test_random_boards_breadth_first_options_and_completion_agree(instance, data):
+@given(instance=instances(), data=st.data())
+def test_random_boards_breadth_first_options_and_completion_agree(pysolve_backends, instance, data):
     start = data.draw(st.sampled_from(instance.names))
-    agreed(ask(instance, strategy="bfs", start=start))
+    agreed(Question(instance, strategy="bfs", start=start), pysolve_backends)
     first = api.complete(instance, (), "python")
     placed = first[: data.draw(st.integers(0, len(first) - 1))]
     missing = [name for name in instance.names if name not in {p.piece for p in placed}]
-    agreed(ask(instance, mode="options", placed=placed, piece=data.draw(st.sampled_from(missing))))
-    count = agreed(ask(instance, mode="count", placed=placed, strategy="cell"))
-    assert count.results["kanren"].count >= 1
+    agreed(Question(instance, "options", placed=placed, piece=data.draw(st.sampled_from(missing))), pysolve_backends)
+    count = agreed(Question(instance, "count", "cell", placed=placed), pysolve_backends)
+    assert {answer.count for answer in count.results.values()} == {count.results["python"].count}
+    assert count.results["python"].count >= 1
 
 
 # ---------------------------------------------------------------- bounded searches
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_searches_are_bounded(backend):
+def test_searches_are_bounded(pysolve_backend):
     big = generate(16, 16, 12, 2)
-    with pytest.raises(SearchLimitExceeded):
-        api.answer(backend, ask(big, mode="count", seconds=0.2))
+    solve = PUZZLE.backend_module(pysolve_backend).solve
+    with pytest.raises(SearchLimitExceeded, match="tangram search passed its time limit of 0.2 s"):
+        hard = generate(20, 20, 14, 2, min_side=2, distinct=True)  # over 2 s on every back end's count
+        solve(Question(hard, "count", seconds=0.2), Budget(seconds=0.2, label="tangram search"))
+    answer = PUZZLE.solve(Question(big, "all", seconds=0.2), pysolve_backend)
+    assert answer.status == UNKNOWN and answer.solutions == []
+    assert answer.stats["reason"] == "tangram search passed its time limit of 0.2 s"  # the same words everywhere
+    with pytest.raises(SearchLimitExceeded, match="time limit of 0.2 s"):  # the functions on Placements raise
+        api.complete(big, backend=pysolve_backend, strategy="bfs", seconds=0.2)
+
+
+def board_file(tmp_path, name, lines):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def run_cli(argv):
+    """The CLI as a user runs it, in a process of its own: exit code, stdout, stderr, seconds."""
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", *argv], capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr, time.perf_counter() - started
+
+
+@pytest.mark.parametrize("side", [100000, 3000])
+def test_boards_beyond_the_limit_are_refused_before_any_work(tmp_path, pysolve_backend, side):
+    path = board_file(tmp_path, "huge.txt", [f"board {side} {side}", f"piece 1 big #112233 {side} {side}"])
+    code, out, err, seconds = run_cli(["solve", "tangram", path, "--seconds", "5", "--backend", pysolve_backend])
+    assert code == 2 and out == "" and seconds < 5
+    assert err == f"pysolve: error: {path}:1: board {side}x{side} has {side * side} cells; tangram takes at most " \
+                  "4096 (docs/tangram.md, Limits)\n"
+
+
+def test_too_many_placements_are_refused_and_kanren_has_smaller_limits(tmp_path, capsys):
+    many = board_file(tmp_path, "many.txt", ["board 64 64", "rotations yes",
+                                             *(f"piece {chr(0x4e00 + i)} p{i} #112233 4 16" for i in range(64))])
+    assert cli.main(["solve", "tangram", many, "--count"]) == 2
+    assert capsys.readouterr().err.endswith(": many has 382592 placements on its empty board; tangram takes at "
+                                            "most 250000 (docs/tangram.md, Limits)\n")
+    wide = board_file(tmp_path, "wide.txt", ["board 64 64", *(f"piece {i} p{i} #112233 32 32" for i in range(4))])
+    assert cli.main(["solve", "tangram", wide, "--count", "--backend", "python"]) == 0
+    assert "24 tiling(s)" in capsys.readouterr().out
+    assert cli.main(["solve", "tangram", wide, "--count", "--backend", "kanren"]) == 2  # 4096 cells > 1024
+    assert "back end 'kanren' does not answer this tangram question; use one of:" in capsys.readouterr().err
+
+
+def test_a_big_question_api_made_is_refused_too():
+    from pysolve.tangram.model import Instance, Piece
+    huge = Instance(100000, 100000, (Piece("a", "1", "#112233", 100000, 100000),))
+    with pytest.raises(InputError, match="has 10000000000 cells; tangram takes at most 4096"):
+        Question(huge, "count")
+    with pytest.raises(InputError, match="tangram takes at most 4096"):
+        generate(100, 100, 3, 1)
+
+
+def test_many_cjk_dominoes_breadth_first_stop_within_their_budget(tmp_path, pysolve_backend):
+    path = board_file(tmp_path, "dominoes.txt", ["board 12 12", "rotations yes",
+                                                 *(f"piece {chr(0x4e00 + i)} d{i} #112233 1 2" for i in range(72))])
+    for extra in (["--strategy", "bfs"], ["--strategy", "dfs", "--all"]):
+        code, out, err, seconds = run_cli(["solve", "tangram", path, "--seconds", "1", "--backend", pysolve_backend,
+                                           *extra])
+        assert code == 0 and err == "" and seconds < 5, (extra, err)
+        assert out.splitlines()[-2:] == ["no answer: tangram search passed its time limit of 1 s",
+                                         f"[{pysolve_backend}: unknown; seconds {out.split('seconds ')[1].split(',')[0]}"
+                                         ", reason tangram search passed its time limit of 1 s]"]
+
+
+@pytest.mark.parametrize("text, tilings", [
+    ("board 2 4\n" + "".join(f"piece {i} d{i} #112233 1 2\n" for i in range(4)) + "rotations yes\n", 5 * 24),
+    ("board 3 2\n" + "".join(f"piece {i} s{i} #112233 1 1\n" for i in range(6)), 720),
+])
+def test_counts_of_equal_pieces_name_them_every_way(pysolve_backend, text, tilings):
+    assert PUZZLE.solve(Question(parse_instance(text), "count", "cell"), pysolve_backend).count == tilings
+
+
+def test_the_count_takes_the_memo_counter_whatever_the_strategy():
+    board = generate(16, 16, 12, 2)
+    for strategy in ("dfs", "cell"):
+        answer = PUZZLE.solve(Question(board, "count", strategy, seconds=20), "python")
+        assert answer.count == 12288 and answer.stats["order"] in ("columns", "rows")
+        assert answer.stats["memo_cleared"] == 0 and answer.stats["seconds"] < 5
+
+
+def test_generated_boards_have_sides_of_at_least_min_side_and_distinct_sizes(capsys):
+    for seed in range(12):
+        board = generate(20, 20, 14, seed, min_side=2, distinct=True)
+        sizes = [tuple(sorted((p.width, p.height))) for p in board.pieces]
+        assert len(set(sizes)) == 14 and min(min(size) for size in sizes) >= 2
+    assert cli.main(["generate", "tangram", "--width", "20", "--height", "20", "--pieces", "14", "--seed", "3",
+                     "--min-side", "2", "--distinct"]) == 0
+    assert parse_instance(capsys.readouterr().out).pieces == generate(20, 20, 14, 3, min_side=2, distinct=True).pieces
+    with pytest.raises(InputError, match="--pieces 30: choose 1 to 25"):
+        generate(10, 10, 30, 1, min_side=2)
+
+
+@SMALL
+@given(seed=st.integers(0, 10_000), side=st.integers(4, 8), pieces=st.integers(2, 6))
+def test_counts_on_generated_boards_agree_on_every_back_end(pysolve_backends, seed, side, pieces):
+    # distinct sizes only where they exist: a 4x5 board has no cut into 4 distinct pieces with sides of 2
+    board = generate(side, side + 1, pieces, seed, min_side=2 if pieces < 5 else 1, distinct=pieces < 5 and side >= 5)
+    report = agreed(Question(board, "count", seconds=30), pysolve_backends)
+    assert report.results["python"].count >= 1
+
+
+def test_building_the_placement_table_spends_the_budget():
+    big = generate(64, 64, 12, 1)
+    with pytest.raises(SearchLimitExceeded, match="time limit of 1e-06 s"):
+        big.slots_within(Budget(seconds=1e-6, label="tangram search"))
+    assert big.slots_within(Budget()) and sum(map(len, big.slots.values())) == big.slot_count
+
+
+# ---------------------------------------------------------------- the rule base
+
+def on_classic(goal):
+    """`goal` inside with_instance/5 on the classic board, run in tangram.pl."""
+    return bridge.solutions("tangram", prolog.on_instance(load_instance(), goal))
+
+
+@needs_prolog
+@pytest.mark.parametrize("goal", [
+    bridge.goal("tiling", "bogus", CLASSIC_ORDER, [], Var("T")),
+    bridge.goal("count_tilings", "bfs", CLASSIC_ORDER, [], Var("N")),
+    bridge.goal("all_tilings", 3, CLASSIC_ORDER, [], Var("Ts")),
+])
+def test_rule_base_raises_on_a_bad_strategy(goal):
+    with pytest.raises(PrologError, match="tangram_strategy|Type error"):
+        on_classic(goal)
+
+
+@needs_prolog
+def test_rule_base_raises_on_a_bad_instance_or_piece():
+    with pytest.raises(PrologError, match="tangram_piece"):
+        on_classic(bridge.goal("piece_options", "purple", [], Var("Os")))
+    bad = bridge.goal("with_instance", 0, 10, [["a", 1, 1]], False, bridge.goal("board", Var("W"), Var("H")))
+    with pytest.raises(PrologError, match="positive_integer"):
+        bridge.solutions("tangram", bad)
+    with pytest.raises(PrologError, match="no instance is chosen: ask inside with_instance/5"):
+        bridge.solutions("tangram", bridge.goal("board", Var("W"), Var("H")))  # no instance outside with_instance/5
+
+
+def instance_facts() -> dict[str, int]:
+    """How many of each thread-local instance fact tangram.pl holds now."""
+    return {name: bridge.solutions("tangram", bridge.goal("aggregate_all", "count", bridge.goal(name, *[Var("_")] * arity),
+                                                          Var("N"))).rows[0]["N"]
+            for name, arity in INSTANCE_FACTS}
+
+
+@needs_prolog
+@pytest.mark.parametrize("question", [
+    Question(load_instance()),                                          # cut after the first answer
+    Question(load_instance(), "all", "cell"),                           # every answer
+    Question(load_instance(), "options", piece="red"),
+    Question(load_instance(), "validate"),
+    Question(generate(16, 16, 12, 2), "count", seconds=0.2),           # stopped by its time limit
+], ids=["first", "all", "options", "validate", "stopped"])
+def test_no_instance_facts_are_left_after_a_query(question):
+    answer = PUZZLE.solve(question, "prolog")
+    assert (answer.status == UNKNOWN) == (question.seconds < 1)
+    assert instance_facts() == {name: 0 for name, _ in INSTANCE_FACTS}
+    inside = bridge.goal("aggregate_all", "count", bridge.goal("slot", *[Var("_")] * 7), Var("N"))
+    assert on_classic(inside).rows[0]["N"] > 0  # the same count sees the facts while with_instance/5 runs
 
 
 # ---------------------------------------------------------------- bad input
@@ -253,15 +423,18 @@ def test_unknown_piece_names_the_known_ones(classic):
     (["--place", "green 0 0"], "expected NAME:X,Y"),
     (["--all", "--strategy", "bfs"], "bfs finds the first tiling only"),
     (["--strategy", "bfs", "--start", "red", "--place", "red:0,0"], "--start red: that piece is already placed"),
-    (["no-such-file.txt"], "cannot read tangram file 'no-such-file.txt'"),
+    (["no-such-file.txt"], "tangram file 'no-such-file.txt': no such file"),
+    (["--all", "--count"], "--count: not allowed with argument --all"),
+    (["--seconds", "0"], "--seconds: 0.0 is not greater than 0"),
+    (["--validate", "--backend", "kanren"], "back end 'kanren' does not answer this tangram question"),
 ])
-def test_cli_bad_input_is_one_line_and_exit_2(tangram_only, capsys, argv, message):
+def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert cli.main(["solve", "tangram", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
 
-def test_cli_area_mismatch(tangram_only, capsys, tmp_path):
+def test_cli_area_mismatch(capsys, tmp_path):
     path = tmp_path / "short.txt"
     path.write_text("board 3 3\npiece 1 a #112233 2 2\n")
     assert cli.main(["solve", "tangram", str(path)]) == 2
@@ -270,7 +443,7 @@ def test_cli_area_mismatch(tangram_only, capsys, tmp_path):
 
 # ---------------------------------------------------------------- the CLI and pictures
 
-def test_cli_json_contract(tangram_only, capsys):
+def test_cli_json_contract(capsys):
     assert cli.main(["solve", "tangram", "--all", "--backend", "python", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["count"] == 36 and data["backend"] == "python"
@@ -280,7 +453,7 @@ def test_cli_json_contract(tangram_only, capsys):
     assert json.loads(capsys.readouterr().out)["count"] == 36
 
 
-def test_cli_text_grid_and_svg(tangram_only, capsys, tmp_path):
+def test_cli_text_grid_and_svg(capsys, tmp_path):
     out = tmp_path / "first.svg"
     assert cli.main(["solve", "tangram", "--backend", "kanren", "--svg", str(out)]) == 0
     captured = capsys.readouterr()
@@ -301,7 +474,7 @@ def test_coloured_grid_uses_piece_colours(classic):
     assert "\x1b[" in grid and "48;2;46;158;79m1 " in grid  # green #2e9e4f behind key 1
 
 
-def test_cli_crosscheck_and_generate(tangram_only, capsys):
+def test_cli_crosscheck_and_generate(capsys):
     assert cli.main(["crosscheck", "tangram", "--strategy", "bfs", "--start", "pink"]) == 0
     assert "all back ends agree" in capsys.readouterr().out
     assert cli.main(["generate", "tangram", "--width", "6", "--height", "4", "--pieces", "5", "--seed", "3"]) == 0
@@ -317,9 +490,10 @@ def test_shipped_format_round_trips(classic):
     assert "piece KEY NAME COLOUR WIDTH HEIGHT" in readme.read_text()
 
 
+@needs_prolog
 def test_placement_cells_in_board_order():
     assert Placement("a", 1, 2, 2, 3).cells() == [(1, 2), (1, 3), (1, 4), (2, 2), (2, 3), (2, 4)]
-    rows = bridge.solutions("tangram", "placement_cells([a, 1, 2, 2, 3], Cs)").rows
+    rows = bridge.solutions("tangram", bridge.goal("placement_cells", ["a", 1, 2, 2, 3], Var("Cs"))).rows
     assert rows[0]["Cs"] == [[1, 2], [1, 3], [1, 4], [2, 2], [2, 3], [2, 4]]
 
 
@@ -329,18 +503,18 @@ def test_without_prolog_kanren_and_python_still_answer():
               "from pysolve.tangram.model import Question\n"
               "print(count(load_instance(), backend='kanren'), len(options(load_instance(), (), 'red', 'python')),\n"
               "      PUZZLE.default_backend(Question(load_instance())))\n"
-              "from pysolve.tangram import api\n"
-              "try:\n    api.engine('prolog')\nexcept Exception as error:\n    print(type(error).__name__)\n")
+              "try:\n    PUZZLE.solve(Question(load_instance()), 'prolog')\n"
+              "except Exception as error:\n    print(type(error).__name__)\n")
     env = {**os.environ, "PYSOLVE_NO_PROLOG": "1"}
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["36", str(8 * 3), "kanren", "BackendUnavailable"], done.stderr
 
 
-def test_cli_validates_the_place_lines_of_a_file(tangram_only, capsys, tmp_path):
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_cli_validates_the_place_lines_of_a_file(pysolve_backend, capsys, tmp_path):
     path = tmp_path / "attempt.txt"
     path.write_text(load_instance().to_text() + "place green 0 0\nplace blue 0 1   # one row too low\n")
-    validator = "prolog" if "prolog" in BACKENDS else "python"
-    assert cli.main(["solve", "tangram", str(path), "--validate", "--backend", validator]) == 0
+    assert cli.main(["solve", "tangram", str(path), "--validate", "--backend", pysolve_backend]) == 0
     out = capsys.readouterr().out
     assert "not a tiling: green and blue overlap on 4 cell(s)" in out and "not a tiling: yellow is not placed" in out
     assert " 1 ! ! ! ! . . . . . ." in out.splitlines()

@@ -14,9 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pysolve import cli, puzzles
-from pysolve.crosscheck import crosscheck
-from pysolve.pytest_plugin import session_backends
+from pysolve import cli
+from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.tangram import api, make_placement, parse_instance
 from pysolve.tangram.game import Game, completion
 from pysolve.tangram.game_app import BoardView, TangramApp, perform, screenshot
@@ -25,7 +24,6 @@ from pysolve.tangram.model import Question, load_instance, options as reference_
 from pysolve.tangram.puzzle import PUZZLE
 
 ROOT = Path(__file__).resolve().parent.parent
-BACKENDS = tuple(session_backends())  # all three, or kanren and python with Prolog hidden
 CLASSIC = load_instance()
 FIRST = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
 KEYS = {"green": "1", "blue": "2", "red": "3", "orange": "4", "pink": "5", "yellow": "6"}
@@ -34,7 +32,7 @@ REAL_RUN = TangramApp.run  # the fixture below keeps tests from starting a real 
 SMALL = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def play(steps, backend=BACKENDS[0], instance=CLASSIC, check=None, size=(90, 28)):
+def play_game(steps, backend, instance=CLASSIC, check=None, size=(90, 28)):
     """Start a game, play the scripted steps headless, and return `check(app)` (default: the app)."""
 
     async def run():
@@ -44,6 +42,16 @@ def play(steps, backend=BACKENDS[0], instance=CLASSIC, check=None, size=(90, 28)
             return check(app) if check else app
 
     return asyncio.run(run())
+
+
+@pytest.fixture
+def play(pysolve_backends):
+    """`play_game` on the session's first back end, unless a test names another."""
+
+    def play_on(steps, backend=pysolve_backends[0], **options):
+        return play_game(steps, backend, **options)
+
+    return play_on
 
 
 def screen(app) -> list[str]:
@@ -84,13 +92,13 @@ def winning_steps(order=FIRST, how="enter"):
 
 # ---------------------------------------------------------------- whole games
 
-def test_a_whole_winning_game_by_mouse_then_input_changes_nothing():
+def test_a_whole_winning_game_by_mouse_then_input_changes_nothing(play):
     def check(app):
         won = state(app), screen(app)
         assert app.game.won and app.game.fixed == set(CLASSIC.names)
         assert "Solved! Every piece is placed for good." in "\n".join(won[1])
         assert "beside the board: nothing" in "\n".join(won[1])
-        assert set(shown_cells(app).values()) == {"X "}
+        assert set(shown_cells(app).values()) == {f"{key}X" for key in KEYS.values()}
         return won
 
     won = play(winning_steps(), check=check)
@@ -99,56 +107,87 @@ def test_a_whole_winning_game_by_mouse_then_input_changes_nothing():
     assert after == won
 
 
-@pytest.mark.parametrize("backend", ["kanren", "python"])
-def test_a_whole_game_by_keyboard_on_other_back_ends(backend):
+@pytest.mark.pysolve_backends("kanren", "python")
+def test_a_whole_game_by_keyboard_on_other_back_ends(play, pysolve_backend):
     steps, cursor = [], (0, 0)
     for name, x, y in FIRST:
         dx, dy = x - cursor[0], y - cursor[1]
         steps += [KEYS[name]] + ["right" if dx > 0 else "left"] * abs(dx) + ["up" if dy > 0 else "down"] * abs(dy)
         steps += ["space", "enter"]
         cursor = (x, y)
-    app = play(steps, backend)
+    app = play(steps, pysolve_backend)
     assert app.game.won
     assert CLASSIC.sort(app.game.board.values()) == tuple(make_placement(CLASSIC, *p) for p in FIRST)
     assert api.validate(CLASSIC, tuple(app.game.board.values()), backend="python") == []
 
 
-def test_enter_on_the_cursor_places_without_a_separate_preview():
-    app = play(["6", "right", "right", "enter"])
-    assert app.game.board["yellow"] == make_placement(CLASSIC, "yellow", 2, 0)
-    assert "yellow" in app.game.fixed
+@pytest.mark.parametrize("key", ["enter", "t"])
+def test_enter_or_t_with_nothing_previewed_does_nothing(play, key):
+    before = play(["6", "right", "right"], check=lambda app: (state(app)[:6], shown_cells(app)))
+    after, message = play(["6", "right", "right", key], check=lambda app: ((state(app)[:6], shown_cells(app)),
+                                                                           app.game.message))
+    assert after == before and before[0][0] == {} and before[0][2] == "yellow"  # nothing placed, still selected
+    assert message.startswith("nothing previewed: choose a * cell for yellow")
+    nothing_selected = play([key, (0, 0), key], check=lambda app: (app.game.board, app.game.fixed))
+    assert nothing_selected == ({}, set())
+
+
+def test_ctrl_click_places_temporarily_as_the_original_ctrl(play):
+    board, fixed, selected, cells = play(["6", ("ctrl", (2, 0))], check=lambda app: (
+        dict(app.game.board), set(app.game.fixed), app.game.selected, shown_cells(app)))
+    assert board == {"yellow": make_placement(CLASSIC, "yellow", 2, 0)} and fixed == set() and selected is None
+    assert cells[(2, 0)] == "6 "
+    previewed = play(["3", (7, 0), ("ctrl", (7, 0))], check=lambda app: dict(app.game.board))  # the preview put down
+    assert previewed == {"red": make_placement(CLASSIC, "red", 7, 0)}
+    ignored = play(["3", ("ctrl", (0, 5))], check=lambda app: (dict(app.game.board), app.game.selected))
+    assert ignored == ({}, "red")  # not an option: nothing placed
+    by_key = play(["3", (7, 0), "ctrl+enter"], check=lambda app: (dict(app.game.board), set(app.game.fixed)))
+    assert by_key == ({"red": make_placement(CLASSIC, "red", 7, 0)}, set())  # where the terminal reports Ctrl+Enter
 
 
 # ---------------------------------------------------------------- selection and options
 
-def test_nothing_selected_at_start_and_the_selected_piece_is_named():
+def test_nothing_selected_at_start_and_the_selected_piece_is_named(play):
     lines = " ".join(play([], check=text).split())  # the help line may wrap
     assert "selected piece: none" in lines
-    assert "1-6 select" in lines and "t temporary" in lines and "Enter definitive" in lines and "h hint" in lines
+    assert "1-6 select" in lines and "t or Ctrl+click temporary" in lines and "Enter definitive" in lines and "h hint" in lines
     named = play(["4"], check=text)
     assert "selected piece: orange (4)" in named
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_the_stars_are_the_back_ends_options(backend):
+def test_the_selected_pieces_name_is_shown_in_its_colour(play):
+    def styles_of(app, word):
+        status = app.query_one("#status").region
+        line = app.screen._compositor.render_strips()[status.y]
+        return [segment.style for segment in line if word in segment.text]
+
+    for key, name in (("4", "orange"), ("6", "yellow")):
+        (style,) = play([key], check=lambda app: styles_of(app, name))
+        colour = CLASSIC.piece(name).colour
+        assert style.bgcolor.triplet.hex == colour
+    (plain,) = play([], check=lambda app: styles_of(app, "none"))
+    assert plain.bgcolor is None or plain.bgcolor.triplet.hex not in {p.colour for p in CLASSIC.pieces}
+
+
+def test_the_stars_are_the_back_ends_options(play, pysolve_backend):
     placed = (make_placement(CLASSIC, "green", 0, 0), make_placement(CLASSIC, "pink", 4, 0))
-    asked = api.options(CLASSIC, placed, "orange", backend)
-    stars, choices = play(["1", (0, 0), "t", "5", (4, 0), "enter", "4"], backend,
+    asked = api.options(CLASSIC, placed, "orange", pysolve_backend)
+    stars, choices = play(["1", (0, 0), "t", "5", (4, 0), "enter", "4"], pysolve_backend,
                           check=lambda app: (marked(app), app.game.choices))
     reference = reference_options(CLASSIC, CLASSIC.free_mask(placed), "orange")
     assert stars == {(p.x, p.y) for p in asked} == {(p.x, p.y) for p in reference}
     assert stars == {(0, 7), (1, 7), (2, 7), (3, 7)} and choices == asked  # 7 wide, 3 high: only the top band
 
 
-def test_options_of_a_partial_board_agree_on_every_back_end():
+def test_options_of_a_partial_board_agree_on_every_back_end(play, pysolve_backends):
     placed = (make_placement(CLASSIC, "green", 0, 0), make_placement(CLASSIC, "blue", 0, 2))
-    report = crosscheck(PUZZLE, api.prepare(Question(CLASSIC, "options", placed=placed, piece="red")), list(BACKENDS))
-    assert report.agree and set(report.results) == set(BACKENDS)
+    report = assert_backends_agree(PUZZLE, question=Question(CLASSIC, "options", placed=placed, piece="red"))
+    assert set(report.results) == set(pysolve_backends)
     assert [(p["x"], p["y"]) for p in report.results["python"].solutions] == sorted(play(
         ["1", (0, 0), "t", "2", (0, 2), "t", "3"], check=marked))
 
 
-def test_an_illegal_click_is_ignored():
+def test_an_illegal_click_is_ignored(play):
     def check(app):
         return state(app)[:4], app.game.message
 
@@ -158,13 +197,13 @@ def test_an_illegal_click_is_ignored():
     assert "0,5 is not an option for red" in message
 
 
-def test_a_click_off_the_cells_does_nothing():
+def test_a_click_off_the_cells_does_nothing(play):
     assert cell_at(CLASSIC, LABEL - 1, 0) is None and cell_at(CLASSIC, LABEL, CLASSIC.height) is None
     app = play(["3"], check=lambda app: state(app))
     assert app[3] is None
 
 
-def test_clicking_an_option_again_turns_the_piece_when_rotations_are_on():
+def test_clicking_an_option_again_turns_the_piece_when_rotations_are_on(play):
     small = parse_instance("board 3 2\nrotations yes\npiece 1 bar #cc3333 1 2\npiece 2 box #3366cc 2 2\n", "small")
     first, lines = play(["1", (0, 0)], instance=small, check=lambda app: (app.game.preview, text(app)))
     turned = play(["1", (0, 0), (0, 0)], instance=small, check=lambda app: app.game.preview)
@@ -174,17 +213,17 @@ def test_clicking_an_option_again_turns_the_piece_when_rotations_are_on():
 
 # ---------------------------------------------------------------- temporary and definitive pieces
 
-def test_a_definitive_piece_shows_x_and_cannot_be_selected_again():
+def test_a_definitive_piece_shows_x_and_cannot_be_selected_again(play):
     def check(app):
         return app.game.selected, app.game.message, shown_cells(app)[(0, 0)], "\n".join(screen(app))
 
     selected, message, cell, lines = play(["1", (0, 0), "enter", "1"], check=check)
-    assert selected is None and "green is placed for good" in message and cell == "X "
+    assert selected is None and "green is placed for good" in message and cell == "1X"  # its number, and the X
     assert "selected piece: none" in lines
     assert play(["1", (0, 0), "enter", (1, 1)], check=lambda app: app.game.selected) is None
 
 
-def test_a_temporary_piece_can_be_selected_again_and_moved():
+def test_a_temporary_piece_can_be_selected_again_and_moved(play):
     def check(app):
         return app.game.board["green"], shown_cells(app)
 
@@ -195,7 +234,7 @@ def test_a_temporary_piece_can_be_selected_again_and_moved():
     assert by_click == ("green", 63)  # lifted: its own cells are free again for its options
 
 
-def test_escape_takes_the_piece_back_beside_the_board():
+def test_escape_takes_the_piece_back_beside_the_board(play):
     def check(app):
         return dict(app.game.board), app.game.selected, app.game.waiting, "\n".join(screen(app))
 
@@ -205,7 +244,7 @@ def test_escape_takes_the_piece_back_beside_the_board():
     assert board == {} and selected is None and "2 blue" in lines and "▒" not in lines
 
 
-def test_pieces_beside_the_board_are_drawn_with_their_numbers():
+def test_pieces_beside_the_board_are_drawn_with_their_numbers(play):
     lines = play(["1", (0, 0), "enter"], check=text)
     for name in CLASSIC.names[1:]:
         assert f"{KEYS[name]} {name}" in lines
@@ -213,7 +252,7 @@ def test_pieces_beside_the_board_are_drawn_with_their_numbers():
     assert "4 4 4 4 4 4 4" in lines  # orange, 7 cells across
 
 
-def test_undo_takes_back_temporary_moves_but_not_definitive_ones():
+def test_undo_takes_back_temporary_moves_but_not_definitive_ones(play):
     def check(app):
         return dict(app.game.board), app.game.message
 
@@ -225,17 +264,17 @@ def test_undo_takes_back_temporary_moves_but_not_definitive_ones():
     assert board == {"green": make_placement(CLASSIC, "green", 0, 0)} and "nothing to undo" in message
 
 
-def test_a_files_place_lines_are_given_pieces():
+def test_a_files_place_lines_are_given_pieces(play):
     text = CLASSIC.to_text() + "place green 0 0\nplace blue 0 2\n"
     given = parse_instance(text, "given")
     fixed, selected, cell = play(["1"], instance=given,
                                  check=lambda app: (app.game.fixed, app.game.selected, shown_cells(app)[(0, 2)]))
-    assert fixed == {"green", "blue"} and selected is None and cell == "X "
+    assert fixed == {"green", "blue"} and selected is None and cell == "2X"
 
 
 # ---------------------------------------------------------------- hints
 
-def test_a_hint_shows_one_completion_from_the_back_end():
+def test_a_hint_shows_one_completion_from_the_back_end(play):
     def check(app):
         return app.game.hint, app.game.message, shown_cells(app)
 
@@ -246,29 +285,28 @@ def test_a_hint_shows_one_completion_from_the_back_end():
     assert all(cells[cell] == f"{KEYS[p.piece]}·" for p in hint for cell in p.cells())
 
 
-def test_a_hint_on_a_dead_end_says_so():
+def test_a_hint_on_a_dead_end_says_so(play):
     hint, message = play(["1", (1, 0), "t", "h"], check=lambda app: (app.game.hint, app.game.message))
     assert hint == () and message.startswith("dead end")
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_every_back_end_sees_the_dead_end(backend):
-    assert completion(CLASSIC, (make_placement(CLASSIC, "green", 1, 0),), backend) is None
+def test_every_back_end_sees_the_dead_end(pysolve_backend):
+    assert completion(CLASSIC, (make_placement(CLASSIC, "green", 1, 0),), pysolve_backend) is None
 
 
-def test_completions_of_the_games_board_agree_on_every_back_end():
+def test_completions_of_the_games_board_agree_on_every_back_end(play, pysolve_backends):
     placed = (make_placement(CLASSIC, "green", 0, 0), make_placement(CLASSIC, "yellow", 4, 0))
-    report = crosscheck(PUZZLE, api.prepare(Question(CLASSIC, "first", "cell", placed=placed)), list(BACKENDS))
-    assert report.agree and set(report.results) == set(BACKENDS)
+    report = assert_backends_agree(PUZZLE, question=Question(CLASSIC, "first", "cell", placed=placed))
+    assert set(report.results) == set(pysolve_backends)
     hint = play(["1", (0, 0), "t", "6", (4, 0), "t", "h"], check=lambda app: app.game.hint)
     assert [(p.piece, p.x, p.y) for p in CLASSIC.sort(placed + hint)] == [
         (p["piece"], p["x"], p["y"]) for p in report.results["python"].solutions[0]]
 
 
 @SMALL
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 200), st.booleans()), min_size=1, max_size=6))
-def test_random_games_ask_the_same_of_every_back_end(moves):
-    games = {name: Game.start(CLASSIC, name) for name in BACKENDS}
+@given(moves=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 200), st.booleans()), min_size=1, max_size=6))
+def test_random_games_ask_the_same_of_every_back_end(pysolve_backends, moves):
+    games = {name: Game.start(CLASSIC, name) for name in pysolve_backends}
     for piece, option, definitive in moves:
         for game in games.values():
             name = CLASSIC.names[piece]
@@ -291,9 +329,8 @@ def test_random_games_ask_the_same_of_every_back_end(moves):
 # ---------------------------------------------------------------- the command
 
 @pytest.fixture
-def tangram_only(monkeypatch):
-    """The CLI with only this puzzle registered, and no real screen: a game that starts fails the test."""
-    monkeypatch.setattr(puzzles, "REGISTRY", {"tangram": "pysolve.tangram.puzzle"})
+def no_screen(monkeypatch):
+    """No real screen: a game that starts fails the test."""
     monkeypatch.setattr(TangramApp, "run", lambda app: pytest.fail("the game's screen started"))
 
 
@@ -304,8 +341,8 @@ def one_line_error(capsys, argv):
     return err
 
 
-def test_bad_files_fail_before_the_screen_starts(tangram_only, capsys, tmp_path):
-    assert "cannot read tangram file" in one_line_error(capsys, ["play", "tangram", str(tmp_path / "none.txt")])
+def test_bad_files_fail_before_the_screen_starts(no_screen, capsys, tmp_path):
+    assert "no such file" in one_line_error(capsys, ["play", "tangram", str(tmp_path / "none.txt")])
     overlap = tmp_path / "overlap.txt"
     overlap.write_text(CLASSIC.to_text() + "place green 0 0\nplace blue 1 1\n")
     assert "green and blue overlap" in one_line_error(capsys, ["play", "tangram", str(overlap)])
@@ -314,7 +351,7 @@ def test_bad_files_fail_before_the_screen_starts(tangram_only, capsys, tmp_path)
     assert "key 'h' is the game's key for hint" in one_line_error(capsys, ["play", "tangram", str(clash)])
 
 
-def test_an_unavailable_back_end_fails_before_the_screen_starts(tangram_only, capsys):
+def test_an_unavailable_back_end_fails_before_the_screen_starts(no_screen, capsys):
     env = {**os.environ, "PYSOLVE_NO_PROLOG": "1"}  # in a fresh process: this one has Prolog loaded
     done = subprocess.run([sys.executable, "-m", "pysolve.cli", "play", "tangram", "--backend", "prolog"],
                           env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
@@ -324,7 +361,7 @@ def test_an_unavailable_back_end_fails_before_the_screen_starts(tangram_only, ca
     assert "invalid choice: 'nope'" in capsys.readouterr().err
 
 
-def test_the_command_starts_the_game_on_the_chosen_back_end(tangram_only, monkeypatch):
+def test_the_command_starts_the_game_on_the_chosen_back_end(no_screen, monkeypatch):
     seen = {}
 
     async def pilot(pilot):
@@ -343,6 +380,7 @@ def svg_text(svg: str) -> list[str]:
     return [unescape(text) for text in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
 
 
+@needs_prolog
 def test_the_docs_screenshot_is_the_mid_game_board():
     picture = (ROOT / "docs" / "tangram-game.svg").read_text(encoding="utf-8")
     assert svg_text(picture) == svg_text(screenshot(Game.start(CLASSIC, "prolog"), MID_GAME))

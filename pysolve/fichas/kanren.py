@@ -104,9 +104,16 @@ def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Boa
     return remembering_goal
 
 
-def solve(question: Question, budget: Budget | None = None) -> Found:
+STRATEGIES = ("dfs", "shortest")
+
+
+def answers(question: Question) -> bool:
+    """Depth-first search and shortest paths; the other strategies need a frontier, not relations."""
+    return question.strategy in STRATEGIES
+
+
+def solve(question: Question, budget: Budget) -> Found:
     """Answer `dfs` (either flavour) or `shortest` (iterative deepening) with relations."""
-    budget = budget or Budget(nodes=3_000_000, seconds=60, label="miniKanren search")
     first = tuple(start(question.m, question.n))
     path = var()
     if question.strategy == "dfs":

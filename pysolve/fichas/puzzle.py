@@ -1,17 +1,14 @@
-"""The tokens puzzle wired to the orchestration layer and the CLI."""
+"""PUZZLE: the tokens puzzle, its options and how its answers are compared and drawn."""
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from pysolve.fichas import kanren, prolog, python
-from pysolve.fichas.model import STRATEGIES, Question, is_solution
-from pysolve.puzzle import Answer, Puzzle, Solver
-from pysolve.search import FLAVOURS, TREE_STRATEGIES
-
-PROLOG_STRATEGIES = (*TREE_STRATEGIES, "shortest")
-KANREN_STRATEGIES = ("dfs", "shortest")
+from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
+from pysolve.options import Option
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.search import DEFAULT_MAX_EXPANSIONS, FLAVOURS, TREE_STRATEGIES
 
 
 class Fichas(Puzzle):
@@ -19,24 +16,21 @@ class Fichas(Puzzle):
 
     name = "fichas"
     summary = "the tokens puzzle: BBHVV -> VVHBB, four search strategies and shortest paths"
+    options = (
+        Option("m", int, required=True, help=f"number of white tokens B (0..{MAX_ORDER})"),
+        Option("n", int, required=True, help=f"number of green tokens V (0..{MAX_ORDER})"),
+        Option("strategy", str, "dfs", "search strategy", choices=STRATEGIES),
+        Option("flavour", str, "hs", "child order of the course library: hs (Haskell) or py (Python)",
+               choices=FLAVOURS),
+    )
 
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--m", type=int, required=True, help="number of white tokens B")
-        parser.add_argument("--n", type=int, required=True, help="number of green tokens V")
-        parser.add_argument("--strategy", choices=STRATEGIES, default="dfs", help="search strategy (default dfs)")
-        parser.add_argument("--flavour", choices=FLAVOURS, default="hs",
-                            help="child order of the course library: hs (Haskell, default) or py (Python)")
+    def ask(self, m: int, n: int, strategy: str, flavour: str) -> Question:
+        """The order (m, n), the strategy and the flavour (the model checks the ranges)."""
+        return Question(m, n, strategy, flavour)
 
-    def question(self, args: argparse.Namespace) -> Question:
-        return Question(args.m, args.n, args.strategy, args.flavour)
-
-    def solvers(self, question: Question) -> dict[str, Solver]:
-        offered: dict[str, Solver] = {"python": python.solve}
-        if question.strategy in PROLOG_STRATEGIES:
-            offered["prolog"] = prolog.solve
-        if question.strategy in KANREN_STRATEGIES:
-            offered["kanren"] = kanren.solve
-        return offered
+    def budget(self, question: Question) -> Budget:
+        """At most DEFAULT_MAX_EXPANSIONS expanded states and DEFAULT_SECONDS per search."""
+        return Budget(nodes=DEFAULT_MAX_EXPANSIONS, seconds=DEFAULT_SECONDS, label=f"{question.strategy} search")
 
     def canonical(self, answer: Answer) -> Any:
         """Tree strategies: the exact path and state count. Shortest: the length of a valid path."""
@@ -53,6 +47,8 @@ class Fichas(Puzzle):
         return f"path of {len(answer.solutions[0]) - 1} moves"
 
     def render(self, answer: Answer) -> str:
+        if answer.status == UNKNOWN:
+            return f"no answer: {answer.stats['reason']}"
         if not answer.solutions:
             return f"no solution ({answer.question['strategy']} gives up)"
         path = answer.solutions[0]

@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 from pysolve import search
+from pysolve.budget import Budget
 from pysolve.fichas.model import Boards, Question, mirror, moves_lower_bound
 from pysolve.puzzle import NO_SOLUTION, Found
 
 
-def solve(question: Question) -> Found:
+def solve(question: Question, budget: Budget) -> Found:
     """Answer with the path found and the number of states expanded."""
     boards = Boards(question.m, question.n)
     if question.strategy == "shortest":
-        result = search.mirrored_shortest_path(boards, mirror)
+        result = search.mirrored_shortest_path(boards, mirror, budget)
         path = result.goal
     elif question.strategy == "astar":
-        result = search.shortest_path(boards, moves_lower_bound)
+        result = search.shortest_path(boards, moves_lower_bound, budget)
         path = result.goal
     else:
         strategy = search.TREE_STRATEGIES[question.strategy]
-        result = strategy(search.PathProblem(boards), question.flavour)
+        result = strategy(search.PathProblem(boards), question.flavour, budget)
         path = list(result.goal) if result.goal is not None else None
     if path is None:
         return Found([], {"states": result.expanded}, status=NO_SOLUTION)

@@ -151,7 +151,7 @@ def puzzle_rows(board: Board, path: list[int], shown: set[int]) -> Grid:
 
 def is_unique(board: Board, nodes: int) -> tuple[bool, int]:
     """(proved unique within `nodes`, nodes spent) by the propagating search counting to 2."""
-    found = python.solve(board, limit=2, strategy=python.LOGIC, nodes=nodes)
+    found = python.search(board, 2, python.LOGIC, Budget(nodes=nodes, label="uniqueness check"))
     return found.status == SOLVED and len(found.solutions) == 1, found.stats["states"]
 
 

@@ -15,9 +15,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from pysolve import minikanren as mk
-from pysolve.errors import SearchLimitExceeded
-from pysolve.hidato.model import Board, chebyshev
-from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN, Found
+from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.budget import Budget
+from pysolve.hidato.model import Board, Question, chebyshev
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
+
+
+MAX_CELLS = 400  # the largest board the relation is asked to walk
 
 
 def adjacento(board: Board, a: Any, b: Any) -> mk.Goal:
@@ -54,7 +58,7 @@ def in_timeo(board: Board, cell: Any, number: int) -> mk.Goal:
     return mk.where(lambda value: chebyshev(board.cells[value], target) <= moves, cell)
 
 
-def hidatoo(board: Board, positions: list[Any], budget: mk.Budget) -> mk.Goal:
+def hidatoo(board: Board, positions: list[Any], budget: Budget) -> mk.Goal:
     """The relation 'positions (cell of 1..N) is a solution of board'."""
     given = [mk.eq(positions[number - 1], cell) for number, cell in sorted(board.givens.items())]
     steps = []
@@ -66,21 +70,29 @@ def hidatoo(board: Board, positions: list[Any], budget: mk.Budget) -> mk.Goal:
     return mk.conj(*given, *steps)
 
 
-def solve(board: Board, limit: int = 1, nodes: int = 0, seconds: float = 0.0) -> Found:
-    """Up to `limit` solutions by running `hidatoo`, within a node and time budget."""
+def solve(question: Question, budget: Budget) -> Found:
+    """Up to `question.limit` solutions by running `hidatoo` (the original walk, whatever the strategy).
+
+    Boards over MAX_CELLS cells are refused: the relation's goal chain and its
+    streams grow with the board, past what the fallback should hold in memory.
+    """
     mk.require()
+    board = question.board
+    if board.size > MAX_CELLS:
+        raise InputError(f"{question.file}: the miniKanren hidato search takes boards of at most {MAX_CELLS} "
+                         f"cells; this one has {board.size} (ask the python or prolog back end)")
     positions = [mk.var() for _ in range(board.size)]
-    budget = mk.Budget(nodes, seconds, label="miniKanren search")
     answers: list[Any] = []
     status = SOLVED
     try:
         for state in hidatoo(board, positions, budget)({}):
             answers.append(mk.reify(positions, state))
-            if len(answers) >= limit:
+            if len(answers) >= question.limit:
                 break
-    except SearchLimitExceeded:
-        status = UNKNOWN
+    except SearchLimitExceeded as error:
+        status, reason = UNKNOWN, str(error)
     if status == SOLVED and not answers:
         status = NO_SOLUTION
     grids = [board.grid(list(answer)) for answer in answers]
-    return Found(grids, {"states": budget.spent}, status=status)
+    stats = {"states": budget.spent} if status != UNKNOWN else {"states": budget.spent, "reason": reason}
+    return counted(Found(grids, stats, status=status), question.count)

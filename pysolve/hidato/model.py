@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from pysolve import files
 from pysolve.errors import InputError
+from pysolve.boards import BoardQuestion
 
 BLOCKED, EMPTY = -1, 0
 Grid = list[list[int]]
@@ -149,10 +151,7 @@ def load_shape(path: str | Path) -> Board:
 
 def read_file(path: str | Path) -> str:
     """The text of a board file, or InputError naming it."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read hidato file {str(path)!r}: {error}") from None
+    return files.read_text(path, "hidato file")
 
 
 def parse(text: str, source: str = "board") -> Board:
@@ -247,3 +246,6 @@ def solves(board: Board, grid: Grid) -> bool:
     except InputError:
         return False
     return filled.cells == board.cells and filled.filled and not broken_pairs(filled)
+
+
+Question = BoardQuestion  # solve (first, or count up to K) or validate one board

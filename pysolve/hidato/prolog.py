@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 from pysolve import bridge
-from pysolve.hidato.model import Board
-from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN, Found
+from pysolve.bridge import Var
+from pysolve.budget import Budget
+from pysolve.answers import Found, counted, validation
+from pysolve.hidato.model import Question
 
 RULE_BASE = "hidato"
 STRATEGIES = {"fast": "clpfd", "original": "original"}
 
 
-def rows_term(board: Board) -> str:
-    """The board's rows as Prolog list text."""
-    return "[" + ",".join("[" + ",".join(map(str, row)) + "]" for row in board.rows) + "]"
+def solve(question: Question, budget: Budget) -> Found:
+    """Up to `question.limit` solutions from solution/3 (CLP(FD) for `fast`, the original walk for `original`).
+
+    A stopped search keeps the solutions it found (a count says "at least").
+    """
+    model = STRATEGIES[question.strategy]
+    goal = bridge.goal("solution", model, question.board.grid(), Var("Solved"))
+    result = bridge.solutions(RULE_BASE, goal, max_solutions=question.limit, budget=budget)
+    stats = {"strategy": model, "prolog": result.status}  # how the query ended (max_solutions, complete, ...)
+    return counted(bridge.found_rows(result, "Solved", f"Prolog {model} search", stats), question.count)
 
 
-def solve(board: Board, limit: int = 1, strategy: str = "fast", seconds: float = 60.0) -> Found:
-    """Up to `limit` solutions from solution/3 (CLP(FD) for `fast`, the original walk for `original`)."""
-    model = STRATEGIES[strategy]
-    goal = f"solution({model}, {rows_term(board)}, Solved)"
-    result = bridge.solutions(RULE_BASE, goal, max_solutions=limit, seconds=seconds)
-    grids = [row["Solved"] for row in result.rows]
-    if result.status in ("time_limit", "inference_limit"):
-        status = UNKNOWN
-    else:
-        status = SOLVED if grids else NO_SOLUTION
-    return Found(grids, {"strategy": model, "prolog": result.status}, status=status)
-
-
-def broken_pairs(board: Board, seconds: float = 60.0) -> list[list[int]]:
-    """The consecutive pairs of a filled board that do not touch, by broken_pairs/2."""
-    row = bridge.first(RULE_BASE, f"broken_pairs({rows_term(board)}, Pairs)", seconds=seconds)
-    return row["Pairs"] if row else []
+def validate(question: Question, budget: Budget) -> Found:
+    """Check a filled board with broken_pairs/2."""
+    goal = bridge.goal("broken_pairs", question.board.grid(), Var("Pairs"))
+    result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget).require_complete("Prolog validation")
+    return validation(question.board.grid(), result.rows[0]["Pairs"] if result.rows else [])

@@ -16,13 +16,12 @@ strategy of `solve` runs `Logic` first for a few hundred nodes, then the walk.
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass, field
 
 from pysolve.errors import SearchLimitExceeded
-from pysolve.hidato.model import Board
+from pysolve.hidato.model import Board, Question, broken_pairs
 from pysolve.budget import Budget
-from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN, Found
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted, validation
 
 ORIGINAL, FAST, LOGIC = "original", "fast", "logic"
 LOGIC_FIRST_NODES = 500  # the propagating search's share of a FAST solve
@@ -262,8 +261,18 @@ class Logic:
         return True
 
 
-def solve(board: Board, limit: int = 1, strategy: str = FAST, nodes: int = 0, seconds: float = 0.0) -> Found:
-    """Up to `limit` solutions by the chosen search, within a node and time budget (0: none).
+def solve(question: Question, budget: Budget) -> Found:
+    """Solve the board (first solution, or count up to `question.count`) by the question's strategy."""
+    return counted(search(question.board, question.limit, question.strategy, budget), question.count)
+
+
+def validate(question: Question, budget: Budget) -> Found:
+    """Check a filled board: the consecutive pairs that do not touch."""
+    return validation(question.board.grid(), broken_pairs(question.board))
+
+
+def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
+    """Up to `limit` solutions by the chosen search, within `budget`.
 
     FAST is a small portfolio: the propagating search first, within
     LOGIC_FIRST_NODES nodes (it proves sparse boards unique quickly), then the
@@ -271,33 +280,33 @@ def solve(board: Board, limit: int = 1, strategy: str = FAST, nodes: int = 0, se
     where propagation alone wanders).
     """
     if strategy != FAST:
-        return run_search(board, limit, strategy, Budget(nodes, seconds, label="python search"))
-    started = time.perf_counter()
-    logic_nodes = min(nodes, LOGIC_FIRST_NODES) if nodes else LOGIC_FIRST_NODES
-    first = run_search(board, limit, LOGIC, Budget(logic_nodes, seconds, label="python search"))
-    if first.status != UNKNOWN or (nodes and nodes <= logic_nodes):
+        return run_search(board, limit, strategy, budget)
+    logic_nodes = min(budget.nodes, LOGIC_FIRST_NODES) if budget.nodes else LOGIC_FIRST_NODES
+    first = run_search(board, limit, LOGIC, Budget(logic_nodes, budget.remaining() if budget.seconds else 0.0,
+                                                   label=budget.label))
+    if first.status != UNKNOWN or (budget.nodes and budget.nodes <= logic_nodes):
         first.stats["strategy"] = FAST
         return first
-    left_seconds = max(seconds - (time.perf_counter() - started), 0.001) if seconds else 0.0
-    left_nodes = nodes - first.stats["states"] if nodes else 0
-    walked = run_search(board, limit, FAST, Budget(left_nodes, left_seconds, label="python search"))
-    walked.stats["states"] += first.stats["states"]
+    budget.spend(first.stats["states"])
+    walked = run_search(board, limit, FAST, budget)
     return walked
 
 
 def run_search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
     """Run one search (LOGIC, or the walk of FAST or ORIGINAL) within `budget`."""
-    search = Logic(board, limit, budget) if strategy == LOGIC else Walk(board, limit, budget, strategy == FAST)
+    solver = Logic(board, limit, budget) if strategy == LOGIC else Walk(board, limit, budget, strategy == FAST)
     status = SOLVED
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 4 * board.size + 200))
+    reason = ""
     try:
-        search.run()
-    except SearchLimitExceeded:
-        status = UNKNOWN
+        solver.run()
+    except SearchLimitExceeded as error:
+        status, reason = UNKNOWN, str(error)
     finally:
         sys.setrecursionlimit(old_limit)
-    if status == SOLVED and not search.solutions:
+    if status == SOLVED and not solver.solutions:
         status = NO_SOLUTION
-    grids = [board.grid(positions) for positions in search.solutions]
-    return Found(grids, {"states": budget.spent, "strategy": strategy}, status=status)
+    grids = [board.grid(positions) for positions in solver.solutions]
+    stats = {"states": budget.spent, "strategy": strategy, **({"reason": reason} if reason else {})}
+    return Found(grids, stats, status=status)

@@ -7,7 +7,8 @@ or equal non-frame colours) and `bordero(Edge)` (the frame colour under the
 eternity rule, anything under the insect rule). `squareso` joins them row by
 row from the top-left, each cell constrained by its upper and left
 neighbours before its piece is chosen, with a guard that no piece is used
-twice: the original search, written as relations.
+twice: the original search, written as relations. `solve(question, budget)`
+runs them depth-first.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pysolve import minikanren as mk
+from pysolve.answers import Found
 from pysolve.minikanren import Budget, Goal, State, conj, eq, reify, unify, var, where
-from pysolve.squares.model import FRAME, ETERNITY, Grid, Instance, is_canonical, oriented
+from pysolve.squares.model import FRAME, ETERNITY, Grid, Instance, Periods, Question, found, is_canonical, oriented
 
 
 def is_var(value: Any) -> bool:
@@ -56,13 +58,13 @@ class Facts:
 class Relations:
     """The relations of one instance: orientedo, matcho, bordero."""
 
-    def __init__(self, instance: Instance) -> None:
+    def __init__(self, instance: Instance, periods: Periods | None = None) -> None:
         self.instance = instance
-        self.oriented = Facts((p, t, *edges) for p, t, edges in oriented(instance))
+        self.oriented = Facts((p, t, *edges) for p, t, edges in oriented(instance, periods))
         self.pairs = Facts(sorted(instance.match_pairs(), key=str))
 
     def orientedo(self, piece: Any, turns: Any, n: Any, e: Any, s: Any, w: Any) -> Goal:
-        """Piece turned Turns quarter turns clockwise shows edges N, E, S, W."""
+        """Piece turned Turns quarter turns clockwise shows edges N, E, S, W (distinct turns only, see oriented)."""
         return self.oriented.goal(piece, turns, n, e, s, w)
 
     def matcho(self, edge: Any, other: Any) -> Goal:
@@ -102,11 +104,27 @@ def fresh_grid(instance: Instance) -> tuple:
     return tuple(tuple((var(), var()) for _ in range(instance.cols)) for _ in range(instance.rows))
 
 
-def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget) -> list[Grid]:
+def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget,
+              periods: Periods | None = None) -> list[Grid]:
     """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class."""
     mk.require()
     grid = fresh_grid(instance)
-    goal = squareso(Relations(instance), grid, budget)
+    periods = periods or instance.periods()
+    goal = squareso(Relations(instance, periods), grid, budget)
     if up_to_rotation:
-        goal = conj(goal, where(is_canonical, grid))
-    return [tuple(tuple((p, t) for p, t in row) for row in found) for found in mk.run(goal, grid, limit)]
+        goal = conj(goal, where(lambda solution: is_canonical(solution, periods), grid))
+    return [tuple(tuple((p, t) for p, t in row) for row in answer) for answer in mk.run(goal, grid, limit)]
+
+
+MAX_CELLS = 36  # past 6x6 the relations would only spend their budget; Python and Prolog answer those
+
+
+def answers(question: Question) -> bool:
+    """Boards of at most MAX_CELLS cells (a larger one: `--backend kanren` names the back ends that answer)."""
+    return question.instance.rows * question.instance.cols <= MAX_CELLS
+
+
+def solve(question: Question, budget: Budget) -> Found:
+    """The miniKanren relations, depth-first, within the budget."""
+    grids = solutions(question.instance, question.up_to_rotation, question.limit, budget, question.periods)
+    return found(question, grids, len(grids), {"states": budget.spent})

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pysolve import files
+from pysolve.answers import NO_SOLUTION, SOLVED, Found
 from pysolve.errors import InputError, UnknownName
 from pysolve.paths import data_dir
 
@@ -32,6 +34,7 @@ Label = str | int
 Edges = tuple[Label, Label, Label, Label]
 Cell = tuple[int, int]  # (piece id, quarter turns clockwise)
 Grid = tuple[tuple[Cell, ...], ...]
+Periods = dict[int, int]  # piece id -> how many of its turns count as different placements (Instance.periods)
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,11 @@ class Piece:
     def turned(self, turns: int) -> Edges:
         """The edges after `turns` quarter turns clockwise."""
         return rotate(self.edges, turns)
+
+    @property
+    def period(self) -> int:
+        """How many distinct ways it lies: 1 (all edges alike), 2 (N=S and E=W) or 4."""
+        return next(turns for turns in (1, 2, 4) if rotate(self.edges, turns) == self.edges)
 
 
 def rotate(edges: Edges, turns: int) -> Edges:
@@ -82,6 +90,10 @@ class Instance:
         if self.rule == ETERNITY:
             return frozenset((label, label) for label in self.labels() if label != FRAME)
         return frozenset(self.complement().items())
+
+    def periods(self, every_turn: bool = False) -> dict[int, int]:
+        """Piece id -> the turns that count as different placements (its period; 4 for every one)."""
+        return {piece.id: 4 if every_turn else piece.period for piece in self.pieces}
 
     def labels(self) -> list[Label]:
         """The labels on the pieces and in the pairs, sorted."""
@@ -273,23 +285,26 @@ def load(file: str | os.PathLike[str] | None = None) -> Instance:
     """An instance from a file path or a shipped name (`insects`, `eternity-5x5`); default the insects."""
     text = os.fspath(file) if file is not None else DEFAULT
     path = Path(text)
-    if not path.is_file():
+    if not path.exists():
         if text not in SHIPPED:
-            raise UnknownName(f"no squares file {text!r} (and no shipped instance of that name; "
-                              f"shipped: {', '.join(SHIPPED)})")
+            raise UnknownName(f"squares file {text!r}: no such file, and no shipped instance of that name "
+                              f"(shipped: {', '.join(SHIPPED)})")
         path = shipped_dir() / SHIPPED[text]
-    try:
-        content = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read squares file {text!r}: {error}") from None
+    content = files.read_text(path, "squares file")
     return parse(content, text)
 
 
 # ---------------------------------------------------------------- solutions
 
-def oriented(instance: Instance) -> list[tuple[int, int, Edges]]:
-    """(piece id, turns, edges) for every piece in every rotation, in the original's order."""
-    return [(piece.id, turns, piece.turned(turns)) for piece in instance.pieces for turns in range(4)]
+def oriented(instance: Instance, periods: Periods | None = None) -> list[tuple[int, int, Edges]]:
+    """(piece id, turns, edges) for every piece in each of its distinct rotations, in the original's order.
+
+    A piece that looks the same after a half (or quarter) turn lies in 2 (or 1)
+    distinct ways, so a board is counted once (see the counting convention in
+    docs/squares.md); `periods` (Question.periods) may ask for all four turns.
+    """
+    periods = periods or instance.periods()
+    return [(piece.id, turns, piece.turned(turns)) for piece in instance.pieces for turns in range(periods[piece.id])]
 
 
 def placement_problems(instance: Instance, grid: Grid) -> list[str]:
@@ -323,20 +338,26 @@ def cell_problems(matcher: Matcher, edges: list[list[Edges]], r: int, c: int) ->
     return problems
 
 
-def rotate_grid(grid: Grid) -> Grid:
-    """The whole solution turned a quarter turn clockwise (every piece turns with it)."""
+def rotate_grid(grid: Grid, periods: Periods | None = None) -> Grid:
+    """The whole solution turned a quarter turn clockwise (every piece turns with it, modulo its period)."""
     rows = len(grid)
-    return tuple(tuple((grid[rows - 1 - j][i][0], (grid[rows - 1 - j][i][1] + 1) % 4) for j in range(rows))
-                 for i in range(len(grid[0])))
+
+    def turned(piece: int, turns: int) -> Cell:
+        return piece, (turns + 1) % (periods[piece] if periods else 4)
+
+    return tuple(tuple(turned(*grid[rows - 1 - j][i]) for j in range(rows)) for i in range(len(grid[0])))
 
 
-def grid_rotations(grid: Grid) -> list[Grid]:
-    """The turns of the whole grid that give a grid of the same shape (4 if square, else 2)."""
+def grid_rotations(grid: Grid, periods: Periods | None = None) -> list[Grid]:
+    """The distinct grids the turns of the whole grid give that keep its shape (4 if square, else 2).
+
+    Only a single cell holding a symmetric piece gives fewer (its period).
+    """
     turned = [grid]
     for _ in range(3):
-        turned.append(rotate_grid(turned[-1]))
+        turned.append(rotate_grid(turned[-1], periods))
     square = len(grid) == len(grid[0])
-    return turned if square else [turned[0], turned[2]]
+    return list(dict.fromkeys(turned if square else [turned[0], turned[2]]))
 
 
 def grid_key(grid: Grid) -> list[int]:
@@ -344,10 +365,10 @@ def grid_key(grid: Grid) -> list[int]:
     return [piece * 4 + turns for row in grid for piece, turns in row]
 
 
-def is_canonical(grid: Grid) -> bool:
+def is_canonical(grid: Grid, periods: Periods | None = None) -> bool:
     """True when no turn of the whole grid sorts before it: one representative per rotation class."""
     key = grid_key(grid)
-    return all(key <= grid_key(other) for other in grid_rotations(grid)[1:])
+    return all(key <= grid_key(other) for other in grid_rotations(grid, periods)[1:])
 
 
 def as_grid(rows: Iterable[Iterable[Iterable[int]]]) -> Grid:
@@ -363,3 +384,44 @@ def grid_to_json(grid: Grid) -> list[list[dict[str, int]]]:
 def grid_from_json(rows: list[list[dict[str, int]]]) -> Grid:
     """The inverse of grid_to_json."""
     return tuple(tuple((cell["piece"], cell["turns"]) for cell in row) for row in rows)
+
+
+FIRST, ALL, COUNT = "first", "all", "count"
+STRATEGIES = ("fast", "original")  # python: fast / reference; prolog: indexed / original
+DEFAULT_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Question:
+    """Which solutions of which instance, on which search strategy, within how many seconds."""
+
+    instance: Instance
+    mode: str = FIRST
+    up_to_rotation: bool = False
+    strategy: str = "fast"
+    seconds: float = DEFAULT_SECONDS
+    count_orientations: bool = False  # count a symmetric piece once per turn, not once per board
+
+    def __post_init__(self) -> None:
+        if self.mode not in (FIRST, ALL, COUNT):
+            raise InputError(f"unknown question {self.mode!r}; use first, all or count")
+        if self.strategy not in STRATEGIES:
+            raise InputError(f"unknown strategy {self.strategy!r}; use one of {', '.join(STRATEGIES)}")
+        if not self.seconds > 0:
+            raise InputError(f"--seconds must be positive, not {self.seconds}")
+
+    @property
+    def limit(self) -> int:
+        """How many solutions to collect (0: all)."""
+        return 1 if self.mode == FIRST else 0
+
+    @property
+    def periods(self) -> Periods:
+        """Piece id -> the turns of it that count as different (its period, or 4 with count_orientations)."""
+        return self.instance.periods(self.count_orientations)
+
+
+def found(question: Question, grids: list[Grid], count: int, stats: dict[str, Any]) -> Found:
+    """A back end's answer: the grids as JSON (none when only counting) and the count."""
+    solutions = [] if question.mode == COUNT else [grid_to_json(grid) for grid in grids]
+    return Found(solutions, stats, count, SOLVED if count else NO_SOLUTION)

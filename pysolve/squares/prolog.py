@@ -1,39 +1,49 @@
-"""The Prolog adapter: one bounded query per question against prolog/squares.pl."""
+"""The Prolog back end: one bounded query of prolog/squares.pl per question, the puzzle passed in."""
 
 from __future__ import annotations
 
 from pysolve import bridge
-from pysolve.squares.model import Grid, Instance, Label, as_grid
+from pysolve.answers import Found
+from pysolve.bridge import Goal, Var
+from pysolve.budget import Budget
+from pysolve.squares.model import COUNT, FIRST, Grid, Instance, Question, as_grid, found
 
 RULE_BASE = "squares"
-STRATEGIES = ("indexed", "original")
+STRATEGIES = {"fast": "indexed", "original": "original"}  # the question's strategy -> solve/3's Strategy
 
 
-def term(label: Label) -> str:
-    """An edge label as Prolog text: a colour as an integer, a letter as a quoted atom."""
-    return str(label) if isinstance(label, int) else bridge.quote_atom(label)
+def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Goal:
+    """The goal `with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Options, Inner)`: `inner` run on `instance`.
+
+    `every_turn` counts a symmetric piece once per turn (option turns(every)) instead of once per board.
+    """
+    pieces = [[piece.id, list(piece.edges)] for piece in instance.pieces]
+    pairs = [list(pair) for pair in instance.pairs]
+    options = [bridge.goal("turns", "every" if every_turn else "distinct")]
+    return bridge.goal("with_puzzle", instance.rule, instance.rows, instance.cols, pieces, pairs, options, inner)
 
 
-def load_goal(instance: Instance) -> str:
-    """The goal that makes `instance` the current puzzle (pieces and complements as facts)."""
-    pieces = ",".join(f"[{p.id},[{','.join(term(label) for label in p.edges)}]]" for p in instance.pieces)
-    pairs = ",".join(f"[{term(head)},{term(body)}]" for head, body in instance.pairs)
-    return f"load_puzzle({instance.rule}, {instance.rows}, {instance.cols}, [{pieces}], [{pairs}])"
+def rotation(question: Question) -> str:
+    """solve/3's Rotation: the original's order for a first solution or the original strategy, else by class."""
+    if question.up_to_rotation:
+        return "up_to_rotation"
+    return "all" if question.mode == FIRST or question.strategy == "original" else "by_class"
 
 
-ROTATIONS = ("all", "up_to_rotation", "by_class")  # the Rotation argument of solve/3
-
-
-def solutions(instance: Instance, strategy: str, rotation: str, max_solutions: int,
-              seconds: float) -> tuple[list[Grid], str]:
-    """Up to `max_solutions` grids (0: all) and the bridge status."""
-    goal = f"{load_goal(instance)}, solve({strategy}, {rotation}, Grid)"
-    result = bridge.solutions(RULE_BASE, goal, max_solutions=max_solutions, seconds=seconds)
-    return [as_grid(row["Grid"]) for row in result.rows], result.status
-
-
-def count(instance: Instance, strategy: str, rotation: str, seconds: float) -> tuple[int | None, str]:
-    """The number of solutions counted inside Prolog (None when a bound stopped it) and the status."""
-    goal = f"{load_goal(instance)}, aggregate_all(count, solve({strategy}, {rotation}, _), Count)"
-    result = bridge.solutions(RULE_BASE, goal, seconds=seconds)
-    return (result.rows[0]["Count"] if result.rows else None), result.status
+def solve(question: Question, budget: Budget) -> Found:
+    """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget."""
+    strategy = STRATEGIES[question.strategy]
+    stats = {"strategy": strategy}
+    if question.mode == COUNT:
+        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", strategy, rotation(question), Var("_")),
+                            Var("Count"))
+    else:
+        inner = bridge.goal("solve", strategy, rotation(question), Var("Grid"))
+    result = bridge.solutions(RULE_BASE, with_puzzle(question.instance, inner, question.count_orientations),
+                              max_solutions=question.limit, budget=budget)
+    if result.stopped:
+        return bridge.unknown(result, budget.label, stats)
+    if question.mode == COUNT:
+        return found(question, [], result.rows[0]["Count"], stats)
+    grids: list[Grid] = [as_grid(row["Grid"]) for row in result.rows]
+    return found(question, grids, len(grids), stats)

@@ -1,6 +1,6 @@
 """The rectangle tangram: cover a board exactly with rectangles, on three back ends.
 
-Public functions (each answered by the back end you name: python, prolog, kanren):
+Functions on Placements (each answered by the back end you name: python, prolog, kanren):
 `load_instance`, `options`, `complete`, `tilings`, `count`, `validate`; the
 data types `Instance`, `Piece`, `Placement`; `make_placement` builds a checked one.
 """

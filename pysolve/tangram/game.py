@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pysolve import backends
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.tangram import api
-from pysolve.tangram.model import Instance, Placement, Question, check_partial
+from pysolve.tangram.model import Instance, Placement, check_partial
 
 HINT_SECONDS = 10.0  # a hint is a bounded completion search
 COMMAND_KEYS = {"t": "temporary placement", "h": "hint", "u": "undo", "q": "quit"}
@@ -28,9 +29,7 @@ Board = dict[str, Placement]
 def completion(instance: Instance, placed: tuple[Placement, ...], backend: str,
                seconds: float = HINT_SECONDS) -> tuple[Placement, ...] | None:
     """A tiling extending `placed` found on `backend` within `seconds`, or None (a dead end)."""
-    question = api.prepare(Question(instance, "first", "cell", placed=placed, seconds=seconds))
-    found = api.answer(backend, question).solutions
-    return found[0] if found else None
+    return api.complete(instance, placed, backend, "cell", seconds)
 
 
 def check_keys(instance: Instance) -> None:
@@ -63,7 +62,8 @@ class Game:
         """A new game; the file's `place` lines are given pieces, fixed. Bad input raises InputError."""
         check_keys(instance)
         check_partial(instance, instance.placed)
-        api.engine(backend)
+        backends.check_name(backend)
+        backends.require(backend)
         game = cls(instance, backend, {p.piece: p for p in instance.placed}, {p.piece for p in instance.placed})
         if game.waiting:  # ask the back end once now, so a broken one fails before the screen starts
             api.options(instance, game.placed(), game.waiting[0], backend)
@@ -123,7 +123,7 @@ class Game:
         self.lifted = self.board.pop(name, None)
         self.selected, self.preview = name, self.lifted
         self.choices = api.options(self.instance, tuple(self.board.values()), name, self.backend)
-        self.message = (f"{name}: click a * (or arrows and space) to preview, t or Enter to place" if self.choices
+        self.message = (f"{name}: click a * (or arrows and space) to preview, then t or Enter" if self.choices
                         else f"{name} fits nowhere on this board: Escape, undo, or move a temporary piece")
 
     def choose(self, cell: Cell) -> None:
@@ -140,6 +140,15 @@ class Game:
             following = at_cell.index(self.preview) + 1 if self.preview in at_cell else 0
             self.preview = at_cell[following % len(at_cell)]
             self.message = f"{self.selected} previewed at {cell[0]},{cell[1]}: t temporary, Enter definitive"
+
+    def place_at(self, cell: Cell) -> None:
+        """Ctrl+click: preview the selected piece at an option cell and put it down temporarily (the original's Ctrl)."""
+        if self.won or self.selected is None or cell not in self.option_cells:
+            self.choose(cell)
+            return
+        if self.preview is None or (self.preview.x, self.preview.y) != cell:
+            self.choose(cell)
+        self.place(definitive=False)
 
     def _select_lying(self, cell: Cell) -> None:
         """With nothing selected, a click on a piece lying on the board selects it."""
@@ -161,16 +170,14 @@ class Game:
         self.cursor = (min(max(x + dx, 0), self.instance.width - 1), min(max(y + dy, 0), self.instance.height - 1))
 
     def place(self, definitive: bool) -> None:
-        """Put the previewed piece down, temporarily or for good; the cursor's option when nothing is previewed."""
+        """Put the previewed piece down, temporarily or for good; with nothing previewed the board stays as it is."""
         if self.won:
             return
         if self.selected is None:
             self.message = "select a piece first: press its key"
             return
-        if self.preview is None and self.cursor in self.option_cells:
-            self.choose(self.cursor)
         if self.preview is None:
-            self.message = f"choose a * cell for {self.selected} first (click it, or arrows and space)"
+            self.message = f"nothing previewed: choose a * cell for {self.selected} first (click it, or arrows and space)"
             return
         before, piece = self._before(), self.preview
         self.board[piece.piece] = piece

@@ -24,10 +24,10 @@ from textual.widgets import Static
 
 from pysolve.errors import PysolveError
 from pysolve.tangram.game import Game
-from pysolve.tangram.game_draw import board_size, board_text, cell_at, cell_position, tray_text
+from pysolve.tangram.game_draw import board_size, board_text, cell_at, cell_position, status_text, tray_text
 
 SOLVED = Style(color="black", bgcolor="green", bold=True)
-Step = str | tuple[int, int]  # a scripted input: a key, or a board cell to click
+Step = str | tuple[int, int] | tuple[str, tuple[int, int]]  # a key, a board cell to click, ("ctrl", cell)
 
 
 def key_range(game: Game) -> str:
@@ -40,7 +40,7 @@ def key_range(game: Game) -> str:
 def help_line(game: Game) -> str:
     """Every key of the game, on one line."""
     turn = " (again: turn)" if game.instance.rotations else ""
-    return (f"{key_range(game)} select  click * or arrows+space preview{turn}  t temporary  "
+    return (f"{key_range(game)} select  click * or arrows+space preview{turn}  t or Ctrl+click temporary  "
             f"Enter definitive  Esc cancel  h hint  u undo  q quit")
 
 
@@ -68,7 +68,8 @@ class BoardView(Widget):
         offset = event.get_content_offset(self)
         cell = cell_at(self.game.instance, offset.x, offset.y) if offset is not None else None
         if cell is not None:
-            self.app.play(self.game.choose, cell)  # type: ignore[attr-defined]
+            move = self.game.place_at if event.ctrl else self.game.choose  # Ctrl: the original's temporary placement
+            self.app.play(move, cell)  # type: ignore[attr-defined]
 
 
 class TangramApp(App[None]):
@@ -90,6 +91,7 @@ class TangramApp(App[None]):
         Binding("down", "move(0, -1)", "down", show=False),
         Binding("space", "choose", "preview"),
         Binding("t", "place(False)", "temporary"),
+        Binding("ctrl+enter", "place(False)", "temporary", show=False),  # where the terminal reports it
         Binding("enter", "place(True)", "definitive"),
         Binding("escape", "cancel", "cancel"),
         Binding("h", "hint", "hint"),
@@ -127,7 +129,7 @@ class TangramApp(App[None]):
         """Redraw everything from the game's state."""
         self.query_one(BoardView).refresh()
         self.query_one("#tray", Static).update(tray_text(self.game))
-        self.query_one("#status", Static).update(self.game.status())
+        self.query_one("#status", Static).update(status_text(self.game))
         style = SOLVED if self.game.won else Style(bold=True)
         self.query_one("#message", Static).update(Text(self.game.message, style))
 
@@ -164,13 +166,15 @@ class TangramApp(App[None]):
 
 
 async def perform(pilot: Pilot[None], steps: Sequence[Step]) -> None:
-    """Play scripted input: press each key, click each board cell."""
+    """Play scripted input: press each key, click each board cell (with Ctrl held for `("ctrl", cell)`)."""
+    app: TangramApp = pilot.app  # type: ignore[assignment]
     for step in steps:
         if isinstance(step, str):
             await pilot.press(step)
         else:
-            app: TangramApp = pilot.app  # type: ignore[assignment]
-            await pilot.click(BoardView, offset=cell_position(app.game.instance, step))
+            control = step[0] == "ctrl"
+            cell = step[1] if control else step
+            await pilot.click(BoardView, offset=cell_position(app.game.instance, cell), control=control)  # type: ignore[arg-type]
 
 
 def screenshot(game: Game, steps: Sequence[Step], size: tuple[int, int] = (88, 19)) -> str:

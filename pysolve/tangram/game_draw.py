@@ -2,7 +2,7 @@
 
 The board is drawn the way people draw it (y upwards, row H - 1 on top),
 two characters per cell after a three-character row label: a piece lying
-temporarily shows its key on its colour, a piece placed for good shows `X`,
+temporarily shows its key on its colour, a piece placed for good its key and `X`,
 the preview is a ghost `▒▒` in the piece's colour, hint cells the key in
 the piece's colour (over option cells `*`), free cells `.`; the cursor is reversed.
 """
@@ -79,7 +79,7 @@ def _cell_look(game: Game, cell: Cell, lying: dict[Cell, Placement], ghost: dict
         return "▒▒", Style(color=game.instance.piece(ghost[cell].piece).colour, bold=True)
     if cell in lying:
         piece = game.instance.piece(lying[cell].piece)
-        return ("X " if piece.name in game.fixed else f"{piece.key} "), piece_style(piece.colour)
+        return f"{piece.key}{'X' if piece.name in game.fixed else ' '}", piece_style(piece.colour)
     if cell in hinted:
         piece = game.instance.piece(hinted[cell].piece)
         return f"{piece.key}·", Style(color=piece.colour, italic=True)
@@ -112,6 +112,18 @@ class Block:
         if row <= self.height:
             return (f"{self.key} " * self.width).ljust(self.columns), piece_style(self.colour)
         return " " * self.columns, Style()
+
+
+def status_text(game: Game) -> Text:
+    """The selection line, the selected piece's name on its colour."""
+    status = game.status()
+    if game.selected is None or game.won:
+        return Text(status)
+    name = f"selected piece: {game.selected}"
+    text = Text("selected piece: ")
+    text.append(game.selected, piece_style(game.instance.piece(game.selected).colour))
+    text.append(status[len(name):])
+    return text
 
 
 def tray_text(game: Game) -> Text:

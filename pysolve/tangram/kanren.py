@@ -10,15 +10,23 @@ ones of `pysolve.minikanren`; stock interleaving takes minutes here.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from pysolve import minikanren as mk
+from pysolve.answers import Found
 from pysolve.minikanren import Budget, conj, disj_over, eq, fail, given, lazy, var
+from pysolve.tangram import model
 from pysolve.tangram.model import Instance, Placement, Question, Slot
 
-DEFAULT_NODES = 20_000_000
-Tiling = tuple[Placement, ...]
+
+MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
+MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
+
+
+def answers(question: Question) -> bool:
+    """True for the instances the relations hold in reasonable time and memory (within the limits above)."""
+    instance = question.instance
+    return instance.width * instance.height <= MAX_CELLS and instance.slot_count <= MAX_SLOTS
 
 
 def slot_goal(slot: Slot, free: int, placement: Any, rest: Any) -> mk.Goal:
@@ -76,46 +84,38 @@ def unpair(pairs: Any) -> list[Placement]:
 
 
 def _relation(question: Question, placements: Any, budget: Budget) -> mk.Goal:
-    relation = covero if question.strategy == "cell" else placeo
+    relation = covero if question.strategy == "cell" or question.mode == "count" else placeo  # counts: the fastest
     return relation(question.instance, tuple(question.order), question.free, placements, budget)
 
 
-def search(question: Question) -> tuple[list[Tiling], int]:
-    """The first `question.limit` tilings (0: all) of the placeo (dfs) or covero (cell) relation."""
+def solve(question: Question, budget: Budget) -> Found:
+    """First, all or count tilings of placeo (dfs) or covero (cell), or the breadth-first one; stats: `states`."""
     mk.require()
-    budget = Budget(DEFAULT_NODES, question.seconds, label="miniKanren search")
-    placements = var()
-    found = mk.run(_relation(question, placements, budget), placements, question.limit)
-    tilings = [question.instance.sort(question.placed + tuple(unpair(pairs))) for pairs in found]
-    return tilings, budget.spent
+    question.instance.slots_within(budget)
+    if question.mode == "count":
+        number = sum(1 for _ in _relation(question, var(), budget)({}))  # counted as they stream, none kept
+        return model.found(question, [], {"states": budget.spent}, number)
+    if question.strategy == "bfs":
+        tiling = model.breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
+        tilings = [tiling] if tiling is not None else []
+    else:
+        placements = var()
+        answers = mk.run(_relation(question, placements, budget), placements, question.limit)
+        tilings = [question.instance.sort(question.placed + tuple(unpair(pairs))) for pairs in answers]
+    return model.found(question, tilings, {"states": budget.spent})
 
 
-def count(question: Question) -> tuple[int, int]:
-    """The number of answers of the relation, counted as they stream (none is kept)."""
-    mk.require()
-    budget = Budget(DEFAULT_NODES, question.seconds, label="miniKanren search")
-    return sum(1 for _ in _relation(question, var(), budget)({})), budget.spent
+def steps(instance: Instance, free: int, piece: str) -> list[tuple[Placement, int]]:
+    """The answers of `optiono` for `piece` on the free cells, with the free cells each leaves."""
+    placement, rest = var(), var()
+    return mk.run(optiono(instance, piece, free, placement, rest), (placement, rest))
 
 
-def breadth_first(question: Question) -> tuple[Tiling | None, int]:
-    """The first tiling of a breadth-first search whose steps are answers of `optiono`."""
-    mk.require()
-    instance, order, expanded = question.instance, question.order, 0
-    queue: deque[tuple[int, tuple[Placement, ...]]] = deque([(question.free, ())])
-    while queue:
-        free, chosen = queue.popleft()
-        if len(chosen) == len(order):
-            return instance.sort(question.placed + chosen), expanded
-        placement, rest = var(), var()
-        for found, left in mk.run(optiono(instance, order[len(chosen)], free, placement, rest), (placement, rest)):
-            expanded += 1
-            queue.append((left, chosen + (found,)))
-    return None, expanded
-
-
-def options_of(question: Question) -> list[Placement]:
+def options(question: Question, budget: Budget) -> Found:
     """The answers of `optiono` for `question.piece` on the free cells, in board order."""
     mk.require()
     assert question.piece is not None
+    question.instance.slots_within(budget)
     placement = var()
-    return mk.run(optiono(question.instance, question.piece, question.free, placement, var()), placement)
+    return model.found(question, mk.run(optiono(question.instance, question.piece, question.free, placement, var()),
+                                        placement))

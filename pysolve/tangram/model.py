@@ -11,11 +11,16 @@ reference the others are cross-checked against.
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from pysolve import files
+from pysolve.answers import NO_SOLUTION, SOLVED, Found
+from pysolve.budget import Budget
 from pysolve.errors import InputError, UnknownName
 from pysolve.paths import data_dir
 
@@ -79,6 +84,7 @@ class Instance:
     rotations: bool = False
     name: str = field(default="tangram", compare=False)
     placed: tuple[Placement, ...] = field(default=(), compare=False)  # `place` lines of the file
+    _slots: dict[str, list[Slot]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @cached_property
     def by_name(self) -> dict[str, Piece]:
@@ -120,16 +126,37 @@ class Instance:
             total |= self.bit(x, y)
         return total
 
-    @cached_property
+    @property
     def slots(self) -> dict[str, list[Slot]]:
         """Per piece, every placement inside the empty board, in board order, then orientation."""
-        return {name: [Slot(p, self.mask(p)) for p in self._placements_in_board(name)] for name in self.names}
+        return self.slots_within(None)
 
-    def _placements_in_board(self, name: str) -> list[Placement]:
-        sizes = self.orientations(name)
-        return [Placement(name, x, y, w, h)
-                for x in range(self.width) for y in range(self.height)
-                for w, h in sizes if x + w <= self.width and y + h <= self.height]
+    def slots_within(self, budget: Budget | None) -> dict[str, list[Slot]]:
+        """`slots`, built once per instance; the building looks at `budget`'s clock every board column."""
+        if not self._slots:
+            table = {name: [] for name in self.names}
+            shapes = {(w, h): self.rectangle(w, h) for name in self.names for w, h in self.orientations(name)}
+            for x in range(self.width):
+                if budget is not None:
+                    budget.check()
+                for y in range(self.height):
+                    for name in self.names:
+                        table[name] += [Slot(Placement(name, x, y, w, h), shapes[w, h] << (x * self.height + y))
+                                        for w, h in self.orientations(name)
+                                        if x + w <= self.width and y + h <= self.height]
+            self._slots.update(table)
+        return self._slots
+
+    def rectangle(self, width: int, height: int) -> int:
+        """The mask of a width x height rectangle at (0, 0): one column of `height` bits per x."""
+        column = (1 << height) - 1
+        return sum(column << (i * self.height) for i in range(width))
+
+    @property
+    def slot_count(self) -> int:
+        """How many placements fit the empty board, all pieces and orientations (counted, not built)."""
+        return sum(max(self.width - w + 1, 0) * max(self.height - h + 1, 0)
+                   for name in self.names for w, h in self.orientations(name))
 
     def order(self, start: str | None = None) -> list[str]:
         """Search order: `start` first (if given), the others in instance order."""
@@ -171,8 +198,25 @@ class Instance:
                 "placed": [p.to_json(True) for p in self.placed]}
 
 
+MAX_CELLS = 4096  # the largest board any back end takes (64 x 64): masks and tables stay small
+MAX_SLOTS = 250_000  # the most placements in the empty board (all pieces and orientations) any back end builds
+
+
+def check_size(instance: Instance, cells: int = MAX_CELLS, slots: int = MAX_SLOTS, who: str = "tangram") -> None:
+    """Raise InputError, before any work, when the board or its table of placements is beyond the limits."""
+    area = instance.width * instance.height
+    if area > cells:
+        raise InputError(f"the {instance.width}x{instance.height} board of {instance.name} has {area} cells; "
+                         f"{who} takes at most {cells} (docs/tangram.md, Limits)")
+    if instance.slot_count > slots:
+        raise InputError(f"{instance.name} has {instance.slot_count} placements on its empty board; "
+                         f"{who} takes at most {slots} (docs/tangram.md, Limits)")
+
+
 STRATEGIES = ("dfs", "bfs", "cell")
 MODES = ("first", "all", "count", "options", "validate")
+DEFAULT_SECONDS = 60.0
+Tiling = tuple[Placement, ...]
 
 
 @dataclass(frozen=True)
@@ -184,6 +228,7 @@ class Question:
     `dfs` places the pieces in the fixed order (`start` first), `bfs` is the
     breadth-first search over the same steps, `cell` fills the first empty
     cell in board order (the fast enumerator; it finds the same set of tilings).
+    A question is checked when it is made: InputError/UnknownName name what is wrong.
     """
 
     instance: Instance
@@ -192,7 +237,10 @@ class Question:
     start: str | None = None
     placed: tuple[Placement, ...] = ()
     piece: str | None = None
-    seconds: float = 60.0
+    seconds: float = DEFAULT_SECONDS
+
+    def __post_init__(self) -> None:
+        check_question(self)
 
     @property
     def order(self) -> list[str]:
@@ -211,6 +259,66 @@ class Question:
         return 1 if self.mode == "first" else 0
 
 
+def check_question(question: Question) -> None:
+    """Raise InputError (UnknownName for a piece) when the question cannot be asked as it is."""
+    if question.mode not in MODES:
+        raise InputError(f"tangram mode {question.mode!r} is not one of {', '.join(MODES)}")
+    if question.strategy not in STRATEGIES:
+        raise InputError(f"--strategy {question.strategy!r} is not one of {', '.join(STRATEGIES)}")
+    instance = question.instance
+    check_size(instance)
+    for placement in question.placed:
+        instance.piece(placement.piece)
+    check_unique(instance, question.placed, "placed pieces")
+    if question.mode != "validate":
+        check_partial(instance, question.placed)
+    done = {p.piece for p in question.placed}
+    for what, name in (("--start", question.start), ("--options", question.piece)):
+        if name is not None and instance.piece(name).name in done:
+            raise InputError(f"{what} {name}: that piece is already placed")
+    if question.strategy == "bfs" and question.mode in ("all", "count"):
+        raise InputError("--strategy bfs finds the first tiling only; use dfs or cell with --all/--count")
+    if question.mode == "options" and question.piece is None:
+        raise InputError("an options question needs a piece")
+
+
+# ---------------------------------------------------------------- answers in their JSON shape
+
+def found(question: Question, placements: list[Any], stats: dict[str, Any] | None = None,
+          count: int | None = None) -> Found:
+    """A back end's answer to a search or options question, placements in their JSON shape.
+
+    `placements` are tilings (tuples of Placement) for first/all, single
+    Placements for options, empty with `count` for count. The count of
+    all/options is how many were found; the status is `no solution` when
+    nothing (or a count of 0) was found.
+    """
+    rotations = question.instance.rotations
+    if question.mode == "options":
+        solutions: list[Any] = [p.to_json(rotations) for p in placements]
+    else:
+        solutions = [[p.to_json(rotations) for p in tiling] for tiling in placements]
+    if question.mode in ("all", "options"):
+        count = len(solutions)
+    anything = count if question.mode == "count" else solutions
+    return Found(solutions, stats or {}, count, SOLVED if anything else NO_SOLUTION)
+
+
+def validation(question: Question, problems: list[list[Any]]) -> Found:
+    """A validation answer: the placed pieces as the tiling when nothing is wrong, and the problems."""
+    if problems:
+        return Found([], {"problems": problems}, status=NO_SOLUTION)
+    tiling = question.instance.sort(question.placed)
+    return Found([[p.to_json(question.instance.rotations) for p in tiling]], {"problems": []}, status=SOLVED)
+
+
+def placement_of(data: dict[str, Any], instance: Instance) -> Placement:
+    """A placement back from its JSON shape (the size from the piece when rotations are off)."""
+    piece = instance.piece(data["piece"])
+    return Placement(piece.name, data["x"], data["y"], data.get("width", piece.width),
+                     data.get("height", piece.height))
+
+
 # ---------------------------------------------------------------- reference rules
 
 def fitting_slots(instance: Instance, free: int, piece: str) -> list[Slot]:
@@ -221,6 +329,25 @@ def fitting_slots(instance: Instance, free: int, piece: str) -> list[Slot]:
 def options(instance: Instance, free: int, piece: str) -> list[Placement]:
     """The placements of `piece` whose cells are all free, in board order (the spec's options)."""
     return [slot.placement for slot in fitting_slots(instance, free, piece)]
+
+
+def breadth_first(question: Question, steps: Callable[[int, str], Iterable[tuple[Placement, int]]],
+                  budget: Budget) -> Tiling | None:
+    """The first tiling of a breadth-first search (FIFO queue) over the fixed-order steps, or None.
+
+    `steps(free, piece)` gives a back end's options of `piece` on the free
+    cells, each with the free cells it leaves, in board order.
+    """
+    queue: deque[tuple[int, tuple[Placement, ...]]] = deque([(question.free, ())])
+    order = question.order
+    while queue:
+        free, chosen = queue.popleft()
+        if len(chosen) == len(order):
+            return question.instance.sort(question.placed + chosen)
+        for placement, left in steps(free, order[len(chosen)]):
+            budget.spend()
+            queue.append((left, chosen + (placement,)))
+    return None
 
 
 def problems(instance: Instance, placements: tuple[Placement, ...] | list[Placement]) -> list[list[Any]]:
@@ -270,11 +397,7 @@ def classic_path() -> Path:
 def load_instance(path: str | Path | None = None) -> Instance:
     """Read an instance file (default: the classic one); InputError names file and line."""
     path = Path(path) if path is not None else classic_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read tangram file {str(path)!r}: {error}") from None
-    return parse_instance(text, str(path))
+    return parse_instance(files.read_text(path, "tangram file"), str(path))
 
 
 def parse_instance(text: str, source: str = "<text>") -> Instance:
@@ -343,6 +466,9 @@ class _Reader:
         width, height = self.integers(line, fields, "board width and height")
         if width < 1 or height < 1:
             raise self.fail(line, f"board size {width}x{height} must be positive")
+        if width * height > MAX_CELLS:
+            raise self.fail(line, f"board {width}x{height} has {width * height} cells; tangram takes at most "
+                                  f"{MAX_CELLS} (docs/tangram.md, Limits)")
         self.board = (width, height)
 
     def _piece(self, line: int, fields: list[str]) -> None:
@@ -373,6 +499,10 @@ class _Reader:
             raise self.fail(None, "no 'piece' statements")
         instance = Instance(*self.board, tuple(self.pieces), self.rotations, Path(self.source).stem)
         self._check_sizes(instance)
+        try:
+            check_size(instance)
+        except InputError as error:
+            raise self.fail(None, str(error)) from None
         placed = tuple(self._placement(instance, line, fields) for line, fields in self.places)
         check_unique(instance, placed, self.source)
         return Instance(*self.board, tuple(self.pieces), self.rotations, instance.name, placed)

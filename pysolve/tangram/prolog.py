@@ -1,107 +1,76 @@
-"""The Prolog back end: builds goals for prolog/tangram.pl, runs them through the bridge, converts back.
+"""The Prolog back end: one bounded query of prolog/tangram.pl per question.
 
-Every goal first makes the question's instance current (`use_instance/5`,
-a no-op when it already is), then asks one predicate; loops and counting
-stay inside Prolog. Placements cross the bridge as `[Piece, X, Y, W, H]`.
+Every goal runs inside `with_instance/5`, which hands the rule base the
+question's board and pieces for that goal only; loops and counting stay
+inside Prolog. Placements cross the bridge as `[Piece, X, Y, W, H]`.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from pysolve import bridge
-from pysolve.errors import SearchLimitExceeded
-from pysolve.tangram.model import Instance, Placement, Question
+from pysolve.answers import Found
+from pysolve.bridge import Var
+from pysolve.budget import Budget
+from pysolve.tangram import model
+from pysolve.tangram.model import Instance, Placement, Question, Tiling
 
 RULE_BASE = "tangram"
-Tiling = tuple[Placement, ...]
 
 
-def atom(text: str) -> str:
-    """A name as a quoted Prolog atom."""
-    return bridge.quote_atom(text)
+def on_instance(instance: Instance, goal: bridge.Goal) -> bridge.Goal:
+    """`goal` run inside with_instance/5 on `instance`'s board and pieces."""
+    pieces = [[piece.name, piece.width, piece.height] for piece in instance.pieces]
+    return bridge.goal("with_instance", instance.width, instance.height, pieces, instance.rotations, goal)
 
 
-def atoms(names: list[str]) -> str:
-    """A list of names as a Prolog list of atoms."""
-    return "[" + ", ".join(atom(name) for name in names) + "]"
-
-
-def placements_term(placements: tuple[Placement, ...] | list[Placement]) -> str:
-    """Placements as a Prolog list of `[Piece, X, Y, W, H]`."""
-    return "[" + ", ".join(f"[{atom(p.piece)}, {p.x}, {p.y}, {p.width}, {p.height}]" for p in placements) + "]"
-
-
-def instance_goal(instance: Instance) -> str:
-    """The `use_instance/5` goal that makes `instance` current in the rule base."""
-    pieces = ", ".join(f"piece({atom(p.name)}, {atom(p.key)}, {atom(p.colour)}, {p.width}, {p.height})"
-                       for p in instance.pieces)
-    rotations = "true" if instance.rotations else "false"
-    key = "k" + hashlib.sha1(f"{instance.width} {instance.height} {pieces} {rotations}".encode()).hexdigest()[:16]
-    return f"use_instance({key}, {instance.width}, {instance.height}, [{pieces}], {rotations})"
-
-
-def ask(question: Question, goal: str, max_solutions: int = 0) -> list[dict[str, Any]]:
-    """Rows of `goal` on the question's instance; SearchLimitExceeded when a bound stopped it."""
-    result = bridge.solutions(RULE_BASE, f"{instance_goal(question.instance)}, {goal}",
-                              max_solutions=max_solutions, seconds=question.seconds)
-    if result.status in ("time_limit", "inference_limit"):
-        raise SearchLimitExceeded(f"prolog search stopped: {result.status.replace('_', ' ')} "
-                                  f"({question.seconds:g} s)")
-    return result.rows
-
-
-def to_placement(row: list[Any]) -> Placement:
-    """A `[Piece, X, Y, W, H]` list from Prolog as a Placement."""
-    name, x, y, width, height = row
-    return Placement(str(name), x, y, width, height)
+def placements(placed: tuple[Placement, ...]) -> list[list[Any]]:
+    """Placements as Prolog lists `[Piece, X, Y, W, H]`."""
+    return [[p.piece, p.x, p.y, p.width, p.height] for p in placed]
 
 
 def to_tiling(rows: list[list[Any]]) -> Tiling:
-    """A Prolog tiling (placements in piece order) as a tuple of Placements."""
-    return tuple(to_placement(row) for row in rows)
+    """A Prolog tiling (`[Piece, X, Y, W, H]` lists in piece order) as a tuple of Placements."""
+    return tuple(Placement(str(name), x, y, width, height) for name, x, y, width, height in rows)
 
 
-def _call(question: Question, predicate: str) -> str:
-    """`predicate(Order, Placed, ` with the question's pieces to place and placed pieces."""
-    return f"{predicate}({atoms(question.order)}, {placements_term(question.placed)}, "
+def query(question: Question, goal: bridge.Goal, budget: Budget, max_solutions: int = 0) -> bridge.QueryResult:
+    """The rows of `goal` on the question's instance, bounded by what is left of `budget`."""
+    return bridge.solutions(RULE_BASE, on_instance(question.instance, goal), max_solutions=max_solutions,
+                            budget=budget)
 
 
-def _strategy_call(question: Question, predicate: str) -> str:
-    """`predicate(Strategy, Order, Placed, ` for the dfs or cell search."""
-    return f"{predicate}({question.strategy}, {atoms(question.order)}, {placements_term(question.placed)}, "
+def solve(question: Question, budget: Budget) -> Found:
+    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (count_tilings/4)."""
+    order, placed = question.order, placements(question.placed)
+    if question.mode == "count":
+        goal = bridge.goal("count_tilings", "cell", order, placed, Var("N"))  # a count takes the fastest search
+        (row,) = query(question, goal, budget).require_complete(budget.label).rows
+        return model.found(question, [], count=row["N"])
+    if question.mode == "all":
+        goal = bridge.goal("all_tilings", question.strategy, order, placed, Var("Ts"))
+        result = query(question, goal, budget)
+        tilings = result.rows[0]["Ts"] if result.rows else []
+    else:
+        goal = bridge.goal("bfs_tiling", order, placed, Var("T")) if question.strategy == "bfs" else \
+            bridge.goal("tiling", question.strategy, order, placed, Var("T"))
+        result = query(question, goal, budget, max_solutions=1)
+        tilings = [row["T"] for row in result.rows]
+    if result.stopped:
+        return bridge.unknown(result, budget.label)
+    return model.found(question, [to_tiling(tiling) for tiling in tilings])
 
 
-def search(question: Question) -> tuple[list[Tiling], None]:
-    """The first `question.limit` tilings (0: all) of tiling/4, dfs or cell strategy, in search order."""
-    if question.limit:
-        rows = ask(question, _strategy_call(question, "tiling") + "T)", max_solutions=question.limit)
-        return [to_tiling(row["T"]) for row in rows], None
-    (row,) = ask(question, _strategy_call(question, "all_tilings") + "Ts)")
-    return [to_tiling(tiling) for tiling in row["Ts"]], None
-
-
-def count(question: Question) -> tuple[int, None]:
-    """The number of tilings, counted inside Prolog (count_tilings/4)."""
-    (row,) = ask(question, _strategy_call(question, "count_tilings") + "N)")
-    return row["N"], None
-
-
-def breadth_first(question: Question) -> tuple[Tiling | None, None]:
-    """The first tiling of the breadth-first search (bfs_tiling/3), or None."""
-    rows = ask(question, _call(question, "bfs_tiling") + "T)", max_solutions=1)
-    return (to_tiling(rows[0]["T"]) if rows else None), None
-
-
-def options_of(question: Question) -> list[Placement]:
+def options(question: Question, budget: Budget) -> Found:
     """The options of `question.piece` given the placed pieces, from piece_options/3."""
-    assert question.piece is not None
-    (row,) = ask(question, f"piece_options({atom(question.piece)}, {placements_term(question.placed)}, Os)")
-    return [Placement(question.piece, *option) for option in row["Os"]]
+    goal = bridge.goal("piece_options", question.piece, placements(question.placed), Var("Os"))
+    (row,) = query(question, goal, budget).require_complete(budget.label).rows
+    return model.found(question, [Placement(str(question.piece), *option) for option in row["Os"]])
 
 
-def problems_of(question: Question) -> list[list[Any]]:
+def validate(question: Question, budget: Budget) -> Found:
     """What keeps the placed pieces from being a tiling, from tiling_problems/2."""
-    (row,) = ask(question, f"tiling_problems({placements_term(question.placed)}, Ps)")
-    return row["Ps"]
+    goal = bridge.goal("tiling_problems", placements(question.placed), Var("Ps"))
+    (row,) = query(question, goal, budget).require_complete(budget.label).rows
+    return model.validation(question, row["Ps"])

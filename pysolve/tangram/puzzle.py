@@ -1,21 +1,21 @@
-"""PUZZLE: the rectangle tangram wired to the CLI, the cross-checks and the three back ends."""
+"""PUZZLE: the rectangle tangram's options, its answers compared and drawn, its generator and its game."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from pysolve import backends
-from pysolve.errors import InputError
-from pysolve.puzzle import Answer, Found, Puzzle, Solver
-from pysolve.tangram import api, draw
+from pysolve import files
+from pysolve.options import Option
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
-from pysolve.tangram.model import (STRATEGIES, Instance, Placement, Question, describe_problem, load_instance,
-                                   parse_place)
+from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Question, describe_problem,
+                                   load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
+FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
 
 
 class Tangram(Puzzle):
@@ -24,41 +24,49 @@ class Tangram(Puzzle):
     name = "tangram"
     summary = "rectangle tangram: cover a board exactly with rectangles"
     can_generate = True
+    can_play = True
 
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """FILE, what to ask (--all/--count/--options/--validate), how (--strategy, --start), --place, --svg."""
-        parser.add_argument("file", metavar="FILE", nargs="?", help="instance file (default: the classic 10x10)")
-        asked = parser.add_mutually_exclusive_group()
-        asked.add_argument("--all", action="store_true", help="every tiling (and their count)")
-        asked.add_argument("--count", action="store_true", help="only the number of tilings")
-        asked.add_argument("--options", metavar="PIECE", help="where PIECE can go given the placed pieces")
-        asked.add_argument("--validate", action="store_true", help="check the placed pieces form a tiling; say what is wrong")
-        parser.add_argument("--strategy", choices=STRATEGIES, default="dfs",
-                            help="dfs: pieces in fixed order (default); bfs: breadth-first, first tiling; "
-                                 "cell: fill the first empty cell (fast, same tilings)")
-        parser.add_argument("--start", metavar="PIECE", help="place this piece first, then the others in order")
-        parser.add_argument("--rotations", action="store_true", help="pieces may also lie turned (h x w)")
-        parser.add_argument("--place", metavar="NAME:X,Y[:WxH]", action="append", default=[],
-                            help="a piece already on the board (repeatable); adds to the file's place lines")
-        parser.add_argument("--seconds", type=float, default=60.0, help="time limit of the search (default 60)")
-        parser.add_argument("--svg", metavar="OUT", help="also draw the answer into this SVG file")
+    options = (
+        FILE,
+        Option("all", bool, help="every tiling (and their count)", exclusive="ask"),
+        Option("count", bool, help="only the number of tilings", exclusive="ask"),
+        Option("options", metavar="PIECE", help="where PIECE can go given the placed pieces", exclusive="ask"),
+        Option("validate", bool, help="check the placed pieces form a tiling; say what is wrong", exclusive="ask"),
+        Option("strategy", str, "dfs", choices=STRATEGIES,
+               help="dfs: pieces in fixed order (default); bfs: breadth-first, first tiling; "
+                    "cell: fill the first empty cell (fast, same tilings)"),
+        Option("start", metavar="PIECE", help="place this piece first, then the others in order"),
+        Option("rotations", bool, help="pieces may also lie turned (h x w)"),
+        Option("place", many=True, metavar="NAME:X,Y[:WxH]",
+               help="a piece already on the board (repeatable); adds to the file's place lines"),
+        Option("seconds", float, DEFAULT_SECONDS, above=0, help="time limit of the search"),
+        Option("svg", metavar="OUT", output=True, help="also draw the answer into this SVG file"),
+    )
+    generate_options = (
+        Option("width", int, 16, help="board width"),
+        Option("height", int, 16, help="board height"),
+        Option("pieces", int, 12, help="number of rectangles"),
+        Option("seed", int, help="random seed (default: random)"),
+        Option("rotations", bool, help="write 'rotations yes'"),
+        Option("min_side", int, 1, minimum=1, help="every piece at least this wide and high"),
+        Option("distinct", bool, help="no two pieces of the same size (turned or not)"),
+    )
+    play_options = (FILE,)
 
-    def question(self, args: argparse.Namespace) -> Question:
-        """The question the arguments ask, checked (InputError names what and where)."""
-        instance = load_instance(args.file)
-        if args.rotations:
+    def ask(self, file: str | None, all: bool, count: bool, options: str | None, validate: bool,  # noqa: A002
+            strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],
+            seconds: float) -> Question:
+        """The question FILE and the options ask, checked (InputError names what and where)."""
+        instance = load_instance(file)
+        if rotations:
             instance = dataclasses.replace(instance, rotations=True)
-        placed = instance.placed + tuple(parse_place(instance, text) for text in args.place)
-        if not args.seconds > 0:
-            raise InputError(f"--seconds {args.seconds:g} must be positive")
-        mode = "all" if args.all else "count" if args.count else "options" if args.options else \
-            "validate" if args.validate else "first"
-        return api.prepare(Question(instance, mode, args.strategy, args.start, placed, args.options, args.seconds))
+        placed = instance.placed + tuple(parse_place(instance, text) for text in place)
+        mode = "all" if all else "count" if count else "options" if options else "validate" if validate else "first"
+        return Question(instance, mode, strategy, start, placed, options, seconds)
 
-    def solvers(self, question: Question) -> dict[str, Solver]:
-        """Every back end, except kanren for validation (it lists no problems)."""
-        names = api.VALIDATORS if question.mode == "validate" else backends.NAMES
-        return {name: _solver(name) for name in names}
+    def entry(self, question: Question) -> str:
+        """`options` and `validate` questions go to the functions of those names, the searches to `solve`."""
+        return question.mode if question.mode in ("options", "validate") else "solve"
 
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: instance, mode, strategy, start, placed pieces, piece."""
@@ -84,9 +92,11 @@ class Tangram(Puzzle):
         instance = answer.asked.instance
         colour = draw.use_colour()
         mode = answer.question["mode"]
-        placed = [_placement(p, instance) for p in answer.question["placed"]]
+        placed = [placement_of(p, instance) for p in answer.question["placed"]]
         lines = [draw.legend(instance, colour)]
-        if mode == "count":
+        if answer.status == UNKNOWN:
+            lines.append(f"no answer: {answer.stats['reason']}")
+        elif mode == "count":
             lines.append(f"{answer.count} tiling(s)")
         elif mode == "options":
             lines.append(f"{answer.count} option(s) for {answer.question['piece']} (bottom-left cells marked *)")
@@ -105,67 +115,41 @@ class Tangram(Puzzle):
             return ["no tiling: the board cannot be completed"]
         lines = [] if answer.count is None else [f"{answer.count} tiling(s)"]
         for number, tiling in enumerate(answer.solutions[:SHOWN], start=1):
-            placements = [_placement(p, instance) for p in tiling]
+            placements = [placement_of(p, instance) for p in tiling]
             where = ", ".join(f"{p.piece} ({p.x},{p.y})" for p in placements)
             lines += ["", f"tiling {number}: {where}", draw.text_grid(instance, placements, (), colour)]
         if len(answer.solutions) > SHOWN:
             lines.append(f"... and {len(answer.solutions) - SHOWN} more (--json lists them all)")
         return lines
 
-    def write_files(self, answer: Answer, args: argparse.Namespace) -> list[str]:
+    def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
         """The answer's tilings (or placed pieces) as an SVG picture, when --svg asks."""
-        if not args.svg:
+        if not outputs.get("svg"):
             return []
         instance = answer.asked.instance
         if answer.solutions and answer.question["mode"] in ("first", "all"):
-            tilings = [tuple(_placement(p, instance) for p in t) for t in answer.solutions]
+            tilings = [tuple(placement_of(p, instance) for p in t) for t in answer.solutions]
         else:
-            tilings = [tuple(_placement(p, instance) for p in answer.question["placed"])]
+            tilings = [tuple(placement_of(p, instance) for p in answer.question["placed"])]
         title = f"{instance.name}: {answer.question['mode']} ({answer.backend})"
-        try:
-            Path(args.svg).write_text(draw.svg(instance, tilings, title), encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"--svg {args.svg!r}: cannot write: {error}") from None
-        return [args.svg]
+        return [files.write_text(outputs["svg"], draw.svg(instance, tilings, title), "--svg")]
 
-    def add_generate_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """--width, --height, --pieces, --seed, --rotations."""
-        parser.add_argument("--width", type=int, default=16, help="board width (default 16)")
-        parser.add_argument("--height", type=int, default=16, help="board height (default 16)")
-        parser.add_argument("--pieces", type=int, default=12, help="number of rectangles (default 12)")
-        parser.add_argument("--seed", type=int, help="random seed (default: random)")
-        parser.add_argument("--rotations", action="store_true", help="write 'rotations yes'")
-
-    def generate(self, args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    def create(self, width: int, height: int, pieces: int, seed: int | None, rotations: bool,
+               min_side: int, distinct: bool) -> tuple[dict[str, Any], str]:
         """A board cut into rectangles: JSON, and the text of an instance file."""
-        instance = generate(args.width, args.height, args.pieces, args.seed, args.rotations)
+        instance = generate(width, height, pieces, seed, rotations, min_side, distinct)
         return instance.to_json(), instance.to_text().rstrip("\n")
+
+    def start_game(self, backend: str, file: str | None) -> int:
+        """Check the file and the back end, then run the full-screen game until the player quits."""
+        from pysolve.tangram.play import play  # the game and Textual load only when a game starts
+
+        return play(file, backend)
 
     def demo_questions(self) -> list[Question]:
         """All classic tilings, and the breadth-first answer from red."""
         classic = load_instance()
         return [Question(classic, "all"), Question(classic, "first", "bfs", "red")]
-
-
-def _solver(backend: str) -> Solver:
-    """A Solver for one back end: api.answer with placements turned into their JSON shape."""
-
-    def solve(question: Question) -> Found:
-        found = api.answer(backend, question)
-        rotations = question.instance.rotations
-        if question.mode == "options":
-            found.solutions = [p.to_json(rotations) for p in found.solutions]
-        else:
-            found.solutions = [[p.to_json(rotations) for p in tiling] for tiling in found.solutions]
-        return found
-
-    return solve
-
-
-def _placement(data: dict[str, Any], instance: Instance) -> Placement:
-    """A placement back from its JSON shape (the size from the piece when rotations are off)."""
-    piece = instance.piece(data["piece"])
-    return Placement(piece.name, data["x"], data["y"], data.get("width", piece.width), data.get("height", piece.height))
 
 
 def _as_tuples(tiling: list[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
