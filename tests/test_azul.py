@@ -1,30 +1,32 @@
-"""Azul: known scores, edge cases of the spec, and the engines cross-checked move by move."""
+"""Azul: known scores, edge cases of the spec, the back ends cross-checked move by move, and the State model."""
 
 from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysolve import bridge
+from pysolve.bridge import Var
 from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
 from pysolve.azul.crosscheck import lockstep, lockstep_game
-from pysolve.azul.game import AzulGame, engine, play_game
-from pysolve.azul.model import RandomStream, check_state, tile_count, winners_of
-from pysolve.azul.prolog import state_to_prolog
-from pysolve.pytest_plugin import needs_prolog
+from pysolve.azul.game import AzulGame, play_game, rules
+from pysolve.azul.model import Question, RandomStream, check_state, tile_count, winners_of
+from pysolve.azul.prolog import conjunction, state_to_prolog
 from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, tile_score
-from pysolve.azul.strategies import greedy, move_gain
+from pysolve.azul.state import CHANCE, TERMINAL, Game, State
+from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError
 from pysolve.puzzles import get
-
-ENGINES = ("python", "prolog", "kanren")
+from pysolve.pytest_plugin import needs_prolog
 
 
 def wall_of(*cells: tuple[int, int]) -> list[list[int]]:
@@ -35,7 +37,7 @@ def wall_of(*cells: tuple[int, int]) -> list[list[int]]:
     return wall
 
 
-def prolog_value(goal: str, name: str) -> object:
+def prolog_value(goal: bridge.Goal, name: str) -> object:
     """One binding of a goal in the azul rule base."""
     return bridge.first("azul", goal)[name]
 
@@ -47,12 +49,18 @@ def kanren_value(goal_for, *args: object) -> object:
     return answer
 
 
-def tile_scores(wall: list[list[int]], row: int, column: int) -> set[int]:
-    """The tile score by all three engines (as a set: one element when they agree)."""
-    frozen = tuple(tuple(cells) for cells in wall)
-    return {tile_score(wall, row, column),
-            prolog_value(f"tile_score({wall}, {row}, {column}, P)", "P"),
-            kanren_value(kr.tile_scoreo, frozen, row, column)}
+def frozen(wall: list[list[int]]) -> tuple:
+    """A wall as the nested tuples the kanren relations take."""
+    return tuple(tuple(cells) for cells in wall)
+
+
+def tile_score_on(backend: str, wall: list[list[int]], row: int, column: int) -> int:
+    """The tile score by one back end's rules."""
+    if backend == "prolog":
+        return prolog_value(bridge.goal("tile_score", wall, row, column, Var("P")), "P")
+    if backend == "kanren":
+        return kanren_value(kr.tile_scoreo, frozen(wall), row, column)
+    return tile_score(wall, row, column)
 
 
 # -- known scores ---------------------------------------------------------------------------------
@@ -63,16 +71,22 @@ def tile_scores(wall: list[list[int]], row: int, column: int) -> set[int]:
     ([(1, 0), (1, 1), (1, 2), (1, 3), (0, 1), (2, 1)], (1, 1), 7),  # h = 4, v = 3
     ([(0, 0), (0, 2)], (0, 2), 1),                                  # a gap is no neighbour
 ])
-def test_tile_score_known_values_on_every_engine(cells, placed, expected):
-    assert tile_scores(wall_of(*cells), *placed) == {expected}
+def test_tile_score_known_values(pysolve_backend, cells, placed, expected):
+    assert tile_score_on(pysolve_backend, wall_of(*cells), *placed) == expected
+
+
+def floor_points_on(backend: str, items: int) -> int:
+    """The floor penalty by one back end's rules (kanren's relation counts at most 7 items)."""
+    if backend == "prolog":
+        return prolog_value(bridge.goal("floor_points", items, Var("P")), "P")
+    if backend == "kanren":
+        return kanren_value(kr.floor_penaltyo, min(items, 7))
+    return floor_penalty(items)
 
 
 @pytest.mark.parametrize("items, expected", list(enumerate([0, 1, 2, 4, 6, 8, 11, 14])) + [(9, 14)])
-def test_floor_totals_on_every_engine(items, expected):
-    capped = min(items, 7)
-    assert floor_penalty(items) == expected
-    assert prolog_value(f"floor_points({items}, P)", "P") == expected
-    assert kanren_value(kr.floor_penaltyo, capped) == expected
+def test_floor_totals(pysolve_backend, items, expected):
+    assert floor_points_on(pysolve_backend, items) == expected
 
 
 def test_floor_penalty_relation_runs_backwards():
@@ -89,12 +103,12 @@ BLUE = [(row, row) for row in range(5)]
     (FULL_ROW, 2), (FULL_COLUMN, 7), (BLUE, 10), (FULL_ROW + FULL_COLUMN, 9), ([], 0),
     ([(r, c) for r in range(5) for c in range(5)], 5 * 2 + 5 * 7 + 5 * 10),
 ])
-def test_end_bonuses_on_every_engine(cells, expected):
+def test_end_bonuses(pysolve_backend, cells, expected):
     wall = wall_of(*cells)
-    frozen = tuple(tuple(row) for row in wall)
-    assert end_bonus(wall) == expected
-    assert prolog_value(f"end_bonus({wall}, B)", "B") == expected
-    assert kanren_value(kr.end_bonuso, frozen) == expected
+    bonus = {"prolog": lambda: prolog_value(bridge.goal("end_bonus", wall, Var("B")), "B"),
+             "kanren": lambda: kanren_value(kr.end_bonuso, frozen(wall)),
+             "python": lambda: end_bonus(wall)}[pysolve_backend]
+    assert bonus() == expected
 
 
 @pytest.mark.parametrize("scores, rows, expected", [
@@ -103,9 +117,12 @@ def test_end_bonuses_on_every_engine(cells, expected):
     ([10, 10], [1, 1], [0, 1]),       # shared win
     ([10, 10, 5], [0, 0, 3], [0, 1]),  # only the tied players' rows count
 ])
-def test_winners_with_tie_break(scores, rows, expected):
-    assert winners_of(scores, rows) == expected
-    assert prolog_value(f"winners_of({scores}, {rows}, S)", "S") == expected
+@pytest.mark.pysolve_backends("prolog", "python")  # kanren's rules use the Python bookkeeping for winners
+def test_winners_with_tie_break(pysolve_backend, scores, rows, expected):
+    if pysolve_backend == "prolog":
+        assert prolog_value(bridge.goal("winners_of", scores, rows, Var("S")), "S") == expected
+    else:
+        assert winners_of(scores, rows) == expected
 
 
 # -- edge cases on constructed states -------------------------------------------------------------
@@ -122,9 +139,9 @@ def move_tiles(state: dict, colour: int, count: int, where: list[int]) -> None:
     where[colour] += count
 
 
-def play_on(name: str, state: dict, moves: list[tuple[int, int, int]], seed: int = 0) -> dict:
-    """Load `state` into an engine, play the moves, return the state after them."""
-    chosen = engine(name)
+def play_on(backend: str, state: dict, moves: list[tuple[int, int, int]], seed: int = 0) -> dict:
+    """Load `state` into a back end's rules, play the moves, return the state after them."""
+    chosen = rules(backend)
     handle = chosen.load(copy.deepcopy(state))
     stream = RandomStream(seed)
     for move in moves:
@@ -135,34 +152,34 @@ def play_on(name: str, state: dict, moves: list[tuple[int, int, int]], seed: int
     return after
 
 
-def after_on_every_engine(state: dict, moves: list[tuple[int, int, int]]) -> dict:
-    """The state after `moves`, asserting that all engines reach it."""
-    results = [play_on(name, state, moves) for name in ENGINES]
-    assert results[0] == results[1] == results[2]
-    assert tile_count(results[0]) == 100
-    return results[0]
+def after_on(backend: str, state: dict, moves: list[tuple[int, int, int]]) -> dict:
+    """The state after `moves` on `backend`, asserting that the Python reference rules reach it too."""
+    after = play_on(backend, state, moves)
+    assert after == play_on("python", state, moves)
+    assert tile_count(after) == 100
+    return after
 
 
-def test_score_is_clamped_at_zero():
+def test_score_is_clamped_at_zero(pysolve_backend):
     state = base_state()
     state["boards"][0]["score"] = 1
     move_tiles(state, 0, 3, state["centre"])
-    after = after_on_every_engine(state, [(-1, 0, 0)])  # marker + 3 tiles on the floor: -6
+    after = after_on(pysolve_backend, state, [(-1, 0, 0)])  # marker + 3 tiles on the floor: -6
     assert after["boards"][0]["score"] == 0
     assert after["round"] == 2 and after["starter"] == 0 and after["marker"] == -1
 
 
-def test_nobody_takes_from_the_centre_so_the_starter_starts_again():
+def test_nobody_takes_from_the_centre_so_the_starter_starts_again(pysolve_backend):
     state = base_state()
     state["starter"] = state["turn"] = 1
     for index in range(2):
         move_tiles(state, index, 4, state["factories"][index])
-    after = after_on_every_engine(state, [(0, 0, 4), (1, 1, 4)])
+    after = after_on(pysolve_backend, state, [(0, 0, 4), (1, 1, 4)])
     assert after["starter"] == 1 and after["turn"] == 1 and after["marker"] == -1
     assert after["boards"][1]["wall"][3][3] == 1 and after["boards"][1]["score"] == 1
 
 
-def test_marker_taken_with_a_full_floor_still_passes_the_start():
+def test_marker_taken_with_a_full_floor_still_passes_the_start(pysolve_backend):
     state = base_state()
     move_tiles(state, 2, 7, state["lid"])
     state["lid"][2] -= 7
@@ -170,37 +187,44 @@ def test_marker_taken_with_a_full_floor_still_passes_the_start():
     move_tiles(state, 1, 2, state["centre"])
     move_tiles(state, 3, 1, state["factories"][0])
     state["turn"] = 1
-    after = after_on_every_engine(state, [(-1, 1, 0), (0, 3, 1)])
+    after = after_on(pysolve_backend, state, [(-1, 1, 0), (0, 3, 1)])
     assert after["starter"] == 1 and after["turn"] == 1       # its taker starts the next round
     assert after["boards"][1]["score"] == 0                   # penalty capped at 14, clamped
     assert after["lid"][1] == 2 and after["lid"][2] == 7      # past the floor, then the floor, to the lid
 
 
-def test_a_full_pattern_line_is_never_a_destination():
+def test_a_full_pattern_line_is_never_a_destination(pysolve_backend):
     state = base_state()
     move_tiles(state, 0, 2, [0] * 5)
     state["boards"][0]["lines"][1] = [0, 2]
     move_tiles(state, 0, 2, state["centre"])
-    for name in ENGINES:
-        chosen = engine(name)
-        handle = chosen.load(copy.deepcopy(state))
-        moves = chosen.legal_moves(handle)
-        chosen.close(handle)
-        assert (-1, 0, 2) not in moves and (-1, 0, 0) in moves
-        assert len(moves) == len(set(moves))
+    chosen = rules(pysolve_backend)
+    handle = chosen.load(copy.deepcopy(state))
+    moves = chosen.legal_moves(handle)
+    chosen.close(handle)
+    assert (-1, 0, 2) not in moves and (-1, 0, 0) in moves
+    assert len(moves) == len(set(moves))
 
 
 def test_bag_then_lid_then_dry_deals_partial_factories():
     table = Table(2)
     table.bag, table.lid = [1, 0, 0, 0, 2], [0, 3, 0, 0, 0]
-    state = PythonEngine().export(table)
     dealt = PythonEngine()._next_round(table, RandomStream(5))
     assert dealt == 6 and table.bag == [0] * 5 and table.lid == [0] * 5
     assert [sum(factory) for factory in table.factories] == [4, 2, 0, 0, 0]
     assert table.factories[0][0] == 1 and table.factories[0][4] == 2  # the bag's 3 tiles came first
-    goal = (f"import_state(9001, {state_to_prolog(state)}), "
-            f"start_round(9001, {RandomStream(5).peek(20)}, _), export_state(9001, S), drop_game(9001)")
-    exported = prolog_value(goal, "S")
+
+
+@needs_prolog
+def test_prolog_deals_bag_then_lid_as_python_does():
+    table = Table(2)
+    table.bag, table.lid = [1, 0, 0, 0, 2], [0, 3, 0, 0, 0]
+    state = PythonEngine().export(table)
+    PythonEngine()._next_round(table, RandomStream(5))
+    steps = [bridge.goal("import_state", 9001, state_to_prolog(state)),
+             bridge.goal("start_round", 9001, RandomStream(5).peek(20), Var("_")),
+             bridge.goal("export_state", 9001, Var("S")), bridge.goal("drop_game", 9001)]
+    exported = prolog_value(conjunction(*steps), "S")
     assert exported[6] == table.factories and exported[8] == [0] * 5 and exported[9] == [0] * 5
 
 
@@ -208,43 +232,153 @@ def test_no_tile_to_deal_ends_the_game_with_bonuses():
     table = Table(2)
     table.bag = [0] * 5
     table.walls[0] = wall_of(*[(row, 0) for row in range(5)])
-    PythonEngine()._end_round(table, RandomStream(1))
+    assert not PythonEngine().tile_walls(table)
     assert table.over and table.scores[0] == 7 and table.turn == -1
 
 
-# -- the engines cross-checked --------------------------------------------------------------------
+# -- the back ends cross-checked ------------------------------------------------------------------
+@pytest.mark.pysolve_backends("prolog")  # many games: kanren has its own, shorter runs below
 @pytest.mark.parametrize("players, games", [(2, 120), (3, 60), (4, 40)])
-def test_prolog_and_python_agree_move_by_move(players, games):
-    report = lockstep(players, games, seed=1000 * players, engines=("python", "prolog"))
+def test_prolog_and_python_agree_move_by_move(pysolve_backend, players, games):
+    report = lockstep(players, games, seed=1000 * players, backends=("python", pysolve_backend))
     assert report.agree, report.difference
     assert report.games == games and report.moves > 40 * games
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_kanren_agrees_move_by_move(players):
-    report = lockstep_game(players, 7 + players, ("python", "prolog", "kanren"))
+def test_every_back_end_agrees_move_by_move(pysolve_backends, players):
+    report = lockstep_game(players, 7 + players, pysolve_backends)
     assert report.agree, report.difference
+    assert report.games == 1 and report.moves > 40
 
 
-def test_mixed_strategies_agree_across_engines():
-    report = lockstep(2, 3, 50, ("python", "prolog"), ("greedy", "random", "lookahead"))
+@pytest.mark.pysolve_backends("prolog", "kanren")
+def test_mixed_strategies_agree_across_back_ends(pysolve_backend):
+    report = lockstep(2, 3, 50, ("python", pysolve_backend), ("greedy", "random", "lookahead"))
     assert report.agree, report.difference
 
 
 @settings(max_examples=15, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40))
-def test_random_seeds_whole_games_agree(players, seed):
-    python = play_game(players, seed, "python")
-    prolog = play_game(players, seed, "prolog")  # run whole inside Prolog
-    assert python.state == prolog.state and python.winners == prolog.winners
-    assert tile_count(prolog.state) == 100
+def test_random_seeds_whole_games_agree(pysolve_backends, players, seed):
+    report = crosscheck(get("azul"), Question(players, seed))  # Prolog plays the whole game in one query
+    assert report.agree and set(report.results) == set(pysolve_backends), report.difference
+    answers = list(report.results.values())
+    assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
+    assert tile_count(answers[0].solutions[0]) == 100
 
 
-@needs_prolog
-def test_puzzle_crosscheck_for_the_demo():
+def test_puzzle_crosscheck_for_the_demo(pysolve_backends):
     puzzle = get("azul")
     report = crosscheck(puzzle, puzzle.demo_questions()[0])
-    assert report.agree and set(report.results) == set(ENGINES)
+    assert report.agree and set(report.results) == set(pysolve_backends)
+
+
+# -- the State model: clones, children, chance ----------------------------------------------------
+def seeded_states(players: int, seed: int, game: Game | None = None) -> list[State]:
+    """Every position of the seeded random-feasible game, driven by child() and the stream as chance policy."""
+    state, stream = (game or Game(players)).new_initial_state(), RandomStream(seed)
+    states = [state]
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state = state.child(state.sample_chance(stream))
+        else:
+            state = state.child(random_feasible(state.to_json(), state.legal_moves(), stream))
+        states.append(state)
+    return states
+
+
+def decision(states: list[State], index: int) -> State:
+    """The first position from `index` on where a seat is to move."""
+    return next(state for state in states[index:] if state.legal_moves())
+
+
+def test_a_clone_is_independent():
+    state = decision(seeded_states(2, 4), 30)
+    before = state.to_json()
+    copy_ = state.clone()
+    copy_.apply(copy_.legal_moves()[0])
+    assert state.to_json() == before and copy_.to_json() != before
+    state.apply(state.legal_moves()[-1])
+    assert copy_.to_json() != state.to_json() and copy_.table.moves == state.table.moves
+
+
+def test_a_child_leaves_its_parent_alone():
+    parent = decision(seeded_states(3, 8), 40)
+    before, moves = parent.to_json(), list(parent.legal_moves())
+    children = [parent.child(move) for move in moves]
+    assert parent.to_json() == before and parent.legal_moves() == moves
+    assert len({json.dumps(child.to_json()) for child in children}) == len(moves)  # every move changes something
+    assert all(child.table.moves == parent.table.moves + 1 for child in children)
+    with pytest.raises(InputError, match="illegal move"):
+        parent.child((0, 0, 9))
+
+
+def test_chance_nodes_list_the_seats_then_the_tiles_in_the_bag():
+    opening = Game(3).new_initial_state()
+    assert opening.current_player == CHANCE and opening.legal_moves() == []
+    assert opening.chance_outcomes() == [(0, 1), (1, 1), (2, 1)]
+    from_lid = 0
+    for state in seeded_states(2, 3)[1:]:  # a game of 7 rounds: round 6 pours the lid into the bag
+        if not state.is_chance_node:
+            assert state.chance_outcomes() == [] and state.current_player in (0, 1, TERMINAL)
+            continue
+        assert state.current_player == CHANCE and state.legal_moves() == []
+        table = state.table
+        source = table.bag if any(table.bag) else table.lid
+        from_lid += not any(table.bag)
+        outcomes = dict(state.chance_outcomes())
+        assert outcomes == {colour: count for colour, count in enumerate(source) if count}
+        assert sum(outcomes.values()) == sum(source) > 0
+        with pytest.raises(InputError, match="not an outcome"):
+            state.child(next(colour for colour in range(6) if colour not in outcomes))
+    assert from_lid  # the seed's game ran its bag dry, so the lid was poured in
+
+
+def test_the_deal_is_chance_one_tile_at_a_time():
+    states = seeded_states(2, 6)
+    first_moves = next(index for index, state in enumerate(states) if not state.is_chance_node)
+    assert first_moves == 1 + 5 * 4  # the opening seat, then 20 tiles for 5 factories
+    assert states[first_moves].table.round == 1 and states[-1].current_player == TERMINAL
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (3, 14), (4, 15)])
+def test_child_and_the_seeded_stream_play_the_seeded_game(pysolve_backend, players, seed):
+    positions = [state.to_json() for state in seeded_states(players, seed) if not state.is_chance_node]
+    game = AzulGame(players, seed, pysolve_backend)
+    played_ = [game.state]
+    while game.legal_moves():
+        game.play()
+        played_.append(game.state)
+    winners = game.winners
+    game.close()
+    assert positions == played_
+    assert seeded_states(players, seed)[-1].winners() == winners
+
+
+@pytest.mark.pysolve_backends("kanren")
+def test_states_on_the_minikanren_rules_are_the_same(pysolve_backend):
+    python = [state.to_json() for state in seeded_states(2, 9)]
+    assert [state.to_json() for state in seeded_states(2, 9, Game(2, rules(pysolve_backend)))] == python
+
+
+@pytest.mark.parametrize("players, seed, strategies, scores, winners, moves", [
+    (2, 11, ["lookahead", "greedy"], [42, 39], [0], 51),
+    (3, 12, ["greedy", "lookahead", "random"], [64, 67, 9], [1], 69),
+    (4, 13, ["lookahead"], [41, 49, 36, 33], [1], 78),
+])
+def test_searching_strategies_choose_as_before(players, seed, strategies, scores, winners, moves):
+    # the games lookahead played when it searched the Python rules' tables directly (before state.child)
+    result = play_game(players, seed, "python", strategies)
+    assert (result.scores, result.winners, result.moves) == (scores, winners, moves)
+
+
+def test_lookahead_looks_at_children_only():
+    state = decision(seeded_states(2, 5), 25)
+    moves = state.legal_moves()
+    snapshot = state.to_json()
+    choice = lookahead(snapshot, moves, RandomStream(1))
+    assert choice in moves and state.to_json() == snapshot
 
 
 # -- the simulation API ---------------------------------------------------------------------------
@@ -256,10 +390,17 @@ def test_same_seed_same_game_and_state_round_trips():
         game.play()
     state = game.state
     assert json.loads(json.dumps(state)) == state == check_state(state)
-    for name in ("python", "prolog"):
-        handle = engine(name).load(state)
-        assert engine(name).export(handle) == state
-        assert engine(name).legal_moves(handle) == game.legal_moves()
+
+
+def test_a_state_round_trips_through_each_back_end(pysolve_backend):
+    game = AzulGame(2, 5, "python")
+    for _ in range(7):
+        game.play()
+    state = game.state
+    handle = rules(pysolve_backend).load(state)
+    assert rules(pysolve_backend).export(handle) == state
+    assert rules(pysolve_backend).legal_moves(handle) == game.legal_moves()
+    rules(pysolve_backend).close(handle)
 
 
 def test_illegal_move_and_strategy_errors():
@@ -271,14 +412,14 @@ def test_illegal_move_and_strategy_errors():
     with pytest.raises(InputError, match="4 tiles, not 100|holds"):
         broken = game.state
         broken["bag"][0] += 1
-        engine("python").load(broken)
+        rules("python").load(broken)
 
 
 def test_greedy_prefers_completing_a_line_over_the_floor():
     state = base_state()
     move_tiles(state, 2, 3, state["factories"][0])
     state["boards"][0]["floor"] = []
-    moves = engine("python").legal_moves(engine("python").load(copy.deepcopy(state)))
+    moves = State.from_json(copy.deepcopy(state)).legal_moves()
     assert move_gain(state, (0, 2, 3)) == 1 and move_gain(state, (0, 2, 0)) == -4
     assert greedy(state, moves, RandomStream(0)) == (0, 2, 3)
 
@@ -303,10 +444,11 @@ def test_cli_simulate_json(capsys):
     assert {entry["strategy"] for entry in data["summary"]["strategies"]} == {"random", "greedy"}
 
 
-@needs_prolog
-def test_cli_engines_agree_and_workers_give_the_same_results(capsys):
+@pytest.mark.pysolve_backends("prolog")  # a process pool of kanren games would take long
+def test_cli_back_ends_agree_and_workers_give_the_same_results(pysolve_backend, capsys):
     outputs = []
-    for extra in (["--engine", "python"], ["--engine", "prolog"], ["--engine", "prolog", "--workers", "2"]):
+    for extra in (["--backend", "python"], ["--backend", pysolve_backend],
+                  ["--engine", pysolve_backend, "--workers", "2"]):  # --engine: the older spelling
         assert main(["azul", "simulate", "--players", "4", "--games", "3", "--seed", "8", "--json", *extra]) == 0
         games = json.loads(capsys.readouterr().out)["games"]
         outputs.append([{k: v for k, v in game.items() if k != "engine"} for game in games])
@@ -330,9 +472,10 @@ def test_cli_crosscheck_and_replay(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["azul", "simulate", "--players", "5"], "2 to 4 players"),
-    (["azul", "simulate", "--engine", "lisp"], "unknown name 'lisp'"),
+    (["azul", "simulate", "--backend", "lisp"], "unknown name 'lisp'"),
     (["azul", "simulate", "--strategy", "clever"], "unknown strategy 'clever'"),
     (["azul", "simulate", "--games", "0"], "at least 1"),
+    (["azul", "crosscheck", "--backends", "python,cobol"], "unknown name 'cobol'"),
     (["azul", "crosscheck", "--engines", "python,cobol"], "unknown name 'cobol'"),
     (["azul", "replay", "/nonexistent/log.jsonl"], "cannot read log"),
 ])
@@ -349,6 +492,13 @@ def test_cli_replay_of_a_malformed_log(capsys, tmp_path):
     assert f"{log}:2: not JSON" in capsys.readouterr().err
 
 
+def test_the_core_imports_no_azul():
+    code = "import sys, pysolve, pysolve.cli; print(sorted(m for m in sys.modules if m.startswith('pysolve.azul')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@needs_prolog
 def test_rule_bases_load_cleanly():
     assert bridge.load("azul") == "azul" and bridge.load("azul_facts") == "azul_facts"
     assert bridge.first("azul_facts", "aggregate_all(count, step(_, _, _, _, _), N)")["N"] == 80

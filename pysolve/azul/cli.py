@@ -1,4 +1,4 @@
-"""`pysolve azul simulate|crosscheck|replay`: the game's own command group."""
+"""`pysolve azul simulate|crosscheck|replay`: the game's own command group (added by `Azul.add_commands`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pysolve import backends
 from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
-from pysolve.azul.game import ENGINES, engine
+from pysolve.azul.game import rules
 from pysolve.azul.model import FACTORIES
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
@@ -20,23 +21,27 @@ from pysolve.report import Progress, render_table
 
 def add_commands(subparsers: Any) -> None:
     """Add `azul` and its subcommands to the top-level `pysolve` parser."""
-    azul = subparsers.add_parser("azul", help="simulate the board game Azul on three rule engines")
+    azul = subparsers.add_parser("azul", help="simulate the board game Azul on each back end's rules")
     commands = azul.add_subparsers(dest="azul_command", required=True, parser_class=type(azul))
 
     simulate = commands.add_parser("simulate", help="play seeded games (a tournament) and summarise")
     _game_options(simulate)
-    simulate.add_argument("--engine", default="python", help=f"rule engine: {'|'.join(ENGINES)} (default python)")
+    simulate.add_argument("--backend", "--engine", dest="engine", default="python",
+                          help=f"the back end whose rules play: {'|'.join(backends.NAMES)} (default python; "
+                               f"--engine is the older spelling)")
     simulate.add_argument("--strategy", default="random",
-                          help="strategies NAME[,NAME...] rotated over the seats: random, greedy, lookahead")
+                          help="strategies NAME[,NAME...] rotated over the seats: random, greedy, lookahead, "
+                               "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS], minimax[:DEPTH]")
     simulate.add_argument("--workers", type=int, default=1, help="processes to play on (default 1)")
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
     simulate.set_defaults(run=run_simulate)
 
-    check = commands.add_parser("crosscheck", help="play seeded games on several engines in lockstep")
+    check = commands.add_parser("crosscheck", help="play seeded games on several back ends in lockstep")
     _game_options(check)
-    check.add_argument("--engines", default="python,prolog", help="engines to compare (default python,prolog)")
+    check.add_argument("--backends", "--engines", dest="engines", default="python,prolog",
+                       help="back ends to compare (default python,prolog; --engines is the older spelling)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(run=run_crosscheck)
 
@@ -76,11 +81,11 @@ def _check_counts(args: argparse.Namespace) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     """Play the games, print per-game lines (or JSON) and the per-strategy summary."""
     _check_counts(args)
-    engine_name = _names(args.engine, ENGINES, "engine")[0]
-    engine(engine_name)  # fail early when the engine cannot run here
+    backend = _names(args.engine, backends.NAMES, "engine")[0]
+    rules(backend)  # fail early when the back end cannot run here
     if args.workers < 1:
         raise InputError(f"--workers must be at least 1, not {args.workers}")
-    work = tour.tasks(args.players, args.games, args.seed, engine_name, _names(args.strategy, None, "strategy"),
+    work = tour.tasks(args.players, args.games, args.seed, backend, _names(args.strategy, None, "strategy"),
                       log=bool(args.log))
     progress = Progress(len(work), "azul")
     client, executor = None, None
@@ -126,8 +131,9 @@ def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
     games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
     more = f"\n... and {len(results) - 20} more games" if len(results) > 20 else ""
     standings = render_table(
-        ["strategy", "seats", "wins", "win rate", "mean score", "95% CI"],
-        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f}", f"{s['mean_score']:.2f}",
+        ["strategy", "seats", "wins", "win rate", "win 95% CI", "mean score", "95% CI"],
+        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f}",
+          f"{s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f}", f"{s['mean_score']:.2f}",
           f"{s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f}"] for s in summary["strategies"]])
     return (f"{games}{more}\n\n{summary['games']} games, {summary['mean_rounds']} rounds and "
             f"{summary['mean_moves']} moves on average\n{standings}")
@@ -136,17 +142,17 @@ def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
 def run_crosscheck(args: argparse.Namespace) -> int:
     """Lockstep games; exit 1 at the first disagreement."""
     _check_counts(args)
-    engines = _names(args.engines, ENGINES, "engines")
-    for name in engines:
-        engine(name)
-    report = lockstep(args.players, args.games, args.seed, engines)
+    names = _names(args.engines, backends.NAMES, "engines")
+    for name in names:
+        rules(name)
+    report = lockstep(args.players, args.games, args.seed, names)
     if args.json:
-        json.dump({"engines": engines, "games": report.games, "moves": report.moves, "agree": report.agree,
+        json.dump({"engines": names, "games": report.games, "moves": report.moves, "agree": report.agree,
                    "difference": report.difference}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         verdict = "all engines agree" if report.agree else f"DISAGREEMENT: {report.difference}"
-        print(f"{report.games} games, {report.moves} moves compared on {', '.join(engines)}: {verdict}")
+        print(f"{report.games} games, {report.moves} moves compared on {', '.join(names)}: {verdict}")
     return 0 if report.agree else 1
 
 

@@ -1,4 +1,4 @@
-"""Engines in lockstep: the same seeded game on several engines, compared after every move."""
+"""Back ends in lockstep: the same seeded game on several back ends, compared after every move."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ class Lockstep:
         return self.difference is None
 
 
-def lockstep_game(players: int, seed: int, engines: Sequence[str], strategies: Sequence[str] = ("random",),
+def lockstep_game(players: int, seed: int, backends: Sequence[str], strategies: Sequence[str] = ("random",),
                   report: Lockstep | None = None) -> Lockstep:
-    """Play one game on every engine at once; compare legal moves, states and choices at each step."""
+    """Play one game on every back end at once; compare legal moves, states and choices at each step."""
     report = report or Lockstep()
-    games = [AzulGame(players, seed, name, list(strategies)) for name in engines]
+    games = [AzulGame(players, seed, name, list(strategies)) for name in backends]
     try:
         while report.agree:
             report.difference = _compare(games, seed)
@@ -36,13 +36,13 @@ def lockstep_game(players: int, seed: int, engines: Sequence[str], strategies: S
                 break
             choices = [game.choose() for game in games]
             if len(set(choices)) > 1:
-                report.difference = f"seed {seed}: the engines chose different moves {choices}"
+                report.difference = f"seed {seed}: the back ends chose different moves {choices}"
                 break
             for game, move in zip(games, choices):
                 game.play(move)
             report.moves += 1
         if report.agree and len({tuple(game.winners) for game in games}) > 1:
-            report.difference = f"seed {seed}: the engines name different winners"
+            report.difference = f"seed {seed}: the back ends name different winners"
     finally:
         for game in games:
             game.close()
@@ -51,25 +51,25 @@ def lockstep_game(players: int, seed: int, engines: Sequence[str], strategies: S
 
 
 def _compare(games: list[AzulGame], seed: int) -> str | None:
-    """Where the first engine and another differ now (legal moves, state, tile count), or None."""
+    """Where the first back end and another differ now (legal moves, state, tile count), or None."""
     first = games[0]
     state = first.state
     if tile_count(state) != TOTAL_TILES:
-        return f"seed {seed}, move {state['moves']}: {first.engine_name} holds {tile_count(state)} tiles"
+        return f"seed {seed}, move {state['moves']}: {first.backend} holds {tile_count(state)} tiles"
     for other in games[1:]:
         where = first_difference(first.legal_moves(), other.legal_moves(), "legal_moves")
         where = where or first_difference(state, other.state, "state")
         if where:
-            return f"seed {seed}, move {state['moves']}: {first.engine_name} and {other.engine_name} differ at {where}"
+            return f"seed {seed}, move {state['moves']}: {first.backend} and {other.backend} differ at {where}"
     return None
 
 
-def lockstep(players: int, games: int, seed: int, engines: Sequence[str],
+def lockstep(players: int, games: int, seed: int, backends: Sequence[str],
              strategies: Sequence[str] = ("random",)) -> Lockstep:
     """`games` seeded games (seeds seed, seed+1, ...) in lockstep; stops at the first disagreement."""
     report = Lockstep()
     for index in range(games):
-        lockstep_game(players, seed + index, engines, strategies, report)
+        lockstep_game(players, seed + index, backends, strategies, report)
         if not report.agree:
             break
     return report

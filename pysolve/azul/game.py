@@ -1,8 +1,8 @@
-"""The simulation API: a seeded game on one engine, one strategy per seat.
+"""The simulation API: a seeded game on one back end's rules, one strategy per seat.
 
 All randomness comes from the game's `RandomStream` (seeded once): the seat
 that opens, every tile drawn, every strategy choice. The same seed therefore
-gives the same game, move by move, on every engine.
+gives the same game, move by move, on every back end.
 """
 
 from __future__ import annotations
@@ -12,32 +12,32 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pysolve.azul.model import MAX_MOVES, Move, RandomStream, check_move, check_players, describe_move
+from pysolve import backends
+from pysolve.answers import Found
+from pysolve.azul.model import (MAX_MOVES, Engine, Move, Question, RandomStream, check_move, check_players,
+                                describe_move)
 from pysolve.azul.strategies import Strategy, random_feasible, strategy, strategy_name
-from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
-
-ENGINES = ("prolog", "python", "kanren")
+from pysolve.budget import Budget
+from pysolve.errors import InputError, SearchLimitExceeded
 
 
 @functools.cache
-def engine(name: str) -> Any:
-    """The engine called `name` (one instance per process)."""
-    if name == "python":
+def rules(backend: str) -> Engine[Any]:
+    """The rules of Azul as back end `backend` holds them (one instance per process)."""
+    backends.check_name(backend)
+    if backend == "python":
         from pysolve.azul.python import PythonEngine
         return PythonEngine()
-    if name == "prolog":
-        from pysolve import backends
+    if backend == "prolog":
         from pysolve.azul.prolog import PrologEngine
         backends.require("prolog")
         return PrologEngine()
-    if name == "kanren":
-        from pysolve.azul.kanren import KanrenEngine
-        return KanrenEngine()
-    raise UnknownName(f"unknown Azul engine {name!r}; choose one of {', '.join(ENGINES)}")
+    from pysolve.azul.kanren import KanrenEngine
+    return KanrenEngine()
 
 
 class LazyState(Mapping[str, Any]):
-    """A game's canonical state, exported from the engine only when first read."""
+    """A game's canonical state, exported from the back end only when first read."""
 
     def __init__(self, game: AzulGame) -> None:
         self._game = game
@@ -59,26 +59,26 @@ class LazyState(Mapping[str, Any]):
 
 
 class AzulGame:
-    """One seeded game: `legal_moves()`, `play(move)`, `state`, `over`, `scores`, `winners`."""
+    """One seeded game on one back end: `legal_moves()`, `play(move)`, `state`, `over`, `scores`, `winners`."""
 
-    def __init__(self, players: int = 2, seed: int = 0, engine_name: str = "python",
+    def __init__(self, players: int = 2, seed: int = 0, backend: str = "python",
                  strategies: Sequence[str | Strategy] | None = None) -> None:
         self.players = check_players(players)
         self.seed = seed
-        self.engine_name = engine_name
-        self.engine = engine(engine_name)
+        self.backend = backend
+        self.rules = rules(backend)
         chosen = list(strategies) if strategies else ["random"]
         self.strategies = [strategy(chosen[seat % len(chosen)]) for seat in range(players)]
         self.strategy_names = [strategy_name(chosen[seat % len(chosen)]) for seat in range(players)]
         self.rng = RandomStream(seed)
-        self.handle = self.engine.new_game(players, self.rng.below(players), self.rng)
+        self.handle = self.rules.new_game(players, self.rng.below(players), self.rng)
         self.moves_played = 0
         self._moves: list[Move] | None = None  # the legal moves, until the next play
 
     @property
     def state(self) -> dict[str, Any]:
         """The canonical, JSON-able snapshot of the game."""
-        return self.engine.export(self.handle)
+        return self.rules.export(self.handle)
 
     @property
     def over(self) -> bool:
@@ -93,12 +93,12 @@ class AzulGame:
     @property
     def winners(self) -> list[int]:
         """The seats that win (or lead): highest score, then more complete rows, else shared."""
-        return self.engine.winners(self.handle)
+        return self.rules.winners(self.handle)
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the player to move, in canonical order (empty once over)."""
         if self._moves is None:
-            self._moves = self.engine.legal_moves(self.handle)
+            self._moves = self.rules.legal_moves(self.handle)
         return self._moves
 
     def choose(self) -> Move:
@@ -106,7 +106,7 @@ class AzulGame:
         moves = self.legal_moves()
         if not moves:
             raise InputError("the game is over: no move to choose")
-        seat = self.engine.turn(self.handle)
+        seat = self.rules.turn(self.handle)
         return self.strategies[seat](LazyState(self), list(moves), self.rng)
 
     def play(self, move: Sequence[int] | None = None) -> Move:
@@ -119,13 +119,13 @@ class AzulGame:
         if self.moves_played >= MAX_MOVES:
             raise SearchLimitExceeded(f"game with seed {self.seed} passed {MAX_MOVES} moves")
         self._moves = None
-        self.engine.play(self.handle, chosen, self.rng)
+        self.rules.play(self.handle, chosen, self.rng)
         self.moves_played += 1
         return chosen
 
     def close(self) -> None:
-        """Free the engine's copy of the game."""
-        self.engine.close(self.handle)
+        """Free the back end's copy of the game."""
+        self.rules.close(self.handle)
 
 
 @dataclass
@@ -134,7 +134,7 @@ class GameResult:
 
     seed: int
     players: int
-    engine: str
+    engine: str  # the back end (the key `simulate --json` has always shown)
     strategies: list[str]
     scores: list[int]
     winners: list[int]
@@ -152,22 +152,25 @@ class GameResult:
 
 def _result(game: AzulGame, state: dict[str, Any], winners: list[int], log: list[dict[str, Any]]) -> GameResult:
     """A finished game's result."""
-    return GameResult(game.seed, game.players, game.engine_name, game.strategy_names,
+    return GameResult(game.seed, game.players, game.backend, game.strategy_names,
                       [board["score"] for board in state["boards"]], winners, state["round"], state["moves"],
                       state, log)
 
 
-def play_game(players: int = 2, seed: int = 0, engine_name: str = "python",
-              strategies: Sequence[str | Strategy] | None = None, log: bool = False) -> GameResult:
-    """Play one game to its end; with `log`, keep one record per move with the state after it."""
-    if engine_name == "prolog" and not log and all(s in (None, "random", random_feasible) for s in strategies or []):
-        return _random_in_prolog(players, seed)
-    game = AzulGame(players, seed, engine_name, strategies)
-    records = [{"type": "start", "seed": seed, "players": players, "engine": engine_name,
+def play_game(players: int = 2, seed: int = 0, backend: str = "python",
+              strategies: Sequence[str | Strategy] | None = None, log: bool = False,
+              budget: Budget | None = None) -> GameResult:
+    """Play one game to its end (a move spends a node of `budget`); with `log`, one record per move."""
+    if backend == "prolog" and not log and all(s in (None, "random", random_feasible) for s in strategies or []):
+        return _random_in_prolog(players, seed, budget)
+    game = AzulGame(players, seed, backend, strategies)
+    records = [{"type": "start", "seed": seed, "players": players, "engine": backend,
                 "strategies": game.strategy_names, "state": game.state}] if log else []
     try:
         while game.legal_moves():
-            seat = game.engine.turn(game.handle)
+            if budget:
+                budget.spend()
+            seat = game.rules.turn(game.handle)
             move = game.play()
             if log:
                 records.append({"type": "move", "seat": seat, "move": list(move), "state": game.state})
@@ -180,10 +183,21 @@ def play_game(players: int = 2, seed: int = 0, engine_name: str = "python",
     return result
 
 
-def _random_in_prolog(players: int, seed: int) -> GameResult:
+def _random_in_prolog(players: int, seed: int, budget: Budget | None) -> GameResult:
     """A random-feasible game run whole inside Prolog (one query), same stream as elsewhere."""
-    prolog = engine("prolog")
-    rng = RandomStream(seed)
-    state, winners = prolog.random_game(check_players(players), rng.below(players), rng)
+    from pysolve.azul.prolog import PrologEngine
+
+    prolog = rules("prolog")
+    assert isinstance(prolog, PrologEngine)
+    stream = RandomStream(seed)
+    state, winners = prolog.random_game(check_players(players), stream.below(players), stream,
+                                        budget.remaining() if budget else None)
     return GameResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
                       winners, state["round"], state["moves"], state)
+
+
+def played(question: Question, backend: str, budget: Budget) -> Found:
+    """The demo's answer on one back end: the final state of the question's game, and how it went."""
+    result = play_game(question.players, question.seed, backend, budget=budget)
+    return Found([result.state], {"rounds": result.rounds, "moves": result.moves,
+                                  "scores": result.scores, "winners": result.winners})

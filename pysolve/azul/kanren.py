@@ -1,12 +1,13 @@
-"""The miniKanren engine: Azul's core rules as relations, driving the Python bookkeeping.
+"""The miniKanren back end: Azul's core rules as relations, driving the Python bookkeeping.
 
 Relations (goals over logic variables, built with pysolve.minikanren):
 `legal_moveo` (a legal move of a player), `destinationo` (where a colour may
 go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
 it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
-`floor_penaltyo` and `end_bonuso`. `KanrenEngine` is the Python engine with
-its rule methods answered by running these relations: slow, and checked
-against the other engines move by move.
+`floor_penaltyo` and `end_bonuso`. `KanrenEngine` is the Python rules with
+their rule methods answered by running these relations: slow, and checked
+against the other back ends move by move. `solve` answers the demo's
+question: one seeded game played to its end.
 """
 
 from __future__ import annotations
@@ -14,13 +15,22 @@ from __future__ import annotations
 from typing import Any
 
 from pysolve import minikanren as mk
-from pysolve.azul.model import CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move
+from pysolve.answers import Found
+from pysolve.azul.game import played
+from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move,
+                                Question)
 from pysolve.azul.python import PythonEngine, Table
+from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 
 NODES = 200_000  # node budget of one relation query
 FULL = (1, 1, 1, 1, 1)
 Goal = mk.Goal
+
+
+def solve(question: Question, budget: Budget) -> Found:
+    """The question's seeded game played to its end on the rules the relations answer."""
+    return played(question, "kanren", budget)
 
 
 def accepts(line: tuple[int, int], cells: tuple[int, ...], depth: int, colour: int) -> bool:
@@ -162,7 +172,7 @@ def _one(goal: Goal, query: Any, what: str) -> Any:
 
 
 class KanrenEngine(PythonEngine):
-    """The Python engine with its rules answered by the miniKanren relations above."""
+    """The Python rules (an `Engine`) with the rule methods answered by the miniKanren relations above."""
 
     name = "kanren"
 

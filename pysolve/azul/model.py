@@ -1,6 +1,6 @@
 """Azul's constants, moves, the canonical state, and the game's one random stream.
 
-Shared by the three engines (Prolog, miniKanren, Python) and the simulation
+Shared by the three back ends (Prolog, miniKanren, Python) and the simulation
 layer. Colours are 0..4 (blue, yellow, red, black, white); the first-player
 marker on a floor is 5. A move is (source, colour, destination): source -1 is
 the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
@@ -9,7 +9,8 @@ the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
 from __future__ import annotations
 
 import random
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from pysolve.errors import InputError
 
@@ -28,6 +29,15 @@ TOTAL_TILES = TILES_PER_COLOUR * len(COLOURS)
 MAX_MOVES = 5000  # a game still running after this many moves is stopped (a strategy that never tiles)
 
 Move = tuple[int, int, int]
+Handle = TypeVar("Handle")
+
+
+@dataclass(frozen=True)
+class Question:
+    """The demo's question: one seeded game, the random-feasible strategy on every seat, played to its end."""
+
+    players: int = 2
+    seed: int = 1
 
 
 def wall_column(row: int, colour: int) -> int:
@@ -92,7 +102,7 @@ class RandomStream:
     """The one seeded generator of a game, read as a sequence of 32-bit integers.
 
     Every random decision (a tile drawn, a move chosen) takes the next number,
-    so the i-th number is the same however the engines ask for them: one at a
+    so the i-th number is the same however the back ends ask for them: one at a
     time (Python) or a block at a time handed over as data (Prolog).
     """
 
@@ -126,7 +136,7 @@ class RandomStream:
         return self._buffer[self._next:self._next + count]
 
     def advance(self, count: int) -> None:
-        """Read `count` numbers (those another engine used from a `peek`)."""
+        """Read `count` numbers (those another back end used from a `peek`)."""
         self._fill(count)
         self._next += count
         self.used += count
@@ -202,3 +212,46 @@ def check_state(state: Any) -> dict[str, Any]:
     if tile_count(state) != TOTAL_TILES:
         raise InputError(f"state holds {tile_count(state)} tiles, not {TOTAL_TILES}")
     return state
+
+
+class Engine(Protocol[Handle]):
+    """The rules of Azul as one back end holds them (OpenSpiel's Game): games kept behind handles.
+
+    `prolog.PrologEngine`, `kanren.KanrenEngine` and `python.PythonEngine`
+    implement it. Every random number comes from the `RandomStream` handed in,
+    so the same stream gives the same game on each of them.
+    """
+
+    name: str
+
+    def new_game(self, players: int, starter: int, stream: RandomStream) -> Handle:
+        """A fresh game whose first round is dealt from `stream` and opened by seat `starter`."""
+        ...
+
+    def load(self, state: dict[str, Any]) -> Handle:
+        """A game continued from a canonical state (checked first)."""
+        ...
+
+    def legal_moves(self, handle: Handle) -> list[Move]:
+        """The legal moves of the seat to move, in canonical order (none once over)."""
+        ...
+
+    def turn(self, handle: Handle) -> int:
+        """The seat to move (-1 once over)."""
+        ...
+
+    def play(self, handle: Handle, move: Move, stream: RandomStream) -> None:
+        """Apply a legal move; at the end of the offer tile the walls, then deal from `stream` or end."""
+        ...
+
+    def export(self, handle: Handle) -> dict[str, Any]:
+        """The canonical, JSON-able state of the game."""
+        ...
+
+    def winners(self, handle: Handle) -> list[int]:
+        """The seats that win (or lead): highest score, then more complete rows, else shared."""
+        ...
+
+    def close(self, handle: Handle) -> None:
+        """Forget the game."""
+        ...

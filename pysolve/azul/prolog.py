@@ -1,9 +1,10 @@
-"""The Prolog engine: prolog/azul.pl keeps each game in dynamic facts keyed by an id.
+"""The Prolog back end: prolog/azul.pl keeps each game in dynamic facts keyed by an id.
 
 Every call is one bounded query through `pysolve.bridge`. Random numbers go
 in as a list (peeked from the game's stream, then advanced by what Prolog
-used), so a game on this engine draws and chooses exactly as on the others.
+used), so a game on this back end draws and chooses exactly as on the others.
 A game played only by the random-feasible strategy runs whole inside Prolog.
+`solve` answers the demo's question: one seeded game played to its end.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ import json
 from typing import Any
 
 from pysolve import bridge
-from pysolve.azul.model import FACTORIES, TILES_PER_FACTORY, Move, RandomStream, check_players, check_state
+from pysolve.answers import Found
+from pysolve.azul.game import played
+from pysolve.azul.model import (FACTORIES, TILES_PER_FACTORY, Move, Question, RandomStream, check_players,
+                                check_state)
+from pysolve.bridge import Var
+from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError
 
 RULES = "azul"
@@ -22,20 +28,28 @@ BLOCK = 600  # random numbers handed to one whole-game query (a 4-player game ne
 _ids = itertools.count(1)
 
 
-def _ints(values: list[int]) -> str:
-    """A Python list of integers as Prolog list text."""
-    return "[" + ",".join(map(str, values)) + "]"
+def solve(question: Question, budget: Budget) -> Found:
+    """The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog)."""
+    return played(question, "prolog", budget)
 
 
-def _query(goal: str, *texts: str) -> dict[str, Any]:
+def conjunction(*goals: bridge.Goal) -> bridge.Goal:
+    """The conjunction of `goals`, written by the bridge."""
+    whole = goals[-1]
+    for part in reversed(goals[:-1]):
+        whole = bridge.goal(",", part, whole)
+    return whole
+
+
+def _query(goal: bridge.Goal, *texts: str, seconds: float = SECONDS) -> dict[str, Any]:
     """The one solution of `goal` in the azul rule base; PrologError when it fails.
 
     Each variable named in `texts` (bound to lists of integers and atoms) is
     written as text in Prolog and read back as JSON, far cheaper than
     converting its terms one by one through pyswip.
     """
-    writes = "".join(f", format(atom({name}_), '~w', [{name}])" for name in texts)
-    result = bridge.solutions(RULES, goal + writes, max_solutions=1, seconds=SECONDS)
+    writes = [bridge.goal("format", bridge.goal("atom", Var(f"{name}_")), "~w", [Var(name)]) for name in texts]
+    result = bridge.solutions(RULES, conjunction(goal, *writes), max_solutions=1, seconds=seconds)
     if not result.rows:
         raise PrologError(f"azul goal failed: {goal[:200]}")
     row = result.rows[0]
@@ -48,7 +62,7 @@ def _moves(rows: list[list[int]]) -> list[Move]:
 
 
 class PrologGame:
-    """A handle on one game living in the Prolog engine, with the legal moves last read."""
+    """A handle on one game living in Prolog, with the legal moves last read."""
 
     __slots__ = ("id", "players", "moves", "turn")
 
@@ -71,26 +85,24 @@ def state_from_prolog(row: list[Any]) -> dict[str, Any]:
     }
 
 
-def state_to_prolog(state: dict[str, Any]) -> str:
-    """A canonical state as the Prolog list text import_state/2 reads."""
-    boards = ",".join(
-        f"[{board['score']},{board['wall']},{board['lines']},{board['floor']}]" for board in state["boards"])
+def state_to_prolog(state: dict[str, Any]) -> list[Any]:
+    """A canonical state as the plain lists import_state/2 reads (for `bridge.term`)."""
+    boards = [[board["score"], board["wall"], board["lines"], board["floor"]] for board in state["boards"]]
     fields = [state[key] for key in ("players", "round", "moves", "turn", "starter", "marker",
                                      "factories", "centre", "bag", "lid")]
-    over = "true" if state["over"] else "false"
-    return "[" + ",".join(str(field) for field in fields) + f",[{boards}],{over}]"
+    return [*fields, boards, bool(state["over"])]
 
 
 class PrologEngine:
-    """The rules of prolog/azul.pl, one query per turn (or per whole random game)."""
+    """The rules of prolog/azul.pl (an `Engine`), one query per turn (or per whole random game)."""
 
     name = "prolog"
 
     def new_game(self, players: int, starter: int, stream: RandomStream) -> PrologGame:
         """A fresh game in Prolog, its first round dealt from the stream."""
         game = PrologGame(next(_ids), check_players(players))
-        row = _query(f"new_game({game.id}, {players}, {starter}, {_ints(self._reserve(game, stream))}, Used), "
-                     f"{self._next(game)}", "Moves")
+        row = _query(conjunction(bridge.goal("new_game", game.id, players, starter, self._reserve(game, stream), Var("Used")),
+                          self._next(game)), "Moves")
         stream.advance(row["Used"])
         self._read_next(game, row)
         return game
@@ -108,9 +120,11 @@ class PrologEngine:
         return game.turn  # type: ignore[return-value]
 
     @staticmethod
-    def _next(game: PrologGame) -> str:
-        """Goal text binding Moves and Turn: what the player to move may do."""
-        return f"legal_moves({game.id}, Moves), game({game.id}, _, _, _, Turn, _, _)"
+    def _next(game: PrologGame) -> bridge.Goal:
+        """The goal binding Moves and Turn: what the player to move may do."""
+        anything = Var("_")
+        return conjunction(bridge.goal("legal_moves", game.id, Var("Moves")),
+                    bridge.goal("game", game.id, anything, anything, anything, Var("Turn"), anything, anything))
 
     @staticmethod
     def _read_next(game: PrologGame, row: dict[str, Any]) -> None:
@@ -120,9 +134,7 @@ class PrologEngine:
 
     def play(self, game: PrologGame, move: Move, stream: RandomStream) -> None:
         """Apply a legal move (and a round end with its deal) in one query."""
-        source, colour, destination = move
-        goal = (f"play_move({game.id}, [{source},{colour},{destination}], "
-                f"{_ints(self._reserve(game, stream))}, Used), {self._next(game)}")
+        goal = conjunction(bridge.goal("play_move", game.id, move, self._reserve(game, stream), Var("Used")), self._next(game))
         try:
             row = _query(goal, "Moves")
         except PrologError:
@@ -130,36 +142,41 @@ class PrologEngine:
         stream.advance(row["Used"])
         self._read_next(game, row)
 
-    def random_game(self, players: int, starter: int, stream: RandomStream) -> tuple[dict[str, Any], list[int]]:
-        """A whole game of the random-feasible strategy inside Prolog: (final state, winners)."""
+    def random_game(self, players: int, starter: int, stream: RandomStream,
+                    seconds: float | None = None) -> tuple[dict[str, Any], list[int]]:
+        """A whole game of the random-feasible strategy inside Prolog (each query within `seconds`)."""
         game = PrologGame(next(_ids), check_players(players))
-        tail = f"export_state({game.id}, State), winners({game.id}, Seats)"
-        row = _query(f"random_game({game.id}, {players}, {starter}, {_ints(stream.peek(BLOCK))}, Used, Status), {tail}", "State")
+        limit = seconds or SECONDS
+        tail = conjunction(bridge.goal("export_state", game.id, Var("State")), bridge.goal("winners", game.id, Var("Seats")))
+        used, status = Var("Used"), Var("Status")
+        row = _query(conjunction(bridge.goal("random_game", game.id, players, starter, stream.peek(BLOCK), used, status), tail),
+                     "State", seconds=limit)
         stream.advance(row["Used"])
         while row["Status"] == "more":
-            row = _query(f"run_random_game({game.id}, {_ints(stream.peek(BLOCK))}, Used, Status), {tail}", "State")
+            row = _query(conjunction(bridge.goal("run_random_game", game.id, stream.peek(BLOCK), used, status), tail), "State",
+                         seconds=limit)
             stream.advance(row["Used"])
         self.close(game)
         return state_from_prolog(row["State"]), row["Seats"]
 
     def export(self, game: PrologGame) -> dict[str, Any]:
         """The canonical snapshot of a game."""
-        return state_from_prolog(_query(f"export_state({game.id}, State)", "State")["State"])
+        return state_from_prolog(_query(bridge.goal("export_state", game.id, Var("State")), "State")["State"])
 
     def load(self, state: dict[str, Any]) -> PrologGame:
         """A new Prolog game continuing from a canonical snapshot (checked first)."""
         check_state(state)
         game = PrologGame(next(_ids), state["players"])
-        _query(f"import_state({game.id}, {state_to_prolog(state)})")
+        _query(bridge.goal("import_state", game.id, state_to_prolog(state)))
         return game
 
     def winners(self, game: PrologGame) -> list[int]:
         """Seats that win (or lead), by winners/2."""
-        return _query(f"winners({game.id}, Seats)")["Seats"]
+        return _query(bridge.goal("winners", game.id, Var("Seats")))["Seats"]
 
     def close(self, game: PrologGame) -> None:
         """Retract the game's facts."""
-        _query(f"drop_game({game.id})")
+        _query(bridge.goal("drop_game", game.id))
 
     @staticmethod
     def _reserve(game: PrologGame, stream: RandomStream) -> list[int]:

@@ -1,52 +1,30 @@
-"""Azul as a `Puzzle` for `make demo` and `pysolve solve/crosscheck azul`: one seeded game,
-played to its end on each engine; the final state must be the same everywhere."""
+"""PUZZLE: Azul for `make demo` and `pysolve solve/crosscheck azul` (one seeded game played to its end
+on each back end; the final state must be the same everywhere), and the `pysolve azul ...` commands."""
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
 from typing import Any
 
+from pysolve.azul import cli
 from pysolve.azul.draw import table
-from pysolve.azul.game import play_game
-from pysolve.azul.model import check_players
-from pysolve.puzzle import Answer, Found, Puzzle, Solver
-
-
-@dataclass(frozen=True)
-class Question:
-    """A seeded game with the random-feasible strategy on every seat."""
-
-    players: int = 2
-    seed: int = 1
-
-
-def _solver(engine_name: str) -> Solver:
-    """A solver playing the question's game on one engine."""
-
-    def solve(question: Question) -> Found:
-        result = play_game(question.players, question.seed, engine_name)
-        return Found([result.state], {"rounds": result.rounds, "moves": result.moves,
-                                      "scores": result.scores, "winners": result.winners})
-
-    return solve
+from pysolve.azul.model import FACTORIES, Question
+from pysolve.options import Option
+from pysolve.puzzle import Answer, Puzzle
 
 
 class Azul(Puzzle):
     """The board game Azul, simulated: a seeded random-feasible game to its end."""
 
     name = "azul"
-    summary = "the board game Azul: a seeded game played on each rule engine (see also `pysolve azul`)"
+    summary = "the board game Azul: a seeded game played on each back end (see also `pysolve azul`)"
+    options = (
+        Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
+        Option("seed", int, 1, "the game's seed"),
+    )
 
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
-        parser.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
-
-    def question(self, args: argparse.Namespace) -> Question:
-        return Question(check_players(args.players), args.seed)
-
-    def solvers(self, question: Question) -> dict[str, Solver]:
-        return {name: _solver(name) for name in ("prolog", "kanren", "python")}
+    def ask(self, players: int, seed: int) -> Question:
+        """The seeded game of `players` (checked against the choices already)."""
+        return Question(players, seed)
 
     def canonical(self, answer: Answer) -> Any:
         """The final state (scores, walls, bag, lid, ...)."""
@@ -60,6 +38,10 @@ class Azul(Puzzle):
 
     def demo_questions(self) -> list[Question]:
         return [Question(2, 1)]
+
+    def add_commands(self, commands: Any) -> None:
+        """`pysolve azul simulate|crosscheck|replay`: tournaments, lockstep runs and replays."""
+        cli.add_commands(commands)
 
 
 PUZZLE = Azul()

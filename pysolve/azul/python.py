@@ -1,9 +1,10 @@
-"""The Python reference engine: plain data, the rules of the spec, fast.
+"""The Python back end: the reference rules on plain data, fast.
 
 A `Table` holds one game as flat lists of counts; `PythonEngine` applies the
-rules to it. The miniKanren engine subclasses `PythonEngine` and replaces the
-rule methods (`legal_moves`, `place`, `tile_score`, `floor_penalty`,
-`end_bonus`) with its relations, keeping this bookkeeping.
+rules to it. The miniKanren back end subclasses `PythonEngine` and replaces
+the rule methods (`legal_moves`, `place`, `tile_score`, `floor_penalty`,
+`end_bonus`) with its relations, keeping this bookkeeping. `solve` answers
+the demo's question: one seeded game played to its end.
 """
 
 from __future__ import annotations
@@ -11,13 +12,22 @@ from __future__ import annotations
 from typing import Any
 
 from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS,
-                                MARKER, ROW_BONUS, TILES_PER_COLOUR, TILES_PER_FACTORY, Move, RandomStream,
-                                check_players, check_state, complete_rows, winners_of)
+                                MARKER, ROW_BONUS, TILES_PER_COLOUR, TILES_PER_FACTORY, Move, Question,
+                                RandomStream, check_players, check_state, complete_rows, winners_of)
+from pysolve.budget import Budget
 from pysolve.errors import InputError
+from pysolve.answers import Found
+
+
+def solve(question: Question, budget: Budget) -> Found:
+    """The question's seeded game played to its end on the Python rules."""
+    from pysolve.azul.game import played  # the game driver imports these rules
+
+    return played(question, "python", budget)
 
 
 class Table:
-    """One game's state as mutable lists (the Python engine's handle)."""
+    """One game's state as mutable lists (the handle of the Python rules)."""
 
     __slots__ = ("players", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag", "lid",
                  "scores", "walls", "line_colours", "line_counts", "floors", "offer", "over")
@@ -38,6 +48,20 @@ class Table:
         self.floors: list[list[int]] = [[] for _ in range(players)]
         self.offer = 0  # tiles still in factories and centre
         self.over = False
+
+    def copy(self) -> Table:
+        """An independent copy of the game."""
+        other = Table.__new__(Table)
+        for key in ("players", "round", "moves", "turn", "starter", "marker", "offer", "over"):
+            setattr(other, key, getattr(self, key))
+        other.factories = [factory[:] for factory in self.factories]
+        other.centre, other.bag, other.lid = self.centre[:], self.bag[:], self.lid[:]
+        other.scores = self.scores[:]
+        other.walls = [[row[:] for row in wall] for wall in self.walls]
+        other.line_colours = [colours[:] for colours in self.line_colours]
+        other.line_counts = [counts[:] for counts in self.line_counts]
+        other.floors = [floor[:] for floor in self.floors]
+        return other
 
 
 def tile_score(wall: list[list[int]], row: int, column: int) -> int:
@@ -98,12 +122,17 @@ class PythonEngine:
         return moves
 
     def play(self, table: Table, move: Move, stream: RandomStream) -> None:
-        """Apply a legal move; at the end of the offer tile the walls, score, refill or end."""
+        """Apply a legal move; at the end of the offer tile the walls, score, then deal from `stream` or end."""
+        if self.take_turn(table, move):
+            self._next_round(table, stream)
+
+    def take_turn(self, table: Table, move: Move) -> bool:
+        """Apply a legal move and pass the turn; at the end of the offer tile the walls: True if a deal follows."""
         self.apply(table, move)
         if table.offer:
             table.turn = (table.turn + 1) % table.players
-        else:
-            self._end_round(table, stream)
+            return False
+        return self.tile_walls(table)
 
     def apply(self, table: Table, move: Move) -> None:
         """Take and place the tiles of a legal move, nothing more (the turn does not pass)."""
@@ -154,7 +183,7 @@ class PythonEngine:
     def close(self, table: Table) -> None:
         """Forget a game (nothing to free in Python)."""
 
-    # -- the rules the miniKanren engine replaces -------------------------
+    # -- the rules the miniKanren back end replaces -------------------------
     def destinations(self, table: Table, seat: int, colour: int) -> list[int]:
         """Where `colour` may go for `seat`: the floor (0) and every line that accepts it."""
         wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
@@ -225,16 +254,18 @@ class PythonEngine:
         floor.extend([colour] * fits)
         table.lid[colour] += count - fits
 
-    def _end_round(self, table: Table, stream: RandomStream) -> None:
-        """Wall tiling and floors for every player, then the end of the game or the next round."""
+    def tile_walls(self, table: Table) -> bool:
+        """Wall tiling and floors for every player, the start passed on: False when the game ends here."""
         for seat in range(table.players):
             self._tile_wall(table, seat)
         if table.marker != CENTRE:
             table.starter = table.marker
         table.marker = CENTRE
         table.turn = table.starter
-        if any(complete_rows(wall) for wall in table.walls) or not self._next_round(table, stream):
+        if any(complete_rows(wall) for wall in table.walls) or not (any(table.bag) or any(table.lid)):
             self._finish(table)
+            return False
+        return True
 
     def _tile_wall(self, table: Table, seat: int) -> None:
         """Move full lines to the wall, scoring each tile; then the floor penalty; clamp at 0."""
@@ -257,23 +288,33 @@ class PythonEngine:
         table.scores[seat] = max(score, 0)
 
     def _next_round(self, table: Table, stream: RandomStream) -> int:
-        """Fill the factories from the bag (then the lid); the number of tiles dealt."""
-        bag, lid = table.bag, table.lid
-        dealt = 0
-        for factory in table.factories:
-            for _ in range(TILES_PER_FACTORY):
-                if not any(bag):
-                    bag[:], lid[:] = lid, [0] * 5
-                    if not any(bag):
-                        break
-                colour = draw(bag, stream.next())
-                bag[colour] -= 1
-                factory[colour] += 1
-                dealt += 1
-        table.offer = dealt
-        if dealt:
-            table.round += 1
-        return dealt
+        """Fill the empty factories, each tile drawn by the stream's next number; the number of tiles dealt."""
+        while self.dealing(table):
+            self.deal(table, draw(self.deal_bag(table), stream.next()))
+        return table.offer
+
+    # -- a deal, one tile at a time (the chance nodes of `state.State`) ----
+    @staticmethod
+    def dealing(table: Table) -> bool:
+        """A deal goes on: a factory has room and the bag or the lid holds a tile (only the deal fills factories)."""
+        return table.offer < len(table.factories) * TILES_PER_FACTORY and (any(table.bag) or any(table.lid))
+
+    @staticmethod
+    def deal_bag(table: Table) -> list[int]:
+        """The colour counts the next tile comes from: the bag, or the lid once the bag is empty."""
+        return table.bag if any(table.bag) else table.lid
+
+    @staticmethod
+    def deal(table: Table, colour: int) -> None:
+        """Deal a tile of `colour` (one the deal bag holds) to the next factory; an empty bag first takes the lid."""
+        bag = table.bag
+        if not any(bag):
+            bag[:], table.lid[:] = table.lid, [0] * 5
+        bag[colour] -= 1
+        table.factories[table.offer // TILES_PER_FACTORY][colour] += 1
+        if not table.offer:
+            table.round += 1  # the round's first tile: factories and centre were empty
+        table.offer += 1
 
     def _finish(self, table: Table) -> None:
         """End the game: add the bonuses."""

@@ -1,7 +1,11 @@
 """Strategies: any callable (state, legal moves, rng) -> one of the moves.
 
 `state` is the canonical snapshot (a mapping read lazily, so strategies that
-never look at it cost nothing), `rng` the game's `RandomStream`.
+never look at it cost nothing), `rng` the game's `RandomStream`. A strategy
+that searches makes a `state.State` of the snapshot and looks ahead with
+`child`, whichever back end plays the game: `lookahead` here, and the
+search players of `search` (`mcts`, `minimax`), named with their parameters
+(`mcts:1000`, `mcts:0.5s:greedy`, `minimax:3`).
 """
 
 from __future__ import annotations
@@ -9,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pysolve.azul.model import CENTRE, FLOOR_SLOTS, FLOOR_TOTALS, Move, RandomStream, wall_column
-from pysolve.azul.python import PythonEngine, tile_score
-from pysolve.errors import UnknownName
+from pysolve.azul.heuristics import move_gain
+from pysolve.azul.model import Move, RandomStream
+from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.state import State
+from pysolve.errors import InputError, UnknownName
 
 Strategy = Callable[[Mapping[str, Any], list[Move], RandomStream], Move]
 
@@ -20,28 +26,6 @@ def random_feasible(state: Mapping[str, Any], moves: list[Move], rng: RandomStre
     """The original strategy: uniform among moves putting a tile on a line, else among all."""
     feasible = [move for move in moves if move[2]]
     return rng.choice(feasible or moves)
-
-
-def move_gain(state: Mapping[str, Any], move: Move) -> int:
-    """The change of the mover's score if the round ended right after `move` (line scored, floor lost)."""
-    source, colour, destination = move
-    board = state["boards"][state["turn"]]
-    taken = (state["centre"] if source == CENTRE else state["factories"][source])[colour]
-    items = len(board["floor"])
-    added = 1 if source == CENTRE and state["marker"] == CENTRE and items < FLOOR_SLOTS else 0
-    gain = 0
-    if destination:
-        row = destination - 1
-        count = board["lines"][row][1]
-        fits = min(taken, destination - count)
-        taken -= fits
-        if count + fits == destination:
-            wall = [list(cells) for cells in board["wall"]]
-            column = wall_column(row, colour)
-            wall[row][column] = 1
-            gain = tile_score(wall, row, column)
-    after = min(items + added + taken, FLOOR_SLOTS)
-    return gain - (FLOOR_TOTALS[after] - FLOOR_TOTALS[items])
 
 
 def _best(moves: list[Move], value: Callable[[Move], float], rng: RandomStream) -> Move:
@@ -56,38 +40,69 @@ def greedy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Mo
     return _best(moves, lambda move: move_gain(state, move) + (0.5 if move[2] else 0.0), rng)
 
 
-_ENGINE = PythonEngine()
-
-
 def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
     """One-ply lookahead: own immediate gain minus the next player's best reply gain."""
     snapshot = dict(state)
     if snapshot["over"]:
         return rng.choice(moves)
+    root = State.from_json(snapshot)
 
     def value(move: Move) -> float:
         own = move_gain(snapshot, move) + (0.5 if move[2] else 0.0)
-        table = _ENGINE.load(snapshot)
-        _ENGINE.apply(table, move)
-        if not table.offer:
+        after = root.child(move)
+        if after.is_chance_node or after.is_terminal:
             return own  # the round ends: no reply to fear
-        table.turn = (table.turn + 1) % table.players
-        after = _ENGINE.export(table)
-        return own - max(move_gain(after, reply) for reply in _ENGINE.legal_moves(table))
+        seen = after.to_json()
+        return own - max(move_gain(seen, reply) for reply in after.legal_moves())
 
     return _best(moves, value, rng)
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_feasible, "greedy": greedy, "lookahead": lookahead}
+SEARCHES = ("mcts", "minimax")  # strategies with parameters: mcts[:N|:Ts][:random|:greedy][:rN], minimax[:D]
+KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS]", "minimax[:DEPTH]"])
+
+
+def _search(name: str) -> Strategy:
+    """The search player a name with parameters describes (`mcts:1000:greedy`, `mcts:0.5s`, `minimax:3`)."""
+    family, *parameters = name.split(":")
+    if family == "minimax":
+        if len(parameters) > 1 or not all(parameter.isdigit() for parameter in parameters):
+            raise InputError(f"strategy {name!r}: minimax takes one depth in plies, as in minimax:2")
+        return Minimax(*map(int, parameters))
+    settings: dict[str, Any] = {}
+    for parameter in parameters:
+        if parameter.isdigit():
+            settings["iterations"] = int(parameter)
+        elif parameter in ("random", "greedy"):
+            settings["playout"] = parameter
+        elif parameter[:1] == "r" and parameter[1:].isdigit():
+            settings["rounds"] = int(parameter[1:])
+        elif parameter.endswith("s") and _number(parameter[:-1]):
+            settings["seconds"] = float(parameter[:-1])
+        else:
+            raise InputError(f"strategy {name!r}: {parameter!r} is not ITERATIONS, SECONDSs, random|greedy or rROUNDS")
+    return Mcts(**settings)
+
+
+def _number(text: str) -> bool:
+    """True when `text` reads as a decimal number."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def strategy(name_or_callable: str | Strategy) -> Strategy:
-    """A strategy by name (random, greedy, lookahead) or the callable itself."""
+    """A strategy by name (random, greedy, lookahead, mcts..., minimax...) or the callable itself."""
     if callable(name_or_callable):
         return name_or_callable
-    if name_or_callable not in STRATEGIES:
-        raise UnknownName(f"unknown strategy {name_or_callable!r}; known: {', '.join(STRATEGIES)}")
-    return STRATEGIES[name_or_callable]
+    if name_or_callable in STRATEGIES:
+        return STRATEGIES[name_or_callable]
+    if name_or_callable.split(":")[0] in SEARCHES:
+        return _search(name_or_callable)
+    raise UnknownName(f"unknown strategy {name_or_callable!r}; known: {KNOWN}")
 
 
 def strategy_name(chosen: str | Strategy) -> str:

@@ -1,8 +1,8 @@
 """Tournaments: many seeded games, seats rotated, statistics per strategy, on any Executor.
 
-Each game is an independent task (players, seed, engine, strategies by seat)
+Each game is an independent task (players, seed, back end, strategies by seat)
 handed to a `concurrent.futures.Executor`: in-process, a process pool (one
-Prolog engine per process), or a Dask cluster's executor. Results come back
+SWI-Prolog per process), or a Dask cluster's executor. Results come back
 in game order, so they are identical whatever ran them.
 """
 
@@ -25,24 +25,24 @@ class Task:
 
     players: int
     seed: int
-    engine: str
+    backend: str
     strategies: tuple[str, ...]
     log: bool = False
 
 
 def run_task(task: Task) -> GameResult:
     """Play one tournament game (a top-level function, so that it pickles to other processes)."""
-    return play_game(task.players, task.seed, task.engine, list(task.strategies), log=task.log)
+    return play_game(task.players, task.seed, task.backend, list(task.strategies), log=task.log)
 
 
-def tasks(players: int, games: int, seed: int, engine: str, strategies: Sequence[str],
+def tasks(players: int, games: int, seed: int, backend: str, strategies: Sequence[str],
           log: bool = False) -> list[Task]:
     """The games of a tournament: game i has seed `seed + i` and the strategies rotated by i seats."""
     check_players(players)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
     names = list(strategies) or ["random"]
-    return [Task(players, seed + index, engine,
+    return [Task(players, seed + index, backend,
                  tuple(names[(seat + index) % len(names)] for seat in range(players)), log)
             for index in range(games)]
 
@@ -57,15 +57,24 @@ class Standing:
     scores: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """Win rate, mean score and its 95 % confidence interval (normal approximation)."""
+        """Win rate with its 95 % interval (Wilson), mean score and its 95 % interval (normal approximation)."""
         mean = sum(self.scores) / len(self.scores)
         spread = 0.0
         if len(self.scores) > 1:
             variance = sum((score - mean) ** 2 for score in self.scores) / (len(self.scores) - 1)
             spread = 1.96 * math.sqrt(variance / len(self.scores))
         return {"strategy": self.strategy, "seats": self.seats, "wins": self.wins,
-                "win_rate": round(self.wins / self.seats, 4), "mean_score": round(mean, 3),
+                "win_rate": round(self.wins / self.seats, 4),
+                "win_ci95": [round(bound, 4) for bound in wilson(self.wins, self.seats)], "mean_score": round(mean, 3),
                 "ci95": [round(mean - spread, 3), round(mean + spread, 3)]}
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for z = 1.96): sound near 0 and 1 and for few trials."""
+    rate = successes / trials
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
 def summarise(results: Sequence[GameResult]) -> dict[str, Any]:
@@ -96,7 +105,7 @@ def run(work: Sequence[Task], executor: Executor | None = None,
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of fresh processes (spawned: each starts its own Prolog engine)."""
+    """A pool of fresh processes (spawned: each starts its own SWI-Prolog)."""
     import multiprocessing
 
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

@@ -1,0 +1,85 @@
+"""What a position is worth, read from the canonical state: the scoring that search players and greedy share.
+
+`move_gain` is the change of the mover's score if the round ended right
+after a move (what `greedy` maximises). `values` projects every seat's
+score to the end of the round (full lines tiled and scored, the floor
+lost, the clamp at 0) and adds what the wall promises: the bonuses already
+earned, a share of those half-way done, and the tiles waiting on lines that
+stay for the next round. `utilities` turns values into rewards in [0, 1]
+for each seat: how far it leads the best of the others.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move,
+                                wall_column)
+from pysolve.azul.python import end_bonus, tile_score
+
+PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared
+WAITING = 0.6   # points credited per tile on a pattern line that carries over to the next round
+SCALE = 8.0     # points of lead that make a reward of about 0.73 (the logistic's unit)
+
+
+def move_gain(state: Mapping[str, Any], move: Move) -> int:
+    """The change of the mover's score if the round ended right after `move` (line scored, floor lost)."""
+    source, colour, destination = move
+    board = state["boards"][state["turn"]]
+    taken = (state["centre"] if source == CENTRE else state["factories"][source])[colour]
+    items = len(board["floor"])
+    added = 1 if source == CENTRE and state["marker"] == CENTRE and items < FLOOR_SLOTS else 0
+    gain = 0
+    if destination:
+        row = destination - 1
+        count = board["lines"][row][1]
+        fits = min(taken, destination - count)
+        taken -= fits
+        if count + fits == destination:
+            wall = [list(cells) for cells in board["wall"]]
+            column = wall_column(row, colour)
+            wall[row][column] = 1
+            gain = tile_score(wall, row, column)
+    after = min(items + added + taken, FLOOR_SLOTS)
+    return gain - (FLOOR_TOTALS[after] - FLOOR_TOTALS[items])
+
+
+def board_value(board: Mapping[str, Any], over: bool) -> float:
+    """One board's projected worth: the round tiled now, bonuses earned and promised, tiles waiting."""
+    if over:
+        return float(board["score"])  # the final score, bonuses included
+    wall = [list(cells) for cells in board["wall"]]
+    score = board["score"]
+    waiting = 0.0
+    for row, (colour, count) in enumerate(board["lines"]):
+        if count == row + 1:
+            column = wall_column(row, colour)
+            wall[row][column] = 1
+            score += tile_score(wall, row, column)
+        elif count:
+            waiting += WAITING * count
+    score = max(score - FLOOR_TOTALS[min(len(board["floor"]), FLOOR_SLOTS)], 0)
+    progress = 0.0
+    for index in range(5):
+        row = sum(wall[index])
+        column = sum(wall[line][index] for line in range(5))
+        colour = sum(wall[line][wall_column(line, index)] for line in range(5))
+        progress += sum(bonus * (filled / 5) ** 2 for bonus, filled in
+                        ((ROW_BONUS, row), (COLUMN_BONUS, column), (COLOUR_BONUS, colour)) if filled < 5)
+    return score + end_bonus(wall) + PROGRESS * progress + waiting
+
+
+def values(state: Mapping[str, Any]) -> list[float]:
+    """Every seat's projected worth (the final scores once the game is over)."""
+    return [board_value(board, state["over"]) for board in state["boards"]]
+
+
+def utilities(worth: list[float]) -> list[float]:
+    """Rewards in [0, 1]: each seat's lead over the best other seat through a logistic of unit SCALE."""
+    rewards = []
+    for seat, own in enumerate(worth):
+        best_other = max(value for other, value in enumerate(worth) if other != seat)
+        rewards.append(1.0 / (1.0 + math.exp(-(own - best_other) / SCALE)))
+    return rewards

@@ -1,0 +1,196 @@
+"""Search players on the Game/State interface: Monte Carlo tree search and depth-limited minimax.
+
+Both see a position only as `state.State` offers it (`clone`, `child`,
+`legal_moves`, `current_player`, chance nodes, `to_json`) and value it
+with `heuristics`; neither touches the rules' tables, so they search
+whichever back end plays the game (its canonical state becomes a State).
+
+`Mcts` is UCT with one tree per decision. Within a round nothing is hidden,
+so tree nodes keep their positions; a round's end is a chance node (the next
+deal), where the tree stops and a playout goes on for `rounds` round ends,
+each deal drawn from a determinisation of the hidden bag order (the
+iteration's own random generator, weighted by the tiles in the bag). A
+playout is `random` (the original random-feasible strategy) or `greedy`
+(best immediate gain); the position it reaches is valued for every seat
+(max-n: each seat's reward is its lead over the best other seat) and the
+rewards go back up the path. Every random number comes from a generator
+seeded by one number of the game's stream, so a seeded game is the same
+game every time; a time budget (seconds per move) makes it depend on speed.
+
+`Minimax` is paranoid alpha-beta to `depth` plies inside the round (a round's
+end or the game's end is a leaf): the mover maximises its lead over the best
+other seat, every other seat minimises it; moves are tried best-gain first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pysolve.azul.heuristics import move_gain, utilities, values
+from pysolve.azul.model import Move, RandomStream
+from pysolve.azul.state import State
+from pysolve.errors import InputError
+
+PLAYOUTS = ("random", "greedy")
+
+
+class Node:
+    """A decision of the tree: its position, the moves not tried yet, its children and their statistics."""
+
+    __slots__ = ("state", "seat", "untried", "children", "visits", "totals")
+
+    def __init__(self, state: State, players: int) -> None:
+        self.state = state
+        self.seat = state.current_player
+        self.untried: list[Move] = []
+        if not (state.is_chance_node or state.is_terminal):
+            snapshot = state.to_json()
+            # best immediate gain last: `pop()` expands the promising moves first
+            self.untried = sorted(state.legal_moves(), key=lambda move: move_gain(snapshot, move))
+        self.children: dict[Move, Node] = {}
+        self.visits = 0
+        self.totals = [0.0] * players
+
+    @property
+    def leaf(self) -> bool:
+        """True at a round's end or the game's end: the tree does not grow past chance."""
+        return self.state.is_chance_node or self.state.is_terminal
+
+    def best_child(self, exploration: float) -> tuple[Move, Node]:
+        """The child UCT picks for the seat to move here."""
+        seat, log_visits = self.seat, math.log(self.visits)
+        return max(self.children.items(),
+                   key=lambda item: item[1].totals[seat] / item[1].visits
+                   + exploration * math.sqrt(log_visits / item[1].visits))
+
+
+@dataclass(frozen=True)
+class Mcts:
+    """UCT to a budget of `iterations` (or `seconds`) per move, playouts to `rounds` round ends."""
+
+    iterations: int = 1000
+    seconds: float | None = None
+    playout: str = "random"
+    rounds: int = 1
+    exploration: float = 0.7
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise InputError(f"mcts: iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise InputError(f"mcts: seconds per move must be above 0, not {self.seconds}")
+        if self.playout not in PLAYOUTS:
+            raise InputError(f"mcts: unknown playout {self.playout!r}; known: {', '.join(PLAYOUTS)}")
+        if self.rounds < 1:
+            raise InputError(f"mcts: playouts run to at least 1 round end, not {self.rounds}")
+
+    def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
+        """The move with the most visits after the search (a strategy: one number read from `rng`)."""
+        return self.search(State.from_json(dict(state)), random.Random(rng.next()))[0]
+
+    def search(self, root_state: State, generator: random.Random) -> tuple[Move, int]:
+        """(the most visited move, iterations run) from `root_state`, drawing from `generator`."""
+        players = len(root_state.returns())
+        root = Node(root_state, players)
+        if len(root.untried) == 1:
+            return root.untried[0], 0
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+            self._iterate(root, players, generator)
+            done += 1
+        move = max(root.children.items(), key=lambda item: item[1].visits)[0]
+        return move, done
+
+    def _iterate(self, root: Node, players: int, generator: random.Random) -> None:
+        """One selection, expansion, playout and backup."""
+        node, path = root, [root]
+        while not node.untried and not node.leaf:
+            node = node.best_child(self.exploration)[1]
+            path.append(node)
+        if node.untried:
+            move = node.untried.pop()
+            child = Node(node.state.child(move), players)
+            node.children[move] = child
+            node, path = child, path + [child]
+        rewards = utilities(values(self._play_out(node.state, generator).to_json()))
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for seat in range(players):
+                totals[seat] += rewards[seat]
+
+    def _play_out(self, state: State, generator: random.Random) -> State:
+        """A copy of `state` played on to the `rounds`-th round end (or the game's end)."""
+        state = state.clone()
+        ends = 0
+        while not state.is_terminal:
+            if state.is_chance_node:
+                ends += 1
+                if ends >= self.rounds:
+                    break
+                while state.is_chance_node:
+                    outcomes = state.chance_outcomes()
+                    state.apply_chance(generator.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
+                                       if len(outcomes) > 1 else outcomes[0][0])
+                continue
+            moves = state.legal_moves()
+            if self.playout == "greedy":
+                snapshot = state.to_json()
+                gains = [move_gain(snapshot, move) for move in moves]
+                top = max(gains)
+                state.apply_move(generator.choice([m for m, gain in zip(moves, gains) if gain == top]))
+            else:
+                feasible = [move for move in moves if move[2]]
+                state.apply_move(generator.choice(feasible or moves))
+        return state
+
+
+@dataclass(frozen=True)
+class Minimax:
+    """Paranoid alpha-beta to `depth` plies within the round, leaves valued by `heuristics.values`."""
+
+    depth: int = 2
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise InputError(f"minimax: depth must be at least 1, not {self.depth}")
+
+    def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
+        """The move of best minimax value, the first in best-gain order among equals (reads no number)."""
+        root = State.from_json(dict(state))
+        seat = root.current_player
+        best, chosen = -math.inf, moves[0]
+        for move in self._ordered(root):
+            value = self._value(root.child(move), seat, self.depth - 1, best, math.inf)
+            if value > best:
+                best, chosen = value, move
+        return chosen
+
+    @staticmethod
+    def _ordered(state: State) -> list[Move]:
+        """The legal moves, best immediate gain first (alpha-beta prunes more)."""
+        snapshot = state.to_json()
+        return sorted(state.legal_moves(), key=lambda move: -move_gain(snapshot, move))
+
+    def _value(self, state: State, seat: int, depth: int, alpha: float, beta: float) -> float:
+        """The lead of `seat` over the best other seat, searched `depth` more plies."""
+        if depth == 0 or state.is_chance_node or state.is_terminal:
+            worth = values(state.to_json())
+            return worth[seat] - max(value for other, value in enumerate(worth) if other != seat)
+        maximising = state.current_player == seat
+        best = -math.inf if maximising else math.inf
+        for move in self._ordered(state):
+            value = self._value(state.child(move), seat, depth - 1, alpha, beta)
+            if maximising:
+                best, alpha = max(best, value), max(alpha, value)
+            else:
+                best, beta = min(best, value), min(beta, value)
+            if alpha >= beta:
+                break
+        return best

@@ -1,0 +1,181 @@
+"""The PettingZoo environment and the Gymnasium wrapper of Azul: API tests, seeds, masks, rewards."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from pysolve.azul.env import (AzulEnv, AzulGymEnv, action_count, action_index, action_move,  # noqa: E402
+                              observation_bounds)
+from pysolve.azul.game import play_game  # noqa: E402
+from pysolve.azul.model import FACTORIES, MARKER, TOTAL_TILES, RandomStream  # noqa: E402
+from pysolve.azul.strategies import random_feasible  # noqa: E402
+from pysolve.errors import InputError  # noqa: E402
+
+
+def tiles_seen(observation: np.ndarray, players: int) -> int:
+    """All tiles an observation shows (offer, bag, lid, lines, walls, floors without the marker)."""
+    offer = FACTORIES[players] * 5 + 5
+    total = int(observation[:offer].sum()) + int(observation[offer + 1:offer + 11].sum())
+    boards = observation[offer + 13:].reshape(players, 38)
+    for board in boards:
+        total += int(board[1:26].sum()) + int(board[31:36].sum()) + int(board[36]) - int(board[37])
+    return total
+
+
+def random_run(env: AzulEnv, seed: int, picker: np.random.Generator) -> list[tuple]:
+    """One game with random legal actions: (agent, observation, mask, rewards) at every step; checks the masks."""
+    env.reset(seed=seed)
+    record = []
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        mask = observation["action_mask"]
+        legal = env.state.legal_moves()
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(action_index(move) for move in legal)
+        assert [action_move(action_index(move)) for move in legal] == legal
+        for other in env.agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        assert tiles_seen(observation["observation"], env.players) == TOTAL_TILES
+        action = int(picker.choice(np.flatnonzero(mask)))
+        env.step(action)
+        record.append((agent, observation["observation"].tolist(), action, dict(env.rewards)))
+    return record
+
+
+@pytest.mark.filterwarnings("ignore:Observation")  # a Dict with the mask, as PettingZoo's own classic games
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test_passes(players: int) -> None:
+    api_test(AzulEnv(players), num_cycles=300)
+    seed_test(lambda: AzulEnv(players), num_cycles=100)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_mask_is_the_legal_moves_and_rewards_add_up_to_the_scores(players: int) -> None:
+    env = AzulEnv(players, win_reward=3.0)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for _, _, _, rewards in random_run(env, 5, np.random.default_rng(1)):
+        for agent, reward in rewards.items():
+            totals[agent] += reward
+    state = env.state
+    assert state.is_terminal and not env.agents
+    winners = state.winners()
+    for seat, agent in enumerate(env.possible_agents):
+        assert totals[agent] == state.returns()[seat] + (3.0 if seat in winners else -3.0)
+
+
+def test_the_same_seed_replays_the_same_game_and_another_seed_does_not() -> None:
+    env = AzulEnv(2)
+    first = random_run(env, 11, np.random.default_rng(7))
+    again = random_run(env, 11, np.random.default_rng(7))
+    other = random_run(env, 12, np.random.default_rng(7))
+    assert first == again
+    assert first[0][1] != other[0][1]
+
+
+def test_a_seeded_environment_deals_the_game_play_game_deals() -> None:
+    env = AzulEnv(3)
+    env.reset(seed=9)
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        move = random_feasible(env.state.to_json(), env.state.legal_moves(), env.stream)
+        env.step(action_index(move))
+    assert env.state.to_json() == play_game(3, 9, "python").state
+
+
+def test_observation_fields_at_the_start() -> None:
+    env = AzulEnv(2)
+    env.reset(seed=3)
+    table = env.state.table
+    seat = env.state.current_player
+    observation = env.observe(env.agent_selection)["observation"]
+    low, high = observation_bounds(2)
+    assert observation.shape == low.shape == high.shape == (25 + 18 + 2 * 38,)
+    assert observation[:25].tolist() == [count for factory in table.factories for count in factory]
+    assert observation[25:30].tolist() == [0] * 5 and observation[30] == 1  # empty centre, the marker
+    assert observation[31:36].tolist() == table.bag and observation[36:41].tolist() == [0] * 5
+    assert observation[41] == 1 and observation[42] == 0  # round 1, the observer moves
+    assert env.observe(f"player_{1 - seat}")["observation"][42] == 1
+    assert observation[43:].tolist() == [0] * 26 + [-1] * 5 + [0] * 7 + [0] * 26 + [-1] * 5 + [0] * 7
+    assert action_count(2) == 6 * 5 * 6 and sum(table.bag) == TOTAL_TILES - 20
+
+
+def test_an_illegal_action_raises_in_the_aec_environment() -> None:
+    env = AzulEnv(2)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(InputError, match="not legal"):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+def test_the_gymnasium_wrapper_passes_check_env_and_plays_to_the_end_against_greedy() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(AzulGymEnv(2, opponent="greedy"), skip_render_check=True)
+    env = AzulGymEnv(3, seat=1, opponent="greedy", win_reward=2.0)
+    observation, info = env.reset(seed=4)
+    assert info["seed"] == 4
+    picker, total, steps, done = np.random.default_rng(2), 0.0, 0, False
+    while not done:
+        action = int(picker.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, _ = env.step(action)
+        total, steps, done = total + reward, steps + 1, terminated or truncated
+    state = env.aec.state
+    assert terminated and state.is_terminal and steps > 10
+    assert total == state.returns()[1] + (2.0 if 1 in state.winners() else -2.0)
+
+
+def test_the_gymnasium_wrapper_ends_on_an_illegal_action_or_raises() -> None:
+    env = AzulGymEnv(2)
+    observation, _ = env.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal": True})
+    strict = AzulGymEnv(2, illegal="raise")
+    strict.reset(seed=1)
+    with pytest.raises(InputError, match="not legal"):
+        strict.step(illegal)
+
+
+def test_a_truncated_game_stops_every_agent() -> None:
+    env = AzulEnv(2, max_moves=5)
+    record = random_run(env, 2, np.random.default_rng(0))
+    assert len(record) == 5 and not env.agents and not env.state.is_terminal
+
+
+def test_bad_settings_are_input_errors() -> None:
+    with pytest.raises(InputError, match="2 to 4 players"):
+        AzulEnv(5)
+    with pytest.raises(InputError, match="seat 2"):
+        AzulGymEnv(2, seat=2)
+    with pytest.raises(InputError, match="render_mode"):
+        AzulEnv(2, render_mode="rgb")
+
+
+def test_render_ansi_draws_the_table() -> None:
+    env = AzulEnv(2, render_mode="ansi")
+    env.reset(seed=1)
+    assert "factories:" in env.render() and "round 1" in env.render()
+    assert RandomStream(1).below(2) == env.state.table.starter
+
+
+def test_the_example_plays_random_and_mcts_through_both_environments() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "azul_env.py"
+    out = subprocess.run([sys.executable, str(example), "3"], capture_output=True, text=True, timeout=60, check=True)
+    assert "PettingZoo: scores" in out.stdout and "Gymnasium:" in out.stdout and "steps against greedy" in out.stdout
