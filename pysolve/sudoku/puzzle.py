@@ -1,0 +1,115 @@
+"""PUZZLE: Sudoku's options, its questions (one or a file of many), answers compared and drawn, its generator."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from pysolve import options as _options
+from pysolve.errors import InputError
+from pysolve.options import Option
+from pysolve.paths import data_dir
+from pysolve.boards import BoardPuzzle, board_options
+from pysolve.puzzle import brief
+from pysolve.sudoku import draw, generate, model, python
+from pysolve.sudoku.model import BOXES, Question
+
+
+def easy_file() -> Path:
+    """The two classic easy puzzles shipped in data/sudoku/."""
+    return data_dir() / "sudoku" / "easy.txt"
+
+
+class SudokuPuzzle(BoardPuzzle):
+    """Sudoku: every row, column and box of an N x N grid holds 1..N once (N = 4, 6, 9 or 16)."""
+
+    name = "sudoku"
+    summary = "fill the grid so that rows, columns and boxes hold 1..N once; solve, count, validate, generate"
+    can_generate = True
+    drawing = draw
+
+    options = board_options(
+        "one puzzle (an 81-character line, or 9 lines of 9) or many (one line each)",
+        "FILE is a filled grid: check it, name the row, column or box that breaks",
+        Option("strategy", str, python.FAST, choices=python.STRATEGIES,
+               help="fast (Python: propagation and fewest candidates first, Prolog: CLP(FD)) "
+                    "or plain (reading-order backtracking)"),
+        Option("index", int, above=0, metavar="K", help="in a file of many puzzles, only the K-th"),
+    )
+    generate_options = (
+        Option("size", int, 9, choices=tuple(BOXES), help="side of the grid"),
+        Option("seed", int, help="random seed (default: a fresh one, printed)"),
+        Option("givens", int, minimum=0, metavar="N",
+               help="stop removing givens at N (default: as few as stay unique)"),
+    )
+
+    def questions(self, **given: Any) -> list[Question]:
+        """One question per puzzle in FILE (a file of one-line puzzles holds many), in order."""
+        values = _options.check(self.question_options(), given, f"pysolve solve {self.name}")
+        return self.ask_all(**values)
+
+    def ask(self, **values: Any) -> Question:
+        """The question FILE asks; InputError when it holds many puzzles and no --index picks one."""
+        asked = self.ask_all(**values)
+        if len(asked) > 1:
+            raise InputError(f"{values['file']} holds {len(asked)} puzzles; this command answers one: "
+                             "pick it with --index K (`pysolve solve` answers them all in turn)")
+        return asked[0]
+
+    def ask_all(self, file: str, count: int | None, validate: bool, strategy: str, index: int | None,
+                seconds: float, nodes: int) -> list[Question]:
+        """The questions FILE and the options ask; InputError on a bad puzzle or a bad combination."""
+        if validate and count:
+            raise InputError("--validate checks a filled grid; it takes no --count")
+        boards = model.load(file)
+        if index:
+            if index > len(boards):
+                raise InputError(f"--index {index}: {file} holds {len(boards)} puzzle{'s' * (len(boards) != 1)}")
+            boards = boards[index - 1:index]
+        for board in boards:
+            if validate:
+                model.require_filled(board)
+            else:
+                model.require_consistent(board)
+        return [Question(board, file, count, strategy, validate, seconds, nodes) for board in boards]
+
+    def label(self, question: Question) -> str:
+        """The file by name (and line), the board's side and givens, and the question."""
+        board = question.board
+        where = f"{brief(question.file)}" + (f":{board.line}" if board.line else "")
+        asked = f"count={question.count}" if question.count else "validate" if question.validate else "solve"
+        return f"{where} ({board.size}x{board.size}, {board.givens} givens), {asked}, strategy={question.strategy}"
+
+    def describe(self, question: Question) -> dict[str, Any]:
+        """The question as JSON: the file (and line), the grid and the options."""
+        board = question.board
+        return {"file": question.file, "line": board.line, "size": board.size, "puzzle": board.rows(),
+                "givens": board.givens, "count": question.count, "strategy": question.strategy,
+                "validate": question.validate}
+
+    def solves(self, puzzle: list[list[int]], grid: list[list[int]]) -> bool:
+        """True when `grid` fills the board `puzzle` with every unit holding 1..N once."""
+        return model.solves(model.make_board(puzzle), grid)
+
+    def validity(self, broken: list[Any]) -> str:
+        """Valid, or the rows, columns and boxes that hold a value twice."""
+        if not broken:
+            return "valid: every row, column and box holds each value once"
+        return "not a solution: " + "; ".join(f"{kind} {number} holds {value} more than once"
+                                              for kind, number, value in broken)
+
+    def create(self, size: int, seed: int | None, givens: int | None) -> tuple[dict[str, Any], str]:
+        """A generated unique puzzle as JSON data and as a grid file `pysolve solve sudoku` reads."""
+        seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        data = generate.generate(size, seed, givens)
+        header = (f"# sudoku generated by pysolve: seed {seed}, {size}x{size}, {data['givens']} givens, "
+                  f"difficulty {data['difficulty']['label']} ({data['difficulty']['states']} states)\n")
+        return data, header + draw.text(data["puzzle"])
+
+    def demo_questions(self) -> list[Question]:
+        """The Wikipedia puzzle, counted to 2 (its solution and its uniqueness)."""
+        return [Question(model.load(easy_file())[0], str(easy_file()), count=2)]
+
+
+PUZZLE = SudokuPuzzle()

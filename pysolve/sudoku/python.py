@@ -1,0 +1,200 @@
+"""Imperative Sudoku solvers: constraint propagation with the fewest-candidates search, and a plain backtracker.
+
+FAST keeps each cell's candidates as a bit mask (bit v-1 for value v) and
+propagates two rules to a fixpoint (Norvig's eliminate and assign): a cell
+left with one candidate takes it and leaves its peers (naked single), and a
+value with one place left in a row, column or box goes there (hidden
+single). Then it branches on the cell with the fewest candidates (minimum
+remaining values), on a copy of the masks. PLAIN is the reference: cells in
+reading order, each value from 1 up that its row, column and box do not hold.
+Both spend one node of the Budget per search node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted, validation
+from pysolve.sudoku.model import Board, Question, broken
+
+FAST, PLAIN = "fast", "plain"
+STRATEGIES = (FAST, PLAIN)
+
+
+@dataclass
+class Propagation:
+    """The fast search: candidate masks propagated by naked and hidden singles, branching on the fewest."""
+
+    board: Board
+    limit: int
+    budget: Budget
+    solutions: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        geometry = self.board.geometry
+        self.full = (1 << self.board.size) - 1
+        self.peers, self.units, self.units_of = geometry.peers, geometry.all_units, geometry.units_of
+
+    def run(self) -> None:
+        """Search from the givens; SearchLimitExceeded when the budget runs out."""
+        candidates = [1 << (value - 1) if value else self.full for value in self.board.cells]
+        givens = [cell for cell, value in enumerate(self.board.cells) if value]
+        self.search(candidates, givens, set(range(len(self.units))))
+
+    def search(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
+        """Propagate, then try each value of the cell with the fewest; True once `limit` solutions are found."""
+        self.budget.spend()
+        if not self.propagate(candidates, singles, changed):
+            return False
+        best, fewest = -1, self.board.size + 1
+        for cell, mask in enumerate(candidates):
+            if mask & (mask - 1):
+                count = mask.bit_count()
+                if count < fewest:
+                    best, fewest = cell, count
+                    if count == 2:
+                        break
+        if best < 0:
+            self.solutions.append([mask.bit_length() for mask in candidates])
+            return len(self.solutions) >= self.limit
+        choices = candidates[best]
+        while choices:
+            bit = choices & -choices
+            choices ^= bit
+            trial = candidates[:]
+            trial[best] = bit
+            if self.search(trial, [best], set(self.units_of[best])):
+                return True
+        return False
+
+    def propagate(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
+        """Naked singles leave their peers, hidden singles are placed, to a fixpoint; False on a contradiction.
+
+        `singles` are cells just left with one candidate, `changed` the units whose masks changed since
+        they were last looked at for hidden singles.
+        """
+        peers, units, units_of, full = self.peers, self.units, self.units_of, self.full
+        while True:
+            while singles:
+                cell = singles.pop()
+                bit = candidates[cell]
+                for peer in peers[cell]:
+                    mask = candidates[peer]
+                    if mask & bit:
+                        mask ^= bit
+                        if not mask:
+                            return False
+                        candidates[peer] = mask
+                        changed.update(units_of[peer])
+                        if not mask & (mask - 1):
+                            singles.append(peer)
+            if not changed:
+                return True
+            looking, changed = changed, set()
+            for number in looking:
+                unit = units[number]
+                once = twice = placed = 0
+                for cell in unit:
+                    mask = candidates[cell]
+                    if mask & (mask - 1):
+                        twice |= once & mask
+                    else:
+                        placed |= mask
+                    once |= mask
+                if once != full:
+                    return False  # some value has no place left in this unit
+                hidden = once & ~twice & ~placed
+                while hidden:
+                    bit = hidden & -hidden
+                    hidden ^= bit
+                    cell = next((cell for cell in unit if candidates[cell] & bit), -1)
+                    if cell < 0:
+                        return False  # its one place was just given another value
+                    candidates[cell] = bit
+                    singles.append(cell)
+                    changed.update(units_of[cell])
+
+
+@dataclass
+class Backtracking:
+    """The reference search: cells in reading order, values from 1 up that no peer holds."""
+
+    board: Board
+    limit: int
+    budget: Budget
+    solutions: list[list[int]] = field(default_factory=list)
+
+    def run(self) -> None:
+        """Search from the givens (a value given twice in a unit: no solution); SearchLimitExceeded when out."""
+        geometry, size = self.board.geometry, self.board.size
+        self.values = list(self.board.cells)
+        self.used = [[set(), set(), set()] for _ in range(size)]  # per index: values in row, column, box
+        self.units = [(cell // size, cell % size, geometry.box_of(cell)) for cell in range(size * size)]
+        for cell, value in enumerate(self.values):
+            if value:
+                if not self.allowed(cell, value):
+                    return
+                self.mark(cell, value, True)
+        self.empty = [cell for cell, value in enumerate(self.values) if not value]
+        self.fill(0)
+
+    def allowed(self, cell: int, value: int) -> bool:
+        """True when no cell of `cell`'s row, column or box holds `value`."""
+        return all(value not in self.used[index][kind] for kind, index in enumerate(self.units[cell]))
+
+    def mark(self, cell: int, value: int, placed: bool) -> None:
+        """Record `value` as held (or no longer held) by `cell`'s row, column and box."""
+        for kind, index in enumerate(self.units[cell]):
+            if placed:
+                self.used[index][kind].add(value)
+            else:
+                self.used[index][kind].discard(value)
+
+    def fill(self, k: int) -> bool:
+        """Fill the k-th empty cell and the rest; True once `limit` solutions are found."""
+        self.budget.spend()
+        if k == len(self.empty):
+            self.solutions.append(self.values[:])
+            return len(self.solutions) >= self.limit
+        cell = self.empty[k]
+        for value in range(1, self.board.size + 1):
+            if self.allowed(cell, value):
+                self.values[cell] = value
+                self.mark(cell, value, True)
+                done = self.fill(k + 1)
+                self.mark(cell, value, False)
+                self.values[cell] = 0
+                if done:
+                    return True
+        return False
+
+
+def solve(question: Question, budget: Budget) -> Found:
+    """Solve the board (first solution, or count up to `question.count`) by the question's strategy."""
+    return counted(search(question.board, question.limit, question.strategy, budget), question.count)
+
+
+def validate(question: Question, budget: Budget) -> Found:
+    """Check a filled grid: the rows, columns and boxes that hold a value twice."""
+    return validation(question.board.rows(), broken(question.board))
+
+
+def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
+    """Up to `limit` solutions by FAST (propagation) or PLAIN (backtracking), within `budget`.
+
+    A stopped search keeps the solutions it found (a count says "at least").
+    """
+    solver = Propagation(board, limit, budget) if strategy == FAST else Backtracking(board, limit, budget)
+    status, reason = SOLVED, ""
+    try:
+        solver.run()
+    except SearchLimitExceeded as error:
+        status, reason = UNKNOWN, str(error)
+    if status == SOLVED and not solver.solutions:
+        status = NO_SOLUTION
+    n = board.size
+    grids = [[values[r * n:(r + 1) * n] for r in range(n)] for values in solver.solutions]
+    stats = {"states": budget.spent, "strategy": strategy, **({"reason": reason} if reason else {})}
+    return Found(grids, stats, status=status)
