@@ -17,11 +17,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pysolve.hidato import generate, kanren, model, prolog, python  # noqa: E402
-from pysolve.hidato.model import Board  # noqa: E402
+from pysolve.budget import Budget  # noqa: E402
+from pysolve.hidato.model import Board, Question  # noqa: E402
 from pysolve.paths import data_dir  # noqa: E402
 from pysolve.puzzle import Found  # noqa: E402
 from pysolve.report import render_table  # noqa: E402
@@ -32,13 +34,14 @@ KANREN_SIZE = 6  # beyond this miniKanren's walk spends its whole budget
 
 def solvers(budget: float) -> dict[str, Callable[[Board, int], Found]]:
     """Back end and strategy -> a solver taking (board, limit), all under a time budget."""
-    return {
-        "python fast": lambda board, limit: python.solve(board, limit, "fast", seconds=budget),
-        "python original": lambda board, limit: python.solve(board, limit, "original", seconds=budget),
-        "prolog clpfd": lambda board, limit: prolog.solve(board, limit, "fast", seconds=budget),
-        "prolog original": lambda board, limit: prolog.solve(board, limit, "original", seconds=budget),
-        "kanren": lambda board, limit: kanren.solve(board, limit, seconds=budget),
-    }
+
+    def asking(module: ModuleType, strategy: str) -> Callable[[Board, int], Found]:
+        return lambda board, limit: module.solve(Question(board, "bench", limit, strategy, seconds=budget),
+                                                 Budget(seconds=budget))
+
+    return {"python fast": asking(python, "fast"), "python original": asking(python, "original"),
+            "prolog clpfd": asking(prolog, "fast"), "prolog original": asking(prolog, "original"),
+            "kanren": asking(kanren, "original")}
 
 
 def timed(solver: Callable[[Board, int], Found], board: Board, limit: int) -> tuple[float, str]:
@@ -134,7 +137,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=10.0, help="time budget per solve, seconds")
     args = parser.parse_args()
     runs = solvers(args.budget)
-    prolog.solve(model.load(DATA / "sample.txt"))  # start SWI-Prolog and load clpfd once
+    runs["prolog clpfd"](model.load(DATA / "sample.txt"), 1)  # start SWI-Prolog and load clpfd once
     for section in (lambda: sample_section(runs), lambda: big_section(runs, args.puzzles),
                     lambda: long_section(runs), lambda: scaling_section(runs)):
         print(section(), end="\n\n", flush=True)

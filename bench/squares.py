@@ -19,10 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve.errors import PysolveError  # noqa: E402
+from pysolve.errors import PysolveError, SearchLimitExceeded  # noqa: E402
+from pysolve.puzzle import UNKNOWN  # noqa: E402
 from pysolve.squares.generate import generate  # noqa: E402
-from pysolve.squares.model import ETERNITY, INSECT, Instance, load  # noqa: E402
-from pysolve.squares.puzzle import ALL, PUZZLE, Question  # noqa: E402
+from pysolve.squares.model import ALL, ETERNITY, INSECT, Instance, Question, load  # noqa: E402
+from pysolve.squares.puzzle import PUZZLE  # noqa: E402
 
 # back end label -> (back end, strategy)
 RUNNERS = {
@@ -47,10 +48,17 @@ def measure(run: Callable[[], int], repeat: int) -> tuple[int, float, float]:
 
 
 def ask(instance: Instance, label: str, seconds: float) -> Callable[[], int]:
-    """A run of one back end asking for all solutions; returns the count."""
+    """A run of one back end asking for all solutions; returns the count (SearchLimitExceeded when it stopped)."""
     backend, strategy = RUNNERS[label]
     question = Question(instance, ALL, strategy=strategy, seconds=seconds)
-    return lambda: PUZZLE.solve(question, backend).count or 0
+
+    def run() -> int:
+        answer = PUZZLE.solve(question, backend)
+        if answer.status == UNKNOWN:
+            raise SearchLimitExceeded(answer.stats["reason"])
+        return answer.count or 0
+
+    return run
 
 
 def bench_row(title: str, instance: Instance, labels: list[str], seconds: float) -> None:
@@ -87,10 +95,13 @@ def main() -> None:
     for size in (5, 6):
         labels = ["python fast", "prolog indexed"] + (["kanren"] if args.full and size == 5 else [])
         bench_row(f"generated K={size} seed=1", generate(size, size, size, 1, ETERNITY), labels, args.seconds)
-    insect_sizes = (4, 5, 6) if args.full else (4,)
-    for size in insect_sizes:
-        labels = ["python fast"] + (["prolog indexed"] if size <= 5 else [])
-        bench_row(f"generated K={size} seed=1", generate(size, size, size, 1, INSECT), labels, args.seconds)
+    # the issue's random insect-rule puzzles: N x N with K letters (python fast = mrv for these counts)
+    insect_cases = [(4, 4, 1)] + ([(5, 6, seed) for seed in (1, 2, 3)] + [(6, 10, seed) for seed in (1, 2, 3)]
+                                  + [(6, 8, 1)] if args.full else [(5, 6, 1), (6, 10, 1)])
+    for size, letters, seed in insect_cases:
+        labels = ["python fast"] + (["prolog indexed"] if size <= 4 else [])
+        bench_row(f"generated K={letters} seed={seed}", generate(size, size, letters, seed, INSECT), labels,
+                  args.seconds)
 
 
 if __name__ == "__main__":

@@ -15,11 +15,12 @@ import argparse
 import time
 
 from pysolve import backends
+from pysolve.answers import UNKNOWN
 from pysolve.errors import SearchLimitExceeded
 from pysolve.report import render_table
-from pysolve.tangram import api
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Instance, Question, load_instance
+from pysolve.tangram.puzzle import PUZZLE
 
 BACKENDS = [name for name in backends.NAMES if backends.available(name)]
 BOARDS = [(8, 8, 7), (10, 10, 8), (12, 12, 9), (14, 14, 10), (16, 16, 12)]  # width, height, pieces
@@ -29,11 +30,14 @@ SEEDS = (1, 2, 3)
 def timed(question: Question, backend: str, repeat: int) -> tuple[float | None, object]:
     """Best CPU time of `repeat` runs and the answer's count/first solution; None time past the budget."""
     best, result = float("inf"), None
+    solve = PUZZLE.backend_module(backend).solve
     for _ in range(repeat):
         started = time.process_time()
         try:
-            found = api.answer(backend, question)
+            found = solve(question, PUZZLE.budget(question))
         except SearchLimitExceeded:
+            return None, None
+        if found.status == UNKNOWN:
             return None, None
         best = min(best, time.process_time() - started)
         result = found.count if found.count is not None else found.solutions[:1]
@@ -78,10 +82,22 @@ def scaling_rows(budget: float) -> list[list[str]]:
     return rows
 
 
+def issue_rows(budget: float) -> list[list[str]]:
+    """Boards cut by guillotine cuts, sides >= 2, all sizes distinct (issue 12): the count, 12x12 to 24x24."""
+    rows = []
+    for side, pieces, seeds in ((12, 9, range(1, 4)), (16, 12, range(1, 4)), (20, 14, range(1, 13)),
+                                (24, 16, range(1, 4))):
+        for seed in seeds:
+            instance = generate(side, side, pieces, seed, min_side=2, distinct=True)
+            rows.append(row(f"{side}x{side}/{pieces} min2 distinct seed {seed} count",
+                            Question(instance, "count", "cell", seconds=budget), 1))
+    return rows
+
+
 def warm_up(instance: Instance) -> None:
     """Start SWI-Prolog and load the rule base before anything is timed."""
     for backend in BACKENDS:
-        api.answer(backend, Question(instance, "first"))
+        PUZZLE.solve(Question(instance, "first"), backend)
 
 
 def main() -> None:
@@ -96,6 +112,8 @@ def main() -> None:
     print(render_table(header, classic_rows(args.repeat, args.budget)))
     print()
     print(render_table(header, scaling_rows(args.budget)))
+    print()
+    print(render_table(header, issue_rows(args.budget)))
 
 
 if __name__ == "__main__":
