@@ -152,9 +152,16 @@ piece(Id, Edges) :-
 puzzle_rule(Rule) :-
     (   rule(Chosen)
     ->  Rule = Chosen
-    ;   throw(error(existence_error(puzzle, none),
-                    context(squares:puzzle_rule/1, 'no puzzle is chosen: ask inside with_puzzle/6')))
+    ;   throw(error(squares_no_puzzle, _))
     ).
+
+:- multifile prolog:error_message//1.
+
+%   The error of a puzzle predicate asked outside with_puzzle/6: one line
+%   that says how to choose a puzzle, with a goal that runs as it stands.
+prolog:error_message(squares_no_puzzle) -->
+    [ 'no squares puzzle is chosen: ask inside with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Goal), ',
+      'e.g. with_puzzle(insect, 1, 2, [[1, [a, b, a, b]], [2, [a, b, a, b]]], [[a, b]], piece(1, E))' ].
 
 %!  rotated(+Turns, +Edges, -Turned) is det.
 %

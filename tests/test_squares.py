@@ -413,8 +413,18 @@ def test_piece_and_matches_answer_inside_with_puzzle():
     bridge.goal("solve", "indexed", "up_to_rotation", Var("Grid")),
 ])
 def test_the_puzzle_predicates_raise_outside_with_puzzle(goal):
-    with pytest.raises(PrologError, match="no puzzle is chosen: ask inside with_puzzle/6"):
+    with pytest.raises(PrologError, match=r"no squares puzzle is chosen: ask inside with_puzzle\(Rule, Rows"):
         bridge.solutions(prolog.RULE_BASE, goal)
+
+
+@needs_prolog
+def test_a_query_without_a_puzzle_says_in_one_line_how_to_choose_one(capsys):
+    assert cli_module.main(["query", "squares", "piece(1,E)"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no squares puzzle is chosen" in err
+    example = err.split("e.g. ", 1)[1].strip()  # the example in the message runs as it stands
+    assert cli_module.main(["query", "squares", example]) == 0
+    assert capsys.readouterr().out.strip() == "E = [a,b,a,b]"
 
 
 @needs_prolog
@@ -503,6 +513,29 @@ def test_a_full_trace_stops_the_search_and_says_so():
     assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), trace.events, trace.truncated)
 
 
+def test_the_trace_as_json_lines_holds_every_event_between_a_start_and_an_end(tmp_path, cli, capsys):
+    out = tmp_path / "trace.jsonl"
+    assert cli(["solve", "squares", "--all", "--backend", "python", "--trace", str(out)]) == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    start, events, end = lines[0], lines[1:-1], lines[-1]
+    assert start["kind"] == "start" and model.instance_from_json(start) == model.load()
+    trace = python.Trace()
+    python.reference(model.load(), lambda grid: False, Budget(), trace)
+    assert [(e["kind"], *[e[k] for k in ("pos", "piece", "turns") if k in e]) for e in events] == trace.events
+    assert [e["number"] for e in events if e["kind"] == "solution"] == [1, 2, 3, 4]
+    assert all(e["pos"] == 3 * e["row"] + e["col"] for e in events if e["kind"] != "solution")
+    assert end == {"kind": "end", "events": len(trace.events), "solutions": 4, "truncated": False}
+
+
+def test_the_replay_pauses_on_each_solution_and_ends_on_the_last_one():
+    page = draw.replay_html(model.load(), [("place", 0, 1, 0), ("solution",), ("back", 0)], False)
+    script = page.split("<script>", 1)[1]
+    solution_branch = script.split("} else {  // a solution", 1)[1].split("\n  }\n", 1)[0]
+    assert "last = cells.map" in solution_branch and "pause();" in solution_branch
+    assert "function finish()" in script and "if (next >= events.length) finish();" in script
+    assert "pauses on\nevery solution" in page and "ends on the last solution found" in page
+
+
 # --- the CLI and bad input --------------------------------------------------------------------
 
 def test_json_has_grids_of_piece_and_turns(cli, capsys):
@@ -568,6 +601,7 @@ def test_the_options_ask_the_question_and_the_help_shows_them(cli, capsys):
     assert cli(["solve", "squares", "--help"]) == 0
     usage = capsys.readouterr().out
     assert "[--all | --count]" in usage and "--trace-html OUT" in usage and "(default 60)" in usage
+    assert "--trace OUT" in usage
 
 
 def test_svg_without_a_solution_to_draw_is_an_input_error(cli, capsys, tmp_path):

@@ -112,39 +112,55 @@ def svg_grid(instance: Instance, grid: Grid) -> str:
 
 REPLAY_SCRIPT = """
 const events = DATA.events, cols = DATA.cols, board = document.getElementById('board');
-let next = 0, timer = null, found = 0;
+let next = 0, timer = null, found = 0, last = null, note = '';
 const cells = [];
 function show() {
   document.getElementById('where').textContent =
-    `event ${next} of ${events.length}, solutions so far: ${found}`;
+    `event ${next} of ${events.length}, solutions so far: ${found}${note}`;
 }
+function put(pos, piece, turns) {
+  const use = document.createElementNS('http://www.w3.org/2000/svg', 'use');
+  use.setAttribute('href', '#p' + piece);
+  use.setAttribute('transform', `translate(${(pos % cols) * 100} ${Math.floor(pos / cols) * 100}) rotate(${90 * turns} 50 50)`);
+  board.appendChild(use);
+  cells[pos] = {use, piece, turns};
+}
+function clear() { cells.forEach(c => c && c.use.remove()); cells.length = 0; }
 function apply(event) {
   const [kind, pos, piece, turns] = event;
+  note = '';
+  board.classList.remove('solved');
   if (kind === 'place') {
-    const use = document.createElementNS('http://www.w3.org/2000/svg', 'use');
-    use.setAttribute('href', '#p' + piece);
-    use.setAttribute('transform', `translate(${(pos % cols) * 100} ${Math.floor(pos / cols) * 100}) rotate(${90 * turns} 50 50)`);
-    board.appendChild(use);
-    cells[pos] = use;
+    put(pos, piece, turns);
   } else if (kind === 'back') {
-    cells[pos].remove();
+    cells[pos].use.remove();
     cells[pos] = null;
-  } else {
+  } else {  // a solution: keep it, show it, and wait for play or step
     found += 1;
+    last = cells.map(c => [c.piece, c.turns]);
     board.classList.add('solved');
-    setTimeout(() => board.classList.remove('solved'), 400);
+    note = ` (solution ${found}: paused, press play to go on)`;
+    pause();
   }
 }
+function finish() {  // the end of the trace: the board shows the last solution found
+  pause();
+  clear();
+  if (last) { last.forEach(([piece, turns], pos) => put(pos, piece, turns)); board.classList.add('solved'); }
+  note = last ? ` (end of the search: the last solution found, ${found} in all)` : ' (end of the search: no solution)';
+}
 function step() {
-  if (next >= events.length) { pause(); return; }
-  apply(events[next]); next += 1; show();
+  if (next >= events.length) { finish(); show(); return; }
+  apply(events[next]); next += 1;
+  if (next >= events.length) finish();
+  show();
 }
 function delay() { return 1000 / Number(document.getElementById('speed').value); }
-function play() { pause(); timer = setInterval(step, delay()); }
+function play() { pause(); if (next >= events.length) restart(); timer = setInterval(step, delay()); }
 function pause() { if (timer) clearInterval(timer); timer = null; }
 function restart() {
-  pause(); next = 0; found = 0;
-  cells.forEach(c => c && c.remove()); cells.length = 0; show();
+  pause(); next = 0; found = 0; last = null; note = '';
+  board.classList.remove('solved'); clear(); show();
 }
 document.getElementById('play').onclick = play;
 document.getElementById('pause').onclick = pause;
@@ -170,7 +186,8 @@ def replay_html(instance: Instance, events: Sequence[tuple], truncated: bool) ->
 button{{margin-right:.4em}}</style></head>
 <body><h1>{title}</h1>
 <p>Row by row from the top-left, every unused piece in every rotation; a piece stays while it
-matches its left and upper neighbours, and leaves again on backtracking.</p>{note}
+matches its left and upper neighbours, and leaves again on backtracking. The replay pauses on
+every solution (play or step goes on) and ends on the last solution found.</p>{note}
 <div><button id="play">play</button><button id="pause">pause</button><button id="step">step</button>
 <button id="restart">restart</button> speed <input id="speed" type="range" min="1" max="400" value="20">
 <span id="where"></span></div>

@@ -39,6 +39,8 @@ class Squares(Puzzle):
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
                help="write an HTML page replaying the original's search step by step"),
+        Option("trace", metavar="OUT", output=True,
+               help="write the original's search as JSON lines, one event a line (for other tools)"),
     )
     generate_options = (
         Option("rows", int, required=True, help="rows of the grid"),
@@ -81,7 +83,7 @@ class Squares(Puzzle):
         return "\n\n".join(parts)
 
     def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
-        """--svg: the first solution as SVG; --trace-html: the original's search replayed."""
+        """--svg: the first solution as SVG; --trace-html / --trace: the original's search replayed / as JSON lines."""
         written = []
         instance = self.instance_of(answer)
         if outputs.get("svg"):
@@ -90,9 +92,13 @@ class Squares(Puzzle):
                                  "(--count does not keep them)")
             picture = draw.svg_grid(instance, grid_from_json(answer.solutions[0]))
             written.append(files.write_text(outputs["svg"], picture, "--svg"))
-        if outputs.get("trace_html"):
-            page = trace_page(instance, answer.question["mode"] == FIRST, self.budget(answer.asked))
-            written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
+        if outputs.get("trace_html") or outputs.get("trace"):
+            trace = search_trace(instance, answer.question["mode"] == FIRST, self.budget(answer.asked))
+            if outputs.get("trace_html"):
+                page = draw.replay_html(instance, trace.events, trace.truncated)
+                written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
+            if outputs.get("trace"):
+                written.append(files.write_text(outputs["trace"], trace.json_lines(instance), "--trace"))
         return written
 
     def instance_of(self, answer: Answer) -> Instance:
@@ -111,15 +117,15 @@ class Squares(Puzzle):
                 Question(load("eternity-4x4"), COUNT)]
 
 
-def trace_page(instance: Instance, first_only: bool, budget: Budget) -> str:
-    """The HTML replay of the original's search (to the first solution, or all of it)."""
+def search_trace(instance: Instance, first_only: bool, budget: Budget) -> python.Trace:
+    """The original's search recorded (to the first solution, or all of it), for the replay and --trace."""
     trace = python.Trace(max_events=TRACE_EVENTS)
 
     def stop(grid: Grid) -> bool:
         return first_only
 
     python.reference(instance, stop, budget, trace)
-    return draw.replay_html(instance, trace.events, trace.truncated)
+    return trace
 
 
 PUZZLE = Squares()

@@ -26,6 +26,7 @@ first), so it is not used there.
 
 from __future__ import annotations
 
+import json
 from itertools import chain
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -83,6 +84,24 @@ class Trace:
             self.truncated = True
             return
         self.events.append(event)
+
+    def json_lines(self, instance: Instance) -> str:
+        """The trace as JSON lines for other tools: a `start` line (the instance), one per event, an `end` line."""
+        cols = instance.cols
+        lines = [{"kind": "start", **instance.to_json()}]
+        solutions = 0
+        for kind, *rest in self.events:
+            line: dict[str, object] = {"kind": kind}
+            if kind == "solution":
+                solutions += 1
+                line["number"] = solutions
+            else:
+                line.update(zip(("pos", "piece", "turns"), rest))
+                line["row"], line["col"] = divmod(line["pos"], cols)  # type: ignore[call-overload]
+            lines.append(line)
+        lines.append({"kind": "end", "events": len(self.events), "solutions": solutions,
+                      "truncated": self.truncated})
+        return "".join(json.dumps(line) + "\n" for line in lines)
 
 
 def reference(instance: Instance, visit: Visit, limit: Budget, trace: Trace | None = None,
