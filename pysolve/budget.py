@@ -7,6 +7,7 @@ Prolog call.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +30,14 @@ def on_interrupt(signum: int, frame: Any) -> None:
     global _interrupted
     _interrupted = True
     raise KeyboardInterrupt
+
+
+def unraisable(hook_args: Any) -> None:
+    """sys.unraisablehook of the CLI: an interrupt swallowed in a finaliser is silent (the budget raises it
+    again, see on_interrupt); anything else is reported as Python would."""
+    if _interrupted and issubclass(hook_args.exc_type, KeyboardInterrupt):
+        return
+    sys.__unraisablehook__(hook_args)
 
 
 class Budget:

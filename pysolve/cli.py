@@ -256,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, budget.on_interrupt)
+        sys.unraisablehook = budget.unraisable
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed

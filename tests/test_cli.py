@@ -164,6 +164,24 @@ def test_an_interrupt_swallowed_by_a_finaliser_still_ends_the_search(monkeypatch
             search.spend()
 
 
+def test_a_lost_interrupt_is_silent_and_other_unraisable_errors_are_not(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(budget_module, "_interrupted", True)
+    monkeypatch.setattr(sys, "unraisablehook", budget_module.unraisable)  # as the CLI installs it
+
+    class Dropping:
+        def __init__(self, error: BaseException) -> None:
+            self.error = error
+
+        def __del__(self) -> None:  # Python hands an exception raised here to sys.unraisablehook
+            raise self.error
+
+    Dropping(KeyboardInterrupt())
+    assert capsys.readouterr().err == ""  # the budget raises it again; Python's report would break the one line
+    Dropping(ValueError("a finaliser's own bug"))
+    assert "a finaliser's own bug" in capsys.readouterr().err
+
+
 def test_a_search_too_deep_for_python_answers_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "solve", "fichas", "--m", "7", "--n", "7", "--strategy", "dfs", "--backend", "kanren")
     assert code == 0 and err == ""
@@ -229,16 +247,20 @@ def test_without_prolog_everything_falls_back_to_kanren_and_python() -> None:
     assert refused.returncode == 2 and "unavailable" in refused.stderr and "Traceback" not in refused.stderr
 
 
+PUZZLE_WORDS = (["fichas"], ["tangram"], ["hidato"], ["azul"], ["squares"], ["sudoku"])
+
+
 def test_the_demo_without_prolog_answers_every_puzzle_on_kanren_and_python() -> None:
     demo = run_hidden_prolog("demo")
     assert demo.returncode == 0, demo.stderr
     assert "prolog (unavailable: SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1)" in demo.stdout
-    rows = [line.split() for line in demo.stdout.splitlines() if line.split()[:1] in (["fichas"], ["tangram"],
-                                                                                       ["hidato"], ["azul"], ["squares"],
-                                                                                       ["sudoku"])]
+    rows = [line.split() for line in demo.stdout.splitlines() if line.split()[:1] in PUZZLE_WORDS]
     assert {row[0] for row in rows} == {"fichas", "tangram", "hidato", "azul", "squares", "sudoku"}
     answered = {row[0] for row in rows if "solved" in row and ("kanren" in row or "python" in row)}
     assert answered == {"fichas", "tangram", "hidato", "azul", "squares", "sudoku"}
     assert all("solved" not in row for row in rows if "prolog" in row)
     assert all(row[-1] == "yes" for row in rows)
     assert "agreed across back ends" in demo.stdout.splitlines()[-1]
+    questions = [line.split(" python ")[0].strip() for line in demo.stdout.splitlines() if line.split()[:1] in PUZZLE_WORDS]
+    assert len(questions) >= 14 and len(set(questions)) == len(questions)  # every row's question reads apart
+    assert "..." not in demo.stdout and str(Path.cwd()) not in demo.stdout and "/data/" not in demo.stdout
