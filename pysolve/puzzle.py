@@ -81,10 +81,14 @@ class Puzzle:
         """The question as a JSON-able dict (for answers and reports)."""
         return dict(vars(question))
 
-    def label(self, question: Any) -> str:
-        """The question in a few words for report headers and demo rows: the options set, files by name."""
-        return ", ".join(f"{key}={brief(value)}" for key, value in self.describe(question).items()
-                         if value not in (None, False, [], (), ""))
+    def label(self, question: Any, changed_only: bool = False) -> str:
+        """The question in a few words for report headers: the options set, files by name. With `changed_only`
+        (demo rows), only the options away from their defaults, so that rows of one puzzle read apart."""
+        described = {key: value for key, value in self.describe(question).items() if value not in (None, False, [], (), "")}
+        if changed_only:
+            defaults = {option.name: option.default for option in self.options}
+            described = {key: value for key, value in described.items() if value != defaults.get(key)} or described
+        return ", ".join(f"{key}={brief(value)}" for key, value in described.items())
 
     def budget(self, question: Any) -> Budget:
         """The node and time budget of one search for `question` (its `seconds`/`nodes` when it has them)."""

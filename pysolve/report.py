@@ -79,7 +79,7 @@ def demo_report(out: TextIO) -> int:
         progress.step(puzzle.name)
         disagreements += not report.agree
         for row in crosscheck_rows(puzzle, report):
-            rows.append([puzzle.name, short(report.label, 60)] + row + ["yes" if report.agree else "NO"])
+            rows.append([puzzle.name, puzzle.label(question, changed_only=True)] + row + ["yes" if report.agree else "NO"])
     progress.close()
     out.write(render_table(["puzzle", "question", "backend", "status", "answer",
                             "states", "seconds", "agree"], rows) + "\n")

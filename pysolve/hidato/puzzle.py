@@ -56,7 +56,7 @@ class HidatoPuzzle(BoardPuzzle):
             model.require_filled(board)
         return Question(board, file, count, strategy, validate, seconds, nodes)
 
-    def label(self, question: Question) -> str:
+    def label(self, question: Question, changed_only: bool = False) -> str:
         """The board's file by name, its size, and the options set."""
         asked = f"count={question.count}" if question.count else "validate" if question.validate else "solve"
         return f"{brief(question.file)} ({question.board.size} cells), {asked}, strategy={question.strategy}"

@@ -74,7 +74,7 @@ class SudokuPuzzle(BoardPuzzle):
                 model.require_consistent(board)
         return [Question(board, file, count, strategy, validate, seconds, nodes) for board in boards]
 
-    def label(self, question: Question) -> str:
+    def label(self, question: Question, changed_only: bool = False) -> str:
         """The file by name (and line), the board's side and givens, and the question."""
         board = question.board
         where = f"{brief(question.file)}" + (f":{board.line}" if board.line else "")
