@@ -45,8 +45,13 @@ def add_commands(subparsers: Any) -> None:
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(run=run_crosscheck)
 
-    replay = commands.add_parser("replay", help="print a logged game round by round")
-    replay.add_argument("log", metavar="LOG", help="a JSON-lines log written by `simulate --log`")
+    replay = commands.add_parser("replay", help="print a logged game step by step (every move, each round's scoring)")
+    replay.add_argument("log", metavar="LOG", help="a JSON-lines log written by `simulate --log` or `play --log`")
+    replay.add_argument("--every-move", action="store_true", help="draw the whole table after every move")
+    replay.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page replaying the game")
+    replay.add_argument("--svg", metavar="FILE", help="also write the table at step --step as SVG")
+    replay.add_argument("--step", type=int, default=0, help="the step --svg draws, numbered as on the page "
+                                                             "(default: the last)")
     replay.set_defaults(run=run_replay)
 
 
@@ -157,12 +162,17 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Print a JSON-lines game log round by round."""
+    """Print a JSON-lines game log step by step; --html and --svg write its pictures."""
+    from pysolve.azul.replay_page import write_pictures
+
     records = read_log(Path(args.log))
     try:
-        print(draw.replay(records))
-    except (KeyError, TypeError, IndexError, ValueError) as error:
-        raise InputError(f"{args.log}: a record lacks what a replay needs ({error!r})") from None
+        told = draw.replay(records, args.every_move)
+    except InputError as error:
+        raise InputError(f"{args.log}: {error}") from None
+    for path in write_pictures(records, args.html, args.svg, args.step):
+        print(f"wrote {path}", file=sys.stderr)
+    print(told)
     return 0
 
 

@@ -1,12 +1,17 @@
-"""Azul drawn as people draw it: factories, centre, and per player the pattern
-lines (right-aligned staircase) beside the wall, then the floor line."""
+"""Azul drawn as text, as people draw it: factories, the centre (with the first-player marker named),
+and per player the pattern lines (a right-aligned staircase) beside the wall, then the floor with its
+penalties. `replay` tells a logged game step by step (see `replay.story`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from pysolve.azul.model import CENTRE, FLOOR_SLOTS, LETTERS, MARKER, describe_move, wall_colour
-from pysolve.azul.python import floor_penalty
+from pysolve.azul.model import CENTRE, FLOOR_SLOTS, FLOOR_TOTALS, LETTERS, MARKER, wall_colour
+from pysolve.azul.replay import Step, floor_text, is_grey, penalty, story, tile_colour
+
+SLOT_PENALTIES = [after - before for before, after in zip(FLOOR_TOTALS, FLOOR_TOTALS[1:])]  # 1 1 2 2 2 3 3
+MARKER_NAME = "the first-player marker"
 
 
 def tiles(counts: list[int]) -> str:
@@ -14,59 +19,82 @@ def tiles(counts: list[int]) -> str:
     return " ".join(LETTERS[colour] for colour, count in enumerate(counts) for _ in range(count))
 
 
+def marker_place(state: dict[str, Any]) -> str:
+    """Where the first-player marker is, in words."""
+    if state["marker"] == CENTRE:
+        return "in the centre" if not state["over"] else "out of play"
+    return f"with seat {state['marker']}"
+
+
 def offer(state: dict[str, Any]) -> str:
-    """The factories and the centre (1 marks the first-player marker)."""
+    """The factories and the centre, the marker named where it lies."""
     factories = "  ".join(f"F{index + 1}[{tiles(factory) or '-'}]" for index, factory in enumerate(state["factories"]))
-    marker = "1 " if state["marker"] == CENTRE and not state["over"] else ""
-    return f"factories: {factories}\ncentre:    {marker}{tiles(state['centre']) or '-'}"
+    centre = tiles(state["centre"]) or "-"
+    if state["marker"] == CENTRE and not state["over"]:
+        centre = f"[{MARKER_NAME}] {centre}"
+    return f"factories: {factories}\ncentre:    {centre}"
+
+
+def wall_cell(state: dict[str, Any], data: dict[str, Any], row: int, column: int) -> str:
+    """A wall cell: its tile's letter, else the colour printed there in lower case (`.` on a grey wall)."""
+    if data["wall"][row][column]:
+        return LETTERS[tile_colour(state, data, row, column)]
+    return "." if is_grey(state) else LETTERS[wall_colour(row, column)].lower()
 
 
 def board(state: dict[str, Any], seat: int, name: str = "") -> str:
-    """One player's board: score, pattern lines | wall (filled cells upper case), floor."""
+    """One player's board: score, pattern lines | wall (filled cells upper case), the floor and its cost."""
     data = state["boards"][seat]
     title = f"seat {seat}" + (f" ({name})" if name else "")
-    lines = [f"{title}: score {data['score']}" + ("   <- to move" if state["turn"] == seat else "")]
+    notes = ["to move"] * (state["turn"] == seat) + [f"holds {MARKER_NAME}"] * (state["marker"] == seat)
+    lines = [f"{title}: score {data['score']}" + (f"   <- {', '.join(notes)}" if notes else "")]
     for row in range(5):
         colour, count = data["lines"][row]
         slots = ["."] * (row + 1 - count) + [LETTERS[colour]] * count
         stair = " ".join(slots).rjust(9)
-        wall = " ".join(LETTERS[wall_colour(row, column)] if data["wall"][row][column]
-                        else LETTERS[wall_colour(row, column)].lower() for column in range(5))
+        wall = " ".join(wall_cell(state, data, row, column) for column in range(5))
         lines.append(f"  {stair} | {wall}")
-    floor = [("1" if item == MARKER else LETTERS[item]) for item in data["floor"]]
+    floor = [("M" if item == MARKER else LETTERS[item]) for item in data["floor"]]
     floor += ["."] * (FLOOR_SLOTS - len(floor))
-    lines.append(f"  floor: {' '.join(floor)}  (-{floor_penalty(len(data['floor']))})")
+    lines.append("  floor " + " ".join(f"{-cost:>2}" for cost in SLOT_PENALTIES))
+    lines.append("        " + " ".join(f"{item:>2}" for item in floor) + f"  = {-penalty(data['floor'])}")
     return "\n".join(lines)
 
 
-def table(state: dict[str, Any], names: list[str] | None = None) -> str:
-    """The whole table: the offer, then every board side by side in reading order."""
-    names = names or [""] * state["players"]
-    head = f"round {state['round']}, {state['moves']} moves" + (" - game over" if state["over"] else "")
+def table(state: dict[str, Any], names: Sequence[str] | None = None) -> str:
+    """The whole table: the offer, then every board (M on a floor is the first-player marker)."""
+    names = list(names or [""] * state["players"])
+    head = (f"round {state['round']}, {state['moves']} moves" + (" - game over" if state["over"] else "")
+            + f"; {MARKER_NAME} (M) is {marker_place(state)}")
     parts = [head, offer(state)] + [board(state, seat, names[seat]) for seat in range(state["players"])]
     return "\n\n".join(parts)
 
 
-def replay(records: list[dict[str, Any]]) -> str:
-    """A game log (start, move..., end records) told round by round with the boards."""
-    out: list[str] = []
-    names: list[str] = []
-    shown_round = None
-    for record in records:
-        kind = record.get("type")
-        if kind == "start":
-            names = record["strategies"]
-            out.append(f"== game seed {record['seed']}: {record['players']} players on {record['engine']} "
-                       f"({', '.join(names)}) ==")
-            out.append(table(record["state"], names))
-            shown_round = record["state"]["round"]
-        elif kind == "move":
-            out.append(f"  seat {record['seat']}: {describe_move(tuple(record['move']))}")
-            state = record["state"]
-            if state["round"] != shown_round or state["over"]:
-                out.append("\n" + table(state, names))
-                shown_round = state["round"]
-        elif kind == "end":
-            winners = ", ".join(f"seat {seat}" for seat in record["winners"])
-            out.append(f"final scores {record['scores']}; won by {winners}\n")
-    return "\n".join(out)
+def boards(state: dict[str, Any], names: Sequence[str]) -> str:
+    """Every board, without the offer (the walls while they are tiled)."""
+    return "\n\n".join(board(state, seat, names[seat] if seat < len(names) else "")
+                       for seat in range(state["players"]))
+
+
+def replay(records: list[dict[str, Any]], every_move: bool = False) -> str:
+    """A game log told step by step: each move in a line (with the whole table after it when
+    `every_move`), the table at each round's start, the tiling tile by tile, floor by floor."""
+    return "\n".join(_told(step, every_move) for step in story(records))
+
+
+def _told(step: Step, every_move: bool) -> str:
+    """One step of the replay as text."""
+    if step.kind == "start":
+        return f"== {step.text} =="
+    if step.kind == "deal":
+        return f"\n-- {step.text} --\n{table(step.state, step.names)}\n"
+    if step.kind == "move":
+        return f"  {step.text}" + (f"\n\n{table(step.state, step.names)}\n" if every_move else "")
+    if step.kind == "tiling":
+        return f"\n-- {step.text} --\n{boards(step.state, step.names)}\n"
+    if step.kind == "end":
+        return f"\n{table(step.state, step.names)}\n\n{step.text}\n"
+    return f"  {step.text}"
+
+
+__all__ = ["board", "boards", "floor_text", "offer", "replay", "table", "tiles"]

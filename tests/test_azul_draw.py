@@ -1,0 +1,165 @@
+"""Azul pictures: the replay's story checked against every back end's scores, the text and SVG tables,
+the HTML replay page and the `replay` command's outputs."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from pysolve.azul import draw, svg
+from pysolve.azul.game import play_game
+from pysolve.azul.model import FLOOR_SLOTS, MARKER
+from pysolve.azul.replay import settle, story, tile_points, why
+from pysolve.azul.replay_page import frames, page, page_steps, write_pictures
+from pysolve.cli import main
+from pysolve.errors import InputError
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def log_of(players: int = 2, seed: int = 4, backend: str = "python", strategies=("random", "greedy")) -> list[dict]:
+    """The records of one logged game."""
+    return play_game(players, seed, backend, list(strategies), log=True).log
+
+
+def empty_wall() -> list[list[int]]:
+    return [[0] * 5 for _ in range(5)]
+
+
+@pytest.mark.parametrize("cells, at, expected", [
+    ([], (2, 2), (1, 1, 1)),
+    ([(2, 1)], (2, 2), (2, 2, 1)),
+    ([(2, 0), (2, 1), (2, 3), (0, 2), (1, 2)], (2, 2), (7, 4, 3)),  # the rulebook's h = 4, v = 3 example
+    ([(1, 2), (3, 2)], (2, 2), (3, 1, 3)),
+])
+def test_tile_points_explain_the_runs(cells, at, expected):
+    wall = empty_wall()
+    for row, column in [*cells, at]:
+        wall[row][column] = 1
+    assert tile_points(wall, *at) == expected
+    assert why(*expected) == {1: "alone", 2: "row of 2", 7: "row of 4 + column of 3", 3: "column of 3"}[expected[0]]
+
+
+def test_settle_puts_the_tiles_and_the_marker_where_the_rules_do():
+    state = log_of()[0]["state"]
+    seat = state["turn"]
+    state["centre"] = [3, 0, 0, 0, 0]
+    state["boards"][seat]["floor"] = [1] * 5
+    after, placed = settle(state, (-1, 0, 1))  # 3 blue from the centre onto line 1: 1 fits, 2 overflow
+    assert (placed.taken, placed.on_line, placed.marker) == (3, 1, True)
+    assert after["boards"][seat]["floor"] == [1] * 5 + [MARKER, 0]  # the marker first, then one tile fits
+    assert (placed.on_floor, placed.to_lid) == (1, 1) and after["lid"][0] == 1
+    assert after["marker"] == seat and after["centre"] == [0] * 5
+    assert len(after["boards"][seat]["floor"]) == FLOOR_SLOTS
+
+
+def test_the_story_agrees_with_the_back_end_move_by_move_and_score_by_score(pysolve_backend):
+    records = log_of(3, 2, pysolve_backend)
+    steps = story(records)
+    moves = [step for step in steps if step.kind == "move"]
+    assert len(moves) == sum(record["type"] == "move" for record in records)
+    final = [step for step in steps if step.kind == "bonus"][-1].state
+    assert [board["score"] for board in final["boards"]] == records[-1]["scores"]
+    gained = sum(int(re.search(r": \+(\d+) ", step.text).group(1)) for step in steps if step.kind == "tile")
+    lost = sum(int(re.search(r": -(\d+);", step.text).group(1)) for step in steps if step.kind == "floor")
+    assert gained > lost > 0  # some tiles scored and some floors cost, in every such game
+
+
+def test_many_games_are_told_without_disagreeing_with_the_python_rules():
+    for players in (2, 3, 4):
+        for seed in range(6):
+            steps = story(log_of(players, seed, strategies=("random", "greedy", "lookahead")))
+            assert steps[-1].kind == "end"
+
+
+def test_a_log_that_breaks_the_rules_is_refused_naming_the_record():
+    records = log_of()
+    records[5]["state"]["boards"][0]["score"] += 3
+    records[5]["state"]["centre"][0] += 1
+    with pytest.raises(InputError, match="log record 6: the logged state after .* differs in centre"):
+        story(records)
+    with pytest.raises(InputError, match="log record 1: a move before"):
+        story(log_of()[1:])
+
+
+def test_the_text_replay_shows_every_move_floor_penalty_and_the_scoring():
+    records = log_of()
+    text = draw.replay(records)
+    assert text.count("\n  move ") == sum(record["type"] == "move" for record in records)
+    assert "[the first-player marker]" in text and "takes the first-player marker onto the floor" in text
+    assert "end of round 1: the walls are tiled" in text and re.search(r"wall row \d, column \d: \+\d+ \(", text)
+    assert re.search(r"floor [MBYRKW ]+ \(\d items?\): -\d+; score \d+ -> \d+", text)
+    assert "floor -1 -1 -2 -2 -2 -3 -3" in text and "bonuses" in text and "final scores" in text
+    assert "centre:    1 " not in text  # the bare 1 is gone
+    every = draw.replay(records, every_move=True)
+    assert every.count("factories: F1[") > text.count("factories: F1[")
+
+
+def uses(picture: str) -> list[str]:
+    """The shapes a picture places, by name (t0..t4 tiles, m the marker, e/grey/slot the empty places)."""
+    root = ElementTree.fromstring(picture)
+    return [element.get("href")[1:] for element in root.iter(f"{SVG}use")]
+
+
+def test_the_svg_table_holds_every_tile_on_the_table_and_names_the_marker():
+    for step in story(log_of(4, 3))[:40]:
+        picture = svg.table_svg(step.state, step.names, step.text, step.focus, step.seat)
+        state = step.state
+        on_table = (sum(map(sum, state["factories"])) + sum(state["centre"])
+                    + sum(count for board in state["boards"] for _, count in board["lines"])
+                    + sum(map(sum, (cells for board in state["boards"] for cells in board["wall"])))
+                    + sum(item != MARKER for board in state["boards"] for item in board["floor"]))
+        shapes = uses(picture)
+        assert sum(shape in ("t0", "t1", "t2", "t3", "t4") for shape in shapes) == on_table
+        in_centre = state["marker"] == -1 and not state["over"]
+        on_floor = sum(item == MARKER for board in state["boards"] for item in board["floor"])
+        assert shapes.count("m") == in_centre + on_floor
+        assert (">the first-player marker</text>" in picture) == in_centre
+        assert step.text.split(":")[0] in picture
+
+
+def test_the_replay_page_stores_each_distinct_part_once_and_numbers_the_steps():
+    records = log_of()
+    steps = page_steps(records)
+    distinct, numbered, (width, height) = frames(steps)
+    assert len(distinct) == len(set(distinct)) and len(numbered) == len(steps)
+    assert all(0 <= part < len(distinct) for row in numbered for part in row)
+    text = page(records, "seed 4")
+    assert all(f'id="{button}"' in text for button in ("play", "pause", "step", "back", "round", "restart"))
+    data = json.loads(re.search(r"const DATA = (\{.*?\});", text).group(1))
+    assert data["texts"] == [step.text for step in steps] and len(data["frames"]) == len(steps)
+    assert text.count("<li class=") == len(steps) and f'viewBox="0 0 {width} {height}"' in text
+    assert "http" not in text.replace("http://www.w3.org/2000/svg", "")  # self-contained
+
+
+def test_the_replay_command_writes_the_page_and_a_step_as_svg(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    assert main(["azul", "simulate", "--games", "1", "--seed", "4", "--log", str(log)]) == 0
+    page_file, picture = tmp_path / "game.html", tmp_path / "step.svg"
+    assert main(["azul", "replay", str(log), "--html", str(page_file), "--svg", str(picture), "--step", "12"]) == 0
+    assert "end of round 1" in capsys.readouterr().out
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert html.escape(page_steps(records)[11].text) in picture.read_text() and "<script>" in page_file.read_text()
+    assert main(["azul", "replay", str(log), "--svg", str(tmp_path / "late.svg"), "--step", "999"]) == 2
+    error = capsys.readouterr().err
+    assert "--step 999: the game has steps 1 to" in error and error.count("\n") == 1
+    assert main(["azul", "replay", str(log), "--html", str(tmp_path / "missing" / "x.html")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["game.html", "game.jsonl", "step.svg"]
+
+
+def test_write_pictures_refuses_a_bad_step_before_writing_anything(tmp_path):
+    with pytest.raises(InputError, match="--step -1"):
+        write_pictures(log_of(), str(tmp_path / "a.html"), None, -1)
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_docs_pictures_are_the_ones_the_code_draws():
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    picture = (docs / "azul-table.svg").read_text()
+    assert ElementTree.fromstring(picture).tag == f"{SVG}svg" and "first-player marker" in picture
