@@ -1,17 +1,20 @@
 # Two commands for a fresh machine: `make demo` and `make test`.
-# Both set everything up first (SWI-Prolog when root and missing, .venv, the
+# Both set everything up first (SWI-Prolog and Chromium when root and missing, .venv, the
 # package with its test extras); running them again is quick and harmless.
 
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 
-.PHONY: setup prolog demo test bench clean
+.PHONY: setup prolog browser demo test bench clean
 
-setup: prolog $(STAMP)
+setup: prolog browser $(STAMP)
 
 prolog:
 	@bash .ci/install-prolog
+
+browser:
+	@bash .ci/install-browser
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)

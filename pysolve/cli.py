@@ -93,6 +93,12 @@ def build_parser() -> Parser:
     demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
     demo.set_defaults(run=run_demo)
 
+    serve = commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--backend", choices=backends.NAMES, help="the pages' default back end (default: prolog if available, else kanren)")
+    serve.set_defaults(run=run_serve)
+
     for puzzle in all_puzzles():
         puzzle.add_commands(commands)
     return parser
@@ -250,6 +256,12 @@ def cut(value: Any, width: int) -> str:
 
 def run_demo(args: argparse.Namespace) -> int:
     return demo_report(sys.stdout)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from pysolve.web.serve import serve  # the web stack loads only when it serves
+
+    return serve(args.host, args.port, args.backend)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

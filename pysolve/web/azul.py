@@ -1,0 +1,175 @@
+"""The Azul pages' endpoints: a person at a table with strategies, replays of logged games, tournaments.
+
+A game is `pysolve.azul.game.AzulGame` on the chosen back end's rules: the
+person's moves are checked against its legal moves, the other seats play
+their strategies (random, greedy, lookahead, mcts..., minimax...) until it
+is a person's turn again or the game is over. Each round's scoring is kept
+as the scores before and after the walls were tiled.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from pysolve.azul import tournament
+from pysolve.azul.cli import read_log
+from pysolve.azul.game import AzulGame, rules
+from pysolve.azul.model import check_move, check_players, describe_move
+from pysolve.azul.strategies import strategy
+from pysolve.errors import InputError
+from pysolve.web.core import Store, Workers, backend_field, body, field_of
+
+HUMAN = "human"
+CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered by the page; any name works
+MAX_GAMES = 200  # games of one tournament from the page
+
+
+class Table:
+    """A game with its seats (a person or a strategy), the moves played and each round's scoring."""
+
+    def __init__(self, players: int, seats: list[str], seed: int, backend: str) -> None:
+        self.seats = seats
+        self.game = AzulGame(players, seed, backend, [name if name != HUMAN else "random" for name in seats])
+        self.log: list[dict[str, Any]] = []
+        self.rounds: list[dict[str, Any]] = []
+        self.round_start = self.game.scores
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to move, None once the game is over."""
+        return None if self.game.over else self.game.rules.turn(self.game.handle)
+
+    def human_to_move(self) -> bool:
+        """True when a person's seat is to move."""
+        return self.turn is not None and self.seats[self.turn] == HUMAN
+
+    def play(self, move: Any = None) -> None:
+        """Play one move (a person's, or the strategy's when `move` is None); keep the log and round scores."""
+        seat, before = self.turn, self.game.state["round"]
+        played = self.game.play(move)
+        self.log.append({"seat": seat, "move": list(played), "text": describe_move(played)})
+        state = self.game.state
+        if state["round"] != before or state["over"]:
+            scores = [board["score"] for board in state["boards"]]
+            self.rounds.append({"round": before, "before": self.round_start, "after": scores,
+                                "final": bool(state["over"])})
+            self.round_start = scores
+
+    def advance(self) -> None:
+        """Let the strategies play until a person is to move or the game is over."""
+        while self.turn is not None and not self.human_to_move():
+            self.play()
+
+    def view(self, key: str) -> dict[str, Any]:
+        """The table as the page draws it."""
+        human = self.human_to_move()
+        return {"id": key, "backend": self.game.backend, "seats": self.seats, "state": self.game.state,
+                "turn": self.turn, "human_to_move": human,
+                "moves": [list(move) for move in self.game.legal_moves()] if human else [],
+                "over": self.game.over, "winners": self.game.winners if self.game.over else [],
+                "rounds": self.rounds, "log": self.log[-40:]}
+
+
+def seats_of(data: dict[str, Any], players: int) -> list[str]:
+    """The request's seats: one name per player, `human` or a strategy; InputError when not."""
+    seats = field_of(data, "seats", list, default=[HUMAN] + ["random"] * (players - 1))
+    if len(seats) != players or not all(isinstance(name, str) for name in seats):
+        raise InputError(f"the field 'seats' must name {players} seats (human or a strategy), not {seats}")
+    for name in seats:
+        if name != HUMAN:
+            strategy(name)  # UnknownName for a strategy that does not exist
+    return seats
+
+
+def replay_records(text: str) -> list[dict[str, Any]]:
+    """The records of an uploaded JSON-lines log, read and checked by `pysolve azul replay`'s reader."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "uploaded log"
+        path.write_text(text, encoding="utf-8")
+        return read_log(path)
+
+
+def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str]) -> dict[str, Any]:
+    """Seeded games with the strategies rotated over the seats, and the per-strategy summary."""
+    results = tournament.run(tournament.tasks(players, games, seed, backend, strategies), None, lambda result: None)
+    return {"games": [result.to_json() for result in results], "summary": tournament.summarise(results)}
+
+
+def routes(workers: Workers, default_backend: str | None) -> list[Route]:
+    """The Azul endpoints: start a table, read it, move; replay a log; run a tournament."""
+    tables: Store[Table] = Store("azul")
+
+    async def start(request: Request) -> JSONResponse:
+        data = await body(request)
+        backend = backend_field(data, default_backend)
+        players = check_players(field_of(data, "players", int, default=2))
+        seats = seats_of(data, players)
+        seed = field_of(data, "seed", int, default=0)
+
+        def begin() -> Table:
+            table = Table(players, seats, seed, backend)
+            table.advance()
+            return table
+
+        table = await workers.run(begin)
+        key = tables.add(table)
+        return JSONResponse(table.view(key), status_code=201)
+
+    async def show(request: Request) -> JSONResponse:
+        key = request.path_params["key"]
+        return JSONResponse(tables.get(key).game.view(key))
+
+    async def move(request: Request) -> JSONResponse:
+        key = request.path_params["key"]
+        kept, data = tables.get(key), await body(request)
+        chosen = check_move(field_of(data, "move", list, required=True))
+
+        def locked() -> dict[str, Any]:
+            with kept.lock:
+                table = kept.game
+                if not table.human_to_move():
+                    raise InputError("it is not a person's turn: the game is over" if table.game.over
+                                     else f"it is not a person's turn (seat {table.turn + 1} plays {table.seats[table.turn]})")
+                table.play(chosen)
+                table.advance()
+                return table.view(key)
+
+        return JSONResponse(await workers.run(locked))
+
+    async def replay(request: Request) -> JSONResponse:
+        data = await body(request)
+        return JSONResponse({"records": replay_records(field_of(data, "log", str, required=True))})
+
+    async def tournament_endpoint(request: Request) -> JSONResponse:
+        data = await body(request)
+        backend = backend_field(data, default_backend)
+        players = check_players(field_of(data, "players", int, default=2))
+        games = field_of(data, "games", int, default=20)
+        if not 1 <= games <= MAX_GAMES:
+            raise InputError(f"the field 'games' must be 1 to {MAX_GAMES}, not {games}")
+        names = field_of(data, "strategies", list, default=["random", "greedy"])
+        if not names or not all(isinstance(name, str) for name in names):
+            raise InputError(f"the field 'strategies' must be a list of strategy names, not {names}")
+        for name in names:
+            strategy(name)
+        rules(backend)
+        seed = field_of(data, "seed", int, default=0)
+        return JSONResponse(await workers.run(play_tournament, players, games, seed, backend, names))
+
+    async def options(request: Request) -> JSONResponse:
+        return JSONResponse({"strategies": list(CHOICES), "human": HUMAN})
+
+    return [
+        Route("/api/azul/strategies", options, methods=["GET"]),
+        Route("/api/azul/games", start, methods=["POST"]),
+        Route("/api/azul/games/{key}", show, methods=["GET"]),
+        Route("/api/azul/games/{key}/moves", move, methods=["POST"]),
+        Route("/api/azul/replay", replay, methods=["POST"]),
+        Route("/api/azul/tournament", tournament_endpoint, methods=["POST"]),
+    ]

@@ -1,0 +1,151 @@
+"""What every page's endpoints share: reading requests, off-loop work, games kept between requests.
+
+Searches (and every move of a game, which asks a back end) run in a worker
+thread, never on the event loop, so that other pages stay responsive while
+one search runs; they run under the same budgets as on the command line.
+The Prolog engine is one per process behind one lock (`pysolve.bridge`), so
+Prolog questions queue there while Python and miniKanren ones run beside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from pysolve import api, backends
+from pysolve.errors import InputError
+
+T = TypeVar("T")
+MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
+WORKERS = 2  # searches running at once (the rest wait, off the loop); this machine has 2 cores
+KEPT_GAMES = 200  # games kept per kind; the oldest goes first
+
+
+async def body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; InputError (400) when it is not one, 413 when it is too large."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise HTTPException(413, f"the request body is {len(raw)} bytes; the limit is {MAX_BODY}")
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise InputError(f"the request body is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise InputError("the request body must be a JSON object")
+    return data
+
+
+def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = None,
+             required: bool = False) -> Any:
+    """`data[name]` checked to be of `kind` (bool is not an int here); InputError naming the field."""
+    if name not in data or data[name] is None:
+        if required:
+            raise InputError(f"the field {name!r} is required")
+        return default
+    value = data[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        names = " or ".join(k.__name__ for k in kinds)
+        raise InputError(f"the field {name!r} must be {names}, not {json.dumps(value)}")
+    return value
+
+
+def backend_field(data: dict[str, Any], default: str | None) -> str:
+    """The back end a request names (or the server's default), checked to be known and available here."""
+    name = field_of(data, "backend", str) or default or backends.default()
+    backends.check_name(name)
+    backends.require(name)
+    return name
+
+
+def backends_view(default: str | None) -> dict[str, Any]:
+    """The back ends available here and the server's default, for the pages' selectors."""
+    return {"available": api.available_backends(), "default": default or backends.default()}
+
+
+class Workers:
+    """Runs blocking work in daemon threads, at most WORKERS at once, and awaits it off the event loop.
+
+    Daemon threads, so that Ctrl-C stops the server at once even while a
+    search runs (its budget would end it anyway).
+    """
+
+    def __init__(self, size: int = WORKERS) -> None:
+        self.size = size
+        self._slots: asyncio.Semaphore | None = None
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in a worker thread; its result or its exception, here."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.size)
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            done: asyncio.Future[T] = loop.create_future()
+
+            def settle(result: Any, error: BaseException | None) -> None:
+                if done.cancelled():
+                    return
+                if error is not None:
+                    done.set_exception(error)
+                else:
+                    done.set_result(result)
+
+            def work() -> None:
+                try:
+                    result, error = function(*args), None
+                except Exception as raised:  # handed to the awaiting request
+                    result, error = None, raised
+                try:
+                    loop.call_soon_threadsafe(settle, result, error)
+                except RuntimeError:  # the loop is gone: the server stopped meanwhile
+                    pass
+
+            threading.Thread(target=work, name="pysolve-web-worker", daemon=True).start()
+            return await done
+
+
+@dataclass
+class Kept(Generic[T]):
+    """A game kept between requests, with the lock its moves take (one move at a time)."""
+
+    game: T
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Store(Generic[T]):
+    """Games by id, the oldest dropped past KEPT_GAMES; an unknown id is a 404."""
+
+    def __init__(self, kind: str, size: int = KEPT_GAMES) -> None:
+        self.kind, self.size = kind, size
+        self._games: OrderedDict[str, Kept[T]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, game: T, **extra: Any) -> str:
+        """Keep `game`; return its new id."""
+        key = secrets.token_hex(8)
+        with self._lock:
+            self._games[key] = Kept(game, extra=extra)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+        return key
+
+    def get(self, key: str) -> Kept[T]:
+        """The game with id `key`; HTTP 404 when there is none (never made, or dropped)."""
+        with self._lock:
+            if key not in self._games:
+                raise HTTPException(404, f"no {self.kind} game {key!r} (unknown, or dropped after "
+                                         f"{self.size} newer games)")
+            self._games.move_to_end(key)
+            return self._games[key]

@@ -1,0 +1,97 @@
+"""The Hidato page's endpoints: shipped boards, solving a board (counted to 2: unique?), generating one.
+
+A board travels as the text of a hidato file (`__` empty, `.` blocked, or
+JSON rows), so a shipped board, a pasted one and a generated one are solved
+the same way. Solving counts up to two solutions on the chosen back end, so
+the answer says whether the board is unique; the solution is drawn with its
+path from 1 to N by the puzzle's own SVG drawing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from pysolve import api, files
+from pysolve.answers import SOLVED, Answer
+from pysolve.errors import UnknownName
+from pysolve.hidato import model
+from pysolve.paths import data_dir
+from pysolve.web.core import Workers, backend_field, body, field_of
+
+PASTED = "the board"  # how messages name a board sent by the page
+GENERATE_FIELDS = ("rows", "cols", "holes", "givens", "seed")
+
+
+def shipped() -> dict[str, str]:
+    """Shipped boards by name (`sample`, `rect_8x8_s14`, `long/snake_3x50`): their files."""
+    folder = data_dir() / "hidato"
+    return {str(path.relative_to(folder).with_suffix("")): str(path)
+            for path in sorted(folder.glob("*.txt")) + sorted((folder / "long").glob("*.txt"))}
+
+
+def board_text(name: str) -> str:
+    """The text of the shipped board `name`; UnknownName when there is none."""
+    boards = shipped()
+    if name not in boards:
+        raise UnknownName(f"no shipped hidato board {name!r}; shipped: {', '.join(boards)}")
+    return files.read_text(boards[name], "hidato file")
+
+
+def solve_board(text: str, backend: str) -> dict[str, Any]:
+    """Solve the board `text` on `backend`, counting to 2: the answer, uniqueness and the drawing."""
+    puzzle = api.get_puzzle("hidato")
+    board = model.parse(text, PASTED)
+    question = model.Question(board, PASTED, count=2)
+    answer = puzzle.solve(question, backend)
+    return answer_view(puzzle, answer)
+
+
+def answer_view(puzzle: Any, answer: Answer) -> dict[str, Any]:
+    """What the page shows of an answer: verdict, uniqueness, the first solution drawn with its path."""
+    rows = answer.question["puzzle"]
+    solution = answer.solutions[0] if answer.solutions else None
+    return {"backend": answer.backend, "status": answer.status, "count": answer.count,
+            "unique": answer.count == 1 if answer.status == SOLVED else None,
+            "verdict": puzzle.verdict(answer), "puzzle": rows, "solution": solution,
+            "stats": answer.stats, "svg": puzzle.svg(solution or rows, rows)}
+
+
+def generate_board(values: dict[str, Any]) -> dict[str, Any]:
+    """A generated unique board (the generator's options, checked as the CLI checks them)."""
+    puzzle = api.get_puzzle("hidato")
+    data, text = puzzle.generate(**values)
+    return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}
+
+
+def routes(workers: Workers, default_backend: str | None) -> list[Route]:
+    """The Hidato endpoints."""
+
+    async def boards(request: Request) -> JSONResponse:
+        return JSONResponse({"boards": list(shipped())})
+
+    async def board(request: Request) -> JSONResponse:
+        text = board_text(request.path_params["name"])
+        rows = model.parse(text, request.path_params["name"]).grid()
+        return JSONResponse({"text": text, "svg": api.get_puzzle("hidato").svg(rows, rows)})
+
+    async def solve(request: Request) -> JSONResponse:
+        data = await body(request)
+        backend = backend_field(data, default_backend)
+        text = field_of(data, "board", str, required=True)
+        return JSONResponse(await workers.run(solve_board, text, backend))
+
+    async def generate(request: Request) -> JSONResponse:
+        data = await body(request)
+        values = {name: field_of(data, name, (int, float) if name == "givens" else int) for name in GENERATE_FIELDS}
+        return JSONResponse(await workers.run(generate_board, values))
+
+    return [
+        Route("/api/hidato/boards", boards, methods=["GET"]),
+        Route("/api/hidato/boards/{name:path}", board, methods=["GET"]),
+        Route("/api/hidato/solve", solve, methods=["POST"]),
+        Route("/api/hidato/generate", generate, methods=["POST"]),
+    ]

@@ -1,0 +1,59 @@
+"""`pysolve serve`: run the web application with uvicorn until Ctrl-C.
+
+It binds 127.0.0.1 by default, so only this machine can reach it (the
+cross-check page reads the files a question names, as the CLI does), and it
+answers only requests addressed to the host it serves (no DNS rebinding).
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+from pysolve.errors import InputError
+
+LOCAL = ("127.0.0.1", "localhost", "::1")
+GRACE_SECONDS = 2  # how long Ctrl-C waits for requests in flight
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port (port 0: a free one); InputError saying why when it cannot be."""
+    if not 0 <= port <= 65535:
+        raise InputError(f"--port {port} is not a port number (0-65535)")
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror as error:
+        raise InputError(f"--host {host!r}: {error.strerror}") from None
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise InputError(f"cannot serve on {host}:{port}: {error.strerror}") from None
+    return sock
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None) -> int:
+    """Serve the pages on host:port until Ctrl-C (or SIGTERM); return the exit code."""
+    try:
+        import uvicorn
+
+        from pysolve.web.app import create_app
+    except ImportError as error:
+        raise InputError(f"pysolve serve needs the web extra: pip install 'pysolve[web]' ({error.name} is missing)") \
+            from None
+    app = create_app(backend, hosts=[*LOCAL, host])
+    sock = listen(host, port)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"pysolve serve: http://{shown}:{sock.getsockname()[1]}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn hands the Ctrl-C it caught back once it has shut down
+        pass
+    finally:
+        sock.close()
+    print("pysolve serve: stopped", file=sys.stderr)
+    return 0

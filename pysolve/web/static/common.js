@@ -1,0 +1,47 @@
+// Shared by every page: JSON requests that show a server's one-line error, SVG helpers.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function showError(text) {
+  const box = document.getElementById("error");
+  box.textContent = text || "";
+}
+
+async function call(method, url, data) {
+  // One JSON request; on a 4xx/5xx the server's one-line error is shown and thrown.
+  const options = { method, headers: {} };
+  if (data !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(data);
+  }
+  const response = await fetch(url, options);
+  const answer = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
+  if (!response.ok) {
+    showError(answer.error || `${response.status} ${response.statusText}`);
+    throw new Error(answer.error);
+  }
+  showError("");
+  return answer;
+}
+
+function chosenBackend() {
+  return document.getElementById("backend").value;
+}
+
+function svgElement(name, attributes, parent) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes || {})) element.setAttribute(key, value);
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+function inkOn(colour) {
+  // Black or white text on a #rrggbb background, whichever reads better.
+  const [r, g, b] = [1, 3, 5].map(i => parseInt(colour.slice(i, i + 2), 16));
+  return r * 299 + g * 587 + b * 114 > 128000 ? "#111" : "#fff";
+}
+
+function busy(on) {
+  document.body.classList.toggle("busy", on);
+}

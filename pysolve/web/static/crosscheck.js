@@ -1,0 +1,99 @@
+// The cross-check page: a form from the puzzle's question options, the table of every back end's answer.
+"use strict";
+
+const $ = id => document.getElementById(id);
+let puzzles = [];
+
+function field(option) {
+  const label = document.createElement("label");
+  label.title = option.help;
+  const name = option.positional ? option.name.toUpperCase() : option.name.replaceAll("_", "-");
+  let input;
+  if (option.type === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    label.append(input, ` ${name}`);
+  } else if (option.choices.length) {
+    input = document.createElement("select");
+    if (!option.required && option.default === null) input.append(new Option("", ""));
+    for (const choice of option.choices) input.append(new Option(String(choice), String(choice)));
+    input.value = option.default === null ? "" : String(option.default);
+    label.append(`${name} `, input);
+  } else {
+    input = document.createElement("input");
+    input.size = option.type === "str" ? 24 : 6;
+    input.placeholder = option.many ? "comma-separated" : option.default === null ? (option.required ? "required" : "") : String(option.default);
+    label.append(`${name} `, input);
+  }
+  input.dataset.option = option.name;
+  input.dataset.type = option.type;
+  input.dataset.many = String(option.many);
+  const line = document.createElement("div");
+  line.append(label, Object.assign(document.createElement("span"), { className: "keys", textContent: `  ${option.help}` }));
+  return line;
+}
+
+function choose() {
+  const puzzle = puzzles.find(p => p.name === $("puzzle").value);
+  $("summary").textContent = puzzle.summary;
+  const options = $("options");
+  options.innerHTML = "";
+  puzzle.options.forEach(option => options.append(field(option)));
+}
+
+function values() {
+  const chosen = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const name = input.dataset.option;
+    if (input.dataset.type === "bool") { if (input.checked) chosen[name] = true; continue; }
+    const text = input.value.trim();
+    if (!text) continue;
+    chosen[name] = input.dataset.many === "true" ? text.split(",").map(s => s.trim()).filter(Boolean) : text;
+  }
+  return chosen;
+}
+
+function cell(row, text, className) {
+  const td = document.createElement(row.parentElement && row.parentElement.tagName === "THEAD" ? "th" : "td");
+  td.textContent = text;
+  if (className) td.className = className;
+  row.append(td);
+}
+
+async function ask() {
+  document.body.dataset.pending = "1";
+  busy(true);
+  $("verdict").textContent = "asking every back end ...";
+  $("verdict").className = "";
+  try {
+    const only = [...document.querySelectorAll(".only:checked")].map(box => box.value);
+    const report = await call("POST", "/api/crosscheck", { puzzle: $("puzzle").value, options: values(), backends: only });
+    $("verdict").textContent = report.agree ? `${report.label}: the back ends agree`
+      : report.results.length ? `${report.label}: they differ: ${report.difference}` : `${report.label}: no back end answered`;
+    $("verdict").className = report.agree ? "ok" : "bad";
+    const table = $("results");
+    table.innerHTML = "<tr><th>back end</th><th>status</th><th>answer</th><th>seconds</th><th>search</th></tr>";
+    for (const row of report.results) {
+      const tr = document.createElement("tr");
+      tr.dataset.backend = row.backend;
+      [row.backend, row.status, row.summary, row.seconds,
+       Object.entries(row.stats).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ").slice(0, 160)].forEach(v => cell(tr, String(v)));
+      table.append(tr);
+    }
+    $("skipped").innerHTML = "";
+    for (const [name, why] of Object.entries(report.skipped)) {
+      $("skipped").append(Object.assign(document.createElement("li"), { textContent: `${name} not compared: ${why}` }));
+    }
+    $("drawn-by").textContent = report.drawn_by ? `the answer of ${report.drawn_by}` : "";
+    $("drawing").textContent = report.drawing;
+  } catch (error) { $("verdict").textContent = ""; } finally { busy(false); document.body.dataset.pending = "0"; }
+}
+
+$("puzzle").onchange = choose;
+$("ask").onclick = ask;
+(async () => {
+  puzzles = (await call("GET", "/api/crosscheck/puzzles")).puzzles;
+  for (const p of puzzles) $("puzzle").append(new Option(p.name, p.name));
+  $("puzzle").value = puzzles.some(p => p.name === "tangram") ? "tangram" : puzzles[0].name;
+  choose();
+})();

@@ -1,0 +1,61 @@
+// The Hidato page: load, generate and solve boards; the solution's path is drawn by the server's SVG.
+"use strict";
+
+const $ = id => document.getElementById(id);
+
+function show(svg, verdict, ok, details) {
+  $("picture").innerHTML = svg;
+  $("verdict").textContent = verdict;
+  $("verdict").className = ok === undefined ? "" : ok ? "ok" : "bad";
+  $("details").textContent = details || "";
+}
+
+async function run(work) {
+  busy(true);
+  document.body.dataset.pending = "1";
+  try { await work(); } catch (error) { /* shown by call() */ } finally {
+    busy(false);
+    document.body.dataset.pending = "0";
+  }
+}
+
+async function loadShipped() {
+  const board = await call("GET", `/api/hidato/boards/${encodeURIComponent($("shipped").value)}`);
+  $("board").value = board.text;
+  show(board.svg, `${$("shipped").value}: press solve`);
+}
+
+$("load").onclick = () => run(loadShipped);
+$("board-file").onchange = async event => {
+  const file = event.target.files[0];
+  if (file) { $("board").value = await file.text(); show("", `${file.name}: press solve`); }
+};
+$("generate").onclick = () => run(async () => {
+  const number = id => Number($(id).value);
+  const made = await call("POST", "/api/hidato/generate",
+    { rows: number("rows"), cols: number("cols"), holes: number("holes"), seed: number("seed") });
+  $("board").value = made.text;
+  const d = made.data;
+  show(made.svg, `generated: ${d.rows}x${d.cols}, ${d.givens} givens of ${d.cells} cells, ` +
+    `difficulty ${d.difficulty.label}; press solve`, undefined, `seed ${d.seed}`);
+});
+$("solve").onclick = () => run(async () => {
+  const answer = await call("POST", "/api/hidato/solve", { board: $("board").value, backend: chosenBackend() });
+  const unique = answer.unique === true ? "the solution is unique" : answer.unique === false
+    ? "the board is not unique: it has more than one solution" : "uniqueness unknown";
+  const verdict = answer.status === "solved" ? `solved on ${answer.backend}; ${unique} (${answer.verdict})`
+    : `${answer.status} on ${answer.backend}` + (answer.stats.reason ? `: ${answer.stats.reason}` : "");
+  show(answer.svg, verdict, answer.status === "solved",
+    `${answer.stats.seconds} s` + (answer.stats.states !== undefined ? `, ${answer.stats.states} states` : ""));
+});
+
+run(async () => {
+  const { boards } = await call("GET", "/api/hidato/boards");
+  for (const name of boards) {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    $("shipped").append(option);
+  }
+  $("shipped").value = "sample";
+  await loadShipped();
+});

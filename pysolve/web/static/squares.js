@@ -1,0 +1,114 @@
+// The squares page: replays the server's recorded search (placements, backtracks, solutions).
+"use strict";
+
+const $ = id => document.getElementById(id);
+let trace = null, next = 0, timer = null, solutions = 0, placements = 0, backtracks = 0, cells = [];
+
+function describe() {
+  if (!trace) return;
+  const cut = trace.truncated ? ` (the search was cut after ${trace.events.length} events)` : "";
+  $("where").textContent = `${trace.name}: event ${next} of ${trace.events.length}${cut}; ` +
+    `${placements} placements, ${backtracks} backtracks, solutions so far: ${solutions} of ${trace.solutions}`;
+  $("speed-text").textContent = $("speed").value;
+  document.body.dataset.event = String(next);
+  document.body.dataset.solutions = String(solutions);
+  document.body.dataset.finished = String(next >= trace.events.length);
+}
+
+function apply(event) {
+  const [kind, pos, piece, turns] = event, size = trace.size;
+  if (kind === "place") {
+    placements += 1;
+    const use = svgElement("use", { href: `#p${piece}`,
+      transform: `translate(${(pos % trace.cols) * size} ${Math.floor(pos / trace.cols) * size}) rotate(${90 * turns} ${size / 2} ${size / 2})` },
+      $("board"));
+    cells[pos] = use;
+  } else if (kind === "back") {
+    backtracks += 1;
+    cells[pos].remove();
+    cells[pos] = null;
+    $("board").classList.remove("solved");
+    $("found").textContent = "";
+  } else {
+    solutions += 1;
+    $("board").classList.add("solved");
+    $("found").textContent = `solution ${solutions} found` +
+      (solutions < trace.solutions ? " (next solution: go on searching)" : "");
+  }
+}
+
+function step() {
+  // One event; false when the replay should stop (a solution, or the end).
+  if (next >= trace.events.length) { pause(); describe(); return false; }
+  const kind = trace.events[next][0];
+  apply(trace.events[next]);
+  next += 1;
+  describe();
+  return kind !== "solution";
+}
+
+function pause() { if (timer) clearInterval(timer); timer = null; }
+function play() {
+  pause();
+  timer = setInterval(() => { if (!step()) pause(); }, 1000 / Number($("speed").value));
+}
+function nextSolution() {
+  pause();
+  while (step()) { /* on to the next solution or the end */ }
+}
+function restart() {
+  pause();
+  next = solutions = placements = backtracks = 0;
+  cells.forEach(c => c && c.remove());
+  cells = [];
+  $("board").classList.remove("solved");
+  $("found").textContent = "";
+  describe();
+}
+
+function show(loaded) {
+  pause();
+  trace = loaded;
+  const size = trace.size, w = trace.cols * size, h = trace.rows * size;
+  const board = $("board");
+  board.setAttribute("viewBox", `-4 -4 ${w + 8} ${h + 8}`);
+  board.setAttribute("width", Math.min(w + 8, 520));
+  board.setAttribute("height", Math.min(w + 8, 520) * (h + 8) / (w + 8));
+  let slots = "";
+  for (let r = 0; r < trace.rows; r++) for (let c = 0; c < trace.cols; c++)
+    slots += `<rect x="${c * size}" y="${r * size}" width="${size}" height="${size}" fill="none" stroke="#ccc" stroke-dasharray="4"/>`;
+  board.innerHTML = trace.defs + slots;
+  cells = [];
+  restart();
+}
+
+async function load(data) {
+  busy(true);
+  document.body.dataset.pending = "1";
+  try { show(await call("POST", "/api/squares/trace", data)); } catch (error) { /* shown */ } finally {
+    busy(false);
+    document.body.dataset.pending = "0";
+  }
+}
+
+$("play").onclick = play;
+$("pause").onclick = pause;
+$("step").onclick = () => { pause(); step(); };
+$("next").onclick = nextSolution;
+$("restart").onclick = restart;
+$("speed").oninput = () => { describe(); if (timer) play(); };
+$("load").onclick = () => load({ instance: $("instance").value });
+$("squares-file").onchange = async event => {
+  const file = event.target.files[0];
+  if (file) load({ file: await file.text(), name: file.name });
+};
+
+(async () => {
+  const { instances } = await call("GET", "/api/squares/instances");
+  for (const name of instances) {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    $("instance").append(option);
+  }
+  await load({ instance: "insects" });
+})();

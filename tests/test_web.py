@@ -1,0 +1,383 @@
+"""`pysolve serve`: every JSON endpoint on a real server (uvicorn on a free port), bad input, budgets, Ctrl-C."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from pysolve import cli
+from pysolve.hidato import model as hidato_model
+from pysolve.web.app import create_app
+from pysolve.web.serve import LOCAL
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST_TILING = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serving(backend: str) -> Iterator[str]:
+    """The application served by uvicorn in a thread on a free port; yields its base URL."""
+    port = free_port()
+    config = uvicorn.Config(create_app(backend, hosts=list(LOCAL)), host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def base(pysolve_backends: list[str]) -> Iterator[str]:
+    """One server for this module, its pages' default back end the session's first."""
+    with serving(pysolve_backends[0]) as url:
+        yield url
+
+
+@pytest.fixture
+def web(base: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base, timeout=60) as client:
+        yield client
+
+
+def error_of(response: httpx.Response, status: int) -> str:
+    """The one-line error of a refused request, after checking its status."""
+    assert response.status_code == status, response.text
+    message = response.json()["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+# ---------------------------------------------------------------- pages and the common ground
+
+def test_every_page_is_served(web: httpx.Client) -> None:
+    for path, title in [("/", "pysolve"), ("/tangram", "Tangram"), ("/squares", "Squares replay"),
+                        ("/azul", "Azul"), ("/hidato", "Hidato"), ("/crosscheck", "Cross-check")]:
+        page = web.get(path)
+        assert page.status_code == 200 and f"<h1>{title}</h1>" in page.text
+    assert "svgElement" in web.get("/static/common.js").text
+
+
+def test_backends_endpoint_names_the_default(web: httpx.Client, pysolve_backends: list[str]) -> None:
+    data = web.get("/api/backends").json()
+    assert data["default"] == pysolve_backends[0]
+    assert set(pysolve_backends) <= set(data["available"])
+
+
+def test_bad_requests_get_a_clear_4xx(web: httpx.Client) -> None:
+    assert "not JSON" in error_of(web.post("/api/tangram/games", content=b"{oops"), 400)
+    assert "JSON object" in error_of(web.post("/api/tangram/games", json=[1, 2]), 400)
+    assert "unknown back end" in error_of(web.post("/api/tangram/games", json={"backend": "cobol"}), 400).lower()
+    assert "'backend' must be str" in error_of(web.post("/api/hidato/solve", json={"backend": 3, "board": "1 2"}), 400)
+    assert "limit" in error_of(web.post("/api/hidato/solve", content=b" " * 1_000_001), 413)
+    assert error_of(web.get("/api/nothing-here"), 404)
+    assert error_of(web.get("/api/tangram/games"), 405)
+
+
+def test_requests_to_another_host_are_refused(base: str) -> None:
+    port = base.rsplit(":", 1)[1]
+    refused = httpx.get(f"http://127.0.0.1:{port}/api/backends", headers={"Host": f"evil.example:{port}"})
+    assert refused.status_code == 400
+
+
+# ---------------------------------------------------------------- tangram
+
+def test_tangram_game_won_through_the_api(web: httpx.Client) -> None:
+    game = web.post("/api/tangram/games", json={})
+    assert game.status_code == 201
+    key = game.json()["id"]
+    for piece, x, y in FIRST_TILING:
+        selected = web.post(f"/api/tangram/games/{key}/moves", json={"action": "select", "piece": piece}).json()
+        assert selected["selected"] == piece and [x, y] in selected["option_cells"]
+        previewed = web.post(f"/api/tangram/games/{key}/moves", json={"action": "choose", "cell": [x, y]}).json()
+        assert previewed["preview"]["x"] == x and previewed["preview"]["y"] == y
+        state = web.post(f"/api/tangram/games/{key}/moves", json={"action": "place", "definitive": True}).json()
+        assert {"piece": piece, "x": x, "y": y, "fixed": True}.items() <= next(
+            p for p in state["board"] if p["piece"] == piece).items()
+    assert state["won"] and state["message"].startswith("Solved!")
+    after = web.post(f"/api/tangram/games/{key}/moves", json={"action": "select", "piece": "green"}).json()
+    assert after == state  # once won, input changes nothing
+    assert web.get(f"/api/tangram/games/{key}").json() == state
+
+
+def test_tangram_temporary_placement_undo_escape_and_hint(web: httpx.Client) -> None:
+    key = web.post("/api/tangram/games", json={}).json()["id"]
+
+    def move(**data: object) -> dict:
+        return web.post(f"/api/tangram/games/{key}/moves", json=data).json()
+
+    assert move(action="place", definitive=True)["message"] == "select a piece first: press its key"
+    move(action="select", piece="green")
+    nothing = move(action="place", definitive=True)
+    assert nothing["board"] == [] and nothing["message"].startswith("nothing previewed")
+    move(action="choose", cell=[0, 0])
+    placed = move(action="place", definitive=False)
+    assert placed["board"] == [{"piece": "green", "x": 0, "y": 0, "width": 4, "height": 2, "fixed": False}]
+    assert placed["can_undo"] and "green" not in placed["waiting"]
+    assert move(action="undo")["board"] == []
+    move(action="select", piece="blue")
+    move(action="place_at", cell=[0, 2])  # Ctrl+click: preview there and place for now
+    hinted = move(action="hint")
+    assert {p["piece"] for p in hinted["hint"]} == {"green", "red", "orange", "pink", "yellow"}
+    move(action="select", piece="red")
+    back = move(action="escape")
+    assert back["selected"] is None and "red" in back["waiting"]
+
+
+def test_tangram_gallery_of_every_tiling(web: httpx.Client) -> None:
+    key = web.post("/api/tangram/games", json={}).json()["id"]
+    gallery = web.get(f"/api/tangram/games/{key}/tilings").json()
+    assert gallery["count"] == 36
+    assert gallery["svg"].startswith("<svg") and gallery["svg"].count("<g transform") == 36
+
+
+def test_tangram_bad_input(web: httpx.Client) -> None:
+    key = web.post("/api/tangram/games", json={}).json()["id"]
+    moves = f"/api/tangram/games/{key}/moves"
+    assert "unknown action 'jump'" in error_of(web.post(moves, json={"action": "jump"}), 400)
+    assert "unknown piece 'purple'" in error_of(web.post(moves, json={"action": "select", "piece": "purple"}), 400)
+    assert "off the 10x10 board" in error_of(web.post(moves, json={"action": "choose", "cell": [10, 0]}), 400)
+    assert "two integers" in error_of(web.post(moves, json={"action": "choose", "cell": [1]}), 400)
+    assert "'definitive' is required" in error_of(web.post(moves, json={"action": "place"}), 400)
+    assert "no tangram game" in error_of(web.post("/api/tangram/games/abc/moves", json={"action": "undo"}), 404)
+    bad_file = error_of(web.post("/api/tangram/games", json={"instance": "board 3 3\npiece 1 a #ff0000 9 9\n"}), 400)
+    assert bad_file.startswith("the uploaded instance")
+
+
+def test_tangram_uploaded_instance(web: httpx.Client) -> None:
+    text = "board 2 1\npiece 1 left #ff0000 1 1\npiece 2 right #00ff00 1 1\n"
+    game = web.post("/api/tangram/games", json={"instance": text}).json()
+    assert game["instance"]["width"] == 2 and [p["name"] for p in game["instance"]["pieces"]] == ["left", "right"]
+
+
+# ---------------------------------------------------------------- hidato
+
+def test_hidato_shipped_board_solved_and_unique(web: httpx.Client) -> None:
+    assert "sample" in web.get("/api/hidato/boards").json()["boards"]
+    board = web.get("/api/hidato/boards/sample").json()
+    assert board["text"].startswith("# The well-known")
+    answer = web.post("/api/hidato/solve", json={"board": board["text"]}).json()
+    assert answer["status"] == "solved" and answer["unique"] is True and answer["count"] == 1
+    assert hidato_model.solves(hidato_model.parse(board["text"]), answer["solution"])
+    assert "<polyline" in answer["svg"]  # the path from 1 to N
+
+
+def test_hidato_generated_board_solved(web: httpx.Client) -> None:
+    made = web.post("/api/hidato/generate", json={"rows": 5, "cols": 5, "seed": 3}).json()
+    assert made["data"]["unique"] and made["text"].startswith("# hidato generated by pysolve: seed 3")
+    answer = web.post("/api/hidato/solve", json={"board": made["text"]}).json()
+    assert answer["unique"] is True and answer["solution"] == made["data"]["solution"]
+
+
+def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
+    answer = web.post("/api/hidato/solve", json={"board": "1 __\n__ 4\n"}).json()
+    assert answer["count"] == 2 and answer["unique"] is False and answer["verdict"] == "2 solutions (stopped at the limit)"
+
+
+def test_hidato_bad_input(web: httpx.Client) -> None:
+    assert "line 1, cell 2" in error_of(web.post("/api/hidato/solve", json={"board": "1 ?? 3\n"}), 400)
+    assert "'board' is required" in error_of(web.post("/api/hidato/solve", json={}), 400)
+    assert "no shipped hidato board" in error_of(web.get("/api/hidato/boards/nope"), 400)
+    assert "--rows R --cols C" in error_of(web.post("/api/hidato/generate", json={"seed": 1}), 400)
+    assert "'rows' must be int" in error_of(web.post("/api/hidato/generate", json={"rows": "5", "cols": 5}), 400)
+
+
+# ---------------------------------------------------------------- squares
+
+def test_squares_trace_ends_on_every_solution(web: httpx.Client) -> None:
+    assert web.get("/api/squares/instances").json()["instances"][0] == "insects"
+    trace = web.post("/api/squares/trace", json={"instance": "insects"}).json()
+    events = trace["events"]
+    assert trace["solutions"] == 4 and not trace["truncated"]
+    assert {event[0] for event in events} == {"place", "back", "solution"}
+    on_board: dict[int, tuple[int, int]] = {}
+    for event in events:  # replayed as the page does: the board is full at each solution
+        if event[0] == "place":
+            on_board[event[1]] = (event[2], event[3])
+        elif event[0] == "back":
+            del on_board[event[1]]
+        else:
+            assert len(on_board) == 9
+    assert 'id="p1"' in trace["defs"]
+
+
+def test_squares_uploaded_file_and_bad_input(web: httpx.Client) -> None:
+    text = (ROOT / "data/squares/eternity/pieces_03x03.txt").read_text()
+    trace = web.post("/api/squares/trace", json={"file": text, "name": "mine.txt"}).json()
+    assert trace["name"] == "mine.txt" and trace["rows"] == 3 and trace["solutions"] == 16
+    assert "no shipped squares instance" in error_of(web.post("/api/squares/trace", json={"instance": "/etc/passwd"}), 400)
+    assert error_of(web.post("/api/squares/trace", json={"file": "grid 2\n"}), 400).startswith("the uploaded file")
+
+
+# ---------------------------------------------------------------- azul
+
+def test_azul_person_plays_a_whole_game_against_random(web: httpx.Client) -> None:
+    table = web.post("/api/azul/games", json={"players": 3, "seats": ["random", "human", "greedy"], "seed": 4})
+    assert table.status_code == 201
+    state = table.json()
+    while not state["over"]:
+        assert state["human_to_move"] and state["turn"] == 1 and state["moves"]
+        state = web.post(f"/api/azul/games/{state['id']}/moves", json={"move": state["moves"][0]}).json()
+    assert state["winners"] and state["rounds"][-1]["final"]
+    assert [r["round"] for r in state["rounds"]] == list(range(1, state["state"]["round"] + 1))
+    assert state["rounds"][-1]["after"] == [board["score"] for board in state["state"]["boards"]]
+    assert "not a person's turn: the game is over" in error_of(
+        web.post(f"/api/azul/games/{state['id']}/moves", json={"move": [0, 0, 0]}), 400)
+
+
+def test_azul_bad_input(web: httpx.Client) -> None:
+    assert "2 to 4 players" in error_of(web.post("/api/azul/games", json={"players": 5}), 400)
+    assert "unknown strategy 'clever'" in error_of(web.post("/api/azul/games", json={"seats": ["human", "clever"]}), 400)
+    assert "must name 2 seats" in error_of(web.post("/api/azul/games", json={"seats": ["human"]}), 400)
+    state = web.post("/api/azul/games", json={"seats": ["human", "random"]}).json()
+    moves = f"/api/azul/games/{state['id']}/moves"
+    assert "illegal move" in error_of(web.post(moves, json={"move": [0, 0, 9]}), 400)
+    assert "a move is (source, colour, destination)" in error_of(web.post(moves, json={"move": [1, 2]}), 400)
+    assert "no azul game" in error_of(web.get("/api/azul/games/nope"), 404)
+    assert web.get(f"/api/azul/games/{state['id']}").json() == state  # a kept game reads back, unchanged
+
+
+def test_azul_replay_of_a_logged_game(web: httpx.Client, tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    assert cli.main(["azul", "simulate", "--games", "1", "--seed", "2", "--log", str(log)]) == 0
+    records = web.post("/api/azul/replay", json={"log": log.read_text()}).json()["records"]
+    assert records[0]["type"] == "start" and records[-1]["type"] == "end"
+    assert "not JSON" in error_of(web.post("/api/azul/replay", json={"log": "{\n"}), 400)
+
+
+def test_azul_tournament_summary(web: httpx.Client) -> None:
+    result = web.post("/api/azul/tournament", json={"games": 4, "strategies": ["random", "greedy"]}).json()
+    assert result["summary"]["games"] == 4 and len(result["games"]) == 4
+    assert [s["strategy"] for s in result["summary"]["strategies"]] == ["random", "greedy"]
+    assert "1 to 200" in error_of(web.post("/api/azul/tournament", json={"games": 0}), 400)
+    assert "unknown strategy" in error_of(web.post("/api/azul/tournament", json={"strategies": ["x"]}), 400)
+
+
+# ---------------------------------------------------------------- cross-check
+
+def test_crosscheck_puzzles_come_from_the_registry(web: httpx.Client) -> None:
+    puzzles = {p["name"]: p for p in web.get("/api/crosscheck/puzzles").json()["puzzles"]}
+    assert set(puzzles) >= {"azul", "fichas", "hidato", "squares", "sudoku", "tangram"}
+    assert [o["name"] for o in puzzles["fichas"]["options"]] == ["m", "n", "strategy", "flavour"]
+    assert "svg" not in [o["name"] for o in puzzles["tangram"]["options"]]  # files to write are no question
+
+
+def test_crosscheck_every_back_end_agrees(web: httpx.Client, pysolve_backends: list[str]) -> None:
+    report = web.post("/api/crosscheck", json={"puzzle": "tangram", "options": {"count": True}}).json()
+    assert report["agree"] and report["difference"] is None
+    assert {row["backend"] for row in report["results"]} == set(pysolve_backends)
+    assert all(row["summary"] == "36 solutions" for row in report["results"])
+    assert "36 tiling(s)" in report["drawing"] and "\x1b" not in report["drawing"]
+
+
+def test_crosscheck_bad_input(web: httpx.Client) -> None:
+    assert "unknown puzzle 'chess'" in error_of(web.post("/api/crosscheck", json={"puzzle": "chess"}), 400)
+    assert "--m is required" in error_of(web.post("/api/crosscheck", json={"puzzle": "fichas"}), 400)
+    assert "has no option 'svg'" in error_of(
+        web.post("/api/crosscheck", json={"puzzle": "tangram", "options": {"svg": "x.svg"}}), 400)
+    assert "'x' is not an integer" in error_of(
+        web.post("/api/crosscheck", json={"puzzle": "fichas", "options": {"m": "x", "n": 2}}), 400)
+    assert "unknown back end" in error_of(
+        web.post("/api/crosscheck", json={"puzzle": "fichas", "options": {"m": 1, "n": 1}, "backends": ["cobol"]}),
+        400).lower()
+
+
+# ---------------------------------------------------------------- a search never blocks the server
+
+def test_other_requests_are_answered_while_a_search_runs(base: str) -> None:
+    """A 2-second search (its budget) runs in a worker thread; meanwhile the server answers at once."""
+    outcome: dict[str, httpx.Response] = {}
+    question = {"puzzle": "squares", "options": {"file": "eternity-6x6", "count": True, "seconds": 2},
+                "backends": ["python"]}
+
+    def search() -> None:
+        outcome["search"] = httpx.post(f"{base}/api/crosscheck", json=question, timeout=60)
+
+    searching = threading.Thread(target=search)
+    started = time.monotonic()
+    searching.start()
+    time.sleep(0.4)
+    quick = httpx.get(f"{base}/api/backends", timeout=60)
+    answered = time.monotonic() - started
+    assert quick.status_code == 200 and searching.is_alive() and answered < 1.5
+    searching.join(60)
+    report = outcome["search"].json()
+    assert report["results"] == [] and "passed its time limit of 2 s" in report["skipped"]["python"]
+
+
+# ---------------------------------------------------------------- the command
+
+def listening_on(port: int) -> list[str]:
+    """The IPv4 addresses a socket listens on at `port`, from the kernel's table (/proc/net/tcp)."""
+    addresses = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, state = line.split()[1], line.split()[3]
+        address, at = local.split(":")
+        if state == "0A" and int(at, 16) == port:  # 0A: LISTEN
+            addresses.append(socket.inet_ntoa(bytes.fromhex(address)[::-1]))
+    return addresses
+
+
+def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c() -> None:
+    server = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "serve", "--port", "0", "--backend", "python"],
+                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert server.stderr is not None
+        first = re.fullmatch(r"pysolve serve: http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops\)\n", server.stderr.readline())
+        assert first, "the first line names the address"
+        port = int(first[1])
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/tangram", timeout=5)
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        assert page.status_code == 200
+        assert listening_on(port) == ["127.0.0.1"]
+        server.send_signal(signal.SIGINT)
+        assert server.wait(15) == 0
+        rest = server.stderr.read()
+        assert "pysolve serve: stopped" in rest and "Traceback" not in rest
+    finally:
+        if server.poll() is None:
+            server.kill()
+
+
+def test_serve_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "--port 70000 is not a port number" in capsys.readouterr().err
+    assert cli.main(["serve", "--backend", "cobol"]) == 2
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert cli.main(["serve", "--port", str(taken.getsockname()[1]), "--backend", "python"]) == 2
+    assert "cannot serve on 127.0.0.1" in capsys.readouterr().err
