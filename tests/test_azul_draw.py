@@ -163,3 +163,23 @@ def test_the_docs_pictures_are_the_ones_the_code_draws():
     docs = Path(__file__).resolve().parent.parent / "docs"
     picture = (docs / "azul-table.svg").read_text()
     assert ElementTree.fromstring(picture).tag == f"{SVG}svg" and "first-player marker" in picture
+
+
+def test_the_tournament_chart_draws_each_strategy_from_the_summary(tmp_path, capsys):
+    from pysolve.azul import tournament
+    from pysolve.azul.charts import chart, quartiles
+
+    assert quartiles([1, 2, 3, 4, 5]) == (2, 3, 4) and quartiles([7]) == (7, 7, 7)
+    results = tournament.run(tournament.tasks(2, 12, 3, "python", ["random", "greedy"]))
+    picture = chart(results)
+    root = ElementTree.fromstring(picture)
+    summary = tournament.summarise(results)
+    bars = [float(rect.get("width")) for rect in root.iter(f"{SVG}rect") if rect.get("fill-opacity") == "0.75"]
+    assert bars == [pytest.approx(standing["win_rate"] * 460) for standing in summary["strategies"]]
+    assert sum(1 for circle in root.iter(f"{SVG}circle") if circle.get("r") == "1.8") == 2 * len(results)
+    for standing in summary["strategies"]:
+        low, high = standing["win_ci95"]
+        assert f"{standing['win_rate']:.2f} ({low:.2f}-{high:.2f}), {standing['wins']}/{standing['seats']}" in picture
+    out = tmp_path / "chart.svg"
+    assert main(["azul", "simulate", "--games", "4", "--strategy", "random,greedy", "--chart", str(out)]) == 0
+    assert "Win rate" in out.read_text() and f"wrote {out}" in capsys.readouterr().err

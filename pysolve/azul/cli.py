@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pysolve import backends
+from pysolve import backends, files
 from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
@@ -36,6 +36,7 @@ def add_commands(subparsers: Any) -> None:
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
+    simulate.add_argument("--chart", metavar="FILE", help="write win rates and score spreads as an SVG chart")
     simulate.set_defaults(run=run_simulate)
 
     check = commands.add_parser("crosscheck", help="play seeded games on several back ends in lockstep")
@@ -108,6 +109,9 @@ def run_simulate(args: argparse.Namespace) -> int:
             client.close()
     if args.log:
         _write_log(Path(args.log), results)
+    if args.chart:
+        from pysolve.azul.charts import chart
+        print(f"wrote {files.write_text(args.chart, chart(results), '--chart')}", file=sys.stderr)
     summary = tour.summarise(results)
     if args.json:
         json.dump({"games": [result.to_json() for result in results], "summary": summary}, sys.stdout, indent=2)
