@@ -235,6 +235,15 @@ def test_budgets_end_every_search_with_unknown(pysolve_backend):
     assert answer.status == UNKNOWN and "passed its" in answer.stats["reason"]
 
 
+@pytest.mark.pysolve_backends("prolog", "python")  # kanren refuses boards this size (next test)
+def test_a_board_of_thousands_of_cells_keeps_its_time_limit(pysolve_backend):
+    rows = [[0] * 1500 for _ in range(2)]
+    rows[0][0], rows[1][1499] = 1, 3000  # one move of the search costs a flood over 3,000 cells
+    answer = PUZZLE.solve(question(rows, seconds=1.0), pysolve_backend)
+    assert answer.status == UNKNOWN and "time limit of 1 s" in answer.stats["reason"]
+    assert answer.stats["seconds"] < 2.0  # the clock is read where the time goes, not every 256 nodes
+
+
 def test_minikanren_refuses_boards_it_cannot_hold():
     board = model.make_board([[1] + [0] * 598 + [600]])
     with pytest.raises(InputError, match="at most 400 cells; this one has 600"):

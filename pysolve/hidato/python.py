@@ -144,6 +144,7 @@ class Walk:
 
     def reachable(self, k: int, cell: int) -> bool:
         """Each later given g is within g-k moves of the head through free cells, all free cells connected."""
+        self.budget.check()  # a flood over the board: on thousands of cells it outweighs many plain nodes
         reach = frontier = self.bits.bit[cell]
         pending = self.later[k]
         moves = done = 0
@@ -215,6 +216,7 @@ class Logic:
     def propagate(self, domains: list[int]) -> bool:
         """Narrow `domains` in place to a fixpoint; False when some number or cell is left without a partner."""
         while True:
+            self.budget.check()  # a round costs O(n * cells): on a board of thousands of cells, seconds between nodes
             before = domains[:]
             self.sweep(domains)
             if not self.settle(domains):
