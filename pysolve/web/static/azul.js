@@ -87,7 +87,7 @@ function drawTable(state, names, turn, container, interactive) {
   container.innerHTML = "";
   drawSources(state, container, interactive);
   const boards = element("div");
-  state.boards.forEach((_, seat) => boards.append(drawBoard(state, seat, names, seat === turn, interactive)));
+  state.boards.forEach((_, seat) => boards.append(drawBoard(state, seat, names, seat === turn, interactive && seat === turn)));
   container.append(boards);
 }
 

@@ -43,7 +43,7 @@ $("solve").onclick = () => run(async () => {
   const answer = await call("POST", "/api/hidato/solve", { board: $("board").value, backend: chosenBackend() });
   const unique = answer.unique === true ? "the solution is unique" : answer.unique === false
     ? "the board is not unique: it has more than one solution" : "uniqueness unknown";
-  const verdict = answer.status === "solved" ? `solved on ${answer.backend}; ${unique} (${answer.verdict})`
+  const verdict = answer.status === "solved" ? `${unique}: solved on ${answer.backend}, counted to 2`
     : `${answer.status} on ${answer.backend}` + (answer.stats.reason ? `: ${answer.stats.reason}` : "");
   show(answer.svg, verdict, answer.status === "solved",
     `${answer.stats.seconds} s` + (answer.stats.states !== undefined ? `, ${answer.stats.states} states` : ""));

@@ -1,0 +1,269 @@
+"""The pages in a real headless Chromium (Debian's, driven by Playwright): whole games by mouse and keys.
+
+Each test also saves a screenshot of its page into docs/ (docs/web.md shows
+them). Chromium comes from the set-up (`.ci/install-browser`); only where it
+could not be installed are these tests skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from pysolve import api
+from pysolve.hidato import model as hidato_model
+from test_web import serving
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CELL, LABEL = 40, 22  # the tangram board's cell size and row-label width in static/tangram.js
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="no browser: /usr/bin/chromium is missing (`make setup` installs Debian's "
+                                       "chromium when run as root; else apt install chromium)")
+
+
+@pytest.fixture(scope="module")
+def base(pysolve_backends: list[str]) -> Iterator[str]:
+    with serving(pysolve_backends[0]) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Debian's Chromium, headless, with a fresh profile."""
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=ARGS,
+            headless=True, viewport={"width": 1280, "height": 900})
+        yield context  # type: ignore[misc]  (a persistent context opens pages as a browser does)
+        context.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    opened = browser.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    opened.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def settle(page: Page) -> None:
+    """Wait until the page has no request of its own in flight."""
+    page.wait_for_function("document.body.dataset.pending === '0'", timeout=60_000)
+
+
+def screenshot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ROOT / "docs" / f"web-{name}.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- tangram
+
+def click_cell(page: Page, x: int, y: int, ctrl: bool = False) -> None:
+    """Click the centre of board cell (x, y) (y upwards), with Ctrl held when `ctrl`."""
+    box = page.locator("#board-svg").bounding_box()
+    assert box is not None
+    height = int(page.locator("#board-svg rect.cell").last.get_attribute("data-y") or 0) + 1
+    if ctrl:
+        page.keyboard.down("Control")
+    page.mouse.click(box["x"] + LABEL + x * CELL + CELL / 2, box["y"] + (height - 1 - y) * CELL + CELL / 2)
+    if ctrl:
+        page.keyboard.up("Control")
+    settle(page)
+
+
+def press(page: Page, key: str) -> None:
+    page.keyboard.press(key)
+    settle(page)
+
+
+def board_pieces(page: Page) -> dict[str, str]:
+    """Pieces on the board: name -> fixed or temporary."""
+    return {rect.get_attribute("data-piece") or "": rect.get_attribute("class") or ""
+            for rect in page.locator("#board-svg rect.fixed, #board-svg rect.temporary").all()}
+
+
+def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page) -> None:
+    page.goto(f"{base}/tangram")
+    settle(page)
+    assert page.locator("#tray-svg g.piece").count() == 6 and page.text_content("#status") == "selected piece: none"
+
+    press(page, "Enter")  # nothing selected, nothing previewed: nothing happens
+    assert board_pieces(page) == {}
+    press(page, "1")
+    name = page.locator("#selected-name")
+    assert name.text_content() == "green" and "rgb(46, 158, 79)" in (name.get_attribute("style") or "")
+    assert page.locator("#board-svg circle.option").count() == 63
+    press(page, "Enter")  # selected but nothing previewed: nothing happens
+    assert board_pieces(page) == {} and page.text_content("#message").startswith("nothing previewed")
+    click_cell(page, 0, 0)
+    assert page.locator("#board-svg rect.preview").count() == 1
+    press(page, "Enter")
+    assert board_pieces(page) == {"green": "fixed"}
+    assert page.locator("#tray-svg g.piece[data-piece=green]").count() == 0
+
+    page.locator("#tray-svg g.piece[data-piece=blue]").click()  # a click on a piece beside the board selects it
+    settle(page)
+    click_cell(page, 0, 2)
+    press(page, "Control")  # Ctrl pressed and released: placed for now
+    assert board_pieces(page) == {"green": "fixed", "blue": "temporary"}
+    press(page, "2")  # selected again (lifted, previewed where it lay), then placed for good
+    press(page, "Enter")
+    assert board_pieces(page)["blue"] == "fixed"
+
+    press(page, "3")
+    click_cell(page, 7, 0, ctrl=True)  # Ctrl+click: preview there and place for now
+    assert board_pieces(page)["red"] == "temporary"
+    press(page, "4")
+    click_cell(page, 0, 7)
+    press(page, "t")
+    assert board_pieces(page)["orange"] == "temporary"
+    press(page, "u")  # undo the last temporary placement: orange is back beside the board
+    assert "orange" not in board_pieces(page)
+    press(page, "h")  # hint: the back end completes the board in the free cells
+    assert page.locator("#board-svg rect.hint").count() == 3
+    press(page, "5")
+    click_cell(page, 4, 0)
+    screenshot(page, "tangram")
+    press(page, "Escape")  # the selected piece goes back
+    assert "pink" not in board_pieces(page) and page.text_content("#message") == "pink is back beside the board"
+
+    for key, cell in (("3", None), ("4", (0, 7)), ("5", (4, 0)), ("6", (7, 8))):
+        press(page, key)
+        if cell:
+            click_cell(page, *cell)
+        press(page, "Enter")
+    assert set(board_pieces(page).values()) == {"fixed"} and len(board_pieces(page)) == 6
+    assert page.text_content("#message") == "Solved! Every piece is placed for good."
+    assert page.get_attribute("#message", "class") == "won"
+    press(page, "1")  # after the victory, input changes nothing
+    click_cell(page, 0, 0)
+    assert page.text_content("#status") == "selected piece: none - solved"
+    screenshot(page, "tangram-won")
+
+    page.click("#gallery-button")
+    settle(page)
+    assert page.text_content("#gallery h2") == "All 36 tilings"
+    assert page.locator("#gallery svg > g").count() == 36
+    page.locator("#gallery").screenshot(path=str(ROOT / "docs" / "web-tangram-tilings.png"))
+
+
+# ---------------------------------------------------------------- squares
+
+def shown_grid(page: Page, cols: int) -> list[list[dict[str, int]]]:
+    """The pieces on the replay's board as a solution grid (piece and turns per cell)."""
+    cells = {}
+    for use in page.locator("#board use").all():
+        moved = re.fullmatch(r"translate\((\d+) (\d+)\) rotate\((\d+) 50 50\)", use.get_attribute("transform") or "")
+        assert moved
+        x, y, angle = map(int, moved.groups())
+        cells[y // 100, x // 100] = {"piece": int((use.get_attribute("href") or "#p0")[2:]), "turns": angle // 90}
+    rows = max(r for r, _ in cells) + 1
+    return [[cells[r, c] for c in range(cols)] for r in range(rows)]
+
+
+def test_squares_replay_ends_on_a_solution(base: str, page: Page) -> None:
+    page.goto(f"{base}/squares")
+    settle(page)
+    assert page.get_attribute("body", "data-event") == "0"
+    for _ in range(3):
+        page.click("#step")
+    assert page.locator("#board use").count() >= 1 and page.get_attribute("body", "data-event") == "3"
+    page.fill("#speed", "500")
+    page.click("#play")
+    page.wait_for_function("Number(document.body.dataset.event) > 40")
+    page.click("#pause")
+    page.click("#next")
+    assert page.text_content("#found") == "solution 1 found (next solution: go on searching)"
+    assert page.get_attribute("body", "data-solutions") == "1"
+    solutions = api.solve("squares", all=True, backend="python").solutions
+    assert shown_grid(page, 3) in solutions
+    screenshot(page, "squares")
+    for number in (2, 3, 4):
+        page.click("#next")
+        assert page.text_content("#found").startswith(f"solution {number} found")
+    page.click("#next")  # the end of the search: every solution was found
+    assert page.get_attribute("body", "data-finished") == "true" and page.locator("#board use").count() == 0
+
+
+# ---------------------------------------------------------------- azul
+
+def test_azul_game_played_to_its_end_against_random(base: str, page: Page) -> None:
+    page.goto(f"{base}/azul")
+    settle(page)
+    page.fill("#seed", "3")
+    page.click("#start")
+    settle(page)
+    moves = 0
+    while page.get_attribute("body", "data-over") != "true":
+        assert page.text_content("#turn").startswith(f"Round ")
+        page.locator(".factory.source-ok").first.click()
+        page.locator(".tile.pick").first.click()
+        if moves == 3:
+            screenshot(page, "azul")  # a source and a colour chosen: the legal destinations lit
+        page.locator(".dest-ok").first.click()
+        settle(page)
+        moves += 1
+        assert moves < 200
+    assert page.text_content("#turn").startswith("Game over after")
+    rounds = page.locator("#rounds tr").count() - 1
+    assert rounds >= 5 and "(end, bonuses)" in page.text_content("#rounds")
+    screenshot(page, "azul-end")
+
+
+# ---------------------------------------------------------------- hidato
+
+def test_hidato_generated_board_solved(base: str, page: Page) -> None:
+    page.goto(f"{base}/hidato")
+    settle(page)
+    page.fill("#rows", "6")
+    page.fill("#cols", "7")
+    page.fill("#holes", "3")
+    page.fill("#seed", "5")
+    page.click("#generate")
+    settle(page)
+    assert page.text_content("#verdict").startswith("generated: 6x7")
+    board = page.input_value("#board")
+    page.click("#solve")
+    settle(page)
+    assert "the solution is unique" in page.text_content("#verdict")
+    numbers = sorted(int(text) for text in page.locator("#picture text").all_text_contents())
+    assert numbers == list(range(1, 6 * 7 - 3 + 1))
+    assert page.locator("#picture polyline").count() == 1
+    solved = [[0] * 7 for _ in range(6)]
+    for text in page.locator("#picture text").all():
+        x, y = float(text.get_attribute("x") or 0), float(text.get_attribute("y") or 0)
+        solved[int(y) // 40][int(x) // 40] = int(text.text_content() or 0)
+    puzzle = hidato_model.parse(board)
+    for r, row in enumerate(puzzle.rows):  # holes stay holes
+        for c, value in enumerate(row):
+            if value == hidato_model.BLOCKED:
+                solved[r][c] = value
+    assert hidato_model.solves(puzzle, solved)
+    screenshot(page, "hidato")
+
+
+# ---------------------------------------------------------------- cross-check
+
+def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backends: list[str]) -> None:
+    page.goto(f"{base}/crosscheck")
+    page.wait_for_selector("#options [data-option=count]")
+    page.check("#options [data-option=count]")
+    page.click("#ask")
+    settle(page)
+    assert page.text_content("#verdict") == "instance=classic, board=[10, 10], mode=count, strategy=dfs: the back ends agree"
+    assert {row.get_attribute("data-backend") for row in page.locator("#results tr[data-backend]").all()} \
+        == set(pysolve_backends)
+    screenshot(page, "crosscheck")
+    page.select_option("#puzzle", "fichas")
+    page.click("#ask")
+    settle(page)
+    assert page.text_content("#error") == "pysolve solve fichas: --m is required"
