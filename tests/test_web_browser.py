@@ -7,14 +7,16 @@ could not be installed are these tests skipped, saying so.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
-from pysolve import api
+from pysolve import api, cli
+from pysolve.bridge import HIDE_VARIABLE
 from pysolve.hidato import model as hidato_model
 from test_web import serving
 
@@ -61,8 +63,21 @@ def settle(page: Page) -> None:
     page.wait_for_function("document.body.dataset.pending === '0'", timeout=60_000)
 
 
-def screenshot(page: Page, name: str) -> None:
-    page.screenshot(path=str(ROOT / "docs" / f"web-{name}.png"), full_page=True)
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: docs/ (the pictures docs/web.md shows), or a temporary folder while Prolog
+    is hidden on purpose, so that the docs always show the default back end."""
+    return tmp_path_factory.mktemp("screenshots") if os.environ.get(HIDE_VARIABLE) else ROOT / "docs"
+
+
+def screenshot(target: Page | Locator, folder: Path, name: str) -> None:
+    """Save a PNG of the page (whole) or of one element as web-NAME.png, and check it was written."""
+    path = folder / f"web-{name}.png"
+    if isinstance(target, Page):
+        target.screenshot(path=str(path), full_page=True)
+    else:
+        target.screenshot(path=str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 # ---------------------------------------------------------------- tangram
@@ -91,7 +106,7 @@ def board_pieces(page: Page) -> dict[str, str]:
             for rect in page.locator("#board-svg rect.fixed, #board-svg rect.temporary").all()}
 
 
-def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page) -> None:
+def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/tangram")
     settle(page)
     assert page.locator("#tray-svg g.piece").count() == 6 and page.text_content("#status") == "selected piece: none"
@@ -132,7 +147,7 @@ def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page) -> None:
     assert page.locator("#board-svg rect.hint").count() == 3
     press(page, "5")
     click_cell(page, 4, 0)
-    screenshot(page, "tangram")
+    screenshot(page, pictures, "tangram")
     press(page, "Escape")  # the selected piece goes back
     assert "pink" not in board_pieces(page) and page.text_content("#message") == "pink is back beside the board"
 
@@ -147,13 +162,13 @@ def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page) -> None:
     press(page, "1")  # after the victory, input changes nothing
     click_cell(page, 0, 0)
     assert page.text_content("#status") == "selected piece: none - solved"
-    screenshot(page, "tangram-won")
+    screenshot(page, pictures, "tangram-won")
 
     page.click("#gallery-button")
     settle(page)
     assert page.text_content("#gallery h2") == "All 36 tilings"
     assert page.locator("#gallery svg > g").count() == 36
-    page.locator("#gallery").screenshot(path=str(ROOT / "docs" / "web-tangram-tilings.png"))
+    screenshot(page.locator("#gallery"), pictures, "tangram-tilings")
 
 
 # ---------------------------------------------------------------- squares
@@ -170,7 +185,7 @@ def shown_grid(page: Page, cols: int) -> list[list[dict[str, int]]]:
     return [[cells[r, c] for c in range(cols)] for r in range(rows)]
 
 
-def test_squares_replay_ends_on_a_solution(base: str, page: Page) -> None:
+def test_squares_replay_ends_on_a_solution(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/squares")
     settle(page)
     assert page.get_attribute("body", "data-event") == "0"
@@ -186,7 +201,7 @@ def test_squares_replay_ends_on_a_solution(base: str, page: Page) -> None:
     assert page.get_attribute("body", "data-solutions") == "1"
     solutions = api.solve("squares", all=True, backend="python").solutions
     assert shown_grid(page, 3) in solutions
-    screenshot(page, "squares")
+    screenshot(page, pictures, "squares")
     for number in (2, 3, 4):
         page.click("#next")
         assert page.text_content("#found").startswith(f"solution {number} found")
@@ -196,7 +211,7 @@ def test_squares_replay_ends_on_a_solution(base: str, page: Page) -> None:
 
 # ---------------------------------------------------------------- azul
 
-def test_azul_game_played_to_its_end_against_random(base: str, page: Page) -> None:
+def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/azul")
     settle(page)
     page.fill("#seed", "3")
@@ -207,8 +222,8 @@ def test_azul_game_played_to_its_end_against_random(base: str, page: Page) -> No
         assert page.text_content("#turn").startswith(f"Round ")
         page.locator(".factory.source-ok").first.click()
         page.locator(".tile.pick").first.click()
-        if moves == 3:
-            screenshot(page, "azul")  # a source and a colour chosen: the legal destinations lit
+        if moves == 1:
+            screenshot(page, pictures, "azul")  # a source and a colour chosen: the legal destinations lit
         page.locator(".dest-ok").first.click()
         settle(page)
         moves += 1
@@ -216,12 +231,34 @@ def test_azul_game_played_to_its_end_against_random(base: str, page: Page) -> No
     assert page.text_content("#turn").startswith("Game over after")
     rounds = page.locator("#rounds tr").count() - 1
     assert rounds >= 5 and "(end, bonuses)" in page.text_content("#rounds")
-    screenshot(page, "azul-end")
+    screenshot(page, pictures, "azul-end")
+
+
+def test_azul_replay_and_tournament_charts(base: str, page: Page, tmp_path: Path, pictures: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    assert cli.main(["azul", "simulate", "--games", "2", "--seed", "5", "--strategy", "random,greedy",
+                     "--log", str(log)]) == 0
+    page.goto(f"{base}/azul")
+    settle(page)
+    page.set_input_files("#log-file", str(log))
+    page.wait_for_selector("#replay-table .player")
+    assert page.text_content("#replay-where").startswith("record 1 of ")
+    page.click("#replay-next")
+    assert "seat " in page.text_content("#replay-where") and "played [" in page.text_content("#replay-where")
+    page.click("#replay-round")
+    assert ", round 2:" in page.text_content("#replay-where")
+    page.fill("#t-games", "6")
+    page.fill("#t-strategies", "random,greedy")
+    page.click("#t-run")
+    settle(page)
+    assert page.locator("#charts svg").count() == 2 and page.locator("#charts rect.bar").count() == 4
+    assert page.text_content("#charts p").startswith("6 games")
+    screenshot(page.locator("#charts"), pictures, "azul-tournament")
 
 
 # ---------------------------------------------------------------- hidato
 
-def test_hidato_generated_board_solved(base: str, page: Page) -> None:
+def test_hidato_generated_board_solved(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/hidato")
     settle(page)
     page.fill("#rows", "6")
@@ -248,12 +285,12 @@ def test_hidato_generated_board_solved(base: str, page: Page) -> None:
             if value == hidato_model.BLOCKED:
                 solved[r][c] = value
     assert hidato_model.solves(puzzle, solved)
-    screenshot(page, "hidato")
+    screenshot(page, pictures, "hidato")
 
 
 # ---------------------------------------------------------------- cross-check
 
-def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backends: list[str]) -> None:
+def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backends: list[str], pictures: Path) -> None:
     page.goto(f"{base}/crosscheck")
     page.wait_for_selector("#options [data-option=count]")
     page.check("#options [data-option=count]")
@@ -262,7 +299,7 @@ def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backe
     assert page.text_content("#verdict") == "instance=classic, board=[10, 10], mode=count, strategy=dfs: the back ends agree"
     assert {row.get_attribute("data-backend") for row in page.locator("#results tr[data-backend]").all()} \
         == set(pysolve_backends)
-    screenshot(page, "crosscheck")
+    screenshot(page, pictures, "crosscheck")
     page.select_option("#puzzle", "fichas")
     page.click("#ask")
     settle(page)

@@ -119,17 +119,15 @@ function redraw() {
   for (const entry of table.log.slice(-12)) log.append(element("li", "", `seat ${entry.seat + 1}: ${entry.text}`));
 }
 
-async function play(move) {
-  document.body.dataset.pending = "1";
-  busy(true);
-  try {
-    table = await call("POST", `/api/azul/games/${table.id}/moves`, { move });
-  } catch (error) { /* shown */ } finally {
-    source = colour = null;
-    busy(false);
-    redraw();
-    document.body.dataset.pending = "0";
-  }
+function play(move) {
+  return working(async () => {
+    try {
+      table = await call("POST", `/api/azul/games/${table.id}/moves`, { move });
+    } finally {
+      source = colour = null;
+      redraw();
+    }
+  });
 }
 
 function seatChoices() {
@@ -147,16 +145,14 @@ function seatChoices() {
   }
 }
 
-async function start() {
-  document.body.dataset.pending = "1";
-  busy(true);
-  try {
+function start() {
+  return working(async () => {
     table = await call("POST", "/api/azul/games", {
       players: Number($("players").value), seed: Number($("seed").value), backend: chosenBackend(),
       seats: [...document.querySelectorAll("#seats select")].map(s => s.value) });
     source = colour = null;
     redraw();
-  } catch (error) { /* shown */ } finally { busy(false); document.body.dataset.pending = "0"; }
+  });
 }
 
 // ---- replays
@@ -191,7 +187,7 @@ $("replay-round").onclick = () => {
 // ---- tournaments
 function barChart(title, rows, value, low, high, maximum, format) {
   const width = 520, bar = 26, left = 130, height = rows.length * (bar + 10) + 40;
-  const x = v => left + (width - left - 40) * v / maximum;
+  const x = v => left + (width - left - 70) * v / maximum;
   let svg = `<svg xmlns="${SVG_NS}" width="${width}" height="${height}" font-size="12">` +
     `<text x="0" y="14" font-weight="bold">${title}</text>`;
   rows.forEach((row, i) => {
@@ -205,9 +201,7 @@ function barChart(title, rows, value, low, high, maximum, format) {
   });
   return svg + "</svg>";
 }
-$("t-run").onclick = async () => {
-  document.body.dataset.pending = "1";
-  busy(true);
+$("t-run").onclick = () => working(async () => {
   $("charts").textContent = "playing ...";
   try {
     const result = await call("POST", "/api/azul/tournament", {
@@ -219,8 +213,10 @@ $("t-run").onclick = async () => {
       `<p>${result.summary.games} games, ${result.summary.mean_rounds} rounds and ${result.summary.mean_moves} moves on average; bars with 95 % intervals.</p>` +
       barChart("win rate", rows, r => r.win_rate, r => r.win_ci95[0], r => r.win_ci95[1], 1, v => v.toFixed(3)) +
       barChart("mean score", rows, r => r.mean_score, r => r.ci95[0], r => r.ci95[1], top, v => v.toFixed(1));
-  } catch (error) { $("charts").textContent = ""; } finally { busy(false); document.body.dataset.pending = "0"; }
-};
+  } catch (error) {
+    $("charts").textContent = "";
+  }
+});
 
 $("players").onchange = seatChoices;
 $("start").onclick = start;

@@ -45,3 +45,18 @@ function inkOn(colour) {
 function busy(on) {
   document.body.classList.toggle("busy", on);
 }
+
+async function working(work) {
+  // One step that waits on the server: the page shows it is busy, and says when it is done
+  // (data-pending, which the browser tests wait on). A refusal was already shown by call().
+  document.body.dataset.pending = "1";
+  busy(true);
+  try {
+    return await work();
+  } catch (error) {
+    return undefined;
+  } finally {
+    busy(false);
+    document.body.dataset.pending = "0";
+  }
+}

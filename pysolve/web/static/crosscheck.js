@@ -53,40 +53,41 @@ function values() {
   return chosen;
 }
 
-function cell(row, text, className) {
-  const td = document.createElement(row.parentElement && row.parentElement.tagName === "THEAD" ? "th" : "td");
-  td.textContent = text;
-  if (className) td.className = className;
-  row.append(td);
+function showReport(report) {
+  $("verdict").textContent = report.agree ? `${report.label}: the back ends agree`
+    : report.results.length ? `${report.label}: they differ: ${report.difference}` : `${report.label}: no back end answered`;
+  $("verdict").className = report.agree ? "ok" : "bad";
+  const table = $("results");
+  table.innerHTML = "<tr><th>back end</th><th>status</th><th>answer</th><th>seconds</th><th>search</th></tr>";
+  for (const row of report.results) {
+    const tr = document.createElement("tr");
+    tr.dataset.backend = row.backend;
+    const search = Object.entries(row.stats).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ").slice(0, 160);
+    for (const text of [row.backend, row.status, row.summary, row.seconds, search]) {
+      tr.append(Object.assign(document.createElement("td"), { textContent: String(text) }));
+    }
+    table.append(tr);
+  }
+  $("skipped").innerHTML = "";
+  for (const [name, why] of Object.entries(report.skipped)) {
+    $("skipped").append(Object.assign(document.createElement("li"), { textContent: `${name} not compared: ${why}` }));
+  }
+  $("drawn-by").textContent = report.drawn_by ? `the answer of ${report.drawn_by}` : "";
+  $("drawing").textContent = report.drawing;
 }
 
-async function ask() {
-  document.body.dataset.pending = "1";
-  busy(true);
+function ask() {
   $("verdict").textContent = "asking every back end ...";
   $("verdict").className = "";
-  try {
-    const only = [...document.querySelectorAll(".only:checked")].map(box => box.value);
-    const report = await call("POST", "/api/crosscheck", { puzzle: $("puzzle").value, options: values(), backends: only });
-    $("verdict").textContent = report.agree ? `${report.label}: the back ends agree`
-      : report.results.length ? `${report.label}: they differ: ${report.difference}` : `${report.label}: no back end answered`;
-    $("verdict").className = report.agree ? "ok" : "bad";
-    const table = $("results");
-    table.innerHTML = "<tr><th>back end</th><th>status</th><th>answer</th><th>seconds</th><th>search</th></tr>";
-    for (const row of report.results) {
-      const tr = document.createElement("tr");
-      tr.dataset.backend = row.backend;
-      [row.backend, row.status, row.summary, row.seconds,
-       Object.entries(row.stats).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ").slice(0, 160)].forEach(v => cell(tr, String(v)));
-      table.append(tr);
+  const only = [...document.querySelectorAll(".only:checked")].map(box => box.value);
+  return working(async () => {
+    try {
+      showReport(await call("POST", "/api/crosscheck", { puzzle: $("puzzle").value, options: values(), backends: only }));
+    } catch (error) {
+      $("verdict").textContent = "";
+      throw error;
     }
-    $("skipped").innerHTML = "";
-    for (const [name, why] of Object.entries(report.skipped)) {
-      $("skipped").append(Object.assign(document.createElement("li"), { textContent: `${name} not compared: ${why}` }));
-    }
-    $("drawn-by").textContent = report.drawn_by ? `the answer of ${report.drawn_by}` : "";
-    $("drawing").textContent = report.drawing;
-  } catch (error) { $("verdict").textContent = ""; } finally { busy(false); document.body.dataset.pending = "0"; }
+  });
 }
 
 $("puzzle").onchange = choose;

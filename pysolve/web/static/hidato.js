@@ -10,27 +10,18 @@ function show(svg, verdict, ok, details) {
   $("details").textContent = details || "";
 }
 
-async function run(work) {
-  busy(true);
-  document.body.dataset.pending = "1";
-  try { await work(); } catch (error) { /* shown by call() */ } finally {
-    busy(false);
-    document.body.dataset.pending = "0";
-  }
-}
-
 async function loadShipped() {
   const board = await call("GET", `/api/hidato/boards/${encodeURIComponent($("shipped").value)}`);
   $("board").value = board.text;
   show(board.svg, `${$("shipped").value}: press solve`);
 }
 
-$("load").onclick = () => run(loadShipped);
+$("load").onclick = () => working(loadShipped);
 $("board-file").onchange = async event => {
   const file = event.target.files[0];
   if (file) { $("board").value = await file.text(); show("", `${file.name}: press solve`); }
 };
-$("generate").onclick = () => run(async () => {
+$("generate").onclick = () => working(async () => {
   const number = id => Number($(id).value);
   const made = await call("POST", "/api/hidato/generate",
     { rows: number("rows"), cols: number("cols"), holes: number("holes"), seed: number("seed") });
@@ -39,7 +30,7 @@ $("generate").onclick = () => run(async () => {
   show(made.svg, `generated: ${d.rows}x${d.cols}, ${d.givens} givens of ${d.cells} cells, ` +
     `difficulty ${d.difficulty.label}; press solve`, undefined, `seed ${d.seed}`);
 });
-$("solve").onclick = () => run(async () => {
+$("solve").onclick = () => working(async () => {
   const answer = await call("POST", "/api/hidato/solve", { board: $("board").value, backend: chosenBackend() });
   const unique = answer.unique === true ? "the solution is unique" : answer.unique === false
     ? "the board is not unique: it has more than one solution" : "uniqueness unknown";
@@ -49,7 +40,7 @@ $("solve").onclick = () => run(async () => {
     `${answer.stats.seconds} s` + (answer.stats.states !== undefined ? `, ${answer.stats.states} states` : ""));
 });
 
-run(async () => {
+working(async () => {
   const { boards } = await call("GET", "/api/hidato/boards");
   for (const name of boards) {
     const option = document.createElement("option");

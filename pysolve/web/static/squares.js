@@ -82,13 +82,8 @@ function show(loaded) {
   restart();
 }
 
-async function load(data) {
-  busy(true);
-  document.body.dataset.pending = "1";
-  try { show(await call("POST", "/api/squares/trace", data)); } catch (error) { /* shown */ } finally {
-    busy(false);
-    document.body.dataset.pending = "0";
-  }
+function load(data) {
+  return working(async () => show(await call("POST", "/api/squares/trace", data)));
 }
 
 $("play").onclick = play;
