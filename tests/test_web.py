@@ -196,6 +196,14 @@ def test_hidato_generated_board_solved(web: httpx.Client) -> None:
     assert answer["unique"] is True and answer["solution"] == made["data"]["solution"]
 
 
+def test_hidato_generated_in_a_shipped_shape(web: httpx.Client) -> None:
+    assert web.get("/api/hidato/boards").json()["shapes"] == ["cross", "diamond", "ring"]
+    made = web.post("/api/hidato/generate", json={"shape": "diamond", "seed": 2}).json()
+    shape = hidato_model.load_shape(ROOT / "data/hidato/shapes/diamond.txt")
+    assert made["data"]["cells"] == shape.size and made["data"]["unique"]
+    assert "no shipped hidato shape" in error_of(web.post("/api/hidato/generate", json={"shape": "/etc/hosts"}), 400)
+
+
 def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
     answer = web.post("/api/hidato/solve", json={"board": "1 __\n__ 4\n"}).json()
     assert answer["count"] == 2 and answer["unique"] is False and answer["verdict"] == "2 solutions (stopped at the limit)"
@@ -363,8 +371,18 @@ def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c() -> None:
                 time.sleep(0.05)
         assert page.status_code == 200
         assert listening_on(port) == ["127.0.0.1"]
+        question = {"puzzle": "squares", "options": {"file": "eternity-6x6", "count": True, "seconds": 30},
+                    "backends": ["python"]}
+        abandoned: list[httpx.Response] = []
+        searching = threading.Thread(target=lambda: abandoned.append(
+            httpx.post(f"http://127.0.0.1:{port}/api/crosscheck", json=question, timeout=60)), daemon=True)
+        searching.start()
+        time.sleep(0.5)  # a 30-second search is under way: Ctrl-C does not wait for it
+        stopping = time.monotonic()
         server.send_signal(signal.SIGINT)
-        assert server.wait(15) == 0
+        assert server.wait(15) == 0 and time.monotonic() - stopping < 8
+        searching.join(5)
+        assert "the server is stopping" in error_of(abandoned[0], 503)
         rest = server.stderr.read()
         assert "pysolve serve: stopped" in rest and "Traceback" not in rest
     finally:

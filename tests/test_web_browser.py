@@ -125,8 +125,12 @@ def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page, pictures: Pat
     assert board_pieces(page) == {"green": "fixed"}
     assert page.locator("#tray-svg g.piece[data-piece=green]").count() == 0
 
+    press(page, "1")  # a piece placed for good cannot be selected
+    assert page.text_content("#message") == "green is placed for good (X) and cannot be selected"
     page.locator("#tray-svg g.piece[data-piece=blue]").click()  # a click on a piece beside the board selects it
     settle(page)
+    press(page, "Control")  # Ctrl with nothing previewed: nothing happens
+    assert board_pieces(page) == {"green": "fixed"} and page.text_content("#message").startswith("nothing previewed")
     click_cell(page, 0, 2)
     press(page, "Control")  # Ctrl pressed and released: placed for now
     assert board_pieces(page) == {"green": "fixed", "blue": "temporary"}

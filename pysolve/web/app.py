@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -67,8 +68,24 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     guard = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
-    return Starlette(routes=routes, middleware=guard,
-                     exception_handlers={PysolveError: pysolve_error, HTTPException: http_error})
+    app = Starlette(routes=routes, middleware=guard,
+                    exception_handlers={PysolveError: pysolve_error, HTTPException: http_error})
+    app.state.workers = workers  # `serve` stops them on Ctrl-C
+    return app
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which on Ctrl-C first answers the requests waiting on a search (503), so that
+    it stops at once instead of waiting for their budgets."""
+
+    def __init__(self, config: uvicorn.Config, workers: Workers) -> None:
+        super().__init__(config)
+        self.workers = workers
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        """Release the waiting requests, then shut down as uvicorn does."""
+        self.workers.stop()
+        super().handle_exit(sig, frame)
 
 
 async def pysolve_error(request: Request, error: Exception) -> Response:

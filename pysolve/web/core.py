@@ -10,6 +10,7 @@ Prolog questions queue there while Python and miniKanren ones run beside.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import threading
@@ -77,42 +78,63 @@ def backends_view(default: str | None) -> dict[str, Any]:
 class Workers:
     """Runs blocking work in daemon threads, at most WORKERS at once, and awaits it off the event loop.
 
-    Daemon threads, so that Ctrl-C stops the server at once even while a
-    search runs (its budget would end it anyway).
+    Daemon threads, so that a search still running when the server stops
+    does not keep the process alive; `stop()` (on Ctrl-C) answers every
+    request still waiting on one with 503 at once, so the server stops
+    without waiting for budgets to run out.
     """
 
     def __init__(self, size: int = WORKERS) -> None:
         self.size = size
+        self.stopping = False
         self._slots: asyncio.Semaphore | None = None
+        self._waiting: set[asyncio.Future[Any]] = set()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """`function(*args)` in a worker thread; its result or its exception, here."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.size)
         async with self._slots:
+            if self.stopping:
+                raise stopping_error()
             loop = asyncio.get_running_loop()
             done: asyncio.Future[T] = loop.create_future()
-
-            def settle(result: Any, error: BaseException | None) -> None:
-                if done.cancelled():
-                    return
-                if error is not None:
-                    done.set_exception(error)
-                else:
-                    done.set_result(result)
 
             def work() -> None:
                 try:
                     result, error = function(*args), None
-                except Exception as raised:  # handed to the awaiting request
+                except BaseException as raised:  # handed to the request (Ctrl-C's interrupt included)
                     result, error = None, raised
-                try:
-                    loop.call_soon_threadsafe(settle, result, error)
-                except RuntimeError:  # the loop is gone: the server stopped meanwhile
-                    pass
+                with contextlib.suppress(RuntimeError):  # the loop is gone: the server stopped meanwhile
+                    loop.call_soon_threadsafe(settle, done, result, error)
 
-            threading.Thread(target=work, name="pysolve-web-worker", daemon=True).start()
-            return await done
+            self._waiting.add(done)
+            try:
+                threading.Thread(target=work, name="pysolve-web-worker", daemon=True).start()
+                return await done
+            finally:
+                self._waiting.discard(done)
+
+    def stop(self) -> None:
+        """Answer every request waiting on a worker with 503 (from the event loop's thread: a signal handler)."""
+        self.stopping = True
+        for done in list(self._waiting):
+            done.get_loop().call_soon_threadsafe(settle, done, None, stopping_error())
+
+
+def stopping_error() -> HTTPException:
+    """What a request waiting on a search gets when the server stops."""
+    return HTTPException(503, "the server is stopping; the search was abandoned")
+
+
+def settle(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """Give `done` its result or exception, unless it already has one (or was cancelled)."""
+    if done.done():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)
 
 
 @dataclass

@@ -33,6 +33,21 @@ def shipped() -> dict[str, str]:
             for path in sorted(folder.glob("*.txt")) + sorted((folder / "long").glob("*.txt"))}
 
 
+def shapes() -> dict[str, str]:
+    """Shipped board shapes by name (`cross`, `diamond`, `ring`): their files."""
+    return {path.stem: str(path) for path in sorted((data_dir() / "hidato" / "shapes").glob("*.txt"))}
+
+
+def shape_file(name: str | None) -> str | None:
+    """The file of the shipped shape `name` (None: a rectangle); never a path the request names."""
+    if name is None:
+        return None
+    known = shapes()
+    if name not in known:
+        raise UnknownName(f"no shipped hidato shape {name!r}; shipped: {', '.join(known)}")
+    return known[name]
+
+
 def board_text(name: str) -> str:
     """The text of the shipped board `name`; UnknownName when there is none."""
     boards = shipped()
@@ -61,7 +76,8 @@ def answer_view(puzzle: Any, answer: Answer) -> dict[str, Any]:
 
 
 def generate_board(values: dict[str, Any]) -> dict[str, Any]:
-    """A generated unique board (the generator's options, checked as the CLI checks them)."""
+    """A generated unique board (the generator's options, checked as the CLI checks them: rows and cols, or a
+    shape)."""
     puzzle = api.get_puzzle("hidato")
     data, text = puzzle.generate(**values)
     return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}
@@ -71,7 +87,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
     """The Hidato endpoints."""
 
     async def boards(request: Request) -> JSONResponse:
-        return JSONResponse({"boards": list(shipped())})
+        return JSONResponse({"boards": list(shipped()), "shapes": list(shapes())})
 
     async def board(request: Request) -> JSONResponse:
         text = board_text(request.path_params["name"])
@@ -87,6 +103,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
     async def generate(request: Request) -> JSONResponse:
         data = await body(request)
         values = {name: field_of(data, name, (int, float) if name == "givens" else int) for name in GENERATE_FIELDS}
+        values["shape"] = shape_file(field_of(data, "shape", str))
         return JSONResponse(await workers.run(generate_board, values))
 
     return [

@@ -39,14 +39,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None)
     try:
         import uvicorn
 
-        from pysolve.web.app import create_app
+        from pysolve.web.app import Server, create_app
     except ImportError as error:
         raise InputError(f"pysolve serve needs the web extra: pip install 'pysolve[web]' ({error.name} is missing)") \
             from None
     app = create_app(backend, hosts=[*LOCAL, host])
     sock = listen(host, port)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
-    server = uvicorn.Server(config)
+    server = Server(config, app.state.workers)
     shown = f"[{host}]" if ":" in host else host
     print(f"pysolve serve: http://{shown}:{sock.getsockname()[1]}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
     try:

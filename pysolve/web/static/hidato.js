@@ -21,10 +21,15 @@ $("board-file").onchange = async event => {
   const file = event.target.files[0];
   if (file) { $("board").value = await file.text(); show("", `${file.name}: press solve`); }
 };
+$("shape").onchange = () => {
+  for (const id of ["rows", "cols"]) $(id).disabled = Boolean($("shape").value);
+};
 $("generate").onclick = () => working(async () => {
   const number = id => Number($(id).value);
-  const made = await call("POST", "/api/hidato/generate",
-    { rows: number("rows"), cols: number("cols"), holes: number("holes"), seed: number("seed") });
+  const shape = $("shape").value;
+  const made = await call("POST", "/api/hidato/generate", shape
+    ? { shape, holes: number("holes"), seed: number("seed") }
+    : { rows: number("rows"), cols: number("cols"), holes: number("holes"), seed: number("seed") });
   $("board").value = made.text;
   const d = made.data;
   show(made.svg, `generated: ${d.rows}x${d.cols}, ${d.givens} givens of ${d.cells} cells, ` +
@@ -41,7 +46,8 @@ $("solve").onclick = () => working(async () => {
 });
 
 working(async () => {
-  const { boards } = await call("GET", "/api/hidato/boards");
+  const { boards, shapes } = await call("GET", "/api/hidato/boards");
+  for (const name of shapes) $("shape").append(new Option(name, name));
   for (const name of boards) {
     const option = document.createElement("option");
     option.value = option.textContent = name;
