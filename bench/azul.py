@@ -1,39 +1,134 @@
-"""Azul speed: random-feasible games per CPU second on each back end's rules, and their ratios.
+"""Azul speed: random games and playouts per CPU second on each back end's rules, and their ratios.
 
-Run: .venv/bin/python bench/azul.py [GAMES]  (not a test; prints one table measured in one run)
+Run: .venv/bin/python bench/azul.py [GAMES]  (not a test; prints tables measured in one run)
+
+1. Whole random-feasible games (`play_game` with the `random` strategy on every
+   seat): Python on packed boards, Prolog inside one query per game through the
+   bridge, miniKanren move by move; both variants.
+2. Playouts, what MCTS spends its time on: from the first position of seed 1's
+   game, the seeded random-feasible game played on to its end. Python and
+   miniKanren through `State` (`clone`, chance nodes drawn by the stream, moves
+   applied), Prolog with the position imported and played out in one query. The
+   same stream gives every engine the same playout (the bench checks the
+   final states). Then MCTS iterations per second (UCT, one-round random
+   playouts) on the rules a `State` can run on.
 """
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
-from pysolve.azul.game import play_game
+from pysolve import bridge
+from pysolve.azul.game import play_game, rules
+from pysolve.azul.model import GREY, STANDARD, RandomStream
+from pysolve.azul.prolog import BLOCK, RULES, conjunction, state_from_prolog, state_to_prolog
+from pysolve.azul.search import Mcts
+from pysolve.azul.state import Game, State
+from pysolve.azul.strategies import random_feasible
+from pysolve.backends import available
 
 KANREN_GAMES = 5
+PLAYOUTS = {"python": 300, "prolog": 300, "kanren": 4}
+MCTS_ITERATIONS = {"python": 500, "kanren": 20}
 
 
-def rate(players: int, backend: str, games: int) -> tuple[float, float]:
-    """(games per CPU second, games per wall second) for `games` seeded games."""
+def cpu_rate(count: int, work: Callable[[int], Any]) -> tuple[float, float]:
+    """(per CPU second, per wall second) of `work(i)` for i in range(count)."""
     cpu, wall = time.process_time(), time.perf_counter()
-    for seed in range(games):
-        play_game(players, seed, backend)
-    return games / (time.process_time() - cpu), games / (time.perf_counter() - wall)
+    for index in range(count):
+        work(index)
+    return count / (time.process_time() - cpu), count / (time.perf_counter() - wall)
+
+
+def games_table(games: int, backends: list[str]) -> None:
+    """Whole random games per second, by player count and variant."""
+    print(f"{'players':>7} {'variant':>8} {'backend':>7} {'games':>6} {'games/s cpu':>12} {'games/s wall':>13} "
+          f"{'vs python':>10}")
+    for players, variant in ((2, STANDARD), (4, STANDARD), (2, GREY)):
+        measured = {}
+        for backend in backends:
+            count = KANREN_GAMES if backend == "kanren" else games
+            measured[backend] = cpu_rate(count, lambda seed: play_game(players, seed, backend, variant=variant))
+            cpu, wall = measured[backend]
+            print(f"{players:>7} {variant:>8} {backend:>7} {count:>6} {cpu:>12.1f} {wall:>13.1f} "
+                  f"{measured['python'][0] / cpu:>9.1f}x")
+
+
+def position(seed: int = 1, players: int = 2) -> State:
+    """The first position of a seeded game where a seat is to move."""
+    stream, state = RandomStream(seed), Game(players).new_initial_state()
+    while state.is_chance_node:
+        state.apply(state.sample_chance(stream))
+    return state
+
+
+def state_playout(start: State, stream: RandomStream) -> dict[str, Any]:
+    """The random-feasible game from `start` to its end through State, chance drawn by the stream."""
+    state = start.clone()
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.apply_chance(state.sample_chance(stream))
+        else:
+            state.apply_move(random_feasible({}, state.legal_moves(), stream))
+    return state.to_json()
+
+
+def prolog_playout(start: dict[str, Any], stream: RandomStream) -> dict[str, Any]:
+    """The same playout in Prolog: the position imported and played to its end in one query."""
+    goal = conjunction(bridge.goal("import_state", 1, state_to_prolog(start)),
+                       bridge.goal("run_random_game", 1, stream.peek(BLOCK * start["players"]), bridge.Var("Used"),
+                                   "over"),
+                       bridge.goal("state_text", 1, bridge.Var("Text")), bridge.goal("drop_game", 1))
+    row = bridge.solutions(RULES, goal, max_solutions=1).rows[0]
+    stream.advance(row["Used"])
+    return state_from_prolog(json.loads(row["Text"]))
+
+
+def playouts_table(backends: list[str]) -> None:
+    """Playouts per second on each engine, from the same position, checked to end alike."""
+    snapshot = position().to_json()
+    print(f"\n{'backend':>7} {'playouts':>9} {'playouts/s cpu':>15} {'vs python':>10}   (seed 1, round 1 to the end)")
+    finals, rates = {}, {}
+    for backend in backends:
+        if backend == "prolog":
+            def run(index: int) -> None:
+                final = prolog_playout(snapshot, RandomStream(index))
+                finals.setdefault(backend, final)
+        else:
+            begin = State.from_json(snapshot, rules(backend))
+
+            def run(index: int) -> None:
+                final = state_playout(begin, RandomStream(index))
+                finals.setdefault(backend, final)
+        rates[backend] = cpu_rate(PLAYOUTS[backend], run)[0]
+        print(f"{backend:>7} {PLAYOUTS[backend]:>9} {rates[backend]:>15.1f} {rates['python'] / rates[backend]:>9.1f}x")
+    assert all(final == finals["python"] for final in finals.values()), "the engines played different playouts"
+    print(f"\n{'backend':>7} {'iterations':>11} {'MCTS iterations/s cpu':>22}   (UCT, one-round random playouts)")
+    for backend in backends:
+        if backend == "prolog":
+            print(f"{backend:>7} {'-':>11} {'-':>22}   (MCTS searches States: a Prolog game is searched on the "
+                  f"Python rules)")
+            continue
+        root = State.from_json(snapshot, rules(backend))
+        count = MCTS_ITERATIONS[backend]
+        cpu = time.process_time()
+        Mcts(iterations=count).search(root, random.Random(1))
+        print(f"{backend:>7} {count:>11} {count / (time.process_time() - cpu):>22.1f}")
 
 
 def main() -> None:
-    """Measure every back end at 2 and 4 players and print rates and ratios."""
+    """Measure every available back end and print rates and ratios."""
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    play_game(2, 0, "prolog")  # start SWI-Prolog and load the rules outside the timing
-    print(f"{'players':>7} {'backend':>7} {'games':>6} {'games/s cpu':>12} {'games/s wall':>13} {'vs python':>10}")
-    for players in (2, 4):
-        measured = {}
-        for backend in ("python", "prolog", "kanren"):
-            count = KANREN_GAMES if backend == "kanren" else games
-            measured[backend] = rate(players, backend, count)
-            cpu, wall = measured[backend]
-            ratio = measured["python"][0] / cpu
-            print(f"{players:>7} {backend:>7} {count:>6} {cpu:>12.1f} {wall:>13.1f} {ratio:>9.1f}x")
+    backends = ["python", "prolog", "kanren"] if available("prolog") else ["python", "kanren"]
+    if "prolog" in backends:
+        play_game(2, 0, "prolog")  # start SWI-Prolog and load the rules outside the timing
+    games_table(games, backends)
+    playouts_table(backends)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,18 @@
 :- module(azul,
-          [ new_game/5,            % +Id, +Players, +Starter, +Randoms, -Used
+          [ new_game/6,            % +Id, +Players, +Variant, +Starter, +Randoms, -Used
             legal_moves/2,         % +Id, -Moves
             play_move/4,           % +Id, +Move, +Randoms, -Used
             run_random_game/4,     % +Id, +Randoms, -Used, -Status
-            random_game/6,         % +Id, +Players, +Starter, +Randoms, -Used, -Status
+            random_game/7,         % +Id, +Players, +Variant, +Starter, +Randoms, -Used, -Status
             export_state/2,        % +Id, -State
+            state_text/2,          % +Id, -Text
             import_state/2,        % +Id, +State
             winners/2,             % +Id, -Seats
             drop_game/1,           % +Id
             tile_score/4,          % +Wall, +Row, +Column, -Points
             end_bonus/2,           % +Wall, -Points
+            end_bonus/3,           % +Wall, +Colours, -Points
+            grey_column/5,         % +Wall, +Colours, +Row, +Colour, -Column
             floor_points/2,        % +Items, -Points
             winners_of/3           % +Scores, +Rows, -Seats
           ]).
@@ -24,9 +27,17 @@ several games are alive at once:
   - factories(Id, Factories): one list of 5 colour counts per factory;
   - centre(Id, Counts), bag(Id, Counts), lid(Id, Counts);
   - marker(Id, Holder): `centre` or the seat that took it this round;
-  - player(Id, Seat, Score, Wall, Lines, Floor): Wall 5 rows of 5 cells
-    0/1, Lines 5 terms line(Colour, Count) (Colour -1 when empty), Floor
-    a list of colours (5 is the marker).
+  - player(Id, Seat, Score, Wall, Colours, Lines, Floor): Wall 5 rows of
+    5 cells 0/1; Colours `none` on the coloured wall (its pattern says
+    which colour a cell takes), else, on the grey wall of the variant, 5
+    rows of 5 cells holding the colour placed there (-1 for none); Lines
+    5 terms line(Colour, Count) (Colour -1 when empty); Floor a list of
+    colours (5 is the marker).
+
+The variant (grey side of the board): a full pattern line's tile may go
+on any free cell of its row whose column holds no tile of that colour;
+the column is the one where it scores most, the leftmost among equals
+(grey_column/5); when there is none, the line's tiles fall to the floor.
 
 A move is [Source, Colour, Destination]: Source -1 is the centre, 0.. a
 factory; Destination 0 the floor, 1..5 a pattern line. Randomness comes
@@ -34,42 +45,54 @@ in as data: a list of integers, one read per tile drawn (index into the
 bag modulo its size) and one per move the random strategy chooses.
 */
 
+:- set_prolog_flag(optimise, true).   % compile the rules' arithmetic inline
 :- use_module(azul_facts).
-:- use_module(library(lists)).
-:- use_module(library(apply)).
+:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2]).
+:- use_module(library(apply), [maplist/2, maplist/3, maplist/4, foldl/4, foldl/6]).
+:- use_module(library(aggregate), [aggregate_all/3]).
+:- use_module(library(pairs), [pairs_values/2]).
+:- use_module(library(error), [must_be/2]).
 
-:- dynamic game/7, factories/2, centre/2, bag/2, lid/2, marker/2, player/6.
+:- dynamic game/7, factories/2, centre/2, bag/2, lid/2, marker/2, player/7.
 
-%!  new_game(+Id, +Players, +Starter, +Randoms, -Used) is semidet.
+%!  new_game(+Id, +Players, +Variant, +Starter, +Randoms, -Used) is semidet.
 %
-%   Start game Id for Players with seat Starter to open, and deal round 1
-%   with the first Used numbers of Randoms. Replaces any game Id.
+%   Start game Id of Variant (`standard` or `grey`) for Players with seat
+%   Starter to open, and deal round 1 with the first Used numbers of
+%   Randoms. Replaces any game Id.
 
-new_game(Id, Players, Starter, Randoms, Used) :-
+new_game(Id, Players, Variant, Starter, Randoms, Used) :-
+    must_be(oneof([standard, grey]), Variant),
+    must_be(between(2, 4), Players),
     factories_for(Players, Count),
     full_bag(Bag),
     empty_counts(Empty),
     length(Factories, Count),
     maplist(=(Empty), Factories),
-    empty_board(Board),
+    empty_board(Variant, Board),
     length(Boards, Players),
     maplist(=(Board), Boards),
-    import_state(Id, [Players, 0, 0, Starter, Starter, -1, Factories, Empty, Bag, Empty, Boards, false]),
+    import_state(Id, [Players, 0, 0, Starter, Starter, -1, Factories, Empty, Bag, Empty, Boards, false, Variant]),
     start_round(Id, Randoms, Rest),
     used(Randoms, Rest, Used).
 
 empty_counts([0, 0, 0, 0, 0]).
 
-%   empty_board(-Board): a board at the start, as export_state/2 gives it.
-empty_board([0, Wall, Pairs, []]) :-
+%   empty_board(+Variant, -Board): a board at the start, as export_state/2 gives it.
+empty_board(Variant, [0, Wall, Pairs, [], Colours]) :-
     length(Wall, 5),
-    maplist(empty_row, Wall),
+    maplist(filled_row(0), Wall),
     length(Pairs, 5),
-    maplist(=([-1, 0]), Pairs).
+    maplist(=([-1, 0]), Pairs),
+    (   Variant == grey
+    ->  length(Colours, 5),
+        maplist(filled_row(-1), Colours)
+    ;   Colours = none
+    ).
 
-empty_row(Row) :-
+filled_row(Value, Row) :-
     length(Row, 5),
-    maplist(=(0), Row).
+    maplist(=(Value), Row).
 
 used(Randoms, Rest, Used) :-
     length(Randoms, Before),
@@ -82,7 +105,7 @@ used(Randoms, Rest, Used) :-
 
 drop_game(Id) :-
     maplist(retractall, [game(Id, _, _, _, _, _, _), factories(Id, _), centre(Id, _), bag(Id, _),
-                         lid(Id, _), marker(Id, _), player(Id, _, _, _, _, _)]).
+                         lid(Id, _), marker(Id, _), player(Id, _, _, _, _, _, _)]).
 
 %!  legal_moves(+Id, -Moves) is det.
 %
@@ -94,8 +117,8 @@ drop_game(Id) :-
 legal_moves(Id, Moves) :-
     game(Id, _, _, _, Seat, _, Phase),
     (   Phase == offer
-    ->  player(Id, Seat, _, Wall, Lines, _),
-        maplist(destinations(Wall, Lines), [0, 1, 2, 3, 4], Allowed),
+    ->  player(Id, Seat, _, Wall, Colours, Lines, _),
+        maplist(destinations(Wall, Colours, Lines), [0, 1, 2, 3, 4], Allowed),
         centre(Id, Centre),
         factories(Id, Factories),
         source_moves(Centre, -1, Allowed, Moves, Moves1),
@@ -103,25 +126,35 @@ legal_moves(Id, Moves) :-
     ;   Moves = []
     ).
 
-%   destinations(+Wall, +Lines, +Colour, -Ds): where Colour may go: the
-%   floor (0), then each line that accepts it.
-destinations(Wall, Lines, Colour, [0|Ds]) :-
-    accepting(Lines, Wall, 1, Colour, Ds).
+%   destinations(+Wall, +Colours, +Lines, +Colour, -Ds): where Colour may
+%   go: the floor (0), then each line that accepts it.
+destinations(Wall, Colours, Lines, Colour, [0|Ds]) :-
+    accepting(Lines, Wall, Colours, 1, Colour, Ds).
 
-%   accepting(+Lines, +Rows, +D, +Colour, -Ds): the lines from D on that
-%   may take Colour: not full, empty or of that colour, wall row without it.
-accepting([], [], _, _, []).
-accepting([line(LineColour, Count)|Lines], [Cells|Rows], D, Colour, Ds) :-
+%   accepting(+Lines, +Rows, +Colours, +D, +Colour, -Ds): the lines from D
+%   on that may take Colour: not full, empty or of that colour, wall row
+%   without it.
+accepting([], [], _, _, _, []).
+accepting([line(LineColour, Count)|Lines], [Cells|Rows], Colours, D, Colour, Ds) :-
+    Row is D - 1,
     (   Count < D,
         ( Count =:= 0 ; LineColour =:= Colour ),
-        Row is D - 1,
-        wall_colour(Row, Column, Colour),
-        nth0(Column, Cells, 0)
+        row_lacks(Colours, Cells, Row, Colour)
     ->  Ds = [D|Ds1]
     ;   Ds = Ds1
     ),
     D1 is D + 1,
-    accepting(Lines, Rows, D1, Colour, Ds1).
+    accepting(Lines, Rows, Colours, D1, Colour, Ds1).
+
+%   row_lacks(+Colours, +Cells, +Row, +Colour): wall row Row (its Cells)
+%   holds no tile of Colour, on the coloured wall (Colours `none`) or a
+%   grey one.
+row_lacks(none, Cells, Row, Colour) :-
+    wall_colour(Row, Column, Colour),
+    item(Column, Cells, 0).
+row_lacks([C0|Colours], _, Row, Colour) :-
+    item(Row, [C0|Colours], RowColours),
+    \+ memberchk(Colour, RowColours).
 
 %   source_moves(+Counts, +Source, +Allowed, -Moves0, +Moves): the moves
 %   taking from one source, as a difference list.
@@ -148,8 +181,16 @@ factory_moves([Counts|Factories], Source, Allowed, Moves0, Moves) :-
     factory_moves(Factories, Source1, Allowed, Moves1, Moves).
 
 cell(Wall, Row, Column, Value) :-
-    nth0(Row, Wall, Cells),
-    nth0(Column, Cells, Value).
+    item(Row, Wall, Cells),
+    item(Column, Cells, Value).
+
+%   item(+Index, +List, ?Item): Item is List's element at Index (0-based).
+item(Index, [Head|Tail], Item) :-
+    (   Index =:= 0
+    ->  Item = Head
+    ;   Index1 is Index - 1,
+        item(Index1, Tail, Item)
+    ).
 
 %!  play_move(+Id, +Move, +Randoms, -Used) is semidet.
 %
@@ -167,12 +208,16 @@ play_move(Id, Move, Randoms, Used) :-
 apply_move(Id, [Source, Colour, D], Randoms, Rest) :-
     game(Id, _, _, _, Seat, _, offer),
     take(Id, Seat, Source, Colour, Taken, TookMarker),
-    retract(player(Id, Seat, Score, Wall, Lines0, Floor0)),
-    retract(lid(Id, Lid0)),
+    retract(player(Id, Seat, Score, Wall, Colours, Lines0, Floor0)),
+    lid(Id, Lid0),
     marker_to_floor(TookMarker, Floor0, Floor1),
     place(D, Colour, Taken, Lines0, Lines, Floor1, Floor, Lid0, Lid),
-    assertz(lid(Id, Lid)),
-    assertz(player(Id, Seat, Score, Wall, Lines, Floor)),
+    (   Lid == Lid0     % tiles reach the lid only past a full floor
+    ->  true
+    ;   retract(lid(Id, Lid0)),
+        assertz(lid(Id, Lid))
+    ),
+    assertz(player(Id, Seat, Score, Wall, Colours, Lines, Floor)),
     after_move(Id, Randoms, Rest).
 
 %   take(+Id, +Seat, +Source, +Colour, -Taken, -TookMarker): remove all
@@ -180,8 +225,7 @@ apply_move(Id, [Source, Colour, D], Randoms, Rest) :-
 %   the first to take from the centre takes the marker.
 take(Id, Seat, -1, Colour, Taken, TookMarker) :-
     retract(centre(Id, Centre0)),
-    nth0(Colour, Centre0, Taken, Others),
-    nth0(Colour, Centre, 0, Others),
+    swap_nth0(Colour, Centre0, Taken, 0, Centre),
     assertz(centre(Id, Centre)),
     (   retract(marker(Id, centre))
     ->  assertz(marker(Id, Seat)),
@@ -191,12 +235,10 @@ take(Id, Seat, -1, Colour, Taken, TookMarker) :-
 take(Id, _, Source, Colour, Taken, false) :-
     Source >= 0,
     retract(factories(Id, Factories0)),
-    nth0(Source, Factories0, Counts, OtherFactories),
     empty_counts(Empty),
-    nth0(Source, Factories, Empty, OtherFactories),
+    swap_nth0(Source, Factories0, Counts, Empty, Factories),
     assertz(factories(Id, Factories)),
-    nth0(Colour, Counts, Taken, Others),
-    nth0(Colour, Rest, 0, Others),
+    swap_nth0(Colour, Counts, Taken, 0, Rest),
     retract(centre(Id, Centre0)),
     maplist(plus, Centre0, Rest, Centre),
     assertz(centre(Id, Centre)).
@@ -220,29 +262,41 @@ place(0, Colour, Taken, Lines, Lines, Floor0, Floor, Lid0, Lid) :-
     to_floor(Taken, Colour, Floor0, Floor, Lid0, Lid).
 place(D, Colour, Taken, Lines0, Lines, Floor0, Floor, Lid0, Lid) :-
     D > 0,
-    nth1(D, Lines0, line(_, Count0), Others),
+    Line is D - 1,
+    swap_nth0(Line, Lines0, line(_, Count0), line(Colour, Count), Lines),
     Fits is min(Taken, D - Count0),
     Count is Count0 + Fits,
-    nth1(D, Lines, line(Colour, Count), Others),
     Excess is Taken - Fits,
     to_floor(Excess, Colour, Floor0, Floor, Lid0, Lid).
 
 to_floor(Count, Item, Floor0, Floor, Lid0, Lid) :-
-    floor_slots(Slots),
-    length(Floor0, Used),
-    Fits is min(Count, Slots - Used),
-    length(New, Fits),
-    maplist(=(Item), New),
-    append(Floor0, New, Floor),
-    Over is Count - Fits,
-    add_count(Item, Over, Lid0, Lid).
+    (   Count =:= 0
+    ->  Floor = Floor0, Lid = Lid0
+    ;   floor_slots(Slots),
+        length(Floor0, Used),
+        Fits is min(Count, Slots - Used),
+        length(New, Fits),
+        maplist(=(Item), New),
+        append(Floor0, New, Floor),
+        Over is Count - Fits,
+        add_count(Item, Over, Lid0, Lid)
+    ).
 
 add_count(Colour, Add, Counts0, Counts) :-
     (   Add =:= 0
     ->  Counts = Counts0
-    ;   nth0(Colour, Counts0, Count0, Others),
-        Count is Count0 + Add,
-        nth0(Colour, Counts, Count, Others)
+    ;   swap_nth0(Colour, Counts0, Count0, Count, Counts),
+        Count is Count0 + Add
+    ).
+
+%   swap_nth0(+Index, +List0, -Old, +New, -List): List is List0 with its
+%   element at Index (0-based), Old, replaced by New.
+swap_nth0(Index, [Head|Tail0], Old, New, [Head1|Tail]) :-
+    (   Index =:= 0
+    ->  Old = Head, Head1 = New, Tail = Tail0
+    ;   Head1 = Head,
+        Index1 is Index - 1,
+        swap_nth0(Index1, Tail0, Old, New, Tail)
     ).
 
 %   after_move(+Id, +Randoms, -Rest): pass the turn, or end the round
@@ -277,7 +331,7 @@ end_round(Id, Randoms, Rest) :-
     ;   Starter = Holder
     ),
     assertz(game(Id, Players, Round, Moves, Starter, Starter, offer)),
-    (   player(Id, _, _, Wall, _, _),
+    (   player(Id, _, _, Wall, _, _, _),
         complete_rows(Wall, Rows),
         Rows > 0
     ->  finish(Id),
@@ -286,40 +340,92 @@ end_round(Id, Randoms, Rest) :-
     ).
 
 %   tile_wall(+Id, +Seat): full lines top to bottom move one tile to the
-%   wall (scored at once, the rest to the lid); then the floor penalty;
+%   wall (scored at once, the rest to the lid; on a grey wall with no
+%   room for it, the whole line to the floor); then the floor penalty;
 %   the score never drops below 0.
 tile_wall(Id, Seat) :-
-    retract(player(Id, Seat, Score0, Wall0, Lines0, Floor)),
+    retract(player(Id, Seat, Score0, Wall0, Colours0, Lines0, Floor0)),
     retract(lid(Id, Lid0)),
-    tile_lines(Lines0, 1, Lines, Wall0, Wall, Score0, Score1, Lid0, Lid1),
+    tile_lines(Lines0, 1, Lines, board(Wall0, Colours0, Score0, Floor0), board(Wall, Colours, Score1, Floor),
+               Lid0, Lid1),
     length(Floor, Items),
     floor_points(Items, Penalty),
     foldl(floor_to_lid, Floor, Lid1, Lid),
     Score is max(0, Score1 - Penalty),
     assertz(lid(Id, Lid)),
-    assertz(player(Id, Seat, Score, Wall, Lines, [])).
+    assertz(player(Id, Seat, Score, Wall, Colours, Lines, [])).
 
-tile_lines([], _, [], Wall, Wall, Score, Score, Lid, Lid).
-tile_lines([line(Colour, Count)|Lines0], D, [Line|Lines], Wall0, Wall, Score0, Score, Lid0, Lid) :-
+tile_lines([], _, [], Board, Board, Lid, Lid).
+tile_lines([line(Colour, Count)|Lines0], D, [Line|Lines], Board0, Board, Lid0, Lid) :-
     (   Count =:= D
     ->  Row is D - 1,
-        wall_colour(Row, Column, Colour),
-        set_cell(Wall0, Row, Column, Wall1),
-        tile_score(Wall1, Row, Column, Points),
-        Score1 is Score0 + Points,
-        add_count(Colour, Row, Lid0, Lid1),
+        place_on_wall(Board0, Row, Colour, Board1, Lid0, Lid1),
         Line = line(-1, 0)
-    ;   Wall1 = Wall0, Score1 = Score0, Lid1 = Lid0,
+    ;   Board1 = Board0, Lid1 = Lid0,
         Line = line(Colour, Count)
     ),
     D1 is D + 1,
-    tile_lines(Lines0, D1, Lines, Wall1, Wall, Score1, Score, Lid1, Lid).
+    tile_lines(Lines0, D1, Lines, Board1, Board, Lid1, Lid).
 
-set_cell(Wall0, Row, Column, Wall) :-
-    nth0(Row, Wall0, Cells0, OtherRows),
-    nth0(Column, Cells0, _, OtherCells),
-    nth0(Column, Cells, 1, OtherCells),
-    nth0(Row, Wall, Cells, OtherRows).
+%   place_on_wall(+Board0, +Row, +Colour, -Board, +Lid0, -Lid): the tile of
+%   the full line Row goes to its wall cell and scores, the line's other
+%   tiles to the lid; a grey wall without a cell for it takes none, and
+%   the whole line falls to the floor (past its slots, to the lid).
+place_on_wall(board(Wall0, Colours0, Score0, Floor0), Row, Colour, board(Wall, Colours, Score, Floor), Lid0, Lid) :-
+    (   wall_cell(Colours0, Wall0, Row, Colour, Column)
+    ->  set_cell(Wall0, Row, Column, 1, Wall),
+        colour_cell(Colours0, Row, Column, Colour, Colours),
+        tile_score(Wall, Row, Column, Points),
+        Score is Score0 + Points,
+        Floor = Floor0,
+        add_count(Colour, Row, Lid0, Lid)
+    ;   Wall = Wall0, Colours = Colours0, Score = Score0,
+        Fallen is Row + 1,
+        to_floor(Fallen, Colour, Floor0, Floor, Lid0, Lid)
+    ).
+
+%   wall_cell(+Colours, +Wall, +Row, +Colour, -Column): the cell of row
+%   Row that takes Colour: its colour's cell on the coloured wall, the
+%   policy's choice on a grey wall (fails when there is none).
+wall_cell(none, _, Row, Colour, Column) :-
+    wall_colour(Row, Column, Colour).
+wall_cell([C0|Colours], Wall, Row, Colour, Column) :-
+    grey_column(Wall, [C0|Colours], Row, Colour, Column).
+
+colour_cell(none, _, _, _, none).
+colour_cell([C0|Colours0], Row, Column, Colour, Colours) :-
+    set_cell([C0|Colours0], Row, Column, Colour, Colours).
+
+set_cell(Wall0, Row, Column, Value, Wall) :-
+    swap_nth0(Row, Wall0, Cells0, Cells, Wall),
+    swap_nth0(Column, Cells0, _, Value, Cells).
+
+%!  grey_column(+Wall, +Colours, +Row, +Colour, -Column) is semidet.
+%
+%   Column is where pysolve's policy places Colour in row Row of a grey
+%   wall (Wall 0/1 cells, Colours the colour of each tile, -1 for none):
+%   among the free cells whose column holds no tile of Colour, the one
+%   scoring most, the leftmost among equals. Fails when there is none.
+
+grey_column(Wall, Colours, Row, Colour, Column) :-
+    must_be(list, Colours),
+    findall(Points-C, grey_cell(Wall, Colours, Row, Colour, C, Points), [First|Scored]),
+    foldl(better_cell, Scored, First, _-Column).
+
+grey_cell(Wall, Colours, Row, Colour, Column, Points) :-
+    nth0(Row, Wall, Cells),
+    nth0(Column, Cells, 0),
+    \+ ( member(ColourRow, Colours), nth0(Column, ColourRow, Colour) ),
+    set_cell(Wall, Row, Column, 1, Wall1),
+    tile_score(Wall1, Row, Column, Points).
+
+%   better_cell(+Cell, +Best0, -Best): the higher scoring of two
+%   Points-Column pairs, the earlier (leftmost) among equals.
+better_cell(Points-Column, Points0-Column0, Best) :-
+    (   Points > Points0
+    ->  Best = Points-Column
+    ;   Best = Points0-Column0
+    ).
 
 floor_to_lid(Item, Lid0, Lid) :-
     (   marker_item(Item)
@@ -380,23 +486,40 @@ complete_rows(Wall, Rows) :-
 
 %!  end_bonus(+Wall, -Points) is det.
 %
-%   End-of-game bonus of Wall: per complete row, column and colour.
+%   End-of-game bonus of a coloured Wall: per complete row, column and colour.
 
 end_bonus(Wall, Points) :-
+    end_bonus(Wall, none, Points).
+
+%!  end_bonus(+Wall, +Colours, -Points) is det.
+%
+%   End-of-game bonus of Wall, coloured (Colours `none`) or grey (Colours
+%   the colour of each tile): per complete row, column and colour.
+
+end_bonus(Wall, WallColours, Points) :-
     complete_rows(Wall, Rows),
     aggregate_all(count, (between(0, 4, C), forall(member(Cells, Wall), nth0(C, Cells, 1))), Columns),
-    aggregate_all(count, (colour_diagonal(_, Cells), forall(member(R-C, Cells), cell(Wall, R, C, 1))), Colours),
+    complete_colours(WallColours, Wall, Colours),
     bonus(row, RowBonus),
     bonus(column, ColumnBonus),
     bonus(colour, ColourBonus),
     Points is RowBonus * Rows + ColumnBonus * Columns + ColourBonus * Colours.
 
+%   complete_colours(+Colours, +Wall, -Count): how many colours have all
+%   five tiles on the wall.
+complete_colours(none, Wall, Count) :-
+    aggregate_all(count, (colour_diagonal(_, Cells), forall(member(R-C, Cells), cell(Wall, R, C, 1))), Count).
+complete_colours([C0|Colours], _, Count) :-
+    aggregate_all(count, (colour(Colour, _),
+                          aggregate_all(count, (member(Row, [C0|Colours]), memberchk(Colour, Row)), 5)),
+                  Count).
+
 finish(Id) :-
     retract(game(Id, Players, Round, Moves, _, Starter, _)),
     assertz(game(Id, Players, Round, Moves, -1, Starter, over)),
-    findall(player(Id, Seat, Score, Wall, Lines, Floor),
-            ( retract(player(Id, Seat, Score0, Wall, Lines, Floor)),
-              end_bonus(Wall, Bonus),
+    findall(player(Id, Seat, Score, Wall, Colours, Lines, Floor),
+            ( retract(player(Id, Seat, Score0, Wall, Colours, Lines, Floor)),
+              end_bonus(Wall, Colours, Bonus),
               Score is Score0 + Bonus
             ),
             Players1),
@@ -409,8 +532,9 @@ start_round(Id, Randoms, Rest) :-
     retract(lid(Id, Lid0)),
     retract(factories(Id, Factories0)),
     tiles_per_factory(PerFactory),
+    sum_list(Bag0, Size0),
     foldl(fill_factory(PerFactory), Factories0, Factories,
-          deal(Bag0, Lid0, Randoms, 0), deal(Bag, Lid, Rest, Dealt)),
+          deal(Bag0, Size0, Lid0, Randoms, 0), deal(Bag, _, Lid, Rest, Dealt)),
     assertz(bag(Id, Bag)),
     assertz(lid(Id, Lid)),
     assertz(factories(Id, Factories)),
@@ -426,22 +550,24 @@ fill_factory(PerFactory, _, Counts, Deal0, Deal) :-
     length(Slots, PerFactory),
     foldl(draw_tile, Slots, Empty-Deal0, Counts-Deal).
 
-draw_tile(_, Counts0-deal(Bag0, Lid0, Randoms0, Dealt0), Counts-deal(Bag, Lid, Randoms, Dealt)) :-
-    sum_list(Bag0, InBag),
+%   draw_tile(+Slot, +Counts0-Deal0, -Counts-Deal): one tile from the bag
+%   (the lid poured in once the bag is empty) onto a factory; Deal is
+%   deal(Bag, BagSize, Lid, Randoms, Dealt).
+draw_tile(_, Counts0-deal(Bag0, InBag, Lid0, Randoms0, Dealt0), Counts-deal(Bag, Size, Lid, Randoms, Dealt)) :-
     (   InBag > 0
-    ->  Bag1 = Bag0, Lid1 = Lid0
-    ;   Bag1 = Lid0, empty_counts(Lid1)
+    ->  Bag1 = Bag0, Lid1 = Lid0, Size1 = InBag
+    ;   Bag1 = Lid0, empty_counts(Lid1), sum_list(Bag1, Size1)
     ),
-    sum_list(Bag1, Size),
-    (   Size > 0
+    (   Size1 > 0
     ->  Randoms0 = [Random|Randoms],
-        Index is Random mod Size,
+        Index is Random mod Size1,
         pick(Bag1, Index, 0, Colour),
         add_count(Colour, -1, Bag1, Bag),
         add_count(Colour, 1, Counts0, Counts),
+        Size is Size1 - 1,
         Lid = Lid1,
         Dealt is Dealt0 + 1
-    ;   Bag = Bag1, Lid = Lid1, Randoms = Randoms0, Counts = Counts0, Dealt = Dealt0
+    ;   Bag = Bag1, Size = 0, Lid = Lid1, Randoms = Randoms0, Counts = Counts0, Dealt = Dealt0
     ).
 
 %   pick(+Counts, +Index, +Colour0, -Colour): the colour of tile Index
@@ -454,13 +580,13 @@ pick([Count|Counts], Index, Colour0, Colour) :-
         pick(Counts, Index1, Colour1, Colour)
     ).
 
-%!  random_game(+Id, +Players, +Starter, +Randoms, -Used, -Status) is semidet.
+%!  random_game(+Id, +Players, +Variant, +Starter, +Randoms, -Used, -Status) is semidet.
 %
-%   new_game/5 then run_random_game/4 on the numbers left: a whole game
+%   new_game/6 then run_random_game/4 on the numbers left: a whole game
 %   (or as much of it as Randoms allows, Status `more`) in one call.
 
-random_game(Id, Players, Starter, Randoms, Used, Status) :-
-    new_game(Id, Players, Starter, Randoms, Dealt),
+random_game(Id, Players, Variant, Starter, Randoms, Used, Status) :-
+    new_game(Id, Players, Variant, Starter, Randoms, Dealt),
     length(Prefix, Dealt),
     append(Prefix, Rest, Randoms),
     run_random_game(Id, Rest, Played, Status),
@@ -510,17 +636,27 @@ deal_used(Before, After, Reserve, Used) :-
     ).
 
 random_feasible(Moves, Random, Move) :-
-    include(feasible, Moves, Feasible),
-    (   Feasible == []
-    ->  Pool = Moves
-    ;   Pool = Feasible
+    feasible(Moves, Feasible, 0, Size0),
+    (   Size0 =:= 0
+    ->  Pool = Moves,
+        length(Pool, Size)
+    ;   Pool = Feasible,
+        Size = Size0
     ),
-    length(Pool, Size),
     Index is Random mod Size,
     nth0(Index, Pool, Move).
 
-feasible([_, _, D]) :-
-    D > 0.
+%   feasible(+Moves, -Feasible, +Size0, -Size): the moves putting a tile
+%   on a pattern line, and how many (plus Size0).
+feasible([], [], Size, Size).
+feasible([[Source, Colour, D]|Moves], Feasible, Size0, Size) :-
+    (   D > 0
+    ->  Feasible = [[Source, Colour, D]|Feasible1],
+        Size1 is Size0 + 1
+    ;   Feasible = Feasible1,
+        Size1 = Size0
+    ),
+    feasible(Moves, Feasible1, Size1, Size).
 
 %!  winners(+Id, -Seats) is det.
 %
@@ -528,8 +664,8 @@ feasible([_, _, D]) :-
 %   to more complete rows, a tie after that shared.
 
 winners(Id, Seats) :-
-    findall(Score, player(Id, _, Score, _, _, _), Scores),
-    findall(Rows, (player(Id, _, _, Wall, _, _), complete_rows(Wall, Rows)), RowCounts),
+    findall(Score, player(Id, _, Score, _, _, _, _), Scores),
+    findall(Rows, (player(Id, _, _, Wall, _, _, _), complete_rows(Wall, Rows)), RowCounts),
     winners_of(Scores, RowCounts, Seats).
 
 %!  winners_of(+Scores, +Rows, -Seats) is det.
@@ -547,11 +683,13 @@ winners_of(Scores, Rows, Seats) :-
 %!  export_state(+Id, -State) is det.
 %
 %   State is game Id as plain lists: [Players, Round, Moves, Turn,
-%   Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over] with
-%   Marker -1 for the centre, Boards one [Score, Wall, Lines, Floor] per
-%   seat (Lines as [Colour, Count] pairs) and Over `true` or `false`.
+%   Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over, Variant]
+%   with Marker -1 for the centre, Boards one [Score, Wall, Lines, Floor,
+%   Colours] per seat (Lines as [Colour, Count] pairs, Colours `none` on a
+%   coloured wall), Over `true` or `false`, Variant `standard` or `grey`.
 
-export_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over]) :-
+export_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over,
+                  Variant]) :-
     game(Id, Players, Round, Moves, Turn, Starter, Phase),
     marker(Id, Holder),
     (   Holder == centre
@@ -563,24 +701,51 @@ export_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centr
     bag(Id, Bag),
     lid(Id, Lid),
     Last is Players - 1,
-    findall([Score, Wall, Pairs, Floor],
+    findall([Score, Wall, Pairs, Floor, Colours],
             ( between(0, Last, Seat),
-              player(Id, Seat, Score, Wall, Lines, Floor),
+              player(Id, Seat, Score, Wall, Colours, Lines, Floor),
               maplist(line_pair, Lines, Pairs)
             ),
             Boards),
     (   Phase == over
     ->  Over = true
     ;   Over = false
+    ),
+    Boards = [[_, _, _, _, Colours0]|_],
+    (   Colours0 == none
+    ->  Variant = standard
+    ;   Variant = grey
+    ).
+
+%!  state_text(+Id, -Text) is det.
+%
+%   Text is export_state/2's State written as JSON (atoms other than
+%   true and false as strings): one value through the bridge instead of a
+%   few hundred terms.
+
+state_text(Id, Text) :-
+    export_state(Id, State),
+    json_term(State, Json),
+    format(atom(Text), '~q', [Json]).
+
+json_term(Term, Json) :-
+    (   is_list(Term)
+    ->  maplist(json_term, Term, Json)
+    ;   atom(Term), \+ memberchk(Term, [true, false, []])
+    ->  atom_string(Term, Json)
+    ;   Json = Term
     ).
 
 line_pair(line(Colour, Count), [Colour, Count]).
 
 %!  import_state(+Id, +State) is det.
 %
-%   Make game Id the game State (in the form export_state/2 gives).
+%   Make game Id the game State (in the form export_state/2 gives; the
+%   variant is the boards' own: Colours `none` or a grey wall's colours).
 
-import_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over]) :-
+import_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over,
+                  _Variant]) :-
+    must_be(list, Boards),
     drop_game(Id),
     (   Over == true
     ->  Phase = over
@@ -592,7 +757,7 @@ import_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centr
     ),
     maplist(assertz, [game(Id, Players, Round, Moves, Turn, Starter, Phase), factories(Id, Factories),
                       centre(Id, Centre), bag(Id, Bag), lid(Id, Lid), marker(Id, Holder)]),
-    forall(nth0(Seat, Boards, [Score, Wall, Pairs, Floor]),
+    forall(nth0(Seat, Boards, [Score, Wall, Pairs, Floor, Colours]),
            ( maplist(line_pair, Lines, Pairs),
-             assertz(player(Id, Seat, Score, Wall, Lines, Floor))
+             assertz(player(Id, Seat, Score, Wall, Colours, Lines, Floor))
            )).

@@ -15,11 +15,12 @@ from pysolve import bridge
 from pysolve.bridge import Var
 from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
+from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
 from pysolve.azul.game import AzulGame, play_game, rules
-from pysolve.azul.model import Question, RandomStream, check_state, tile_count, winners_of
+from pysolve.azul.model import GREY, VARIANTS, Question, RandomStream, check_state, tile_count, winners_of
 from pysolve.azul.prolog import conjunction, state_to_prolog
-from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, tile_score
+from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, grey_column, tile_score
 from pysolve.azul.state import CHANCE, TERMINAL, Game, State
 from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible
 from pysolve.cli import main
@@ -259,9 +260,9 @@ def test_mixed_strategies_agree_across_back_ends(pysolve_backend):
 
 
 @settings(max_examples=15, deadline=None)
-@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40))
-def test_random_seeds_whole_games_agree(pysolve_backends, players, seed):
-    report = crosscheck(get("azul"), Question(players, seed))  # Prolog plays the whole game in one query
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS))
+def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant):
+    report = crosscheck(get("azul"), Question(players, seed, variant))  # Prolog plays the whole game in one query
     assert report.agree and set(report.results) == set(pysolve_backends), report.difference
     answers = list(report.results.values())
     assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
@@ -272,6 +273,149 @@ def test_puzzle_crosscheck_for_the_demo(pysolve_backends):
     puzzle = get("azul")
     report = crosscheck(puzzle, puzzle.demo_questions()[0])
     assert report.agree and set(report.results) == set(pysolve_backends)
+
+
+# -- the grey-board variant -----------------------------------------------------------------------
+def grey_state(players: int = 2) -> dict:
+    """`base_state` on grey walls."""
+    state = PythonEngine().export(Table(players, GREY))
+    state.update(round=1, turn=0, starter=0)
+    return state
+
+
+def put_tile(state: dict, seat: int, row: int, column: int, colour: int) -> None:
+    """A tile of `colour` from the bag onto a grey wall's cell."""
+    board = state["boards"][seat]
+    board["wall"][row][column], board["colours"][row][column] = 1, colour
+    state["bag"][colour] -= 1
+
+
+def fill_line(state: dict, seat: int, line: int, colour: int, count: int) -> None:
+    """`count` tiles of `colour` from the bag onto pattern line `line` (1..5)."""
+    state["boards"][seat]["lines"][line - 1] = [colour, count]
+    state["bag"][colour] -= count
+
+
+def test_grey_tiles_go_where_they_score_most_else_leftmost_else_to_the_floor(pysolve_backend):
+    state = grey_state()
+    put_tile(state, 0, 1, 2, 4)                # seat 0: white under column 2
+    move_tiles(state, 0, 1, state["centre"])   # the last tile of the round: blue, to seat 0's line 1
+    for row, column in ((2, 0), (3, 1), (4, 2)):
+        put_tile(state, 1, row, column, 2)     # seat 1: red in columns 0, 1, 2 ...
+    put_tile(state, 1, 1, 3, 1)
+    put_tile(state, 1, 1, 4, 3)                # ... and row 1 full elsewhere: no cell for red in row 1
+    put_tile(state, 1, 3, 0, 0)                # blue in column 0
+    fill_line(state, 1, 1, 0, 1)               # full lines of seat 1: blue on line 1, red on line 2
+    fill_line(state, 1, 2, 2, 2)
+    state["boards"][1]["score"] = 10
+    after = after_on(pysolve_backend, state, [(-1, 0, 1)])
+    first, second = after["boards"]
+    assert first["colours"][0] == [-1, -1, 0, -1, -1] and first["score"] == 1   # 2 points (below white), -1 marker
+    assert second["colours"][0] == [-1, -1, -1, 0, -1]    # above yellow or black: 2 points; the leftmost
+    assert second["colours"][1] == [-1, -1, -1, 1, 3] and second["lines"][1] == [-1, 0]  # red fell
+    assert second["score"] == 10 + 2 - 2 and after["lid"][2] == 2     # two red on the floor, then to the lid
+    assert after["variant"] == GREY and after["round"] == 2
+
+
+def test_grey_column_by_each_back_end(pysolve_backend):
+    state = grey_state()
+    for row, column, colour in ((1, 2, 4), (3, 0, 0), (0, 4, 1)):
+        put_tile(state, 0, row, column, colour)
+    wall, colours = state["boards"][0]["wall"], state["boards"][0]["colours"]
+
+    def column_of(row: int, colour: int) -> int:
+        if pysolve_backend == "prolog":
+            found = bridge.first("azul", bridge.goal("grey_column", wall, colours, row, colour, Var("C")))
+            return -1 if found is None else found["C"]
+        return rules(pysolve_backend).grey_column(wall, colours, row, colour)
+
+    assert column_of(0, 0) == 2         # below the white tile: 2 points; column 0 holds blue already
+    assert column_of(2, 4) == 0         # white is in column 2: the others score 1 (column 0: 2, above blue)
+    assert column_of(4, 0) == 1         # blue: not column 0; all others score 1, the leftmost
+    assert [grey_column(wall, colours, 0, 0)] == [column_of(0, 0)]
+
+
+GREY_BLUES = [(0, 1), (1, 0), (2, 3), (3, 2), (4, 4)]
+
+
+@pytest.mark.parametrize("cells, colour_of, expected", [
+    (GREY_BLUES, lambda row, column: 0, 10),                           # five blues anywhere: a colour
+    ([(row, 0) for row in range(5)], lambda row, column: row, 7 + 0),  # a column of five colours
+    ([(0, column) for column in range(5)], lambda row, column: column, 2),
+])
+def test_grey_end_bonuses(pysolve_backend, cells, colour_of, expected):
+    wall = wall_of(*cells)
+    colours = [[colour_of(row, column) if wall[row][column] else -1 for column in range(5)] for row in range(5)]
+    if pysolve_backend == "prolog":
+        bonus = prolog_value(bridge.goal("end_bonus", wall, colours, Var("B")), "B")
+    elif pysolve_backend == "kanren":
+        out = mk.var()
+        (bonus,) = mk.run(kr.end_bonuso(frozen(wall), out, frozen(colours)), out)
+    else:
+        bonus = end_bonus(wall, colours)
+    assert bonus == expected
+    assert end_bonus(wall_of(*GREY_BLUES)) == 0  # the same tiles on the coloured wall: no colour
+
+
+def test_a_grey_state_is_checked():
+    state = grey_state()
+    put_tile(state, 0, 0, 0, 3)
+    put_tile(state, 0, 2, 0, 3)  # black twice in column 0
+    with pytest.raises(InputError, match="twice in one row or column"):
+        check_state(state)
+    state = grey_state()
+    put_tile(state, 0, 0, 0, 3)
+    fill_line(state, 0, 1, 3, 1)  # black on line 1 while wall row 0 holds black
+    with pytest.raises(InputError, match="lines\\[0\\]"):
+        check_state(state)
+    state = grey_state()
+    del state["boards"][1]["colours"]
+    with pytest.raises(InputError, match="boards\\[1\\]: expected keys score, wall, lines, floor, colours"):
+        check_state(state)
+
+
+@pytest.mark.pysolve_backends("prolog")
+@pytest.mark.parametrize("players, games", [(2, 30), (3, 15), (4, 10)])
+def test_grey_prolog_and_python_agree_move_by_move(pysolve_backend, players, games):
+    report = lockstep(players, games, seed=2000 * players, backends=("python", pysolve_backend), variant=GREY)
+    assert report.agree, report.difference
+    assert report.games == games and report.moves > 40 * games
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_grey_every_back_end_agrees_move_by_move(pysolve_backends, players):
+    report = lockstep_game(players, 30 + players, pysolve_backends, variant=GREY)
+    assert report.agree, report.difference
+    report = lockstep_game(players, 40 + players, pysolve_backends, ("greedy", "random", "lookahead"), variant=GREY)
+    assert report.agree, report.difference
+
+
+def test_grey_games_differ_from_standard_ones_and_fill_columns_freely():
+    grey, standard = play_game(2, 5, variant=GREY), play_game(2, 5)
+    assert grey.state != standard.state and grey.to_json()["variant"] == GREY
+    placed = [(row, column, colour) for board in grey.state["boards"]
+              for row, cells in enumerate(board["colours"]) for column, colour in enumerate(cells) if colour >= 0]
+    assert any((colour + row) % 5 != column for row, column, colour in placed)  # off the coloured pattern
+
+
+# -- the fast path: whole random games on packed boards -------------------------------------------
+def table_game(players: int, seed: int, variant: str) -> dict:
+    """The final state of the seeded random game played move by move on the Table rules."""
+    game = AzulGame(players, seed, "python", variant=variant)
+    while game.legal_moves():
+        game.play()
+    return game.state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_packed_random_games_are_the_table_games(players, variant):
+    for seed in range(100):
+        state = packed.random_game(players, seed, variant)
+        assert state == table_game(players, seed, variant), (players, seed, variant)
+        assert tile_count(state) == 100
+    result = play_game(players, 3, variant=variant)  # the fast path of play_game
+    assert result.state == table_game(players, 3, variant) and result.winners == packed.winners(result.state)
 
 
 # -- the State model: clones, children, chance ----------------------------------------------------
@@ -354,6 +498,19 @@ def test_child_and_the_seeded_stream_play_the_seeded_game(pysolve_backend, playe
     game.close()
     assert positions == played_
     assert seeded_states(players, seed)[-1].winners() == winners
+
+
+@pytest.mark.parametrize("players, seed", [(2, 23), (4, 25)])
+def test_grey_states_play_the_seeded_grey_game(pysolve_backend, players, seed):
+    positions = [state.to_json() for state in seeded_states(players, seed, Game(players, variant=GREY))
+                 if not state.is_chance_node]
+    game = AzulGame(players, seed, pysolve_backend, variant=GREY)
+    played_ = [game.state]
+    while game.legal_moves():
+        game.play()
+        played_.append(game.state)
+    game.close()
+    assert positions == played_ and positions[-1]["variant"] == GREY
 
 
 @pytest.mark.pysolve_backends("kanren")
@@ -455,6 +612,17 @@ def test_cli_back_ends_agree_and_workers_give_the_same_results(pysolve_backend, 
     assert outputs[0] == outputs[1] == outputs[2]
 
 
+def test_cli_variant_grey(capsys):
+    assert main(["azul", "crosscheck", "--variant", "grey", "--games", "1", "--seed", "6", "--backends", "python,kanren"]) == 0
+    assert "1 grey games" in capsys.readouterr().out
+    assert main(["azul", "simulate", "--variant", "grey", "--games", "2", "--seed", "6", "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    assert [game["variant"] for game in games] == [GREY, GREY]
+    assert games[0]["scores"] == play_game(2, 6, variant=GREY).scores
+    assert main(["solve", "azul", "--variant", "grey", "--seed", "6", "--json"]) == 0
+    assert '"variant": "grey"' in capsys.readouterr().out
+
+
 @needs_prolog
 def test_cli_crosscheck_and_replay(capsys, tmp_path):
     assert main(["azul", "crosscheck", "--players", "2", "--games", "2", "--seed", "4"]) == 0
@@ -477,6 +645,8 @@ def test_cli_crosscheck_and_replay(capsys, tmp_path):
     (["azul", "simulate", "--games", "0"], "at least 1"),
     (["azul", "crosscheck", "--backends", "python,cobol"], "unknown name 'cobol'"),
     (["azul", "crosscheck", "--engines", "python,cobol"], "unknown name 'cobol'"),
+    (["azul", "simulate", "--variant", "gray"], "unknown variant 'gray'"),
+    (["solve", "azul", "--variant", "blue"], "variant"),
     (["azul", "replay", "/nonexistent/log.jsonl"], "cannot read log"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):

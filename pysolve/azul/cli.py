@@ -13,7 +13,7 @@ from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.game import rules
-from pysolve.azul.model import FACTORIES
+from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
 from pysolve.report import Progress, render_table
@@ -57,8 +57,11 @@ def add_commands(subparsers: Any) -> None:
 
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
-    """--players, --games, --seed."""
+    """--players, --games, --seed, --variant."""
     parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    parser.add_argument("--variant", default=STANDARD,
+                        help=f"{'|'.join(VARIANTS)}: the coloured wall, or the grey side of the board (any colour "
+                             f"in any column, at most once per column; default {STANDARD})")
     parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (game i: seed + i)")
 
@@ -82,6 +85,8 @@ def _check_counts(args: argparse.Namespace) -> None:
         raise InputError(f"--players: Azul is for 2 to 4 players, not {args.players}")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, not {args.games}")
+    if args.variant not in VARIANTS:
+        raise InputError(f"--variant: unknown variant {args.variant!r}; choose from {', '.join(VARIANTS)}")
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -92,7 +97,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise InputError(f"--workers must be at least 1, not {args.workers}")
     work = tour.tasks(args.players, args.games, args.seed, backend, _names(args.strategy, None, "strategy"),
-                      log=bool(args.log))
+                      log=bool(args.log), variant=args.variant)
     progress = Progress(len(work), "azul")
     client, executor = None, None
     if args.cluster:
@@ -154,14 +159,14 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     names = _names(args.engines, backends.NAMES, "engines")
     for name in names:
         rules(name)
-    report = lockstep(args.players, args.games, args.seed, names)
+    report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
     if args.json:
-        json.dump({"engines": names, "games": report.games, "moves": report.moves, "agree": report.agree,
+        json.dump({"engines": names, "variant": args.variant, "games": report.games, "moves": report.moves, "agree": report.agree,
                    "difference": report.difference}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         verdict = "all engines agree" if report.agree else f"DISAGREEMENT: {report.difference}"
-        print(f"{report.games} games, {report.moves} moves compared on {', '.join(names)}: {verdict}")
+        print(f"{report.games} {args.variant} games, {report.moves} moves compared on {', '.join(names)}: {verdict}")
     return 0 if report.agree else 1
 
 

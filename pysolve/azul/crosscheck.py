@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pysolve.azul.game import AzulGame
-from pysolve.azul.model import TOTAL_TILES, tile_count
+from pysolve.azul.model import STANDARD, TOTAL_TILES, tile_count
 from pysolve.crosscheck import first_difference
 
 
@@ -25,10 +25,10 @@ class Lockstep:
 
 
 def lockstep_game(players: int, seed: int, backends: Sequence[str], strategies: Sequence[str] = ("random",),
-                  report: Lockstep | None = None) -> Lockstep:
-    """Play one game on every back end at once; compare legal moves, states and choices at each step."""
+                  report: Lockstep | None = None, variant: str = STANDARD) -> Lockstep:
+    """Play one game of `variant` on every back end at once; compare legal moves, states and choices at each step."""
     report = report or Lockstep()
-    games = [AzulGame(players, seed, name, list(strategies)) for name in backends]
+    games = [AzulGame(players, seed, name, list(strategies), variant) for name in backends]
     try:
         while report.agree:
             report.difference = _compare(games, seed)
@@ -65,11 +65,11 @@ def _compare(games: list[AzulGame], seed: int) -> str | None:
 
 
 def lockstep(players: int, games: int, seed: int, backends: Sequence[str],
-             strategies: Sequence[str] = ("random",)) -> Lockstep:
-    """`games` seeded games (seeds seed, seed+1, ...) in lockstep; stops at the first disagreement."""
+             strategies: Sequence[str] = ("random",), variant: str = STANDARD) -> Lockstep:
+    """`games` seeded games of `variant` (seeds seed, seed+1, ...) in lockstep; stops at the first disagreement."""
     report = Lockstep()
     for index in range(games):
-        lockstep_game(players, seed + index, backends, strategies, report)
+        lockstep_game(players, seed + index, backends, strategies, report, variant)
         if not report.agree:
             break
     return report

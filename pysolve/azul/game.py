@@ -14,8 +14,9 @@ from typing import Any
 
 from pysolve import backends
 from pysolve.answers import Found
-from pysolve.azul.model import (MAX_MOVES, Engine, Move, Question, RandomStream, check_move, check_players,
-                                describe_move)
+from pysolve.azul import packed
+from pysolve.azul.model import (MAX_MOVES, STANDARD, Engine, Move, Question, RandomStream, check_move,
+                                check_players, check_variant, describe_move)
 from pysolve.azul.strategies import Strategy, random_feasible, strategy, strategy_name
 from pysolve.budget import Budget
 from pysolve.errors import InputError, SearchLimitExceeded
@@ -59,11 +60,15 @@ class LazyState(Mapping[str, Any]):
 
 
 class AzulGame:
-    """One seeded game on one back end: `legal_moves()`, `play(move)`, `state`, `over`, `scores`, `winners`."""
+    """One seeded game on one back end: `legal_moves()`, `play(move)`, `state`, `over`, `scores`, `winners`.
+
+    `variant` is `standard` (the coloured wall) or `grey` (the rulebook's variant: any colour in any column).
+    """
 
     def __init__(self, players: int = 2, seed: int = 0, backend: str = "python",
-                 strategies: Sequence[str | Strategy] | None = None) -> None:
+                 strategies: Sequence[str | Strategy] | None = None, variant: str = STANDARD) -> None:
         self.players = check_players(players)
+        self.variant = check_variant(variant)
         self.seed = seed
         self.backend = backend
         self.rules = rules(backend)
@@ -71,7 +76,7 @@ class AzulGame:
         self.strategies = [strategy(chosen[seat % len(chosen)]) for seat in range(players)]
         self.strategy_names = [strategy_name(chosen[seat % len(chosen)]) for seat in range(players)]
         self.rng = RandomStream(seed)
-        self.handle = self.rules.new_game(players, self.rng.below(players), self.rng)
+        self.handle = self.rules.new_game(players, self.rng.below(players), self.rng, variant)
         self.moves_played = 0
         self._moves: list[Move] | None = None  # the legal moves, until the next play
 
@@ -142,6 +147,7 @@ class GameResult:
     moves: int
     state: dict[str, Any] = field(repr=False, default_factory=dict)
     log: list[dict[str, Any]] = field(repr=False, default_factory=list)
+    variant: str = STANDARD
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-able dict, without the final state and log."""
@@ -154,17 +160,26 @@ def _result(game: AzulGame, state: dict[str, Any], winners: list[int], log: list
     """A finished game's result."""
     return GameResult(game.seed, game.players, game.backend, game.strategy_names,
                       [board["score"] for board in state["boards"]], winners, state["round"], state["moves"],
-                      state, log)
+                      state, log, game.variant)
 
 
 def play_game(players: int = 2, seed: int = 0, backend: str = "python",
               strategies: Sequence[str | Strategy] | None = None, log: bool = False,
-              budget: Budget | None = None) -> GameResult:
-    """Play one game to its end (a move spends a node of `budget`); with `log`, one record per move."""
-    if backend == "prolog" and not log and all(s in (None, "random", random_feasible) for s in strategies or []):
-        return _random_in_prolog(players, seed, budget)
-    game = AzulGame(players, seed, backend, strategies)
-    records = [{"type": "start", "seed": seed, "players": players, "engine": backend,
+              budget: Budget | None = None, variant: str = STANDARD) -> GameResult:
+    """Play one game of `variant` to its end (a move spends a node of `budget`); with `log`, one record per move.
+
+    A game of the random strategy alone, unlogged, runs whole inside the back end where it can: in Prolog
+    (one query), and in Python on packed boards (without a budget: it counts no moves).
+    """
+    whole = not log and all(s in (None, "random", random_feasible) for s in strategies or [])
+    if whole and backend == "prolog":
+        return _random_in_prolog(players, seed, budget, check_variant(variant))
+    if whole and backend == "python" and budget is None:
+        state = packed.random_game(players, seed, variant)
+        return GameResult(seed, players, "python", ["random"] * players, [board["score"] for board in state["boards"]],
+                          packed.winners(state), state["round"], state["moves"], state, variant=variant)
+    game = AzulGame(players, seed, backend, strategies, variant)
+    records = [{"type": "start", "seed": seed, "players": players, "engine": backend, "variant": game.variant,
                 "strategies": game.strategy_names, "state": game.state}] if log else []
     try:
         while game.legal_moves():
@@ -183,7 +198,7 @@ def play_game(players: int = 2, seed: int = 0, backend: str = "python",
     return result
 
 
-def _random_in_prolog(players: int, seed: int, budget: Budget | None) -> GameResult:
+def _random_in_prolog(players: int, seed: int, budget: Budget | None, variant: str) -> GameResult:
     """A random-feasible game run whole inside Prolog (one query), same stream as elsewhere."""
     from pysolve.azul.prolog import PrologEngine
 
@@ -191,13 +206,13 @@ def _random_in_prolog(players: int, seed: int, budget: Budget | None) -> GameRes
     assert isinstance(prolog, PrologEngine)
     stream = RandomStream(seed)
     state, winners = prolog.random_game(check_players(players), stream.below(players), stream,
-                                        budget.remaining() if budget else None)
+                                        budget.remaining() if budget else None, variant)
     return GameResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
-                      winners, state["round"], state["moves"], state)
+                      winners, state["round"], state["moves"], state, variant=variant)
 
 
 def played(question: Question, backend: str, budget: Budget) -> Found:
     """The demo's answer on one back end: the final state of the question's game, and how it went."""
-    result = play_game(question.players, question.seed, backend, budget=budget)
+    result = play_game(question.players, question.seed, backend, budget=budget, variant=question.variant)
     return Found([result.state], {"rounds": result.rounds, "moves": result.moves,
                                   "scores": result.scores, "winners": result.winners})

@@ -4,7 +4,9 @@ Relations (goals over logic variables, built with pysolve.minikanren):
 `legal_moveo` (a legal move of a player), `destinationo` (where a colour may
 go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
 it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
-`floor_penaltyo` and `end_bonuso`. `KanrenEngine` is the Python rules with
+`floor_penaltyo` and `end_bonuso`; on the grey wall of the variant,
+`grey_cello` (the cells a full line's tile may take) and `grey_columno`
+(the one pysolve's policy picks). `KanrenEngine` is the Python rules with
 their rule methods answered by running these relations: slow, and checked
 against the other back ends move by move. `solve` answers the demo's
 question: one seeded game played to its end.
@@ -17,8 +19,8 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.azul.game import played
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move,
-                                Question)
+from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, GREY, ROW_BONUS,
+                                Move, Question, standard_colours)
 from pysolve.azul.python import PythonEngine, Table
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
@@ -33,33 +35,58 @@ def solve(question: Question, budget: Budget) -> Found:
     return played(question, "kanren", budget)
 
 
-def accepts(line: tuple[int, int], cells: tuple[int, ...], depth: int, colour: int) -> bool:
-    """A pattern line of `depth` may take `colour`: not full, empty or that colour, wall row free of it."""
+def accepts(line: tuple[int, int], row_colours: tuple[int, ...], depth: int, colour: int) -> bool:
+    """A pattern line of `depth` may take `colour`: not full, empty or that colour, wall row free of it
+    (`row_colours`: the colours of the row's tiles, -1 where there is none)."""
     line_colour, count = line
-    return count < depth and (count == 0 or line_colour == colour) and not cells[(colour + depth - 1) % 5]
+    return count < depth and (count == 0 or line_colour == colour) and colour not in row_colours
 
 
-def destinationo(lines: tuple, wall: tuple, colour: Any, destination: Any) -> Goal:
-    """`destination` is where `colour` may go: the floor (0) or a line that accepts it."""
+def destinationo(lines: tuple, colours: tuple, colour: Any, destination: Any) -> Goal:
+    """`destination` is where `colour` may go: the floor (0) or a line that accepts it (`colours`: the wall's
+    colours by cell)."""
     return mk.disj(
         mk.eq(destination, 0),
         mk.disj_over(range(1, 6), lambda depth: mk.conj(
-            mk.where(accepts, lines[depth - 1], wall[depth - 1], depth, colour),
+            mk.where(accepts, lines[depth - 1], colours[depth - 1], depth, colour),
             mk.eq(destination, depth))))
 
 
-def legal_moveo(sources: tuple, lines: tuple, wall: tuple, move: Any, budget: mk.Budget) -> Goal:
-    """`move` = (source, colour, destination) is legal: the source holds the colour, the destination takes it."""
+def grey_cello(wall: tuple, colours: tuple, row: int, colour: int, column: Any) -> Goal:
+    """`column` of a grey wall's `row` may take `colour`: a free cell whose column holds no tile of it."""
+    return mk.disj_over(range(5), lambda cell: mk.conj(
+        mk.where(lambda: wall[row][cell] == 0 and all(colours[other][cell] != colour for other in range(5))),
+        mk.eq(column, cell)))
+
+
+def grey_columno(wall: tuple, colours: tuple, row: int, colour: int, column: Any) -> Goal:
+    """`column` is the cell pysolve's policy gives `colour` in a grey wall's `row`: of the `grey_cello` answers,
+    the one scoring most (`tile_scoreo` with the tile placed), the leftmost among equals; -1 when none."""
+    cell = mk.var()
+    scored = [(_tile_score(_placed(wall, row, c), row, c), -c) for c in mk.run(grey_cello(wall, colours, row, colour,
+                                                                                          cell), cell)]
+    return mk.eq(column, -max(scored)[1] if scored else -1)
+
+
+def _placed(wall: tuple, row: int, column: int) -> tuple:
+    """`wall` with a tile on (row, column)."""
+    return tuple(tuple(1 if (r, c) == (row, column) else cell for c, cell in enumerate(cells))
+                 for r, cells in enumerate(wall))
+
+
+def legal_moveo(sources: tuple, lines: tuple, colours: tuple, move: Any, budget: mk.Budget) -> Goal:
+    """`move` = (source, colour, destination) is legal: the source holds the colour, the destination takes it
+    (`colours`: the mover's wall, the colour of each cell, -1 where there is no tile)."""
     return mk.disj_over(sources, lambda source: mk.disj_over(range(5), lambda colour: mk.conj(
         budget.tick(),
         mk.where(lambda counts: counts[colour] > 0, source[1]),
-        _move_from(source[0], colour, lines, wall, move))))
+        _move_from(source[0], colour, lines, colours, move))))
 
 
-def _move_from(source: int, colour: int, lines: tuple, wall: tuple, move: Any) -> Goal:
+def _move_from(source: int, colour: int, lines: tuple, colours: tuple, move: Any) -> Goal:
     """`move` takes `colour` from `source` to one of its destinations."""
     destination = mk.var()
-    return mk.conj(destinationo(lines, wall, colour, destination), mk.eq(move, (source, colour, destination)))
+    return mk.conj(destinationo(lines, colours, colour, destination), mk.eq(move, (source, colour, destination)))
 
 
 def flooro(floor: tuple, item: int, count: Any, new_floor: Any, to_lid: Any) -> Goal:
@@ -148,19 +175,30 @@ def counto(lines: tuple, count: Any) -> Goal:
                 mk.conj(mk.where(lambda: tuple(lines[0]) != FULL), mk.eq(count, rest))))
 
 
-def end_bonuso(wall: tuple, bonus: Any) -> Goal:
-    """`bonus` is the end-of-game bonus of `wall`: 2 a complete row, 7 a column, 10 a colour."""
-    rows, columns, colours = mk.var(), mk.var(), mk.var()
+def end_bonuso(wall: tuple, bonus: Any, colours: tuple | None = None) -> Goal:
+    """`bonus` is the end-of-game bonus of `wall`: 2 a complete row, 7 a column, 10 a colour (with `colours`,
+    a grey wall's colours by cell, a colour is complete when all its five tiles are anywhere on the wall)."""
+    rows, columns, complete = mk.var(), mk.var(), mk.var()
     by_column = tuple(tuple(wall[row][column] for row in range(5)) for column in range(5))
-    by_colour = tuple(tuple(wall[row][(colour + row) % 5] for row in range(5)) for colour in range(5))
+    if colours is None:
+        by_colour = tuple(tuple(wall[row][(colour + row) % 5] for row in range(5)) for colour in range(5))
+    else:
+        by_colour = tuple(tuple(int(colour in colours[row]) for row in range(5)) for colour in range(5))
     return mk.conj(
-        counto(wall, rows), counto(by_column, columns), counto(by_colour, colours),
-        mk.project(lambda r, c, k: ROW_BONUS * r + COLUMN_BONUS * c + COLOUR_BONUS * k, bonus, rows, columns, colours))
+        counto(wall, rows), counto(by_column, columns), counto(by_colour, complete),
+        mk.project(lambda r, c, k: ROW_BONUS * r + COLUMN_BONUS * c + COLOUR_BONUS * k, bonus, rows, columns,
+                   complete))
 
 
 def _frozen(wall: list[list[int]]) -> tuple:
     """A wall as nested tuples (terms the relations unify)."""
     return tuple(tuple(row) for row in wall)
+
+
+def _tile_score(wall: tuple, row: int, column: int) -> int:
+    """tile_scoreo's answer for the tile at (row, column)."""
+    score = mk.var()
+    return _one(tile_scoreo(wall, row, column, score), score, "tile_scoreo")
 
 
 def _one(goal: Goal, query: Any, what: str) -> Any:
@@ -187,9 +225,10 @@ class KanrenEngine(PythonEngine):
         sources = ((CENTRE, tuple(table.centre)),) + tuple(
             (index, tuple(factory)) for index, factory in enumerate(table.factories))
         lines = tuple(zip(table.line_colours[seat], table.line_counts[seat]))
+        colours = table.colours[seat] if table.variant == GREY else standard_colours(table.walls[seat])
         budget = mk.Budget(nodes=NODES, label="miniKanren search")
-        return [tuple(answer) for answer in mk.run(legal_moveo(sources, lines, _frozen(table.walls[seat]), move,
-                                                               budget), move)]
+        return [tuple(answer) for answer in mk.run(legal_moveo(sources, lines, _frozen(colours), move, budget),
+                                                   move)]
 
     def place(self, table: Table, seat: int, colour: int, taken: int, destination: int) -> None:
         """placeo, its answer written back into the table."""
@@ -204,15 +243,20 @@ class KanrenEngine(PythonEngine):
 
     def tile_score(self, wall: list[list[int]], row: int, column: int) -> int:
         """tile_scoreo's answer."""
-        score = mk.var()
-        return _one(tile_scoreo(_frozen(wall), row, column, score), score, "tile_scoreo")
+        return _tile_score(_frozen(wall), row, column)
 
     def floor_penalty(self, items: int) -> int:
         """floor_penaltyo's answer (a full floor counts as its 7 slots)."""
         points = mk.var()
         return _one(floor_penaltyo(min(items, FLOOR_SLOTS), points), points, "floor_penaltyo")
 
-    def end_bonus(self, wall: list[list[int]]) -> int:
+    def end_bonus(self, wall: list[list[int]], colours: list[list[int]] | None = None) -> int:
         """end_bonuso's answer."""
         bonus = mk.var()
-        return _one(end_bonuso(_frozen(wall), bonus), bonus, "end_bonuso")
+        return _one(end_bonuso(_frozen(wall), bonus, None if colours is None else _frozen(colours)), bonus,
+                    "end_bonuso")
+
+    def grey_column(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
+        """grey_columno's answer."""
+        column = mk.var()
+        return _one(grey_columno(_frozen(wall), _frozen(colours), row, colour, column), column, "grey_columno")

@@ -8,7 +8,9 @@ the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -27,6 +29,8 @@ ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
 FACTORIES = {2: 5, 3: 7, 4: 9}
 TOTAL_TILES = TILES_PER_COLOUR * len(COLOURS)
 MAX_MOVES = 5000  # a game still running after this many moves is stopped (a strategy that never tiles)
+STANDARD, GREY = "standard", "grey"
+VARIANTS = (STANDARD, GREY)  # the coloured wall, and the rulebook's variant on the grey side of the board
 
 Move = tuple[int, int, int]
 Handle = TypeVar("Handle")
@@ -38,6 +42,7 @@ class Question:
 
     players: int = 2
     seed: int = 1
+    variant: str = STANDARD
 
 
 def wall_column(row: int, colour: int) -> int:
@@ -55,6 +60,13 @@ def check_players(players: int) -> int:
     if players not in FACTORIES:
         raise InputError(f"Azul is for 2 to 4 players, not {players}")
     return players
+
+
+def check_variant(variant: str) -> str:
+    """`variant` if it names a variant of the rules (standard or grey), else InputError."""
+    if variant not in VARIANTS:
+        raise InputError(f"unknown Azul variant {variant!r}; choose from {', '.join(VARIANTS)}")
+    return variant
 
 
 def check_move(move: Any) -> Move:
@@ -109,16 +121,21 @@ class RandomStream:
     BLOCK = 64
 
     def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
+        self._number = self.numbers(seed)
         self._buffer: list[int] = []
         self._next = 0
         self.used = 0
 
+    @staticmethod
+    def numbers(seed: int) -> Callable[[], int]:
+        """The stream of `seed` as a bare function, each call the next number (for a loop that reads only)."""
+        return functools.partial(random.Random(seed).getrandbits, 32)
+
     def _fill(self, wanted: int) -> None:
         """Make sure `wanted` unread numbers are buffered."""
         if len(self._buffer) - self._next < wanted:
-            bits = self._rng.getrandbits
-            self._buffer = self._buffer[self._next:] + [bits(32) for _ in range(max(wanted, self.BLOCK))]
+            number = self._number
+            self._buffer = self._buffer[self._next:] + [number() for _ in range(max(wanted, self.BLOCK))]
             self._next = 0
 
     def next(self) -> int:
@@ -161,27 +178,53 @@ def _counts(value: Any, what: str) -> None:
         raise InputError(f"state {what}: expected 5 colour counts, got {value!r}")
 
 
-def _board(board: Any, seat: int) -> None:
-    """InputError unless `board` is one player's board of a canonical state."""
+BOARD_KEYS = ("score", "wall", "lines", "floor")
+
+
+def _board(board: Any, seat: int, variant: str) -> None:
+    """InputError unless `board` is one player's board of a canonical state of `variant`."""
     where = f"boards[{seat}]"
-    if not isinstance(board, dict) or set(board) != {"score", "wall", "lines", "floor"}:
-        raise InputError(f"state {where}: expected keys score, wall, lines, floor")
+    keys = BOARD_KEYS + (("colours",) if variant == GREY else ())
+    if not isinstance(board, dict) or set(board) != set(keys):
+        raise InputError(f"state {where}: expected keys {', '.join(keys)}")
     wall, lines, floor = board["wall"], board["lines"], board["floor"]
     if not (isinstance(board["score"], int) and board["score"] >= 0):
         raise InputError(f"state {where}.score: expected an integer >= 0, got {board['score']!r}")
     if not (isinstance(wall, list) and len(wall) == 5
             and all(isinstance(row, list) and len(row) == 5 and set(row) <= {0, 1} for row in wall)):
         raise InputError(f"state {where}.wall: expected 5 rows of 5 cells 0/1")
+    colours = board["colours"] if variant == GREY else standard_colours(wall)
+    if variant == GREY:
+        _grey_colours(colours, wall, where)
     if not (isinstance(lines, list) and len(lines) == 5):
         raise InputError(f"state {where}.lines: expected 5 pattern lines")
     for index, line in enumerate(lines):
         colour, count = line if isinstance(line, list) and len(line) == 2 else (None, None)
         valid = (colour == -1 and count == 0) or (colour in range(5) and count in range(1, index + 2)
-                                                  and not wall[index][wall_column(index, colour)])
+                                                  and colour not in colours[index])
         if not valid:
             raise InputError(f"state {where}.lines[{index}]: {line!r} is not a pattern line of {index + 1}")
     if not (isinstance(floor, list) and len(floor) <= FLOOR_SLOTS and all(item in range(6) for item in floor)):
         raise InputError(f"state {where}.floor: expected at most {FLOOR_SLOTS} items 0..5")
+
+
+def standard_colours(wall: list[list[int]]) -> list[list[int]]:
+    """The colour of every cell of a coloured wall (-1 where no tile lies)."""
+    return [[wall_colour(row, column) if wall[row][column] else -1 for column in range(5)] for row in range(5)]
+
+
+def _grey_colours(colours: Any, wall: list[list[int]], where: str) -> None:
+    """InputError unless a grey wall's colours match its tiles, each colour at most once per row and column."""
+    if not (isinstance(colours, list) and len(colours) == 5
+            and all(isinstance(row, list) and len(row) == 5 for row in colours)
+            and all((cell in range(5)) == bool(wall[r][c]) and (cell == -1 or cell in range(5))
+                    for r, row in enumerate(colours) for c, cell in enumerate(row))):
+        raise InputError(f"state {where}.colours: expected 5 rows of 5 colours 0..4 on the tiles, -1 elsewhere")
+    for lines in (colours, [list(column) for column in zip(*colours)]):
+        for cells in lines:
+            placed = [cell for cell in cells if cell != -1]
+            if len(placed) != len(set(placed)):
+                raise InputError(f"state {where}.colours: a colour twice in one row or column")
 
 
 STATE_KEYS = {"players", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag", "lid",
@@ -190,9 +233,10 @@ STATE_KEYS = {"players", "round", "moves", "turn", "starter", "marker", "factori
 
 def check_state(state: Any) -> dict[str, Any]:
     """`state` if it is a well-formed canonical Azul state holding all 100 tiles, else InputError."""
-    if not isinstance(state, dict) or set(state) != STATE_KEYS:
-        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))}")
+    if not isinstance(state, dict) or set(state) - {"variant"} != STATE_KEYS:
+        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))} (and variant)")
     players = check_players(state["players"])
+    variant = check_variant(state.get("variant", STANDARD))
     for key in ("centre", "bag", "lid"):
         _counts(state[key], key)
     factories = state["factories"]
@@ -203,7 +247,7 @@ def check_state(state: Any) -> dict[str, Any]:
     if not (isinstance(state["boards"], list) and len(state["boards"]) == players):
         raise InputError(f"state boards: expected {players} boards")
     for seat, board in enumerate(state["boards"]):
-        _board(board, seat)
+        _board(board, seat, variant)
     seats = range(players)
     if state["marker"] not in (CENTRE, *seats) or state["starter"] not in seats:
         raise InputError("state marker/starter: expected -1 (centre) or a seat")
@@ -224,8 +268,8 @@ class Engine(Protocol[Handle]):
 
     name: str
 
-    def new_game(self, players: int, starter: int, stream: RandomStream) -> Handle:
-        """A fresh game whose first round is dealt from `stream` and opened by seat `starter`."""
+    def new_game(self, players: int, starter: int, stream: RandomStream, variant: str = STANDARD) -> Handle:
+        """A fresh game of `variant` whose first round is dealt from `stream` and opened by seat `starter`."""
         ...
 
     def load(self, state: dict[str, Any]) -> Handle:

@@ -16,15 +16,16 @@ from typing import Any
 from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.azul.game import played
-from pysolve.azul.model import (FACTORIES, TILES_PER_FACTORY, Move, Question, RandomStream, check_players,
-                                check_state)
+from pysolve.azul.model import (FACTORIES, GREY, STANDARD, TILES_PER_FACTORY, Move, Question, RandomStream,
+                                check_players, check_state, check_variant)
 from pysolve.bridge import Var
 from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError
 
 RULES = "azul"
 SECONDS = 60.0
-BLOCK = 600  # random numbers handed to one whole-game query (a 4-player game needs about 360)
+BLOCK = 130  # random numbers per player handed to a whole-game query (two players use 160 on average, at most
+# about 220 over 300 seeds; four players about 320): fewer numbers to parse, rarely a second query
 _ids = itertools.count(1)
 
 
@@ -41,19 +42,25 @@ def conjunction(*goals: bridge.Goal) -> bridge.Goal:
     return whole
 
 
-def _query(goal: bridge.Goal, *texts: str, seconds: float = SECONDS) -> dict[str, Any]:
-    """The one solution of `goal` in the azul rule base; PrologError when it fails.
+def _query(goal: bridge.Goal, plain: tuple[str, ...] = (), texts: tuple[str, ...] = (),
+           seconds: float = SECONDS) -> dict[str, Any]:
+    """The values of the variables named in `plain` and `texts` in the first solution of `goal`; PrologError
+    when it fails.
 
-    Each variable named in `texts` (bound to lists of integers and atoms) is
-    written as text in Prolog and read back as JSON, far cheaper than
-    converting its terms one by one through pyswip.
+    Only one list comes back through pyswip: the goal runs inside `findall`,
+    which leaves its own variables unbound; each variable of `texts` (lists
+    of integers and atoms) is written as one atom in Prolog and read here
+    as JSON, far cheaper than converting its terms one by one.
     """
-    writes = [bridge.goal("format", bridge.goal("atom", Var(f"{name}_")), "~w", [Var(name)]) for name in texts]
-    result = bridge.solutions(RULES, conjunction(goal, *writes), max_solutions=1, seconds=seconds)
+    written = [Var(f"{name}_") for name in texts]
+    writes = [bridge.goal("format", bridge.goal("atom", text), "~w", [Var(name)]) for text, name in zip(written, texts)]
+    values = [Var(name) for name in plain] + written
+    found = bridge.goal("findall", values, bridge.goal("once", conjunction(goal, *writes)), [Var("Values_")])
+    result = bridge.solutions(RULES, found, max_solutions=1, seconds=seconds)
     if not result.rows:
         raise PrologError(f"azul goal failed: {goal[:200]}")
-    row = result.rows[0]
-    return {**row, **{name: json.loads(row[f"{name}_"]) for name in texts}}
+    row = result.rows[0]["Values_"]
+    return {**dict(zip(plain, row)), **{name: json.loads(text) for name, text in zip(texts, row[len(plain):])}}
 
 
 def _moves(rows: list[list[int]]) -> list[Move]:
@@ -74,23 +81,32 @@ class PrologGame:
 
 
 def state_from_prolog(row: list[Any]) -> dict[str, Any]:
-    """The canonical state from export_state/2's plain lists."""
-    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, over = row
-    return {
+    """The canonical state from export_state/2's plain lists (read back as JSON: atoms as strings)."""
+    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, over, variant = row
+    state = {
         "players": players, "round": round_, "moves": moves, "turn": turn, "starter": starter,
         "marker": marker, "factories": factories, "centre": centre, "bag": bag, "lid": lid,
-        "boards": [{"score": score, "wall": wall, "lines": lines, "floor": floor}
-                   for score, wall, lines, floor in boards],
+        "boards": [{"score": score, "wall": wall, "lines": lines, "floor": floor, **_colours(colours)}
+                   for score, wall, lines, floor, colours in boards],
         "over": over in (True, "true"),
     }
+    if variant == GREY:
+        state["variant"] = GREY
+    return state
+
+
+def _colours(colours: Any) -> dict[str, Any]:
+    """A board's `colours` entry: a grey wall's colours, nothing for a coloured wall (`none` in Prolog)."""
+    return {} if colours in ("none", None) else {"colours": colours}
 
 
 def state_to_prolog(state: dict[str, Any]) -> list[Any]:
     """A canonical state as the plain lists import_state/2 reads (for `bridge.term`)."""
-    boards = [[board["score"], board["wall"], board["lines"], board["floor"]] for board in state["boards"]]
+    boards = [[board["score"], board["wall"], board["lines"], board["floor"], board.get("colours", "none")]
+              for board in state["boards"]]
     fields = [state[key] for key in ("players", "round", "moves", "turn", "starter", "marker",
                                      "factories", "centre", "bag", "lid")]
-    return [*fields, boards, bool(state["over"])]
+    return [*fields, boards, bool(state["over"]), state.get("variant", STANDARD)]
 
 
 class PrologEngine:
@@ -98,11 +114,12 @@ class PrologEngine:
 
     name = "prolog"
 
-    def new_game(self, players: int, starter: int, stream: RandomStream) -> PrologGame:
-        """A fresh game in Prolog, its first round dealt from the stream."""
+    def new_game(self, players: int, starter: int, stream: RandomStream, variant: str = STANDARD) -> PrologGame:
+        """A fresh game of `variant` in Prolog, its first round dealt from the stream."""
         game = PrologGame(next(_ids), check_players(players))
-        row = _query(conjunction(bridge.goal("new_game", game.id, players, starter, self._reserve(game, stream), Var("Used")),
-                          self._next(game)), "Moves")
+        start = bridge.goal("new_game", game.id, players, check_variant(variant), starter,
+                            self._reserve(game, stream), Var("Used"))
+        row = _query(conjunction(start, self._next(game)), ("Used", "Turn"), ("Moves",))
         stream.advance(row["Used"])
         self._read_next(game, row)
         return game
@@ -110,13 +127,13 @@ class PrologEngine:
     def legal_moves(self, game: PrologGame) -> list[Move]:
         """The legal moves of the player to move, in canonical order."""
         if game.moves is None:
-            self._read_next(game, _query(self._next(game), "Moves"))
+            self._read_next(game, _query(self._next(game), ("Turn",), ("Moves",)))
         return list(game.moves)
 
     def turn(self, game: PrologGame) -> int:
         """The seat to move (-1 once over)."""
         if game.turn is None:
-            self._read_next(game, _query(self._next(game), "Moves"))
+            self._read_next(game, _query(self._next(game), ("Turn",), ("Moves",)))
         return game.turn  # type: ignore[return-value]
 
     @staticmethod
@@ -136,32 +153,38 @@ class PrologEngine:
         """Apply a legal move (and a round end with its deal) in one query."""
         goal = conjunction(bridge.goal("play_move", game.id, move, self._reserve(game, stream), Var("Used")), self._next(game))
         try:
-            row = _query(goal, "Moves")
+            row = _query(goal, ("Used", "Turn"), ("Moves",))
         except PrologError:
             raise InputError(f"illegal move {list(move)} in Prolog game {game.id}") from None
         stream.advance(row["Used"])
         self._read_next(game, row)
 
-    def random_game(self, players: int, starter: int, stream: RandomStream,
-                    seconds: float | None = None) -> tuple[dict[str, Any], list[int]]:
-        """A whole game of the random-feasible strategy inside Prolog (each query within `seconds`)."""
+    def random_game(self, players: int, starter: int, stream: RandomStream, seconds: float | None = None,
+                    variant: str = STANDARD) -> tuple[dict[str, Any], list[int]]:
+        """A whole game of the random-feasible strategy inside Prolog (each query within `seconds`).
+
+        Each query plays on until the game ends or its random numbers run
+        short; the last one also reads the final state (as text) and drops the game.
+        """
         game = PrologGame(next(_ids), check_players(players))
         limit = seconds or SECONDS
-        tail = conjunction(bridge.goal("export_state", game.id, Var("State")), bridge.goal("winners", game.id, Var("Seats")))
-        used, status = Var("Used"), Var("Status")
-        row = _query(conjunction(bridge.goal("random_game", game.id, players, starter, stream.peek(BLOCK), used, status), tail),
-                     "State", seconds=limit)
-        stream.advance(row["Used"])
-        while row["Status"] == "more":
-            row = _query(conjunction(bridge.goal("run_random_game", game.id, stream.peek(BLOCK), used, status), tail), "State",
-                         seconds=limit)
+        used, status, text = Var("Used"), Var("Status"), Var("Text")
+        over = conjunction(bridge.goal("state_text", game.id, text), bridge.goal("winners", game.id, Var("Seats")),
+                           bridge.goal("drop_game", game.id))
+        finish = bridge.goal(";", bridge.goal("->", bridge.goal("==", status, "over"), over),
+                             conjunction(bridge.goal("=", Var("Seats"), []), bridge.goal("=", text, "")))
+        play = bridge.goal("random_game", game.id, players, check_variant(variant), starter, stream.peek(BLOCK * players), used,
+                           status)
+        while True:
+            row = _query(conjunction(play, finish), ("Used", "Status", "Seats", "Text"), seconds=limit)
             stream.advance(row["Used"])
-        self.close(game)
-        return state_from_prolog(row["State"]), row["Seats"]
+            if row["Status"] == "over":
+                return state_from_prolog(json.loads(row["Text"])), row["Seats"]
+            play = bridge.goal("run_random_game", game.id, stream.peek(BLOCK * players), used, status)
 
     def export(self, game: PrologGame) -> dict[str, Any]:
         """The canonical snapshot of a game."""
-        return state_from_prolog(_query(bridge.goal("export_state", game.id, Var("State")), "State")["State"])
+        return state_from_prolog(json.loads(_query(bridge.goal("state_text", game.id, Var("Text")), ("Text",))["Text"]))
 
     def load(self, state: dict[str, Any]) -> PrologGame:
         """A new Prolog game continuing from a canonical snapshot (checked first)."""
@@ -172,7 +195,7 @@ class PrologEngine:
 
     def winners(self, game: PrologGame) -> list[int]:
         """Seats that win (or lead), by winners/2."""
-        return _query(bridge.goal("winners", game.id, Var("Seats")))["Seats"]
+        return _query(bridge.goal("winners", game.id, Var("Seats")), ("Seats",))["Seats"]
 
     def close(self, game: PrologGame) -> None:
         """Retract the game's facts."""

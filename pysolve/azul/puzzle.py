@@ -7,7 +7,7 @@ from typing import Any
 
 from pysolve.azul import cli
 from pysolve.azul.draw import table
-from pysolve.azul.model import FACTORIES, Question
+from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS, Question
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Puzzle
 
@@ -20,11 +20,13 @@ class Azul(Puzzle):
     options = (
         Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
         Option("seed", int, 1, "the game's seed"),
+        Option("variant", str, STANDARD, "the coloured wall, or the grey side of the board (any colour in any column)",
+               choices=VARIANTS),
     )
 
-    def ask(self, players: int, seed: int) -> Question:
-        """The seeded game of `players` (checked against the choices already)."""
-        return Question(players, seed)
+    def ask(self, players: int, seed: int, variant: str = STANDARD) -> Question:
+        """The seeded game of `players` and `variant` (checked against the choices already)."""
+        return Question(players, seed, variant)
 
     def canonical(self, answer: Answer) -> Any:
         """The final state (scores, walls, bag, lid, ...)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS,
-                                MARKER, ROW_BONUS, TILES_PER_COLOUR, TILES_PER_FACTORY, Move, Question,
-                                RandomStream, check_players, check_state, complete_rows, winners_of)
+from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS, GREY,
+                                MARKER, ROW_BONUS, STANDARD, TILES_PER_COLOUR, TILES_PER_FACTORY, Move, Question,
+                                RandomStream, check_players, check_state, check_variant, complete_rows, winners_of)
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.answers import Found
@@ -29,11 +29,12 @@ def solve(question: Question, budget: Budget) -> Found:
 class Table:
     """One game's state as mutable lists (the handle of the Python rules)."""
 
-    __slots__ = ("players", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag", "lid",
-                 "scores", "walls", "line_colours", "line_counts", "floors", "offer", "over")
+    __slots__ = ("players", "variant", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag",
+                 "lid", "scores", "walls", "colours", "line_colours", "line_counts", "floors", "offer", "over")
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, variant: str = STANDARD) -> None:
         self.players = players
+        self.variant = variant
         self.round = self.moves = 0
         self.turn = self.starter = 0
         self.marker = CENTRE
@@ -43,6 +44,8 @@ class Table:
         self.lid = [0] * 5
         self.scores = [0] * players
         self.walls = [[[0] * 5 for _ in range(5)] for _ in range(players)]
+        # the colour on each cell of a grey wall (-1: no tile); a coloured wall keeps none, its pattern says
+        self.colours = [[[-1] * 5 for _ in range(5)] for _ in range(players)] if variant == GREY else []
         self.line_colours = [[-1] * 5 for _ in range(players)]
         self.line_counts = [[0] * 5 for _ in range(players)]
         self.floors: list[list[int]] = [[] for _ in range(players)]
@@ -52,12 +55,13 @@ class Table:
     def copy(self) -> Table:
         """An independent copy of the game."""
         other = Table.__new__(Table)
-        for key in ("players", "round", "moves", "turn", "starter", "marker", "offer", "over"):
+        for key in ("players", "variant", "round", "moves", "turn", "starter", "marker", "offer", "over"):
             setattr(other, key, getattr(self, key))
         other.factories = [factory[:] for factory in self.factories]
         other.centre, other.bag, other.lid = self.centre[:], self.bag[:], self.lid[:]
         other.scores = self.scores[:]
         other.walls = [[row[:] for row in wall] for wall in self.walls]
+        other.colours = [[row[:] for row in colours] for colours in self.colours]
         other.line_colours = [colours[:] for colours in self.line_colours]
         other.line_counts = [counts[:] for counts in self.line_counts]
         other.floors = [floor[:] for floor in self.floors]
@@ -88,11 +92,35 @@ def floor_penalty(items: int) -> int:
     return FLOOR_TOTALS[min(items, FLOOR_SLOTS)]
 
 
-def end_bonus(wall: list[list[int]]) -> int:
-    """End-of-game bonus: 2 per complete row, 7 per complete column, 10 per complete colour."""
+def end_bonus(wall: list[list[int]], colours: list[list[int]] | None = None) -> int:
+    """End-of-game bonus: 2 per complete row, 7 per complete column, 10 per complete colour.
+
+    `colours` are a grey wall's colours by cell; without them the wall is the coloured one.
+    """
     columns = sum(1 for column in range(5) if all(wall[row][column] for row in range(5)))
-    colours = sum(1 for colour in range(5) if all(wall[row][(colour + row) % 5] for row in range(5)))
-    return ROW_BONUS * complete_rows(wall) + COLUMN_BONUS * columns + COLOUR_BONUS * colours
+    if colours is None:
+        complete = sum(1 for colour in range(5) if all(wall[row][(colour + row) % 5] for row in range(5)))
+    else:
+        complete = sum(1 for colour in range(5) if sum(row.count(colour) for row in colours) == 5)
+    return ROW_BONUS * complete_rows(wall) + COLUMN_BONUS * columns + COLOUR_BONUS * complete
+
+
+def grey_columns(wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
+    """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
+    return [column for column in range(5)
+            if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
+
+
+def grey_column(wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
+    """The column pysolve's grey-wall policy places `colour` in: most points, the leftmost among equals; -1 if none."""
+    best, chosen = 0, -1
+    for column in grey_columns(wall, colours, row, colour):
+        wall[row][column] = 1
+        points = tile_score(wall, row, column)
+        wall[row][column] = 0
+        if points > best:
+            best, chosen = points, column
+    return chosen
 
 
 class PythonEngine:
@@ -101,9 +129,9 @@ class PythonEngine:
     name = "python"
 
     # -- the game's life -------------------------------------------------
-    def new_game(self, players: int, starter: int, stream: RandomStream) -> Table:
-        """A fresh game whose first round is dealt and started by seat `starter`."""
-        table = Table(check_players(players))
+    def new_game(self, players: int, starter: int, stream: RandomStream, variant: str = STANDARD) -> Table:
+        """A fresh game of `variant` whose first round is dealt and started by seat `starter`."""
+        table = Table(check_players(players), check_variant(variant))
         table.turn = table.starter = starter
         self._next_round(table, stream)
         return table
@@ -144,7 +172,7 @@ class PythonEngine:
 
     def export(self, table: Table) -> dict[str, Any]:
         """The canonical, JSON-able snapshot of a game."""
-        return {
+        state = {
             "players": table.players, "round": table.round, "moves": table.moves,
             "turn": table.turn, "starter": table.starter, "marker": table.marker,
             "factories": [list(factory) for factory in table.factories], "centre": list(table.centre),
@@ -154,11 +182,16 @@ class PythonEngine:
                         "floor": list(table.floors[seat])} for seat in range(table.players)],
             "over": table.over,
         }
+        if table.variant == GREY:
+            state["variant"] = GREY
+            for board, colours in zip(state["boards"], table.colours):
+                board["colours"] = [list(row) for row in colours]
+        return state
 
     def load(self, state: dict[str, Any]) -> Table:
         """A game continued from a canonical snapshot (checked first)."""
         check_state(state)
-        table = Table(state["players"])
+        table = Table(state["players"], state.get("variant", STANDARD))
         for key in ("round", "moves", "turn", "starter", "marker", "over"):
             setattr(table, key, state[key])
         table.factories = [list(factory) for factory in state["factories"]]
@@ -169,6 +202,8 @@ class PythonEngine:
         table.line_colours = [[c for c, _ in board["lines"]] for board in boards]
         table.line_counts = [[n for _, n in board["lines"]] for board in boards]
         table.floors = [list(board["floor"]) for board in boards]
+        if table.variant == GREY:
+            table.colours = [[list(row) for row in board["colours"]] for board in boards]
         table.offer = sum(table.centre) + sum(sum(factory) for factory in table.factories)
         return table
 
@@ -187,10 +222,12 @@ class PythonEngine:
     def destinations(self, table: Table, seat: int, colour: int) -> list[int]:
         """Where `colour` may go for `seat`: the floor (0) and every line that accepts it."""
         wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
+        grey = table.colours[seat] if table.variant == GREY else None
         allowed = [0]
         for index in range(5):
             count = counts[index]
-            if count <= index and (count == 0 or colours[index] == colour) and not wall[index][(colour + index) % 5]:
+            if count <= index and (count == 0 or colours[index] == colour) and (
+                    colour not in grey[index] if grey else not wall[index][(colour + index) % 5]):
                 allowed.append(index + 1)
         return allowed
 
@@ -214,9 +251,13 @@ class PythonEngine:
         """Points lost for a floor holding `items`."""
         return floor_penalty(items)
 
-    def end_bonus(self, wall: list[list[int]]) -> int:
-        """End-of-game bonus of one wall."""
-        return end_bonus(wall)
+    def end_bonus(self, wall: list[list[int]], colours: list[list[int]] | None = None) -> int:
+        """End-of-game bonus of one wall (with `colours`, a grey one)."""
+        return end_bonus(wall, colours)
+
+    def grey_column(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
+        """The column the grey-wall policy places `colour` in `row` (-1: nowhere)."""
+        return grey_column(wall, colours, row, colour)
 
     # -- bookkeeping -----------------------------------------------------
     @staticmethod
@@ -270,15 +311,21 @@ class PythonEngine:
     def _tile_wall(self, table: Table, seat: int) -> None:
         """Move full lines to the wall, scoring each tile; then the floor penalty; clamp at 0."""
         wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
+        grey = table.colours[seat] if table.variant == GREY else None
         score = table.scores[seat]
         for index in range(5):
             if counts[index] == index + 1:
                 colour = colours[index]
-                column = (colour + index) % 5
+                colours[index], counts[index] = -1, 0
+                column = self.grey_column(wall, grey, index, colour) if grey else (colour + index) % 5
+                if column < 0:  # a grey wall with no room for the colour in this row: the line falls
+                    self._to_floor(table, seat, colour, index + 1)
+                    continue
                 wall[index][column] = 1
+                if grey:
+                    grey[index][column] = colour
                 score += self.tile_score(wall, index, column)
                 table.lid[colour] += index
-                colours[index], counts[index] = -1, 0
         floor = table.floors[seat]
         score -= self.floor_penalty(len(floor))
         for item in floor:
@@ -319,7 +366,8 @@ class PythonEngine:
     def _finish(self, table: Table) -> None:
         """End the game: add the bonuses."""
         for seat in range(table.players):
-            table.scores[seat] += self.end_bonus(table.walls[seat])
+            colours = table.colours[seat] if table.variant == GREY else None
+            table.scores[seat] += self.end_bonus(table.walls[seat], colours)
         table.over = True
         table.turn = -1
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysolve.azul.model import Move, RandomStream, check_players
+from pysolve.azul.model import STANDARD, Move, RandomStream, check_players, check_variant
 from pysolve.azul.python import PythonEngine, Table, draw
 from pysolve.errors import InputError
 
@@ -28,15 +28,17 @@ PYTHON_RULES = PythonEngine()
 
 
 class Game:
-    """Azul for `players` seats on rules that work on `Table`s (default: the Python rules)."""
+    """Azul for `players` seats on rules that work on `Table`s (default: the Python rules), of `variant`
+    (`standard`, or `grey`: the rulebook's variant, any colour in any wall column)."""
 
-    def __init__(self, players: int = 2, rules: PythonEngine = PYTHON_RULES) -> None:
+    def __init__(self, players: int = 2, rules: PythonEngine = PYTHON_RULES, variant: str = STANDARD) -> None:
         self.players = check_players(players)
         self.rules = rules
+        self.variant = check_variant(variant)
 
     def new_initial_state(self) -> State:
         """The position before anything happened: a chance node drawing the opening seat."""
-        return State(self.rules, Table(self.players), OPENING)
+        return State(self.rules, Table(self.players, self.variant), OPENING)
 
 
 class State:

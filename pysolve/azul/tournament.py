@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pysolve.azul.game import GameResult, play_game
-from pysolve.azul.model import check_players
+from pysolve.azul.model import STANDARD, check_players, check_variant
 from pysolve.errors import InputError
 
 
@@ -28,22 +28,24 @@ class Task:
     backend: str
     strategies: tuple[str, ...]
     log: bool = False
+    variant: str = STANDARD
 
 
 def run_task(task: Task) -> GameResult:
     """Play one tournament game (a top-level function, so that it pickles to other processes)."""
-    return play_game(task.players, task.seed, task.backend, list(task.strategies), log=task.log)
+    return play_game(task.players, task.seed, task.backend, list(task.strategies), log=task.log, variant=task.variant)
 
 
 def tasks(players: int, games: int, seed: int, backend: str, strategies: Sequence[str],
-          log: bool = False) -> list[Task]:
+          log: bool = False, variant: str = STANDARD) -> list[Task]:
     """The games of a tournament: game i has seed `seed + i` and the strategies rotated by i seats."""
     check_players(players)
+    check_variant(variant)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
     names = list(strategies) or ["random"]
     return [Task(players, seed + index, backend,
-                 tuple(names[(seat + index) % len(names)] for seat in range(players)), log)
+                 tuple(names[(seat + index) % len(names)] for seat in range(players)), log, variant)
             for index in range(games)]
 
 
