@@ -20,7 +20,10 @@ import uvicorn
 
 from pysolve import cli
 from pysolve.hidato import model as hidato_model
+from starlette.exceptions import HTTPException
+
 from pysolve.web.app import create_app
+from pysolve.web.core import Store
 from pysolve.web.serve import LOCAL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,6 +261,20 @@ def test_azul_person_plays_a_whole_game_against_random(web: httpx.Client) -> Non
     assert state["rounds"][-1]["after"] == [board["score"] for board in state["state"]["boards"]]
     assert "not a person's turn: the game is over" in error_of(
         web.post(f"/api/azul/games/{state['id']}/moves", json={"move": [0, 0, 0]}), 400)
+
+
+def test_games_past_the_kept_number_are_closed_and_forgotten() -> None:
+    """The least recently used game goes, its back end's copy freed (Prolog keeps an Azul game as facts)."""
+    closed: list[object] = []
+    tables = Store("azul", size=2, close=closed.append)
+    first, second = object(), object()
+    first_key, second_key = tables.add(first), tables.add(second)
+    assert tables.get(first_key).game is first and closed == []  # first is now the more recently used
+    tables.add(object())
+    assert closed == [second] and tables.get(first_key).game is first
+    with pytest.raises(HTTPException) as missing:
+        tables.get(second_key)
+    assert missing.value.status_code == 404 and "no azul game" in missing.value.detail
 
 
 def test_azul_bad_input(web: httpx.Client) -> None:

@@ -103,7 +103,7 @@ def play_tournament(players: int, games: int, seed: int, backend: str, strategie
 
 def routes(workers: Workers, default_backend: str | None) -> list[Route]:
     """The Azul endpoints: start a table, read it, move; replay a log; run a tournament."""
-    tables: Store[Table] = Store("azul")
+    tables: Store[Table] = Store("azul", close=lambda table: table.game.close())
 
     async def start(request: Request) -> JSONResponse:
         data = await body(request)
@@ -112,14 +112,12 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
         seats = seats_of(data, players)
         seed = field_of(data, "seed", int, default=0)
 
-        def begin() -> Table:
+        def begin() -> dict[str, Any]:
             table = Table(players, seats, seed, backend)
             table.advance()
-            return table
+            return table.view(tables.add(table))
 
-        table = await workers.run(begin)
-        key = tables.add(table)
-        return JSONResponse(table.view(key), status_code=201)
+        return JSONResponse(await workers.run(begin), status_code=201)
 
     async def show(request: Request) -> JSONResponse:
         key = request.path_params["key"]

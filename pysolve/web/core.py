@@ -147,10 +147,13 @@ class Kept(Generic[T]):
 
 
 class Store(Generic[T]):
-    """Games by id, the oldest dropped past KEPT_GAMES; an unknown id is a 404."""
+    """Games by id, the oldest dropped past KEPT_GAMES (and closed by `close`); an unknown id is a 404.
 
-    def __init__(self, kind: str, size: int = KEPT_GAMES) -> None:
-        self.kind, self.size = kind, size
+    `add` may close a dropped game, which can ask a back end: call it from a worker thread.
+    """
+
+    def __init__(self, kind: str, size: int = KEPT_GAMES, close: Callable[[T], None] | None = None) -> None:
+        self.kind, self.size, self.close = kind, size, close
         self._games: OrderedDict[str, Kept[T]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -159,8 +162,11 @@ class Store(Generic[T]):
         key = secrets.token_hex(8)
         with self._lock:
             self._games[key] = Kept(game, extra=extra)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
+            dropped = [self._games.popitem(last=False)[1] for _ in range(len(self._games) - self.size)]
+        for kept in dropped:
+            if self.close is not None:
+                with kept.lock:  # not in the middle of a move
+                    self.close(kept.game)
         return key
 
     def get(self, key: str) -> Kept[T]:

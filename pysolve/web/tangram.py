@@ -21,6 +21,7 @@ from pysolve.tangram.game import Game
 from pysolve.tangram.model import Instance, Placement, load_instance, parse_instance
 from pysolve.web.core import Store, Workers, backend_field, body, field_of
 
+DRAWN = 120  # tilings drawn in the gallery (all are counted)
 ACTIONS = ("select", "choose", "place_at", "place", "escape", "undo", "hint")
 
 
@@ -123,8 +124,9 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
         game = kept.game
         if "tilings" not in kept.extra:
             found = await workers.run(tangram_api.tilings, game.instance, (), game.backend)
-            title = f"{game.instance.name}: all {len(found)} tilings ({game.backend})"
-            kept.extra["tilings"] = {"count": len(found), "svg": draw.svg(game.instance, found, title)}
+            shown = f", the first {DRAWN} drawn" if len(found) > DRAWN else ""
+            title = f"{game.instance.name}: all {len(found)} tilings ({game.backend}{shown})"
+            kept.extra["tilings"] = {"count": len(found), "svg": draw.svg(game.instance, found[:DRAWN], title)}
         return JSONResponse(kept.extra["tilings"])
 
     return [
