@@ -332,6 +332,8 @@ def test_crosscheck_bad_input(web: httpx.Client) -> None:
     assert "unknown back end" in error_of(
         web.post("/api/crosscheck", json={"puzzle": "fichas", "options": {"m": 1, "n": 1}, "backends": ["cobol"]}),
         400).lower()
+    assert "list of back-end names" in error_of(
+        web.post("/api/crosscheck", json={"puzzle": "fichas", "options": {"m": 1, "n": 1}, "backends": [1]}), 400)
 
 
 # ---------------------------------------------------------------- a search never blocks the server

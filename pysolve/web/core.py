@@ -33,6 +33,9 @@ KEPT_GAMES = 200  # games kept per kind; the oldest goes first
 
 async def body(request: Request) -> dict[str, Any]:
     """The request's JSON object; InputError (400) when it is not one, 413 when it is too large."""
+    declared = request.headers.get("content-length", "0")
+    if declared.isdigit() and int(declared) > MAX_BODY:  # refused before it is read
+        raise HTTPException(413, f"the request body is {declared} bytes; the limit is {MAX_BODY}")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise HTTPException(413, f"the request body is {len(raw)} bytes; the limit is {MAX_BODY}")

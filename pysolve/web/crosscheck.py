@@ -17,6 +17,7 @@ from starlette.routing import Route
 
 from pysolve import api
 from pysolve.crosscheck import CrossCheck
+from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.puzzle import Puzzle
 from pysolve.web.core import Workers, body, field_of
@@ -70,7 +71,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
         values = field_of(data, "options", dict, default={})
         only = field_of(data, "backends", list)
         if only is not None and not all(isinstance(name, str) for name in only):
-            only = [str(name) for name in only]  # crosscheck names each unknown one
+            raise InputError(f"the field 'backends' must be a list of back-end names, not {only}")
         return JSONResponse(await workers.run(ask, puzzle, values, only))
 
     return [
