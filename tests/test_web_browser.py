@@ -23,7 +23,8 @@ from test_web import serving
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage"]  # containers often have a small /dev/shm
 CELL, LABEL = 40, 22  # the tangram board's cell size and row-label width in static/tangram.js
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),

@@ -120,6 +120,7 @@ function redraw() {
 }
 
 function play(move) {
+  if (document.body.dataset.pending === "1") return undefined;  // one move at a time
   return working(async () => {
     try {
       table = await call("POST", `/api/azul/games/${table.id}/moves`, { move });
