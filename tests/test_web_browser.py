@@ -212,6 +212,9 @@ def test_squares_replay_ends_on_a_solution(base: str, page: Page, pictures: Path
         assert page.text_content("#found").startswith(f"solution {number} found")
     page.click("#next")  # the end of the search: every solution was found
     assert page.get_attribute("body", "data-finished") == "true" and page.locator("#board use").count() == 0
+    page.set_input_files("#squares-file", str(ROOT / "data/squares/eternity/pieces_03x03.txt"))  # an uploaded file
+    page.wait_for_function("document.getElementById('where').textContent.startsWith('pieces_03x03.txt')")
+    assert page.text_content("#where").endswith("solutions so far: 0 of 16")
 
 
 # ---------------------------------------------------------------- azul
