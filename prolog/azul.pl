@@ -1,6 +1,7 @@
 :- module(azul,
           [ new_game/6,            % +Id, +Players, +Variant, +Starter, +Randoms, -Used
             legal_moves/2,         % +Id, -Moves
+            turn/2,                % +Id, -Seat
             play_move/4,           % +Id, +Move, +Randoms, -Used
             run_random_game/4,     % +Id, +Randoms, -Used, -Status
             random_game/7,         % +Id, +Players, +Variant, +Starter, +Randoms, -Used, -Status
@@ -17,22 +18,27 @@
             winners_of/3           % +Scores, +Rows, -Seats
           ]).
 
-/** <module> Azul: the rules, over the game state as dynamic predicates
+/** <module> Azul: the rules, over the game state kept as a dynamic fact
 
-The state of each game lives in dynamic facts keyed by a game id, so
-several games are alive at once:
+The rules are relations between game states, terms
 
-  - game(Id, Players, Round, Moves, Turn, Starter, Phase): Phase is
-    `offer` or `over`; Turn is the seat to move (-1 once over);
-  - factories(Id, Factories): one list of 5 colour counts per factory;
-  - centre(Id, Counts), bag(Id, Counts), lid(Id, Counts);
-  - marker(Id, Holder): `centre` or the seat that took it this round;
-  - player(Id, Seat, Score, Wall, Colours, Lines, Floor): Wall 5 rows of
-    5 cells 0/1; Colours `none` on the coloured wall (its pattern says
-    which colour a cell takes), else, on the grey wall of the variant, 5
-    rows of 5 cells holding the colour placed there (-1 for none); Lines
-    5 terms line(Colour, Count) (Colour -1 when empty); Floor a list of
-    colours (5 is the marker).
+  azul(Players, Round, Moves, Turn, Starter, Phase, Marker, Factories,
+       Centre, Bag, Lid, Boards)
+
+with Phase `offer` or `over`; Turn the seat to move (-1 once over);
+Marker `centre` or the seat that took it this round; Factories one list
+of 5 colour counts per factory; Centre, Bag and Lid colour counts; Boards
+one board(Score, Wall, Colours, Lines, Floor) per seat: Wall 5 rows of 5
+cells 0/1; Colours `none` on the coloured wall (its pattern says which
+colour a cell takes), else, on the grey wall of the variant, 5 rows of 5
+cells holding the colour placed there (-1 for none); Lines 5 terms
+line(Colour, Count) (Colour -1 when empty); Floor a list of colours (5 is
+the marker).
+
+Each game lives in one dynamic fact game_state(Id, State) keyed by a game
+id, so several games are alive at once; a query reads it, applies the
+rules and stores the result. A whole random game (run_random_game/4)
+threads the state through its turns and stores it once.
 
 The variant (grey side of the board): a full pattern line's tile may go
 on any free cell of its row whose column holds no tile of that colour;
@@ -53,7 +59,7 @@ bag modulo its size) and one per move the random strategy chooses.
 :- use_module(library(pairs), [pairs_values/2]).
 :- use_module(library(error), [must_be/2]).
 
-:- dynamic game/7, factories/2, centre/2, bag/2, lid/2, marker/2, player/7.
+:- dynamic game_state/2.     % Id, State
 
 %!  new_game(+Id, +Players, +Variant, +Starter, +Randoms, -Used) is semidet.
 %
@@ -72,18 +78,19 @@ new_game(Id, Players, Variant, Starter, Randoms, Used) :-
     empty_board(Variant, Board),
     length(Boards, Players),
     maplist(=(Board), Boards),
-    import_state(Id, [Players, 0, 0, Starter, Starter, -1, Factories, Empty, Bag, Empty, Boards, false, Variant]),
-    start_round(Id, Randoms, Rest),
+    start_round(azul(Players, 0, 0, Starter, Starter, offer, centre, Factories, Empty, Bag, Empty, Boards),
+                Randoms, Rest, State),
+    store(Id, State),
     used(Randoms, Rest, Used).
 
 empty_counts([0, 0, 0, 0, 0]).
 
-%   empty_board(+Variant, -Board): a board at the start, as export_state/2 gives it.
-empty_board(Variant, [0, Wall, Pairs, [], Colours]) :-
+%   empty_board(+Variant, -Board): a board at the start.
+empty_board(Variant, board(0, Wall, Colours, Lines, [])) :-
     length(Wall, 5),
     maplist(filled_row(0), Wall),
-    length(Pairs, 5),
-    maplist(=([-1, 0]), Pairs),
+    length(Lines, 5),
+    maplist(=(line(-1, 0)), Lines),
     (   Variant == grey
     ->  length(Colours, 5),
         maplist(filled_row(-1), Colours)
@@ -99,13 +106,25 @@ used(Randoms, Rest, Used) :-
     length(Rest, After),
     Used is Before - After.
 
+%   store(+Id, +State): State is now game Id.
+store(Id, State) :-
+    retractall(game_state(Id, _)),
+    assertz(game_state(Id, State)).
+
 %!  drop_game(+Id) is det.
 %
-%   Forget every fact of game Id.
+%   Forget game Id.
 
 drop_game(Id) :-
-    maplist(retractall, [game(Id, _, _, _, _, _, _), factories(Id, _), centre(Id, _), bag(Id, _),
-                         lid(Id, _), marker(Id, _), player(Id, _, _, _, _, _, _)]).
+    retractall(game_state(Id, _)).
+
+%!  turn(+Id, -Seat) is semidet.
+%
+%   Seat is the seat to move in game Id (-1 once the game is over).
+
+turn(Id, Seat) :-
+    game_state(Id, State),
+    arg(4, State, Seat).
 
 %!  legal_moves(+Id, -Moves) is det.
 %
@@ -115,12 +134,14 @@ drop_game(Id) :-
 %   Empty once the game is over.
 
 legal_moves(Id, Moves) :-
-    game(Id, _, _, _, Seat, _, Phase),
+    game_state(Id, State),
+    state_moves(State, Moves).
+
+%   state_moves(+State, -Moves): the legal moves in State (legal_moves/2).
+state_moves(azul(_, _, _, Seat, _, Phase, _, Factories, Centre, _, _, Boards), Moves) :-
     (   Phase == offer
-    ->  player(Id, Seat, _, Wall, Colours, Lines, _),
+    ->  item(Seat, Boards, board(_, Wall, Colours, Lines, _)),
         maplist(destinations(Wall, Colours, Lines), [0, 1, 2, 3, 4], Allowed),
-        centre(Id, Centre),
-        factories(Id, Factories),
         source_moves(Centre, -1, Allowed, Moves, Moves1),
         factory_moves(Factories, 0, Allowed, Moves1, [])
     ;   Moves = []
@@ -200,48 +221,50 @@ item(Index, [Head|Tail], Item) :-
 %   Used numbers of Randoms.
 
 play_move(Id, Move, Randoms, Used) :-
-    legal_moves(Id, Moves),
+    game_state(Id, State0),
+    state_moves(State0, Moves),
     memberchk(Move, Moves),
-    apply_move(Id, Move, Randoms, Rest),
+    apply_move(State0, Move, Randoms, Rest, State),
+    store(Id, State),
     used(Randoms, Rest, Used).
 
-apply_move(Id, [Source, Colour, D], Randoms, Rest) :-
-    game(Id, _, _, _, Seat, _, offer),
-    take(Id, Seat, Source, Colour, Taken, TookMarker),
-    retract(player(Id, Seat, Score, Wall, Colours, Lines0, Floor0)),
-    lid(Id, Lid0),
+%   apply_move(+State0, +Move, +Randoms, -Rest, -State): the player to move
+%   takes and places; the turn passes, or, when the factories and the
+%   centre are empty, the round ends (end_round/4).
+apply_move(azul(Players, Round, Moves0, Seat, Starter, offer, Marker0, Factories0, Centre0, Bag, Lid0, Boards0),
+           [Source, Colour, D], Randoms, Rest, State) :-
+    take(Source, Colour, Seat, Marker0, Marker, Factories0, Factories, Centre0, Centre, Taken, TookMarker),
+    swap_nth0(Seat, Boards0, board(Score, Wall, Colours, Lines0, Floor0), board(Score, Wall, Colours, Lines, Floor),
+              Boards),
     marker_to_floor(TookMarker, Floor0, Floor1),
     place(D, Colour, Taken, Lines0, Lines, Floor1, Floor, Lid0, Lid),
-    (   Lid == Lid0     % tiles reach the lid only past a full floor
-    ->  true
-    ;   retract(lid(Id, Lid0)),
-        assertz(lid(Id, Lid))
-    ),
-    assertz(player(Id, Seat, Score, Wall, Colours, Lines, Floor)),
-    after_move(Id, Randoms, Rest).
-
-%   take(+Id, +Seat, +Source, +Colour, -Taken, -TookMarker): remove all
-%   tiles of Colour from Source; a factory's other tiles go to the centre;
-%   the first to take from the centre takes the marker.
-take(Id, Seat, -1, Colour, Taken, TookMarker) :-
-    retract(centre(Id, Centre0)),
-    swap_nth0(Colour, Centre0, Taken, 0, Centre),
-    assertz(centre(Id, Centre)),
-    (   retract(marker(Id, centre))
-    ->  assertz(marker(Id, Seat)),
-        TookMarker = true
-    ;   TookMarker = false
+    Moves is Moves0 + 1,
+    (   offer_empty(Factories, Centre)
+    ->  end_round(azul(Players, Round, Moves, Seat, Starter, offer, Marker, Factories, Centre, Bag, Lid, Boards),
+                  Randoms, Rest, State)
+    ;   Next is (Seat + 1) mod Players,
+        State = azul(Players, Round, Moves, Next, Starter, offer, Marker, Factories, Centre, Bag, Lid, Boards),
+        Rest = Randoms
     ).
-take(Id, _, Source, Colour, Taken, false) :-
+
+%   take(+Source, +Colour, +Seat, +Marker0, -Marker, +Factories0, -Factories,
+%        +Centre0, -Centre, -Taken, -TookMarker): remove all tiles of
+%   Colour from Source; a factory's other tiles go to the centre; the
+%   first to take from the centre takes the marker.
+take(-1, Colour, Seat, Marker0, Marker, Factories, Factories, Centre0, Centre, Taken, TookMarker) :-
+    swap_nth0(Colour, Centre0, Taken, 0, Centre),
+    (   Marker0 == centre
+    ->  Marker = Seat,
+        TookMarker = true
+    ;   Marker = Marker0,
+        TookMarker = false
+    ).
+take(Source, Colour, _, Marker, Marker, Factories0, Factories, Centre0, Centre, Taken, false) :-
     Source >= 0,
-    retract(factories(Id, Factories0)),
     empty_counts(Empty),
     swap_nth0(Source, Factories0, Counts, Empty, Factories),
-    assertz(factories(Id, Factories)),
     swap_nth0(Colour, Counts, Taken, 0, Rest),
-    retract(centre(Id, Centre0)),
-    maplist(plus, Centre0, Rest, Centre),
-    assertz(centre(Id, Centre)).
+    maplist(plus, Centre0, Rest, Centre).
 
 %   marker_to_floor(+TookMarker, +Floor0, -Floor): the marker takes the
 %   first free floor slot; on a full floor it stays with its taker only.
@@ -299,79 +322,58 @@ swap_nth0(Index, [Head|Tail0], Old, New, [Head1|Tail]) :-
         swap_nth0(Index1, Tail0, Old, New, Tail)
     ).
 
-%   after_move(+Id, +Randoms, -Rest): pass the turn, or end the round
-%   when every factory and the centre are empty.
-after_move(Id, Randoms, Rest) :-
-    retract(game(Id, Players, Round, Moves0, Seat, Starter, offer)),
-    Moves is Moves0 + 1,
-    Next is (Seat + 1) mod Players,
-    assertz(game(Id, Players, Round, Moves, Next, Starter, offer)),
-    (   offer_empty(Id)
-    ->  end_round(Id, Randoms, Rest)
-    ;   Rest = Randoms
-    ).
-
-offer_empty(Id) :-
+offer_empty(Factories, Centre) :-
     empty_counts(Empty),
-    centre(Id, Empty),
-    factories(Id, Factories),
+    Centre == Empty,
     maplist(==(Empty), Factories).
 
-%   end_round(+Id, +Randoms, -Rest): the wall tiling of every player,
-%   then the end of the game or the next round.
-end_round(Id, Randoms, Rest) :-
-    game(Id, Players, _, _, _, _, _),
-    Last is Players - 1,
-    forall(between(0, Last, Seat), tile_wall(Id, Seat)),
-    retract(marker(Id, Holder)),
-    assertz(marker(Id, centre)),
-    retract(game(Id, Players, Round, Moves, _, Starter0, offer)),
-    (   Holder == centre
+%   end_round(+State0, +Randoms, -Rest, -State): the wall tiling of every
+%   player, the start passed on, then the end of the game or the next round.
+end_round(azul(Players, Round, Moves, _, Starter0, offer, Marker, Factories, Centre, Bag, Lid0, Boards0),
+          Randoms, Rest, State) :-
+    foldl(tile_wall, Boards0, Boards, Lid0, Lid),
+    (   Marker == centre
     ->  Starter = Starter0
-    ;   Starter = Holder
+    ;   Starter = Marker
     ),
-    assertz(game(Id, Players, Round, Moves, Starter, Starter, offer)),
-    (   player(Id, _, _, Wall, _, _, _),
+    State1 = azul(Players, Round, Moves, Starter, Starter, offer, centre, Factories, Centre, Bag, Lid, Boards),
+    (   member(board(_, Wall, _, _, _), Boards),
         complete_rows(Wall, Rows),
         Rows > 0
-    ->  finish(Id),
+    ->  finish(State1, State),
         Rest = Randoms
-    ;   start_round(Id, Randoms, Rest)
+    ;   start_round(State1, Randoms, Rest, State)
     ).
 
-%   tile_wall(+Id, +Seat): full lines top to bottom move one tile to the
-%   wall (scored at once, the rest to the lid; on a grey wall with no
-%   room for it, the whole line to the floor); then the floor penalty;
-%   the score never drops below 0.
-tile_wall(Id, Seat) :-
-    retract(player(Id, Seat, Score0, Wall0, Colours0, Lines0, Floor0)),
-    retract(lid(Id, Lid0)),
-    tile_lines(Lines0, 1, Lines, board(Wall0, Colours0, Score0, Floor0), board(Wall, Colours, Score1, Floor),
+%   tile_wall(+Board0, -Board, +Lid0, -Lid): full lines top to bottom move
+%   one tile to the wall (scored at once, the rest to the lid; on a grey
+%   wall with no room for it, the whole line to the floor); then the
+%   floor penalty; the score never drops below 0.
+tile_wall(board(Score0, Wall0, Colours0, Lines0, Floor0), board(Score, Wall, Colours, Lines, []), Lid0, Lid) :-
+    tile_lines(Lines0, 1, Lines, tiling(Wall0, Colours0, Score0, Floor0), tiling(Wall, Colours, Score1, Floor),
                Lid0, Lid1),
     length(Floor, Items),
     floor_points(Items, Penalty),
     foldl(floor_to_lid, Floor, Lid1, Lid),
-    Score is max(0, Score1 - Penalty),
-    assertz(lid(Id, Lid)),
-    assertz(player(Id, Seat, Score, Wall, Colours, Lines, [])).
+    Score is max(0, Score1 - Penalty).
 
-tile_lines([], _, [], Board, Board, Lid, Lid).
-tile_lines([line(Colour, Count)|Lines0], D, [Line|Lines], Board0, Board, Lid0, Lid) :-
+tile_lines([], _, [], Tiling, Tiling, Lid, Lid).
+tile_lines([line(Colour, Count)|Lines0], D, [Line|Lines], Tiling0, Tiling, Lid0, Lid) :-
     (   Count =:= D
     ->  Row is D - 1,
-        place_on_wall(Board0, Row, Colour, Board1, Lid0, Lid1),
+        place_on_wall(Tiling0, Row, Colour, Tiling1, Lid0, Lid1),
         Line = line(-1, 0)
-    ;   Board1 = Board0, Lid1 = Lid0,
+    ;   Tiling1 = Tiling0, Lid1 = Lid0,
         Line = line(Colour, Count)
     ),
     D1 is D + 1,
-    tile_lines(Lines0, D1, Lines, Board1, Board, Lid1, Lid).
+    tile_lines(Lines0, D1, Lines, Tiling1, Tiling, Lid1, Lid).
 
-%   place_on_wall(+Board0, +Row, +Colour, -Board, +Lid0, -Lid): the tile of
+%   place_on_wall(+Tiling0, +Row, +Colour, -Tiling, +Lid0, -Lid): the tile of
 %   the full line Row goes to its wall cell and scores, the line's other
 %   tiles to the lid; a grey wall without a cell for it takes none, and
 %   the whole line falls to the floor (past its slots, to the lid).
-place_on_wall(board(Wall0, Colours0, Score0, Floor0), Row, Colour, board(Wall, Colours, Score, Floor), Lid0, Lid) :-
+place_on_wall(tiling(Wall0, Colours0, Score0, Floor0), Row, Colour, tiling(Wall, Colours, Score, Floor), Lid0, Lid) :-
     (   wall_cell(Colours0, Wall0, Row, Colour, Column)
     ->  set_cell(Wall0, Row, Column, 1, Wall),
         colour_cell(Colours0, Row, Column, Colour, Colours),
@@ -514,35 +516,27 @@ complete_colours([C0|Colours], _, Count) :-
                           aggregate_all(count, (member(Row, [C0|Colours]), memberchk(Colour, Row)), 5)),
                   Count).
 
-finish(Id) :-
-    retract(game(Id, Players, Round, Moves, _, Starter, _)),
-    assertz(game(Id, Players, Round, Moves, -1, Starter, over)),
-    findall(player(Id, Seat, Score, Wall, Colours, Lines, Floor),
-            ( retract(player(Id, Seat, Score0, Wall, Colours, Lines, Floor)),
-              end_bonus(Wall, Colours, Bonus),
-              Score is Score0 + Bonus
-            ),
-            Players1),
-    maplist(assertz, Players1).
+%   finish(+State0, -State): the game ends; every seat gets its bonuses.
+finish(azul(Players, Round, Moves, _, Starter, _, Marker, Factories, Centre, Bag, Lid, Boards0),
+       azul(Players, Round, Moves, -1, Starter, over, Marker, Factories, Centre, Bag, Lid, Boards)) :-
+    maplist(add_bonus, Boards0, Boards).
 
-%   start_round(+Id, +Randoms, -Rest): deal the factories from the bag
-%   (then the lid); when no tile at all can be dealt, the game ends.
-start_round(Id, Randoms, Rest) :-
-    retract(bag(Id, Bag0)),
-    retract(lid(Id, Lid0)),
-    retract(factories(Id, Factories0)),
+add_bonus(board(Score0, Wall, Colours, Lines, Floor), board(Score, Wall, Colours, Lines, Floor)) :-
+    end_bonus(Wall, Colours, Bonus),
+    Score is Score0 + Bonus.
+
+%   start_round(+State0, +Randoms, -Rest, -State): deal the factories from
+%   the bag (then the lid); when no tile at all can be dealt, the game ends.
+start_round(azul(Players, Round0, Moves, Turn, Starter, Phase, Marker, Factories0, Centre, Bag0, Lid0, Boards),
+            Randoms, Rest, State) :-
     tiles_per_factory(PerFactory),
     sum_list(Bag0, Size0),
     foldl(fill_factory(PerFactory), Factories0, Factories,
           deal(Bag0, Size0, Lid0, Randoms, 0), deal(Bag, _, Lid, Rest, Dealt)),
-    assertz(bag(Id, Bag)),
-    assertz(lid(Id, Lid)),
-    assertz(factories(Id, Factories)),
     (   Dealt =:= 0
-    ->  finish(Id)
-    ;   retract(game(Id, Players, Round0, Moves, Turn, Starter, Phase)),
-        Round is Round0 + 1,
-        assertz(game(Id, Players, Round, Moves, Turn, Starter, Phase))
+    ->  finish(azul(Players, Round0, Moves, Turn, Starter, Phase, Marker, Factories, Centre, Bag, Lid, Boards), State)
+    ;   Round is Round0 + 1,
+        State = azul(Players, Round, Moves, Turn, Starter, Phase, Marker, Factories, Centre, Bag, Lid, Boards)
     ).
 
 fill_factory(PerFactory, _, Counts, Deal0, Deal) :-
@@ -600,28 +594,31 @@ random_game(Id, Players, Variant, Starter, Randoms, Used, Status) :-
 %   `over`, or `more` when Randoms ran short of one move plus a full deal.
 
 run_random_game(Id, Randoms, Used, Status) :-
-    game(Id, Players, _, _, _, _, _),
+    game_state(Id, State0),
+    arg(1, State0, Players),
     factories_for(Players, Factories),
     tiles_per_factory(PerFactory),
     Reserve is Factories * PerFactory,
     length(Randoms, Left),
-    random_turns(Id, Reserve, Left, Randoms, Rest, Status),
+    random_turns(State0, Reserve, Left, Randoms, Rest, Status, State),
+    store(Id, State),
     used(Randoms, Rest, Used).
 
-%   random_turns(+Id, +Reserve, +Left, +Randoms0, -Randoms, -Status): Left
-%   is the length of Randoms0, kept so that it is not counted each turn.
-random_turns(Id, Reserve, Left, Randoms0, Randoms, Status) :-
-    (   game(Id, _, _, _, _, _, over)
-    ->  Randoms = Randoms0, Status = over
+%   random_turns(+State0, +Reserve, +Left, +Randoms0, -Randoms, -Status,
+%   -State): Left is the length of Randoms0, kept so that it is not
+%   counted each turn.
+random_turns(State0, Reserve, Left, Randoms0, Randoms, Status, State) :-
+    (   arg(6, State0, over)
+    ->  Randoms = Randoms0, Status = over, State = State0
     ;   Left > Reserve
     ->  Randoms0 = [Random|Randoms1],
-        legal_moves(Id, Moves),
+        state_moves(State0, Moves),
         random_feasible(Moves, Random, Move),
-        apply_move(Id, Move, Randoms1, Randoms2),
+        apply_move(State0, Move, Randoms1, Randoms2, State1),
         deal_used(Randoms1, Randoms2, Reserve, Dealt),
         Left1 is Left - 1 - Dealt,
-        random_turns(Id, Reserve, Left1, Randoms2, Randoms, Status)
-    ;   Randoms = Randoms0, Status = more
+        random_turns(State1, Reserve, Left1, Randoms2, Randoms, Status, State)
+    ;   Randoms = Randoms0, Status = more, State = State0
     ).
 
 %   deal_used(+Before, +After, +Reserve, -Used): how many numbers a move
@@ -664,8 +661,10 @@ feasible([[Source, Colour, D]|Moves], Feasible, Size0, Size) :-
 %   to more complete rows, a tie after that shared.
 
 winners(Id, Seats) :-
-    findall(Score, player(Id, _, Score, _, _, _, _), Scores),
-    findall(Rows, (player(Id, _, _, Wall, _, _, _), complete_rows(Wall, Rows)), RowCounts),
+    game_state(Id, State),
+    arg(12, State, Boards),
+    findall(Score, member(board(Score, _, _, _, _), Boards), Scores),
+    findall(Rows, (member(board(_, Wall, _, _, _), Boards), complete_rows(Wall, Rows)), RowCounts),
     winners_of(Scores, RowCounts, Seats).
 
 %!  winners_of(+Scores, +Rows, -Seats) is det.
@@ -688,33 +687,33 @@ winners_of(Scores, Rows, Seats) :-
 %   Colours] per seat (Lines as [Colour, Count] pairs, Colours `none` on a
 %   coloured wall), Over `true` or `false`, Variant `standard` or `grey`.
 
-export_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over,
-                  Variant]) :-
-    game(Id, Players, Round, Moves, Turn, Starter, Phase),
-    marker(Id, Holder),
-    (   Holder == centre
-    ->  Marker = -1
-    ;   Marker = Holder
-    ),
-    factories(Id, Factories),
-    centre(Id, Centre),
-    bag(Id, Bag),
-    lid(Id, Lid),
-    Last is Players - 1,
-    findall([Score, Wall, Pairs, Floor, Colours],
-            ( between(0, Last, Seat),
-              player(Id, Seat, Score, Wall, Colours, Lines, Floor),
-              maplist(line_pair, Lines, Pairs)
-            ),
-            Boards),
-    (   Phase == over
-    ->  Over = true
-    ;   Over = false
-    ),
-    Boards = [[_, _, _, _, Colours0]|_],
-    (   Colours0 == none
+export_state(Id, List) :-
+    game_state(Id, State),
+    state_list(State, List).
+
+%   state_list(?State, ?List): a state term and its plain lists (export_state/2).
+state_list(azul(Players, Round, Moves, Turn, Starter, Phase, Holder, Factories, Centre, Bag, Lid, Boards),
+           [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Lists, Over, Variant]) :-
+    maplist(board_list, Boards, Lists),
+    phase_over(Phase, Over),
+    holder_marker(Holder, Marker),
+    (   Boards = [board(_, _, none, _, _)|_]
     ->  Variant = standard
     ;   Variant = grey
+    ).
+
+board_list(board(Score, Wall, Colours, Lines, Floor), [Score, Wall, Pairs, Floor, Colours]) :-
+    maplist(line_pair, Lines, Pairs).
+
+phase_over(offer, false).
+phase_over(over, true).
+
+holder_marker(Holder, Marker) :-
+    (   Holder == centre
+    ->  Marker = -1
+    ;   Marker == -1
+    ->  Holder = centre
+    ;   Holder = Marker
     ).
 
 %!  state_text(+Id, -Text) is det.
@@ -743,21 +742,7 @@ line_pair(line(Colour, Count), [Colour, Count]).
 %   Make game Id the game State (in the form export_state/2 gives; the
 %   variant is the boards' own: Colours `none` or a grey wall's colours).
 
-import_state(Id, [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over,
-                  _Variant]) :-
-    must_be(list, Boards),
-    drop_game(Id),
-    (   Over == true
-    ->  Phase = over
-    ;   Phase = offer
-    ),
-    (   Marker =:= -1
-    ->  Holder = centre
-    ;   Holder = Marker
-    ),
-    maplist(assertz, [game(Id, Players, Round, Moves, Turn, Starter, Phase), factories(Id, Factories),
-                      centre(Id, Centre), bag(Id, Bag), lid(Id, Lid), marker(Id, Holder)]),
-    forall(nth0(Seat, Boards, [Score, Wall, Pairs, Floor, Colours]),
-           ( maplist(line_pair, Lines, Pairs),
-             assertz(player(Id, Seat, Score, Wall, Colours, Lines, Floor))
-           )).
+import_state(Id, List) :-
+    must_be(list, List),
+    state_list(State, List),
+    store(Id, State).

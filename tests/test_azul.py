@@ -222,9 +222,9 @@ def test_prolog_deals_bag_then_lid_as_python_does():
     table.bag, table.lid = [1, 0, 0, 0, 2], [0, 3, 0, 0, 0]
     state = PythonEngine().export(table)
     PythonEngine()._next_round(table, RandomStream(5))
-    steps = [bridge.goal("import_state", 9001, state_to_prolog(state)),
-             bridge.goal("start_round", 9001, RandomStream(5).peek(20), Var("_")),
-             bridge.goal("export_state", 9001, Var("S")), bridge.goal("drop_game", 9001)]
+    steps = [bridge.goal("import_state", 9001, state_to_prolog(state)), bridge.goal("game_state", 9001, Var("T0")),
+             bridge.goal("start_round", Var("T0"), RandomStream(5).peek(20), Var("_"), Var("T")),
+             bridge.goal("state_list", Var("T"), Var("S")), bridge.goal("drop_game", 9001)]
     exported = prolog_value(conjunction(*steps), "S")
     assert exported[6] == table.factories and exported[8] == [0] * 5 and exported[9] == [0] * 5
 
@@ -388,6 +388,30 @@ def test_grey_every_back_end_agrees_move_by_move(pysolve_backends, players):
     assert report.agree, report.difference
     report = lockstep_game(players, 40 + players, pysolve_backends, ("greedy", "random", "lookahead"), variant=GREY)
     assert report.agree, report.difference
+
+
+def test_greedy_reads_the_grey_wall():
+    state = grey_state()
+    put_tile(state, 0, 1, 4, 1)                      # yellow under column 4 ...
+    move_tiles(state, 2, 1, state["factories"][0])   # ... so red on line 1 scores 2 there
+    assert move_gain(state, (0, 2, 1)) == 2 and move_gain(state, (0, 2, 0)) == -1
+    assert greedy(state, State.from_json(copy.deepcopy(state)).legal_moves(), RandomStream(0)) == (0, 2, 1)
+
+
+def test_the_environment_plays_the_grey_variant():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+    from pysolve.azul.env import AzulEnv, observe_state
+
+    env = AzulEnv(2, variant=GREY)
+    api_test(env, num_cycles=60)
+    env.reset(seed=3)
+    for _ in env.agent_iter():
+        observation, _, done, cut, _ = env.last()
+        env.step(None if done or cut else int(observation["action_mask"].nonzero()[0][-1]))
+    colours = env.state.to_json()["boards"][0]["colours"]
+    assert observe_state(env.state, 0)[43 + 1:43 + 26].tolist() == [colour + 1 for row in colours for colour in row]
+    assert any(colour >= 0 for row in colours for colour in row)
 
 
 def test_grey_games_differ_from_standard_ones_and_fill_columns_freely():

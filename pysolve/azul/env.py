@@ -29,7 +29,7 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
                       f"(pettingzoo, gymnasium, numpy): {missing}") from missing
 
 from pysolve.azul.draw import table as draw_table
-from pysolve.azul.model import CENTRE, FACTORIES, MARKER, MAX_MOVES, TOTAL_TILES, Move, RandomStream
+from pysolve.azul.model import CENTRE, FACTORIES, GREY, MARKER, MAX_MOVES, STANDARD, TOTAL_TILES, Move, RandomStream
 from pysolve.azul.state import Game, State
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.errors import InputError
@@ -58,7 +58,7 @@ def action_move(action: int) -> Move:
     return (source - SOURCES_OFFSET, colour, destination)
 
 
-def observation_bounds(players: int) -> tuple[np.ndarray, np.ndarray]:
+def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarray, np.ndarray]:
     """Lowest and highest value of every observation field (the layout of `observe`)."""
     low: list[int] = []
     high: list[int] = []
@@ -75,7 +75,7 @@ def observation_bounds(players: int) -> tuple[np.ndarray, np.ndarray]:
     field(1, 0, players)                       # seat to move, counted from the observer (players once over)
     for _ in range(players):
         field(1, 0, MAX_SCORE)                 # score
-        field(25, 0, 1)                        # wall
+        field(25, 0, 5 if variant == GREY else 1)  # wall: 1 = tiled (grey: 1 + the tile's colour)
         field(5, -1, 4)                        # line colours
         field(5, 0, 5)                         # line counts
         field(1, 0, 7)                         # floor items
@@ -96,7 +96,10 @@ def observe_state(state: State, seat: int) -> np.ndarray:
     for offset in range(players):
         other = (seat + offset) % players
         values.append(table.scores[other])
-        values += [cell for row in table.walls[other] for cell in row]
+        if table.variant == GREY:
+            values += [colour + 1 for row in table.colours[other] for colour in row]
+        else:
+            values += [cell for row in table.walls[other] for cell in row]
         values += table.line_colours[other] + table.line_counts[other]
         floor = table.floors[other]
         values += [len(floor), 1 if MARKER in floor else 0]
@@ -134,9 +137,9 @@ class AzulEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "azul_v0", "is_parallelizable": False}
 
     def __init__(self, players: int = 2, win_reward: float = 1.0, max_moves: int = MAX_MOVES,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, variant: str = STANDARD) -> None:
         super().__init__()
-        self.game = Game(players)
+        self.game = Game(players, variant=variant)
         self.players = players
         self.win_reward = float(win_reward)
         self.max_moves = max_moves
@@ -144,7 +147,7 @@ class AzulEnv(AECEnv):
             raise InputError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        low, high = observation_bounds(players)
+        low, high = observation_bounds(players, variant)
         count = action_count(players)
         self.observation_spaces = {agent: spaces.Dict({
             "observation": spaces.Box(low, high, dtype=np.int16),
@@ -241,13 +244,13 @@ class AzulGymEnv(gymnasium.Env):
 
     def __init__(self, players: int = 2, seat: int = 0, opponent: str | Strategy = "greedy",
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, variant: str = STANDARD) -> None:
         super().__init__()
         if seat not in range(players):
             raise InputError(f"seat {seat}: expected 0..{players - 1}")
         if illegal not in ("lose", "raise"):
             raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
-        self.aec = AzulEnv(players, win_reward, max_moves, render_mode)
+        self.aec = AzulEnv(players, win_reward, max_moves, render_mode, variant)
         self.seat, self.agent, self.illegal = seat, f"player_{seat}", illegal
         self.opponent = strategy(opponent)
         self.render_mode = render_mode

@@ -17,7 +17,7 @@ from typing import Any
 
 from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move,
                                 wall_column)
-from pysolve.azul.python import end_bonus, tile_score
+from pysolve.azul.python import board_column, end_bonus, tile_score
 
 PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared
 WAITING = 0.6   # points credited per tile on a pattern line that carries over to the next round
@@ -37,11 +37,13 @@ def move_gain(state: Mapping[str, Any], move: Move) -> int:
         count = board["lines"][row][1]
         fits = min(taken, destination - count)
         taken -= fits
-        if count + fits == destination:
+        column = board_column(board, row, colour) if count + fits == destination else -1
+        if column >= 0:
             wall = [list(cells) for cells in board["wall"]]
-            column = wall_column(row, colour)
             wall[row][column] = 1
             gain = tile_score(wall, row, column)
+        elif count + fits == destination:  # a grey wall without room: the whole line falls
+            taken += destination
     after = min(items + added + taken, FLOOR_SLOTS)
     return gain - (FLOOR_TOTALS[after] - FLOOR_TOTALS[items])
 
@@ -51,24 +53,33 @@ def board_value(board: Mapping[str, Any], over: bool) -> float:
     if over:
         return float(board["score"])  # the final score, bonuses included
     wall = [list(cells) for cells in board["wall"]]
+    grey = board.get("colours")
+    colours = [list(cells) for cells in grey] if grey else None  # a grey wall's colours by cell
     score = board["score"]
     waiting = 0.0
+    fallen = 0
     for row, (colour, count) in enumerate(board["lines"]):
         if count == row + 1:
-            column = wall_column(row, colour)
+            column = board_column({"wall": wall, "colours": colours} if colours else board, row, colour)
+            if column < 0:
+                fallen += count
+                continue
             wall[row][column] = 1
+            if colours:
+                colours[row][column] = colour
             score += tile_score(wall, row, column)
         elif count:
             waiting += WAITING * count
-    score = max(score - FLOOR_TOTALS[min(len(board["floor"]), FLOOR_SLOTS)], 0)
+    score = max(score - FLOOR_TOTALS[min(len(board["floor"]) + fallen, FLOOR_SLOTS)], 0)
     progress = 0.0
     for index in range(5):
         row = sum(wall[index])
         column = sum(wall[line][index] for line in range(5))
-        colour = sum(wall[line][wall_column(line, index)] for line in range(5))
+        colour = (sum(cells.count(index) for cells in colours) if colours
+                  else sum(wall[line][wall_column(line, index)] for line in range(5)))
         progress += sum(bonus * (filled / 5) ** 2 for bonus, filled in
                         ((ROW_BONUS, row), (COLUMN_BONUS, column), (COLOUR_BONUS, colour)) if filled < 5)
-    return score + end_bonus(wall) + PROGRESS * progress + waiting
+    return score + end_bonus(wall, colours) + PROGRESS * progress + waiting
 
 
 def values(state: Mapping[str, Any]) -> list[float]:

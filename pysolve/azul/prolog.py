@@ -139,9 +139,7 @@ class PrologEngine:
     @staticmethod
     def _next(game: PrologGame) -> bridge.Goal:
         """The goal binding Moves and Turn: what the player to move may do."""
-        anything = Var("_")
-        return conjunction(bridge.goal("legal_moves", game.id, Var("Moves")),
-                    bridge.goal("game", game.id, anything, anything, anything, Var("Turn"), anything, anything))
+        return conjunction(bridge.goal("legal_moves", game.id, Var("Moves")), bridge.goal("turn", game.id, Var("Turn")))
 
     @staticmethod
     def _read_next(game: PrologGame, row: dict[str, Any]) -> None:

@@ -9,6 +9,7 @@ the demo's question: one seeded game played to its end.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS, GREY,
@@ -109,6 +110,15 @@ def grey_columns(wall: list[list[int]], colours: list[list[int]], row: int, colo
     """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
     return [column for column in range(5)
             if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
+
+
+def board_column(board: Mapping[str, Any], row: int, colour: int) -> int:
+    """The column where a canonical board's full line `row` of `colour` is tiled: the coloured wall's cell, or
+    the grey-wall policy's choice (-1: the line falls to the floor)."""
+    colours = board.get("colours")
+    if colours is None:
+        return (colour + row) % 5
+    return grey_column([list(cells) for cells in board["wall"]], colours, row, colour)
 
 
 def grey_column(wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
