@@ -3,8 +3,10 @@
 A game is `pysolve.azul.game.AzulGame` on the chosen back end's rules: the
 person's moves are checked against its legal moves, the other seats play
 their strategies (random, greedy, lookahead, mcts..., minimax...) until it
-is a person's turn again or the game is over. Each round's scoring is kept
-as the scores before and after the walls were tiled.
+is a person's turn again or the game is over. Every move is told, and each
+round's scoring tile by tile, by `pysolve.azul.replay.story` (the words of
+`pysolve azul replay`); a replay is the story of a logged game, and a
+tournament is drawn by `pysolve.azul.charts`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from pysolve.azul import tournament
+from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
 from pysolve.azul.game import AzulGame, rules
-from pysolve.azul.model import check_move, check_players, describe_move
+from pysolve.azul.model import check_move, check_players
+from pysolve.azul.replay import story
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
 from pysolve.web.core import Store, Workers, backend_field, body, field_of
@@ -31,12 +34,14 @@ MAX_GAMES = 200  # games of one tournament from the page
 
 
 class Table:
-    """A game with its seats (a person or a strategy), the moves played and each round's scoring."""
+    """A game with its seats (a person or a strategy), the story so far and each round's scores."""
 
     def __init__(self, players: int, seats: list[str], seed: int, backend: str) -> None:
         self.seats = seats
         self.game = AzulGame(players, seed, backend, [name if name != HUMAN else "random" for name in seats])
-        self.log: list[dict[str, Any]] = []
+        self.records: list[dict[str, Any]] = [  # the game's log, as `simulate --log` writes it
+            {"type": "start", "seed": seed, "players": players, "engine": backend, "strategies": seats,
+             "state": self.game.state}]
         self.rounds: list[dict[str, Any]] = []
         self.round_start = self.game.scores
 
@@ -50,16 +55,20 @@ class Table:
         return self.turn is not None and self.seats[self.turn] == HUMAN
 
     def play(self, move: Any = None) -> None:
-        """Play one move (a person's, or the strategy's when `move` is None); keep the log and round scores."""
+        """Play one move (a person's, or the strategy's when `move` is None); tell it, keep the round scores."""
         seat, before = self.turn, self.game.state["round"]
         played = self.game.play(move)
-        self.log.append({"seat": seat, "move": list(played), "text": describe_move(played)})
-        state = self.game.state
-        if state["round"] != before or state["over"]:
-            scores = [board["score"] for board in state["boards"]]
+        after = self.game.state
+        self.records.append({"type": "move", "seat": seat, "move": list(played), "state": after})
+        if after["round"] != before or after["over"]:
+            scores = [board["score"] for board in after["boards"]]
             self.rounds.append({"round": before, "before": self.round_start, "after": scores,
-                                "final": bool(state["over"])})
+                                "final": bool(after["over"])})
             self.round_start = scores
+
+    def told(self) -> list[dict[str, Any]]:
+        """The game so far as the replay tells it: every move, each round's tiling tile by tile, the deals."""
+        return [{"kind": step.kind, "text": step.text} for step in story(self.records)]
 
     def advance(self) -> None:
         """Let the strategies play until a person is to move or the game is over."""
@@ -73,7 +82,7 @@ class Table:
                 "turn": self.turn, "human_to_move": human,
                 "moves": [list(move) for move in self.game.legal_moves()] if human else [],
                 "over": self.game.over, "winners": self.game.winners if self.game.over else [],
-                "rounds": self.rounds, "log": self.log[-40:]}
+                "rounds": self.rounds, "steps": self.told()}
 
 
 def seats_of(data: dict[str, Any], players: int) -> list[str]:
@@ -87,18 +96,20 @@ def seats_of(data: dict[str, Any], players: int) -> list[str]:
     return seats
 
 
-def replay_records(text: str) -> list[dict[str, Any]]:
-    """The records of an uploaded JSON-lines log, read and checked by `pysolve azul replay`'s reader."""
+def replay_steps(text: str) -> list[dict[str, Any]]:
+    """An uploaded JSON-lines log told step by step (read and checked as `pysolve azul replay` does)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "uploaded log"
         path.write_text(text, encoding="utf-8")
-        return read_log(path)
+        records = read_log(path)
+    return [{"kind": step.kind, "text": step.text, "state": step.state, "names": list(step.names)}
+            for step in story(records)]
 
 
 def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str]) -> dict[str, Any]:
-    """Seeded games with the strategies rotated over the seats, and the per-strategy summary."""
+    """Seeded games with the strategies rotated over the seats: the summary and its chart."""
     results = tournament.run(tournament.tasks(players, games, seed, backend, strategies), None, lambda result: None)
-    return {"games": [result.to_json() for result in results], "summary": tournament.summarise(results)}
+    return {"summary": tournament.summarise(results), "chart": charts.chart(results)}
 
 
 def routes(workers: Workers, default_backend: str | None) -> list[Route]:
@@ -133,7 +144,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
                 table = kept.game
                 if not table.human_to_move():
                     raise InputError("it is not a person's turn: the game is over" if table.game.over
-                                     else f"it is not a person's turn (seat {table.turn + 1} plays {table.seats[table.turn]})")
+                                     else f"it is not a person's turn (seat {table.turn} plays {table.seats[table.turn]})")
                 table.play(chosen)
                 table.advance()
                 return table.view(key)
@@ -142,7 +153,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
 
     async def replay(request: Request) -> JSONResponse:
         data = await body(request)
-        return JSONResponse({"records": replay_records(field_of(data, "log", str, required=True))})
+        return JSONResponse({"steps": await workers.run(replay_steps, field_of(data, "log", str, required=True))})
 
     async def tournament_endpoint(request: Request) -> JSONResponse:
         data = await body(request)

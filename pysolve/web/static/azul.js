@@ -4,6 +4,7 @@
 const $ = id => document.getElementById(id);
 const COLOURS = ["blue", "yellow", "red", "black", "white"];
 const CENTRE = -1, FLOOR = 0, MARKER = 5, PENALTIES = [1, 1, 2, 2, 2, 3, 3];
+const SCORING = ["tiling", "tile", "floor", "bonus"];  // the steps that tell a round's scoring
 let table = null, source = null, colour = null, strategies = [];
 
 function element(tag, className, text) {
@@ -52,7 +53,7 @@ function drawBoard(state, seat, names, toMove, interactive) {
   const board = state.boards[seat];
   const box = element("div", `panel player${toMove ? " to-move" : ""}`);
   box.dataset.seat = seat;
-  box.append(element("h3", "", `seat ${seat + 1}: ${names[seat]} — ${board.score} points`));
+  box.append(element("h3", "", `seat ${seat}: ${names[seat]} — ${board.score} points`));
   const grid = element("div", "row");
   const lines = element("div"), wall = element("div");
   board.lines.forEach(([c, n], row) => {
@@ -98,13 +99,13 @@ function redraw() {
   const scores = state.boards.map(b => b.score).join(" : ");
   $("turn").textContent = table.over
     ? `Game over after ${state.round} rounds. Scores ${scores}; ` +
-      `winner${table.winners.length > 1 ? "s" : ""}: ${table.winners.map(s => `seat ${s + 1} (${table.seats[s]})`).join(", ")}`
-    : human ? `Round ${state.round}: your move, seat ${table.turn + 1}: ` +
+      `winner${table.winners.length > 1 ? "s" : ""}: ${table.winners.map(s => `seat ${s} (${table.seats[s]})`).join(", ")}`
+    : human ? `Round ${state.round}: your move, seat ${table.turn}: ` +
       (source === null ? "click a factory or the centre" : colour === null ? "click a colour" : "click a pattern line or the floor")
     : `Round ${state.round}`;
   document.body.dataset.over = String(table.over);
   const rounds = $("rounds");
-  rounds.innerHTML = "<tr><th>round</th>" + table.seats.map((s, i) => `<th>seat ${i + 1} (${s})</th>`).join("") + "</tr>";
+  rounds.innerHTML = "<tr><th>round</th>" + table.seats.map((s, i) => `<th>seat ${i} (${s})</th>`).join("") + "</tr>";
   for (const round of table.rounds) {
     const row = element("tr");
     row.append(element("td", "", round.final ? `${round.round} (end, bonuses)` : String(round.round)));
@@ -114,9 +115,15 @@ function redraw() {
     });
     rounds.append(row);
   }
+  const scoring = $("scoring");
+  scoring.innerHTML = "";
+  for (const step of table.steps.filter(step => SCORING.includes(step.kind))) {
+    scoring.append(element(step.kind === "tiling" ? "dt" : "dd", `step-${step.kind}`, step.text));
+  }
+  scoring.scrollTop = scoring.scrollHeight;  // the latest round in view
   const log = $("log");
   log.innerHTML = "";
-  for (const entry of table.log.slice(-12)) log.append(element("li", "", `seat ${entry.seat + 1}: ${entry.text}`));
+  for (const step of table.steps.filter(step => step.kind === "move").slice(-12)) log.append(element("li", "", step.text));
 }
 
 function play(move) {
@@ -136,7 +143,7 @@ function seatChoices() {
   const before = [...seats.querySelectorAll("select")].map(s => s.value);
   seats.innerHTML = "";
   for (let i = 0; i < players; i++) {
-    const label = element("label", "", `seat ${i + 1} `);
+    const label = element("label", "", `seat ${i} `);
     const select = element("select");
     select.className = "seat";
     for (const name of ["human", ...strategies]) select.append(new Option(name, name));
@@ -156,64 +163,41 @@ function start() {
   });
 }
 
-// ---- replays
-let records = [], at = 0;
+// ---- replays: the story of a logged game, step by step
+let steps = [], at = 0;
 function drawReplay() {
-  if (!records.length) return;
-  const record = records[at], start = records.find(r => r.type === "start" && r.game === record.game) || records[0];
-  const names = start.strategies || start.state.boards.map((_, i) => `seat ${i + 1}`);
-  const state = record.state || records[at - 1].state;
-  drawTable(state, names, state.over ? -1 : state.turn, $("replay-table"), false);
-  const what = record.type === "move" ? `seat ${record.seat + 1} played [${record.move}]`
-    : record.type === "end" ? `end: scores ${record.scores}, winners ${record.winners.map(s => s + 1)}` : "start";
-  $("replay-where").textContent = `record ${at + 1} of ${records.length}, game ${record.game ?? 0}, round ${state.round}: ${what}`;
+  if (!steps.length) return;
+  const step = steps[at];
+  drawTable(step.state, step.names, step.state.turn, $("replay-table"), false);
+  $("replay-where").textContent = `step ${at + 1} of ${steps.length}: ${step.text}`;
 }
-$("log-file").onchange = async event => {
+function replayTo(index) {
+  at = Math.max(0, Math.min(index, steps.length - 1));
+  drawReplay();
+}
+$("log-file").onchange = event => working(async () => {
   const file = event.target.files[0];
   if (!file) return;
-  try {
-    records = (await call("POST", "/api/azul/replay", { log: await file.text() })).records;
-    at = 0;
-    drawReplay();
-  } catch (error) { /* shown */ }
-};
-$("replay-prev").onclick = () => { at = Math.max(at - 1, 0); drawReplay(); };
-$("replay-next").onclick = () => { at = Math.min(at + 1, records.length - 1); drawReplay(); };
+  steps = (await call("POST", "/api/azul/replay", { log: await file.text() })).steps;
+  replayTo(0);
+});
+$("replay-prev").onclick = () => replayTo(at - 1);
+$("replay-next").onclick = () => replayTo(at + 1);
 $("replay-round").onclick = () => {
-  const round = (records[at].state || {}).round;
-  while (at < records.length - 1 && (records[at].state || {}).round === round) at += 1;
-  drawReplay();
+  const next = steps.findIndex((step, index) => index > at && (step.kind === "tiling" || step.kind === "end"));
+  replayTo(next < 0 ? steps.length - 1 : next);
 };
 
-// ---- tournaments
-function barChart(title, rows, value, low, high, maximum, format) {
-  const width = 520, bar = 26, left = 130, height = rows.length * (bar + 10) + 40;
-  const x = v => left + (width - left - 70) * v / maximum;
-  let svg = `<svg xmlns="${SVG_NS}" width="${width}" height="${height}" font-size="12">` +
-    `<text x="0" y="14" font-weight="bold">${title}</text>`;
-  rows.forEach((row, i) => {
-    const y = 26 + i * (bar + 10);
-    svg += `<text x="0" y="${y + bar / 2 + 4}">${row.strategy}</text>` +
-      `<rect class="bar" x="${left}" y="${y}" width="${x(value(row)) - left}" height="${bar}"/>` +
-      `<line class="whisker" x1="${x(low(row))}" x2="${x(high(row))}" y1="${y + bar / 2}" y2="${y + bar / 2}"/>` +
-      `<line class="whisker" x1="${x(low(row))}" x2="${x(low(row))}" y1="${y + 6}" y2="${y + bar - 6}"/>` +
-      `<line class="whisker" x1="${x(high(row))}" x2="${x(high(row))}" y1="${y + 6}" y2="${y + bar - 6}"/>` +
-      `<text x="${x(high(row)) + 6}" y="${y + bar / 2 + 4}">${format(value(row))}</text>`;
-  });
-  return svg + "</svg>";
-}
+// ---- tournaments: pysolve.azul.charts draws them
 $("t-run").onclick = () => working(async () => {
   $("charts").textContent = "playing ...";
   try {
     const result = await call("POST", "/api/azul/tournament", {
       players: Number($("t-players").value), games: Number($("t-games").value), seed: Number($("t-seed").value),
       backend: chosenBackend(), strategies: $("t-strategies").value.split(",").map(s => s.trim()).filter(Boolean) });
-    const rows = result.summary.strategies;
-    const top = Math.max(...rows.map(r => r.ci95[1]), 1);
-    $("charts").innerHTML =
-      `<p>${result.summary.games} games, ${result.summary.mean_rounds} rounds and ${result.summary.mean_moves} moves on average; bars with 95 % intervals.</p>` +
-      barChart("win rate", rows, r => r.win_rate, r => r.win_ci95[0], r => r.win_ci95[1], 1, v => v.toFixed(3)) +
-      barChart("mean score", rows, r => r.mean_score, r => r.ci95[0], r => r.ci95[1], top, v => v.toFixed(1));
+    const summary = result.summary;
+    $("charts").innerHTML = `<p>${summary.games} games, ${summary.mean_rounds} rounds and ${summary.mean_moves} ` +
+      `moves on average.</p>` + result.chart;
   } catch (error) {
     $("charts").textContent = "";
   }
