@@ -23,7 +23,7 @@ from pysolve.hidato import model as hidato_model
 from starlette.exceptions import HTTPException
 
 from pysolve.web.app import create_app
-from pysolve.web.core import Store
+from pysolve.web.core import WORKERS, Store
 from pysolve.web.serve import LOCAL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -366,6 +366,16 @@ def test_other_requests_are_answered_while_a_search_runs(base: str) -> None:
     searching.join(60)
     report = outcome["search"].json()
     assert report["results"] == [] and "passed its time limit of 2 s" in report["skipped"]["python"]
+
+
+def test_work_runs_on_a_few_long_lived_threads(web: httpx.Client) -> None:
+    """Each thread that asks Prolog keeps a Prolog engine: requests reuse the same few worker threads."""
+    key = web.post("/api/tangram/games", json={}).json()["id"]
+    for _ in range(3 * WORKERS):
+        web.post(f"/api/tangram/games/{key}/moves", json={"action": "select", "piece": "green"})
+        web.post(f"/api/tangram/games/{key}/moves", json={"action": "escape"})
+    workers = [thread for thread in threading.enumerate() if thread.name.startswith("pysolve-web-worker")]
+    assert 0 < len(workers) <= WORKERS and all(thread.daemon for thread in workers)
 
 
 # ---------------------------------------------------------------- the command

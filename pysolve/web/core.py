@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import queue
 import secrets
 import threading
 from collections import OrderedDict
@@ -27,7 +28,7 @@ from pysolve.errors import InputError
 
 T = TypeVar("T")
 MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
-WORKERS = 2  # searches running at once (the rest wait, off the loop); this machine has 2 cores
+WORKERS = 4  # worker threads: searches running at once (the rest wait in line, off the loop)
 KEPT_GAMES = 200  # games kept per kind; the oldest goes first
 
 
@@ -79,50 +80,65 @@ def backends_view(default: str | None) -> dict[str, Any]:
 
 
 class Workers:
-    """Runs blocking work in daemon threads, at most WORKERS at once, and awaits it off the event loop.
+    """A few long-lived daemon threads that run blocking work, awaited off the event loop.
 
-    Daemon threads, so that a search still running when the server stops
-    does not keep the process alive; `stop()` (on Ctrl-C) answers every
-    request still waiting on one with 503 at once, so the server stops
+    Long-lived, because every thread that asks Prolog gets a Prolog engine of
+    its own, kept until the process ends: a fresh thread per request would
+    leak one per request. Daemon threads, so that a search still running when
+    the server stops does not keep the process alive; `stop()` (on Ctrl-C)
+    answers every request still waiting with 503 at once, so the server stops
     without waiting for budgets to run out.
     """
 
     def __init__(self, size: int = WORKERS) -> None:
         self.size = size
         self.stopping = False
-        self._slots: asyncio.Semaphore | None = None
+        self._jobs: queue.SimpleQueue[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = \
+            queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
         self._waiting: set[asyncio.Future[Any]] = set()
+        self._lock = threading.Lock()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """`function(*args)` in a worker thread; its result or its exception, here."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.size)
-        async with self._slots:
-            if self.stopping:
-                raise stopping_error()
-            loop = asyncio.get_running_loop()
-            done: asyncio.Future[T] = loop.create_future()
-
-            def work() -> None:
-                try:
-                    result, error = function(*args), None
-                except BaseException as raised:  # handed to the request (Ctrl-C's interrupt included)
-                    result, error = None, raised
-                with contextlib.suppress(RuntimeError):  # the loop is gone: the server stopped meanwhile
-                    loop.call_soon_threadsafe(settle, done, result, error)
-
-            self._waiting.add(done)
-            try:
-                threading.Thread(target=work, name="pysolve-web-worker", daemon=True).start()
-                return await done
-            finally:
-                self._waiting.discard(done)
+        if self.stopping:
+            raise stopping_error()
+        self._start()
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._waiting.add(done)
+        self._jobs.put((done, function, args))
+        try:
+            return await done
+        finally:
+            self._waiting.discard(done)
 
     def stop(self) -> None:
         """Answer every request waiting on a worker with 503 (from the event loop's thread: a signal handler)."""
         self.stopping = True
         for done in list(self._waiting):
             done.get_loop().call_soon_threadsafe(settle, done, None, stopping_error())
+
+    def _start(self) -> None:
+        """Start the threads on first use."""
+        with self._lock:
+            while len(self._threads) < self.size:
+                thread = threading.Thread(target=self._work, name=f"pysolve-web-worker-{len(self._threads)}",
+                                          daemon=True)
+                thread.start()
+                self._threads.append(thread)
+
+    def _work(self) -> None:
+        """Run jobs for ever; a job whose request is already answered (503, gone) is skipped."""
+        while True:
+            done, function, args = self._jobs.get()
+            if done.done():
+                continue
+            try:
+                result, error = function(*args), None
+            except BaseException as raised:  # handed to the request (Ctrl-C's interrupt included)
+                result, error = None, raised
+            with contextlib.suppress(RuntimeError):  # the loop is gone: the server stopped meanwhile
+                done.get_loop().call_soon_threadsafe(settle, done, result, error)
 
 
 def stopping_error() -> HTTPException:
