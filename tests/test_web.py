@@ -170,6 +170,7 @@ def test_tangram_bad_input(web: httpx.Client) -> None:
     assert "two integers" in error_of(web.post(moves, json={"action": "choose", "cell": [1]}), 400)
     assert "'definitive' is required" in error_of(web.post(moves, json={"action": "place"}), 400)
     assert "no tangram game" in error_of(web.post("/api/tangram/games/abc/moves", json={"action": "undo"}), 404)
+    assert "no tangram game" in error_of(web.get("/api/tangram/games/abc/tilings"), 404)
     bad_file = error_of(web.post("/api/tangram/games", json={"instance": "board 3 3\npiece 1 a #ff0000 9 9\n"}), 400)
     assert bad_file.startswith("the uploaded instance")
 
@@ -281,6 +282,13 @@ def test_games_past_the_kept_number_are_closed_and_forgotten() -> None:
     with pytest.raises(HTTPException) as missing:
         tables.get(second_key)
     assert missing.value.status_code == 404 and "no azul game" in missing.value.detail
+
+
+def test_azul_strategies_offered(web: httpx.Client) -> None:
+    offered = web.get("/api/azul/strategies").json()
+    assert offered["human"] == "human" and offered["strategies"][:3] == ["random", "greedy", "lookahead"]
+    for name in offered["strategies"]:  # each one a strategy a table accepts
+        assert web.post("/api/azul/games", json={"seats": ["human", name]}).status_code == 201
 
 
 def test_azul_bad_input(web: httpx.Client) -> None:
