@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 
 from pysolve.web.app import create_app
 from pysolve.web.core import WORKERS, Store
-from pysolve.web.serve import LOCAL
+from pysolve.web.serve import LOCAL, allowed_hosts
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_TILING = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
@@ -434,6 +434,12 @@ def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c() -> None:
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_requests_may_name_the_host_served_or_any_when_listening_everywhere() -> None:
+    assert allowed_hosts("127.0.0.1") == ["127.0.0.1", "localhost", "::1", "127.0.0.1"]
+    assert allowed_hosts("pysolve.lan")[-1] == "pysolve.lan"
+    assert allowed_hosts("0.0.0.0") is None and allowed_hosts("::") is None
 
 
 def test_serve_bad_options(capsys: pytest.CaptureFixture[str]) -> None:

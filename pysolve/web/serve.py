@@ -2,7 +2,8 @@
 
 It binds 127.0.0.1 by default, so only this machine can reach it (the
 cross-check page reads the files a question names, as the CLI does), and it
-answers only requests addressed to the host it serves (no DNS rebinding).
+answers only requests addressed to the host it serves (no DNS rebinding),
+unless it is told to listen on every address (`--host 0.0.0.0`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 from pysolve.errors import InputError
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
 GRACE_SECONDS = 2  # how long Ctrl-C waits for requests in flight
 
 
@@ -34,6 +36,12 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def allowed_hosts(host: str) -> list[str] | None:
+    """The host names requests may be addressed to: this machine's and `host`; any when `host` is a
+    wildcard (0.0.0.0, ::), which says the server is meant to be reached by other names too."""
+    return None if host in WILDCARDS else [*LOCAL, host]
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None) -> int:
     """Serve the pages on host:port until Ctrl-C (or SIGTERM); return the exit code."""
     try:
@@ -43,7 +51,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None)
     except ImportError as error:
         raise InputError(f"pysolve serve needs the web extra: pip install 'pysolve[web]' ({error.name} is missing)") \
             from None
-    app = create_app(backend, hosts=[*LOCAL, host])
+    app = create_app(backend, hosts=allowed_hosts(host))
     sock = listen(host, port)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
     server = Server(config, app.state.workers)
