@@ -212,4 +212,8 @@ document.getElementById("gallery-button").addEventListener("click", () => send(a
   }
 }));
 
+for (const button of document.querySelectorAll("button")) {
+  button.addEventListener("click", () => button.blur());  // the keys go on playing, never re-press a button
+}
+
 send(() => start());
