@@ -21,10 +21,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from pysolve import backends
 from pysolve.errors import PysolveError
 from pysolve.web import azul, crosscheck, hidato, squares, tangram
-from pysolve.web.core import Workers, backends_view
+from pysolve.web.core import Choice, Workers
 
 HERE = Path(__file__).resolve().parent
 PAGES = {  # path -> (template, title): the pages, in the order the menu shows them
@@ -41,30 +40,28 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
 
     `hosts`: the host names requests may be addressed to (default: any).
     """
-    if backend is not None:
-        backends.check_name(backend)
-        backends.require(backend)
+    choice = Choice.here(backend)
     templates = Jinja2Templates(directory=HERE / "templates")
     workers = Workers()
 
     def page(template: str, title: str) -> Any:
         async def render(request: Request) -> HTMLResponse:
             return templates.TemplateResponse(request, template, {
-                "title": title, "pages": PAGES, "backends": backends_view(backend)})
+                "title": title, "pages": PAGES, "backends": choice.view()})
         return render
 
     async def backends_endpoint(request: Request) -> JSONResponse:
-        return JSONResponse(backends_view(backend))
+        return JSONResponse(choice.view())
 
     routes = [
         Route("/", page("index.html", "pysolve"), methods=["GET"]),
         *[Route(path, page(template, title), methods=["GET"]) for path, (template, title) in PAGES.items()],
         Route("/api/backends", backends_endpoint, methods=["GET"]),
-        *tangram.routes(workers, backend),
-        *hidato.routes(workers, backend),
+        *tangram.routes(workers, choice),
+        *hidato.routes(workers, choice),
         *squares.routes(workers),
-        *azul.routes(workers, backend),
-        *crosscheck.routes(workers, backend),
+        *azul.routes(workers, choice),
+        *crosscheck.routes(workers),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     guard = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []

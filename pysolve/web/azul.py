@@ -21,12 +21,12 @@ from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
-from pysolve.azul.game import AzulGame, rules
+from pysolve.azul.game import AzulGame
 from pysolve.azul.model import check_move, check_players
 from pysolve.azul.replay import story
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
-from pysolve.web.core import Store, Workers, backend_field, body, field_of
+from pysolve.web.core import Choice, Store, Workers, body, field_of
 
 HUMAN = "human"
 CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered by the page; any name works
@@ -112,13 +112,13 @@ def play_tournament(players: int, games: int, seed: int, backend: str, strategie
     return {"summary": tournament.summarise(results), "chart": charts.chart(results)}
 
 
-def routes(workers: Workers, default_backend: str | None) -> list[Route]:
+def routes(workers: Workers, choice: Choice) -> list[Route]:
     """The Azul endpoints: start a table, read it, move; replay a log; run a tournament."""
     tables: Store[Table] = Store("azul", close=lambda table: table.game.close())
 
     async def start(request: Request) -> JSONResponse:
         data = await body(request)
-        backend = backend_field(data, default_backend)
+        backend = choice.pick(data)
         players = check_players(field_of(data, "players", int, default=2))
         seats = seats_of(data, players)
         seed = field_of(data, "seed", int, default=0)
@@ -157,7 +157,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
 
     async def tournament_endpoint(request: Request) -> JSONResponse:
         data = await body(request)
-        backend = backend_field(data, default_backend)
+        backend = choice.pick(data)
         players = check_players(field_of(data, "players", int, default=2))
         games = field_of(data, "games", int, default=20)
         if not 1 <= games <= MAX_GAMES:
@@ -167,7 +167,6 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
             raise InputError(f"the field 'strategies' must be a list of strategy names, not {names}")
         for name in names:
             strategy(name)
-        rules(backend)
         seed = field_of(data, "seed", int, default=0)
         return JSONResponse(await workers.run(play_tournament, players, games, seed, backend, names))
 

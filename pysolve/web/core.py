@@ -66,17 +66,33 @@ def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], def
     return value
 
 
-def backend_field(data: dict[str, Any], default: str | None) -> str:
-    """The back end a request names (or the server's default), checked to be known and available here."""
-    name = field_of(data, "backend", str) or default or backends.default()
-    backends.check_name(name)
-    backends.require(name)
-    return name
+@dataclass(frozen=True)
+class Choice:
+    """The back ends this server offers, and its default: looked up once, when it starts, because asking
+    again would wait on the Prolog lock, which a running Prolog search holds (and block the event loop)."""
 
+    available: tuple[str, ...]
+    default: str
 
-def backends_view(default: str | None) -> dict[str, Any]:
-    """The back ends available here and the server's default, for the pages' selectors."""
-    return {"available": api.available_backends(), "default": default or backends.default()}
+    @classmethod
+    def here(cls, default: str | None = None) -> Choice:
+        """The back ends available here; `default` (checked to be available) or the usual default."""
+        if default is not None:
+            backends.check_name(default)
+            backends.require(default)
+        return cls(tuple(api.available_backends()), default or backends.default())
+
+    def pick(self, data: dict[str, Any]) -> str:
+        """The back end a request names (or the default), checked to be known and available here."""
+        name = field_of(data, "backend", str) or self.default
+        backends.check_name(name)
+        if name not in self.available:
+            backends.require(name)  # raises, saying why (Prolog is not running: no lock to wait on)
+        return name
+
+    def view(self) -> dict[str, Any]:
+        """The back ends and the default, for the pages' selectors."""
+        return {"available": list(self.available), "default": self.default}
 
 
 class Workers:

@@ -59,7 +59,7 @@ def ask(puzzle: Puzzle, values: dict[str, Any], only: list[str] | None) -> dict[
     return report_view(puzzle, api.crosscheck(puzzle, question=question, backends=only))
 
 
-def routes(workers: Workers, default_backend: str | None) -> list[Route]:
+def routes(workers: Workers) -> list[Route]:
     """The cross-check endpoints: the puzzles and their options, and one cross-check."""
 
     async def puzzles(request: Request) -> JSONResponse:

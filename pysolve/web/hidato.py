@@ -20,7 +20,7 @@ from pysolve.answers import SOLVED, Answer
 from pysolve.errors import UnknownName
 from pysolve.hidato import model
 from pysolve.paths import data_dir
-from pysolve.web.core import Workers, backend_field, body, field_of
+from pysolve.web.core import Choice, Workers, body, field_of
 
 PASTED = "the board"  # how messages name a board sent by the page
 GENERATE_FIELDS = ("rows", "cols", "holes", "givens", "seed")
@@ -83,7 +83,7 @@ def generate_board(values: dict[str, Any]) -> dict[str, Any]:
     return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}
 
 
-def routes(workers: Workers, default_backend: str | None) -> list[Route]:
+def routes(workers: Workers, choice: Choice) -> list[Route]:
     """The Hidato endpoints."""
 
     async def boards(request: Request) -> JSONResponse:
@@ -96,7 +96,7 @@ def routes(workers: Workers, default_backend: str | None) -> list[Route]:
 
     async def solve(request: Request) -> JSONResponse:
         data = await body(request)
-        backend = backend_field(data, default_backend)
+        backend = choice.pick(data)
         text = field_of(data, "board", str, required=True)
         return JSONResponse(await workers.run(solve_board, text, backend))
 

@@ -19,7 +19,7 @@ from pysolve.tangram import api as tangram_api
 from pysolve.tangram import draw
 from pysolve.tangram.game import Game
 from pysolve.tangram.model import Instance, Placement, load_instance, parse_instance
-from pysolve.web.core import Store, Workers, backend_field, body, field_of
+from pysolve.web.core import Choice, Store, Workers, body, field_of
 
 DRAWN = 120  # tilings drawn in the gallery (all are counted)
 ACTIONS = ("select", "choose", "place_at", "place", "escape", "undo", "hint")
@@ -90,13 +90,13 @@ def play(game: Game, method: Any, arguments: tuple[Any, ...]) -> None:
         game.message = f"back end error: {error}"
 
 
-def routes(workers: Workers, default_backend: str | None) -> list[Route]:
+def routes(workers: Workers, choice: Choice) -> list[Route]:
     """The tangram endpoints: start a game, read it, move, and the gallery of every tiling."""
     games: Store[Game] = Store("tangram")
 
     async def start(request: Request) -> JSONResponse:
         data = await body(request)
-        backend = backend_field(data, default_backend)
+        backend = choice.pick(data)
         text = field_of(data, "instance", str)
         instance = parse_instance(text, "the uploaded instance") if text is not None else load_instance()
         game = await workers.run(Game.start, instance, backend)
