@@ -150,13 +150,12 @@ class PythonEngine:
         """The legal moves of the player to move, in canonical order."""
         if table.over:
             return []
-        seat = table.turn
-        allowed = [self.destinations(table, seat, colour) for colour in range(5)]
-        moves = []
+        allowed = self.destinations(table, table.turn)
+        moves: list[Move] = []
         for source, counts in self._sources(table):
             for colour in range(5):
                 if counts[colour]:
-                    moves.extend([(source, colour, line) for line in allowed[colour]])
+                    moves += [(source, colour, line) for line in allowed[colour]]
         return moves
 
     def play(self, table: Table, move: Move, stream: RandomStream) -> None:
@@ -229,16 +228,24 @@ class PythonEngine:
         """Forget a game (nothing to free in Python)."""
 
     # -- the rules the miniKanren back end replaces -------------------------
-    def destinations(self, table: Table, seat: int, colour: int) -> list[int]:
-        """Where `colour` may go for `seat`: the floor (0) and every line that accepts it."""
+    @staticmethod
+    def destinations(table: Table, seat: int) -> list[list[int]]:
+        """Per colour, where it may go for `seat`: the floor (0), then every line that accepts it (not full,
+        empty or of that colour, its wall row without the colour)."""
         wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
         grey = table.colours[seat] if table.variant == GREY else None
-        allowed = [0]
+        allowed: list[list[int]] = [[0], [0], [0], [0], [0]]
         for index in range(5):
             count = counts[index]
-            if count <= index and (count == 0 or colours[index] == colour) and (
-                    colour not in grey[index] if grey else not wall[index][(colour + index) % 5]):
-                allowed.append(index + 1)
+            if count > index:
+                continue  # full
+            if count:  # partly filled: its own colour only (a loaded state was checked: the row lacks it)
+                allowed[colours[index]].append(index + 1)
+                continue
+            row = grey[index] if grey else wall[index]
+            for colour in range(5):
+                if (colour not in row) if grey else not row[(colour + index) % 5]:
+                    allowed[colour].append(index + 1)
         return allowed
 
     def place(self, table: Table, seat: int, colour: int, taken: int, destination: int) -> None:

@@ -127,9 +127,13 @@ class State:
 
     def apply_chance(self, outcome: int) -> State:
         """Make a chance node come out as `outcome` (a seat, or a colour in the bag) in place; return this state."""
-        if outcome not in dict(self.chance_outcomes()):
-            raise InputError(f"{outcome!r} is not an outcome of this chance node")
         table = self.table
+        if self.phase == DEALING:
+            possible = outcome in range(5) and self.rules.deal_bag(table)[outcome] > 0
+        else:
+            possible = self.phase == OPENING and outcome in range(table.players)
+        if not possible:
+            raise InputError(f"{outcome!r} is not an outcome of this chance node")
         if self.phase == OPENING:
             table.turn = table.starter = outcome
             self.phase = DEALING
