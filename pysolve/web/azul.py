@@ -132,7 +132,13 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
 
     async def show(request: Request) -> JSONResponse:
         key = request.path_params["key"]
-        return JSONResponse(tables.get(key).game.view(key))
+        kept = tables.get(key)
+
+        def locked() -> dict[str, Any]:  # the state comes from the back end (a Prolog query, on Prolog)
+            with kept.lock:
+                return kept.game.view(key)
+
+        return JSONResponse(await workers.run(locked))
 
     async def move(request: Request) -> JSONResponse:
         key = request.path_params["key"]
