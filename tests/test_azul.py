@@ -267,6 +267,7 @@ def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant
     answers = list(report.results.values())
     assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
     assert tile_count(answers[0].solutions[0]) == 100
+    assert packed.random_game(players, seed, variant) == answers[0].solutions[0]  # the fast path too
 
 
 def test_puzzle_crosscheck_for_the_demo(pysolve_backends):
