@@ -291,6 +291,18 @@ def test_azul_strategies_offered(web: httpx.Client) -> None:
         assert web.post("/api/azul/games", json={"seats": ["human", name]}).status_code == 201
 
 
+def test_azul_grey_wall_variant(web: httpx.Client) -> None:
+    state = web.post("/api/azul/games", json={"seats": ["human", "greedy"], "variant": "grey", "seed": 2}).json()
+    assert state["state"]["variant"] == "grey"
+    while not state["over"]:
+        state = web.post(f"/api/azul/games/{state['id']}/moves", json={"move": state["moves"][-1]}).json()
+    assert state["rounds"][-1]["final"]
+    assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(human, greedy\)", state["steps"][0]["text"])
+    result = web.post("/api/azul/tournament", json={"games": 2, "variant": "grey"}).json()
+    assert result["summary"]["games"] == 2
+    assert "unknown Azul variant 'pink'" in error_of(web.post("/api/azul/games", json={"variant": "pink"}), 400)
+
+
 def test_azul_bad_input(web: httpx.Client) -> None:
     assert "2 to 4 players" in error_of(web.post("/api/azul/games", json={"players": 5}), 400)
     assert "unknown strategy 'clever'" in error_of(web.post("/api/azul/games", json={"seats": ["human", "clever"]}), 400)

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
 from pysolve.azul.game import AzulGame
-from pysolve.azul.model import check_move, check_players
+from pysolve.azul.model import STANDARD, VARIANTS, check_move, check_players, check_variant
 from pysolve.azul.replay import story
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
@@ -36,9 +36,9 @@ MAX_GAMES = 200  # games of one tournament from the page
 class Table:
     """A game with its seats (a person or a strategy), the story so far and each round's scores."""
 
-    def __init__(self, players: int, seats: list[str], seed: int, backend: str) -> None:
+    def __init__(self, players: int, seats: list[str], seed: int, backend: str, variant: str = STANDARD) -> None:
         self.seats = seats
-        self.game = AzulGame(players, seed, backend, [name if name != HUMAN else "random" for name in seats])
+        self.game = AzulGame(players, seed, backend, [name if name != HUMAN else "random" for name in seats], variant)
         self.records: list[dict[str, Any]] = [  # the game's log, as `simulate --log` writes it
             {"type": "start", "seed": seed, "players": players, "engine": backend, "strategies": seats,
              "state": self.game.state}]
@@ -106,9 +106,11 @@ def replay_steps(text: str) -> list[dict[str, Any]]:
             for step in story(records)]
 
 
-def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str]) -> dict[str, Any]:
+def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str],
+                    variant: str = STANDARD) -> dict[str, Any]:
     """Seeded games with the strategies rotated over the seats: the summary and its chart."""
-    results = tournament.run(tournament.tasks(players, games, seed, backend, strategies), None, lambda result: None)
+    work = tournament.tasks(players, games, seed, backend, strategies, variant=variant)
+    results = tournament.run(work, None, lambda result: None)
     return {"summary": tournament.summarise(results), "chart": charts.chart(results)}
 
 
@@ -122,9 +124,10 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         players = check_players(field_of(data, "players", int, default=2))
         seats = seats_of(data, players)
         seed = field_of(data, "seed", int, default=0)
+        variant = check_variant(field_of(data, "variant", str, default=STANDARD))
 
         def begin() -> dict[str, Any]:
-            table = Table(players, seats, seed, backend)
+            table = Table(players, seats, seed, backend, variant)
             table.advance()
             return table.view(tables.add(table))
 
@@ -174,10 +177,11 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         for name in names:
             strategy(name)
         seed = field_of(data, "seed", int, default=0)
-        return JSONResponse(await workers.run(play_tournament, players, games, seed, backend, names))
+        variant = check_variant(field_of(data, "variant", str, default=STANDARD))
+        return JSONResponse(await workers.run(play_tournament, players, games, seed, backend, names, variant))
 
     async def options(request: Request) -> JSONResponse:
-        return JSONResponse({"strategies": list(CHOICES), "human": HUMAN})
+        return JSONResponse({"strategies": list(CHOICES), "human": HUMAN, "variants": list(VARIANTS)})
 
     return [
         Route("/api/azul/strategies", options, methods=["GET"]),

@@ -66,7 +66,9 @@ function drawBoard(state, seat, names, toMove, interactive) {
     }
     lines.append(line);
     const wallRow = element("div", "line");
-    board.wall[row].forEach((filled, column) => wallRow.append(tile(wallColour(row, column), filled ? "" : "faint")));
+    board.wall[row].forEach((filled, column) => wallRow.append(state.variant === "grey"  // any colour, any column
+      ? (filled ? tile(board.colours[row][column]) : element("span", "tile empty"))
+      : tile(wallColour(row, column), filled ? "" : "faint")));
     wall.append(wallRow);
   });
   grid.append(lines, wall);
@@ -157,6 +159,7 @@ function start() {
   return working(async () => {
     table = await call("POST", "/api/azul/games", {
       players: Number($("players").value), seed: Number($("seed").value), backend: chosenBackend(),
+      variant: $("variant").value,
       seats: [...document.querySelectorAll("#seats select")].map(s => s.value) });
     source = colour = null;
     redraw();
@@ -194,7 +197,8 @@ $("t-run").onclick = () => working(async () => {
   try {
     const result = await call("POST", "/api/azul/tournament", {
       players: Number($("t-players").value), games: Number($("t-games").value), seed: Number($("t-seed").value),
-      backend: chosenBackend(), strategies: $("t-strategies").value.split(",").map(s => s.trim()).filter(Boolean) });
+      backend: chosenBackend(), variant: $("t-variant").value,
+      strategies: $("t-strategies").value.split(",").map(s => s.trim()).filter(Boolean) });
     const summary = result.summary;
     $("charts").innerHTML = `<p>${summary.games} games, ${summary.mean_rounds} rounds and ${summary.mean_moves} ` +
       `moves on average.</p>` + result.chart;
@@ -206,7 +210,11 @@ $("t-run").onclick = () => working(async () => {
 $("players").onchange = seatChoices;
 $("start").onclick = start;
 (async () => {
-  strategies = (await call("GET", "/api/azul/strategies")).strategies;
+  const offered = await call("GET", "/api/azul/strategies");
+  strategies = offered.strategies;
+  for (const select of [$("variant"), $("t-variant")]) {
+    for (const name of offered.variants) select.append(new Option(name === "grey" ? "grey (any colour, any column)" : name, name));
+  }
   seatChoices();
   await start();
 })();
