@@ -175,10 +175,16 @@ def test_tangram_bad_input(web: httpx.Client) -> None:
     assert bad_file.startswith("the uploaded instance")
 
 
-def test_tangram_uploaded_instance(web: httpx.Client) -> None:
-    text = "board 2 1\npiece 1 left #ff0000 1 1\npiece 2 right #00ff00 1 1\n"
+def test_tangram_uploaded_instance_with_turns(web: httpx.Client) -> None:
+    """A second click on the same cell turns the previewed piece, when the instance allows turns."""
+    text = "board 2 2\nrotations yes\npiece 1 long #ff0000 2 1\npiece 2 other #00ff00 2 1\n"
     game = web.post("/api/tangram/games", json={"instance": text}).json()
-    assert game["instance"]["width"] == 2 and [p["name"] for p in game["instance"]["pieces"]] == ["left", "right"]
+    assert game["instance"]["rotations"] and [p["name"] for p in game["instance"]["pieces"]] == ["long", "other"]
+    moves = f"/api/tangram/games/{game['id']}/moves"
+    web.post(moves, json={"action": "select", "piece": "long"})
+    first = web.post(moves, json={"action": "choose", "cell": [0, 0]}).json()["preview"]
+    turned = web.post(moves, json={"action": "choose", "cell": [0, 0]}).json()["preview"]
+    assert (first["width"], first["height"]) == (2, 1) and (turned["width"], turned["height"]) == (1, 2)
 
 
 # ---------------------------------------------------------------- hidato
