@@ -13,6 +13,7 @@ from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.game import rules
+from pysolve.azul.play import add_play
 from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
@@ -54,6 +55,7 @@ def add_commands(subparsers: Any) -> None:
     replay.add_argument("--step", type=int, default=0, help="the step --svg draws, numbered as on the page "
                                                              "(default: the last)")
     replay.set_defaults(run=run_replay)
+    add_play(commands)
 
 
 def _game_options(parser: argparse.ArgumentParser) -> None:

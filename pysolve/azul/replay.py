@@ -254,7 +254,7 @@ def story(records: Sequence[dict[str, Any]]) -> list[Step]:
                 if state is None:
                     raise InputError("a move before the game's start record")
                 number += 1
-                steps.extend(_move_steps(state, record, number, names))
+                steps.extend(move_steps(state, record, number, names))
                 state = record["state"]
             elif kind == "end":
                 winners = ", ".join(f"seat {seat}" for seat in record["winners"])
@@ -267,7 +267,7 @@ def story(records: Sequence[dict[str, Any]]) -> list[Step]:
     return steps
 
 
-def _move_steps(before: dict[str, Any], record: dict[str, Any], number: int, names: tuple[str, ...]) -> list[Step]:
+def move_steps(before: dict[str, Any], record: dict[str, Any], number: int, names: tuple[str, ...]) -> list[Step]:
     """A move (and, when it ends the offer, the round's tiling and the next deal)."""
     seat, move, after = record["seat"], record["move"], record["state"]
     if seat != before["turn"]:

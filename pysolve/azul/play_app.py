@@ -1,0 +1,302 @@
+"""`pysolve azul play`: the Azul table in the terminal (Textual), a person in one seat.
+
+The screen shows the table (tiles in their colours), the person's legal moves as a list (arrows and
+Enter, or a mouse click; typing narrows it: a source `c` or `1`-`9`, a colour `b y r k w`, a
+destination `1`-`5` or `f` for the floor), and the game told step by step. After the person's move
+the list offers to let the others play (space) or to take the move back (u). The strategies' seats
+move one at a time, `delay` seconds apart. The rules are the back end's, through `play.Table`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.pilot import Pilot
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from pysolve.azul import draw
+from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move
+from pysolve.azul.play import Table
+from pysolve.errors import PysolveError
+
+TILE_STYLES = {letter: Style(color=ink, bgcolor=fill, bold=True) for letter, fill, ink in
+               zip(LETTERS, ("#2f6fbd", "#f1c40f", "#d64537", "#2d2d2d", "#f4f4f4"),
+                   ("white", "black", "white", "white", "black"))}
+EMPTY_STYLES = {letter.lower(): Style(color=fill, dim=True) for letter, fill in
+                zip(LETTERS, ("#2f6fbd", "#c9a200", "#d64537", "#777777", "#aaaaaa"))}
+MARKER_STYLE = Style(color="black", bgcolor="white", bold=True, reverse=True)
+TOKEN = re.compile(r"(?<![A-Za-z])([BYRKWbyrkwM])(?![A-Za-z])")
+CONTINUE, UNDO = "continue", "undo"
+SOURCE_KEYS, COLOUR_KEYS, DESTINATION_KEYS = "c123456789", "byrkw", "f12345"
+
+
+def coloured(text: str) -> Text:
+    """Table text with every tile in its colour (empty wall cells faint, M the first-player marker)."""
+    out = Text(no_wrap=True, overflow="crop")
+    for line in text.split("\n"):
+        position = 0
+        for match in TOKEN.finditer(line):
+            out.append(line[position:match.start()])
+            letter = match.group(1)
+            style = MARKER_STYLE if letter == "M" else TILE_STYLES.get(letter) or EMPTY_STYLES[letter]
+            out.append(letter, style)
+            position = match.end()
+        out.append(line[position:] + "\n")
+    return out
+
+
+def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
+    """The table with the boards two abreast (each board's notes, such as `to move`, under it), so that
+    four players fit a terminal."""
+    head, offer, *boards = draw.table(state, names).split("\n\n")
+    columns = []
+    for board in boards:
+        title, *body = board.split("\n")
+        title, _, notes = title.partition("   <- ")
+        columns.append([title, *body, f"  ({notes})" if notes else ""])
+    width = max(len(line) for column in columns for line in column) + 3
+    factories, centre = offer.split("\n")
+    label, _, listed = factories.partition(" ")
+    shown = listed.split("  ")
+    lines = ["  ".join(shown[first:first + 5]) for first in range(0, len(shown), 5)]  # 5 factories a line
+    rows = [head, "\n".join([f"{label} {lines[0]}", *(" " * (len(label) + 1) + line for line in lines[1:]), centre])]
+    for first in range(0, len(columns), 2):
+        pair = columns[first:first + 2]
+        rows.append("\n".join("".join(column[index].ljust(width) for column in pair).rstrip()
+                              for index in range(len(pair[0]))))
+    return "\n\n".join(rows)
+
+
+def move_key(move: Move) -> str:
+    """The keys that type a move: source (c or factory number), colour letter, destination (f or line)."""
+    source, colour, destination = move
+    return (("c" if source == CENTRE else str(source + 1)) + LETTERS[colour].lower()
+            + ("f" if destination == 0 else str(destination)))
+
+
+def move_label(move: Move, state: dict[str, Any]) -> str:
+    """A move as the list shows it: its keys, in words, and how many tiles it takes."""
+    source, colour, _ = move
+    held = state["centre"] if source == CENTRE else state["factories"][source]
+    marker = " + marker" if source == CENTRE and state["marker"] == CENTRE else ""
+    return f"{move_key(move)}  {describe_move(move)} ({held[colour]} {COLOURS[colour]}{marker})"
+
+
+class AzulApp(App[None]):
+    """The table, the person's moves, the game told so far, and the keys."""
+
+    TITLE = "pysolve azul play"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #top { height: 1fr; }
+    #table { width: auto; height: auto; margin: 0 1; }
+    #side { width: 1fr; min-width: 40; }
+    #prompt { height: auto; margin: 0 1; text-style: bold; }
+    #moves { height: 1fr; min-height: 6; max-height: 20; }
+    #events { height: 1fr; margin: 0 1; color: $text-muted; }
+    #help { height: auto; margin: 0 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("space", "go_on", "let the others play"),
+        Binding("u", "undo", "undo"),
+        Binding("escape", "clear", "clear the typed keys"),
+        Binding("backspace", "erase", "erase a typed key", show=False),
+        Binding("q", "quit", "quit"),
+    ]
+
+    def __init__(self, table: Table, delay: float = 0.6) -> None:
+        super().__init__()
+        self.table = table
+        self.delay = delay
+        self.typed = ""
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        """The table on the left; the prompt, the moves and the story on the right; the keys below."""
+        with Horizontal(id="top"):
+            yield Static(id="table")
+            with Vertical(id="side"):
+                yield Static(id="prompt")
+                yield OptionList(id="moves")
+                yield Static(id="events")
+        yield Static("arrows+Enter or click: play a move   type source/colour/destination (e.g. 3rf) to narrow   "
+                     "space: let the others play   u: undo your move   Esc: clear   q: quit", id="help")
+
+    def on_mount(self) -> None:
+        """Draw the table, then let the strategies move until the person's turn."""
+        table = self.table
+        self.sub_title = f"you are seat {table.seat}; rules on {table.backend}; seed {table.seed}"
+        self.query_one("#moves", OptionList).focus()
+        self.show()
+        self.advance()
+
+    @property
+    def thinking(self) -> bool:
+        """True while the strategies' seats are still to move."""
+        return self.table.others_to_move
+
+    def advance(self) -> None:
+        """One strategy move, then the next after `delay`, until the person's turn or the end."""
+        if self.table.others_to_move:
+            self.attempt(self.table.others_move)
+            if self.delay > 0:
+                self.set_timer(self.delay, self.advance)
+            else:
+                self.call_later(self.advance)
+
+    def attempt(self, action: Any, *args: Any) -> None:
+        """Do something to the game and redraw; a back-end or rule error becomes the message."""
+        try:
+            action(*args)
+        except PysolveError as error:
+            self.message = str(error)
+        self.show()
+
+    # -- drawing ------------------------------------------------------------------------------------
+    def show(self) -> None:
+        """Redraw the table, the prompt, the choices and the story from the game."""
+        table = self.table
+        self.query_one("#table", Static).update(coloured(table_text(table.state, table.names)))
+        self.query_one("#prompt", Static).update(self.prompt())
+        choices = self.query_one("#moves", OptionList)
+        choices.set_options(self.options())
+        choices.highlighted = 0 if choices.option_count else None
+        told = [step.text for step in table.steps() if step.kind != "start"][-6:]
+        self.query_one("#events", Static).update("\n".join(told))
+
+    def prompt(self) -> Text:
+        """What the person can do now, and the last message."""
+        table = self.table
+        if table.over:
+            winners = table.game.winners
+            verdict = "you win" if table.seat in winners else f"seat {', '.join(map(str, winners))} wins"
+            log = f"; the log is {table.log_path}" if table.log_path else ""
+            words = f"game over: scores {table.game.scores}, {verdict}{log}. q: quit"
+        elif table.pending:
+            words = "your move is on the table: space lets the others play, u takes it back"
+        elif table.person_to_move:
+            narrowed = f" (typed: {self.typed})" if self.typed else ""
+            words = f"your turn: choose a move{narrowed}"
+        else:
+            words = f"seat {table.turn} ({table.names[table.turn]}) is moving..."
+        text = Text(words)
+        if self.message:
+            text.append(f"\n{self.message}", Style(color="red"))
+        return text
+
+    def options(self) -> list[Option]:
+        """The person's legal moves (narrowed by the typed keys), or continue / undo after a move."""
+        table = self.table
+        if table.pending:
+            return [Option("continue: let the next player move (space)", id=CONTINUE),
+                    Option("undo: take my move back (u)", id=UNDO)]
+        state = table.state
+        return [Option(move_label(move, state), id=move_key(move)) for move in table.legal_moves()
+                if move_key(move).startswith(self.typed)]
+
+    # -- input --------------------------------------------------------------------------------------
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A move chosen (Enter or a click), or continue / undo."""
+        chosen = event.option.id
+        self.message = ""
+        if chosen == CONTINUE:
+            self.action_go_on()
+        elif chosen == UNDO:
+            self.action_undo()
+        else:
+            move = next((move for move in self.table.legal_moves() if move_key(move) == chosen), None)
+            if move is not None:
+                self.typed = ""
+                self.attempt(self.table.choose, move)
+
+    def on_key(self, event: events.Key) -> None:
+        """A typed source, colour or destination narrows the moves."""
+        character = (event.character or "").lower()
+        allowed = (SOURCE_KEYS, COLOUR_KEYS, DESTINATION_KEYS)
+        if not self.table.person_to_move or len(self.typed) >= 3 or not character \
+                or character not in allowed[len(self.typed)]:
+            return
+        candidate = self.typed + character
+        if any(move_key(move).startswith(candidate) for move in self.table.legal_moves()):
+            event.stop()
+            self.typed = candidate
+            self.message = ""
+        else:
+            self.message = f"no legal move starts with {candidate!r}"
+        self.show()
+
+    def action_go_on(self) -> None:
+        """The person's move stands: the others play."""
+        if self.table.pending:
+            self.table.confirm()
+            self.show()
+            self.advance()
+
+    def action_undo(self) -> None:
+        """Take back the person's move."""
+        self.message = ""
+        self.attempt(self.table.undo)
+
+    def action_clear(self) -> None:
+        """Forget the typed keys."""
+        self.typed, self.message = "", ""
+        self.show()
+
+    def action_erase(self) -> None:
+        """Forget the last typed key."""
+        self.typed = self.typed[:-1]
+        self.show()
+
+
+async def wait_for_turn(pilot: Pilot[None]) -> None:
+    """Let the strategies' moves run until the person may act or the game is over."""
+    app: AzulApp = pilot.app  # type: ignore[assignment]
+    while app.thinking:
+        await pilot.pause(0.01)
+    await pilot.pause()
+
+
+async def play_through(pilot: Pilot[None], choose: Sequence[str] = ("enter",), undo_every: int = 0) -> int:
+    """Play a whole game from the keyboard: each turn press `choose`, then space (with `undo_every`, every
+    n-th move is first taken back and chosen again); the number of the person's moves."""
+    app: AzulApp = pilot.app  # type: ignore[assignment]
+    moves = 0
+    await wait_for_turn(pilot)
+    while not app.table.over:
+        for key in choose:
+            await pilot.press(key)
+        moves += 1
+        if undo_every and moves % undo_every == 0 and app.table.pending:
+            await pilot.press("u")
+            for key in choose:
+                await pilot.press(key)
+        await pilot.press("space")
+        await wait_for_turn(pilot)
+    return moves
+
+
+def screenshot(table: Table, moves: int, size: tuple[int, int] = (150, 42)) -> str:
+    """Play the person's first `moves` turns (the first listed move each time) headless; an SVG screenshot."""
+
+    async def run() -> str:
+        app = AzulApp(table, 0)
+        async with app.run_test(size=size) as pilot:
+            await wait_for_turn(pilot)
+            for _ in range(moves):
+                await pilot.press("enter", "space")
+                await wait_for_turn(pilot)
+            source = next(move_key(move)[0] for move in table.legal_moves() if move[0] != CENTRE)
+            await pilot.press(source)  # narrow the list, as a person typing a factory's number would
+            return app.export_screenshot(title="pysolve azul play")
+
+    return asyncio.run(run())

@@ -1,0 +1,163 @@
+"""A person at the Azul table: the game with undo and its log, the Textual app driven headless by the pilot
+(whole games on each back end), and the `pysolve azul play` command's refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from pysolve.azul.play import PERSON, Table
+from pysolve.azul.play_app import AzulApp, coloured, move_key, play_through, table_text, wait_for_turn
+from pysolve.azul.replay import story
+from pysolve.cli import main
+from pysolve.errors import InputError
+from textual.widgets import OptionList
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def run_app(table: Table, script, size=(150, 42)):
+    """Run the app headless on `table` and return what `script(pilot)` returns."""
+
+    async def run():
+        app = AzulApp(table, 0)
+        async with app.run_test(size=size) as pilot:
+            return await script(pilot)
+
+    return asyncio.run(run())
+
+
+def screen(pilot) -> str:
+    return "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
+
+
+def test_undo_takes_back_the_persons_move_and_the_game_goes_on_identically(tmp_path):
+    log = tmp_path / "game.jsonl"
+    table = Table(3, 1, ["greedy", "random"], "python", 11, str(log))
+    assert table.names == ["greedy", PERSON, "random"]
+    while table.others_move():
+        pass
+    assert table.person_to_move and not table.pending
+    with pytest.raises(InputError, match="nothing to take back"):
+        table.undo()
+    before, moves = table.state, table.legal_moves()
+    table.choose(moves[-1])
+    after = table.state
+    assert table.pending and table.others_move() is None and table.legal_moves() == []
+    with pytest.raises(InputError, match="not your turn"):
+        table.choose(moves[0])
+    table.undo()
+    assert table.state == before and table.legal_moves() == moves
+    table.choose(moves[-1])
+    assert table.state == after
+    table.confirm()
+    assert table.others_move() is not None
+    with pytest.raises(InputError, match="nothing to take back"):
+        table.undo()  # the next player has acted
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records == table.records and records[0]["strategies"] == ["greedy", PERSON, "random"]
+    table.close()
+
+
+def test_an_undo_across_the_end_of_a_round_restores_the_deal():
+    table = Table(2, 0, ["greedy"], "python", 5)
+    undone = 0
+    while not table.over:
+        while table.others_move():
+            pass
+        if table.over:
+            break
+        move = table.legal_moves()[0]
+        table.choose(move)
+        after = table.state
+        table.undo()
+        table.choose(move)
+        assert table.state == after  # the same tiles dealt again, from the same numbers of the stream
+        undone += 1
+        table.confirm()
+    assert undone > 10 and table.records[-1]["type"] == "end"
+    assert story(table.records)[-1].text.startswith("final scores")
+
+
+def test_a_whole_game_from_the_keyboard_with_undos_on_each_back_end(pysolve_backend, tmp_path):
+    log = tmp_path / "game.jsonl"
+    table = Table(2, 1, ["greedy"], pysolve_backend, 3, str(log))
+
+    async def script(pilot):
+        moves = await play_through(pilot, undo_every=3)
+        return moves, screen(pilot)
+
+    moves, shown = run_app(table, script)
+    assert table.over and moves == sum(record.get("seat") == 1 for record in table.records)
+    assert f"game over: scores {table.game.scores}" in shown and "the log is" in shown
+    assert main(["azul", "replay", str(log)]) == 0
+
+
+def test_typing_narrows_the_moves_and_escape_clears():
+    table = Table(2, 0, ["random"], "python", 2)
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        choices = pilot.app.query_one(OptionList)
+        everything = choices.option_count
+        await pilot.press("c")
+        only_centre = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+        await pilot.press("escape")
+        restored = choices.option_count
+        source = move_key(table.legal_moves()[-1])
+        await pilot.press(*source)
+        exact = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+        await pilot.press("enter")
+        return everything, only_centre, restored, source, exact
+
+    everything, only_centre, restored, source, exact = run_app(table, script)
+    assert only_centre and all(key.startswith("c") for key in only_centre) and len(only_centre) < everything
+    assert restored == everything and exact == [source]
+    assert table.pending and move_key(tuple(table.records[-1]["move"])) == source
+
+
+def test_a_click_on_a_move_plays_it_and_a_click_on_undo_takes_it_back():
+    table = Table(2, 0, ["random"], "python", 2)
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        first = move_key(table.legal_moves()[0])
+        await pilot.click(OptionList, offset=(3, 1))  # the first option's line, inside the border
+        played = table.pending and move_key(tuple(table.records[-1]["move"])) == first
+        shown = screen(pilot)
+        await pilot.click(OptionList, offset=(3, 2))  # the second option: undo
+        return played, shown, table.pending
+
+    played, shown, pending = run_app(table, script)
+    assert played and "space lets the others play, u takes it back" in shown and not pending
+
+
+def test_the_table_text_puts_boards_two_abreast_with_tiles_coloured():
+    table = Table(4, 2, ["greedy"], "python", 1)
+    text = table_text(table.state, table.names)
+    assert text.count("floor -1 -1 -2 -2 -2 -3 -3") == 4 and "seat 2 (you)" in text
+    assert len(text.splitlines()) < 30 and max(map(len, text.splitlines())) < 100
+    styled = coloured(text)
+    assert styled.plain.rstrip("\n") == text.rstrip("\n") and any(span.style.bgcolor for span in styled.spans)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["azul", "play", "--players", "5"], "2 to 4 players"),
+    (["azul", "play", "--seat", "2"], "--seat: a seat of 0..1, not 2"),
+    (["azul", "play", "--strategy", "clever"], "unknown strategy 'clever'"),
+    (["azul", "play", "--backend", "lisp"], "unknown back end 'lisp'"),
+    (["azul", "play", "--delay", "-1"], "--delay must be at least 0"),
+    (["azul", "play", "--log", "/nonexistent/dir/game.jsonl"], "does not exist"),
+])
+def test_the_play_command_refuses_bad_input_in_one_line(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_docs_screenshot_is_the_apps():
+    picture = (DOCS / "azul-play.svg").read_text().replace("&#160;", " ")
+    assert "pysolve azul play" in picture and "your turn: choose a move" in picture and "factories:" in picture
