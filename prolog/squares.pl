@@ -6,6 +6,7 @@
             matches/2,          % +Edge, ?Other
             solution/2,         % +Strategy, -Grid
             solve/3,            % +Strategy, +Rotation, -Grid
+            mrv_solution/1,     % -Grid
             rotate_grid/2,      % +Grid, -Turned
             canonical/1         % +Grid
           ]).
@@ -27,10 +28,12 @@ exactly on the border).
 The search is the original program's: positions row by row from the
 top-left, every unused piece in every rotation, kept when it matches the
 left and upper neighbours. Strategy `original` tries the pieces literally
-(select, rotate, check); strategy `indexed` asks the table oriented/6 for
-the rotations whose North and West edges are the labels the neighbours need,
-which SWI-Prolog's argument indexing answers directly. Both enumerate the
-solutions in the same order.
+(select, rotate, check); strategy `indexed` asks a table of the rotations
+that fit each kind of cell, keyed by the labels the upper and left
+neighbours need (one integer, which SWI-Prolog's first-argument index
+answers directly; see indexed_solution/2). Both enumerate the solutions in
+the same order. Strategy `mrv` fills the most constrained cell first (see
+mrv_solution/1).
 
 Counting convention: a piece whose edges repeat under a half turn (N = S and
 E = W) or a quarter turn lies in only 2 (or 1) distinct ways, and only those
@@ -39,14 +42,17 @@ with_puzzle/7 with the option turns(every) tries all four turns of every
 piece instead (the count of the older versions).
 */
 
-:- use_module(library(lists), [append/2, last/2, member/2, reverse/2, select/3, selectchk/3]).
-:- use_module(library(apply), [maplist/2, maplist/3, maplist/4]).
+:- use_module(library(lists), [append/2, append/3, last/2, member/2, nth0/3, nth1/3, reverse/2, select/3]).
+:- use_module(library(apply), [foldl/4, maplist/2, maplist/3, maplist/4]).
+:- use_module(library(solution_sequences), [distinct/2]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(error), [domain_error/2, must_be/2, permission_error/3]).
 
 :- meta_predicate with_puzzle(+, +, +, +, +, 0), with_puzzle(+, +, +, +, +, +, 0).
 
-:- thread_local tile/2, complement/2, rule/1, grid_size/2, oriented/6, period/2.
+:- thread_local tile/2, complement/2, rule/1, grid_size/2, period/2,
+                mrv_ready/0, mrv_fitting/2, mrv_entry/5, mrv_start/2, mrv_around/3,
+                row_ready/0, row_entry/6, row_first/1, row_kinds/1, row_top_left/1.
 
 %!  with_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs, :Goal) is nondet.
 %
@@ -54,8 +60,7 @@ piece instead (the count of the older versions).
 %   Cols, Pieces a list of [Id, [N, E, S, W]] (ids positive integers) and
 %   Pairs a list of [Head, Body] complementary labels (insect rule). While
 %   Goal runs the pieces, the complements (both ways) and the table
-%   oriented(N, W, Id, Turns, E, S) of every piece in every rotation are
-%   thread-local facts; they are removed when Goal is done, fails, is cut
+%   search tables (made on first use) are thread-local facts; they are removed when Goal is done, fails, is cut
 %   or raises. Raises a domain error for another rule, a type error for
 %   sizes that are not positive integers, and a permission error when
 %   called inside another with_puzzle/6 (one puzzle at a time). Each
@@ -108,9 +113,7 @@ load_puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns) :-
              assertz(period(Id, Period)) )),
     forall(member([Head, Body], Pairs),
            ( assertz(complement(Head, Body)),
-             assertz(complement(Body, Head)) )),
-    forall(( tile(Id, Edges), piece_turn(Id, Turn), rotated(Turn, Edges, [N, E, S, W]) ),
-           assertz(oriented(N, W, Id, Turn, E, S))).
+             assertz(complement(Body, Head)) )).
 
 %   piece_period(+Turns, +Edges, -Period): how many turns of a piece count
 %   as different: 1, 2 or 4 (every: always 4).
@@ -134,8 +137,17 @@ unload_puzzle :-
     retractall(grid_size(_, _)),
     retractall(tile(_, _)),
     retractall(complement(_, _)),
-    retractall(oriented(_, _, _, _, _, _)),
-    retractall(period(_, _)).
+    retractall(period(_, _)),
+    retractall(mrv_ready),
+    retractall(mrv_fitting(_, _)),
+    retractall(mrv_entry(_, _, _, _, _)),
+    retractall(mrv_start(_, _)),
+    retractall(mrv_around(_, _, _)),
+    retractall(row_ready),
+    retractall(row_entry(_, _, _, _, _, _)),
+    retractall(row_first(_)),
+    retractall(row_kinds(_)),
+    retractall(row_top_left(_)).
 
 %!  piece(?Id, ?Edges) is nondet.
 %
@@ -221,56 +233,57 @@ closes(inner, Edge) :-
 %   row by row from the top-left; Strategy is `original` or `indexed` (same
 %   solutions, same order). Raises an existence error outside with_puzzle/6.
 
-solution(Strategy, Grid) :-
+solution(indexed, Grid) :-
+    puzzle_rule(_),
+    indexed_solution(all, Grid).
+solution(original, Grid) :-
     puzzle_rule(_),
     grid_size(Rows, Cols),
     findall(Id, tile(Id, _), Unused),
     length(Top, Cols),
     maplist(=(border), Top),
-    fill_rows(Strategy, Rows, Top, Unused, Grid).
+    fill_rows(Rows, Top, Unused, Grid).
 
-fill_rows(_, 0, _, [], []).
-fill_rows(Strategy, Rows, Above, Unused0, [Cells|Grid]) :-
+fill_rows(0, _, [], []).
+fill_rows(Rows, Above, Unused0, [Cells|Grid]) :-
     Rows > 0,
     (   Rows =:= 1
     ->  Bottom = last
     ;   Bottom = inner
     ),
-    fill_row(Above, border, Strategy, Bottom, Unused0, Unused, Cells, Below),
+    fill_row(Above, border, Bottom, Unused0, Unused, Cells, Below),
     Left is Rows - 1,
-    fill_rows(Strategy, Left, Below, Unused, Grid).
+    fill_rows(Left, Below, Unused, Grid).
 
-fill_row([], _, _, _, Unused, Unused, [], []).
-fill_row([Up|Ups], Left, Strategy, Bottom, Unused0, Unused,
+fill_row([], _, _, Unused, Unused, [], []).
+fill_row([Up|Ups], Left, Bottom, Unused0, Unused,
          [[Piece, Turns]|Cells], [edge(S)|Below]) :-
     (   Ups == []
     ->  Right = last
     ;   Right = inner
     ),
-    candidate(Strategy, Up, Left, Unused0, Unused1, Piece, Turns, [_, E, S, _]),
+    candidate(Up, Left, Unused0, Unused1, Piece, Turns, [_, E, S, _]),
     closes(Right, E),
     closes(Bottom, S),
-    fill_row(Ups, edge(E), Strategy, Bottom, Unused1, Unused, Cells, Below).
+    fill_row(Ups, edge(E), Bottom, Unused1, Unused, Cells, Below).
 
-%   candidate(+Strategy, +Up, +Left, +Unused0, -Unused, -Piece, -Turns, -Edges):
-%   an unused piece in a rotation that meets the upper and left neighbours.
-candidate(original, Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
+%   candidate(+Up, +Left, +Unused0, -Unused, -Piece, -Turns, -Edges): an
+%   unused piece in a rotation that meets the upper and left neighbours.
+candidate(Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
     select(Piece, Unused0, Unused),
     tile(Piece, Edges),
     piece_turn(Piece, Turns),
     rotated(Turns, Edges, [N, E, S, W]),
     meets(Up, N),
     meets(Left, W).
-candidate(indexed, Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
-    meets(Up, N),
-    meets(Left, W),
-    oriented(N, W, Piece, Turns, E, S),
-    selectchk(Piece, Unused0, Unused).
 
 %!  solve(+Strategy, +Rotation, -Grid) is nondet.
 %
 %   Grid is a solution of the puzzle of the running with_puzzle/6.
-%   Rotation `all`: every solution, in the original's order.
+%   Strategy `original` or `indexed` searches row by row (see
+%   solution/2); `mrv` fills the most constrained cell first (see
+%   mrv_solution/1) and gives the same solutions in another order.
+%   Rotation `all`: every solution, in the original's order (`mrv`: by class).
 %   `up_to_rotation`: only the canonical solution of each class under
 %   turns of the whole grid. `by_class`: every solution, each canonical one
 %   followed by its turns. The last two break the symmetry during the
@@ -281,7 +294,7 @@ candidate(indexed, Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 solve(Strategy, Rotation, Grid) :-
     must_be(atom, Strategy),
     must_be(atom, Rotation),
-    (   memberchk(Strategy, [original, indexed])
+    (   memberchk(Strategy, [original, indexed, mrv])
     ->  true
     ;   domain_error(squares_strategy, Strategy)
     ),
@@ -292,11 +305,20 @@ solve(Strategy, Rotation, Grid) :-
     puzzle_rule(_),
     rotation_solve(Rotation, Strategy, Grid).
 
+rotation_solve(all, mrv, Grid) :-
+    rotation_solve(by_class, mrv, Grid).
 rotation_solve(all, Strategy, Grid) :-
+    Strategy \== mrv,
     solution(Strategy, Grid).
-rotation_solve(up_to_rotation, Strategy, Grid) :-
+rotation_solve(up_to_rotation, mrv, Grid) :-
+    mrv_solution(Grid),
+    canonical(Grid).
+rotation_solve(up_to_rotation, indexed, Grid) :-
+    indexed_solution(canonical, Grid),
+    canonical(Grid).
+rotation_solve(up_to_rotation, original, Grid) :-
     corners_rule(Grid),
-    solution(Strategy, Grid),
+    solution(original, Grid),
     canonical(Grid).
 rotation_solve(by_class, Strategy, Grid) :-
     rotation_solve(up_to_rotation, Strategy, Canonical),
@@ -444,3 +466,447 @@ transpose_columns([_|Rest], Rows, [Column|Columns]) :-
     transpose_columns(Rest, Tails, Columns).
 
 first_rest([First|Rest], First, Rest).
+
+
+		 /*******************************
+		 *   MOST CONSTRAINED CELL FIRST *
+		 *******************************/
+
+%!  mrv_solution(-Grid) is nondet.
+%
+%   Grid is a canonical solution of the puzzle of the running
+%   with_puzzle/6 (see canonical/1 and corners_rule/1): the search fills
+%   the empty cell with the fewest fitting (piece, turns) first. Each cell
+%   has a key, an integer that codes the label each of its four sides must
+%   show (or `free` where no neighbour is placed yet) and which of its
+%   sides lie on the border; mrv_fitting(Key, Bits) holds the bit set of
+%   the fitting (piece, turns) of every key with any sides known (four bits
+%   a piece, one a turn), so a cell's number of candidates is one indexed
+%   look-up and a popcount of that set with the unused pieces. Unused
+%   pieces, the empty cells and the frontier (empty cells next to a placed
+%   one) are bit sets; the keys, cells and the pieces each corner may take
+%   (the symmetry breaking of corners_rule/1, as bit masks) are arguments
+%   of terms changed by setarg/3, which backtracking undoes. A cell with
+%   no candidate ends the branch. Raises an existence error outside
+%   with_puzzle/6.
+
+mrv_solution(Grid) :-
+    puzzle_rule(_),
+    mrv_index,
+    grid_size(Rows, Cols),
+    Size is Rows * Cols,
+    findall(Key, mrv_start(_, Key), StartKeys),
+    Keys =.. [keys|StartKeys],
+    functor(Cells, cells, Size),
+    aggregate_all(count, tile(_, _), Pieces),
+    Unused is (1 << (4 * Pieces)) - 1,
+    length(AllowedList, Size),
+    maplist(=(Unused), AllowedList),
+    Allowed =.. [allowed|AllowedList],
+    mrv_rivals(Rows, Cols, Rivals),
+    Empty is (1 << Size) - 1,
+    mrv_fill(Empty, 0, Unused, Keys, Cells, Allowed, Rivals),
+    Cells =.. [_|Placed],
+    cells_grid(Placed, Cols, Grid).
+
+cells_grid([], _, []).
+cells_grid(Cells, Cols, [Row|Rows]) :-
+    length(Prefix, Cols),
+    append(Prefix, Rest, Cells),
+    maplist(cell_pair, Prefix, Row),
+    cells_grid(Rest, Cols, Rows).
+
+cell_pair(Piece-Turns, [Piece, Turns]).
+
+%   mrv_rivals(+Rows, +Cols, -Rivals): the positions (0-based) of the corners
+%   the turns of the whole grid bring to the top-left (see corners_rule/1).
+mrv_rivals(Rows, Cols, Rivals) :-
+    Last is Rows * Cols - 1,
+    (   Last =:= 0
+    ->  Rivals = []
+    ;   Rows =:= Cols
+    ->  TopRight is Cols - 1,
+        BottomLeft is (Rows - 1) * Cols,
+        Rivals = [TopRight, Last, BottomLeft]
+    ;   Rivals = [Last]
+    ).
+
+mrv_fill(Empty, Frontier, Unused, Keys, Cells, Allowed, Rivals) :-
+    (   Empty =:= 0
+    ->  true
+    ;   (   Frontier =:= 0
+        ->  Scan = Empty
+        ;   Scan = Frontier
+        ),
+        First is lsb(Scan),
+        cell_count(First, Unused, Keys, Allowed, Count),
+        Rest is Scan /\ (Scan - 1),
+        best_cell(Rest, Unused, Keys, Allowed, First, Count, Best),
+        I is Best + 1,
+        arg(I, Keys, Key),
+        arg(I, Allowed, May),
+        Mask is Unused /\ May,
+        mrv_entry(Key, Bit, PieceBits, Cell, Adds),
+        Bit /\ Mask =\= 0,
+        setarg(I, Cells, Cell),
+        mrv_around(Best, Around, Neighbours),
+        add_keys(Around, Adds, Keys),
+        guard_corners(Best, PieceBits, Allowed, Rivals),
+        Unused1 is Unused xor PieceBits,
+        Empty1 is Empty /\ \ (1 << Best),
+        Frontier1 is (Frontier \/ Neighbours) /\ Empty1,
+        mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
+    ).
+
+%   cell_count(+Pos, +Unused, +Keys, +Allowed, -Count): the candidates of
+%   cell Pos, more than 0 (else the branch fails).
+cell_count(Pos, Unused, Keys, Allowed, Count) :-
+    I is Pos + 1,
+    arg(I, Keys, Key),
+    mrv_fitting(Key, Bits),
+    arg(I, Allowed, May),
+    Count is popcount(Bits /\ Unused /\ May),
+    Count > 0.
+
+%   best_cell(+Scan, +Unused, +Keys, +Allowed, +Best0, +Count0, -Best): the
+%   cell of Scan (a bit set) with the fewest candidates, fails when one has
+%   none; stops at a cell with one candidate.
+best_cell(Scan, Unused, Keys, Allowed, Best0, Count0, Best) :-
+    (   ( Scan =:= 0 ; Count0 =:= 1 )
+    ->  Best = Best0
+    ;   Pos is lsb(Scan),
+        cell_count(Pos, Unused, Keys, Allowed, Count),
+        Rest is Scan /\ (Scan - 1),
+        (   Count < Count0
+        ->  best_cell(Rest, Unused, Keys, Allowed, Pos, Count, Best)
+        ;   best_cell(Rest, Unused, Keys, Allowed, Best0, Count0, Best)
+        )
+    ).
+
+add_keys([], _, _).
+add_keys([Other-Side|Around], Adds, Keys) :-
+    arg(Side, Adds, Add),
+    arg(Other, Keys, Key0),
+    Key is Key0 + Add,
+    setarg(Other, Keys, Key),
+    add_keys(Around, Adds, Keys).
+
+%   guard_corners(+Pos, +PieceBits, +Allowed, +Rivals): placing the top-left
+%   corner allows only larger pieces on the rival corners; placing a rival
+%   corner first allows only smaller pieces on the top-left.
+guard_corners(Pos, PieceBits, Allowed, Rivals) :-
+    (   Rivals == []
+    ->  true
+    ;   Pos =:= 0
+    ->  Larger is \ ((PieceBits /\ -PieceBits) << 4 - 1),
+        maplist(restrict(Allowed, Larger), Rivals)
+    ;   memberchk(Pos, Rivals)
+    ->  Smaller is (PieceBits /\ -PieceBits) - 1,
+        restrict(Allowed, Smaller, 0)
+    ;   true
+    ).
+
+restrict(Allowed, Mask, Pos) :-
+    I is Pos + 1,
+    arg(I, Allowed, May0),
+    May is May0 /\ Mask,
+    setarg(I, Allowed, May).
+
+%   mrv_index: the tables of the search, made once per with_puzzle/6:
+%   mrv_entry(Key, Bit, PieceBits, Piece-Turns, adds(N, E, S, W)) for every
+%   fitting (piece, turns) of every key (Adds: what placing it adds to the
+%   key of the neighbour on each side), mrv_fitting(Key, Bits), the first key
+%   of each cell mrv_start(Pos, Key) and its neighbours
+%   mrv_around(Pos, [Arg-Side, ...], Bits).
+mrv_index :-
+    (   mrv_ready
+    ->  true
+    ;   build_mrv_index,
+        assertz(mrv_ready)
+    ).
+
+build_mrv_index :-
+    rule(Rule),
+    grid_size(Rows, Cols),
+    puzzle_labels(Labels, Free),
+    Base is Free + 2,
+    findall(Id, tile(Id, _), Ids0),
+    sort(Ids0, Ids),
+    Last is Rows * Cols - 1,
+    findall(Kind, ( between(0, Last, Pos), cell_kind(Pos, Rows, Cols, Kind) ), Kinds0),
+    sort(Kinds0, Kinds),
+    forall(( nth0(Offset, Kinds, Kind),
+             nth0(Index, Ids, Id),
+             piece_turn(Id, Turns),
+             tile(Id, Edges),
+             rotated(Turns, Edges, Turned),
+             kind_fits(Rule, Kind, Turned) ),
+           assert_entries(Rule, Labels, Base, Offset, Kind, Index, Id, Turns, Turned)),
+    forall(distinct(Key, mrv_entry(Key, _, _, _, _)),
+           ( aggregate_all(bag(Bit), mrv_entry(Key, Bit, _, _, _), Bits),
+             foldl(bit_or, Bits, 0, Fitting),
+             assertz(mrv_fitting(Key, Fitting)) )),
+    Start is Free * (Base ** 3 + Base ** 2 + Base + 1),
+    forall(between(0, Last, Pos),
+           ( cell_kind(Pos, Rows, Cols, Kind),
+             nth0(Offset, Kinds, Kind),
+             Key is Offset * Base ** 4 + Start,
+             assertz(mrv_start(Pos, Key)),
+             cell_around(Pos, Rows, Cols, Around, Neighbours),
+             assertz(mrv_around(Pos, Around, Neighbours)) )).
+
+bit_or(Bit, Bits0, Bits) :-
+    Bits is Bits0 \/ Bit.
+
+%   cell_kind(+Pos, +Rows, +Cols, -Kind): which sides of the cell lie on the
+%   border, as a list of four booleans (N, E, S, W).
+cell_kind(Pos, Rows, Cols, [N, E, S, W]) :-
+    R is Pos // Cols,
+    C is Pos mod Cols,
+    truth(R =:= 0, N),
+    truth(C =:= Cols - 1, E),
+    truth(R =:= Rows - 1, S),
+    truth(C =:= 0, W).
+
+truth(Test, Value) :-
+    (   call(Test)
+    ->  Value = true
+    ;   Value = false
+    ).
+
+kind_fits(Rule, Kind, Edges) :-
+    maplist(side_fits(Rule), Kind, Edges).
+
+side_fits(Rule, true, Edge) :-
+    border_edge(Rule, Edge).
+side_fits(Rule, false, Edge) :-
+    inner_edge(Rule, Edge).
+
+%   cell_around(+Pos, +Rows, +Cols, -Around, -Bits): the neighbours of a
+%   cell as Arg-Side (Arg its argument in the keys term, Side 1..4 the side
+%   of the placed cell that faces it), and as a bit set of positions.
+cell_around(Pos, Rows, Cols, Around, Bits) :-
+    R is Pos // Cols,
+    C is Pos mod Cols,
+    findall(Arg-Side,
+            ( nth1(Side, [-1-0, 0-1, 1-0, 0-(-1)], DR-DC),
+              R1 is R + DR, C1 is C + DC,
+              R1 >= 0, R1 < Rows, C1 >= 0, C1 < Cols,
+              Arg is R1 * Cols + C1 + 1 ),
+            Around),
+    foldl(arg_bit, Around, 0, Bits).
+
+arg_bit(Arg-_, Bits0, Bits) :-
+    Bits is Bits0 \/ (1 << (Arg - 1)).
+
+%   assert_entries(...): the entry of one (piece, turns) on one kind of cell
+%   under every key that has some of its inner sides known.
+assert_entries(Rule, Labels, Base, Offset, Kind, Index, Id, Turns, Edges) :-
+    length(Labels, Free),
+    Weights = [W0, W1, W2, W3],
+    W0 is Base ** 3, W1 is Base ** 2, W2 is Base, W3 = 1,
+    maplist(label_code(Labels), Edges, Codes),
+    maplist(partner_code(Rule, Labels, Free), Edges, Partners),
+    opposite_weights(Weights, Opposite),
+    maplist(side_add(Free), Partners, Opposite, AddList),
+    Adds =.. [adds|AddList],
+    Bit is 1 << (4 * Index + Turns),
+    PieceBits is 15 << (4 * Index),
+    findall(Key,
+            ( between(0, 15, Known),
+              known_codes(Kind, Codes, Known, Free, 0, Sides),
+              foldl(weighted, Sides, Weights, 0, Sum),
+              Key is Offset * Base ** 4 + Sum ),
+            Keys0),
+    sort(Keys0, Keys),
+    forall(member(Key, Keys),
+           assertz(mrv_entry(Key, Bit, PieceBits, Id-Turns, Adds))).
+
+label_code(Labels, Label, Code) :-
+    once(nth0(Code, Labels, Label)).
+
+%   partner_code(+Rule, +Labels, +Free, +Edge, -Code): the code of the label
+%   a neighbour must show against Edge (Free + 1: none can).
+partner_code(Rule, Labels, Free, Edge, Code) :-
+    (   matches(Rule, Edge, Other)
+    ->  label_code(Labels, Other, Code)
+    ;   Code is Free + 1
+    ).
+
+opposite_weights([WN, WE, WS, WW], [WS, WW, WN, WE]).
+
+side_add(Free, Partner, Weight, Add) :-
+    Add is (Partner - Free) * Weight.
+
+known_codes([], [], _, _, _, []).
+known_codes([Border|Kind], [Code|Codes], Known, Free, Side, [Value|Values]) :-
+    (   Border == false,
+        Known >> Side /\ 1 =:= 1
+    ->  Value = Code
+    ;   Value = Free
+    ),
+    Next is Side + 1,
+    known_codes(Kind, Codes, Known, Free, Next, Values).
+
+weighted(Code, Weight, Sum0, Sum) :-
+    Sum is Sum0 + Code * Weight.
+
+
+		 /*******************************
+		 *     ROW BY ROW, INDEXED      *
+		 *******************************/
+
+%!  indexed_solution(+Which, -Grid) is nondet.
+%
+%   Grid is a solution of the puzzle of the running with_puzzle/6, found
+%   row by row from the top-left in the original's order. Labels are coded
+%   as integers (`Free` for a border side); row_entry(Key, Bit, Piece,
+%   Turns, East, South) lists the rotations that fit a kind of cell (which sides
+%   lie on the border) under the key Kind, North need, West need, and what
+%   they ask of the right and lower neighbours, so no candidate is tried
+%   that cannot fit. Used pieces are a bit set. Which is `all` (every
+%   solution) or `canonical` (only grids whose top-left piece has a smaller
+%   id than the pieces on the rival corners, see corners_rule/1: one grid
+%   of each class of turned grids). Raises an existence error outside
+%   with_puzzle/6.
+
+indexed_solution(Which, Grid) :-
+    must_be(oneof([all, canonical]), Which),
+    puzzle_rule(_),
+    row_index,
+    row_kinds(Rows0),
+    (   Which == all
+    ->  maplist(maplist(unguarded), Rows0, Rows)
+    ;   Rows = Rows0
+    ),
+    row_first(Free),
+    Rows = [Top|_],
+    length(Top, Cols),
+    length(Above, Cols),
+    maplist(=(Free), Above),
+    fill_indexed(Rows, Above, Free, 0, _, Grid).
+
+unguarded(Base-_, Base-none).
+
+fill_indexed([], _, _, _, _, []).
+fill_indexed([Kinds|Rows], Above, Free, Used0, TopLeft, [Cells|Grid]) :-
+    indexed_row(Kinds, Above, Free, Used0, Used, TopLeft, Cells, Below),
+    fill_indexed(Rows, Below, Free, Used, TopLeft, Grid).
+
+indexed_row([], [], _, Used, Used, _, [], []).
+indexed_row([Base-Corner|Kinds], [Up|Ups], Left, Used0, Used, TopLeft,
+            [[Piece, Turns]|Cells], [South|Below]) :-
+    Key is Base + Up * 65536 + Left,
+    row_entry(Key, Bit, Piece, Turns, East, South),
+    Used0 /\ Bit =:= 0,
+    corner_check(Corner, Piece, TopLeft),
+    Used1 is Used0 \/ Bit,
+    indexed_row(Kinds, Ups, East, Used1, Used, TopLeft, Cells, Below).
+
+%   corner_check(+Corner, +Piece, ?TopLeft): in a canonical grid the top-left
+%   piece (`top_left`) leaves enough larger pieces for the rival corners
+%   (row_top_left(Piece), made by row_index) and a `rival` corner takes a
+%   larger piece; `none` is any other cell (every cell for `all`).
+corner_check(none, _, _).
+corner_check(top_left, Piece, Piece) :-
+    row_top_left(Piece).
+corner_check(rival, Piece, TopLeft) :-
+    Piece > TopLeft.
+
+%   row_index: the tables of indexed_solution/2, made once per with_puzzle/6:
+%   row_kinds(Rows) (per row, per cell Base-Corner: Base the key part of its
+%   kind, Corner `top_left`, `rival` or `none`), row_first(Free) and
+%   row_entry/6. Codes and needs stay below 65536 labels.
+row_index :-
+    (   row_ready
+    ->  true
+    ;   build_row_index,
+        assertz(row_ready)
+    ).
+
+build_row_index :-
+    rule(Rule),
+    grid_size(Rows, Cols),
+    puzzle_labels(Labels, Free),
+    Last is Rows * Cols - 1,
+    mrv_rivals(Rows, Cols, Rivals),
+    findall(Kind, ( between(0, Last, Pos), cell_kind(Pos, Rows, Cols, Kind) ), Kinds0),
+    sort(Kinds0, Kinds),
+    forall(( nth0(Number, Kinds, Kind),
+             tile(Id, Edges),
+             piece_turn(Id, Turns),
+             rotated(Turns, Edges, Turned),
+             kind_fits(Rule, Kind, Turned) ),
+           assert_row_entry(Rule, Labels, Free, Number, Kind, Id, Turns, Turned)),
+    findall(Row,
+            ( between(1, Rows, R),
+              findall(Base-Corner,
+                      ( between(1, Cols, C),
+                        Pos is (R - 1) * Cols + C - 1,
+                        cell_kind(Pos, Rows, Cols, Kind),
+                        nth0(Number, Kinds, Kind),
+                        Base is Number * 65536 * 65536,
+                        corner_role(Pos, Rivals, Corner) ),
+                      Row) ),
+            KindRows),
+    assertz(row_kinds(KindRows)),
+    assertz(row_first(Free)),
+    forall(top_left_candidate(Rows, Cols, Kinds, Rivals, Piece),
+           assertz(row_top_left(Piece))).
+
+corner_role(Pos, Rivals, Corner) :-
+    (   Rivals == []
+    ->  Corner = none
+    ;   Pos =:= 0
+    ->  Corner = top_left
+    ;   memberchk(Pos, Rivals)
+    ->  Corner = rival
+    ;   Corner = none
+    ).
+
+%   top_left_candidate(...): a piece that fits the top-left corner and leaves
+%   at least as many larger pieces fitting the rival corners as there are
+%   rival corners.
+top_left_candidate(Rows, Cols, Kinds, Rivals, Piece) :-
+    length(Rivals, Needed),
+    findall(Ids,
+            ( member(Pos, Rivals),
+              corner_pieces(Pos, Rows, Cols, Kinds, Ids) ),
+            RivalIds),
+    corner_pieces(0, Rows, Cols, Kinds, Candidates),
+    member(Piece, Candidates),
+    findall(Id, ( member(Ids, RivalIds), member(Id, Ids), Id > Piece ), Larger0),
+    sort(Larger0, Larger),
+    length(Larger, Count),
+    Count >= Needed.
+
+corner_pieces(Pos, Rows, Cols, Kinds, Ids) :-
+    cell_kind(Pos, Rows, Cols, Kind),
+    nth0(Number, Kinds, Kind),
+    Low is Number * 65536 * 65536,
+    findall(Id, ( row_entry(Key, _, Id, _, _, _), Key >= Low, Key < Low + 65536 * 65536 ), Ids0),
+    sort(Ids0, Ids).
+
+assert_row_entry(Rule, Labels, Free, Number, [NB, _, _, WB], Id, Turns, [N, E, S, W]) :-
+    side_need(NB, Labels, Free, N, NorthNeed),
+    side_need(WB, Labels, Free, W, WestNeed),
+    partner_code(Rule, Labels, Free, E, East),
+    partner_code(Rule, Labels, Free, S, South),
+    Key is Number * 65536 * 65536 + NorthNeed * 65536 + WestNeed,
+    Bit is 1 << Id,
+    assertz(row_entry(Key, Bit, Id, Turns, East, South)).
+
+%   side_need(+Border, +Labels, +Free, +Label, -Code): the code a neighbour
+%   must ask of this side (Free on the border).
+side_need(true, _, Free, _, Free).
+side_need(false, Labels, _, Label, Code) :-
+    label_code(Labels, Label, Code).
+
+%   puzzle_labels(-Labels, -Free): the labels on the pieces and in the pairs,
+%   sorted (a label's code is its place), and their number.
+puzzle_labels(Labels, Free) :-
+    findall(Label, ( tile(_, Edges), member(Label, Edges) ), Labels0),
+    findall(Label, complement(Label, _), Paired),
+    append(Labels0, Paired, Labels1),
+    sort(Labels1, Labels),
+    length(Labels, Free).

@@ -6,10 +6,9 @@ from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Goal, Var
 from pysolve.budget import Budget
-from pysolve.squares.model import COUNT, FIRST, Grid, Instance, Question, as_grid, found
+from pysolve.squares.model import COUNT, ETERNITY, FIRST, Grid, Instance, Question, as_grid, found
 
 RULE_BASE = "squares"
-STRATEGIES = {"fast": "indexed", "original": "original"}  # the question's strategy -> solve/3's Strategy
 
 
 def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Goal:
@@ -23,6 +22,17 @@ def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Go
     return bridge.goal("with_puzzle", instance.rule, instance.rows, instance.cols, pieces, pairs, options, inner)
 
 
+def strategy(question: Question) -> str:
+    """solve/3's Strategy: `original`; or for `fast`, the first solution row by row (`indexed`, the order every
+    back end shares) and every other question most constrained cell first (`mrv`) under the insect rule,
+    row by row under the eternity rule, whose frame suits the row order (as python.solve chooses)."""
+    if question.strategy == "original":
+        return "original"
+    if question.mode == FIRST and not question.up_to_rotation:
+        return "indexed"
+    return "indexed" if question.instance.rule == ETERNITY else "mrv"
+
+
 def rotation(question: Question) -> str:
     """solve/3's Rotation: the original's order for a first solution or the original strategy, else by class."""
     if question.up_to_rotation:
@@ -32,13 +42,13 @@ def rotation(question: Question) -> str:
 
 def solve(question: Question, budget: Budget) -> Found:
     """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget."""
-    strategy = STRATEGIES[question.strategy]
-    stats = {"strategy": strategy}
+    search = strategy(question)
+    stats = {"strategy": search}
     if question.mode == COUNT:
-        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", strategy, rotation(question), Var("_")),
+        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", search, rotation(question), Var("_")),
                             Var("Count"))
     else:
-        inner = bridge.goal("solve", strategy, rotation(question), Var("Grid"))
+        inner = bridge.goal("solve", search, rotation(question), Var("Grid"))
     result = bridge.solutions(RULE_BASE, with_puzzle(question.instance, inner, question.count_orientations),
                               max_solutions=question.limit, budget=budget)
     if result.stopped:

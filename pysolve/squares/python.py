@@ -60,7 +60,8 @@ def solve(question: Question, budget: Budget) -> Found:
         reference(instance, visit, budget, periods=periods)
     elif question.mode == FIRST and not question.up_to_rotation:
         fast(instance, collector, budget, periods=periods)
-    elif instance.rule == ETERNITY:  # the frame makes row by row better than MRV here (docs/squares.md)
+    elif instance.rule == ETERNITY or question.mode == FIRST:
+        # the frame suits the row order (docs/squares.md); a first canonical grid is the row order's on every back end
         fast(instance, collector if question.up_to_rotation else with_turns(collector, periods), budget,
              classes=True, periods=periods)
     elif question.mode == COUNT:
@@ -290,6 +291,7 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
             best_at = -1
         was, mask = unused, unused & allowed[best]
         around = neighbours[best]
+        empty_around = [(other, side) for other, side in around if cells[other] is None]
         top_left, guarded = best == 0 and corners, rival[best]
         stop = False
         left -= 1
@@ -301,30 +303,34 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
                 checked = 0
                 limit.spend(4096)
             unused = was ^ bits
-            cells[best] = cell
-            for other, side in around:
-                key[other] += adds[side]
-                known[other] += 1
-                if known[other] == 1 and cells[other] is None:
-                    frontier.append(other)
-            if top_left or guarded:
-                saved, lowest = allowed[:], bits & -bits
-                if top_left:
-                    for pos in corners:
-                        allowed[pos] &= ~((lowest << 4) - 1)  # the rival corners: larger ids only
-                else:
-                    allowed[0] &= lowest - 1  # the top-left corner: smaller ids only
-                stop = place()
-                allowed[:] = saved
+            for other, side in empty_around:
+                if not fitting.get(key[other] + adds[side], 0) & unused & allowed[other]:
+                    break  # a neighbour would have no candidate left: the branch ends here
             else:
-                stop = place()
-            for other, side in reversed(around):
-                key[other] -= adds[side]
-                known[other] -= 1
-                if not known[other] and cells[other] is None:
-                    frontier.pop()
-            if stop:
-                break
+                cells[best] = cell
+                for other, side in around:
+                    key[other] += adds[side]
+                    known[other] += 1
+                    if known[other] == 1 and cells[other] is None:
+                        frontier.append(other)
+                if top_left or guarded:
+                    saved, lowest = allowed[:], bits & -bits
+                    if top_left:
+                        for pos in corners:
+                            allowed[pos] &= ~((lowest << 4) - 1)  # the rival corners: larger ids only
+                    else:
+                        allowed[0] &= lowest - 1  # the top-left corner: smaller ids only
+                    stop = place()
+                    allowed[:] = saved
+                else:
+                    stop = place()
+                for other, side in reversed(around):
+                    key[other] -= adds[side]
+                    known[other] -= 1
+                    if not known[other] and cells[other] is None:
+                        frontier.pop()
+                if stop:
+                    break
         cells[best] = None
         unused = was
         left += 1
