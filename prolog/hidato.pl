@@ -2,10 +2,11 @@
           [ king_adjacent/2,            % +Cell1, +Cell2
             open_cells/2,               % +Rows, -Cells
             solution/3,                 % +Strategy, +Rows, -Solved
+            solutions/4,                % +Strategy, +Rows, +Max, -Solutions
             broken_pairs/2              % +Rows, -Pairs
           ]).
 
-/** <module> Hidato: king-move paths through a board, two solvers
+/** <module> Hidato: king-move paths through a board, three solvers
 
 A board is given in the original encoding: a list of rows of integers, -1
 for a blocked cell (not part of the board), 0 for an empty cell and a
@@ -13,7 +14,7 @@ positive number for a given; rows may have different lengths. The open
 cells are numbered 1..N in reading order, and a solution puts 1..N on them
 so that consecutive numbers are a king move apart.
 
-Two strategies answer solution/3:
+Three strategies answer solution/3:
 
   - `original`: the original's depth-first walk from the cell of 1, each
     next number on a free neighbour (or its given cell), pruned when the
@@ -21,16 +22,32 @@ Two strategies answer solution/3:
     given, or (b) has a given successor that is not adjacent;
   - `clpfd`: one finite-domain variable per number holding its cell,
     tuples_in/2 against the king-adjacency table for each consecutive
-    pair, all_distinct/1, labeling([ff]).
+    pair, all_distinct/1, labeling([ff]);
+  - `walk`: the original's walk strengthened, with the board kept as bit
+    sets in one (unbounded) integer: the most cornered free neighbour is
+    tried first, every free cell keeps two free-or-head neighbours, every
+    later given stays within reach of the head in its number of moves, and
+    the free cells stay connected to the head.
+
+solutions/4 with `fast` runs a portfolio: the walk within a small inference
+budget (it runs the long thin boards, where propagation wanders, in a few
+hundred thousand inferences), then CLP(FD) (it proves sparse boards unique
+at once, where the walk would wander).
 */
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, tuples_in/2,
                                op(700, xfx, ins), op(450, xfx, ..)]).
-:- use_module(library(lists), [append/3, member/2, nth0/3, nth1/3, reverse/2]).
+:- use_module(library(lists), [append/3, member/2, nth0/3, nth1/3, numlist/3, reverse/2, sum_list/2]).
+:- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(apply), [foldl/4, foldl/5, maplist/2, maplist/3]).
 :- use_module(library(assoc), [get_assoc/3, list_to_assoc/2, put_assoc/4]).
 :- use_module(library(pairs), [pairs_values/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
+:- use_module(library(solution_sequences), [limit/2]).
+
+%   The inference budget of the walk in the `fast` portfolio, about a tenth
+%   of a second; past it CLP(FD) takes over.
+walk_share(1 000 000).
 
 %!  king_adjacent(+Cell1, +Cell2) is semidet.
 %
@@ -60,7 +77,7 @@ open_cells(Rows, Cells) :-
 
 solution(Strategy, Rows, Solved) :-
     must_be(atom, Strategy),
-    (   memberchk(Strategy, [clpfd, original])
+    (   memberchk(Strategy, [clpfd, original, walk])
     ->  true
     ;   domain_error(hidato_strategy, Strategy)
     ),
@@ -70,6 +87,30 @@ solution(Strategy, Rows, Solved) :-
     numbers_in_cell_order(Positions, Numbers),
     foldl(fill_row, Rows, Solved0, Numbers, []),
     Solved = Solved0.
+
+%!  solutions(+Strategy, +Rows, +Max, -Solutions) is det.
+%
+%   Solutions lists the first Max solutions of the board Rows (all when
+%   Max is 0). Strategy is one of solution/3's, or `fast`: the strengthened
+%   walk while it stays within walk_share/1 inferences, else CLP(FD).
+
+solutions(Strategy, Rows, Max, Solutions) :-
+    must_be(nonneg, Max),
+    (   Strategy == fast
+    ->  walk_share(Inferences),
+        call_with_inference_limit(first_solutions(walk, Rows, Max, Found), Inferences, Result),
+        (   Result == inference_limit_exceeded
+        ->  first_solutions(clpfd, Rows, Max, Solutions)
+        ;   Solutions = Found
+        )
+    ;   first_solutions(Strategy, Rows, Max, Solutions)
+    ).
+
+first_solutions(Strategy, Rows, Max, Solutions) :-
+    (   Max =:= 0
+    ->  findall(Solved, solution(Strategy, Rows, Solved), Solutions)
+    ;   findall(Solved, limit(Max, solution(Strategy, Rows, Solved)), Solutions)
+    ).
 
 %!  broken_pairs(+Rows, -Pairs) is det.
 %
@@ -87,9 +128,10 @@ broken_pairs(Rows, Pairs) :-
             ),
             Pairs).
 
-% board(+Rows, -Board): board(N, Values, Adjacent, Givens) with Values and
-% Adjacent indexed by cell (arg/3), Givens a list of Number-Cell.
-board(Rows, board(N, Values, Adjacent, Givens)) :-
+% board(+Rows, -Board): board(N, Values, Adjacent, Givens, Coords) with
+% Values and Adjacent indexed by cell (arg/3), Givens a list of Number-Cell,
+% Coords the cells' Row-Column in cell order.
+board(Rows, board(N, Values, Adjacent, Givens, Coords)) :-
     open_cells(Rows, Cells),
     length(Cells, N),
     findall(R-C, member(R-C-_, Cells), Coords),
@@ -107,8 +149,10 @@ positions(clpfd, Board, Positions) :-
     clpfd_positions(Board, Positions).
 positions(original, Board, Positions) :-
     walk_positions(Board, Positions).
+positions(walk, Board, Positions) :-
+    strong_walk_positions(Board, Positions).
 
-clpfd_positions(board(N, _, Adjacent, Givens), Positions) :-
+clpfd_positions(board(N, _, Adjacent, Givens, _), Positions) :-
     length(Positions, N),
     Positions ins 1..N,
     maplist(given_position(Positions), Givens),
@@ -126,7 +170,7 @@ consecutive_pairs([_], []).
 consecutive_pairs([A, B|Rest], [[A, B]|Pairs]) :-
     consecutive_pairs([B|Rest], Pairs).
 
-walk_positions(board(N, _, Adjacent, Givens), Positions) :-
+walk_positions(board(N, _, Adjacent, Givens, _), Positions) :-
     list_to_assoc(Givens, GivenCells),
     findall(Cell-given, member(_-Cell, Givens), UsedPairs),
     list_to_assoc(UsedPairs, Used),
@@ -170,6 +214,162 @@ viable(walk(N, Adjacent, GivenCells), K, Cell, Used) :-
             \+ get_assoc(Free, Used, _)
         ->  true
         )
+    ).
+
+%   The strengthened walk. Cells are bits of one integer: cell I (row R,
+%   column C, 0-based) is bit (R+1)*Stride + C+1, rows padded by a blocked
+%   column on each side so that a shift never wraps. Bits is
+%   bits(Stride, Open, CellBits, Near) with CellBits/Near indexed by cell:
+%   its bit, and the bits of its king neighbours.
+
+strong_walk_positions(board(N, _, Adjacent, Givens, Coords), Positions) :-
+    cell_bits(Coords, Adjacent, Bits),
+    Bits = bits(_, Open, CellBits, _),
+    list_to_assoc(Givens, GivenCells),
+    foldl(given_bit(CellBits), Givens, 0, Used),
+    get_assoc(1, GivenCells, Start),
+    get_assoc(N, GivenCells, LastCell),
+    arg(LastCell, CellBits, Last),
+    later_givens(N, Givens, CellBits, Later),
+    Walk = strong(N, GivenCells, Bits, Last, Later, Adjacent),
+    arg(Start, CellBits, StartBit),
+    Free is Open /\ \StartBit,
+    strong_viable(Walk, 1, Start, Free, Used),
+    strong_walk(Walk, 1, Start, Free, Used, [Start], Reversed),
+    reverse(Reversed, Positions).
+
+cell_bits(Coords, Adjacent, bits(Stride, Open, CellBits, Near)) :-
+    aggregate_all(max(C), member(_-C, Coords), MaxColumn),
+    Stride is MaxColumn + 3,
+    maplist(coord_bit(Stride), Coords, BitList),
+    sum_list(BitList, Open),
+    CellBits =.. [cells|BitList],
+    functor(Adjacent, _, Count),
+    numlist(1, Count, Indexes),
+    maplist(near_bits(Adjacent, CellBits), Indexes, NearList),
+    Near =.. [near|NearList].
+
+coord_bit(Stride, R-C, Bit) :-
+    Bit is 1 << ((R + 1) * Stride + C + 1).
+
+near_bits(Adjacent, CellBits, Cell, Near) :-
+    arg(Cell, Adjacent, Neighbours),
+    foldl(cell_bit_sum(CellBits), Neighbours, 0, Near).
+
+cell_bit_sum(CellBits, Cell, Sum0, Sum) :-
+    arg(Cell, CellBits, Bit),
+    Sum is Sum0 \/ Bit.
+
+given_bit(CellBits, _Number-Cell, Used0, Used) :-
+    arg(Cell, CellBits, Bit),
+    Used is Used0 \/ Bit.
+
+%   later_givens(+N, +Givens, +CellBits, -Later): arg K of Later lists the
+%   givens G > K as G-Bit, smallest first.
+
+later_givens(N, Givens, CellBits, Later) :-
+    keysort(Givens, Sorted),
+    numlist(1, N, Ks),
+    maplist(givens_after(Sorted, CellBits), Ks, Lists),
+    Later =.. [later|Lists].
+
+givens_after(Sorted, CellBits, K, After) :-
+    findall(G-Bit, ( member(G-Cell, Sorted), G > K, arg(Cell, CellBits, Bit) ), After).
+
+strong_walk(Walk, K, Cell, Free, Used, Placed, Reversed) :-
+    Walk = strong(N, GivenCells, Bits, _, _, Adjacent),
+    (   K =:= N
+    ->  Reversed = Placed
+    ;   K1 is K + 1,
+        (   get_assoc(K1, GivenCells, Target)
+        ->  Next = Target
+        ;   cornered_first(Bits, Adjacent, Cell, Used, Candidates),
+            member(Next, Candidates)
+        ),
+        Bits = bits(_, _, CellBits, _),
+        arg(Next, CellBits, Bit),
+        Free1 is Free /\ \Bit,
+        Used1 is Used \/ Bit,
+        strong_viable(Walk, K1, Next, Free1, Used1),
+        strong_walk(Walk, K1, Next, Free1, Used1, [Next|Placed], Reversed)
+    ).
+
+%   cornered_first(+Bits, +Adjacent, +Cell, +Used, -Candidates): the unused
+%   neighbours of Cell, those with the fewest unused neighbours first
+%   (Warnsdorff), ties in cell order.
+
+cornered_first(bits(_, Open, CellBits, Near), Adjacent, Cell, Used, Candidates) :-
+    arg(Cell, Adjacent, Neighbours),
+    findall(Degree-Other,
+            ( member(Other, Neighbours),
+              arg(Other, CellBits, Bit),
+              Used /\ Bit =:= 0,
+              arg(Other, Near, OtherNear),
+              Degree is popcount(OtherNear /\ Open /\ \Used)
+            ),
+            Pairs),
+    keysort(Pairs, Sorted),
+    pairs_values(Sorted, Candidates).
+
+strong_viable(strong(N, GivenCells, Bits, Last, Later, _), K, Cell, Free, Used) :-
+    (   K =:= N
+    ->  true
+    ;   Bits = bits(Stride, Open, CellBits, Near),
+        arg(Cell, Near, NearBits),
+        K1 is K + 1,
+        (   get_assoc(K1, GivenCells, Next)
+        ->  arg(Next, CellBits, NextBit),
+            NearBits /\ NextBit =\= 0                          % pruning (b)
+        ;   NearBits /\ \Used =\= 0                            % pruning (a)
+        ),
+        arg(Cell, CellBits, Head),
+        no_dead_ends(Stride, Open, Free, Head, Last),
+        arg(K, Later, Pending),
+        reach(Stride, Open, Free, K, Pending, Head, Head, 0)
+    ).
+
+%   no_dead_ends(+Stride, +Open, +Free, +Head, +Last): every free cell has two
+%   free-or-head neighbours, the cell of N (Last) one.
+
+no_dead_ends(Stride, Open, Free, Head, Last) :-
+    Mask is Free \/ Head,
+    S1 is Stride - 1, S2 is Stride + 1,
+    foldl(count_neighbours(Mask), [1, S1, Stride, S2], 0-0, Once0-Twice0),
+    Once is Once0 /\ Open,
+    Twice is Twice0 /\ Open,
+    Free /\ \Twice /\ \Last =:= 0,
+    Last /\ Free /\ \Once =:= 0.
+
+count_neighbours(Mask, Shift, Once0-Twice0, Once-Twice) :-
+    Up is Mask << Shift,
+    Down is Mask >> Shift,
+    Twice1 is Twice0 \/ (Once0 /\ Up),
+    Once1 is Once0 \/ Up,
+    Twice is Twice1 \/ (Once1 /\ Down),
+    Once is Once1 \/ Down.
+
+%   reach(+Stride, +Open, +Free, +K, +Pending, +Reach, +Frontier, +Moves): a
+%   flood from the head through free cells, Moves king moves out, meets every
+%   pending given G within G-K moves and, at its end, every free cell.
+
+reach(Stride, Open, Free, K, Pending, Reach, Frontier, Moves) :-
+    due_givens(Pending, K, Moves, Reach, Rest),
+    (   Frontier =:= 0
+    ->  Free /\ \Reach =:= 0
+    ;   Row is Frontier \/ (Frontier << 1) \/ (Frontier >> 1),
+        Spread is (Row \/ (Row << Stride) \/ (Row >> Stride)) /\ Open,
+        Frontier1 is Spread /\ Free /\ \Reach,
+        Reach1 is Reach \/ Frontier1,
+        Moves1 is Moves + 1,
+        reach(Stride, Open, Free, K, Rest, Reach1, Frontier1, Moves1)
+    ).
+
+due_givens([], _, _, _, []).
+due_givens([G-Bit|Pending], K, Moves, Reach, Rest) :-
+    (   G - K =< Moves
+    ->  Reach /\ Bit =\= 0,
+        due_givens(Pending, K, Moves, Reach, Rest)
+    ;   Rest = [G-Bit|Pending]
     ).
 
 numbers_in_cell_order(Positions, Numbers) :-

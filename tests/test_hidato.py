@@ -338,6 +338,30 @@ def test_the_original_prolog_walk_gets_lost_there_too():
     assert prolog.solve(Question(board, "snake", strategy="original"), Budget(seconds=1.0)).status == UNKNOWN
 
 
+@needs_prolog
+@pytest.mark.parametrize("name", ["snake_3x50", "snake_4x46", "unique_3x50_s41", "unique_4x46_s42"])
+def test_prolog_fast_runs_the_long_thin_boards_on_its_strengthened_walk(name):
+    board = model.load(DATA / "long" / f"{name}.txt")
+    found = PUZZLE.solve(Question(board, name, count=2, strategy="fast", seconds=10), "prolog")
+    assert found.status == SOLVED and all(model.solves(board, grid) for grid in found.solutions)
+    assert found.count == (1 if name.startswith("unique") else 2)
+    assert found.stats["seconds"] < 3  # CLP(FD) alone passes 10 s on snake_4x46
+
+
+@needs_prolog
+@settings(max_examples=10, deadline=None)
+@given(size=st.integers(3, 5), seed=st.integers(0, 10**6), keep=st.integers(2, 5))
+def test_the_prolog_walk_and_clpfd_find_the_same_solutions(size, seed, keep):
+    data = generate.generate(generate.Recipe(size, size, seed, givens=1.0))
+    last = size * size
+    rows = [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
+    every = {}
+    for strategy in ("walk", "clpfd", "original"):
+        result = bridge.solutions("hidato", bridge.goal("solution", strategy, rows, bridge.Var("S")), seconds=30)
+        every[strategy] = sorted(row["S"] for row in result.require_complete(strategy).rows)
+    assert every["walk"] == every["clpfd"] == every["original"] and every["walk"]
+
+
 def test_text_drawing_hatches_a_hole_between_open_cells():
     assert draw.text([[1, -1, 3], [2, 0, 0]]).splitlines()[1] == "|  1 |####|  3 |"
 

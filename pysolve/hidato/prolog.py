@@ -9,18 +9,23 @@ from pysolve.answers import Found, counted, validation
 from pysolve.hidato.model import Question
 
 RULE_BASE = "hidato"
-STRATEGIES = {"fast": "clpfd", "original": "original"}
+STRATEGIES = {"fast": "fast", "original": "original"}  # fast: the strengthened walk briefly, then CLP(FD)
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Up to `question.limit` solutions from solution/3 (CLP(FD) for `fast`, the original walk for `original`).
-
-    A stopped search keeps the solutions it found (a count says "at least").
-    """
+    """Up to `question.limit` solutions: `original` from solution/3 (a stopped search keeps the solutions it
+    found, and a count says "at least"), `fast` from solutions/4's portfolio (the walk within an inference
+    budget, then CLP(FD))."""
     model = STRATEGIES[question.strategy]
-    goal = bridge.goal("solution", model, question.board.grid(), Var("Solved"))
-    result = bridge.solutions(RULE_BASE, goal, max_solutions=question.limit, budget=budget)
-    stats = {"strategy": model, "prolog": result.status}  # how the query ended (max_solutions, complete, ...)
+    stats = {"strategy": model}
+    if model == "fast":
+        goal = bridge.goal("solutions", model, question.board.grid(), question.limit, Var("All"))
+        result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget)
+        result.rows = [{"Solved": solved} for row in result.rows for solved in row["All"]]
+    else:
+        goal = bridge.goal("solution", model, question.board.grid(), Var("Solved"))
+        result = bridge.solutions(RULE_BASE, goal, max_solutions=question.limit, budget=budget)
+        stats["prolog"] = result.status  # how the query ended (max_solutions, complete, ...)
     return counted(bridge.found_rows(result, "Solved", f"Prolog {model} search", stats), question.count)
 
 
