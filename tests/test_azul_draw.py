@@ -70,6 +70,21 @@ def test_the_story_agrees_with_the_back_end_move_by_move_and_score_by_score(pyso
     assert gained > lost > 0  # some tiles scored and some floors cost, in every such game
 
 
+def test_grey_wall_games_are_told_with_their_chosen_cells_and_fallen_lines(pysolve_backend):
+    fallen = 0
+    for players, seed in ((2, 0), (3, 1), (4, 2)):
+        records = play_game(players, seed, pysolve_backend, ["random", "greedy"], log=True, variant="grey").log
+        steps = story(records)
+        assert steps[0].text.startswith(f"game seed {seed}: {players} players (grey wall variant)")
+        final = [step for step in steps if step.kind == "bonus"][-1].state
+        assert [board["score"] for board in final["boards"]] == records[-1]["scores"]
+        fallen += sum("fall to the floor" in step.text for step in steps)
+        picture = svg.table_svg(final)
+        assert 'href="#grey"' in picture and 'href="#e0"' not in picture  # no printed colours on a grey wall
+        assert " . " in draw.board(final, 0)
+    assert fallen >= 1  # random seats on a grey wall lose a full line now and then
+
+
 def test_many_games_are_told_without_disagreeing_with_the_python_rules():
     for players in (2, 3, 4):
         for seed in range(6):

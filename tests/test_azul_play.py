@@ -96,6 +96,18 @@ def test_a_whole_game_from_the_keyboard_with_undos_on_each_back_end(pysolve_back
     assert main(["azul", "replay", str(log)]) == 0
 
 
+def test_a_whole_grey_wall_game_from_the_keyboard():
+    table = Table(3, 0, ["greedy", "random"], "python", 6, variant="grey")
+
+    async def script(pilot):
+        await play_through(pilot, choose=("end", "enter"))  # the last listed move each turn
+        return screen(pilot)
+
+    shown = run_app(table, script)
+    assert table.over and table.records[0]["variant"] == "grey" and "game over" in shown
+    assert story(table.records)[0].text.startswith("game seed 6: 3 players (grey wall variant)")
+
+
 def test_typing_narrows_the_moves_and_escape_clears():
     table = Table(2, 0, ["random"], "python", 2)
 
@@ -150,6 +162,7 @@ def test_the_table_text_puts_boards_two_abreast_with_tiles_coloured():
     (["azul", "play", "--strategy", "clever"], "unknown strategy 'clever'"),
     (["azul", "play", "--backend", "lisp"], "unknown back end 'lisp'"),
     (["azul", "play", "--delay", "-1"], "--delay must be at least 0"),
+    (["azul", "play", "--variant", "blue"], "unknown Azul variant 'blue'"),
     (["azul", "play", "--log", "/nonexistent/dir/game.jsonl"], "does not exist"),
 ])
 def test_the_play_command_refuses_bad_input_in_one_line(capsys, argv, message):

@@ -15,7 +15,7 @@ from typing import Any
 
 from pysolve import files
 from pysolve.azul.game import AzulGame, rules
-from pysolve.azul.model import Move, check_players, describe_move
+from pysolve.azul.model import STANDARD, VARIANTS, Move, check_players, check_variant, describe_move
 from pysolve.azul.replay import Step, move_steps, story
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
@@ -33,6 +33,7 @@ class Table:
     backend: str = "python"
     seed: int = 0
     log_path: str | None = None
+    variant: str = STANDARD
     game: AzulGame = field(init=False)
     history: list[tuple[Move, int]] = field(init=False, default_factory=list)  # (move, stream numbers used before)
     records: list[dict[str, Any]] = field(init=False, default_factory=list)
@@ -41,6 +42,7 @@ class Table:
 
     def __post_init__(self) -> None:
         check_players(self.players)
+        check_variant(self.variant)
         if self.seat not in range(self.players):
             raise InputError(f"--seat: a seat of 0..{self.players - 1}, not {self.seat}")
         if not self.others:
@@ -50,7 +52,7 @@ class Table:
         rules(self.backend)
         self.game = self._new_game()
         self.records = [{"type": "start", "seed": self.seed, "players": self.players, "engine": self.backend,
-                         "strategies": self.names, "state": self.game.state}]
+                         "variant": self.variant, "strategies": self.names, "state": self.game.state}]
         self.told = [story(self.records)]
         self._save()
 
@@ -64,7 +66,7 @@ class Table:
         """The seeded game from its start (the person's seat holds a strategy that is never asked)."""
         names = self.names
         names[self.seat] = "random"
-        return AzulGame(self.players, self.seed, self.backend, names)
+        return AzulGame(self.players, self.seed, self.backend, names, self.variant)
 
     # -- what the screen asks ------------------------------------------------------------------
     @property
@@ -168,6 +170,8 @@ def add_play(commands: Any) -> None:
                         help="strategies NAME[,NAME...] of the other seats, in turn (default greedy; see simulate)")
     person.add_argument("--backend", default="python", help="the back end whose rules play (default python)")
     person.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
+    person.add_argument("--variant", default=STANDARD, help=f"{'|'.join(VARIANTS)}: the coloured wall, or the grey side "
+                                                            f"of the board (default {STANDARD})")
     person.add_argument("--log", metavar="FILE", help="keep the game as JSON lines, rewritten after every move "
                                                       "(`pysolve azul replay FILE` tells it)")
     person.add_argument("--delay", type=float, default=0.6, help="seconds between the other seats' moves (default 0.6)")
@@ -179,7 +183,7 @@ def run_play(args: Any) -> int:
     if args.delay < 0:
         raise InputError(f"--delay must be at least 0, not {args.delay}")
     others = [name.strip() for name in args.strategy.split(",") if name.strip()]
-    table = Table(args.players, args.seat, others, args.backend, args.seed, args.log)
+    table = Table(args.players, args.seat, others, args.backend, args.seed, args.log, args.variant)
     from pysolve.azul.play_app import AzulApp  # Textual loads only when a game really starts
 
     try:
