@@ -45,6 +45,14 @@ def cli():
     return main
 
 
+def cut_path(size: int, seed: int, keep: int) -> list[list[int]]:
+    """A sparse clue set cut from a generated path (1, N and every keep-th number): often 2+ solutions,
+    sometimes 1, never a hard case up to 6x6."""
+    data = generate.generate(generate.Recipe(size, size, seed, givens=1.0))
+    last = size * size
+    return [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
+
+
 def question(rows, count=None, strategy="fast", validate=False, **budget) -> Question:
     """A question about `rows`."""
     return Question(model.make_board(rows), "test", count, strategy, validate, **budget)
@@ -352,9 +360,7 @@ def test_prolog_fast_runs_the_long_thin_boards_on_its_strengthened_walk(name):
 @settings(max_examples=10, deadline=None)
 @given(size=st.integers(3, 5), seed=st.integers(0, 10**6), keep=st.integers(2, 5))
 def test_the_prolog_walk_and_clpfd_find_the_same_solutions(size, seed, keep):
-    data = generate.generate(generate.Recipe(size, size, seed, givens=1.0))
-    last = size * size
-    rows = [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
+    rows = cut_path(size, seed, keep)
     every = {}
     for strategy in ("walk", "clpfd", "original"):
         result = bridge.solutions("hidato", bridge.goal("solution", strategy, rows, bridge.Var("S")), seconds=30)
@@ -386,11 +392,7 @@ def test_the_propagating_search_proves_the_sample_unique_by_logic_alone():
 @settings(max_examples=10, deadline=None)
 @given(size=st.integers(4, 6), seed=st.integers(0, 10**6), keep=st.integers(3, 6))
 def test_the_propagating_search_agrees_with_clpfd_on_counts(size, seed, keep):
-    # sparse clue sets cut from a generated path: often 2+ solutions, sometimes 1, never a hard case at this size
-    data = generate.generate(generate.Recipe(size, size, seed, givens=1.0))
-    last = size * size
-    rows = [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
-    board = model.make_board(rows)
+    board = model.make_board(cut_path(size, seed, keep))
     found = python.search(board, 2, python.LOGIC, Budget())
     answer = PUZZLE.solve(Question(board, "cut", count=2, seconds=60), "prolog")
     assert found.status == answer.status == SOLVED
