@@ -5,7 +5,8 @@ the best of three equal parts, games i, i+1, ... in each)
 
 1. Whole random-feasible games (`play_game` with the `random` strategy on every
    seat): Python on packed boards, Prolog inside one query per game through the
-   bridge, miniKanren move by move; both variants.
+   bridge (and, as a tournament plays them, a batch of games a query), miniKanren move
+   by move; both variants.
 2. Playouts, what MCTS spends its time on: from the first position of seed 1's
    game, the seeded random-feasible game played on to its end. Python and
    miniKanren through `State` (`clone`, chance nodes drawn by the stream, moves
@@ -25,12 +26,13 @@ from collections.abc import Callable
 from typing import Any
 
 from pysolve import bridge
-from pysolve.azul.game import play_game, rules
+from pysolve.azul.game import play_game, random_games, rules
 from pysolve.azul.model import GREY, STANDARD, RandomStream
 from pysolve.azul.prolog import BLOCK, RULES, conjunction, state_from_prolog, state_to_prolog
 from pysolve.azul.search import Mcts
 from pysolve.azul.state import Game, State
 from pysolve.azul.strategies import random_feasible
+from pysolve.azul.tournament import BATCH
 from pysolve.backends import available
 
 KANREN_GAMES = 6
@@ -67,6 +69,12 @@ def games_table(games: int, backends: list[str]) -> None:
             cpu, wall = measured[backend]
             print(f"{players:>7} {variant:>8} {backend:>7} {count:>6} {cpu:>12.1f} {wall:>13.1f} "
                   f"{measured['python'][0] / cpu:>9.1f}x")
+        if "prolog" in backends:  # a tournament's games, BATCH to a query
+            cpu, wall = cpu_rate(games // BATCH, lambda part: random_games(
+                players, range(part * BATCH, (part + 1) * BATCH), "prolog", variant))
+            cpu, wall = cpu * BATCH, wall * BATCH
+            print(f"{players:>7} {variant:>8} {'prolog':>7} {games // BATCH * BATCH:>6} {cpu:>12.1f} {wall:>13.1f} "
+                  f"{measured['python'][0] / cpu:>9.1f}x   ({BATCH} games a query)")
 
 
 def position(seed: int = 1, players: int = 2) -> State:

@@ -5,6 +5,8 @@
             play_move/4,           % +Id, +Move, +Randoms, -Used
             run_random_game/4,     % +Id, +Randoms, -Used, -Status
             random_game/7,         % +Id, +Players, +Variant, +Starter, +Randoms, -Used, -Status
+            random_games/4,        % +Players, +Variant, +Games, -Results
+            game_result/4,         % +Id, +Status, -Text, -Seats
             export_state/2,        % +Id, -State
             state_text/2,          % +Id, -Text
             import_state/2,        % +Id, +State
@@ -585,6 +587,33 @@ random_game(Id, Players, Variant, Starter, Randoms, Used, Status) :-
     append(Prefix, Rest, Randoms),
     run_random_game(Id, Rest, Played, Status),
     Used is Dealt + Played.
+
+%!  random_games(+Players, +Variant, +Games, -Results) is det.
+%
+%   Many games of the random-feasible strategy in one call, each Game
+%   [Id, Starter, Randoms] played by random_game/7 as far as its Randoms
+%   allow; Results has one [Used, Status, Text, Seats] per game, as
+%   game_result/4 gives them.
+
+random_games(Players, Variant, Games, Results) :-
+    must_be(list, Games),
+    maplist(random_game_result(Players, Variant), Games, Results).
+
+random_game_result(Players, Variant, [Id, Starter, Randoms], [Used, Status, Text, Seats]) :-
+    random_game(Id, Players, Variant, Starter, Randoms, Used, Status),
+    game_result(Id, Status, Text, Seats).
+
+%!  game_result(+Id, +Status, -Text, -Seats) is det.
+%
+%   For a game that is `over`: its final state as JSON text
+%   (state_text/2) and its winners, and the game is dropped; for one with
+%   `more` to play: '' and [], and the game stays (run_random_game/4 goes on).
+
+game_result(Id, over, Text, Seats) :-
+    state_text(Id, Text),
+    winners(Id, Seats),
+    drop_game(Id).
+game_result(_, more, '', []).
 
 %!  run_random_game(+Id, +Randoms, -Used, -Status) is det.
 %

@@ -443,6 +443,19 @@ def test_packed_random_games_are_the_table_games(players, variant):
     assert result.state == table_game(players, 3, variant) and result.winners == packed.winners(result.state)
 
 
+@needs_prolog
+def test_prolog_plays_a_tournament_in_batches_even_when_numbers_run_short(monkeypatch):
+    from pysolve.azul import prolog as prolog_rules
+    from pysolve.azul import tournament as tour
+
+    work = tour.tasks(3, tour.BATCH + 3, 40, "prolog", ["random"], variant=GREY)
+    expected = [packed.random_game(3, task.seed, GREY) for task in work]
+    assert [result.state for result in tour.run(work)] == expected
+    monkeypatch.setattr(prolog_rules, "BLOCK", 15)  # 45 numbers a game: every game asks again, and again
+    results = tour.run(work[:3])
+    assert [result.state for result in results] == expected[:3] and results[0].winners == packed.winners(expected[0])
+
+
 # -- the State model: clones, children, chance ----------------------------------------------------
 def seeded_states(players: int, seed: int, game: Game | None = None) -> list[State]:
     """Every position of the seeded random-feasible game, driven by child() and the stream as chance policy."""

@@ -171,9 +171,9 @@ def play_game(players: int = 2, seed: int = 0, backend: str = "python",
     A game of the random strategy alone, unlogged, runs whole inside the back end where it can: in Prolog
     (one query), and in Python on packed boards (without a budget: it counts no moves).
     """
-    whole = not log and all(s in (None, "random", random_feasible) for s in strategies or [])
+    whole = not log and random_only(strategies)
     if whole and backend == "prolog":
-        return _random_in_prolog(players, seed, budget, check_variant(variant))
+        return _random_in_prolog([seed], players, budget, check_variant(variant))[0]
     if whole and backend == "python" and budget is None:
         state = packed.random_game(players, seed, variant)
         return GameResult(seed, players, "python", ["random"] * players, [board["score"] for board in state["boards"]],
@@ -198,17 +198,31 @@ def play_game(players: int = 2, seed: int = 0, backend: str = "python",
     return result
 
 
-def _random_in_prolog(players: int, seed: int, budget: Budget | None, variant: str) -> GameResult:
-    """A random-feasible game run whole inside Prolog (one query), same stream as elsewhere."""
+def random_only(strategies: Sequence[str | Strategy] | None) -> bool:
+    """True when every seat plays the original random strategy (the default)."""
+    return all(s in (None, "random", random_feasible) for s in strategies or [])
+
+
+def random_games(players: int, seeds: Sequence[int], backend: str, variant: str = STANDARD) -> list[GameResult]:
+    """Whole games of the random strategy alone, one per seed: `play_game`'s, but in Prolog all in one query."""
+    if backend == "prolog":
+        return _random_in_prolog(seeds, players, None, check_variant(variant))
+    return [play_game(players, seed, backend, variant=variant) for seed in seeds]
+
+
+def _random_in_prolog(seeds: Sequence[int], players: int, budget: Budget | None, variant: str) -> list[GameResult]:
+    """Random-feasible games run whole inside Prolog (one query for them all), same streams as elsewhere."""
     from pysolve.azul.prolog import PrologEngine
 
     prolog = rules("prolog")
     assert isinstance(prolog, PrologEngine)
-    stream = RandomStream(seed)
-    state, winners = prolog.random_game(check_players(players), stream.below(players), stream,
-                                        budget.remaining() if budget else None, variant)
-    return GameResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
-                      winners, state["round"], state["moves"], state, variant=variant)
+    check_players(players)
+    streams = [RandomStream(seed) for seed in seeds]
+    finals = prolog.random_games(players, [(stream.below(players), stream) for stream in streams],
+                                 budget.remaining() if budget else None, variant)
+    return [GameResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
+                       winners, state["round"], state["moves"], state, variant=variant)
+            for seed, (state, winners) in zip(seeds, finals)]
 
 
 def played(question: Question, backend: str, budget: Budget) -> Found:

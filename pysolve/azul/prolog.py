@@ -159,26 +159,33 @@ class PrologEngine:
 
     def random_game(self, players: int, starter: int, stream: RandomStream, seconds: float | None = None,
                     variant: str = STANDARD) -> tuple[dict[str, Any], list[int]]:
-        """A whole game of the random-feasible strategy inside Prolog (each query within `seconds`).
+        """A whole game of the random-feasible strategy inside Prolog (each query within `seconds`)."""
+        return self.random_games(players, [(starter, stream)], seconds, variant)[0]
 
-        Each query plays on until the game ends or its random numbers run
-        short; the last one also reads the final state (as text) and drops the game.
+    def random_games(self, players: int, starts: list[tuple[int, RandomStream]], seconds: float | None = None,
+                     variant: str = STANDARD) -> list[tuple[dict[str, Any], list[int]]]:
+        """Whole games of the random-feasible strategy, one per (opening seat, stream), all in one query.
+
+        Each game gets enough random numbers for nearly every game; one that
+        runs short goes on in queries of its own. The answer of a finished
+        game is its final state as one atom of JSON and its winners.
         """
-        game = PrologGame(next(_ids), check_players(players))
         limit = seconds or SECONDS
-        used, status, text = Var("Used"), Var("Status"), Var("Text")
-        over = conjunction(bridge.goal("state_text", game.id, text), bridge.goal("winners", game.id, Var("Seats")),
-                           bridge.goal("drop_game", game.id))
-        finish = bridge.goal(";", bridge.goal("->", bridge.goal("==", status, "over"), over),
-                             conjunction(bridge.goal("=", Var("Seats"), []), bridge.goal("=", text, "")))
-        play = bridge.goal("random_game", game.id, players, check_variant(variant), starter, stream.peek(BLOCK * players), used,
-                           status)
-        while True:
-            row = _query(conjunction(play, finish), ("Used", "Status", "Seats", "Text"), seconds=limit)
-            stream.advance(row["Used"])
-            if row["Status"] == "over":
-                return state_from_prolog(json.loads(row["Text"])), row["Seats"]
-            play = bridge.goal("run_random_game", game.id, stream.peek(BLOCK * players), used, status)
+        games = [[next(_ids), starter, stream.peek(BLOCK * players)] for starter, stream in starts]
+        rows = _query(bridge.goal("random_games", check_players(players), check_variant(variant), games,
+                                  Var("Results")), ("Results",), seconds=limit)["Results"]
+        finished = []
+        for (game_id, _, _), (_, stream), (used, status, text, seats) in zip(games, starts, rows):
+            stream.advance(used)
+            while status == "more":
+                goal = conjunction(bridge.goal("run_random_game", game_id, stream.peek(BLOCK * players), Var("Used"),
+                                               Var("Status")),
+                                   bridge.goal("game_result", game_id, Var("Status"), Var("Text"), Var("Seats")))
+                row = _query(goal, ("Used", "Status", "Text", "Seats"), seconds=limit)
+                stream.advance(row["Used"])
+                status, text, seats = row["Status"], row["Text"], row["Seats"]
+            finished.append((state_from_prolog(json.loads(text)), seats))
+        return finished
 
     def export(self, game: PrologGame) -> dict[str, Any]:
         """The canonical snapshot of a game."""

@@ -9,12 +9,12 @@ in game order, so they are identical whatever ran them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysolve.azul.game import GameResult, play_game
+from pysolve.azul.game import GameResult, play_game, random_games, random_only
 from pysolve.azul.model import STANDARD, check_players, check_variant
 from pysolve.errors import InputError
 
@@ -94,16 +94,32 @@ def summarise(results: Sequence[GameResult]) -> dict[str, Any]:
             "strategies": [standing.to_json() for standing in standings.values()]}
 
 
+BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog: this many per query
+
+
 def run(work: Sequence[Task], executor: Executor | None = None,
         progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
     """Play every task (on `executor`, else here), in order; call `progress` after each game."""
     results = []
-    outcomes = executor.map(run_task, work) if executor else map(run_task, work)
+    batchable = all(_batchable(task) for task in work) and len({(task.players, task.variant) for task in work}) == 1
+    outcomes = executor.map(run_task, work) if executor else (_batched(work) if batchable else map(run_task, work))
     for result in outcomes:
         results.append(result)
         if progress:
             progress(result)
     return results
+
+
+def _batchable(task: Task) -> bool:
+    """A task Prolog plays whole, in a batch with others: unlogged, the random strategy on every seat."""
+    return task.backend == "prolog" and not task.log and random_only(task.strategies)
+
+
+def _batched(work: Sequence[Task]) -> Iterator[GameResult]:
+    """The results of batchable tasks (all of the same players and variant), BATCH a query."""
+    for start in range(0, len(work), BATCH):
+        part = work[start:start + BATCH]
+        yield from random_games(part[0].players, [task.seed for task in part], "prolog", part[0].variant)
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
