@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -21,6 +22,7 @@ from pysolve.errors import InputError, PrologError, SearchLimitExceeded, Unknown
 from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.tangram import api, draw, make_placement, parse_instance, prolog
+from pysolve.tangram import python as python_backend
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Placement, Question, load_instance
 from pysolve.tangram.puzzle import PUZZLE
@@ -306,6 +308,35 @@ def test_the_count_takes_the_memo_counter_whatever_the_strategy():
         answer = PUZZLE.solve(Question(board, "count", strategy, seconds=20), "python")
         assert answer.count == 12288 and answer.stats["order"] in ("columns", "rows")
         assert answer.stats["memo_cleared"] == 0 and answer.stats["seconds"] < 5
+
+
+@settings(SMALL, max_examples=60)
+@given(seed=st.integers(0, 10_000), width=st.integers(2, 7), height=st.integers(2, 7), pieces=st.integers(2, 7),
+       rotations=st.booleans(), min_side=st.integers(1, 2), data=st.data())
+def test_both_scan_orders_of_the_memo_counter_count_every_tiling(seed, width, height, pieces, rotations, min_side,
+                                                                  data):
+    # the portfolio usually finishes with one order: each is checked here against the plain enumeration
+    pieces = min(pieces, (width // min_side) * (height // min_side))
+    board = generate(width, height, pieces, seed, rotations, min_side)
+    first = api.complete(board, (), "python")
+    placed = first[: data.draw(st.integers(0, len(first) - 1))]
+    question = Question(board, "count", placed=placed)
+    expected = sum(1 for _ in python_backend.first_empty_cell(question, Budget()))
+    kinds = python_backend.Kinds(board, question.order)
+    for transposed in (False, True):
+        scan = python_backend.Scan(kinds, question.free, width, height, transposed, 1_000)
+        assert scan.count(kinds.unused, 10**9, Budget()) * kinds.naming == expected
+
+
+def test_the_count_scans_across_the_smaller_frontier_in_both_orientations():
+    board = generate(20, 20, 14, 1, min_side=2, distinct=True)  # tall pieces: columns cross fewer of them
+    turned = dataclasses.replace(board, width=board.height, height=board.width,
+                                 pieces=tuple(dataclasses.replace(p, width=p.height, height=p.width)
+                                              for p in board.pieces))
+    answers = [PUZZLE.solve(Question(b, "count", seconds=20), "python") for b in (board, turned)]
+    assert [a.count for a in answers] == [762240, 762240]
+    assert [a.stats["first"] for a in answers] == ["columns", "rows"]
+    assert all(a.stats["memo_cleared"] == 0 and a.stats["states"] < 100_000 for a in answers)
 
 
 def test_generated_boards_have_sides_of_at_least_min_side_and_distinct_sizes(capsys):
