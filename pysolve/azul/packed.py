@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS, GREY,
-                                MARKER, MAX_MOVES, ROW_BONUS, TILES_PER_COLOUR, TILES_PER_FACTORY, RandomStream,
-                                check_players, check_variant, winners_of)
+                                MARKER, MAX_MOVES, ROW_BONUS, STANDARD, TILES_PER_COLOUR, TILES_PER_FACTORY,
+                                RandomStream, check_players, check_variant, winners_of)
 from pysolve.errors import SearchLimitExceeded
 
 FULL = 0b11111
@@ -108,7 +108,7 @@ class Board:
         return chosen
 
 
-def random_game(players: int, seed: int, variant: str = "standard") -> dict[str, Any]:
+def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, Any]:
     """The final canonical state of the seeded game with the random strategy on every seat."""
     check_players(players)
     grey = check_variant(variant) == GREY
@@ -118,14 +118,11 @@ def random_game(players: int, seed: int, variant: str = "standard") -> dict[str,
     centre, bag, lid = [0] * 5, [TILES_PER_COLOUR] * 5, [0] * 5
     turn = starter = number() % players
     marker = CENTRE
-    rounds = moves = 0
-    offer = _deal(factories, bag, lid, number)
-    if offer:
-        rounds = 1
-    over = not offer
+    offer = _deal(factories, bag, lid, number)  # a full bag: never empty-handed
+    rounds, moves = 1, 0
     sources = [centre] + factories
     present = _presence(sources)  # per colour, the sources holding it
-    while not over:
+    while True:
         board = boards[turn]
         accepting = board.accepting()
         widths = [WIDTH[mask] for mask in accepting]
@@ -191,11 +188,10 @@ def random_game(players: int, seed: int, variant: str = "standard") -> dict[str,
         marker = CENTRE
         turn = starter
         if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)):
-            break
+            break  # a tile in the bag or the lid: the next deal deals at least one
         offer = _deal(factories, bag, lid, number)
         present = _presence(sources)
         rounds += 1
-        over = not offer
     for board in boards:
         board.score += _end_bonus(board)
     return _export(players, variant, rounds, moves, starter, factories, centre, bag, lid, boards)
