@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pysolve.azul.model import CENTRE, FLOOR_SLOTS, FLOOR_TOTALS, LETTERS, MARKER, wall_colour
-from pysolve.azul.replay import Step, floor_text, is_grey, penalty, story, tile_colour
+from pysolve.azul.model import CENTRE, FLOOR_SLOTS, LETTERS, MARKER, wall_colour
+from pysolve.azul.replay import SLOT_PENALTIES, Step, is_grey, penalty, story, tile_colour
 
-SLOT_PENALTIES = [after - before for before, after in zip(FLOOR_TOTALS, FLOOR_TOTALS[1:])]  # 1 1 2 2 2 3 3
 MARKER_NAME = "the first-player marker"
 
 
@@ -96,5 +95,3 @@ def _told(step: Step, every_move: bool) -> str:
         return f"\n{table(step.state, step.names)}\n\n{step.text}\n"
     return f"  {step.text}"
 
-
-__all__ = ["board", "boards", "floor_text", "offer", "replay", "table", "tiles"]

@@ -21,6 +21,7 @@ from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLOURS, COLUMN_BONUS, FLO
 from pysolve.errors import InputError
 
 NOBODY = -1  # `turn` while the walls are tiled: no seat is to move
+SLOT_PENALTIES = tuple(after - before for before, after in zip(FLOOR_TOTALS, FLOOR_TOTALS[1:]))  # 1 1 2 2 2 3 3
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pysolve.azul.model import CENTRE, FLOOR_SLOTS, LETTERS, MARKER, wall_colour
-from pysolve.azul.replay import is_grey, penalty, tile_colour
+from pysolve.azul.replay import SLOT_PENALTIES, is_grey, penalty, tile_colour
 
 TILE = 22          # a tile's side
 STEP = TILE + 3    # a tile and the gap after it
@@ -26,7 +26,6 @@ BOARDS_TOP = OFFER_TOP + CENTRE_H + 34
 BOARD_W, BOARD_H = 340, 236
 FILL = ("#2f6fbd", "#f1c40f", "#d64537", "#2d2d2d", "#f4f4f4")
 INK = ("#fff", "#333", "#fff", "#fff", "#333")          # letter colour on each tile
-SLOT_COSTS = (1, 1, 2, 2, 2, 3, 3)
 HIGHLIGHT = "#e8590c"
 FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
 
@@ -172,7 +171,7 @@ def board(state: dict[str, Any], seat: int, name: str) -> str:
     items = data["floor"]
     for slot in range(FLOOR_SLOTS):
         slot_x = left + 44 + slot * STEP
-        out.append(text(slot_x + TILE / 2, floor_y - 6, f"-{SLOT_COSTS[slot]}", 10, "middle", colour="#a33"))
+        out.append(text(slot_x + TILE / 2, floor_y - 6, f"-{SLOT_PENALTIES[slot]}", 10, "middle", colour="#a33"))
         shape = "slot" if slot >= len(items) else ("m" if items[slot] == MARKER else f"t{items[slot]}")
         out.append(use(shape, slot_x, floor_y))
     out.append(text(left + 44 + FLOOR_SLOTS * STEP + 8, floor_y + 16, f"= {-penalty(items)}", 13,
