@@ -48,6 +48,8 @@ piece instead (the count of the older versions).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(error), [domain_error/2, must_be/2, permission_error/3]).
 
+:- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
+
 :- meta_predicate with_puzzle(+, +, +, +, +, 0), with_puzzle(+, +, +, +, +, +, 0).
 
 :- thread_local tile/2, complement/2, rule/1, grid_size/2, period/2,

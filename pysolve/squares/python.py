@@ -184,20 +184,23 @@ def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
     above = [free] * cols  # the label each column's next cell needs on its North edge
     used = {piece.id: False for piece in instance.pieces}
     cells: list[tuple[int, int]] = [(0, 0)] * count
-    checked = [0]  # placements since the last report to `limit` (reported every 4096)
+    width = free + 1
+    checked = 0  # placements since the last report to `limit` (reported every 4096)
 
     def place(pos: int, left: int) -> bool:
+        nonlocal checked
         if pos == count:
             return visit(tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)))
         col = pos % cols
         up = above[col]
         last = col == cols - 1
-        for piece, turns, east, south in index[pos][up * (free + 1) + left]:
-            if used[piece] or (rival[pos] and piece < cells[0][0]):
+        least = cells[0][0] if rival[pos] else 0
+        for piece, turns, east, south in index[pos][up * width + left]:
+            if used[piece] or piece < least:
                 continue
-            checked[0] += 1
-            if checked[0] == 4096:
-                checked[0] = 0
+            checked += 1
+            if checked == 4096:
+                checked = 0
                 limit.spend(4096)
             used[piece] = True
             above[col], cells[pos] = south, (piece, turns)
@@ -212,7 +215,7 @@ def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
     try:
         place(0, free)
     finally:
-        limit.spent += checked[0]
+        limit.spent += checked
 
 
 # ---------------------------------------------------------------- most constrained cell first
