@@ -147,6 +147,21 @@ def test_a_click_on_a_move_plays_it_and_a_click_on_undo_takes_it_back():
     assert played and "space lets the others play, u takes it back" in shown and not pending
 
 
+def test_ctrl_c_leaves_with_the_status_of_an_interrupt(tmp_path):
+    log = tmp_path / "game.jsonl"
+    table = Table(2, 0, ["greedy"], "python", 4, str(log))
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        await pilot.press("enter", "ctrl+c")
+        await pilot.pause()
+        return pilot.app.return_code
+
+    assert run_app(table, script) == 130
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert records[-1]["type"] == "move" and records[-1]["seat"] == 0  # the move made before is in the log
+
+
 def test_the_table_text_puts_boards_two_abreast_with_tiles_coloured():
     table = Table(4, 2, ["greedy"], "python", 1)
     text = table_text(table.state, table.names)

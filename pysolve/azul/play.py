@@ -186,10 +186,11 @@ def run_play(args: Any) -> int:
     table = Table(args.players, args.seat, others, args.backend, args.seed, args.log, args.variant)
     from pysolve.azul.play_app import AzulApp  # Textual loads only when a game really starts
 
+    app = AzulApp(table, args.delay)
     try:
-        AzulApp(table, args.delay).run()
+        app.run()
     finally:
         table.close()
     if args.log:
         print(f"wrote {args.log}", file=sys.stderr)
-    return 0
+    return app.return_code or 0

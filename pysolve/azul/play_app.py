@@ -112,6 +112,7 @@ class AzulApp(App[None]):
         Binding("escape", "clear", "clear the typed keys"),
         Binding("backspace", "erase", "erase a typed key", show=False),
         Binding("q", "quit", "quit"),
+        Binding("ctrl+c", "interrupt", "quit", show=False, priority=True),  # as everywhere in pysolve: exit 130
     ]
 
     def __init__(self, table: Table, delay: float = 0.6) -> None:
@@ -251,6 +252,10 @@ class AzulApp(App[None]):
         """Forget the typed keys."""
         self.typed, self.message = "", ""
         self.show()
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: leave at once, with the exit status of an interrupt (the log is already written)."""
+        self.exit(return_code=130)
 
     def action_erase(self) -> None:
         """Forget the last typed key."""
