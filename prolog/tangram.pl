@@ -10,6 +10,7 @@
             tiling/4,                   % +Strategy, +Order, +Placed, -Tiling
             all_tilings/4,              % +Strategy, +Order, +Placed, -Tilings
             count_tilings/4,            % +Strategy, +Order, +Placed, -Count
+            memo_count/5,               % +Scan, +Order, +Placed, -Count, -Stats
             bfs_tiling/3,               % +Order, +Placed, -Tiling
             piece_options/3,            % +Piece, +Placed, -Options
             tiling_problems/2           % +Placements, -Problems
@@ -40,14 +41,17 @@ The classic instance, counted:
     N = 36.
 */
 
-:- use_module(library(lists), [append/2, append/3, intersection/3, member/2, reverse/2, select/3]).
-:- use_module(library(apply), [foldl/4, maplist/2]).
+:- use_module(library(lists), [append/2, append/3, clumped/2, intersection/3, member/2, numlist/3, reverse/2,
+                                select/3]).
+:- use_module(library(yall), [(>>)/4]).
+:- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(error), [domain_error/2, existence_error/2, must_be/2]).
 
 :- meta_predicate with_instance(+, +, +, +, 0).
 
 :- thread_local board_size/2, tile/3, rotations/1, slot/7.
+:- thread_local anchor/7, kind/3, fills/3, memo/2.
 
 %!  with_instance(+Width, +Height, +Pieces, +Rotations, :Goal) is nondet.
 %
@@ -293,6 +297,199 @@ all_tilings(Strategy, Order, Placed, Tilings) :-
 count_tilings(Strategy, Order, Placed, Count) :-
     search_start(Strategy, Order, Placed, Free),
     aggregate_all(count, fill(Strategy, Order, Free, _), Count).
+
+%!  memo_count(+Scan, +Order, +Placed, -Count, -Stats) is det.
+%
+%   Count is the number of tilings that complete Placed with the pieces of
+%   Order (as count_tilings/4), counted by the memo counter: cover the first
+%   free cell, the scan going up the columns (Scan `columns`) or along the
+%   rows (`rows`, the board transposed). Pieces of the same shape are one
+%   kind, counted in a bit field of the Unused integer, and the count is
+%   multiplied by the ways to name them. The memo (thread-local `memo/2`
+%   facts, hashed on their integer key by SWI-Prolog's first-argument
+%   index, removed when the count is done) is keyed on the canonical
+%   frontier: the free cells shifted down to the first column that still
+%   has one, or that region upside down when its mask is smaller, and the
+%   pieces left. Placements that leave a stranded cell (one high or one wide
+%   when no piece is), a row width or a column run the pieces left cannot
+%   add up to, are not followed. The memo holds at most 2,500,000 entries;
+%   past that it is emptied and counted again. Stats is
+%   `[Memo, Cleared]`: the entries it holds at the end, the times it was
+%   emptied.
+
+memo_count(Scan, Order, Placed, Count, Stats) :-
+    must_be(oneof([columns, rows]), Scan),
+    must_be(list(atom), Order),
+    must_be(list, Placed),
+    chosen(memo_count/5),
+    board(BoardW, BoardH),
+    (   Scan == columns
+    ->  Across = BoardW, Up = BoardH, Flat = Placed
+    ;   Across = BoardH, Up = BoardW, maplist(transposed, Placed, Flat)
+    ),
+    setup_call_cleanup(load_scan(Scan, Order, Across, Up, Flat, Start, Unused, Naming),
+                       scan_count(Start, Unused, Up, Count0, Stats),
+                       unload_scan),
+    Count is Count0 * Naming.
+
+transposed([P, X, Y, W, H], [P, Y, X, H, W]).
+
+%   load_scan(+Scan, +Order, +Across, +Up, +Placed, -Start, -Unused, -Naming):
+%   the kinds and the anchored placements of one scan order as facts; the
+%   start state start(Free, Mirror, Context) and the pieces as kinds.
+
+load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused, Naming) :-
+    unload_scan,
+    maplist(scan_sizes(Scan), Order, Sizes),
+    msort(Sizes, Sorted),
+    clumped(Sorted, Groups),
+    foldl(assert_kind, Groups, 0-0, Bits-Unused),
+    foldl(naming, Groups, 1, Naming),
+    Full is (1 << (Across * Up)) - 1,
+    foldl(remove_placement(Up), Placed, Full, Free),
+    maplist(mirrored(Up), Placed, Turned),
+    foldl(remove_placement(Up), Turned, Full, Mirror),
+    (   suffixes(Free, Across, Up) -> Rows = true ; Rows = false ),
+    forall(( kind(Field, Unit, Shapes), member([W, H], Shapes),
+             MaxX is Across - W, between(0, MaxX, X),
+             MaxY is Up - H, between(0, MaxY, Y) ),
+           assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H)),
+    aggregate_all(min(H), (kind(_, _, Shapes), member([_, H], Shapes)), MinH),
+    aggregate_all(min(W), (kind(_, _, Shapes), member([W, _], Shapes)), MinW),
+    aggregate_all(sum(1 << (X * Up)), between(0, Across, X), Bottoms),
+    (   MinH >= 2
+    ->  Above is Bottoms * ((1 << Up) - 2), Below is Bottoms * ((1 << (Up - 1)) - 1)
+    ;   Above = 0, Below = 0
+    ),
+    (   MinW >= 2 -> Wide = true ; Wide = false ),
+    Context = context(Up, Bits, Above, Below, Wide, memo(0, 0)).
+
+unload_scan :-
+    retractall(anchor(_, _, _, _, _, _, _)),
+    retractall(kind(_, _, _)),
+    retractall(fills(_, _, _)),
+    retractall(memo(_, _)).
+
+scan_sizes(Scan, Piece, Sizes) :-
+    findall([W, H], scan_turned(Scan, Piece, W, H), Sizes0),
+    msort(Sizes0, Sizes).
+
+scan_turned(columns, Piece, W, H) :-
+    turned(Piece, W, H).
+scan_turned(rows, Piece, H, W) :-
+    turned(Piece, W, H).
+
+%   assert_kind(+Shapes-Number, +Offset0-Unused0, -Offset-Unused): a bit
+%   field wide enough for Number pieces of the same Shapes, holding Number.
+
+assert_kind(Shapes-Number, Offset0-Unused0, Offset-Unused) :-
+    Width is msb(Number) + 1,
+    Field is ((1 << Width) - 1) << Offset0,
+    Unit is 1 << Offset0,
+    assertz(kind(Field, Unit, Shapes)),
+    Unused is Unused0 \/ (Number << Offset0),
+    Offset is Offset0 + Width.
+
+naming(_-Number, Ways0, Ways) :-
+    numlist(1, Number, Factors),
+    foldl([F, A0, A]>>(A is A0 * F), Factors, Ways0, Ways).
+
+mirrored(Up, [P, X, Y, W, H], [P, X, Y1, W, H]) :-
+    Y1 is Up - Y - H.
+
+%   suffixes(+Free, +Across, +Up): every row's free cells reach the right
+%   edge (no cell is free left of a filled one), as on a board filled from
+%   the left only.
+
+suffixes(Free, Across, Up) :-
+    Column is (1 << Up) - 1,
+    Last is Across - 2,
+    forall(between(0, Last, X),
+           (Free >> (X * Up)) /\ \ (Free >> ((X + 1) * Up)) /\ Column =:= 0).
+
+assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H) :-
+    rect_mask(Up, X, Y, W, H, Mask),
+    Y1 is Up - Y - H,
+    rect_mask(Up, X, Y1, W, H, Flipped),
+    Cell is X * Up + Y,
+    (   Rows == true -> After is Across - X - W ; After = 0 ),
+    assertz(anchor(Cell, Field, Unit, Mask, Flipped, H, After)).
+
+scan_count(start(Free, Mirror, Context), Unused, _Up, Count, [Memo, Cleared]) :-
+    completions(Free, Mirror, Unused, Context, Count),
+    arg(6, Context, memo(Memo, Cleared)).
+
+%   completions(+Free, +Mirror, +Unused, +Context, -Count): the tilings of
+%   the free cells by the pieces Unused (Mirror: the free cells upside down).
+
+completions(Free, Mirror, Unused, Context, Count) :-
+    (   Unused =:= 0
+    ->  Count = 1
+    ;   Context = context(Up, Bits, _, _, _, _),
+        Low is lsb(Free),
+        Shift is Low - Low mod Up,
+        Key is (min(Free >> Shift, Mirror >> Shift) << Bits) \/ Unused,
+        (   memo(Key, Known)
+        ->  Count = Known
+        ;   Column is Free >> Low,
+            Run is min(lsb((Column + 1) /\ \ Column), Up - Low mod Up),
+            aggregate_all(sum(N), child(Low, Free, Mirror, Unused, Run, Context, N), Count0),
+            remember(Key, Count0, Context),
+            Count = Count0
+        )
+    ).
+
+child(Low, Free, Mirror, Unused, Run, Context, N) :-
+    anchor(Low, Field, Unit, Mask, Flipped, H, After),
+    Unused /\ Field =\= 0,
+    Free /\ Mask =:= Mask,
+    Rest is Unused - Unit,
+    sums(Rest, Widths, Heights),
+    Widths >> After /\ 1 =:= 1,
+    Heights >> (Run - H) /\ 1 =:= 1,
+    Left is Free xor Mask,
+    Context = context(Up, _, Above, Below, Wide, _),
+    (   Above =:= 0 -> true ; Left /\ \ (((Left << 1) /\ Above) \/ ((Left >> 1) /\ Below)) =:= 0 ),
+    (   Wide == true -> Left /\ \ ((Left << Up) \/ (Left >> Up)) =:= 0 ; true ),
+    Turned is Mirror xor Flipped,
+    completions(Left, Turned, Rest, Context, N).
+
+remember(Key, Count, Context) :-
+    arg(6, Context, Memo),
+    Memo = memo(Stored, Cleared),
+    (   Stored >= 2500000
+    ->  retractall(memo(_, _)),
+        Cleared1 is Cleared + 1,
+        nb_setarg(1, Memo, 1),
+        nb_setarg(2, Memo, Cleared1)
+    ;   Stored1 is Stored + 1,
+        nb_setarg(1, Memo, Stored1)
+    ),
+    assertz(memo(Key, Count)).
+
+%   sums(+Unused, -Widths, -Heights): the widths and the heights the pieces
+%   Unused can add up to, as bit sets (bit N set: N is a sum); kept.
+
+sums(Unused, Widths, Heights) :-
+    (   fills(Unused, Widths0, Heights0)
+    ->  Widths = Widths0, Heights = Heights0
+    ;   findall(Number-Shapes, ( kind(Field, Unit, Shapes), Number is (Unused /\ Field) // Unit ), Kinds),
+        foldl(add_kind, Kinds, 1-1, Widths0-Heights0),
+        assertz(fills(Unused, Widths0, Heights0)),
+        Widths = Widths0, Heights = Heights0
+    ).
+
+add_kind(Number-Shapes, Sums0, Sums) :-
+    (   Number =:= 0
+    ->  Sums = Sums0
+    ;   foldl(add_shape(Sums0), Shapes, Sums0, Sums1),
+        Number1 is Number - 1,
+        add_kind(Number1-Shapes, Sums1, Sums)
+    ).
+
+add_shape(Widths0-Heights0, [W, H], Ws0-Hs0, Ws-Hs) :-
+    Ws is Ws0 \/ (Widths0 << W),
+    Hs is Hs0 \/ (Heights0 << H).
 
 %!  bfs_tiling(+Order, +Placed, -Tiling) is semidet.
 %

@@ -30,7 +30,8 @@ from pysolve.tangram.puzzle import PUZZLE
 CLASSIC_ORDER = ["green", "blue", "red", "orange", "pink", "yellow"]
 FIRST_DFS = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
 SMALL = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-INSTANCE_FACTS = [("board_size", 2), ("tile", 3), ("rotations", 1), ("slot", 7)]  # tangram.pl's thread-local facts
+INSTANCE_FACTS = [("board_size", 2), ("tile", 3), ("rotations", 1), ("slot", 7),  # tangram.pl's thread-local facts
+                  ("anchor", 7), ("kind", 3), ("fills", 3), ("memo", 2)]
 
 
 @pytest.fixture(scope="module")
@@ -328,6 +329,24 @@ def test_both_scan_orders_of_the_memo_counter_count_every_tiling(seed, width, he
         assert scan.count(kinds.unused, 10**9, Budget()) * kinds.naming == expected
 
 
+@needs_prolog
+@settings(SMALL, max_examples=30)
+@given(seed=st.integers(0, 10_000), width=st.integers(2, 7), height=st.integers(2, 7), pieces=st.integers(2, 7),
+       rotations=st.booleans(), min_side=st.integers(1, 2), data=st.data())
+def test_both_scan_orders_of_the_prolog_memo_counter_count_every_tiling(seed, width, height, pieces, rotations,
+                                                                         min_side, data):
+    pieces = min(pieces, (width // min_side) * (height // min_side))
+    board = generate(width, height, pieces, seed, rotations, min_side)
+    first = api.complete(board, (), "python")
+    question = Question(board, "count", placed=first[: data.draw(st.integers(0, len(first) - 1))])
+    placed = prolog.placements(question.placed)
+    plain = bridge.goal("count_tilings", "cell", question.order, placed, Var("N"))
+    expected = bridge.solutions("tangram", prolog.on_instance(board, plain)).rows[0]["N"]
+    for scan in ("columns", "rows"):
+        memo = bridge.goal("memo_count", scan, question.order, placed, Var("N"), Var("S"))
+        assert bridge.solutions("tangram", prolog.on_instance(board, memo)).rows[0]["N"] == expected
+
+
 def test_the_count_scans_across_the_smaller_frontier_in_both_orientations():
     board = generate(20, 20, 14, 1, min_side=2, distinct=True)  # tall pieces: columns cross fewer of them
     turned = dataclasses.replace(board, width=board.height, height=board.width,
@@ -379,9 +398,10 @@ def on_classic(goal):
     bridge.goal("tiling", "bogus", CLASSIC_ORDER, [], Var("T")),
     bridge.goal("count_tilings", "bfs", CLASSIC_ORDER, [], Var("N")),
     bridge.goal("all_tilings", 3, CLASSIC_ORDER, [], Var("Ts")),
+    bridge.goal("memo_count", "diagonal", CLASSIC_ORDER, [], Var("N"), Var("S")),
 ])
 def test_rule_base_raises_on_a_bad_strategy(goal):
-    with pytest.raises(PrologError, match="tangram_strategy|Type error"):
+    with pytest.raises(PrologError, match="tangram_strategy|Type error|Domain error"):
         on_classic(goal)
 
 
@@ -409,7 +429,7 @@ def instance_facts() -> dict[str, int]:
     Question(load_instance(), "all", "cell"),                           # every answer
     Question(load_instance(), "options", piece="red"),
     Question(load_instance(), "validate"),
-    Question(generate(16, 16, 12, 2), "count", seconds=0.2),           # stopped by its time limit
+    Question(generate(20, 20, 14, 2, min_side=2, distinct=True), "count", seconds=0.2),  # stopped by its limit
 ], ids=["first", "all", "options", "validate", "stopped"])
 def test_no_instance_facts_are_left_after_a_query(question):
     answer = PUZZLE.solve(question, "prolog")

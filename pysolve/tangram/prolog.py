@@ -42,12 +42,14 @@ def query(question: Question, goal: bridge.Goal, budget: Budget, max_solutions: 
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (count_tilings/4)."""
+    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (memo_count/5)."""
     order, placed = question.order, placements(question.placed)
-    if question.mode == "count":
-        goal = bridge.goal("count_tilings", "cell", order, placed, Var("N"))  # a count takes the fastest search
+    if question.mode == "count":  # a count takes the memo counter, whatever the strategy
+        scan = model.first_scan(question.instance, order)
+        goal = bridge.goal("memo_count", scan, order, placed, Var("N"), Var("S"))
         (row,) = query(question, goal, budget).require_complete(budget.label).rows
-        return model.found(question, [], count=row["N"])
+        memo, cleared = row["S"]
+        return model.found(question, [], {"order": scan, "memo": memo, "memo_cleared": cleared}, row["N"])
     if question.mode == "all":
         goal = bridge.goal("all_tilings", question.strategy, order, placed, Var("Ts"))
         result = query(question, goal, budget)

@@ -243,21 +243,6 @@ OTHER_SHARE = 4  # the other order gets a quarter of that
 MEMO_CAP = 5_000_000  # memo entries kept over both scan orders (under 1 GB on a 24x24 board)
 
 
-def frontiers(instance: Instance, names: list[str]) -> tuple[float, float]:
-    """How many pieces a vertical and a horizontal line across the board cross on average.
-
-    A w x h piece crosses a vertical line at a random x with chance w / W:
-    the column scan's frontier (the pieces it has begun but not finished)
-    grows with the first number, the row scan's with the second.
-    """
-    across = up = 0.0
-    for name in names:
-        sizes = instance.orientations(name)
-        across += sum(w for w, _ in sizes) / len(sizes) / instance.width
-        up += sum(h for _, h in sizes) / len(sizes) / instance.height
-    return across, up
-
-
 def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, Any]]:
     """The number of tilings by the memo counter, the scan order with the smaller frontier first; and stats.
 
@@ -270,9 +255,9 @@ def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, An
     """
     instance = question.instance
     kinds = Kinds(instance, question.order)
-    across, up = frontiers(instance, question.order)
+    first = model.first_scan(instance, question.order)
     scans = [Scan(kinds, question.free, instance.width, instance.height, transposed, MEMO_CAP // 2)
-             for transposed in ((False, True) if across <= up else (True, False))]
+             for transposed in ((False, True) if first == "columns" else (True, False))]
     limit, rounds = FIRST_ROUND, 0
     while True:
         rounds += 1
