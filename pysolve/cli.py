@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import backends, bridge, budget, memory, options, puzzles
+from pysolve import backends, bridge, budget, memory, options, parallel, puzzles
 from pysolve.answers import Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
@@ -52,6 +52,8 @@ def build_parser() -> Parser:
             options.add_to_parser(puzzle.options, puzzle_parser)
             if command == "solve":
                 puzzle_parser.add_argument("--backend", choices=backends.NAMES, help="back end (default: prolog if available, else kanren)")
+                if puzzle.can_split:
+                    add_parallel_options(puzzle_parser)
             else:
                 puzzle_parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
@@ -102,6 +104,14 @@ def build_parser() -> Parser:
     for puzzle in all_puzzles():
         puzzle.add_commands(commands)
     return parser
+
+
+def add_parallel_options(parser: argparse.ArgumentParser) -> None:
+    """--workers and --cluster: a count split into parts (the first placements), run in parallel and summed."""
+    parser.add_argument("--workers", type=non_negative_int, default=1, metavar="N",
+                        help="count in parts on N processes (default 1: one search in this process)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
 
 
 def add_memory_option(parser: argparse.ArgumentParser) -> None:
@@ -163,7 +173,10 @@ def run_solve(args: argparse.Namespace) -> int:
     outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
                             f"pysolve solve {puzzle.name}")
     if len(questions) == 1:
-        answer = puzzle.solve(questions[0], args.backend)
+        if getattr(args, "workers", 1) != 1 or getattr(args, "cluster", None):
+            answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, args.cluster)
+        else:
+            answer = puzzle.solve(questions[0], args.backend)
         written = puzzle.write_files(answer, outputs)
         print_answer(puzzle, answer, args.json)
         for path in written:

@@ -207,6 +207,16 @@ class Puzzle:
         """Write the files the output options ask for (`svg=OUT`, ...); return their paths."""
         return []
 
+    def split(self, question: Any) -> list[Any] | None:
+        """Independent sub-questions whose counts add up to `question`'s count (its first placements),
+        for `--workers` and `--cluster`; None when the question is no count or cannot be split."""
+        return None
+
+    @property
+    def can_split(self) -> bool:
+        """True when the puzzle splits some counts into parts (it overrides `split`)."""
+        return type(self).split is not Puzzle.split
+
     def demo_questions(self) -> list[Any]:
         """Questions `make demo` asks every back end and cross-checks."""
         return []

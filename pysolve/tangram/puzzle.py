@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pysolve import files
+from pysolve.budget import Budget
 from pysolve.options import Option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 from pysolve.tangram import draw
@@ -15,6 +16,7 @@ from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Questi
                                    load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
+SPLIT_PARTS = 16  # a split count goes a cell deeper until it has this many parts (work for every worker)
 FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
 
 
@@ -67,6 +69,18 @@ class Tangram(Puzzle):
     def entry(self, question: Question) -> str:
         """`options` and `validate` questions go to the functions of those names, the searches to `solve`."""
         return question.mode if question.mode in ("options", "validate") else "solve"
+
+    def split(self, question: Question) -> list[Question] | None:
+        """A count as the counts of its completions, one per placement covering the first free cell, two
+        cells deep when the first gives fewer than SPLIT_PARTS parts (every tiling extends exactly one)."""
+        if question.mode != "count":
+            return None
+        parts = [question]
+        for _ in range(2):
+            if len(parts) >= SPLIT_PARTS:
+                break
+            parts = [part for question in parts for part in first_cell_parts(question)]
+        return parts
 
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: instance, mode, strategy, start, placed pieces, piece."""
@@ -154,6 +168,19 @@ class Tangram(Puzzle):
 
 def _as_tuples(tiling: list[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
     return tuple(tuple(sorted(p.items())) for p in tiling)
+
+
+def first_cell_parts(question: Question) -> list[Question]:
+    """`question` with one more piece placed, for every unused piece's placement covering the first free
+    cell (its lowest cell is that cell); the question itself when the board is full."""
+    free = question.free
+    if not free:
+        return [question]
+    first = free & -free
+    slots = question.instance.slots_within(Budget(seconds=question.seconds, label="tangram split"))
+    return [dataclasses.replace(question, placed=question.placed + (slot.placement,))
+            for name in question.order for slot in slots[name]
+            if slot.mask & -slot.mask == first and slot.mask & free == slot.mask]
 
 
 PUZZLE = Tangram()

@@ -1,0 +1,106 @@
+"""A count split into independent parts (`Puzzle.split`: the first placements), run in parallel, summed.
+
+The parts of a question partition its solutions, so their counts add up to
+the serial count, whatever runs them: a pool of processes (`--workers N`) or
+an existing Dask cluster (`--cluster ADDRESS`). Every part gets what is left
+of the question's time limit when it starts (a wall-clock deadline, shared
+by the machines of a cluster); one part out of time makes the whole count
+`unknown`, with the parts that did finish adding up to an "at least".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, as_completed
+from typing import Any
+
+from pysolve import executors, puzzles
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer
+from pysolve.errors import InputError
+from pysolve.puzzle import Puzzle
+from pysolve.report import Progress
+
+@dataclasses.dataclass(frozen=True)
+class Part:
+    """One sub-question, the back end to ask, and the wall-clock time (time.time()) it must end by."""
+
+    puzzle: str
+    question: Any
+    backend: str
+    deadline: float
+
+
+@dataclasses.dataclass(frozen=True)
+class PartCount:
+    """What one part found: its status, count, the reason when unknown, and its own seconds."""
+
+    status: str
+    count: int
+    reason: str
+    seconds: float
+
+
+def count_part(part: Part) -> PartCount:
+    """Count one part on its back end, within what is left of the deadline (runs in a worker)."""
+    puzzle = puzzles.get(part.puzzle)
+    left = part.deadline - time.time()
+    if left <= 0:
+        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed its time limit before this part started", 0.0)
+    answer = puzzle.solve(dataclasses.replace(part.question, seconds=left), part.backend)
+    return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"])
+
+
+def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, workers: int = 1,
+                   cluster: str | None = None) -> Answer:
+    """Count `question`'s solutions as the sum of its parts' counts, the parts run by `workers` processes
+    or on the Dask cluster at `cluster` (in this process when neither), with progress on a terminal.
+    InputError when the question cannot be split."""
+    parts = puzzle.split(question)
+    if parts is None:
+        raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
+                         f"(only counts of {puzzle.name} can)")
+    backend = backend or puzzle.default_backend(question)
+    started = time.perf_counter()
+    deadline = time.time() + question.seconds
+    work = [Part(puzzle.name, part, backend, deadline) for part in parts]
+    progress = Progress(len(work), f"{puzzle.name} count, parts")
+    try:
+        with executors.executor(workers, cluster) as chosen:
+            results = run_parts(work, chosen, progress.step)
+    finally:
+        progress.close()
+    return summed(puzzle, question, backend, results, time.perf_counter() - started,
+                  cluster or f"{workers} process{'es' if workers > 1 else ''}")
+
+
+def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[str], None]) -> list[PartCount]:
+    """Every part's count, in part order, on `executor` (in this process when None)."""
+    if executor is None:
+        results = []
+        for part in work:
+            results.append(count_part(part))
+            progress(results[-1].status)
+        return results
+    futures: dict[Future[PartCount], int] = {executor.submit(count_part, part): number
+                                             for number, part in enumerate(work)}
+    ordered: list[PartCount | None] = [None] * len(work)
+    for future in as_completed(futures):
+        ordered[futures[future]] = future.result()
+        progress(future.result().status)
+    return [result for result in ordered if result is not None]
+
+
+def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount], seconds: float,
+           ran_on: str) -> Answer:
+    """The parts' counts added up into one Answer (unknown when any part is, with its reason)."""
+    total = sum(result.count for result in results)
+    stopped = [result for result in results if result.status == UNKNOWN]
+    status = UNKNOWN if stopped else SOLVED if total else NO_SOLUTION
+    stats: dict[str, Any] = {"seconds": round(seconds, 6), "parts": len(results), "ran_on": ran_on,
+                             "part_seconds": round(sum(result.seconds for result in results), 6)}
+    if stopped:
+        stats["reason"] = f"{len(stopped)} of {len(results)} parts unknown: {stopped[0].reason}"
+    return Answer(puzzle=puzzle.name, backend=backend, solutions=[], stats=stats, count=total, status=status,
+                  question=puzzle.describe(question), asked=question)

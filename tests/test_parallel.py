@@ -1,0 +1,84 @@
+"""Counts split into parts (Puzzle.split) and summed: in this process, on a process pool, on a Dask cluster.
+
+The parts partition the solutions, so the summed count must equal the serial
+count on every back end, whatever runs the parts.
+"""
+
+from __future__ import annotations
+
+import json
+
+import distributed
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pysolve.cli import main
+from pysolve.errors import InputError
+from pysolve.parallel import count_in_parts
+from pysolve.puzzle import SOLVED, UNKNOWN
+from pysolve.tangram.generate import generate
+from pysolve.tangram.model import Question
+from pysolve.tangram.puzzle import PUZZLE
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), side=st.integers(4, 7), pieces=st.integers(3, 6))
+def test_the_parts_add_up_to_the_serial_count_on_every_back_end(pysolve_backends, seed, side, pieces):
+    question = Question(generate(side, side + 1, pieces, seed), "count", seconds=30)
+    assert len(PUZZLE.split(question)) > 1
+    for backend in pysolve_backends:
+        serial = PUZZLE.solve(question, backend)
+        parted = count_in_parts(PUZZLE, question, backend)  # the parts one after another, in this process
+        assert serial.status == parted.status == SOLVED, backend
+        assert parted.count == serial.count, backend
+
+
+@pytest.mark.pysolve_backends("prolog", "python")  # kanren: the in-process test above (its pool takes 18 s)
+def test_a_process_pool_counts_the_same_as_one_search(pysolve_backend):
+    question = Question(generate(10, 10, 9, 11, min_side=2), "count", seconds=60)
+    serial = PUZZLE.solve(question, pysolve_backend)
+    pooled = count_in_parts(PUZZLE, question, pysolve_backend, workers=2)
+    assert pooled.status == SOLVED and pooled.count == serial.count > 0
+    assert pooled.stats["ran_on"] == "2 processes" and pooled.stats["parts"] >= 16
+
+
+def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
+    path = tmp_path / "board.txt"
+    assert main(["generate", "tangram", "--width", "9", "--height", "9", "--pieces", "8", "--seed", "4"]) == 0
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    argv = ["solve", "tangram", str(path), "--count", "--backend", "python", "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "2"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    with distributed.LocalCluster(host="127.0.0.1", protocol="tcp", n_workers=1, threads_per_worker=2,
+                                  processes=False, dashboard_address="127.0.0.1:0") as cluster:
+        assert main([*argv, "--cluster", cluster.scheduler_address]) == 0
+    clustered = json.loads(capsys.readouterr().out)
+    assert alone["count"] == pooled["count"] == clustered["count"] > 0
+    assert clustered["stats"]["ran_on"] == cluster.scheduler_address
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--workers", "0"], "--workers must be a whole number of at least 1"),
+    (["--workers", "-2"], "-2 is negative"),
+])
+def test_bad_parallel_flags_are_one_line_and_exit_2(capsys, extra, message):
+    assert main(["solve", "tangram", "--count", "--backend", "python", *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_only_counts_are_split(capsys):
+    with pytest.raises(InputError, match="cannot be split into parts"):
+        count_in_parts(PUZZLE, Question(generate(6, 6, 4, 1), "first"), "python", workers=2)
+    assert main(["solve", "tangram", "--all", "--backend", "python", "--workers", "2"]) == 2
+    assert "only counts of tangram can" in capsys.readouterr().err
+
+
+def test_a_part_out_of_time_makes_the_count_unknown():
+    question = Question(generate(16, 16, 12, 5), "count", strategy="dfs", seconds=0.05)
+    answer = count_in_parts(PUZZLE, question, "python")
+    assert answer.status == UNKNOWN
+    assert "parts unknown" in answer.stats["reason"] and "time limit" in answer.stats["reason"]
