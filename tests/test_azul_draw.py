@@ -198,3 +198,46 @@ def test_the_tournament_chart_draws_each_strategy_from_the_summary(tmp_path, cap
     out = tmp_path / "chart.svg"
     assert main(["azul", "simulate", "--games", "4", "--strategy", "random,greedy", "--chart", str(out)]) == 0
     assert "Win rate" in out.read_text() and f"wrote {out}" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+                    reason="no browser: /usr/bin/chromium is missing (`make setup` installs Debian's chromium as root)")
+def test_the_replay_page_plays_pauses_and_steps_in_a_real_browser(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    records = log_of()
+    steps = page_steps(records)
+    target = tmp_path / "game.html"
+    target.write_text(page(records))
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        try:
+            view = browser.new_page()
+            view.on("pageerror", lambda error: errors.append(str(error)))
+            view.goto(target.as_uri())
+            where = view.locator("#where")
+            assert where.inner_text() == f"step 1 of {len(steps)}"
+            for _ in range(3):
+                view.click("#step")
+            view.click("#back")
+            assert where.inner_text() == f"step 3 of {len(steps)}"
+            assert view.locator("#now").inner_text() == steps[2].text
+            view.click("#round")
+            assert view.locator("#now").inner_text().startswith("end of round 1")
+            assert view.locator("#table use").count() > 20  # the boards are drawn
+            view.locator("#steps li").nth(20).click()
+            assert where.inner_text() == f"step 21 of {len(steps)}"
+            view.fill("#speed", "20")
+            view.click("#play")
+            view.wait_for_function("document.getElementById('where').textContent.startsWith('step 2') === false")
+            view.click("#pause")
+            paused = where.inner_text()
+            view.wait_for_timeout(300)
+            assert where.inner_text() == paused != f"step 21 of {len(steps)}"
+            view.goto(target.as_uri() + "#step=40")
+            assert where.inner_text() == f"step 40 of {len(steps)}"
+        finally:
+            browser.close()
+    assert not errors, f"JavaScript errors: {errors}"

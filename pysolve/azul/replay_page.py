@@ -57,8 +57,12 @@ document.addEventListener('keydown', event => {
   else if (event.key === 'ArrowRight') { pause(); show(at + 1); }
   else if (event.key === 'ArrowLeft') { pause(); show(at - 1); }
 });
-const linked = /step=(\d+)/.exec(location.hash);  // a link may name a step: page.html#step=40
-show(linked ? Number(linked[1]) - 1 : 0);
+function linked() {  // a link may name a step: page.html#step=40
+  const named = /step=(\d+)/.exec(location.hash);
+  return named ? Number(named[1]) - 1 : null;
+}
+window.addEventListener('hashchange', () => { if (linked() !== null) { pause(); show(linked()); } });
+show(linked() ?? 0);
 """
 
 STYLE = """body{font-family:sans-serif;margin:1.5em} button{margin-right:.4em}
