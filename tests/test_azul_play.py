@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pysolve.azul.play import PERSON, Table
-from pysolve.azul.play_app import AzulApp, coloured, move_key, play_through, table_text, wait_for_turn
+from pysolve.azul.play_app import (AzulApp, TableView, coloured, move_key, play_through, source_at, table_text,
+                                   wait_for_turn)
 from pysolve.azul.replay import story
 from pysolve.cli import main
 from pysolve.errors import InputError
@@ -145,6 +146,28 @@ def test_a_click_on_a_move_plays_it_and_a_click_on_undo_takes_it_back():
 
     played, shown, pending = run_app(table, script)
     assert played and "space lets the others play, u takes it back" in shown and not pending
+
+
+def test_a_click_on_a_factory_in_the_table_narrows_the_moves_to_it():
+    table = Table(2, 0, ["random"], "python", 2)
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        view = pilot.app.query_one(TableView)
+        lines = table_text(table.state, table.names).split("\n")
+        row = next(index for index, line in enumerate(lines) if line.startswith("factories:"))
+        number = next(str(move[0] + 1) for move in table.legal_moves() if move[0] >= 0)
+        column = lines[row].index(f"F{number}[") + 2
+        assert source_at("\n".join(lines), column, row) == number
+        await pilot.click(TableView, offset=(column + view.styles.margin.left, row))
+        choices = pilot.app.query_one(OptionList)
+        listed = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+        centre_row = row + 1 + lines[row + 1].startswith(" ")
+        await pilot.click(TableView, offset=(3 + view.styles.margin.left, centre_row))
+        return number, listed, pilot.app.typed
+
+    number, listed, typed = run_app(table, script)
+    assert listed and all(key.startswith(number) for key in listed) and typed == "c"
 
 
 def test_ctrl_c_leaves_with_the_status_of_an_interrupt(tmp_path):

@@ -2,9 +2,10 @@
 
 The screen shows the table (tiles in their colours), the person's legal moves as a list (arrows and
 Enter, or a mouse click; typing narrows it: a source `c` or `1`-`9`, a colour `b y r k w`, a
-destination `1`-`5` or `f` for the floor), and the game told step by step. After the person's move
-the list offers to let the others play (space) or to take the move back (u). The strategies' seats
-move one at a time, `delay` seconds apart. The rules are the back end's, through `play.Table`.
+destination `1`-`5` or `f` for the floor; so does a click on a factory or the centre), and the game
+told step by step. After the person's move the list offers to let the others play (space) or to take
+the move back (u). The strategies' seats move one at a time, `delay` seconds apart. The rules are the
+back end's, through `play.Table`.
 """
 
 from __future__ import annotations
@@ -92,6 +93,36 @@ def move_label(move: Move, state: dict[str, Any]) -> str:
     return f"{move_key(move)}  {describe_move(move)} ({held[colour]} {COLOURS[colour]}{marker})"
 
 
+FACTORY_AT = re.compile(r"F(\d+)\[[^\]]*\]")
+
+
+def source_at(text: str, x: int, y: int) -> str | None:
+    """The source key of what the table text shows at column x of line y: `c` on the centre's line, a
+    factory's number on its `F<n>[...]`, else None."""
+    lines = text.split("\n")
+    if not 0 <= y < len(lines):
+        return None
+    if lines[y].startswith("centre:"):
+        return "c"
+    for found in FACTORY_AT.finditer(lines[y]):
+        if found.start() <= x < found.end():
+            return found.group(1)
+    return None
+
+
+class TableView(Static):
+    """The table; a click on a factory or the centre narrows the moves to it."""
+
+    def on_click(self, event: events.Click) -> None:
+        """Find the source under the pointer and tell the app."""
+        offset = event.get_content_offset(self)
+        app: AzulApp = self.app  # type: ignore[assignment]
+        if offset is not None:
+            source = source_at(table_text(app.table.state, app.table.names), offset.x, offset.y)
+            if source is not None:
+                app.source_clicked(source)
+
+
 class AzulApp(App[None]):
     """The table, the person's moves, the game told so far, and the keys."""
 
@@ -125,12 +156,13 @@ class AzulApp(App[None]):
     def compose(self) -> ComposeResult:
         """The table on the left; the prompt, the moves and the story on the right; the keys below."""
         with Horizontal(id="top"):
-            yield Static(id="table")
+            yield TableView(id="table")
             with Vertical(id="side"):
                 yield Static(id="prompt")
                 yield OptionList(id="moves")
                 yield Static(id="events")
-        yield Static("arrows+Enter or click: play a move   type source/colour/destination (e.g. 3rf) to narrow   "
+        yield Static("arrows+Enter or click: play a move   type source/colour/destination (e.g. 3rf) or click a "
+                     "factory to narrow   "
                      "space: let the others play   u: undo your move   Esc: clear   q: quit", id="help")
 
     def on_mount(self) -> None:
@@ -227,14 +259,21 @@ class AzulApp(App[None]):
         if not self.table.person_to_move or len(self.typed) >= 3 or not character \
                 or character not in allowed[len(self.typed)]:
             return
-        candidate = self.typed + character
-        if any(move_key(move).startswith(candidate) for move in self.table.legal_moves()):
-            event.stop()
-            self.typed = candidate
-            self.message = ""
+        event.stop()
+        self.narrow(self.typed + character)
+
+    def narrow(self, keys: str) -> None:
+        """Show only the moves whose keys start with `keys` (when there are any)."""
+        if any(move_key(move).startswith(keys) for move in self.table.legal_moves()):
+            self.typed, self.message = keys, ""
         else:
-            self.message = f"no legal move starts with {candidate!r}"
+            self.message = f"no legal move starts with {keys!r}"
         self.show()
+
+    def source_clicked(self, source: str) -> None:
+        """A click on a factory or the centre: its moves only."""
+        if self.table.person_to_move:
+            self.narrow(source)
 
     def action_go_on(self) -> None:
         """The person's move stands: the others play."""
