@@ -256,24 +256,42 @@ def test_squares_uploaded_file_and_bad_input(web: httpx.Client) -> None:
 
 # ---------------------------------------------------------------- azul
 
-def test_azul_person_plays_a_whole_game_against_random(web: httpx.Client) -> None:
-    table = web.post("/api/azul/games", json={"players": 3, "seats": ["random", "human", "greedy"], "seed": 4})
+def test_azul_person_plays_a_whole_game_against_strategies(web: httpx.Client) -> None:
+    table = web.post("/api/azul/games", json={"players": 3, "seats": ["random", "you", "greedy"], "seed": 4})
     assert table.status_code == 201
     state = table.json()
+    key = state["id"]
+    assert state["seats"] == ["random", "you", "greedy"] and state["seat"] == 1
     while not state["over"]:
-        assert state["human_to_move"] and state["turn"] == 1 and state["moves"]
-        state = web.post(f"/api/azul/games/{state['id']}/moves", json={"move": state["moves"][0]}).json()
+        assert state["human_to_move"] and state["turn"] == 1 and state["moves"] and not state["pending"]
+        state = web.post(f"/api/azul/games/{key}/moves", json={"move": state["moves"][0]}).json()
+        if not state["over"]:  # the move is on the table until the others are let play
+            assert state["pending"] and state["moves"] == [] and not state["human_to_move"]
+            state = web.post(f"/api/azul/games/{key}/continue").json()
     assert state["winners"] and state["rounds"][-1]["final"]
     told = [step["kind"] for step in state["steps"]]
     assert told.count("move") == state["state"]["moves"] and told.count("tiling") == state["state"]["round"]
     assert told.count("bonus") == 3 and "tile" in told
     moves = [step["text"] for step in state["steps"] if step["kind"] == "move"]
-    assert all(re.match(rf"move {number}, seat [012] \((random|human|greedy)\): ", text)
+    assert all(re.match(rf"move {number}, seat [012] \((random|you|greedy)\): ", text)
                for number, text in enumerate(moves, 1))
     assert [r["round"] for r in state["rounds"]] == list(range(1, state["state"]["round"] + 1))
     assert state["rounds"][-1]["after"] == [board["score"] for board in state["state"]["boards"]]
-    assert "not a person's turn: the game is over" in error_of(
-        web.post(f"/api/azul/games/{state['id']}/moves", json={"move": [0, 0, 0]}), 400)
+    assert "not your turn" in error_of(web.post(f"/api/azul/games/{key}/moves", json={"move": [0, 0, 0]}), 400)
+    log = web.get(f"/api/azul/games/{key}/log")
+    assert log.headers["content-disposition"] == f'attachment; filename="azul-{key}.jsonl"'
+    replayed = web.post("/api/azul/replay", json={"log": log.text}).json()["steps"]
+    assert replayed[-1]["kind"] == "end" and replayed[-1]["state"]["boards"] == state["state"]["boards"]
+
+
+def test_azul_move_taken_back_before_the_others_play(web: httpx.Client) -> None:
+    state = web.post("/api/azul/games", json={"seats": ["you", "greedy"], "seed": 3}).json()
+    key, before = state["id"], state
+    assert "nothing to take back" in error_of(web.post(f"/api/azul/games/{key}/undo"), 400)
+    moved = web.post(f"/api/azul/games/{key}/moves", json={"move": state["moves"][-1]}).json()
+    assert moved["pending"] and moved["state"] != before["state"]
+    back = web.post(f"/api/azul/games/{key}/undo").json()
+    assert back["state"] == before["state"] and back["moves"] == before["moves"] and back["human_to_move"]
 
 
 def test_games_past_the_kept_number_are_closed_and_forgotten() -> None:
@@ -292,18 +310,20 @@ def test_games_past_the_kept_number_are_closed_and_forgotten() -> None:
 
 def test_azul_strategies_offered(web: httpx.Client) -> None:
     offered = web.get("/api/azul/strategies").json()
-    assert offered["human"] == "human" and offered["strategies"][:3] == ["random", "greedy", "lookahead"]
+    assert offered["person"] == "you" and offered["strategies"][:3] == ["random", "greedy", "lookahead"]
     for name in offered["strategies"]:  # each one a strategy a table accepts
-        assert web.post("/api/azul/games", json={"seats": ["human", name]}).status_code == 201
+        assert web.post("/api/azul/games", json={"seats": ["you", name]}).status_code == 201
 
 
 def test_azul_grey_wall_variant(web: httpx.Client) -> None:
-    state = web.post("/api/azul/games", json={"seats": ["human", "greedy"], "variant": "grey", "seed": 2}).json()
+    state = web.post("/api/azul/games", json={"seats": ["you", "greedy"], "variant": "grey", "seed": 2}).json()
     assert state["state"]["variant"] == "grey"
     while not state["over"]:
         state = web.post(f"/api/azul/games/{state['id']}/moves", json={"move": state["moves"][-1]}).json()
+        if state["pending"]:
+            state = web.post(f"/api/azul/games/{state['id']}/continue").json()
     assert state["rounds"][-1]["final"]
-    assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(human, greedy\)", state["steps"][0]["text"])
+    assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(you, greedy\)", state["steps"][0]["text"])
     result = web.post("/api/azul/tournament", json={"games": 2, "variant": "grey"}).json()
     assert result["summary"]["games"] == 2
     assert "unknown Azul variant 'pink'" in error_of(web.post("/api/azul/games", json={"variant": "pink"}), 400)
@@ -311,9 +331,11 @@ def test_azul_grey_wall_variant(web: httpx.Client) -> None:
 
 def test_azul_bad_input(web: httpx.Client) -> None:
     assert "2 to 4 players" in error_of(web.post("/api/azul/games", json={"players": 5}), 400)
-    assert "unknown strategy 'clever'" in error_of(web.post("/api/azul/games", json={"seats": ["human", "clever"]}), 400)
-    assert "must name 2 seats" in error_of(web.post("/api/azul/games", json={"seats": ["human"]}), 400)
-    state = web.post("/api/azul/games", json={"seats": ["human", "random"]}).json()
+    assert "unknown strategy 'clever'" in error_of(web.post("/api/azul/games", json={"seats": ["you", "clever"]}), 400)
+    assert "must name 2 seats" in error_of(web.post("/api/azul/games", json={"seats": ["you"]}), 400)
+    assert "'you' once" in error_of(web.post("/api/azul/games", json={"seats": ["you", "you"]}), 400)
+    assert "'you' once" in error_of(web.post("/api/azul/games", json={"seats": ["greedy", "random"]}), 400)
+    state = web.post("/api/azul/games", json={"seats": ["you", "random"]}).json()
     moves = f"/api/azul/games/{state['id']}/moves"
     assert "illegal move" in error_of(web.post(moves, json={"move": [0, 0, 9]}), 400)
     assert "a move is (source, colour, destination)" in error_of(web.post(moves, json={"move": [1, 2]}), 400)

@@ -101,6 +101,7 @@ def press(page: Page, key: str) -> None:
     settle(page)
 
 
+
 def board_pieces(page: Page) -> dict[str, str]:
     """Pieces on the board: name -> fixed or temporary."""
     return {rect.get_attribute("data-piece") or "": rect.get_attribute("class") or ""
@@ -222,18 +223,28 @@ def test_squares_replay_ends_on_a_solution(base: str, page: Page, pictures: Path
 def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/azul")
     settle(page)
+    page.select_option("#seats select >> nth=1", "random")
     page.fill("#seed", "3")
     page.click("#start")
     settle(page)
-    moves = 0
+    moves, taken_back = 0, False
     while page.get_attribute("body", "data-over") != "true":
-        assert page.text_content("#turn").startswith(f"Round ")
+        assert page.text_content("#turn").startswith("Round ")
         page.locator(".factory.source-ok").first.click()
         page.locator(".tile.pick").first.click()
         if moves == 1:
             screenshot(page, pictures, "azul")  # a source and a colour chosen: the legal destinations lit
         page.locator(".dest-ok").first.click()
         settle(page)
+        if page.get_attribute("body", "data-waiting") == "true":  # the move is on the table
+            assert page.is_visible("#take-back") and page.locator(".dest-ok").count() == 0
+            if moves == 2 and not taken_back:
+                taken_back = True
+                press(page, "u")  # taken back: the person is to move again, the same choice open
+                assert page.get_attribute("body", "data-waiting") == "false" and page.locator(".source-ok").count()
+                continue
+            page.click("#go-on")
+            settle(page)
         moves += 1
         assert moves < 200
     assert page.text_content("#turn").startswith("Game over after")
@@ -241,6 +252,7 @@ def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictu
     assert rounds >= 5 and "(end, bonuses)" in page.text_content("#rounds")
     assert page.locator("#scoring dt").count() == rounds  # each round's scoring told, tile by tile
     assert page.locator("#scoring dd.step-bonus").count() == 2
+    assert page.get_attribute("#download", "href").endswith("/log")
     screenshot(page, pictures, "azul-end")
 
 

@@ -1,99 +1,88 @@
 """The Azul pages' endpoints: a person at a table with strategies, replays of logged games, tournaments.
 
-A game is `pysolve.azul.game.AzulGame` on the chosen back end's rules: the
-person's moves are checked against its legal moves, the other seats play
-their strategies (random, greedy, lookahead, mcts..., minimax...) until it
-is a person's turn again or the game is over. Every move is told, and each
-round's scoring tile by tile, by `pysolve.azul.replay.story` (the words of
-`pysolve azul replay`); a replay is the story of a logged game, and a
-tournament is drawn by `pysolve.azul.charts`.
+The table is `pysolve.azul.play.Table`, the model the terminal face
+(`pysolve azul play`) drives too: one seat is the person's, the others
+play strategies (random, greedy, lookahead, mcts..., minimax...) on the
+chosen back end's rules. The person's move can be taken back until the
+others are let play. Every move, and each round's scoring tile by tile, is
+told by `pysolve.azul.replay` (the words of `pysolve azul replay`); a replay
+is the story of a logged game, and a tournament is drawn by
+`pysolve.azul.charts`.
 """
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
-from pysolve.azul.game import AzulGame
 from pysolve.azul.model import STANDARD, VARIANTS, check_move, check_players, check_variant
-from pysolve.azul.replay import story
+from pysolve.azul.play import PERSON, Table
+from pysolve.azul.replay import Step, story
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
 from pysolve.web.core import Choice, Store, Workers, body, field_of
 
-HUMAN = "human"
 CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered by the page; any name works
 MAX_GAMES = 200  # games of one tournament from the page
 
 
-class Table:
-    """A game with its seats (a person or a strategy), the story so far and each round's scores."""
-
-    def __init__(self, players: int, seats: list[str], seed: int, backend: str, variant: str = STANDARD) -> None:
-        self.seats = seats
-        self.game = AzulGame(players, seed, backend, [name if name != HUMAN else "random" for name in seats], variant)
-        self.records: list[dict[str, Any]] = [  # the game's log, as `simulate --log` writes it
-            {"type": "start", "seed": seed, "players": players, "engine": backend, "strategies": seats,
-             "state": self.game.state}]
-        self.rounds: list[dict[str, Any]] = []
-        self.round_start = self.game.scores
-
-    @property
-    def turn(self) -> int | None:
-        """The seat to move, None once the game is over."""
-        return None if self.game.over else self.game.rules.turn(self.game.handle)
-
-    def human_to_move(self) -> bool:
-        """True when a person's seat is to move."""
-        return self.turn is not None and self.seats[self.turn] == HUMAN
-
-    def play(self, move: Any = None) -> None:
-        """Play one move (a person's, or the strategy's when `move` is None); tell it, keep the round scores."""
-        seat, before = self.turn, self.game.state["round"]
-        played = self.game.play(move)
-        after = self.game.state
-        self.records.append({"type": "move", "seat": seat, "move": list(played), "state": after})
-        if after["round"] != before or after["over"]:
-            scores = [board["score"] for board in after["boards"]]
-            self.rounds.append({"round": before, "before": self.round_start, "after": scores,
-                                "final": bool(after["over"])})
-            self.round_start = scores
-
-    def told(self) -> list[dict[str, Any]]:
-        """The game so far as the replay tells it: every move, each round's tiling tile by tile, the deals."""
-        return [{"kind": step.kind, "text": step.text} for step in story(self.records)]
-
-    def advance(self) -> None:
-        """Let the strategies play until a person is to move or the game is over."""
-        while self.turn is not None and not self.human_to_move():
-            self.play()
-
-    def view(self, key: str) -> dict[str, Any]:
-        """The table as the page draws it."""
-        human = self.human_to_move()
-        return {"id": key, "backend": self.game.backend, "seats": self.seats, "state": self.game.state,
-                "turn": self.turn, "human_to_move": human,
-                "moves": [list(move) for move in self.game.legal_moves()] if human else [],
-                "over": self.game.over, "winners": self.game.winners if self.game.over else [],
-                "rounds": self.rounds, "steps": self.told()}
+def table_of(data: dict[str, Any], backend: str) -> Table:
+    """The table a request asks for: `seats` names `you` once and a strategy for every other seat."""
+    players = check_players(field_of(data, "players", int, default=2))
+    seats = field_of(data, "seats", list, default=[PERSON] + ["greedy"] * (players - 1))
+    if len(seats) != players or not all(isinstance(name, str) for name in seats) or seats.count(PERSON) != 1:
+        raise InputError(f"the field 'seats' must name {players} seats: {PERSON!r} once, a strategy for each "
+                         f"other seat; not {seats}")
+    seat = seats.index(PERSON)
+    others = seats[:seat] + seats[seat + 1:]  # in seat order, as the table gives them out
+    return Table(players, seat, others, backend, field_of(data, "seed", int, default=0), None,
+                 check_variant(field_of(data, "variant", str, default=STANDARD)))
 
 
-def seats_of(data: dict[str, Any], players: int) -> list[str]:
-    """The request's seats: one name per player, `human` or a strategy; InputError when not."""
-    seats = field_of(data, "seats", list, default=[HUMAN] + ["random"] * (players - 1))
-    if len(seats) != players or not all(isinstance(name, str) for name in seats):
-        raise InputError(f"the field 'seats' must name {players} seats (human or a strategy), not {seats}")
-    for name in seats:
-        if name != HUMAN:
-            strategy(name)  # UnknownName for a strategy that does not exist
-    return seats
+def let_others_play(table: Table) -> None:
+    """The person's move stands: the strategies play until the person is to move again or the game ends."""
+    table.confirm()
+    while table.others_move() is not None:
+        pass
+
+
+def rounds_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each finished round's scores, before and after its tiling (the last one with the end's bonuses)."""
+    rounds, before = [], [board["score"] for board in records[0]["state"]["boards"]]
+    for previous, record in zip(records, records[1:]):
+        if record["type"] != "move":
+            continue
+        state = record["state"]
+        if state["round"] != previous["state"]["round"] or state["over"]:
+            after = [board["score"] for board in state["boards"]]
+            rounds.append({"round": previous["state"]["round"], "before": before, "after": after,
+                           "final": state["over"]})
+            before = after
+    return rounds
+
+
+def steps_view(steps: list[Step], states: bool = False) -> list[dict[str, Any]]:
+    """Steps of a story as the page shows them (with the table at each step, for replays)."""
+    return [{"kind": step.kind, "text": step.text, **({"state": step.state, "names": list(step.names)} if states else {})}
+            for step in steps]
+
+
+def table_view(key: str, table: Table) -> dict[str, Any]:
+    """The table as the page draws it: state, seats, the person's legal moves, scores by round, the story."""
+    over = table.over
+    return {"id": key, "backend": table.backend, "seats": table.names, "seat": table.seat, "state": table.state,
+            "turn": None if over else table.turn, "human_to_move": table.person_to_move, "pending": table.pending,
+            "moves": [list(move) for move in table.legal_moves()], "over": over,
+            "winners": table.game.winners if over else [], "rounds": rounds_of(table.records),
+            "steps": steps_view(table.steps())}
 
 
 def replay_steps(text: str) -> list[dict[str, Any]]:
@@ -102,8 +91,7 @@ def replay_steps(text: str) -> list[dict[str, Any]]:
         path = Path(folder) / "uploaded log"
         path.write_text(text, encoding="utf-8")
         records = read_log(path)
-    return [{"kind": step.kind, "text": step.text, "state": step.state, "names": list(step.names)}
-            for step in story(records)]
+    return steps_view(story(records), states=True)
 
 
 def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str],
@@ -115,50 +103,51 @@ def play_tournament(players: int, games: int, seed: int, backend: str, strategie
 
 
 def routes(workers: Workers, choice: Choice) -> list[Route]:
-    """The Azul endpoints: start a table, read it, move; replay a log; run a tournament."""
-    tables: Store[Table] = Store("azul", close=lambda table: table.game.close())
+    """The Azul endpoints: start a table, read it, move, take back, let the others play, its log; replays;
+    tournaments."""
+    tables: Store[Table] = Store("azul", close=Table.close)
 
     async def start(request: Request) -> JSONResponse:
         data = await body(request)
         backend = choice.pick(data)
-        players = check_players(field_of(data, "players", int, default=2))
-        seats = seats_of(data, players)
-        seed = field_of(data, "seed", int, default=0)
-        variant = check_variant(field_of(data, "variant", str, default=STANDARD))
 
         def begin() -> dict[str, Any]:
-            table = Table(players, seats, seed, backend, variant)
-            table.advance()
-            return table.view(tables.add(table))
+            table = table_of(data, backend)
+            let_others_play(table)
+            return table_view(tables.add(table), table)
 
         return JSONResponse(await workers.run(begin), status_code=201)
 
-    async def show(request: Request) -> JSONResponse:
+    def acting(request: Request, act: Any) -> Any:
+        """An endpoint that does `act(table)` to the table in the path (in a worker, one request at a time)."""
         key = request.path_params["key"]
         kept = tables.get(key)
 
-        def locked() -> dict[str, Any]:  # the state comes from the back end (a Prolog query, on Prolog)
+        def locked() -> dict[str, Any]:  # the back end is asked (a Prolog query, on Prolog)
             with kept.lock:
-                return kept.game.view(key)
+                act(kept.game)
+                return table_view(key, kept.game)
 
-        return JSONResponse(await workers.run(locked))
+        return workers.run(locked)
+
+    async def show(request: Request) -> JSONResponse:
+        return JSONResponse(await acting(request, lambda table: None))
 
     async def move(request: Request) -> JSONResponse:
+        chosen = check_move(field_of(await body(request), "move", list, required=True))
+        return JSONResponse(await acting(request, lambda table: table.choose(chosen)))
+
+    async def undo(request: Request) -> JSONResponse:
+        return JSONResponse(await acting(request, Table.undo))
+
+    async def go_on(request: Request) -> JSONResponse:
+        return JSONResponse(await acting(request, let_others_play))
+
+    async def log(request: Request) -> PlainTextResponse:
         key = request.path_params["key"]
-        kept, data = tables.get(key), await body(request)
-        chosen = check_move(field_of(data, "move", list, required=True))
-
-        def locked() -> dict[str, Any]:
-            with kept.lock:
-                table = kept.game
-                if not table.human_to_move():
-                    raise InputError("it is not a person's turn: the game is over" if table.game.over
-                                     else f"it is not a person's turn (seat {table.turn} plays {table.seats[table.turn]})")
-                table.play(chosen)
-                table.advance()
-                return table.view(key)
-
-        return JSONResponse(await workers.run(locked))
+        records = tables.get(key).game.records
+        return PlainTextResponse("".join(json.dumps(record) + "\n" for record in records),
+                                 headers={"Content-Disposition": f'attachment; filename="azul-{key}.jsonl"'})
 
     async def replay(request: Request) -> JSONResponse:
         data = await body(request)
@@ -181,13 +170,16 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         return JSONResponse(await workers.run(play_tournament, players, games, seed, backend, names, variant))
 
     async def options(request: Request) -> JSONResponse:
-        return JSONResponse({"strategies": list(CHOICES), "human": HUMAN, "variants": list(VARIANTS)})
+        return JSONResponse({"strategies": list(CHOICES), "person": PERSON, "variants": list(VARIANTS)})
 
     return [
         Route("/api/azul/strategies", options, methods=["GET"]),
         Route("/api/azul/games", start, methods=["POST"]),
         Route("/api/azul/games/{key}", show, methods=["GET"]),
         Route("/api/azul/games/{key}/moves", move, methods=["POST"]),
+        Route("/api/azul/games/{key}/undo", undo, methods=["POST"]),
+        Route("/api/azul/games/{key}/continue", go_on, methods=["POST"]),
+        Route("/api/azul/games/{key}/log", log, methods=["GET"]),
         Route("/api/azul/replay", replay, methods=["POST"]),
         Route("/api/azul/tournament", tournament_endpoint, methods=["POST"]),
     ]

@@ -5,7 +5,7 @@ const $ = id => document.getElementById(id);
 const COLOURS = ["blue", "yellow", "red", "black", "white"];
 const CENTRE = -1, FLOOR = 0, MARKER = 5, PENALTIES = [1, 1, 2, 2, 2, 3, 3];
 const SCORING = ["tiling", "tile", "floor", "bonus"];  // the steps that tell a round's scoring
-let table = null, source = null, colour = null, strategies = [];
+let table = null, source = null, colour = null, strategies = [], person = "you";
 
 function element(tag, className, text) {
   const made = document.createElement(tag);
@@ -102,10 +102,14 @@ function redraw() {
   $("turn").textContent = table.over
     ? `Game over after ${state.round} rounds. Scores ${scores}; ` +
       `winner${table.winners.length > 1 ? "s" : ""}: ${table.winners.map(s => `seat ${s} (${table.seats[s]})`).join(", ")}`
+    : table.pending ? `Round ${state.round}: your move is on the table: let the others play (space), or take it back (u)`
     : human ? `Round ${state.round}: your move, seat ${table.turn}: ` +
       (source === null ? "click a factory or the centre" : colour === null ? "click a colour" : "click a pattern line or the floor")
     : `Round ${state.round}`;
+  $("go-on").hidden = $("take-back").hidden = !table.pending;
+  $("download").href = `/api/azul/games/${table.id}/log`;
   document.body.dataset.over = String(table.over);
+  document.body.dataset.waiting = String(table.pending);
   const rounds = $("rounds");
   rounds.innerHTML = "<tr><th>round</th>" + table.seats.map((s, i) => `<th>seat ${i} (${s})</th>`).join("") + "</tr>";
   for (const round of table.rounds) {
@@ -128,17 +132,20 @@ function redraw() {
   for (const step of table.steps.filter(step => step.kind === "move").slice(-12)) log.append(element("li", "", step.text));
 }
 
-function play(move) {
-  if (document.body.dataset.pending === "1") return undefined;  // one move at a time
+function act(what, data) {
+  // A move, taking it back, or letting the others play: one at a time.
+  if (document.body.dataset.pending === "1" || !table) return undefined;
   return working(async () => {
     try {
-      table = await call("POST", `/api/azul/games/${table.id}/moves`, { move });
+      table = await call("POST", `/api/azul/games/${table.id}/${what}`, data);
     } finally {
       source = colour = null;
       redraw();
     }
   });
 }
+
+function play(move) { return act("moves", { move }); }
 
 function seatChoices() {
   const players = Number($("players").value), seats = $("seats");
@@ -148,8 +155,8 @@ function seatChoices() {
     const label = element("label", "", `seat ${i} `);
     const select = element("select");
     select.className = "seat";
-    for (const name of ["human", ...strategies]) select.append(new Option(name, name));
-    select.value = before[i] || (i === 0 ? "human" : "random");
+    for (const name of [person, ...strategies]) select.append(new Option(name, name));
+    select.value = before[i] || (i === 0 ? person : "greedy");
     label.append(select);
     seats.append(label);
   }
@@ -207,11 +214,19 @@ $("t-run").onclick = () => working(async () => {
   }
 });
 
+$("go-on").onclick = () => act("continue");
+$("take-back").onclick = () => act("undo");
+document.addEventListener("keydown", event => {
+  if (!table || !table.pending || event.target.closest("input, select, textarea")) return;
+  if (event.key === " ") { event.preventDefault(); act("continue"); }
+  if (event.key === "u") act("undo");
+});
 $("players").onchange = seatChoices;
 $("start").onclick = start;
 (async () => {
   const offered = await call("GET", "/api/azul/strategies");
   strategies = offered.strategies;
+  person = offered.person;
   for (const select of [$("variant"), $("t-variant")]) {
     for (const name of offered.variants) select.append(new Option(name === "grey" ? "grey (any colour, any column)" : name, name));
   }
