@@ -263,10 +263,10 @@ def test_azul_person_plays_a_whole_game_against_strategies(web: httpx.Client) ->
     key = state["id"]
     assert state["seats"] == ["random", "you", "greedy"] and state["seat"] == 1
     while not state["over"]:
-        assert state["human_to_move"] and state["turn"] == 1 and state["moves"] and not state["pending"]
+        assert state["person_to_move"] and state["turn"] == 1 and state["moves"] and not state["pending"]
         state = web.post(f"/api/azul/games/{key}/moves", json={"move": state["moves"][0]}).json()
         if not state["over"]:  # the move is on the table until the others are let play
-            assert state["pending"] and state["moves"] == [] and not state["human_to_move"]
+            assert state["pending"] and state["moves"] == [] and not state["person_to_move"]
             state = web.post(f"/api/azul/games/{key}/continue").json()
     assert state["winners"] and state["rounds"][-1]["final"]
     told = [step["kind"] for step in state["steps"]]
@@ -291,7 +291,7 @@ def test_azul_move_taken_back_before_the_others_play(web: httpx.Client) -> None:
     moved = web.post(f"/api/azul/games/{key}/moves", json={"move": state["moves"][-1]}).json()
     assert moved["pending"] and moved["state"] != before["state"]
     back = web.post(f"/api/azul/games/{key}/undo").json()
-    assert back["state"] == before["state"] and back["moves"] == before["moves"] and back["human_to_move"]
+    assert back["state"] == before["state"] and back["moves"] == before["moves"] and back["person_to_move"]
 
 
 def test_games_past_the_kept_number_are_closed_and_forgotten() -> None:

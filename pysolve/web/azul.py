@@ -79,7 +79,7 @@ def table_view(key: str, table: Table) -> dict[str, Any]:
     """The table as the page draws it: state, seats, the person's legal moves, scores by round, the story."""
     over = table.over
     return {"id": key, "backend": table.backend, "seats": table.names, "seat": table.seat, "state": table.state,
-            "turn": None if over else table.turn, "human_to_move": table.person_to_move, "pending": table.pending,
+            "turn": None if over else table.turn, "person_to_move": table.person_to_move, "pending": table.pending,
             "moves": [list(move) for move in table.legal_moves()], "over": over,
             "winners": table.game.winners if over else [], "rounds": rounds_of(table.records),
             "steps": steps_view(table.steps())}

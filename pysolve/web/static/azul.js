@@ -96,14 +96,14 @@ function drawTable(state, names, turn, container, interactive) {
 
 function redraw() {
   if (!table) return;
-  const state = table.state, human = table.human_to_move;
-  drawTable(state, table.seats, table.turn, $("table"), human);
+  const state = table.state, yours = table.person_to_move;
+  drawTable(state, table.seats, table.turn, $("table"), yours);
   const scores = state.boards.map(b => b.score).join(" : ");
   $("turn").textContent = table.over
     ? `Game over after ${state.round} rounds. Scores ${scores}; ` +
       `winner${table.winners.length > 1 ? "s" : ""}: ${table.winners.map(s => `seat ${s} (${table.seats[s]})`).join(", ")}`
     : table.pending ? `Round ${state.round}: your move is on the table: let the others play (space), or take it back (u)`
-    : human ? `Round ${state.round}: your move, seat ${table.turn}: ` +
+    : yours ? `Round ${state.round}: your move, seat ${table.turn}: ` +
       (source === null ? "click a factory or the centre" : colour === null ? "click a colour" : "click a pattern line or the floor")
     : `Round ${state.round}`;
   $("go-on").hidden = $("take-back").hidden = !table.pending;
