@@ -151,8 +151,10 @@ class Workers:
                 continue
             try:
                 result, error = function(*args), None
-            except BaseException as raised:  # handed to the request (Ctrl-C's interrupt included)
+            except Exception as raised:  # handed to the request
                 result, error = None, raised
+            except BaseException:  # Ctrl-C's interrupt, which a budget passes on: the server is stopping
+                result, error = None, stopping_error()
             with contextlib.suppress(RuntimeError):  # the loop is gone: the server stopped meanwhile
                 done.get_loop().call_soon_threadsafe(settle, done, result, error)
 
