@@ -15,6 +15,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from pysolve import executors
 from pysolve.azul import tournament as tour
 from pysolve.azul.game import play_game
 from pysolve.azul.model import Move, RandomStream
@@ -28,12 +29,8 @@ TIMING_GAMES = 2
 
 def match(first: str, second: str, games: int, workers: int) -> dict[str, Any]:
     """`first` against `second` over `games` seat-rotated games: the standing of `first`."""
-    executor = tour.process_pool(workers) if workers > 1 else None
-    try:
+    with executors.executor(workers) as executor:
         results = tour.run(tour.tasks(2, games, 1000, "python", [first, second]), executor)
-    finally:
-        if executor is not None:
-            executor.shutdown()
     standings = {row["strategy"]: row for row in tour.summarise(results)["strategies"]}
     return {**standings[first], "opponent": standings[second]}
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pysolve import backends, files
+from pysolve import backends, executors, files
 from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
@@ -96,24 +96,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     _check_counts(args)
     backend = _names(args.engine, backends.NAMES, "engine")[0]
     rules(backend)  # fail early when the back end cannot run here
-    if args.workers < 1:
-        raise InputError(f"--workers must be at least 1, not {args.workers}")
+    executors.check_workers(args.workers)
     work = tour.tasks(args.players, args.games, args.seed, backend, _names(args.strategy, None, "strategy"),
                       log=bool(args.log), variant=args.variant)
     progress = Progress(len(work), "azul")
-    client, executor = None, None
-    if args.cluster:
-        client, executor = tour.dask_executor(args.cluster)
-    elif args.workers > 1:
-        executor = tour.process_pool(args.workers)
     try:
-        results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
+        with executors.executor(args.workers, args.cluster) as executor:
+            results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
     finally:
         progress.close()
-        if executor is not None:
-            executor.shutdown()
-        if client is not None:
-            client.close()
     if args.log:
         _write_log(Path(args.log), results)
     if args.chart:

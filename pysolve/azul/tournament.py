@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,21 +122,3 @@ def _batched(work: Sequence[Task]) -> Iterator[GameResult]:
         yield from random_games(part[0].players, [task.seed for task in part], "prolog", part[0].variant)
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of fresh processes (spawned: each starts its own SWI-Prolog)."""
-    import multiprocessing
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
-
-
-def dask_executor(address: str) -> tuple[Any, Executor]:
-    """(client, executor) of an existing Dask cluster at `address` (needs `distributed`)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise InputError("--cluster needs Dask's distributed: pip install 'pysolve[dask]'") from None
-    try:
-        client = Client(address, timeout=10)
-    except OSError as error:
-        raise InputError(f"cannot reach the Dask cluster at {address!r}: {error}") from None
-    return client, client.get_executor()
