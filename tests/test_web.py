@@ -443,8 +443,10 @@ def listening_on(port: int) -> list[str]:
     return addresses
 
 
-def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c() -> None:
-    server = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "serve", "--port", "0", "--backend", "python"],
+def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c(pysolve_backends: list[str]) -> None:
+    """On the session's first back end: Prolog, when it runs, answers in worker threads and Ctrl-C still stops."""
+    server = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "serve", "--port", "0",
+                               "--backend", pysolve_backends[0]],
                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         assert server.stderr is not None
@@ -460,6 +462,8 @@ def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c() -> None:
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
         assert page.status_code == 200
+        game = httpx.post(f"http://127.0.0.1:{port}/api/tangram/games", json={}, timeout=60).json()
+        assert game["backend"] == pysolve_backends[0]  # its rules asked of the back end, in a worker thread
         assert listening_on(port) == ["127.0.0.1"]
         question = {"puzzle": "squares", "options": {"file": "eternity-6x6", "count": True, "seconds": 30},
                     "backends": ["python"]}

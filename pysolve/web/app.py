@@ -67,7 +67,7 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
     guard = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
     app = Starlette(routes=routes, middleware=guard,
                     exception_handlers={PysolveError: pysolve_error, HTTPException: http_error})
-    app.state.workers = workers  # `serve` stops them on Ctrl-C
+    app.state.workers, app.state.choice = workers, choice  # `serve` starts them, and stops them on Ctrl-C
     return app
 
 

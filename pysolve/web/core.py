@@ -14,6 +14,7 @@ import contextlib
 import json
 import queue
 import secrets
+import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -127,6 +128,7 @@ class Workers:
             return await done
         finally:
             self._waiting.discard(done)
+            keep_ctrl_c()
 
     def stop(self) -> None:
         """Answer every request waiting on a worker with 503 (from the event loop's thread: a signal handler)."""
@@ -134,17 +136,29 @@ class Workers:
         for done in list(self._waiting):
             done.get_loop().call_soon_threadsafe(settle, done, None, stopping_error())
 
-    def _start(self) -> None:
-        """Start the threads on first use."""
+    def _start(self, prepare: Callable[[], Any] | None = None) -> None:
+        """Start the threads (on first use), each running `prepare()` first; return once all have."""
         with self._lock:
+            ready = []
             while len(self._threads) < self.size:
-                thread = threading.Thread(target=self._work, name=f"pysolve-web-worker-{len(self._threads)}",
-                                          daemon=True)
+                ready.append(threading.Event())
+                thread = threading.Thread(target=self._work, args=(prepare, ready[-1]), daemon=True,
+                                          name=f"pysolve-web-worker-{len(self._threads)}")
                 thread.start()
                 self._threads.append(thread)
+            for event in ready:
+                event.wait()
 
-    def _work(self) -> None:
-        """Run jobs for ever; a job whose request is already answered (503, gone) is skipped."""
+    def start(self, prepare: Callable[[], Any]) -> None:
+        """Start the threads now, each running `prepare()` before any job (`serve` has each make its first
+        Prolog query before uvicorn takes Ctrl-C: a thread's first one installs Prolog's own SIGINT handler)."""
+        self._start(prepare)
+
+    def _work(self, prepare: Callable[[], Any] | None, ready: threading.Event) -> None:
+        """Prepare, then run jobs for ever; a job whose request is already answered (503, gone) is skipped."""
+        if prepare is not None:
+            prepare()
+        ready.set()
         while True:
             done, function, args = self._jobs.get()
             if done.done():
@@ -157,6 +171,14 @@ class Workers:
                 result, error = None, stopping_error()
             with contextlib.suppress(RuntimeError):  # the loop is gone: the server stopped meanwhile
                 done.get_loop().call_soon_threadsafe(settle, done, result, error)
+
+
+def keep_ctrl_c() -> None:
+    """Put Python's SIGINT handler (uvicorn's, which stops the server) back in place, should a worker's
+    Prolog call have installed Prolog's own; only the main thread may, so elsewhere (tests) nothing."""
+    handler = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is threading.main_thread() and handler is not None:
+        signal.signal(signal.SIGINT, handler)
 
 
 def stopping_error() -> HTTPException:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import socket
 import sys
 
+from pysolve import bridge
 from pysolve.errors import InputError
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -36,6 +37,12 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def first_prolog_call() -> None:
+    """A trivial bounded Prolog query: a thread's first one installs SWI-Prolog's own SIGINT handler,
+    so each worker makes it before uvicorn installs the handler that stops the server."""
+    bridge.solutions("pysolve_bridge", bridge.goal("true"))
+
+
 def allowed_hosts(host: str) -> list[str] | None:
     """The host names requests may be addressed to: this machine's and `host`; any when `host` is a
     wildcard (0.0.0.0, ::), which says the server is meant to be reached by other names too."""
@@ -53,6 +60,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None)
             from None
     app = create_app(backend, hosts=allowed_hosts(host))
     sock = listen(host, port)
+    if "prolog" in app.state.choice.available:  # before uvicorn takes Ctrl-C (see Workers.start)
+        app.state.workers.start(first_prolog_call)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
     server = Server(config, app.state.workers)
     shown = f"[{host}]" if ":" in host else host
