@@ -12,6 +12,7 @@ A search that passes its budget shows as `>budget`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 
 from pysolve import backends
@@ -44,16 +45,21 @@ def timed(question: Question, backend: str, repeat: int) -> tuple[float | None, 
     return best, result
 
 
-def row(label: str, question: Question, repeat: int) -> list[str]:
-    """One table row: the label, each back end's time, and each time relative to Python's."""
+def row(label: str, question: Question, repeat: int, only: list[str] | None = None) -> list[str]:
+    """One table row: the label, each back end's time, and each time relative to Python's (`only`: the back
+    ends asked, the others shown as `-`)."""
     times, results = {}, set()
     for backend in BACKENDS:
+        if only is not None and backend not in only:
+            times[backend] = None
+            continue
         seconds, result = timed(question, backend, repeat)
         times[backend] = seconds
         if seconds is not None:
             results.add(repr(result))
     base = times.get("python")
-    cells = [f"{times[b] * 1000:.1f} ms" if times[b] is not None else f">{question.seconds:g} s" for b in BACKENDS]
+    cells = [f"{times[b] * 1000:.1f} ms" if times[b] is not None else "-" if only and b not in only
+             else f">{question.seconds:g} s" for b in BACKENDS]
     ratios = [f"{times[b] / base:.1f}x" if times[b] is not None and base else "-" for b in BACKENDS if b != "python"]
     agree = "yes" if len(results) == 1 else "NO" if len(results) > 1 else "-"
     return [label, *cells, *ratios, agree]
@@ -82,15 +88,24 @@ def scaling_rows(budget: float) -> list[list[str]]:
     return rows
 
 
+def transposed(instance: Instance) -> Instance:
+    """The same board turned a quarter (width and height of the board and of every piece swapped)."""
+    pieces = tuple(dataclasses.replace(p, width=p.height, height=p.width) for p in instance.pieces)
+    return dataclasses.replace(instance, width=instance.height, height=instance.width, pieces=pieces,
+                               name=f"{instance.name}-turned")
+
+
 def issue_rows(budget: float) -> list[list[str]]:
-    """Boards cut by guillotine cuts, sides >= 2, all sizes distinct (issue 12): the count, 12x12 to 24x24."""
+    """Boards cut by guillotine cuts, sides >= 2, all sizes distinct (issue 12), as given and turned: the
+    count on Prolog and Python (miniKanren enumerates every tiling one by one: minutes here), 12x12 to 24x24."""
     rows = []
     for side, pieces, seeds in ((12, 9, range(1, 4)), (16, 12, range(1, 4)), (20, 14, range(1, 13)),
                                 (24, 16, range(1, 4))):
         for seed in seeds:
             instance = generate(side, side, pieces, seed, min_side=2, distinct=True)
-            rows.append(row(f"{side}x{side}/{pieces} min2 distinct seed {seed} count",
-                            Question(instance, "count", "cell", seconds=budget), 1))
+            for board, how in ((instance, ""), (transposed(instance), " turned")):
+                rows.append(row(f"{side}x{side}/{pieces} min2 distinct seed {seed}{how} count",
+                                Question(board, "count", seconds=budget), 1, ["prolog", "python"]))
     return rows
 
 
@@ -105,14 +120,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per classic question (best is shown)")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per search before giving up")
+    parser.add_argument("--counts", action="store_true", help="only the issue-12 counting table")
     args = parser.parse_args()
     warm_up(load_instance())
     header = ["question", *BACKENDS, *(f"{b}/python" for b in BACKENDS if b != "python"), "agree"]
     print(f"back ends: {', '.join(f'{i.name} ({i.version})' for i in backends.all_info() if i.available)}\n")
-    print(render_table(header, classic_rows(args.repeat, args.budget)))
-    print()
-    print(render_table(header, scaling_rows(args.budget)))
-    print()
+    if not args.counts:
+        print(render_table(header, classic_rows(args.repeat, args.budget)))
+        print()
+        print(render_table(header, scaling_rows(args.budget)))
+        print()
     print(render_table(header, issue_rows(args.budget)))
 
 

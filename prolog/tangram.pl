@@ -362,7 +362,7 @@ load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused,
     ;   Above = 0, Below = 0
     ),
     (   MinW >= 2 -> Wide = true ; Wide = false ),
-    Context = context(Up, Bits, Above, Below, Wide, memo(0, 0)).
+    Context = context(Up, Bits, Above, Below, Wide, Rows, memo(0, 0)).
 
 unload_scan :-
     retractall(anchor(_, _, _, _, _, _, _)),
@@ -417,7 +417,7 @@ assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H) :-
 
 scan_count(start(Free, Mirror, Context), Unused, _Up, Count, [Memo, Cleared]) :-
     completions(Free, Mirror, Unused, Context, Count),
-    arg(6, Context, memo(Memo, Cleared)).
+    arg(7, Context, memo(Memo, Cleared)).
 
 %   completions(+Free, +Mirror, +Unused, +Context, -Count): the tilings of
 %   the free cells by the pieces Unused (Mirror: the free cells upside down).
@@ -425,7 +425,7 @@ scan_count(start(Free, Mirror, Context), Unused, _Up, Count, [Memo, Cleared]) :-
 completions(Free, Mirror, Unused, Context, Count) :-
     (   Unused =:= 0
     ->  Count = 1
-    ;   Context = context(Up, Bits, _, _, _, _),
+    ;   Context = context(Up, Bits, _, _, _, _, _),
         Low is lsb(Free),
         Shift is Low - Low mod Up,
         Key is (min(Free >> Shift, Mirror >> Shift) << Bits) \/ Unused,
@@ -441,21 +441,22 @@ completions(Free, Mirror, Unused, Context, Count) :-
 
 child(Low, Free, Mirror, Unused, Run, Context, N) :-
     anchor(Low, Field, Unit, Mask, Flipped, H, After),
+    H =< Run,
     Unused /\ Field =\= 0,
-    Free /\ Mask =:= Mask,
+    Context = context(Up, _, Above, Below, Wide, Rows, _),
+    (   Rows == true -> true ; Free /\ Mask =:= Mask ),  % rows free to the right edge: fits when H =< Run
     Rest is Unused - Unit,
     sums(Rest, Widths, Heights),
     Widths >> After /\ 1 =:= 1,
     Heights >> (Run - H) /\ 1 =:= 1,
     Left is Free xor Mask,
-    Context = context(Up, _, Above, Below, Wide, _),
     (   Above =:= 0 -> true ; Left /\ \ (((Left << 1) /\ Above) \/ ((Left >> 1) /\ Below)) =:= 0 ),
     (   Wide == true -> Left /\ \ ((Left << Up) \/ (Left >> Up)) =:= 0 ; true ),
     Turned is Mirror xor Flipped,
     completions(Left, Turned, Rest, Context, N).
 
 remember(Key, Count, Context) :-
-    arg(6, Context, Memo),
+    arg(7, Context, Memo),
     Memo = memo(Stored, Cleared),
     (   Stored >= 2500000
     ->  retractall(memo(_, _)),

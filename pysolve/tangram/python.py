@@ -119,6 +119,7 @@ class Scan:
                       for field, unit, sizes in kinds.fields]
         # rows free up to the right edge: what a placement leaves right of it is known from where it lies
         suffixes = all(free >> (x * up) & ~free >> ((x + 1) * up) & ((1 << up) - 1) == 0 for x in range(across - 1))
+        self.suffixes = suffixes  # then a piece fits at the first free cell when it is no higher than the run there
         self.anchors: dict[int, list[tuple[int, int, int, int, int, int]]] = {}
         for field, unit, sizes in self.kinds:
             for width, height in sizes:
@@ -153,7 +154,7 @@ class Scan:
     def count(self, unused: int, limit: int, budget: Budget) -> int:
         """The tilings of this order's free cells by the pieces `unused`; RoundOver past `limit` placements."""
         anchors, known, up, cap, bits = self.anchors, self.known, self.up, self.cap, self.bits
-        above, below, wide = self.above, self.below, self.wide
+        above, below, wide, suffixes = self.above, self.below, self.wide, self.suffixes
         fills, fill = self.fills, self.fill
         spent = 0
 
@@ -171,7 +172,7 @@ class Scan:
                 run = free >> low
                 run = min((~run & (run + 1)).bit_length() - 1, up - low % up)  # free cells up from `low`
                 for field, unit, mask, flipped, height, after in anchors.get(low, ()):
-                    if unused & field and free & mask == mask:
+                    if unused & field and height <= run and (suffixes or free & mask == mask):
                         spent += 1
                         if spent > limit:
                             raise RoundOver
