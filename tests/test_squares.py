@@ -161,6 +161,22 @@ def test_owen_5x5_count_on_the_back_ends_that_finish_quickly(pysolve_backend):
     assert all(model.placement_problems(model.load("eternity-5x5"), grid) == [] for grid in grids(answer))
 
 
+@pytest.mark.pysolve_backends("prolog", "python")
+@pytest.mark.parametrize("rows, cols, colours, seed", [(4, 5, 8, 3), (5, 4, 8, 2)])
+def test_the_insect_counts_past_sixteen_cells_fill_the_most_constrained_cell_first(pysolve_backend, rows, cols,
+                                                                                  colours, seed):
+    instance = generate(rows, cols, colours, seed)
+    question = Question(instance, ALL)
+    assert model.most_constrained_first(question) and not model.most_constrained_first(replace(question, mode=FIRST))
+    full = python.Collector(question)
+    python.fast(instance, full, Budget(), periods=instance.periods())  # row by row, no symmetry broken
+    answer = PUZZLE.solve(question, pysolve_backend)
+    assert grids(answer) == sorted(full.grids) and answer.count == full.count >= 1
+    counted = PUZZLE.solve(replace(question, mode=COUNT), pysolve_backend)
+    classes = PUZZLE.solve(replace(question, up_to_rotation=True), pysolve_backend)
+    assert counted.count == full.count == 2 * classes.count  # a non-square grid turns onto itself in 2 ways
+
+
 @pytest.mark.parametrize("name", ["insects", "eternity-3x3", "eternity-4x4"])
 def test_the_original_strategies_agree_with_the_fast_ones(pysolve_backends, name):
     question = Question(model.load(name), ALL)

@@ -421,6 +421,21 @@ class Question:
         return self.instance.periods(self.count_orientations)
 
 
+MRV_CELLS = 16  # above this many cells, the insect rule's counts fill the most constrained cell first
+
+
+def most_constrained_first(question: Question) -> bool:
+    """Whether the fast strategy answers `question` by filling the most constrained cell first (every back end).
+
+    Only for every solution, a count or the classes, under the insect rule (its free border leaves the row
+    order unconstrained), on grids above MRV_CELLS cells (below, building its tables costs more than it saves);
+    the first solution and the eternity rule, whose frame suits it, keep the row order (docs/squares.md).
+    """
+    instance = question.instance
+    return (question.strategy == "fast" and question.mode != FIRST and instance.rule == INSECT
+            and instance.rows * instance.cols > MRV_CELLS)
+
+
 def found(question: Question, grids: list[Grid], count: int, stats: dict[str, Any]) -> Found:
     """A back end's answer: the grids as JSON (none when only counting) and the count."""
     solutions = [] if question.mode == COUNT else [grid_to_json(grid) for grid in grids]

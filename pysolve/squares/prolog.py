@@ -6,7 +6,8 @@ from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Goal, Var
 from pysolve.budget import Budget
-from pysolve.squares.model import COUNT, ETERNITY, FIRST, Grid, Instance, Question, as_grid, found
+from pysolve.squares.model import (COUNT, FIRST, Grid, Instance, Question, as_grid, found,
+                                   most_constrained_first)
 
 RULE_BASE = "squares"
 
@@ -23,14 +24,10 @@ def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Go
 
 
 def strategy(question: Question) -> str:
-    """solve/3's Strategy: `original`; or for `fast`, the first solution row by row (`indexed`, the order every
-    back end shares) and every other question most constrained cell first (`mrv`) under the insect rule,
-    row by row under the eternity rule, whose frame suits the row order (as python.solve chooses)."""
+    """solve/3's Strategy: `original`, `mrv` where model.most_constrained_first says so, else `indexed`."""
     if question.strategy == "original":
         return "original"
-    if question.mode == FIRST and not question.up_to_rotation:
-        return "indexed"
-    return "indexed" if question.instance.rule == ETERNITY else "mrv"
+    return "mrv" if most_constrained_first(question) else "indexed"
 
 
 def rotation(question: Question) -> str:

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 from pysolve.answers import Found
 from pysolve.budget import Budget
-from pysolve.squares.model import (COUNT, ETERNITY, FIRST, E, Edges, Grid, Instance, Matcher, N, Periods, Question, S, W,
-                                   found, grid_rotations, is_canonical, oriented)
+from pysolve.squares.model import (COUNT, FIRST, E, Edges, Grid, Instance, Matcher, N, Periods, Question, S, W,
+                                   found, grid_rotations, is_canonical, most_constrained_first, oriented)
 
 Visit = Callable[[Grid], bool]  # gets each solution; returns True to stop the search
 
@@ -60,8 +60,7 @@ def solve(question: Question, budget: Budget) -> Found:
         reference(instance, visit, budget, periods=periods)
     elif question.mode == FIRST and not question.up_to_rotation:
         fast(instance, collector, budget, periods=periods)
-    elif instance.rule == ETERNITY or question.mode == FIRST:
-        # the frame suits the row order (docs/squares.md); a first canonical grid is the row order's on every back end
+    elif not most_constrained_first(question):
         fast(instance, collector if question.up_to_rotation else with_turns(collector, periods), budget,
              classes=True, periods=periods)
     elif question.mode == COUNT:
