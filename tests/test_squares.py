@@ -564,6 +564,15 @@ def test_the_trace_as_json_lines_holds_every_event_between_a_start_and_an_end(tm
     assert end == {"kind": "end", "events": len(trace.events), "solutions": 4, "truncated": False}
 
 
+@pytest.mark.parametrize("option", ["--trace", "--trace-html"])
+def test_a_trace_into_a_missing_directory_is_one_line_and_leaves_nothing(tmp_path, cli, capsys, option):
+    target = tmp_path / "missing" / "trace.out"
+    assert cli(["solve", "squares", "--backend", "python", option, str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{option} " in err and "does not exist" in err
+    assert not target.parent.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_the_replay_pauses_on_each_solution_and_ends_on_the_last_one():
     page = draw.replay_html(model.load(), [("place", 0, 1, 0), ("solution",), ("back", 0)], False)
     script = page.split("<script>", 1)[1]
