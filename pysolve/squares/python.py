@@ -263,6 +263,21 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
     unused, found, left, checked = allowed[0], 0, size, 0
     everywhere = list(range(size))
 
+    def supported(cell: int, cell_key: int, filling: int) -> bool:
+        """Whether some candidate of `cell` (under `cell_key`, once `filling` is placed) leaves each of its other
+        empty neighbours a candidate: the look-ahead for a neighbour left with a single candidate."""
+        for bit, bits, _, adds in entries_of[cell_key]:
+            if not bit & unused & allowed[cell]:
+                continue
+            rest = unused ^ bits
+            for other, side in neighbours[cell]:
+                if other != filling and cells[other] is None and not (
+                        fitting.get(key[other] + adds[side], 0) & rest & allowed[other]):
+                    break
+            else:
+                return True
+        return False
+
     def place() -> bool:
         nonlocal unused, found, left, checked
         if not left:
@@ -306,8 +321,11 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
                 limit.spend(4096)
             unused = was ^ bits
             for other, side in empty_around:
-                if not fitting.get(key[other] + adds[side], 0) & unused & allowed[other]:
+                fits = fitting.get(key[other] + adds[side], 0) & unused & allowed[other]
+                if not fits:
                     break  # a neighbour would have no candidate left: the branch ends here
+                if not fits & (fits - 1) and not supported(other, key[other] + adds[side], best):
+                    break  # its one candidate would leave one of its own neighbours none
             else:
                 cells[best] = cell
                 for other, side in around:
