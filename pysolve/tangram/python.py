@@ -251,14 +251,15 @@ def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, An
     other's states on the same board), and the order whose sweep line
     crosses fewer pieces is the better one on every generated board we
     measured. As a safety net the other order runs too, with a quarter of
-    the placements, in rounds twice as long as the last; memos are kept
-    between rounds.
+    the placements (and a fifth of the memo), in rounds twice as long as
+    the last; memos are kept between rounds.
     """
     instance = question.instance
     kinds = Kinds(instance, question.order)
     first = model.first_scan(instance, question.order)
-    scans = [Scan(kinds, question.free, instance.width, instance.height, transposed, MEMO_CAP // 2)
-             for transposed in ((False, True) if first == "columns" else (True, False))]
+    caps = (MEMO_CAP - MEMO_CAP // (OTHER_SHARE + 1), MEMO_CAP // (OTHER_SHARE + 1))  # memo shared as the work
+    scans = [Scan(kinds, question.free, instance.width, instance.height, transposed, cap)
+             for transposed, cap in zip((False, True) if first == "columns" else (True, False), caps)]
     limit, rounds = FIRST_ROUND, 0
     while True:
         rounds += 1
