@@ -287,9 +287,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
         return int(exit_.code or 0)
     try:
+        bound = 0
         if hasattr(args, "memory"):
-            memory.limit(memory.default_limit() if args.memory is None else memory.parse_size(args.memory))
-        return args.run(args)
+            bound = memory.default_limit() if args.memory is None else memory.parse_size(args.memory)
+        with memory.bounded(bound):
+            return args.run(args)
     except MemoryError:
         print("pysolve: error: out of memory; the run passed its --memory bound", file=sys.stderr)
         return 2

@@ -3,9 +3,11 @@ with MemoryError (answered as status unknown) instead of being killed by the ker
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import resource
+from collections.abc import Iterator
 
 from pysolve.errors import InputError
 
@@ -44,6 +46,19 @@ def limit(size: int) -> None:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         wanted = size if hard == resource.RLIM_INFINITY else min(size, hard)
         resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+
+
+@contextlib.contextmanager
+def bounded(size: int) -> Iterator[None]:
+    """Bound the address space to `size` bytes (0: leave it) while the block runs, and give the bound
+    before it back after: a CLI run inside a larger program (a test, a notebook) leaves the limit as it
+    was, so that what the program starts later (a browser) does not inherit it."""
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    limit(size)
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
 
 
 def current_limit() -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -188,6 +189,12 @@ def test_a_search_too_deep_for_python_answers_unknown(capsys: pytest.CaptureFixt
     assert out.splitlines()[-1].startswith("[kanren: unknown; seconds ")
     assert out.splitlines()[-1].endswith("reason kanren fichas search went deeper than Python's recursion limit (1000 frames)]")
 
+
+
+def test_a_run_in_process_gives_the_memory_bound_back(capsys: pytest.CaptureFixture[str]) -> None:
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    assert main(["solve", "fichas", "--m", "1", "--n", "1", "--backend", "python", "--memory", "2G"]) == 0
+    assert resource.getrlimit(resource.RLIMIT_AS) == before  # a browser started later must not inherit 2 GB
 
 @pytest.mark.pysolve_backends("prolog", "python")  # kanren has no breadth-first search to grow
 def test_a_search_past_the_memory_bound_answers_unknown(pysolve_backend: str) -> None:
