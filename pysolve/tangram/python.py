@@ -10,10 +10,10 @@ corner there, so each tiling is met exactly once, with far fewer dead ends.
 from __future__ import annotations
 
 import math
-from functools import reduce
-from operator import or_
 from collections.abc import Callable, Iterator
+from functools import reduce
 from itertools import islice
+from operator import or_
 from typing import Any
 
 from pysolve.answers import Found
