@@ -1,7 +1,8 @@
 """The pages in a real headless Chromium (Debian's, driven by Playwright): whole games by mouse and keys.
 
-Each test also saves a screenshot of its page into docs/ (docs/web.md shows
-them). Chromium comes from the set-up (`.ci/install-browser`); only where it
+Each test also saves a screenshot of its page; with PYSOLVE_SCREENSHOTS=1 (and
+SWI-Prolog, the default back end) into docs/, the pictures docs/web.md shows,
+otherwise into a temporary folder, so that a test run leaves the tree as it was. Chromium comes from the set-up (`.ci/install-browser`); only where it
 could not be installed are these tests skipped, saying so.
 """
 
@@ -66,9 +67,10 @@ def settle(page: Page) -> None:
 
 @pytest.fixture(scope="module")
 def pictures(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where screenshots go: docs/ (the pictures docs/web.md shows), or a temporary folder while Prolog
-    is hidden on purpose, so that the docs always show the default back end."""
-    return tmp_path_factory.mktemp("screenshots") if os.environ.get(HIDE_VARIABLE) else ROOT / "docs"
+    """Where screenshots go: docs/ when PYSOLVE_SCREENSHOTS asks for them (never while Prolog is hidden on
+    purpose: the docs show the default back end), else a temporary folder."""
+    wanted = os.environ.get("PYSOLVE_SCREENSHOTS") and not os.environ.get(HIDE_VARIABLE)
+    return ROOT / "docs" if wanted else tmp_path_factory.mktemp("screenshots")
 
 
 def screenshot(target: Page | Locator, folder: Path, name: str) -> None:
