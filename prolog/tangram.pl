@@ -328,7 +328,7 @@ memo_count(Scan, Order, Placed, Count, Stats) :-
     ;   Across = BoardH, Up = BoardW, maplist(transposed, Placed, Flat)
     ),
     setup_call_cleanup(load_scan(Scan, Order, Across, Up, Flat, Start, Unused, Naming),
-                       scan_count(Start, Unused, Up, Count0, Stats),
+                       scan_count(Start, Unused, Count0, Stats),
                        unload_scan),
     Count is Count0 * Naming.
 
@@ -356,7 +356,8 @@ load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused,
            assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H)),
     aggregate_all(min(H), (kind(_, _, Shapes), member([_, H], Shapes)), MinH),
     aggregate_all(min(W), (kind(_, _, Shapes), member([W, _], Shapes)), MinW),
-    aggregate_all(sum(1 << (X * Up)), between(0, Across, X), Bottoms),
+    LastX is Across - 1,
+    aggregate_all(sum(1 << (X * Up)), between(0, LastX, X), Bottoms),   % each column's bottom cell
     (   MinH >= 2
     ->  Above is Bottoms * ((1 << Up) - 2), Below is Bottoms * ((1 << (Up - 1)) - 1)
     ;   Above = 0, Below = 0
@@ -415,7 +416,7 @@ assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H) :-
     (   Rows == true -> After is Across - X - W ; After = 0 ),
     assertz(anchor(Cell, Field, Unit, Mask, Flipped, H, After)).
 
-scan_count(start(Free, Mirror, Context), Unused, _Up, Count, [Memo, Cleared]) :-
+scan_count(start(Free, Mirror, Context), Unused, Count, [Memo, Cleared]) :-
     completions(Free, Mirror, Unused, Context, Count),
     arg(7, Context, memo(Memo, Cleared)).
 
