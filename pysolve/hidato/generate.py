@@ -18,7 +18,7 @@ from typing import Any
 
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.hidato import python
-from pysolve.hidato.model import BLOCKED, EMPTY, Board, Grid, make_board
+from pysolve.hidato.model import BLOCKED, EMPTY, MAX_CELLS, Board, Grid, make_board
 from pysolve.budget import Budget
 from pysolve.puzzle import SOLVED
 
@@ -47,6 +47,9 @@ def rectangle(rows: int, cols: int) -> Board:
     """An empty rows x cols board."""
     if rows < 1 or cols < 1 or rows * cols < 2:
         raise InputError(f"a hidato board needs at least 2 cells, not {rows} x {cols}")
+    if rows * cols > MAX_CELLS:
+        raise InputError(f"a {rows} x {cols} board has {rows * cols} cells; hidato takes at most {MAX_CELLS} "
+                         "(docs/hidato.md, Limits)")
     return Board(tuple((EMPTY,) * cols for _ in range(rows)), f"{rows}x{cols}")
 
 
@@ -124,7 +127,8 @@ def warnsdorff_path(board: Board, rng: random.Random) -> list[int] | None:
         return False
 
     try:
-        return path if extend(start) else None
+        with python.deep_enough(board):
+            return path if extend(start) else None
     except SearchLimitExceeded:
         return None
 

@@ -20,6 +20,7 @@ from pysolve.errors import InputError
 from pysolve.boards import BoardQuestion
 
 BLOCKED, EMPTY = -1, 0
+MAX_CELLS = 4096  # the largest board any back end takes (64 x 64): a search keeps a cell set per number
 Grid = list[list[int]]
 Cell = tuple[int, int]
 
@@ -116,6 +117,9 @@ def check(board: Board) -> None:
     """Raise InputError unless the board is a well-formed Hidato puzzle (1 and N given, no repeats)."""
     if board.size == 0:
         raise InputError(f"{board.source}: the board has no open cells")
+    if board.size > MAX_CELLS:
+        raise InputError(f"{board.source}: the board has {board.size} open cells; hidato takes at most {MAX_CELLS} "
+                         "(docs/hidato.md, Limits)")
     seen: dict[int, int] = {}
     for index in range(board.size):
         number = board.value(index)

@@ -15,7 +15,9 @@ strategy of `solve` runs `Logic` first for a few hundred nodes, then the walk.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pysolve.errors import SearchLimitExceeded
@@ -294,19 +296,27 @@ def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
     return walked
 
 
+@contextlib.contextmanager
+def deep_enough(board: Board) -> Iterator[None]:
+    """Python's recursion limit raised for a walk one frame per number (and a few per frame) on `board`."""
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 4 * board.size + 200))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old_limit)
+
+
 def run_search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
     """Run one search (LOGIC, or the walk of FAST or ORIGINAL) within `budget`."""
     solver = Logic(board, limit, budget) if strategy == LOGIC else Walk(board, limit, budget, strategy == FAST)
     status = SOLVED
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 4 * board.size + 200))
     reason = ""
     try:
-        solver.run()
+        with deep_enough(board):
+            solver.run()
     except SearchLimitExceeded as error:
         status, reason = UNKNOWN, str(error)
-    finally:
-        sys.setrecursionlimit(old_limit)
     if status == SOLVED and not solver.solutions:
         status = NO_SOLUTION
     grids = [board.grid(positions) for positions in solver.solutions]
