@@ -252,6 +252,24 @@ def test_a_board_of_thousands_of_cells_keeps_its_time_limit(pysolve_backend):
     assert answer.stats["seconds"] < 2.0  # the clock is read where the time goes, not every 256 nodes
 
 
+def test_boards_past_the_size_limit_are_refused_before_any_work(tmp_path, capsys):
+    huge = "\n".join(" ".join(["1" if (r, c) == (0, 0) else "4225" if (r, c) == (64, 64) else "__"
+                                for c in range(65)]) for r in range(65))
+    assert main(["solve", "hidato", write(tmp_path, huge), "--backend", "python"]) == 2
+    assert "has 4225 open cells; hidato takes at most 4096" in capsys.readouterr().err
+    assert main(["generate", "hidato", "--rows", "100", "--cols", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "a 100 x 100 board has 10000 cells; hidato takes at most 4096" in err and "Traceback" not in err
+
+
+def test_generating_a_large_board_keeps_its_time_limit_and_stays_unique(capsys):
+    assert main(["generate", "hidato", "--rows", "24", "--cols", "24", "--seed", "3", "--seconds", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stopped"].startswith("taking givens away passed its time limit of 1 s; the puzzle keeps")
+    assert data["unique"] is True and data["givens"] < data["cells"]
+    assert data["difficulty"]["states"] >= 1
+
+
 def test_minikanren_refuses_boards_it_cannot_hold():
     board = model.make_board([[1] + [0] * 598 + [600]])
     with pytest.raises(InputError, match="at most 400 cells; this one has 600"):

@@ -18,6 +18,7 @@ from typing import Any
 
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.hidato import python
+from pysolve.report import Progress
 from pysolve.hidato.model import BLOCKED, EMPTY, MAX_CELLS, Board, Grid, make_board
 from pysolve.budget import Budget
 from pysolve.puzzle import SOLVED
@@ -28,6 +29,7 @@ SHAPE_ATTEMPTS = 30
 # per uniqueness check while removing givens (propagating search nodes); the same share
 # as in a FAST solve, so that `solve --count 2` proves every generated puzzle unique at once
 CHECK_NODES = python.LOGIC_FIRST_NODES
+REMOVAL_SECONDS = 60.0  # taking givens away stops here: the puzzle keeps the givens it has, still unique
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Recipe:
     givens: float = 0.0
     shape: Board | None = None
     check_nodes: int = CHECK_NODES
+    seconds: float = REMOVAL_SECONDS
 
 
 def rectangle(rows: int, cols: int) -> Board:
@@ -159,21 +162,31 @@ def is_unique(board: Board, nodes: int) -> tuple[bool, int]:
     return found.status == SOLVED and len(found.solutions) == 1, found.stats["states"]
 
 
-def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Random) -> set[int]:
-    """Take givens away in random order while the puzzle stays provably unique; keep 1 and N."""
+def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Random) -> tuple[set[int], str]:
+    """Take givens away in random order while the puzzle stays provably unique; keep 1 and N. Stops at
+    the recipe's time limit with the givens it has (each removal kept was proved unique), saying so."""
     n = shape.size
     shown = set(range(1, n + 1))
     keep_at_least = max(2, math.ceil(recipe.givens * n))
     order = list(range(2, n))
     rng.shuffle(order)
-    for number in order:
-        if len(shown) <= keep_at_least:
-            break
-        shown.discard(number)
-        trial = Board(tuple(map(tuple, puzzle_rows(shape, path, shown))), shape.source)
-        if not is_unique(trial, recipe.check_nodes)[0]:
-            shown.add(number)
-    return shown
+    clock = Budget(seconds=recipe.seconds, label="taking givens away")
+    progress = Progress(len(order), "hidato generate: uniqueness checks")
+    try:
+        for number in order:
+            if len(shown) <= keep_at_least:
+                break
+            clock.check()
+            shown.discard(number)
+            trial = Board(tuple(map(tuple, puzzle_rows(shape, path, shown))), shape.source)
+            if not is_unique(trial, recipe.check_nodes)[0]:
+                shown.add(number)
+            progress.step(f"{len(shown)} givens")
+    except SearchLimitExceeded as error:
+        return shown, f"{error}; the puzzle keeps {len(shown)} givens"
+    finally:
+        progress.close()
+    return shown, ""
 
 
 def difficulty(nodes: int) -> str:
@@ -193,10 +206,10 @@ def generate(recipe: Recipe) -> dict[str, Any]:
     if not connected(shape):
         raise InputError(f"{shape.source}: the open cells are not king-connected, no path covers them")
     path = hamiltonian_path(shape, rng)
-    shown = remove_givens(shape, path, recipe, rng)
+    shown, stopped = remove_givens(shape, path, recipe, rng)
     puzzle = make_board(puzzle_rows(shape, path, shown), "generated")
     unique, nodes = is_unique(puzzle, 0)
-    return {
+    return {**({"stopped": stopped} if stopped else {}),
         "puzzle": puzzle.grid(),
         "solution": puzzle_rows(shape, path, set(range(1, shape.size + 1))),
         "seed": recipe.seed,
