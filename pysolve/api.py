@@ -50,7 +50,7 @@ def question(puzzle: PuzzleLike, *args: Any, **options: Any) -> Any:
     """The question the CLI options ask (`file=...`, `count=True`, ...), checked; InputError when bad.
 
     >>> question("fichas", m=1, n=2, strategy="bfs")
-    Question(m=1, n=2, strategy='bfs', flavour='hs')
+    Question(m=1, n=2, strategy='bfs', flavour='hs', seconds=60.0)
     """
     chosen = get_puzzle(puzzle)
     return chosen.question(**_keywords(chosen, args, options))

@@ -20,7 +20,7 @@ from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import PysolveError
 from pysolve.puzzle import Puzzle
-from pysolve.report import Progress, demo_report, render_crosscheck
+from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 
@@ -176,7 +176,8 @@ def run_solve(args: argparse.Namespace) -> int:
         if getattr(args, "workers", 1) != 1 or getattr(args, "cluster", None):
             answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, args.cluster)
         else:
-            answer = puzzle.solve(questions[0], args.backend)
+            with Ticker(f"{puzzle.name}: searching"):
+                answer = puzzle.solve(questions[0], args.backend)
         written = puzzle.write_files(answer, outputs)
         print_answer(puzzle, answer, args.json)
         for path in written:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from typing import Any, TextIO
 
 from pysolve import backends, puzzles
@@ -85,3 +87,31 @@ def demo_report(out: TextIO) -> int:
                             "states", "seconds", "agree"], rows) + "\n")
     out.write(f"\n{len(work)} questions, {len(work) - disagreements} agreed across back ends\n")
     return 0 if disagreements == 0 else 1
+
+
+class Ticker:
+    """While a block runs, the seconds it has taken on one line of stderr, once a second, only when stderr
+    is a terminal: a single long search shows that it is alive and how far it is from its --seconds."""
+
+    def __init__(self, label: str, stream: TextIO = sys.stderr, every: float = 1.0) -> None:
+        self.label, self.stream, self.every = label, stream, every
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> Ticker:
+        if self.stream.isatty():
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join()
+            self.stream.write("\r" + " " * (len(self.label) + 20) + "\r")
+            self.stream.flush()
+
+    def _tick(self) -> None:
+        started = time.monotonic()
+        while not self.done.wait(self.every):
+            self.stream.write(f"\r{self.label} {time.monotonic() - started:.0f} s")
+            self.stream.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -15,6 +16,7 @@ import pytest
 
 from pysolve import budget as budget_module, files
 from pysolve.cli import main
+from pysolve.report import Ticker
 from pysolve.errors import InputError
 from pysolve.pytest_plugin import needs_prolog
 
@@ -163,6 +165,22 @@ def test_an_interrupt_swallowed_by_a_finaliser_still_ends_the_search(monkeypatch
     with pytest.raises(KeyboardInterrupt):
         for _ in range(budget_module.CLOCK_EVERY):
             search.spend()
+
+
+def test_a_long_search_ticks_on_a_terminal_and_leaves_the_line_clean() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    with Ticker("tangram: searching", stream=screen, every=0.05):
+        time.sleep(0.3)
+    shown = screen.getvalue()
+    assert "\rtangram: searching 0 s" in shown and shown.endswith("\r")  # cleared when the search ends
+    quiet = io.StringIO()  # not a terminal: a pipe or a file gets nothing
+    with Ticker("tangram: searching", stream=quiet, every=0.05):
+        time.sleep(0.1)
+    assert quiet.getvalue() == ""
 
 
 def test_a_lost_interrupt_is_silent_and_other_unraisable_errors_are_not(monkeypatch: pytest.MonkeyPatch,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysolve import bridge, search
+from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.fichas import kanren as fichas_kanren
@@ -125,6 +127,18 @@ def test_a_search_out_of_budget_answers_unknown_with_the_reason(pysolve_backend:
     assert answer.status == "unknown" and answer.solutions == []
     assert re.fullmatch(r"(Prolog )?dfs search passed its (budget of 50 nodes|time limit of 0\.05 s)",
                         answer.stats["reason"]), answer.stats["reason"]
+
+
+@pytest.mark.pysolve_backends("prolog", "python")  # kanren has no breadth-first search
+def test_seconds_bound_a_search_from_the_cli(pysolve_backend: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "fichas", "--m", "5", "--n", "5", "--strategy", "bfs", "--seconds", "0.5",
+                 "--backend", pysolve_backend, "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["status"] == "unknown" and "time limit of 0.5 s" in answer["stats"]["reason"]
+    assert answer["stats"]["seconds"] < 2 and answer["question"] == {"m": 5, "n": 5, "strategy": "bfs",
+                                                                     "flavour": "hs"}
+    assert main(["solve", "fichas", "--m", "1", "--n", "1", "--seconds", "0"]) == 2
+    assert "--seconds: 0.0 is not greater than 0" in capsys.readouterr().err
 
 
 @needs_prolog

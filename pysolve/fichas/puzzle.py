@@ -22,15 +22,20 @@ class Fichas(Puzzle):
         Option("strategy", str, "dfs", "search strategy", choices=STRATEGIES),
         Option("flavour", str, "hs", "child order of the course library: hs (Haskell) or py (Python)",
                choices=FLAVOURS),
+        Option("seconds", float, DEFAULT_SECONDS, "time limit of the search", above=0),
     )
 
-    def ask(self, m: int, n: int, strategy: str, flavour: str) -> Question:
-        """The order (m, n), the strategy and the flavour (the model checks the ranges)."""
-        return Question(m, n, strategy, flavour)
+    def ask(self, m: int, n: int, strategy: str, flavour: str, seconds: float) -> Question:
+        """The order (m, n), the strategy, the flavour and the time limit (the model checks the ranges)."""
+        return Question(m, n, strategy, flavour, seconds)
+
+    def describe(self, question: Question) -> dict[str, Any]:
+        """The question as JSON: the order, the strategy and the flavour (the time limit is no part of it)."""
+        return {"m": question.m, "n": question.n, "strategy": question.strategy, "flavour": question.flavour}
 
     def budget(self, question: Question) -> Budget:
-        """At most DEFAULT_MAX_EXPANSIONS expanded states and DEFAULT_SECONDS per search."""
-        return Budget(nodes=DEFAULT_MAX_EXPANSIONS, seconds=DEFAULT_SECONDS, label=f"{question.strategy} search")
+        """At most DEFAULT_MAX_EXPANSIONS expanded states and the question's seconds per search."""
+        return Budget(nodes=DEFAULT_MAX_EXPANSIONS, seconds=question.seconds, label=f"{question.strategy} search")
 
     def canonical(self, answer: Answer) -> Any:
         """Tree strategies: the exact path and state count. Shortest: the length of a valid path."""
