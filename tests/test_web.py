@@ -367,7 +367,7 @@ def test_azul_tournament_summary(web: httpx.Client) -> None:
 def test_crosscheck_puzzles_come_from_the_registry(web: httpx.Client) -> None:
     puzzles = {p["name"]: p for p in web.get("/api/crosscheck/puzzles").json()["puzzles"]}
     assert set(puzzles) >= {"azul", "fichas", "hidato", "squares", "sudoku", "tangram"}
-    assert [o["name"] for o in puzzles["fichas"]["options"]] == ["m", "n", "strategy", "flavour"]
+    assert [o["name"] for o in puzzles["fichas"]["options"]] == ["m", "n", "strategy", "flavour", "seconds"]
     assert "svg" not in [o["name"] for o in puzzles["tangram"]["options"]]  # files to write are no question
 
 
