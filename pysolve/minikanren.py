@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pysolve.budget import Budget
-from pysolve.errors import BackendUnavailable
+from pysolve.errors import BackendUnavailable, SearchLimitExceeded
 
 State = dict
 __all__ = ["Budget", "conj", "disj", "disj_over", "eq", "fail", "given", "lazy", "project",
@@ -140,9 +140,25 @@ def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
 
 def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:
     """The reified `query` for the first `limit` answers of `goal` (0: all), in search order."""
-    answers = []
+    answers: list[Any] = []
+    _collect(goal, query, limit, answers)
+    return answers
+
+
+def run_bounded(goal: Goal, query: Any, limit: int = 0) -> tuple[list[Any], str]:
+    """`run`, but a goal that spends its budget keeps the answers found so far: (answers, reason), the
+    reason empty when the search ended by itself."""
+    answers: list[Any] = []
+    try:
+        _collect(goal, query, limit, answers)
+    except SearchLimitExceeded as error:
+        return answers, str(error)
+    return answers, ""
+
+
+def _collect(goal: Goal, query: Any, limit: int, answers: list[Any]) -> None:
+    """Append the reified `query` of `goal`'s answers to `answers` until `limit` (0: all)."""
     for state in goal({}):
         answers.append(reify(query, state))
         if limit and len(answers) >= limit:
             break
-    return answers

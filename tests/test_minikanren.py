@@ -54,3 +54,15 @@ def test_a_recursive_relation_built_lazily_terminates_and_a_budget_stops_it() ->
 
     with pytest.raises(SearchLimitExceeded, match="test search passed its budget of 100 nodes"):
         mk.run(mk.conj(ticking(0, out), mk.where(lambda v: v >= 0, out)), out)
+
+
+def test_a_bounded_run_keeps_the_answers_found_before_the_budget_ran_out() -> None:
+    budget = Budget(nodes=10, label="test search")
+
+    def naturalo(n, out):
+        return mk.conj(budget.tick(), mk.disj(mk.eq(out, n), mk.lazy(naturalo, n + 1, out)))
+
+    out = mk.var()
+    answers, reason = mk.run_bounded(naturalo(0, out), out)
+    assert answers == list(range(10)) and reason == "test search passed its budget of 10 nodes"
+    assert mk.run_bounded(mk.eq(out, 7), out) == ([7], "")

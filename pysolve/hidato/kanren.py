@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pysolve import minikanren as mk
-from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.errors import InputError
 from pysolve.budget import Budget
 from pysolve.hidato.model import Board, Question, chebyshev
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
@@ -82,17 +82,8 @@ def solve(question: Question, budget: Budget) -> Found:
         raise InputError(f"{question.file}: the miniKanren hidato search takes boards of at most {MAX_CELLS} "
                          f"cells; this one has {board.size} (ask the python or prolog back end)")
     positions = [mk.var() for _ in range(board.size)]
-    answers: list[Any] = []
-    status = SOLVED
-    try:
-        for state in hidatoo(board, positions, budget)({}):
-            answers.append(mk.reify(positions, state))
-            if len(answers) >= question.limit:
-                break
-    except SearchLimitExceeded as error:
-        status, reason = UNKNOWN, str(error)
-    if status == SOLVED and not answers:
-        status = NO_SOLUTION
+    answers, reason = mk.run_bounded(hidatoo(board, positions, budget), positions, question.limit)
+    status = UNKNOWN if reason else SOLVED if answers else NO_SOLUTION
     grids = [board.grid(list(answer)) for answer in answers]
-    stats = {"states": budget.spent} if status != UNKNOWN else {"states": budget.spent, "reason": reason}
+    stats = {"states": budget.spent, **({"reason": reason} if reason else {})}
     return counted(Found(grids, stats, status=status), question.count)

@@ -15,7 +15,6 @@ from typing import Any
 
 from pysolve import minikanren as mk
 from pysolve.budget import Budget
-from pysolve.errors import SearchLimitExceeded
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
 from pysolve.sudoku.model import Board, Question
 
@@ -55,17 +54,8 @@ def solve(question: Question, budget: Budget) -> Found:
     mk.require()
     board = question.board
     terms = [value or mk.var() for value in board.cells]
-    answers_found: list[Any] = []
-    status, reason = SOLVED, ""
-    try:
-        for state in sudokuo(board, terms, budget)({}):
-            answers_found.append(mk.reify(terms, state))
-            if len(answers_found) >= question.limit:
-                break
-    except SearchLimitExceeded as error:
-        status, reason = UNKNOWN, str(error)
-    if status == SOLVED and not answers_found:
-        status = NO_SOLUTION
+    answers_found, reason = mk.run_bounded(sudokuo(board, terms, budget), terms, question.limit)
+    status = UNKNOWN if reason else SOLVED if answers_found else NO_SOLUTION
     n = board.size
     grids = [[list(values[r * n:(r + 1) * n]) for r in range(n)] for values in answers_found]
     stats = {"states": budget.spent, **({"reason": reason} if reason else {})}
