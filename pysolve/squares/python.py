@@ -166,55 +166,135 @@ def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
     Labels become small integers; a candidate list holds only rotations that
     fit the position's frame, keyed by the North and West labels its upper and
     left neighbours need, so no candidate is tried that cannot fit. Candidates
-    keep the original's order, so solutions come in the same order.
+    keep the original's order, so solutions come in the same order. The loops
+    run as nested Python loops, a row segment at a time (`RowSegments`).
 
     With `classes`, only the canonical solution of each class under turns of
     the whole grid is searched for (see `rivals`); wrap `visit` in `with_turns`
     to get every solution from them, in about a quarter of the time.
     """
-    rows, cols = instance.rows, instance.cols
     index, free = candidate_index(instance, periods)
-    count = rows * cols
-    rival = rivals(rows, cols) if classes else [False] * count
+    rival = rivals(instance.rows, instance.cols) if classes else [False] * (instance.rows * instance.cols)
     if any(rival):
         index[0] = first_candidates(index, rival)
     elif classes:  # a single cell: its classes are its turns
         visit = only_canonical(visit, periods)
-    above = [free] * cols  # the label each column's next cell needs on its North edge
-    used = {piece.id: False for piece in instance.pieces}
-    cells: list[tuple[int, int]] = [(0, 0)] * count
-    width = free + 1
-    checked = 0  # placements since the last report to `limit` (reported every 4096)
+    RowSegments(instance, index, free, rival, visit, limit).run()
 
-    def place(pos: int, left: int) -> bool:
-        nonlocal checked
-        if pos == count:
-            return visit(tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)))
-        col = pos % cols
-        up = above[col]
-        last = col == cols - 1
-        least = cells[0][0] if rival[pos] else 0
-        for piece, turns, east, south in index[pos][up * width + left]:
-            if used[piece] or piece < least:
-                continue
-            checked += 1
-            if checked == 4096:
-                checked = 0
-                limit.spend(4096)
-            used[piece] = True
-            above[col], cells[pos] = south, (piece, turns)
-            stop = place(pos + 1, free if last else east)
-            used[piece] = False
-            if stop:
-                above[col] = up
-                return True
-        above[col] = up
-        return False
 
-    try:
-        place(0, free)
-    finally:
-        limit.spent += checked
+class RowSegments:
+    """The row-order search compiled to nested loops, one function per segment of at most SEGMENT cells of a row.
+
+    A plain recursive step per cell spends most of its time calling itself
+    and finding its table: nesting a segment's loops in one function, each
+    cell's table narrowed to the North label once per call, halves the time
+    of a placement (Owen's 6x6: 4.5 s -> 2.0 s). `segment_source` writes the
+    function; for a segment of two cells from column c it reads:
+
+        def segment(left, used=used, above=above, ...):
+            if ticks[0] >= BATCH: charge()
+            placed = 0
+            a0, a1 = above[c:c + 2]
+            r0, r1 = t0[a0], t1[a1]
+            for p0, e0, s0, x0 in r0[left]:
+                if used[p0]: continue
+                placed += 1
+                used[p0] = True
+                for p1, e1, s1, x1 in r1[e0]:
+                    (the same)
+                        above[c:c + 2] = s0, s1
+                        cells[...] = x0, x1
+                        if deeper(e1): (give the pieces back) return True
+                    used[p1] = False
+                used[p0] = False
+            above[c:c + 2] = a0, a1
+            ticks[0] += placed
+            return False
+
+    where `t0[north][west]` lists the first cell's candidates as (piece
+    number, East code, South code, (piece, turns)), `above` holds the North
+    code each column's next cell needs, and `deeper` is the next segment
+    (after the last, the grid goes to `visit`). On a corner the top-left
+    turns onto, a piece with a smaller id than the top-left's is skipped.
+    Placements are counted (`states`) and charged to the budget in batches.
+    """
+
+    SEGMENT = 8  # cells per segment at most (Python allows 20 nested loops)
+    BATCH = 4096  # placements charged to the budget at once
+
+    def __init__(self, instance: Instance, index: list, free: int, rival: list[bool], visit: Visit,
+                 limit: Budget) -> None:
+        self.cols, self.visit, self.limit, self.free = instance.cols, visit, limit, free
+        self.cells: list[Cell] = [(0, 0)] * (instance.rows * instance.cols)
+        number = {piece.id: n for n, piece in enumerate(instance.pieces)}
+        self.shared = {"above": [free] * instance.cols, "cells": self.cells, "used": [False] * len(number),
+                       "ticks": [0], "first": [0], "BATCH": self.BATCH, "charge": self.charge}
+        codes = range(free + 1)
+        deeper: Callable[[int], bool] = self.solution
+        for row in reversed(range(instance.rows)):
+            for column in reversed(range(0, self.cols, self.SEGMENT)):
+                start = row * self.cols + column
+                positions = range(start, start + min(self.SEGMENT, self.cols - column))
+                tables = [[[[(number[piece], free if pos % self.cols == self.cols - 1 else east, south, (piece, turns))
+                             for piece, turns, east, south in index[pos][north * (free + 1) + west]]
+                            for west in codes] for north in codes] for pos in positions]
+                source = self.segment_source(column, start, [rival[pos] for pos in positions])
+                namespace = dict(self.shared, deeper=deeper, **{f"t{i}": table for i, table in enumerate(tables)})
+                exec(compile(source, f"<squares segment at {start}>", "exec"), namespace)  # noqa: S102
+                deeper = namespace["segment"]
+        self.first = deeper
+
+    def run(self) -> None:
+        """Search from the top-left cell, charging the budget for every placement."""
+        try:
+            self.first(self.free)
+        finally:
+            self.charge()
+
+    def charge(self) -> None:
+        """Charge the placements counted since the last charge to the budget (it raises past its limits)."""
+        ticks = self.shared["ticks"]
+        placed, ticks[0] = ticks[0], 0
+        self.limit.spend(placed)
+
+    def solution(self, _east: int) -> bool:
+        """The grid of a full board, handed to the visitor (True: stop)."""
+        cols, cells = self.cols, self.cells
+        return self.visit(tuple(tuple(cells[r:r + cols]) for r in range(0, len(cells), cols)))
+
+    @staticmethod
+    def segment_source(column: int, start: int, guarded: list[bool]) -> str:
+        """The source of the segment function for the cells from position `start` (in `column`), one per flag."""
+        size = len(guarded)
+
+        def each(text: str) -> str:
+            return ", ".join(text.format(i=i) for i in range(size)) + ("," if size == 1 else "")
+
+        ups = f"above[{column}:{column + size}]"
+        lines = [f"def segment(left, used=used, above=above, cells=cells, ticks=ticks, first=first, deeper=deeper, "
+                 f"{each('t{i}=t{i}')}):",
+                 "    if ticks[0] >= BATCH:", "        charge()", "    placed = 0",
+                 f"    {each('a{i}')} = {ups}", f"    {each('r{i}')} = {each('t{i}[a{i}]')}"]
+        for i, guard in enumerate(guarded):
+            pad = "    " * (i + 1)
+            lines += [f"{pad}for p{i}, e{i}, s{i}, x{i} in r{i}[{'left' if i == 0 else f'e{i - 1}'}]:",
+                      f"{pad}    if used[p{i}]{f' or x{i}[0] < first[0]' if guard else ''}:",
+                      f"{pad}        continue",
+                      f"{pad}    placed += 1",
+                      f"{pad}    used[p{i}] = True"]
+            if start + i == 0:
+                lines.append(f"{pad}    first[0] = x0[0]")
+        pad = "    " * (size + 1)
+        lines += [f"{pad}{ups} = {each('s{i}')}",
+                  f"{pad}cells[{start}:{start + size}] = {each('x{i}')}",
+                  f"{pad}if deeper(e{size - 1}):",
+                  f"{pad}    {' = '.join(f'used[p{i}]' for i in range(size))} = False",
+                  f"{pad}    {ups} = {each('a{i}')}",
+                  f"{pad}    ticks[0] += placed",
+                  f"{pad}    return True"]
+        lines += [f"{'    ' * (i + 2)}used[p{i}] = False" for i in reversed(range(size))]
+        lines += [f"    {ups} = {each('a{i}')}", "    ticks[0] += placed", "    return False"]
+        return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- most constrained cell first
