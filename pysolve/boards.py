@@ -20,6 +20,7 @@ from pysolve.options import Option
 from pysolve.puzzle import Puzzle
 
 DEFAULT_SECONDS = 30.0  # the time budget of one board search
+SHOWN = 12  # solutions drawn as text; --json lists them all
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,10 @@ class BoardPuzzle(Puzzle):
 
     drawing: ClassVar[ModuleType]  # the puzzle's draw module: text(rows) and svg(rows, puzzle)
 
+    def total(self, question: BoardQuestion, counts: list[int]) -> int:
+        """The parts' counts added up, stopping at the question's K as each part does."""
+        return min(sum(counts), question.limit)
+
     def entry(self, question: BoardQuestion) -> str:
         """`validate` for a filled board to check, else `solve`."""
         return "validate" if question.validate else "solve"
@@ -93,8 +98,10 @@ class BoardPuzzle(Puzzle):
         return {"status": answer.status, "valid": [self.solves(puzzle, grid) for grid in answer.solutions]}
 
     def render(self, answer: Answer) -> str:
-        """The solutions (or the puzzle) drawn, and a line saying what was found."""
-        pictures = [self.text(grid) for grid in answer.solutions] or [self.text(answer.question["puzzle"])]
+        """The first SHOWN solutions (or the puzzle) drawn, and a line saying what was found."""
+        pictures = [self.text(grid) for grid in answer.solutions[:SHOWN]] or [self.text(answer.question["puzzle"])]
+        if len(answer.solutions) > SHOWN:
+            pictures.append(f"... and {len(answer.solutions) - SHOWN} more solutions (--json lists them all)")
         return "\n\n".join(pictures) + "\n" + self.verdict(answer)
 
     def verdict(self, answer: Answer) -> str:

@@ -18,7 +18,7 @@ from pysolve import backends, bridge, budget, memory, options, parallel, puzzles
 from pysolve.answers import Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import PysolveError
+from pysolve.errors import InputError, PysolveError
 from pysolve.puzzle import Puzzle
 from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
 
@@ -172,8 +172,12 @@ def run_solve(args: argparse.Namespace) -> int:
     questions = puzzle.questions(**question_values(puzzle, args))
     outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
                             f"pysolve solve {puzzle.name}")
+    in_parts = getattr(args, "workers", 1) != 1 or getattr(args, "cluster", None)
+    if in_parts and len(questions) > 1:
+        raise InputError(f"--workers/--cluster count one puzzle in parts; this file holds {len(questions)}: "
+                         "pick one with --index K")
     if len(questions) == 1:
-        if getattr(args, "workers", 1) != 1 or getattr(args, "cluster", None):
+        if in_parts:
             answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, args.cluster)
         else:
             with Ticker(f"{puzzle.name}: searching"):

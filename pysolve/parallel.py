@@ -95,7 +95,7 @@ def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[s
 def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount], seconds: float,
            ran_on: str) -> Answer:
     """The parts' counts added up into one Answer (unknown when any part is, with its reason)."""
-    total = sum(result.count for result in results)
+    total = puzzle.total(question, [result.count for result in results])
     stopped = [result for result in results if result.status == UNKNOWN]
     status = UNKNOWN if stopped else SOLVED if total else NO_SOLUTION
     stats: dict[str, Any] = {"seconds": round(seconds, 6), "parts": len(results), "ran_on": ran_on,

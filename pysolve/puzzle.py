@@ -33,6 +33,20 @@ from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped
 from pysolve.options import Option
 
 
+SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many parts (work for every worker)
+
+
+def deepened(question: Any, one_more: Callable[[Any], list[Any]], levels: int = 2) -> list[Any]:
+    """`question` as the parts `one_more` gives (each with one more placement), a level deeper while there are
+    fewer than SPLIT_PARTS of them, at most `levels` deep: the parts of `Puzzle.split`."""
+    parts = [question]
+    for _ in range(levels):
+        if len(parts) >= SPLIT_PARTS:
+            break
+        parts = [part for question in parts for part in one_more(question)]
+    return parts
+
+
 def brief(value: Any) -> str:
     """An option's value in a label: a path by its file name, anything else as it prints."""
     if isinstance(value, str) and os.sep in value:
@@ -211,6 +225,10 @@ class Puzzle:
         """Independent sub-questions whose counts add up to `question`'s count (its first placements),
         for `--workers` and `--cluster`; None when the question is no count or cannot be split."""
         return None
+
+    def total(self, question: Any, counts: list[int]) -> int:
+        """The count of `question` from the counts of its parts: their sum (a capped count caps it)."""
+        return sum(counts)
 
     @property
     def can_split(self) -> bool:

@@ -7,6 +7,7 @@ count on every back end, whatever runs the parts.
 from __future__ import annotations
 
 import json
+import random
 
 import distributed
 import pytest
@@ -14,12 +15,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysolve.cli import main
+from pysolve.paths import data_dir
 from pysolve.errors import InputError
 from pysolve.parallel import count_in_parts
 from pysolve.puzzle import SOLVED, UNKNOWN
+from pysolve.sudoku import generate as sudoku_generate
+from pysolve.sudoku import model as sudoku
+from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Question
 from pysolve.tangram.puzzle import PUZZLE
+
+
+SUDOKU_HARDEST = data_dir() / "sudoku" / "hardest.txt"  # eleven puzzles, one a line
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,6 +49,42 @@ def test_a_process_pool_counts_the_same_as_one_search(pysolve_backend):
     pooled = count_in_parts(PUZZLE, question, pysolve_backend, workers=2)
     assert pooled.status == SOLVED and pooled.count == serial.count > 0
     assert pooled.stats["ran_on"] == "2 processes" and pooled.stats["parts"] >= 16
+
+
+def open_board(size: int, seed: int, keep: int) -> sudoku.Board:
+    """A random full grid of side `size` with only `keep` of its cells left: a board of many solutions."""
+    rng = random.Random(seed)
+    cells = [value for row in sudoku_generate.generate(size, seed)["solution"] for value in row]
+    for cell in rng.sample(range(len(cells)), len(cells) - keep):
+        cells[cell] = 0
+    return sudoku.Board(tuple(cells))
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), size=st.sampled_from([4, 6]), keep=st.integers(3, 9),
+       limit=st.sampled_from([3, 40, 500]))
+def test_a_sudoku_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_backends, seed, size, keep, limit):
+    question = sudoku.Question(open_board(size, seed, keep), "board", count=limit, seconds=60)
+    parts = SUDOKU.split(question)
+    assert parts == [question] or all(part.board.givens > question.board.givens for part in parts)
+    for backend in pysolve_backends:
+        serial = SUDOKU.solve(question, backend)
+        parted = count_in_parts(SUDOKU, question, backend)
+        assert serial.status == parted.status == SOLVED, backend
+        assert parted.count == serial.count <= limit, backend  # each part stops at K, and so does their sum
+
+
+def test_a_sudoku_count_on_a_pool(tmp_path, capsys):
+    path = tmp_path / "open.txt"
+    board = open_board(9, 7, 26)
+    path.write_text(sudoku.to_line([list(board.cells[r * 9:(r + 1) * 9]) for r in range(9)]) + "\n", encoding="utf-8")
+    argv = ["solve", "sudoku", str(path), "--count", "100000", "--backend", "python", "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "2"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert pooled["count"] == alone["count"] == len(alone["solutions"]) > 1
+    assert pooled["stats"]["ran_on"] == "2 processes" and pooled["stats"]["parts"] >= 16
 
 
 def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
@@ -82,3 +126,9 @@ def test_a_part_out_of_time_makes_the_count_unknown():
     answer = count_in_parts(PUZZLE, question, "python")
     assert answer.status == UNKNOWN
     assert "parts unknown" in answer.stats["reason"] and "time limit" in answer.stats["reason"]
+
+
+def test_a_file_of_many_puzzles_is_not_counted_in_parts(capsys):
+    assert main(["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "pick one with --index K" in err and len(err.strip().splitlines()) == 1

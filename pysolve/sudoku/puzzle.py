@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.paths import data_dir
 from pysolve.boards import BoardPuzzle, board_options
-from pysolve.puzzle import brief
+from pysolve.puzzle import brief, deepened
 from pysolve.sudoku import draw, generate, model, python
 from pysolve.sudoku.model import BOXES, Question
 
@@ -81,6 +82,11 @@ class SudokuPuzzle(BoardPuzzle):
         asked = f"count={question.count}" if question.count else "validate" if question.validate else "solve"
         return f"{where} ({board.size}x{board.size}, {board.givens} givens), {asked}, strategy={question.strategy}"
 
+    def split(self, question: Question) -> list[Question] | None:
+        """A count as the counts of its boards with the empty cell of fewest candidates filled, one board per
+        candidate (a second cell for enough parts; each solution fills them one way)."""
+        return deepened(question, one_cell_filled, levels=8) if question.count and not question.validate else None
+
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: the file (and line), the grid and the options."""
         board = question.board
@@ -110,6 +116,27 @@ class SudokuPuzzle(BoardPuzzle):
     def demo_questions(self) -> list[Question]:
         """The Wikipedia puzzle, counted to 2 (its solution and its uniqueness)."""
         return [Question(model.load(easy_file())[0], str(easy_file()), count=2)]
+
+
+def one_cell_filled(question: Question) -> list[Question]:
+    """`question` with its board's empty cell of fewest candidates (values none of its peers holds) filled,
+    once per candidate: none when a cell has no candidate, the question itself when no cell has two or more."""
+    board = question.board
+    cells, peers = board.cells, board.geometry.peers
+
+    def candidates(cell: int) -> list[int]:
+        taken = {cells[peer] for peer in peers[cell]}
+        return [value for value in range(1, board.size + 1) if value not in taken]
+
+    choices = {cell: len(candidates(cell)) for cell, value in enumerate(cells) if not value}
+    if 0 in choices.values():
+        return []
+    branching = [cell for cell, number in choices.items() if number > 1]
+    if not branching:
+        return [question]
+    cell = min(branching, key=choices.__getitem__)
+    return [dataclasses.replace(question, board=dataclasses.replace(board, cells=cells[:cell] + (value,) + cells[cell + 1:]))
+            for value in candidates(cell)]
 
 
 PUZZLE = SudokuPuzzle()

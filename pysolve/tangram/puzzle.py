@@ -9,14 +9,13 @@ from typing import Any
 from pysolve import files
 from pysolve.budget import Budget
 from pysolve.options import Option
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Question, describe_problem,
                                    load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
-SPLIT_PARTS = 16  # a split count goes a cell deeper until it has this many parts (work for every worker)
 FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
 
 
@@ -71,16 +70,9 @@ class Tangram(Puzzle):
         return question.mode if question.mode in ("options", "validate") else "solve"
 
     def split(self, question: Question) -> list[Question] | None:
-        """A count as the counts of its completions, one per placement covering the first free cell, two
-        cells deep when the first gives fewer than SPLIT_PARTS parts (every tiling extends exactly one)."""
-        if question.mode != "count":
-            return None
-        parts = [question]
-        for _ in range(2):
-            if len(parts) >= SPLIT_PARTS:
-                break
-            parts = [part for question in parts for part in first_cell_parts(question)]
-        return parts
+        """A count as the counts of its completions, one per placement covering the first free cell (two
+        cells deep for enough parts; every tiling extends exactly one)."""
+        return deepened(question, first_cell_parts) if question.mode == "count" else None
 
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: instance, mode, strategy, start, placed pieces, piece."""
