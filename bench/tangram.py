@@ -1,6 +1,6 @@
 """Tangram timings: every back end on the same questions, in one run, with ratios to Python.
 
-Run: .venv/bin/python bench/tangram.py [--repeat N] [--budget SECONDS] [--counts]
+Run: .venv/bin/python bench/tangram.py [--repeat N] [--budget SECONDS] [--counts] [--side N]
 Prints CPU time (best of N, warm engines; SWI-Prolog runs in-process, so
 its CPU counts too; wall time on a shared machine is noise) for the classic 10x10 instance: all 36
 tilings (fixed-order dfs and first-empty-cell), breadth-first from each piece;
@@ -95,12 +95,15 @@ def transposed(instance: Instance) -> Instance:
                                name=f"{instance.name}-turned")
 
 
-def issue_rows(budget: float) -> list[list[str]]:
+def issue_rows(budget: float, sides: list[int] | None = None) -> list[list[str]]:
     """Boards cut by guillotine cuts, sides >= 2, all sizes distinct (issue 12), as given and turned: the
-    count on Prolog and Python (miniKanren enumerates every tiling one by one: minutes here), 12x12 to 24x24."""
+    count on Prolog and Python (miniKanren enumerates every tiling one by one: minutes here), 12x12 to 24x24
+    (`sides`: only boards of those sides)."""
     rows = []
     for side, pieces, seeds in ((12, 9, range(1, 4)), (16, 12, range(1, 4)), (20, 14, range(1, 13)),
-                                (24, 16, range(1, 4))):
+                                (24, 16, range(1, 9))):
+        if sides and side not in sides:
+            continue
         for seed in seeds:
             instance = generate(side, side, pieces, seed, min_side=2, distinct=True)
             for board, how in ((instance, ""), (transposed(instance), " turned")):
@@ -121,6 +124,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="runs per classic question (best is shown)")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per search before giving up")
     parser.add_argument("--counts", action="store_true", help="only the issue-12 counting table")
+    parser.add_argument("--side", type=int, action="append", help="only the issue-12 boards of this side (repeatable)")
     args = parser.parse_args()
     warm_up(load_instance())
     header = ["question", *BACKENDS, *(f"{b}/python" for b in BACKENDS if b != "python"), "agree"]
@@ -130,7 +134,7 @@ def main() -> None:
         print()
         print(render_table(header, scaling_rows(args.budget)))
         print()
-    print(render_table(header, issue_rows(args.budget)))
+    print(render_table(header, issue_rows(args.budget, args.side)))
 
 
 if __name__ == "__main__":
