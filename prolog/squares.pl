@@ -7,6 +7,7 @@
             solution/2,         % +Strategy, -Grid
             solve/3,            % +Strategy, +Rotation, -Grid
             mrv_solution/1,     % -Grid
+            prefix_solution/3,  % +Strategy, +Prefix, -Grid
             rotate_grid/2,      % +Grid, -Turned
             canonical/1         % +Grid
           ]).
@@ -330,6 +331,31 @@ class_member(Grid, Grid).
 class_member(Grid, Turned) :-
     grid_turn(Grid, Turned).
 
+%!  prefix_solution(+Strategy, +Prefix, -Grid) is nondet.
+%
+%   Grid is a canonical solution (see solve/3, `up_to_rotation`) of the
+%   puzzle of the running with_puzzle/6 whose first cells, row by row from
+%   the top-left, are Prefix (a list of [Piece, Turns]): one part of a count
+%   split into parts. Strategy `indexed` searches row by row from the end of
+%   Prefix, `mrv` places Prefix and then fills the most constrained cell
+%   first. Raises a domain error for another strategy.
+
+prefix_solution(Strategy, Prefix, Grid) :-
+    must_be(list, Prefix),
+    puzzle_rule(_),
+    (   Strategy == indexed
+    ->  grid_size(Rows, Cols),
+        length(Grid, Rows),
+        maplist(cell_row(Cols), Grid),
+        append(Grid, Cells),
+        append(Prefix, _, Cells),
+        rotation_solve(up_to_rotation, indexed, Grid)
+    ;   Strategy == mrv
+    ->  mrv_solution(Prefix, Grid),
+        canonical(Grid)
+    ;   domain_error(squares_prefix_strategy, Strategy)
+    ).
+
 %!  corners_rule(-Grid) is det.
 %
 %   Grid is a skeleton of the puzzle's grid whose corners are
@@ -493,6 +519,11 @@ first_rest([First|Rest], First, Rest).
 %   with_puzzle/6.
 
 mrv_solution(Grid) :-
+    mrv_solution([], Grid).
+
+%   mrv_solution(+Prefix, -Grid): as mrv_solution/1, the first cells of
+%   Grid (row-major, [Piece, Turns] each) placed as Prefix before the search.
+mrv_solution(Prefix, Grid) :-
     puzzle_rule(_),
     mrv_index,
     grid_size(Rows, Cols),
@@ -507,9 +538,37 @@ mrv_solution(Grid) :-
     Allowed =.. [allowed|AllowedList],
     mrv_rivals(Rows, Cols, Rivals),
     Empty is (1 << Size) - 1,
-    mrv_fill(Empty, 0, Unused, Keys, Cells, Allowed, Rivals),
+    State = mrv(Keys, Cells, Allowed, Rivals),
+    mrv_begin(Prefix, 0, State, Empty-0-Unused, Empty1-Frontier1-Unused1),
+    mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals),
     Cells =.. [_|Placed],
     cells_grid(Placed, Cols, Grid).
+
+%   mrv_begin(+Prefix, +Pos, +State, +Empty0-Frontier0-Unused0, -Empty-Frontier-Unused):
+%   the cells of Prefix placed from position Pos on, as the search places them.
+mrv_begin([], _, _, Sets, Sets).
+mrv_begin([[Piece, Turns]|Prefix], Pos, State, Sets0, Sets) :-
+    mrv_place(Pos, Piece-Turns, State, Sets0, Sets1),
+    Next is Pos + 1,
+    mrv_begin(Prefix, Next, State, Sets1, Sets).
+
+%   mrv_place(+Pos, ?Cell, +State, +Empty0-Frontier0-Unused0, -Empty-Frontier-Unused):
+%   Cell (Piece-Turns) placed on cell Pos: one of its fitting unused
+%   candidates, on backtracking the next (State: the terms setarg/3 changes).
+mrv_place(Pos, Cell, mrv(Keys, Cells, Allowed, Rivals), Empty0-Frontier0-Unused0, Empty-Frontier-Unused) :-
+    I is Pos + 1,
+    arg(I, Keys, Key),
+    arg(I, Allowed, May),
+    Mask is Unused0 /\ May,
+    mrv_entry(Key, Bit, PieceBits, Cell, Adds),
+    Bit /\ Mask =\= 0,
+    setarg(I, Cells, Cell),
+    mrv_around(Pos, Around, Neighbours),
+    add_keys(Around, Adds, Keys),
+    guard_corners(Pos, PieceBits, Allowed, Rivals),
+    Unused is Unused0 xor PieceBits,
+    Empty is Empty0 /\ \ (1 << Pos),
+    Frontier is (Frontier0 \/ Neighbours) /\ Empty.
 
 cells_grid([], _, []).
 cells_grid(Cells, Cols, [Row|Rows]) :-
@@ -544,19 +603,7 @@ mrv_fill(Empty, Frontier, Unused, Keys, Cells, Allowed, Rivals) :-
         cell_count(First, Unused, Keys, Allowed, Count),
         Rest is Scan /\ (Scan - 1),
         best_cell(Rest, Unused, Keys, Allowed, First, Count, Best),
-        I is Best + 1,
-        arg(I, Keys, Key),
-        arg(I, Allowed, May),
-        Mask is Unused /\ May,
-        mrv_entry(Key, Bit, PieceBits, Cell, Adds),
-        Bit /\ Mask =\= 0,
-        setarg(I, Cells, Cell),
-        mrv_around(Best, Around, Neighbours),
-        add_keys(Around, Adds, Keys),
-        guard_corners(Best, PieceBits, Allowed, Rivals),
-        Unused1 is Unused xor PieceBits,
-        Empty1 is Empty /\ \ (1 << Best),
-        Frontier1 is (Frontier \/ Neighbours) /\ Empty1,
+        mrv_place(Best, _, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
         mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
     ).
 

@@ -19,6 +19,9 @@ from pysolve.paths import data_dir
 from pysolve.errors import InputError
 from pysolve.parallel import count_in_parts
 from pysolve.puzzle import SOLVED, UNKNOWN
+from pysolve.squares import model as squares
+from pysolve.squares.generate import generate as generate_squares
+from pysolve.squares.puzzle import PUZZLE as SQUARES
 from pysolve.sudoku import generate as sudoku_generate
 from pysolve.sudoku import model as sudoku
 from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
@@ -49,6 +52,38 @@ def test_a_process_pool_counts_the_same_as_one_search(pysolve_backend):
     pooled = count_in_parts(PUZZLE, question, pysolve_backend, workers=2)
     assert pooled.status == SOLVED and pooled.count == serial.count > 0
     assert pooled.stats["ran_on"] == "2 processes" and pooled.stats["parts"] >= 16
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), rows=st.integers(1, 3), cols=st.integers(2, 3), colours=st.integers(2, 5),
+       rule=st.sampled_from(squares.RULES), up_to_rotation=st.booleans())
+def test_a_squares_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_backends, seed, rows, cols, colours,
+                                                                       rule, up_to_rotation):
+    question = squares.Question(generate_squares(rows, cols, colours, seed, rule), squares.COUNT, up_to_rotation)
+    parts = SQUARES.split(question)
+    assert len(parts) > 1 and all(len(part.prefix) in (1, 2) for part in parts)
+    for backend in pysolve_backends:
+        serial = SQUARES.solve(question, backend)
+        parted = count_in_parts(SQUARES, question, backend)
+        assert serial.status == SOLVED and parted.status == SOLVED, backend
+        assert parted.count == serial.count >= 1, backend
+
+
+@pytest.mark.pysolve_backends("prolog", "python")  # most constrained cell first: insect rule, above 16 cells
+def test_a_squares_count_on_a_pool(pysolve_backend):
+    question = squares.Question(generate_squares(4, 5, 6, 2), squares.COUNT)
+    assert squares.most_constrained_first(question)
+    serial = SQUARES.solve(question, pysolve_backend)
+    pooled = count_in_parts(SQUARES, question, pysolve_backend, workers=2)
+    assert pooled.status == SOLVED and pooled.count == serial.count == 8
+    assert pooled.stats["parts"] >= 16
+
+
+def test_only_counts_of_the_fast_strategy_take_a_prefix():
+    insects = squares.load("insects")
+    with pytest.raises(InputError, match="takes a prefix"):
+        squares.Question(insects, squares.FIRST, prefix=((1, 0),))
+    assert SQUARES.split(squares.Question(insects, squares.COUNT, strategy="original")) is None
 
 
 def open_board(size: int, seed: int, keep: int) -> sudoku.Board:

@@ -19,7 +19,8 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, Goal, State, conj, eq, reify, unify, var, where
-from pysolve.squares.model import FRAME, ETERNITY, Grid, Instance, Periods, Question, found, is_canonical, oriented
+from pysolve.squares.model import (FRAME, ETERNITY, Cell, Grid, Instance, Periods, Question, class_size, found,
+                                   is_canonical, oriented)
 
 
 def is_var(value: Any) -> bool:
@@ -105,12 +106,14 @@ def fresh_grid(instance: Instance) -> tuple:
 
 
 def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget,
-              periods: Periods | None = None) -> list[Grid]:
-    """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class."""
+              periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> list[Grid]:
+    """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class, and only
+    those whose first cells (row by row) are `prefix`."""
     mk.require()
     grid = fresh_grid(instance)
     periods = periods or instance.periods()
-    goal = squareso(Relations(instance, periods), grid, budget)
+    goal = conj(*(eq(grid[pos // instance.cols][pos % instance.cols], cell) for pos, cell in enumerate(prefix)),
+                squareso(Relations(instance, periods), grid, budget))
     if up_to_rotation:
         goal = conj(goal, where(lambda solution: is_canonical(solution, periods), grid))
     return [tuple(tuple((p, t) for p, t in row) for row in answer) for answer in mk.run(goal, grid, limit)]
@@ -126,5 +129,8 @@ def answers(question: Question) -> bool:
 
 def solve(question: Question, budget: Budget) -> Found:
     """The miniKanren relations, depth-first, within the budget."""
+    if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
+        grids = solutions(question.instance, True, 0, budget, question.periods, question.prefix)
+        return found(question, [], len(grids) * class_size(question), {"states": budget.spent})
     grids = solutions(question.instance, question.up_to_rotation, question.limit, budget, question.periods)
     return found(question, grids, len(grids), {"states": budget.spent})

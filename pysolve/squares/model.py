@@ -401,10 +401,14 @@ class Question:
     strategy: str = "fast"
     seconds: float = DEFAULT_SECONDS
     count_orientations: bool = False  # count a symmetric piece once per turn, not once per board
+    prefix: tuple[Cell, ...] = ()  # a part of a split count: its canonical grids begin with these cells (row-major)
 
     def __post_init__(self) -> None:
         if self.mode not in (FIRST, ALL, COUNT):
             raise InputError(f"unknown question {self.mode!r}; use first, all or count")
+        if self.prefix and (self.mode != COUNT or self.strategy != "fast" or self.instance.rows * self.instance.cols < 2):
+            raise InputError("only a count of the fast strategy on two cells or more takes a prefix "
+                             "(a part of a split count)")
         if self.strategy not in STRATEGIES:
             raise InputError(f"unknown strategy {self.strategy!r}; use one of {', '.join(STRATEGIES)}")
         if not self.seconds > 0:
@@ -419,6 +423,31 @@ class Question:
     def periods(self) -> Periods:
         """Piece id -> the turns of it that count as different (its period, or 4 with count_orientations)."""
         return self.instance.periods(self.count_orientations)
+
+
+def class_size(question: Question) -> int:
+    """How many counted grids each canonical grid stands for: 1 up to rotation, else the turns of the whole
+    grid that keep its shape (4 square, 2 not; the grids of a class are distinct above one cell)."""
+    instance = question.instance
+    return 1 if question.up_to_rotation else 4 if instance.rows == instance.cols else 2
+
+
+def next_cells(question: Question) -> list[Cell]:
+    """The (piece, turns) of the unused pieces that fit the first cell (row-major) after the question's prefix:
+    against its upper and left neighbours in the prefix and the border (none when the prefix fills the grid)."""
+    instance, prefix = question.instance, question.prefix
+    rows, cols, pos = instance.rows, instance.cols, len(question.prefix)
+    if pos == rows * cols:
+        return []
+    matcher, used = Matcher(instance), {piece for piece, _ in prefix}
+    r, c = divmod(pos, cols)
+    above = instance.piece(prefix[pos - cols][0]).turned(prefix[pos - cols][1]) if r else None
+    left = instance.piece(prefix[pos - 1][0]).turned(prefix[pos - 1][1]) if c else None
+    return [(piece, turns) for piece, turns, edges in oriented(instance, question.periods) if piece not in used
+            and (matcher.matches(above[S], edges[N]) if above else matcher.border(edges[N]))
+            and (matcher.matches(left[E], edges[W]) if left else matcher.border(edges[W]))
+            and (matcher.border(edges[E]) if c == cols - 1 else matcher.inner(edges[E]))
+            and (matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S]))]
 
 
 MRV_CELLS = 16  # above this many cells, the insect rule's counts fill the most constrained cell first

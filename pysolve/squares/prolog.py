@@ -6,7 +6,7 @@ from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Goal, Var
 from pysolve.budget import Budget
-from pysolve.squares.model import (COUNT, FIRST, Grid, Instance, Question, as_grid, found,
+from pysolve.squares.model import (COUNT, FIRST, Grid, Instance, Question, as_grid, class_size, found,
                                    most_constrained_first)
 
 RULE_BASE = "squares"
@@ -41,7 +41,11 @@ def solve(question: Question, budget: Budget) -> Found:
     """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget."""
     search = strategy(question)
     stats = {"strategy": search}
-    if question.mode == COUNT:
+    if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
+        prefix = [list(cell) for cell in question.prefix]
+        inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", search, prefix, Var("_")),
+                            Var("Count"))
+    elif question.mode == COUNT:
         inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", search, rotation(question), Var("_")),
                             Var("Count"))
     else:
@@ -51,6 +55,6 @@ def solve(question: Question, budget: Budget) -> Found:
     if result.stopped:
         return bridge.unknown(result, budget.label, stats)
     if question.mode == COUNT:
-        return found(question, [], result.rows[0]["Count"], stats)
+        return found(question, [], result.rows[0]["Count"] * (class_size(question) if question.prefix else 1), stats)
     grids: list[Grid] = [as_grid(row["Grid"]) for row in result.rows]
     return found(question, grids, len(grids), stats)

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from pysolve import files
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.options import Option
-from pysolve.puzzle import Answer, Puzzle
+from pysolve.puzzle import Answer, Puzzle, deepened
 from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
-                                   Question, dump, grid_from_json, load)
+                                   Question, dump, grid_from_json, load, next_cells)
 
 TRACE_EVENTS = 200_000
 
@@ -56,6 +57,14 @@ class Squares(Puzzle):
         mode = ALL if all else COUNT if count else FIRST
         return Question(load(file), mode, up_to_rotation, strategy, seconds, count_orientations)
 
+    def split(self, question: Question) -> list[Question] | None:
+        """A count (fast strategy, two cells or more) as the counts of its canonical grids by their first cells,
+        row by row: each part fixes one more cell (each grid begins one way), two cells deep for enough parts."""
+        instance = question.instance
+        if question.mode != COUNT or question.strategy != "fast" or instance.rows * instance.cols < 2:
+            return None
+        return deepened(question, one_more_cell)
+
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: the instance by name and size, the mode and options."""
         instance = question.instance
@@ -64,6 +73,8 @@ class Squares(Puzzle):
                      "strategy": question.strategy}
         if question.count_orientations:  # only when asked, so the usual question reads as before
             described["count_orientations"] = True
+        if question.prefix:  # a part of a split count
+            described["prefix"] = [list(cell) for cell in question.prefix]
         return described
 
     def canonical(self, answer: Answer) -> Any:
@@ -115,6 +126,13 @@ class Squares(Puzzle):
         insects = load("insects")
         return [Question(insects, ALL), Question(insects, ALL, up_to_rotation=True),
                 Question(load("eternity-4x4"), COUNT)]
+
+
+def one_more_cell(question: Question) -> list[Question]:
+    """`question` with one more cell of its prefix fixed, once per (piece, turns) that fits there."""
+    if len(question.prefix) == question.instance.rows * question.instance.cols:
+        return [question]
+    return [replace(question, prefix=question.prefix + (cell,)) for cell in next_cells(question)]
 
 
 def search_trace(instance: Instance, first_only: bool, budget: Budget) -> python.Trace:

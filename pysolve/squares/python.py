@@ -26,6 +26,7 @@ first), so it is not used there.
 
 from __future__ import annotations
 
+import functools
 import json
 from itertools import chain
 from collections.abc import Callable
@@ -62,7 +63,7 @@ def solve(question: Question, budget: Budget) -> Found:
         fast(instance, collector, budget, periods=periods)
     elif not most_constrained_first(question):
         fast(instance, collector if question.up_to_rotation else with_turns(collector, periods), budget,
-             classes=True, periods=periods)
+             classes=True, periods=periods, prefix=question.prefix)
     elif question.mode == COUNT:
         collector.count = mrv(question, None, budget)
     else:
@@ -160,7 +161,7 @@ def reference(instance: Instance, visit: Visit, limit: Budget, trace: Trace | No
 # ---------------------------------------------------------------- the fast solver
 
 def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
-         periods: Periods | None = None) -> None:
+         periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> None:
     """The same row-by-row search over an index: each position's candidates keyed by the needed labels.
 
     Labels become small integers; a candidate list holds only rotations that
@@ -171,7 +172,8 @@ def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
 
     With `classes`, only the canonical solution of each class under turns of
     the whole grid is searched for (see `rivals`); wrap `visit` in `with_turns`
-    to get every solution from them, in about a quarter of the time.
+    to get every solution from them, in about a quarter of the time. With a
+    `prefix`, only grids that begin with those cells are searched.
     """
     index, free = candidate_index(instance, periods)
     rival = rivals(instance.rows, instance.cols) if classes else [False] * (instance.rows * instance.cols)
@@ -179,7 +181,7 @@ def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
         index[0] = first_candidates(index, rival)
     elif classes:  # a single cell: its classes are its turns
         visit = only_canonical(visit, periods)
-    RowSegments(instance, index, free, rival, visit, limit).run()
+    RowSegments(instance, index, free, rival, visit, limit, prefix).run()
 
 
 class RowSegments:
@@ -223,31 +225,57 @@ class RowSegments:
     BATCH = 4096  # placements charged to the budget at once
 
     def __init__(self, instance: Instance, index: list, free: int, rival: list[bool], visit: Visit,
-                 limit: Budget) -> None:
+                 limit: Budget, prefix: tuple[Cell, ...] = ()) -> None:
         self.cols, self.visit, self.limit, self.free = instance.cols, visit, limit, free
         self.cells: list[Cell] = [(0, 0)] * (instance.rows * instance.cols)
-        number = {piece.id: n for n, piece in enumerate(instance.pieces)}
-        self.shared = {"above": [free] * instance.cols, "cells": self.cells, "used": [False] * len(number),
+        self.number = {piece.id: n for n, piece in enumerate(instance.pieces)}
+        self.shared = {"above": [free] * instance.cols, "cells": self.cells, "used": [False] * len(self.number),
                        "ticks": [0], "first": [0], "BATCH": self.BATCH, "charge": self.charge}
+        self.left = self.follow(prefix, index, rival)
         codes = range(free + 1)
         deeper: Callable[[int], bool] = self.solution
-        for row in reversed(range(instance.rows)):
-            for column in reversed(range(0, self.cols, self.SEGMENT)):
-                start = row * self.cols + column
-                positions = range(start, start + min(self.SEGMENT, self.cols - column))
-                tables = [[[[(number[piece], free if pos % self.cols == self.cols - 1 else east, south, (piece, turns))
-                             for piece, turns, east, south in index[pos][north * (free + 1) + west]]
-                            for west in codes] for north in codes] for pos in positions]
-                source = self.segment_source(column, start, [rival[pos] for pos in positions])
-                namespace = dict(self.shared, deeper=deeper, **{f"t{i}": table for i, table in enumerate(tables)})
-                exec(compile(source, f"<squares segment at {start}>", "exec"), namespace)  # noqa: S102
-                deeper = namespace["segment"]
+        for start, size in reversed(self.segments(len(prefix))):
+            positions = range(start, start + size)
+            tables = [[[[(self.number[piece], free if pos % self.cols == self.cols - 1 else east, south, (piece, turns))
+                         for piece, turns, east, south in index[pos][north * (free + 1) + west]]
+                        for west in codes] for north in codes] for pos in positions]
+            source = self.segment_source(start % self.cols, start, [rival[pos] for pos in positions])
+            namespace = dict(self.shared, deeper=deeper, **{f"t{i}": table for i, table in enumerate(tables)})
+            exec(compile(source, f"<squares segment at {start}>", "exec"), namespace)  # noqa: S102
+            deeper = namespace["segment"]
         self.first = deeper
 
+    def segments(self, begin: int) -> list[tuple[int, int]]:
+        """(first position, cells) of each segment from position `begin` on: rows cut every SEGMENT cells."""
+        cut, pos = [], begin
+        while pos < len(self.cells):
+            size = min(self.SEGMENT - pos % self.cols % self.SEGMENT, self.cols - pos % self.cols)
+            cut.append((pos, size))
+            pos += size
+        return cut
+
+    def follow(self, prefix: tuple[Cell, ...], index: list, rival: list[bool]) -> int | None:
+        """Place the prefix's cells as the search would (each a candidate of its cell, its piece unused, a rival
+        corner larger than the top-left); the West code left for the next cell, None when one is not."""
+        cols, left = self.cols, self.free
+        above, used, first = self.shared["above"], self.shared["used"], self.shared["first"]
+        for pos, cell in enumerate(prefix):
+            col = pos % cols
+            fitting = [entry for entry in index[pos][above[col] * (self.free + 1) + left] if entry[:2] == cell]
+            if not fitting or used[self.number[cell[0]]] or (rival[pos] and cell[0] < first[0]):
+                return None
+            _, _, east, south = fitting[0]
+            used[self.number[cell[0]]], above[col], self.cells[pos] = True, south, cell
+            first[0] = first[0] if pos else cell[0]
+            left = self.free if col == cols - 1 else east
+        return left
+
     def run(self) -> None:
-        """Search from the top-left cell, charging the budget for every placement."""
+        """Search on from the prefix (nothing when it begins no searched grid), charging every placement."""
+        if self.left is None:
+            return
         try:
-            self.first(self.free)
+            self.first(self.left)
         finally:
             self.charge()
 
@@ -320,12 +348,13 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
     searched (a bit mask of the allowed pieces per corner), each standing for
     its class of 4 (or 2) distinct grids: the count is multiplied, and with
     `visit` each is passed on with its turns (or alone, `up_to_rotation`).
-    Returns the number of solutions (of classes with up_to_rotation).
+    Returns the number of solutions (of classes with up_to_rotation). The
+    question's prefix is placed first: only grids that begin with it count.
     """
     instance, periods = question.instance, question.periods
     rows, cols = instance.rows, instance.cols
     size = rows * cols
-    fitting, entries_of, start = key_index(instance, periods)
+    fitting, entries_of, start = key_index(instance, tuple(sorted(periods.items())))
     steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
     neighbours = [[(r * cols + c + dc + dr * cols, side) for side, (dr, dc) in enumerate(steps)
                    if 0 <= r + dr < rows and 0 <= c + dc < cols] for r in range(rows) for c in range(cols)]
@@ -439,6 +468,29 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
             frontier[best_at], frontier[-1] = frontier[-1], frontier[best_at]
         return stop
 
+    def begin(pos: int, cell: Cell) -> bool:
+        """Place a prefix cell as the search would (False when it is no candidate there)."""
+        nonlocal unused, left
+        entry = [(bits, adds) for bit, bits, placed, adds in entries_of[key[pos]]
+                 if placed == cell and bit & unused & allowed[pos]]
+        if not entry:
+            return False
+        bits, adds = entry[0]
+        cells[pos], unused, left = cell, unused ^ bits, left - 1
+        for other, side in neighbours[pos]:
+            key[other] += adds[side]
+            known[other] += 1
+        lowest = bits & -bits
+        if pos == 0 and corners:
+            for corner in corners:
+                allowed[corner] &= ~((lowest << 4) - 1)
+        elif rival[pos]:
+            allowed[0] &= lowest - 1
+        return True
+
+    if not all(begin(pos, cell) for pos, cell in enumerate(question.prefix)):
+        return 0
+    frontier += [pos for pos in range(size) if cells[pos] is None and known[pos]]
     try:
         place()
     finally:
@@ -451,8 +503,11 @@ def border_kind(r: int, c: int, rows: int, cols: int) -> tuple[bool, bool, bool,
     return r == 0, c == cols - 1, r == rows - 1, c == 0
 
 
-def key_index(instance: Instance, periods: Periods) -> tuple[dict[int, int], dict[int, list[Entry]], list[int]]:
-    """Every key of every kind of cell, with any sides known -> its fitting entries; and each cell's first key.
+@functools.lru_cache(maxsize=4)  # the parts of a split count ask it of one instance, one after another
+def key_index(instance: Instance, turns: tuple[tuple[int, int], ...]) -> tuple[dict[int, int], dict[int, list[Entry]],
+                                                                               list[int]]:
+    """Every key of every kind of cell, with any sides known -> its fitting entries; and each cell's first key
+    (`turns`: the periods as sorted (piece, turns) pairs; the tables are only read).
 
     Labels are coded 0..L-1; a key is the four codes N, E, S, W in base L+2
     (`free` = L where the side is not known, L+1 where it can match nothing)
@@ -462,6 +517,7 @@ def key_index(instance: Instance, periods: Periods) -> tuple[dict[int, int], dic
     turns, each carrying per side what placing it adds to the key of the
     neighbour on that side), and the key of each cell with no side known.
     """
+    periods = dict(turns)
     matcher = Matcher(instance)
     code = {label: number for number, label in enumerate(instance.labels())}
     free = len(code)
