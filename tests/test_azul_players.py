@@ -73,7 +73,9 @@ def test_time_budget_is_honoured():
     move, done = Mcts(seconds=0.1).search(root, random.Random(2))
     elapsed = time.perf_counter() - start
     assert done >= 5 and move in root.legal_moves()
-    assert elapsed < 0.1 + 0.1  # one iteration (well under a millisecond here) past the deadline at most
+    # one iteration (well under a millisecond) past the deadline at most; the rest is room for a loaded
+    # machine, where the process may wait tenths of a second for a core (0.22 s seen under a parallel job)
+    assert elapsed < 0.1 + 0.4
 
 
 def test_playouts_past_the_round_draw_deals_from_the_bag():
