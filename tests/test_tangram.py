@@ -21,7 +21,7 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
-from pysolve.tangram import api, draw, make_placement, parse_instance, prolog
+from pysolve.tangram import api, draw, make_placement, model, parse_instance, prolog
 from pysolve.tangram import python as python_backend
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Placement, Question, load_instance
@@ -347,15 +347,45 @@ def test_both_scan_orders_of_the_prolog_memo_counter_count_every_tiling(seed, wi
         assert bridge.solutions("tangram", prolog.on_instance(board, memo)).rows[0]["N"] == expected
 
 
-def test_the_count_scans_across_the_smaller_frontier_in_both_orientations():
-    board = generate(20, 20, 14, 1, min_side=2, distinct=True)  # tall pieces: columns cross fewer of them
-    turned = dataclasses.replace(board, width=board.height, height=board.width,
-                                 pieces=tuple(dataclasses.replace(p, width=p.height, height=p.width)
-                                              for p in board.pieces))
-    answers = [PUZZLE.solve(Question(b, "count", seconds=20), "python") for b in (board, turned)]
+def turned_board(board):
+    """The same board turned a quarter: width and height of the board and of every piece swapped."""
+    return dataclasses.replace(board, width=board.height, height=board.width,
+                               pieces=tuple(dataclasses.replace(p, width=p.height, height=p.width)
+                                            for p in board.pieces))
+
+
+def test_the_count_scans_the_order_whose_line_is_crossed_fewer_ways_in_both_orientations():
+    board = generate(20, 20, 14, 1, min_side=2, distinct=True)  # tall pieces: a column is crossed fewer ways
+    answers = [PUZZLE.solve(Question(b, "count", seconds=20), "python") for b in (board, turned_board(board))]
     assert [a.count for a in answers] == [762240, 762240]
     assert [a.stats["first"] for a in answers] == ["columns", "rows"]
     assert all(a.stats["memo_cleared"] == 0 and a.stats["states"] < 100_000 for a in answers)
+
+
+def test_the_issue_board_scans_rows_where_fewer_pieces_cross_a_column():
+    # 24x24/16 seed 3: a column crosses 3.9 pieces on average, a row 5.1, yet rows need a tenth of the states
+    board = generate(24, 24, 16, 3, min_side=2, distinct=True)
+    assert [model.first_scan(b, b.names) for b in (board, turned_board(board))] == ["rows", "columns"]
+
+
+def test_crossings_are_ordered_sets_of_pieces_filling_the_line_once_per_column_of_each():
+    assert model.crossings(4, [[(1, 2)], [(3, 2)]]) == 2 * 1 * 3  # both orders of the two pieces
+    assert model.crossings(4, [[(1, 2), (2, 1)], [(3, 2)], [(5, 4)]]) == 2 * 1 * 3 + 5  # or the 5x4 piece alone
+    assert model.crossings(3, [[(1, 2)], [(3, 2)]]) == 0
+
+
+@pytest.mark.pysolve_backends("prolog", "python")
+@pytest.mark.parametrize("side, pieces, seed", [(12, 9, 1), (12, 9, 2), (16, 12, 3)])
+def test_both_back_ends_count_in_the_chosen_order_and_both_orders_count_the_same(monkeypatch, pysolve_backend,
+                                                                                 side, pieces, seed):
+    board = generate(side, side, pieces, seed, min_side=2, distinct=True)
+    counts = set()
+    for scan in ("columns", "rows"):
+        monkeypatch.setattr(model, "first_scan", lambda instance, names, scan=scan: scan)
+        answer = PUZZLE.solve(Question(board, "count", seconds=20), pysolve_backend)
+        assert answer.stats["first" if pysolve_backend == "python" else "order"] == scan
+        counts.add(answer.count)
+    assert len(counts) == 1 and counts.pop() > 0
 
 
 def test_generated_boards_have_sides_of_at_least_min_side_and_distinct_sizes(capsys):

@@ -10,6 +10,7 @@ reference the others are cross-checked against.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -283,20 +284,41 @@ def check_question(question: Question) -> None:
 
 
 def first_scan(instance: Instance, names: list[str]) -> str:
-    """The scan order a count tries first: `columns` when a vertical line crosses fewer pieces, else `rows`.
+    """The scan order of a count (Python's first, Prolog's only): the one whose sweep line can be crossed fewer ways.
 
-    A w x h piece crosses a vertical line at a random x with chance w / W,
-    so the pieces a column scan has begun but not finished (its frontier)
-    grow with the sum of w / W, a row scan's with the sum of h / H; the
-    smaller frontier was the faster order on every generated board measured
+    The memo counter's states are its frontiers (the pieces the sweep line
+    crosses, each with the part of it still to cover) with the pieces left,
+    so its cost grows with the ways a line can be crossed: for a column
+    scan, ordered sets of the pieces `names` whose heights fill the board's
+    height, each counted once per column of it (`crossings`); for a row
+    scan, the same with widths and heights swapped. On 72 generated boards
+    (20x20 and 24x24, seeds 1-36) it picked the faster order wherever the
+    two differ by more than 1.3x; the average number of pieces crossed,
+    which it replaces, took an order 2.4x to over 4x slower on three of them
     (docs/tangram.md, Counting).
     """
-    across = up = 0.0
-    for name in names:
-        sizes = instance.orientations(name)
-        across += sum(w for w, _ in sizes) / len(sizes) / instance.width
-        up += sum(h for _, h in sizes) / len(sizes) / instance.height
-    return "columns" if across <= up else "rows"
+    sizes = [instance.orientations(name) for name in names]
+    columns = crossings(instance.height, sizes)
+    rows = crossings(instance.width, [[(h, w) for w, h in orientations] for orientations in sizes])
+    return "columns" if columns <= rows else "rows"
+
+
+def crossings(line: int, pieces: list[list[tuple[int, int]]]) -> int:
+    """The ways to cross a line of `line` cells with pieces lying across it, one after the other.
+
+    `pieces` holds each piece's (width, height) orientations, the height
+    along the line. A way is an ordered set of pieces, one orientation each,
+    whose heights add up to `line`, counted as many times as the product of
+    their widths (how much of each is still to cover).
+    """
+    most = min(len(pieces), line // min(h for sizes in pieces for _, h in sizes)) if pieces else 0
+    ways = [[0] * (most + 1) for _ in range(line + 1)]  # ways[n][k]: unordered sets of k pieces, heights adding to n
+    ways[0][0] = 1
+    for sizes in pieces:
+        for n in range(line, 0, -1):
+            for k in range(most, 0, -1):
+                ways[n][k] += sum(ways[n - h][k - 1] * w for w, h in sizes if h <= n)
+    return sum(math.factorial(k) * ways[line][k] for k in range(most + 1))
 
 
 # ---------------------------------------------------------------- answers in their JSON shape

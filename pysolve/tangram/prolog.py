@@ -42,7 +42,8 @@ def query(question: Question, goal: bridge.Goal, budget: Budget, max_solutions: 
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (memo_count/5)."""
+    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (memo_count/5 in the scan
+    order `model.first_scan` picks, the one Python's counter tries first)."""
     order, placed = question.order, placements(question.placed)
     if question.mode == "count":  # a count takes the memo counter, whatever the strategy
         scan = model.first_scan(question.instance, order)

@@ -245,14 +245,14 @@ MEMO_CAP = 5_000_000  # memo entries kept over both scan orders (under 1 GB on a
 
 
 def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, Any]]:
-    """The number of tilings by the memo counter, the scan order with the smaller frontier first; and stats.
+    """The number of tilings by the memo counter, the scan order of `model.first_scan` first; and stats.
 
     The scan order decides the cost (one order can need a hundred times the
-    other's states on the same board), and the order whose sweep line
-    crosses fewer pieces is the better one on every generated board we
-    measured. As a safety net the other order runs too, with a quarter of
-    the placements (and a fifth of the memo), in rounds twice as long as
-    the last; memos are kept between rounds.
+    other's states on the same board); `first_scan` picks the order whose
+    sweep line can be crossed fewer ways. As a safety net against a wrong
+    pick the other order runs too, with a quarter of the placements (and a
+    fifth of the memo), in rounds twice as long as the last; memos are kept
+    between rounds.
     """
     instance = question.instance
     kinds = Kinds(instance, question.order)
