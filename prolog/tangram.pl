@@ -47,11 +47,15 @@ The classic instance, counted:
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(error), [domain_error/2, existence_error/2, must_be/2]).
+:- use_module(library(settings), [setting/4, setting/2]).
 
 :- meta_predicate with_instance(+, +, +, +, 0).
 
 :- thread_local board_size/2, tile/3, rotations/1, slot/7.
-:- thread_local anchor/7, kind/3, fills/3, memo/2.
+:- thread_local anchor/7, kind/3, fills/3, memo/3.
+
+:- setting(memo_generation, positive_integer, 1250000,
+           'Entries of one generation of the memo of memo_count/5 (it keeps at most two)').
 
 %!  with_instance(+Width, +Height, +Pieces, +Rotations, :Goal) is nondet.
 %
@@ -312,10 +316,11 @@ count_tilings(Strategy, Order, Placed, Count) :-
 %   has one, or that region upside down when its mask is smaller, and the
 %   pieces left. Placements that leave a stranded cell (one high or one wide
 %   when no piece is), a row width or a column run the pieces left cannot
-%   add up to, are not followed. The memo holds at most 2,500,000 entries;
-%   past that it is emptied and counted again. Stats is
-%   `[Memo, Cleared]`: the entries it holds at the end, the times it was
-%   emptied.
+%   add up to, are not followed. The memo holds at most two generations of
+%   1,250,000 entries (the setting `memo_generation`); when it is full the
+%   older half is dropped (and counted again where it is needed). Stats is
+%   `[Memo, Cleared]`: the entries it holds at the end, the times the older
+%   half was dropped.
 
 memo_count(Scan, Order, Placed, Count, Stats) :-
     must_be(oneof([columns, rows]), Scan),
@@ -363,13 +368,14 @@ load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused,
     ;   Above = 0, Below = 0
     ),
     (   MinW >= 2 -> Wide = true ; Wide = false ),
-    Context = context(Up, Bits, Above, Below, Wide, Rows, memo(0, 0)).
+    setting(memo_generation, Size),
+    Context = context(Up, Bits, Above, Below, Wide, Rows, memo(0, 0, Size)).
 
 unload_scan :-
     retractall(anchor(_, _, _, _, _, _, _)),
     retractall(kind(_, _, _)),
     retractall(fills(_, _, _)),
-    retractall(memo(_, _)).
+    retractall(memo(_, _, _)).
 
 scan_sizes(Scan, Piece, Sizes) :-
     findall([W, H], scan_turned(Scan, Piece, W, H), Sizes0),
@@ -418,7 +424,9 @@ assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H) :-
 
 scan_count(start(Free, Mirror, Context), Unused, Count, [Memo, Cleared]) :-
     completions(Free, Mirror, Unused, Context, Count),
-    arg(7, Context, memo(Memo, Cleared)).
+    arg(7, Context, memo(Generation, Stored, Size)),
+    Memo is Stored + min(Generation, 1) * Size,
+    Cleared is max(Generation - 1, 0).
 
 %   completions(+Free, +Mirror, +Unused, +Context, -Count): the tilings of
 %   the free cells by the pieces Unused (Mirror: the free cells upside down).
@@ -430,7 +438,7 @@ completions(Free, Mirror, Unused, Context, Count) :-
         Low is lsb(Free),
         Shift is Low - Low mod Up,
         Key is (min(Free >> Shift, Mirror >> Shift) << Bits) \/ Unused,
-        (   memo(Key, Known)
+        (   memo(Key, _, Known)
         ->  Count = Known
         ;   Column is Free >> Low,
             Run is min(lsb((Column + 1) /\ \ Column), Up - Low mod Up),
@@ -456,18 +464,26 @@ child(Low, Free, Mirror, Unused, Run, Context, N) :-
     Turned is Mirror xor Flipped,
     completions(Left, Turned, Rest, Context, N).
 
+%   remember(+Key, +Count, +Context): Count for Key in the memo, as a
+%   fact memo(Key, Generation, Count). Context holds memo(Generation,
+%   Stored, Size): the current generation, its entries, and how many it
+%   takes; when it is full a new one begins and the one before it is
+%   dropped, so the memo keeps the newest one to two generations.
+
 remember(Key, Count, Context) :-
     arg(7, Context, Memo),
-    Memo = memo(Stored, Cleared),
-    (   Stored >= 2500000
-    ->  retractall(memo(_, _)),
-        Cleared1 is Cleared + 1,
-        nb_setarg(1, Memo, 1),
-        nb_setarg(2, Memo, Cleared1)
-    ;   Stored1 is Stored + 1,
-        nb_setarg(1, Memo, Stored1)
+    Memo = memo(Generation0, Stored0, Size),
+    (   Stored0 >= Size
+    ->  Old is Generation0 - 1,
+        retractall(memo(_, Old, _)),
+        Generation is Generation0 + 1,
+        nb_setarg(1, Memo, Generation),
+        Stored = 1
+    ;   Generation = Generation0,
+        Stored is Stored0 + 1
     ),
-    assertz(memo(Key, Count)).
+    nb_setarg(2, Memo, Stored),
+    assertz(memo(Key, Generation, Count)).
 
 %   sums(+Unused, -Widths, -Heights): the widths and the heights the pieces
 %   Unused can add up to, as bit sets (bit N set: N is a sum); kept.

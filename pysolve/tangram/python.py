@@ -10,6 +10,7 @@ corner there, so each tiling is met exactly once, with far fewer dead ends.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import reduce
 from itertools import islice
@@ -106,8 +107,9 @@ class Scan:
     least two wide), one whose rows keep a free width the pieces left cannot
     add up to, or whose column keeps a free run above it their heights cannot
     add up to (every piece that covers that run starts in this column). The
-    memo keeps at most `cap` entries; past that it is cleared (counted in
-    `cleared`), which costs time, never the answer.
+    memo keeps at most `cap` entries; when it is full about half of it is
+    dropped (`forget`, counted in `cleared`), which costs time, never the
+    answer.
     """
 
     def __init__(self, kinds: Kinds, free: int, across: int, up: int, transposed: bool, cap: int) -> None:
@@ -151,6 +153,25 @@ class Scan:
         self.fills[unused] = widths, heights
         return widths, heights
 
+    def forget(self) -> None:
+        """Drop about half of the memo: the states with the fewest free cells, the cheapest to count again.
+
+        The states with more free cells stay, those near the top of the search
+        that every round of the portfolio passes through again: dropping the
+        older half instead, or all of it, made 24x24/16 seed 8 take 1.6-2x the
+        time.
+        """
+        known, bits = self.known, self.bits
+        cells = Counter((key >> bits).bit_count() for key in known)
+        dropped = 0
+        for most in sorted(cells):  # drop the states with at most `most` free cells
+            dropped += cells[most]
+            if dropped >= len(known) // 2:
+                break
+        for key in [key for key in known if (key >> bits).bit_count() <= most]:
+            del known[key]
+        self.cleared += 1
+
     def count(self, unused: int, limit: int, budget: Budget) -> int:
         """The tilings of this order's free cells by the pieces `unused`; RoundOver past `limit` placements."""
         anchors, known, up, cap, bits = self.anchors, self.known, self.up, self.cap, self.bits
@@ -189,8 +210,7 @@ class Scan:
                             continue
                         total += completions(left, mirrored ^ flipped, rest)
                 if len(known) >= cap:
-                    known.clear()
-                    self.cleared += 1
+                    self.forget()
                 known[key] = total
             return total
 
