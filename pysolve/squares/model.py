@@ -443,11 +443,19 @@ def next_cells(question: Question) -> list[Cell]:
     r, c = divmod(pos, cols)
     above = instance.piece(prefix[pos - cols][0]).turned(prefix[pos - cols][1]) if r else None
     left = instance.piece(prefix[pos - 1][0]).turned(prefix[pos - 1][1]) if c else None
-    return [(piece, turns) for piece, turns, edges in oriented(instance, question.periods) if piece not in used
-            and (matcher.matches(above[S], edges[N]) if above else matcher.border(edges[N]))
-            and (matcher.matches(left[E], edges[W]) if left else matcher.border(edges[W]))
+    return [(piece, turns) for piece, turns, edges in oriented(instance, question.periods)
+            if piece not in used and fits_at(matcher, edges, r, c, rows, cols, above, left)]
+
+
+def fits_at(matcher: Matcher, edges: Edges, r: int, c: int, rows: int, cols: int, above: Edges | None,
+            left: Edges | None) -> bool:
+    """Whether a piece showing `edges` may lie on cell (r, c) of a rows x cols grid filled row by row: it
+    matches the edges of its upper and left neighbours (`above`, `left`; None on the border, where its own
+    edge must suit the border), and its East and South edges suit the border or the inside."""
+    return ((matcher.matches(above[S], edges[N]) if above is not None else matcher.border(edges[N]))
+            and (matcher.matches(left[E], edges[W]) if left is not None else matcher.border(edges[W]))
             and (matcher.border(edges[E]) if c == cols - 1 else matcher.inner(edges[E]))
-            and (matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S]))]
+            and (matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S])))
 
 
 MRV_CELLS = 16  # above this many cells, the insect rule's counts fill the most constrained cell first

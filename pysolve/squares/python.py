@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 
 from pysolve.answers import Found
 from pysolve.budget import Budget
-from pysolve.squares.model import (COUNT, FIRST, E, Edges, Grid, Instance, Matcher, N, Periods, Question, S, W,
-                                   found, grid_rotations, is_canonical, most_constrained_first, oriented)
+from pysolve.squares.model import (COUNT, FIRST, Cell, E, Edges, Grid, Instance, Matcher, N, Periods, Question, S, W,
+                                   fits_at, found, grid_rotations, is_canonical, most_constrained_first, oriented)
 
 Visit = Callable[[Grid], bool]  # gets each solution; returns True to stop the search
 
@@ -123,10 +123,8 @@ def reference(instance: Instance, visit: Visit, limit: Budget, trace: Trace | No
 
     def fits(pos: int, edges: Edges) -> bool:
         r, c = divmod(pos, cols)
-        return ((matcher.matches(cells[pos - 1][2][E], edges[W]) if c else matcher.border(edges[W]))
-                and (matcher.matches(cells[pos - cols][2][S], edges[N]) if r else matcher.border(edges[N]))
-                and (matcher.border(edges[E]) if c == cols - 1 else matcher.inner(edges[E]))
-                and (matcher.border(edges[S]) if r == rows - 1 else matcher.inner(edges[S])))
+        return fits_at(matcher, edges, r, c, rows, cols, cells[pos - cols][2] if r else None,
+                       cells[pos - 1][2] if c else None)
 
     def place(pos: int) -> bool:
         if trace is not None and trace.truncated:
@@ -266,7 +264,8 @@ class RowSegments:
                 return None
             _, _, east, south = fitting[0]
             used[self.number[cell[0]]], above[col], self.cells[pos] = True, south, cell
-            first[0] = first[0] if pos else cell[0]
+            if pos == 0:
+                first[0] = cell[0]
             left = self.free if col == cols - 1 else east
         return left
 
