@@ -2,9 +2,10 @@
 
     .venv/bin/python bench/hidato.py [--puzzles 20] [--budget 20]
 
-Sections: the 8-row sample on every back end and strategy; generated 15x15
-rectangular puzzles with unique solutions (solve and prove unique, count to
-2); how each back end scales with the board size; the long thin boards.
+Sections: the 8-row sample on every back end and strategy; every shipped
+board on the fast strategies; generated 15x15 rectangular puzzles with
+unique solutions (solve and prove unique, count to 2); how each back end
+scales with the board size; the long thin boards.
 Times are wall seconds on this machine; Prolog is warmed up first (its
 one-time start-up, about 0.2 s, is not counted).
 """
@@ -21,11 +22,12 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pysolve import bridge  # noqa: E402
 from pysolve.hidato import generate, kanren, model, prolog, python  # noqa: E402
 from pysolve.budget import Budget  # noqa: E402
 from pysolve.hidato.model import Board, Question  # noqa: E402
 from pysolve.paths import data_dir  # noqa: E402
-from pysolve.puzzle import Found  # noqa: E402
+from pysolve.puzzle import SOLVED, UNKNOWN, Found  # noqa: E402
 from pysolve.report import render_table  # noqa: E402
 
 DATA = data_dir() / "hidato"
@@ -39,9 +41,15 @@ def solvers(budget: float) -> dict[str, Callable[[Board, int], Found]]:
         return lambda board, limit: module.solve(Question(board, "bench", limit, strategy, seconds=budget),
                                                  Budget(seconds=budget))
 
+    def prolog_clpfd(board: Board, limit: int) -> Found:
+        """The CLP(FD) model of prolog/hidato.pl (solutions/4 with `clpfd`), for comparison."""
+        goal = bridge.goal("solutions", "clpfd", board.grid(), limit, bridge.Var("All"))
+        result = bridge.solutions(prolog.RULE_BASE, goal, max_solutions=1, budget=Budget(seconds=budget))
+        return Found([], {}, status=UNKNOWN if result.stopped else SOLVED)
+
     return {"python fast": asking(python, "fast"), "python original": asking(python, "original"),
             "prolog fast": asking(prolog, "fast"), "prolog original": asking(prolog, "original"),
-            "kanren": asking(kanren, "original")}
+            "prolog clpfd": prolog_clpfd, "kanren": asking(kanren, "original")}
 
 
 def timed(solver: Callable[[Board, int], Found], board: Board, limit: int) -> tuple[float, str]:
@@ -97,6 +105,23 @@ def big_section(runs: dict[str, Callable[[Board, int], Found]], count: int) -> s
             + f"\nmedian ratio prolog fast / python fast: {ratio:.1f}x")
 
 
+def shipped_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
+    """Every shipped board (the Rosetta Code sample and data/hidato's own): count<=2, Python and Prolog fast."""
+    names = ("python fast", "prolog fast")
+    rows, worst = [], dict.fromkeys(names, 0.0)
+    for path in sorted(DATA.glob("*.txt")) + sorted((DATA / "long").glob("*.txt")):
+        board = model.load(path)
+        seconds = {}
+        cells = [f"{path.stem} ({board.size} cells)"]
+        for name in names:
+            seconds[name], status = timed(runs[name], board, 2)
+            worst[name] = max(worst[name], seconds[name])
+            cells.append(fmt(seconds[name]) + ("" if status == SOLVED else f" {status}"))
+        rows.append(cells + [f"{seconds['prolog fast'] / seconds['python fast']:.1f}x"])
+    return ("every shipped board, count<=2\n" + render_table(["board", *names, "prolog / python"], rows)
+            + f"\nworst: python fast {fmt(worst['python fast'])}, prolog fast {fmt(worst['prolog fast'])}")
+
+
 def scaling_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
     """Median count-to-2 time per size (3 generated puzzles each) for every back end."""
     sizes = (5, 6, 8, 10, 12, 15)
@@ -137,8 +162,9 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=10.0, help="time budget per solve, seconds")
     args = parser.parse_args()
     runs = solvers(args.budget)
-    runs["prolog fast"](model.load(DATA / "sample.txt"), 1)  # start SWI-Prolog and load clpfd once
-    for section in (lambda: sample_section(runs), lambda: big_section(runs, args.puzzles),
+    runs["prolog fast"](model.load(DATA / "sample.txt"), 1)  # start SWI-Prolog once
+    runs["prolog clpfd"](model.load(DATA / "sample.txt"), 1)  # and load library(clpfd)
+    for section in (lambda: sample_section(runs), lambda: shipped_section(runs), lambda: big_section(runs, args.puzzles),
                     lambda: long_section(runs), lambda: scaling_section(runs)):
         print(section(), end="\n\n", flush=True)
 

@@ -14,7 +14,7 @@ positive number for a given; rows may have different lengths. The open
 cells are numbered 1..N in reading order, and a solution puts 1..N on them
 so that consecutive numbers are a king move apart.
 
-Three strategies answer solution/3:
+Four strategies answer solution/3:
 
   - `original`: the original's depth-first walk from the cell of 1, each
     next number on a free neighbour (or its given cell), pruned when the
@@ -27,12 +27,17 @@ Three strategies answer solution/3:
     sets in one (unbounded) integer: the most cornered free neighbour is
     tried first, every free cell keeps two free-or-head neighbours, every
     later given stays within reach of the head in its number of moves, and
-    the free cells stay connected to the head.
+    the free cells stay connected to the head;
+  - `logic`: the position model on bit sets, Python's propagating search:
+    the set of cells each number may take, narrowed to a fixpoint by king
+    moves between consecutive numbers and by all-different (a number's
+    only cell leaves the other sets, a cell left to one number goes to
+    it), branching on the number with the fewest cells.
 
-solutions/4 with `fast` runs a portfolio: the walk within a small inference
-budget (it runs the long thin boards, where propagation wanders, in a few
-hundred thousand inferences), then CLP(FD) (it proves sparse boards unique
-at once, where the walk would wander).
+solutions/4 with `fast` runs the portfolio Python's fast strategy runs:
+`logic` for at most logic_share/1 search nodes (it proves sparse boards
+unique in a few hundred nodes, where the walk would wander), then the
+walk (it runs the long thin boards, where propagation wanders).
 */
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, tuples_in/2,
@@ -45,9 +50,11 @@ at once, where the walk would wander).
 :- use_module(library(error), [domain_error/2, must_be/2]).
 :- use_module(library(solution_sequences), [limit/2]).
 
-%   The inference budget of the walk in the `fast` portfolio, about a tenth
-%   of a second; past it CLP(FD) takes over.
-walk_share(1 000 000).
+:- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
+
+%   The search nodes of `logic` in the `fast` portfolio (Python's
+%   LOGIC_FIRST_NODES); past them the walk takes over.
+logic_share(500).
 
 %!  king_adjacent(+Cell1, +Cell2) is semidet.
 %
@@ -76,12 +83,20 @@ open_cells(Rows, Cells) :-
 %   and a type error unless Rows is a list of lists of integers.
 
 solution(Strategy, Rows, Solved) :-
+    checked(Strategy, Rows),
+    solved(Strategy, Rows, Solved).
+
+checked(Strategy, Rows) :-
     must_be(atom, Strategy),
-    (   memberchk(Strategy, [clpfd, original, walk])
+    (   memberchk(Strategy, [clpfd, logic, original, walk])
     ->  true
     ;   domain_error(hidato_strategy, Strategy)
     ),
-    must_be(list(list(integer)), Rows),
+    must_be(list(list(integer)), Rows).
+
+% solved(+Strategy, +Rows, -Solved): solution/3 without its checks;
+% Strategy may also be logic(Nodes), `logic` within Nodes search nodes.
+solved(Strategy, Rows, Solved) :-
     board(Rows, Board),
     positions(Strategy, Board, Positions),
     numbers_in_cell_order(Positions, Numbers),
@@ -91,25 +106,25 @@ solution(Strategy, Rows, Solved) :-
 %!  solutions(+Strategy, +Rows, +Max, -Solutions) is det.
 %
 %   Solutions lists the first Max solutions of the board Rows (all when
-%   Max is 0). Strategy is one of solution/3's, or `fast`: the strengthened
-%   walk while it stays within walk_share/1 inferences, else CLP(FD).
+%   Max is 0). Strategy is one of solution/3's, or `fast`: `logic` while
+%   it stays within logic_share/1 search nodes, else the strengthened walk.
 
 solutions(Strategy, Rows, Max, Solutions) :-
     must_be(nonneg, Max),
     (   Strategy == fast
-    ->  walk_share(Inferences),
-        call_with_inference_limit(first_solutions(walk, Rows, Max, Found), Inferences, Result),
-        (   Result == inference_limit_exceeded
-        ->  first_solutions(clpfd, Rows, Max, Solutions)
-        ;   Solutions = Found
-        )
-    ;   first_solutions(Strategy, Rows, Max, Solutions)
+    ->  must_be(list(list(integer)), Rows),
+        logic_share(Nodes),
+        catch(first_solutions(logic(Nodes), Rows, Max, Solutions),
+              hidato_logic_share_spent,
+              first_solutions(walk, Rows, Max, Solutions))
+    ;   checked(Strategy, Rows),
+        first_solutions(Strategy, Rows, Max, Solutions)
     ).
 
 first_solutions(Strategy, Rows, Max, Solutions) :-
     (   Max =:= 0
-    ->  findall(Solved, solution(Strategy, Rows, Solved), Solutions)
-    ;   findall(Solved, limit(Max, solution(Strategy, Rows, Solved)), Solutions)
+    ->  findall(Solved, solved(Strategy, Rows, Solved), Solutions)
+    ;   findall(Solved, limit(Max, solved(Strategy, Rows, Solved)), Solutions)
     ).
 
 %!  broken_pairs(+Rows, -Pairs) is det.
@@ -151,6 +166,10 @@ positions(original, Board, Positions) :-
     walk_positions(Board, Positions).
 positions(walk, Board, Positions) :-
     strong_walk_positions(Board, Positions).
+positions(logic, Board, Positions) :-
+    logic_positions(Board, inf, Positions).
+positions(logic(Nodes), Board, Positions) :-
+    logic_positions(Board, Nodes, Positions).
 
 clpfd_positions(board(N, _, Adjacent, Givens, _), Positions) :-
     length(Positions, N),
@@ -370,6 +389,195 @@ due_givens([G-Bit|Pending], K, Moves, Reach, Rest) :-
     ->  Reach /\ Bit =\= 0,
         due_givens(Pending, K, Moves, Reach, Rest)
     ;   Rest = [G-Bit|Pending]
+    ).
+
+%   The position model (`logic`): arg K of Domains is the set of cells number
+%   K may take, as bits laid out as in the walk. setarg/3 narrows a set in
+%   place and is undone on backtracking, so a branch costs no copy. Spent
+%   counts the search nodes against Nodes (`inf`: no bound); past them the
+%   ball hidato_logic_share_spent ends the search.
+
+logic_positions(board(N, _, Adjacent, Givens, Coords), Nodes, Positions) :-
+    cell_bits(Coords, Adjacent, bits(Stride, Open, CellBits, _)),
+    numlist(1, N, Numbers),
+    maplist(start_domain(Givens, CellBits, Open), Numbers, Sets),
+    Domains =.. [domains|Sets],
+    Logic = logic(N, Stride, Open, spent(0, Nodes)),
+    logic_search(Logic, Domains, Numbers),
+    CellBits =.. [_|BitList],
+    findall(Bit-Cell, nth1(Cell, BitList, Bit), BitCells),
+    list_to_assoc(BitCells, CellOf),
+    Domains =.. [_|Cells],
+    maplist(cell_of_set(CellOf), Cells, Positions0),
+    Positions = Positions0.
+
+start_domain(Givens, CellBits, Open, Number, Set) :-
+    (   memberchk(Number-Cell, Givens)
+    ->  arg(Cell, CellBits, Set)
+    ;   Set = Open
+    ).
+
+cell_of_set(CellOf, Set, Cell) :-
+    get_assoc(Set, CellOf, Cell).
+
+% logic_search(+Logic, !Domains, +Changed): propagate from the numbers whose
+% sets Changed, then give the number with the fewest cells (above one) each
+% of them in turn, lowest bit first.
+logic_search(Logic, Domains, Changed) :-
+    Logic = logic(N, _, _, Spent),
+    spend_node(Spent),
+    logic_propagate(Logic, Domains, Changed),
+    most_constrained(1, N, Domains, 0, inf, Number),
+    (   Number =:= 0
+    ->  true
+    ;   arg(Number, Domains, Set),
+        set_bit(Set, Bit),
+        setarg(Number, Domains, Bit),
+        logic_search(Logic, Domains, [Number])
+    ).
+
+spend_node(Spent) :-
+    Spent = spent(Count0, Nodes),
+    Count is Count0 + 1,
+    (   Nodes \== inf,
+        Count > Nodes
+    ->  throw(hidato_logic_share_spent)
+    ;   nb_setarg(1, Spent, Count)
+    ).
+
+% set_bit(+Set, -Bit): each bit of Set on backtracking, lowest first.
+set_bit(Set, Bit) :-
+    Set =\= 0,
+    Low is Set /\ -Set,
+    (   Bit = Low
+    ;   Rest is Set xor Low,
+        set_bit(Rest, Bit)
+    ).
+
+% most_constrained(+K, +N, +Domains, +Best0, +Fewest0, -Best): the number
+% from K on with the fewest cells above one (the first of a tie), else Best0.
+most_constrained(K, N, Domains, Best0, Fewest0, Best) :-
+    (   K > N
+    ->  Best = Best0
+    ;   arg(K, Domains, Set),
+        Count is popcount(Set),
+        K1 is K + 1,
+        (   Count > 1,
+            ( Fewest0 == inf -> true ; Count < Fewest0 )
+        ->  most_constrained(K1, N, Domains, K, Count, Best)
+        ;   most_constrained(K1, N, Domains, Best0, Fewest0, Best)
+        )
+    ).
+
+% logic_propagate(+Logic, !Domains, +Changed): narrow to the fixpoint of two
+% rules, king moves between consecutive numbers (a changed set narrows its
+% two neighbours', which then narrow theirs) and all-different once those
+% settle; fails when a set empties, two numbers share their only cell or a
+% cell is left to no number. The fixpoint does not depend on the order the
+% rules run in, so this is Python's search node for node.
+logic_propagate(Logic, Domains, Changed) :-
+    Logic = logic(N, Stride, Open, _),
+    chain(Changed, N, Stride, Open, Domains),
+    all_different(N, Open, Domains, Placed),
+    (   Placed == []
+    ->  true
+    ;   logic_propagate(Logic, Domains, Placed)
+    ).
+
+% chain(+Queue, ...): each number of Queue narrows the sets of the numbers
+% before and after it to the cells a king move from its own; those that
+% change join the queue.
+chain([], _, _, _, _).
+chain([K|Queue], N, Stride, Open, Domains) :-
+    arg(K, Domains, Set),
+    Row is Set \/ (Set << 1) \/ (Set >> 1),
+    Near is (Row \/ (Row << Stride) \/ (Row >> Stride)) /\ Open,
+    K0 is K - 1,
+    K1 is K + 1,
+    within(K0, Near, N, Domains, Queue, Queue1),
+    within(K1, Near, N, Domains, Queue1, Queue2),
+    chain(Queue2, N, Stride, Open, Domains).
+
+% within(+K, +Near, +N, !Domains, +Queue0, -Queue): the set of K (when K is
+% a number) keeps its cells in Near; K joins the queue when its set changed.
+within(K, Near, N, Domains, Queue0, Queue) :-
+    (   ( K < 1 ; K > N )
+    ->  Queue = Queue0
+    ;   arg(K, Domains, Set),
+        Set1 is Set /\ Near,
+        (   Set1 =:= Set
+        ->  Queue = Queue0
+        ;   Set1 =\= 0,
+            setarg(K, Domains, Set1),
+            Queue = [K|Queue0]
+        )
+    ).
+
+% all_different(+N, +Open, !Domains, -Changed): every cell is some number's;
+% the only cell of a number leaves the other sets; a cell in one set only
+% is that number's. Changed lists the numbers whose sets this narrowed.
+all_different(N, Open, Domains, Changed) :-
+    cover(1, N, Domains, 0, 0, 0, Fixed, Once, Twice),
+    Once \/ Fixed =:= Open,
+    leave_fixed(1, N, Domains, Fixed, [], Changed1),
+    Hidden is Once /\ \Twice /\ \Fixed,
+    place_hidden(Hidden, N, Domains, Changed1, Changed).
+
+% cover(+K, +N, +Domains, ...): Fixed the cells of the numbers with one
+% (each once), Once and Twice the cells in one and in two or more of the
+% other sets.
+cover(K, N, Domains, Fixed0, Once0, Twice0, Fixed, Once, Twice) :-
+    (   K > N
+    ->  Fixed = Fixed0, Once = Once0, Twice = Twice0
+    ;   arg(K, Domains, Set),
+        K1 is K + 1,
+        (   Set /\ (Set - 1) =:= 0
+        ->  Set =\= 0,
+            Fixed0 /\ Set =:= 0,
+            Fixed1 is Fixed0 \/ Set,
+            cover(K1, N, Domains, Fixed1, Once0, Twice0, Fixed, Once, Twice)
+        ;   Twice1 is Twice0 \/ (Once0 /\ Set),
+            Once1 is Once0 \/ Set,
+            cover(K1, N, Domains, Fixed0, Once1, Twice1, Fixed, Once, Twice)
+        )
+    ).
+
+leave_fixed(K, N, Domains, Fixed, Changed0, Changed) :-
+    (   K > N
+    ->  Changed = Changed0
+    ;   arg(K, Domains, Set),
+        (   Set /\ (Set - 1) =\= 0,
+            Set /\ Fixed =\= 0
+        ->  Set1 is Set /\ \Fixed,
+            Set1 =\= 0,
+            setarg(K, Domains, Set1),
+            Changed1 = [K|Changed0]
+        ;   Changed1 = Changed0
+        ),
+        K1 is K + 1,
+        leave_fixed(K1, N, Domains, Fixed, Changed1, Changed)
+    ).
+
+% place_hidden(+Hidden, +N, !Domains, +Changed0, -Changed): each cell of
+% Hidden goes to the one number whose set holds it; fails when none does
+% (that number took another such cell).
+place_hidden(Hidden, N, Domains, Changed0, Changed) :-
+    (   Hidden =:= 0
+    ->  Changed = Changed0
+    ;   Low is Hidden /\ -Hidden,
+        Rest is Hidden xor Low,
+        holder(1, N, Domains, Low, Number),
+        setarg(Number, Domains, Low),
+        place_hidden(Rest, N, Domains, [Number|Changed0], Changed)
+    ).
+
+holder(K, N, Domains, Bit, Number) :-
+    K =< N,
+    arg(K, Domains, Set),
+    (   Set /\ Bit =\= 0
+    ->  Number = K
+    ;   K1 is K + 1,
+        holder(K1, N, Domains, Bit, Number)
     ).
 
 numbers_in_cell_order(Positions, Numbers) :-

@@ -366,24 +366,44 @@ def test_the_original_prolog_walk_gets_lost_there_too():
 
 @needs_prolog
 @pytest.mark.parametrize("name", ["snake_3x50", "snake_4x46", "unique_3x50_s41", "unique_4x46_s42"])
-def test_prolog_fast_runs_the_long_thin_boards_on_its_strengthened_walk(name):
+def test_prolog_fast_runs_the_long_thin_boards_on_its_portfolio(name):
     board = model.load(DATA / "long" / f"{name}.txt")
     found = PUZZLE.solve(Question(board, name, count=2, strategy="fast", seconds=10), "prolog")
     assert found.status == SOLVED and all(model.solves(board, grid) for grid in found.solutions)
     assert found.count == (1 if name.startswith("unique") else 2)
-    assert found.stats["seconds"] < 3  # CLP(FD) alone passes 10 s on snake_4x46
+    assert found.stats["seconds"] < 3  # CLP(FD) and the propagating search alone pass 10 s on snake_4x46
 
 
 @needs_prolog
 @settings(max_examples=10, deadline=None)
 @given(size=st.integers(3, 5), seed=st.integers(0, 10**6), keep=st.integers(2, 5))
-def test_the_prolog_walk_and_clpfd_find_the_same_solutions(size, seed, keep):
+def test_the_prolog_strategies_find_the_same_solutions(size, seed, keep):
     rows = cut_path(size, seed, keep)
     every = {}
-    for strategy in ("walk", "clpfd", "original"):
+    for strategy in ("walk", "clpfd", "original", "logic"):
         result = bridge.solutions("hidato", bridge.goal("solution", strategy, rows, bridge.Var("S")), seconds=30)
         every[strategy] = sorted(row["S"] for row in result.require_complete(strategy).rows)
-    assert every["walk"] == every["clpfd"] == every["original"] and every["walk"]
+    assert every["walk"] == every["clpfd"] == every["original"] == every["logic"] and every["walk"]
+
+
+@needs_prolog
+@settings(max_examples=10, deadline=None)
+@given(size=st.integers(3, 6), seed=st.integers(0, 10**6), keep=st.integers(2, 5))
+def test_the_propagating_search_is_the_same_search_in_prolog_and_python(size, seed, keep):
+    """Same fixpoint, same branching: the same solutions in the same order."""
+    board = model.make_board(cut_path(size, seed, keep))
+    in_python = python.search(board, 10**6, python.LOGIC, Budget(seconds=30))
+    goal = bridge.goal("solution", "logic", board.grid(), bridge.Var("S"))
+    in_prolog = [row["S"] for row in bridge.solutions("hidato", goal, seconds=30).require_complete("logic").rows]
+    assert in_python.status == SOLVED and in_python.solutions == in_prolog
+
+
+@needs_prolog
+def test_prolog_fast_proves_the_largest_shipped_board_unique_by_propagation():
+    board = model.load(DATA / "rect_15x15_s18.txt")
+    found = PUZZLE.solve(Question(board, "15x15", count=2, strategy="fast", seconds=10), "prolog")
+    assert found.status == SOLVED and found.count == 1 and model.solves(board, found.solutions[0])
+    assert found.stats["seconds"] < 3  # CLP(FD) took 0.7 s, the walk passes 20 s
 
 
 def test_text_drawing_hatches_a_hole_between_open_cells():

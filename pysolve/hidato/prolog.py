@@ -9,13 +9,13 @@ from pysolve.answers import Found, counted, validation
 from pysolve.hidato.model import Question
 
 RULE_BASE = "hidato"
-STRATEGIES = {"fast": "fast", "original": "original"}  # fast: the strengthened walk briefly, then CLP(FD)
+STRATEGIES = {"fast": "fast", "original": "original"}  # fast: propagation for 500 nodes, then the walk
 
 
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions: `original` from solution/3 (a stopped search keeps the solutions it
-    found, and a count says "at least"), `fast` from solutions/4's portfolio (the walk within an inference
-    budget, then CLP(FD))."""
+    found, and a count says "at least"), `fast` from solutions/4's portfolio (the propagating search within
+    500 nodes, then the strengthened walk: Python's portfolio)."""
     model = STRATEGIES[question.strategy]
     stats = {"strategy": model}
     if model == "fast":

@@ -32,7 +32,7 @@ class HidatoPuzzle(BoardPuzzle):
         "board: JSON rows (0 empty, -1 blocked) or text (__ empty, . blocked)",
         "FILE is a filled board: check it, name the pair that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
-               help="fast (Python: strengthened walk, Prolog: CLP(FD)) or original (the original's walk)"),
+               help="fast (propagation for 500 nodes, then the strengthened walk) or original (the original's walk)"),
     )
     generate_options = (
         Option("rows", int, above=0, help="rows of a rectangular board"),

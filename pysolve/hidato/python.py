@@ -185,12 +185,13 @@ class Logic:
 
     def run(self) -> None:
         """Search from the givens; SearchLimitExceeded when the budget runs out."""
-        self.search(self.start())
+        self.search(self.start(), list(range(1, self.n + 1)))
 
-    def search(self, domains: list[int]) -> bool:
-        """Propagate, then try each cell of the most constrained number; True once `limit` solutions are found."""
+    def search(self, domains: list[int], changed: list[int]) -> bool:
+        """Propagate from the `changed` numbers, then try each cell of the most constrained number; True once
+        `limit` solutions are found."""
         self.budget.spend()
-        if not self.propagate(domains):
+        if not self.propagate(domains, changed):
             return False
         number = self.most_constrained(domains)
         if not number:
@@ -202,7 +203,7 @@ class Logic:
             choices ^= low
             trial = domains[:]
             trial[number] = low
-            if self.search(trial):
+            if self.search(trial, [number]):
                 return True
         return False
 
@@ -215,54 +216,77 @@ class Logic:
                 best, fewest = number, count
         return best
 
-    def propagate(self, domains: list[int]) -> bool:
-        """Narrow `domains` in place to a fixpoint; False when some number or cell is left without a partner."""
-        while True:
-            self.budget.check()  # a round costs O(n * cells): on a board of thousands of cells, seconds between nodes
-            before = domains[:]
-            self.sweep(domains)
-            if not self.settle(domains):
+    def propagate(self, domains: list[int], changed: list[int]) -> bool:
+        """Narrow `domains` in place to a fixpoint; False when some number or cell is left without a partner.
+
+        The fixpoint does not depend on the order the rules run in; only the sets next to a changed one are
+        looked at again (a node costs a few chain steps and one all-different pass, not two full sweeps).
+        """
+        while changed:
+            self.budget.check()  # a pass costs O(n) big-integer steps: on a board of thousands of cells, many per node
+            if not self.chain(domains, changed):
                 return False
-            if domains == before:
-                return True
+            changed = self.settle(domains)
+            if changed is None:
+                return False
+        return True
 
-    def sweep(self, domains: list[int]) -> None:
-        """Consecutive numbers one king move apart: each set within reach of its neighbours', both ways."""
-        spread = self.bits.spread
-        for k in range(1, self.n):
-            domains[k + 1] &= spread(domains[k])
-        for k in range(self.n, 1, -1):
-            domains[k - 1] &= spread(domains[k])
+    def chain(self, domains: list[int], queue: list[int]) -> bool:
+        """Consecutive numbers one king move apart: a changed set narrows its neighbours', which then narrow
+        theirs; False when a set empties."""
+        spread, n = self.bits.spread, self.n
+        while queue:
+            number = queue.pop()
+            near = spread(domains[number])
+            for other in (number - 1, number + 1):
+                if 1 <= other <= n:
+                    narrowed = domains[other] & near
+                    if narrowed != domains[other]:
+                        if not narrowed:
+                            return False
+                        domains[other] = narrowed
+                        queue.append(other)
+        return True
 
-    def settle(self, domains: list[int]) -> bool:
-        """All different: placed cells leave the other sets, a cell only one number can take gets it."""
+    def settle(self, domains: list[int]) -> list[int] | None:
+        """All different: placed cells leave the other sets, a cell only one number can take gets it.
+
+        Returns the numbers whose sets narrowed, None on a contradiction.
+        """
         fixed = once = twice = 0
         for candidates in domains[1:]:
-            if not candidates:
-                return False
             if not candidates & (candidates - 1):
-                if fixed & candidates:
-                    return False
+                if not candidates or fixed & candidates:
+                    return None
                 fixed |= candidates
-            twice |= once & candidates
-            once |= candidates
-        if once != self.bits.open:
-            return False
+            else:
+                twice |= once & candidates
+                once |= candidates
+        if once | fixed != self.bits.open:
+            return None
+        changed = []
         for number in range(1, self.n + 1):
-            if domains[number] & (domains[number] - 1):
-                domains[number] &= ~fixed
-        return self.place_hidden_singles(domains, once & ~twice & ~fixed)
+            candidates = domains[number]
+            if candidates & (candidates - 1) and candidates & fixed:
+                candidates &= ~fixed
+                if not candidates:
+                    return None
+                domains[number] = candidates
+                changed.append(number)
+        return self.place_hidden_singles(domains, once & ~twice & ~fixed, changed)
 
-    def place_hidden_singles(self, domains: list[int], hidden: int) -> bool:
-        """Give each cell in `hidden` (a candidate of exactly one number) to that number; False on a clash."""
+    def place_hidden_singles(self, domains: list[int], hidden: int, changed: list[int]) -> list[int] | None:
+        """Give each cell in `hidden` (a candidate of exactly one number) to that number; `changed` with those
+        numbers added, None on a clash."""
         while hidden:
             low = hidden & -hidden
             hidden ^= low
             number = next((k for k in range(1, self.n + 1) if domains[k] & low), 0)
             if not number:
-                return False  # its only number already took another such cell
+                return None  # its only number already took another such cell
             domains[number] = low
-        return True
+            changed.append(number)
+        return changed
 
 
 def solve(question: Question, budget: Budget) -> Found:
