@@ -94,8 +94,7 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
     ;   maplist(binding_name_var, Bindings, Names, Vars),
         Answer = answer(Names, Rows),
         limited_goal(Module:Goal, Max, Limited),
-        collect(Vars, Limited, Seconds, Inferences, Found, Status0, Message),
-        maplist(plain_row, Found, Rows),
+        collect(Vars, Limited, Seconds, Inferences, Rows, Status0, Message),
         length(Rows, Count),
         (   Status0 == complete, Max > 0, Count >= Max
         ->  Status = max_solutions
@@ -125,12 +124,18 @@ limited_goal(Goal, Max, Limited) :-
     ;   Limited = limit(Max, Goal)
     ).
 
-collect(Vars, Goal, Seconds, Inferences, Found, Status, Message) :-
+%   collect(+Vars, +Goal, +Seconds, +Inferences, -Rows, -Status, -Message):
+%   the bindings of Vars as plain rows; a limit or an error met while
+%   searching or while making the rows plain (a stack overflow on very many
+%   rows) leaves no rows and says why.
+
+collect(Vars, Goal, Seconds, Inferences, Rows, Status, Message) :-
     catch(( timed_collect(Vars, Goal, Seconds, Inferences, Found, Status),
+            maplist(plain_row, Found, Rows),
             Message = ''
           ),
           Error,
-          ( Found = [], error_status(Error, Status, Message) )).
+          ( Rows = [], error_status(Error, Status, Message) )).
 
 timed_collect(Vars, Goal, Seconds, Inferences, Found, Status) :-
     (   Seconds > 0
