@@ -2,18 +2,24 @@
           [ box_shape/3,                % ?Size, ?BoxRows, ?BoxColumns
             units/2,                    % +Rows, -Units
             solution/3,                 % +Strategy, +Rows, -Solved
+            packed_solutions/4,         % +Strategy, +Rows, +Max, -Packed
             broken_units/2              % +Rows, -Broken
           ]).
 
-/** <module> Sudoku: rows, columns and boxes that hold 1..N once, two solvers
+/** <module> Sudoku: rows, columns and boxes that hold 1..N once, three solvers
 
 A board is a list of N rows of N integers, 0 for an empty cell and 1..N
 for a given, N being 4, 6, 9 or 16 (boxes of 2x2, 2x3, 3x3 and 4x4). A
 solution fills every empty cell so that each row, column and box holds
 each value once.
 
-Two strategies answer solution/3:
+Three strategies answer solution/3:
 
+  - `propagate`: Python's fast search, node for node: each cell's
+    candidates as a bit set, narrowed to a fixpoint by naked singles (a
+    cell left one value takes it from its peers) and hidden singles (a
+    value left one place in a unit goes there), then the first cell with
+    the fewest candidates takes each of them, smallest first;
   - `clpfd`: one finite-domain variable per cell in 1..N, all_distinct/1
     on every row, column and box, labeling([ff]) (first-fail: the variable
     with the smallest domain next);
@@ -27,7 +33,11 @@ Two strategies answer solution/3:
 :- use_module(library(lists), [append/2, append/3, member/2, nth0/3, numlist/3]).
 :- use_module(library(apply), [maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
+:- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
+:- use_module(library(ordsets), [ord_del_element/3, ord_union/2]).
+
+:- set_prolog_flag(optimise, true).   % compile the propagation's arithmetic inline (file-local)
 
 %!  box_shape(?Size, ?BoxRows, ?BoxColumns) is nondet.
 %
@@ -84,14 +94,14 @@ bands_of(Width, Row, Chunks) :-
 
 %!  solution(+Strategy, +Rows, -Solved) is nondet.
 %
-%   Solved is a solution of the board Rows found by Strategy, `clpfd` or
-%   `plain`; every solution on backtracking. Raises a domain error for
+%   Solved is a solution of the board Rows found by Strategy, `propagate`,
+%   `clpfd` or `plain`; every solution on backtracking. Raises a domain error for
 %   another strategy, a board that is not square of side 4, 6, 9 or 16,
 %   or a value outside 0..N.
 
 solution(Strategy, Rows, Solved) :-
     must_be(atom, Strategy),
-    (   memberchk(Strategy, [clpfd, plain])
+    (   memberchk(Strategy, [propagate, clpfd, plain])
     ->  true
     ;   domain_error(sudoku_strategy, Strategy)
     ),
@@ -102,6 +112,31 @@ solution(Strategy, Rows, Solved) :-
     search(Strategy, Size, Cells, Units),
     Solved = Cells.
 
+%!  packed_solutions(+Strategy, +Rows, +Max, -Packed) is det.
+%
+%   Packed is a string holding the first Max solutions of solution/3
+%   (all when Max is 0), one after the other, each cell in reading order
+%   as the character whose code is 0'0 + its value. Many solutions cross
+%   to Python as one string at about a microsecond each, where lists of
+%   lists of integers cost about a hundred (and a copy of them all on the
+%   stack).
+
+packed_solutions(Strategy, Rows, Max, Packed) :-
+    must_be(nonneg, Max),
+    (   Max =:= 0
+    ->  findall(Text, ( solution(Strategy, Rows, Solved), packed(Solved, Text) ), Texts)
+    ;   findall(Text, limit(Max, ( solution(Strategy, Rows, Solved), packed(Solved, Text) )), Texts)
+    ),
+    atomics_to_string(Texts, Packed).
+
+packed(Solved, Text) :-
+    append(Solved, Values),
+    maplist(digit_code, Values, Codes),
+    string_codes(Text, Codes).
+
+digit_code(Value, Code) :-
+    Code is 0'0 + Value.
+
 % cell_term(+Size, +Value, -Cell): a fresh variable for 0, the value for a given.
 cell_term(Size, Value, Cell) :-
     (   Value =:= 0
@@ -111,6 +146,16 @@ cell_term(Size, Value, Cell) :-
     ;   domain_error(sudoku_value, Value)
     ).
 
+search(propagate, Size, Cells, _) :-
+    geometry(Size, Geometry),
+    Geometry = geometry(_, _, _, Full, AllUnits),
+    append(Cells, Values),
+    maplist(start_mask(Full), Values, MaskList),
+    Masks =.. [masks|MaskList],
+    findall(Cell, ( nth1(Cell, Values, Value), integer(Value) ), Givens),
+    propagating_search(Geometry, Masks, Givens, AllUnits),
+    Masks =.. [_|Found],
+    maplist(mask_value, Found, Values).
 search(clpfd, Size, Cells, units(Rows, Columns, Boxes)) :-
     append(Cells, Vars),
     Vars ins 1..Size,
@@ -158,6 +203,191 @@ fill([cell(V, Row, Column, Box)|Entries], Values) :-
 
 absent(Value, Unit) :-
     \+ ( member(Cell, Unit), Cell == Value ).
+
+%   The propagating search. Cells are numbered 1..N*N in reading order, units
+%   1..3N (rows, columns, boxes). Geometry is geometry(Peers, Units, UnitsOf,
+%   Full, AllUnits): arg Cell of Peers the cells sharing a unit with Cell,
+%   arg Unit of Units its cells, arg Cell of UnitsOf the bit set of Cell's
+%   units, Full the bit set of every value, AllUnits of every unit. Masks
+%   holds each cell's candidates; setarg/3 narrows them in place and
+%   backtracking restores them, so a branch copies nothing.
+
+geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits)) :-
+    Count is Size * Size,
+    numlist(1, Count, Numbers),
+    bands(Numbers, Size, Rows),
+    units(Rows, units(RowUnits, ColumnUnits, BoxUnits)),
+    append([RowUnits, ColumnUnits, BoxUnits], UnitList),
+    Units =.. [units|UnitList],
+    length(UnitList, UnitCount),
+    maplist(cell_units(UnitList), Numbers, UnitSets),
+    UnitsOf =.. [units_of|UnitSets],
+    maplist(cell_peers(UnitList), Numbers, PeerLists),
+    Peers =.. [peers|PeerLists],
+    Full is (1 << Size) - 1,
+    AllUnits is (1 << UnitCount) - 1.
+
+cell_units(UnitList, Cell, Set) :-
+    aggregate_all(sum(1 << (Unit - 1)), ( nth1(Unit, UnitList, Members), memberchk(Cell, Members) ), Set).
+
+cell_peers(UnitList, Cell, Peers) :-
+    findall(Members, ( member(Members, UnitList), memberchk(Cell, Members) ), Lists),
+    ord_union(Lists, Near),
+    ord_del_element(Near, Cell, Peers).
+
+start_mask(Full, Value, Mask) :-
+    (   integer(Value)
+    ->  Mask is 1 << (Value - 1)
+    ;   Mask = Full
+    ).
+
+mask_value(Mask, Value) :-
+    Value is msb(Mask) + 1.
+
+% propagating_search(+Geometry, !Masks, +Singles, +Changed): propagate from
+% the cells just left one candidate (Singles) and the units whose cells
+% changed (Changed, a bit set), then branch on the first cell with the
+% fewest candidates, smallest value first.
+propagating_search(Geometry, Masks, Singles, Changed) :-
+    propagate(Singles, Changed, Geometry, Masks),
+    functor(Masks, _, Count),
+    fewest_candidates(1, Count, Masks, 0, 99, Cell),
+    (   Cell =:= 0
+    ->  true
+    ;   arg(Cell, Masks, Mask),
+        mask_bit(Mask, Bit),
+        setarg(Cell, Masks, Bit),
+        Geometry = geometry(_, _, UnitsOf, _, _),
+        arg(Cell, UnitsOf, Units),
+        propagating_search(Geometry, Masks, [Cell], Units)
+    ).
+
+% mask_bit(+Mask, -Bit): each bit of Mask on backtracking, lowest first.
+mask_bit(Mask, Bit) :-
+    Mask =\= 0,
+    Low is Mask /\ -Mask,
+    (   Bit = Low
+    ;   Rest is Mask xor Low,
+        mask_bit(Rest, Bit)
+    ).
+
+% fewest_candidates(+Cell, +Count, +Masks, +Best0, +Fewest0, -Best): the
+% first cell from Cell on with the fewest candidates above one (two end the
+% scan), else Best0 (0: every cell has its value).
+fewest_candidates(Cell, Count, Masks, Best0, Fewest0, Best) :-
+    (   Cell > Count
+    ->  Best = Best0
+    ;   arg(Cell, Masks, Mask),
+        Next is Cell + 1,
+        (   Mask /\ (Mask - 1) =:= 0
+        ->  fewest_candidates(Next, Count, Masks, Best0, Fewest0, Best)
+        ;   Candidates is popcount(Mask),
+            (   Candidates =:= 2
+            ->  Best = Cell
+            ;   Candidates < Fewest0
+            ->  fewest_candidates(Next, Count, Masks, Cell, Candidates, Best)
+            ;   fewest_candidates(Next, Count, Masks, Best0, Fewest0, Best)
+            )
+        )
+    ).
+
+% propagate(+Singles, +Changed, +Geometry, !Masks): naked singles leave
+% their peers, then the changed units place their hidden singles, until
+% nothing changes; fails on a cell without candidates, a value without a
+% place in a unit, or one place wanted for two values.
+propagate(Singles, Changed0, Geometry, Masks) :-
+    naked_singles(Singles, Geometry, Masks, Changed0, Changed),
+    (   Changed =:= 0
+    ->  true
+    ;   hidden_singles(Changed, Geometry, Masks, [], Singles1, 0, Changed1),
+        propagate(Singles1, Changed1, Geometry, Masks)
+    ).
+
+naked_singles([], _, _, Changed, Changed).
+naked_singles([Cell|Cells], Geometry, Masks, Changed0, Changed) :-
+    Geometry = geometry(Peers, _, UnitsOf, _, _),
+    arg(Cell, Masks, Bit),
+    arg(Cell, Peers, PeerList),
+    leave_peers(PeerList, Bit, Masks, UnitsOf, Cells, Cells1, Changed0, Changed1),
+    naked_singles(Cells1, Geometry, Masks, Changed1, Changed).
+
+% leave_peers(+Peers, +Bit, !Masks, +UnitsOf, +Singles0, -Singles, +Changed0,
+% -Changed): the value Bit leaves every peer's candidates.
+leave_peers([], _, _, _, Singles, Singles, Changed, Changed).
+leave_peers([Peer|Peers], Bit, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    arg(Peer, Masks, Mask),
+    (   Mask /\ Bit =:= 0
+    ->  Singles1 = Singles0,
+        Changed1 = Changed0
+    ;   Mask1 is Mask xor Bit,
+        Mask1 =\= 0,
+        setarg(Peer, Masks, Mask1),
+        arg(Peer, UnitsOf, Units),
+        Changed1 is Changed0 \/ Units,
+        (   Mask1 /\ (Mask1 - 1) =:= 0
+        ->  Singles1 = [Peer|Singles0]
+        ;   Singles1 = Singles0
+        )
+    ),
+    leave_peers(Peers, Bit, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
+
+% hidden_singles(+Looking, +Geometry, !Masks, +Singles0, -Singles,
+% +Changed0, -Changed): in each unit of the bit set Looking, a value with
+% one place left goes there.
+hidden_singles(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :-
+    (   Looking =:= 0
+    ->  Singles = Singles0,
+        Changed = Changed0
+    ;   Low is Looking /\ -Looking,
+        Rest is Looking xor Low,
+        Unit is msb(Low) + 1,
+        Geometry = geometry(_, Units, UnitsOf, Full, _),
+        arg(Unit, Units, Cells),
+        unit_candidates(Cells, Masks, 0, 0, 0, Once, Twice, Placed),
+        Once =:= Full,
+        Hidden is Once /\ \Twice /\ \Placed,
+        place_hidden(Hidden, Cells, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+        hidden_singles(Rest, Geometry, Masks, Singles1, Singles, Changed1, Changed)
+    ).
+
+% first_holder(+Cells, +Masks, +Bit, -Cell): the first of Cells whose
+% candidates hold Bit.
+first_holder([Cell0|Cells], Masks, Bit, Cell) :-
+    arg(Cell0, Masks, Mask),
+    (   Mask /\ Bit =\= 0
+    ->  Cell = Cell0
+    ;   first_holder(Cells, Masks, Bit, Cell)
+    ).
+
+% unit_candidates(+Cells, +Masks, ...): Once the values some cell can take,
+% Twice those two or more open cells can, Placed those of cells with one.
+unit_candidates([], _, Once, Twice, Placed, Once, Twice, Placed).
+unit_candidates([Cell|Cells], Masks, Once0, Twice0, Placed0, Once, Twice, Placed) :-
+    arg(Cell, Masks, Mask),
+    (   Mask /\ (Mask - 1) =:= 0
+    ->  Twice1 = Twice0,
+        Placed1 is Placed0 \/ Mask
+    ;   Twice1 is Twice0 \/ (Once0 /\ Mask),
+        Placed1 = Placed0
+    ),
+    Once1 is Once0 \/ Mask,
+    unit_candidates(Cells, Masks, Once1, Twice1, Placed1, Once, Twice, Placed).
+
+% place_hidden(+Hidden, +Cells, !Masks, +UnitsOf, ...): each value of Hidden
+% goes to the first cell of Cells that can take it; fails when none can
+% (its one place was just given another value).
+place_hidden(Hidden, Cells, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    (   Hidden =:= 0
+    ->  Singles = Singles0,
+        Changed = Changed0
+    ;   Bit is Hidden /\ -Hidden,
+        Rest is Hidden xor Bit,
+        first_holder(Cells, Masks, Bit, Cell),
+        setarg(Cell, Masks, Bit),
+        arg(Cell, UnitsOf, Units),
+        Changed1 is Changed0 \/ Units,
+        place_hidden(Rest, Cells, Masks, UnitsOf, [Cell|Singles0], Singles, Changed1, Changed)
+    ).
 
 %!  broken_units(+Rows, -Broken) is det.
 %

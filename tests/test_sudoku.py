@@ -188,7 +188,7 @@ def test_every_back_end_solves_the_classics_exactly(pysolve_backend, strategy, i
 
 
 @pytest.mark.pysolve_backends("prolog", "python")
-def test_python_and_clpfd_solve_norvigs_first_hard_puzzle_exactly(pysolve_backend):
+def test_python_and_prolog_solve_norvigs_first_hard_puzzle_exactly(pysolve_backend):
     answer = PUZZLE.solve(PUZZLE.question(file=str(DATA / "top95.txt"), index=1, count=2), pysolve_backend)
     assert answer.count == 1 and answer.solutions == [grid(TOP95_1)]
 
@@ -379,6 +379,50 @@ def test_sparse_4x4_boards_agree_on_how_many_solutions(pysolve_backends, seed, k
     for strategy in ("fast", "plain"):
         report = assert_backends_agree(PUZZLE, question=question(line, count=300, strategy=strategy))
         assert len({answer.count for answer in report.results.values()}) == 1
+
+
+@needs_prolog
+@settings(max_examples=10, deadline=None)
+@given(size=st.sampled_from([4, 6, 9]), seed=st.integers(0, 10**6), blanks=st.integers(0, 2))
+def test_the_propagating_search_is_the_same_search_in_prolog_and_python(size, seed, blanks):
+    """Same fixpoint, same branching cell and order: the same solutions in the same order; CLP(FD) finds the
+    same set (a generated puzzle with up to 2 givens taken away: up to some thousands of solutions)."""
+    data = generate.generate(size, seed)
+    cells = [value for row in data["puzzle"] for value in row]
+    givens = [k for k, value in enumerate(cells) if value]
+    for k in givens[seed % len(givens):][:blanks]:
+        cells[k] = 0
+    rows = [cells[r * size:(r + 1) * size] for r in range(size)]
+    limit = 20_000
+    in_python = python.search(model.make_board(rows), limit, python.FAST, Budget(seconds=60))
+    every = {strategy: [row["S"] for row in bridge.solutions("sudoku", bridge.goal("limit", limit, bridge.goal(
+        "solution", strategy, rows, bridge.Var("S"))), seconds=60).require_complete(strategy).rows]
+        for strategy in ("propagate", "clpfd")}
+    assert in_python.status == SOLVED and in_python.solutions == every["propagate"]
+    if len(every["propagate"]) < limit:
+        assert sorted(every["clpfd"]) == sorted(every["propagate"])
+    else:
+        assert len(every["clpfd"]) == limit
+
+
+@needs_prolog
+def test_16x16_values_above_9_cross_from_prolog_intact():
+    asked = PUZZLE.question(file=str(DATA / "sixteen-grid.txt"), count=2)
+    answer = PUZZLE.solve(asked, "prolog")
+    assert answer.count == 1 and PUZZLE.solves(asked.board.rows(), answer.solutions[0])
+    assert sorted(answer.solutions[0][0]) == list(range(1, 17))
+
+
+@needs_prolog
+def test_a_count_of_thousands_agrees_grid_for_grid():
+    """The Wikipedia puzzle without its first 7 givens has 2,484 solutions: Prolog and Python list the same
+    grids (miniKanren's walk would take minutes here)."""
+    cells = [value for row in board(WIKI).rows() for value in row]
+    for k in [k for k, value in enumerate(cells) if value][:7]:
+        cells[k] = 0
+    asked = Question(model.make_board([cells[r * 9:(r + 1) * 9] for r in range(9)]), "open", count=10**6, seconds=60)
+    report = assert_backends_agree(PUZZLE, question=asked, backends=["prolog", "python"])
+    assert {answer.count for answer in report.results.values()} == {2484}
 
 
 def test_the_demo_question_agrees(pysolve_backends):

@@ -9,18 +9,28 @@ from pysolve.answers import Found, counted, validation
 from pysolve.sudoku.model import Question
 
 RULE_BASE = "sudoku"
-STRATEGIES = {"fast": "clpfd", "plain": "plain"}
+STRATEGIES = {"fast": "propagate", "plain": "plain"}
+FROM_DIGIT_CODES = bytes((code - ord("0")) % 256 for code in range(256))  # bytes.translate: a cell's code -> value
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Up to `question.limit` solutions from solution/3 (CLP(FD) for `fast`, plain backtracking for `plain`).
-
-    A stopped search keeps the solutions it found (a count says "at least").
-    """
+    """Up to `question.limit` solutions of solution/3 (propagation for `fast`, plain backtracking for `plain`),
+    packed into one string by packed_solutions/4."""
     model = STRATEGIES[question.strategy]
-    goal = bridge.goal("solution", model, question.board.rows(), Var("Solved"))
-    result = bridge.solutions(RULE_BASE, goal, max_solutions=question.limit, budget=budget)
+    goal = bridge.goal("packed_solutions", model, question.board.rows(), question.limit, Var("Packed"))
+    result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget)
+    size = question.board.size
+    result.rows = [{"Solved": grid} for row in result.rows for grid in unpacked(str(row["Packed"]), size)]
     return counted(bridge.found_rows(result, "Solved", f"Prolog {model} search", {"strategy": model}), question.count)
+
+
+def unpacked(packed: str, size: int) -> list[list[list[int]]]:
+    """The grids of a packed_solutions/4 string: `size` x `size` cells each, a cell as chr(ord('0') + value)."""
+    values = packed.encode("ascii").translate(FROM_DIGIT_CODES)
+    cells = size * size
+    return [[list(values[start + row:start + row + size]) for row in range(0, cells, size)]
+            for start in range(0, len(values), cells)]
+
 
 
 def validate(question: Question, budget: Budget) -> Found:

@@ -34,7 +34,7 @@ class SudokuPuzzle(BoardPuzzle):
         "one puzzle (an 81-character line, or 9 lines of 9) or many (one line each)",
         "FILE is a filled grid: check it, name the row, column or box that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
-               help="fast (Python: propagation and fewest candidates first, Prolog: CLP(FD)) "
+               help="fast (propagation, fewest candidates first; Python and Prolog alike) "
                     "or plain (reading-order backtracking)"),
         Option("index", int, above=0, metavar="K", help="in a file of many puzzles, only the K-th"),
     )
