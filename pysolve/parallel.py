@@ -60,7 +60,7 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     parts = puzzle.split(question)
     if parts is None:
         raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
-                         f"(only counts of {puzzle.name} can)")
+                         f"(only {puzzle.splits} can)")
     backend = backend or puzzle.default_backend(question)
     started = time.perf_counter()
     deadline = time.time() + question.seconds

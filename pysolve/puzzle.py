@@ -67,6 +67,7 @@ class Puzzle:
     can_generate: ClassVar[bool] = False
     play_options: ClassVar[tuple[Option, ...]] = ()      # `pysolve play NAME`, when can_play
     can_play: ClassVar[bool] = False
+    splits: ClassVar[str] = "counts"  # the questions `split` splits, in words, for the message on the others
 
     # --- questions -------------------------------------------------------------------------------
 

@@ -153,7 +153,9 @@ def test_only_counts_are_split(capsys):
     with pytest.raises(InputError, match="cannot be split into parts"):
         count_in_parts(PUZZLE, Question(generate(6, 6, 4, 1), "first"), "python", workers=2)
     assert main(["solve", "tangram", "--all", "--backend", "python", "--workers", "2"]) == 2
-    assert "only counts of tangram can" in capsys.readouterr().err
+    assert "cannot be split into parts (only counts can)" in capsys.readouterr().err
+    assert main(["solve", "squares", "insects", "--count", "--strategy", "original", "--workers", "2"]) == 2
+    assert "(only counts of the fast strategy on two cells or more can)" in capsys.readouterr().err
 
 
 def test_a_part_out_of_time_makes_the_count_unknown():

@@ -25,6 +25,7 @@ class Squares(Puzzle):
     name = "squares"
     summary = "edge-matching squares: the 3x3 insect puzzle and any R x C set"
     can_generate = True
+    splits = "counts of the fast strategy on two cells or more"
 
     options = (
         Option("file", positional=True, metavar="FILE",
