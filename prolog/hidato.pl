@@ -48,6 +48,7 @@ walk (it runs the long thin boards, where propagation wanders).
 :- use_module(library(assoc), [get_assoc/3, list_to_assoc/2, put_assoc/4]).
 :- use_module(library(pairs), [pairs_values/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
+:- use_module(pysolve_bits, [bit_member/2]).
 :- use_module(library(solution_sequences), [limit/2]).
 
 :- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
@@ -431,7 +432,7 @@ logic_search(Logic, Domains, Changed) :-
     (   Number =:= 0
     ->  true
     ;   arg(Number, Domains, Set),
-        set_bit(Set, Bit),
+        bit_member(Bit, Set),
         setarg(Number, Domains, Bit),
         logic_search(Logic, Domains, [Number])
     ).
@@ -443,15 +444,6 @@ spend_node(Spent) :-
         Count > Nodes
     ->  throw(hidato_logic_share_spent)
     ;   nb_setarg(1, Spent, Count)
-    ).
-
-% set_bit(+Set, -Bit): each bit of Set on backtracking, lowest first.
-set_bit(Set, Bit) :-
-    Set =\= 0,
-    Low is Set /\ -Set,
-    (   Bit = Low
-    ;   Rest is Set xor Low,
-        set_bit(Rest, Bit)
     ).
 
 % most_constrained(+K, +N, +Domains, +Best0, +Fewest0, -Best): the number

@@ -35,6 +35,7 @@ Three strategies answer solution/3:
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
+:- use_module(pysolve_bits, [bit_member/2]).
 :- use_module(library(ordsets), [ord_del_element/3, ord_union/2]).
 
 :- set_prolog_flag(optimise, true).   % compile the propagation's arithmetic inline (file-local)
@@ -255,20 +256,11 @@ propagating_search(Geometry, Masks, Singles, Changed) :-
     (   Cell =:= 0
     ->  true
     ;   arg(Cell, Masks, Mask),
-        mask_bit(Mask, Bit),
+        bit_member(Bit, Mask),
         setarg(Cell, Masks, Bit),
         Geometry = geometry(_, _, UnitsOf, _, _),
         arg(Cell, UnitsOf, Units),
         propagating_search(Geometry, Masks, [Cell], Units)
-    ).
-
-% mask_bit(+Mask, -Bit): each bit of Mask on backtracking, lowest first.
-mask_bit(Mask, Bit) :-
-    Mask =\= 0,
-    Low is Mask /\ -Mask,
-    (   Bit = Low
-    ;   Rest is Mask xor Low,
-        mask_bit(Rest, Bit)
     ).
 
 % fewest_candidates(+Cell, +Count, +Masks, +Best0, +Fewest0, -Best): the
