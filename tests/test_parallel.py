@@ -6,6 +6,7 @@ count on every back end, whatever runs the parts.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -103,10 +104,13 @@ def test_a_sudoku_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_b
     parts = SUDOKU.split(question)
     assert parts == [question] or all(part.board.givens > question.board.givens for part in parts)
     for backend in pysolve_backends:
-        serial = SUDOKU.solve(question, backend)
-        parted = count_in_parts(SUDOKU, question, backend)
+        asked = question
+        if backend == "kanren" and size == 6:  # its walk takes ~5 s to count a 6x6 to 500: 16 parts pass the minute
+            asked = dataclasses.replace(question, count=min(limit, 40))
+        serial = SUDOKU.solve(asked, backend)
+        parted = count_in_parts(SUDOKU, asked, backend)
         assert serial.status == parted.status == SOLVED, backend
-        assert parted.count == serial.count <= limit, backend  # each part stops at K, and so does their sum
+        assert parted.count == serial.count <= asked.count, backend  # each part stops at K, and so does their sum
 
 
 def test_a_sudoku_count_on_a_pool(tmp_path, capsys):
