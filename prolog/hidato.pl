@@ -6,7 +6,7 @@
             broken_pairs/2              % +Rows, -Pairs
           ]).
 
-/** <module> Hidato: king-move paths through a board, three solvers
+/** <module> Hidato: king-move paths through a board, four solvers
 
 A board is given in the original encoding: a list of rows of integers, -1
 for a blocked cell (not part of the board), 0 for an empty cell and a
@@ -79,8 +79,8 @@ open_cells(Rows, Cells) :-
 %!  solution(+Strategy, +Rows, -Solved) is nondet.
 %
 %   Solved is a solution of the board Rows (same shape, -1 kept for
-%   blocked cells), found by Strategy, `original` or `clpfd`; every
-%   solution on backtracking. Raises a domain error for another strategy
+%   blocked cells), found by Strategy (`original`, `walk`, `logic` or
+%   `clpfd`); every solution on backtracking. Raises a domain error for another strategy
 %   and a type error unless Rows is a list of lists of integers.
 
 solution(Strategy, Rows, Solved) :-
