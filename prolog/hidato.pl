@@ -153,12 +153,21 @@ board(Rows, board(N, Values, Adjacent, Givens, Coords)) :-
     findall(R-C, member(R-C-_, Cells), Coords),
     findall(V, member(_-_-V, Cells), ValueList),
     Values =.. [values|ValueList],
-    maplist(neighbour_indexes(Coords), Coords, NeighbourLists),
+    findall(Coord-Index, nth1(Index, Coords, Coord), Indexed),
+    list_to_assoc(Indexed, IndexOf),
+    maplist(neighbour_indexes(IndexOf), Coords, NeighbourLists),
     Adjacent =.. [adjacent|NeighbourLists],
     findall(V-I, ( arg(I, Values, V), V > 0 ), Givens).
 
-neighbour_indexes(Coords, Cell, Indexes) :-
-    findall(J, ( nth1(J, Coords, Other), king_adjacent(Cell, Other) ), Indexes).
+% neighbour_indexes(+IndexOf, +Cell, -Indexes): the indexes of Cell's open
+% king neighbours, in cell order (IndexOf maps Row-Column to index).
+neighbour_indexes(IndexOf, R-C, Indexes) :-
+    findall(J, ( member(DR, [-1, 0, 1]), member(DC, [-1, 0, 1]),
+                 DR-DC \== 0-0,
+                 R1 is R + DR, C1 is C + DC,
+                 get_assoc(R1-C1, IndexOf, J)
+               ), Unsorted),
+    sort(Unsorted, Indexes).
 
 % positions(+Strategy, +Board, -Positions): Positions lists the cell of 1..N.
 positions(clpfd, Board, Positions) :-
