@@ -396,6 +396,11 @@ def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, 
     assert answer.stats["seconds"] < 5
 
 
+def test_a_count_out_of_time_is_drawn_as_no_answer_with_its_reason():
+    answer = PUZZLE.solve(Question(model.load("eternity-6x6"), COUNT, strategy="original", seconds=0.2), "python")
+    assert PUZZLE.render(answer) == "no answer: squares search passed its time limit of 0.2 s"
+
+
 # --- the rule base's entry points -----------------------------------------------------------------
 
 def on_insects(inner: bridge.Goal) -> bridge.Goal:

@@ -10,7 +10,7 @@ from pysolve import files
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.options import Option
-from pysolve.puzzle import Answer, Puzzle, deepened
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
@@ -87,6 +87,8 @@ class Squares(Puzzle):
         """Each solution drawn as boxes, then the count."""
         instance = self.instance_of(answer)
         parts = [draw.text_grid(instance, grid_from_json(solution)) for solution in answer.solutions]
+        if answer.status == UNKNOWN:
+            return "\n\n".join(parts + [f"no answer: {answer.stats['reason']}"])
         what = "classes of solutions" if answer.question["up_to_rotation"] else "solutions"
         if answer.question["mode"] != FIRST:
             parts.append(f"{answer.count} {what}")
