@@ -1,12 +1,15 @@
 """Hidato benchmark: per-back-end times and ratios, measured in one run (not a test).
 
-    .venv/bin/python bench/hidato.py [--puzzles 20] [--budget 20]
+    .venv/bin/python bench/hidato.py [--puzzles 20] [--budget 20] [--kanren-budget 2] [--only public]
 
 Sections: the 8-row sample on every back end and strategy; every shipped
-board on the fast strategies; generated 15x15 rectangular puzzles with
-unique solutions (solve and prove unique, count to 2); how each back end
-scales with the board size; the long thin boards.
-Times are wall seconds on this machine; Prolog is warmed up first (its
+board on the fast strategies; the public set (data/hidato/public/, puzzles
+published by others) on the fast strategies and miniKanren; generated 15x15
+rectangular puzzles with unique solutions (solve and prove unique, count to
+2); how each back end scales with the board size; the long thin boards.
+Times are wall seconds on this machine, except the public set's, which are
+CPU seconds (Prolog runs in this process, so they count its work too, and
+another job on the machine does not); Prolog is warmed up first (its
 one-time start-up, about 0.2 s, is not counted).
 """
 
@@ -32,6 +35,7 @@ from pysolve.report import render_table  # noqa: E402
 
 DATA = data_dir() / "hidato"
 KANREN_SIZE = 6  # beyond this miniKanren's walk spends its whole budget
+PUBLIC_RUNS = 5  # the public set's times are the median of this many CPU-timed calls
 
 
 def solvers(budget: float) -> dict[str, Callable[[Board, int], Found]]:
@@ -57,6 +61,17 @@ def timed(solver: Callable[[Board, int], Found], board: Board, limit: int) -> tu
     started = time.perf_counter()
     found = solver(board, limit)
     return time.perf_counter() - started, found.status
+
+
+def cpu_timed(solver: Callable[[Board, int], Found], board: Board, limit: int,
+              runs: int = 1) -> tuple[float, Found]:
+    """(median CPU seconds over `runs` calls, the last call's answer)."""
+    times = []
+    for _ in range(runs):
+        started = time.process_time()
+        found = solver(board, limit)
+        times.append(time.process_time() - started)
+    return statistics.median(times), found
 
 
 def fmt(seconds: float) -> str:
@@ -122,6 +137,55 @@ def shipped_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
             + f"\nworst: python fast {fmt(worst['python fast'])}, prolog fast {fmt(worst['prolog fast'])}")
 
 
+def public_section(runs: dict[str, Callable[[Board, int], Found]], kanren_budget: float) -> str:
+    """The public set: count<=2 and first solution on Python and Prolog fast (median CPU time), the count,
+    miniKanren's count<=2 under its own budget; then each source's median and worst."""
+    names = ("python fast", "prolog fast")
+    ask_kanren = solvers(kanren_budget)["kanren"]
+    rows, counts = [], {}  # counts: puzzle -> back end -> count<=2 seconds
+    for path in sorted((DATA / "public").glob("*.txt")):
+        board = model.load(path)
+        counted, first = {}, {}
+        for name in names:
+            counted[name], found = cpu_timed(runs[name], board, 2, PUBLIC_RUNS)
+            first[name], _ = cpu_timed(runs[name], board, 1, PUBLIC_RUNS)
+        kanren_seconds, by_kanren = cpu_timed(ask_kanren, board, 2)
+        counts[path.stem] = counted
+        rows.append([f"{path.stem} ({board.size} cells, {len(board.givens)} givens)",
+                     str(found.count) if found.status == SOLVED else found.status,
+                     fmt(counted["python fast"]), fmt(counted["prolog fast"]),
+                     f"{counted['prolog fast'] / counted['python fast']:.1f}x",
+                     fmt(first["python fast"]), fmt(first["prolog fast"]),
+                     fmt(kanren_seconds) + (f" ({by_kanren.count})" if by_kanren.status == SOLVED
+                                            else f" {by_kanren.status}")])
+    sources: dict[str, list[str]] = {}
+    for stem in counts:
+        sources.setdefault(stem.split("_")[0], []).append(stem)
+    summary = [source_row(source, [counts[stem] for stem in stems], names) for source, stems in sources.items()]
+    summary.append(source_row("all", list(counts.values()), names))
+    worst = {name: max(counts, key=lambda stem: counts[stem][name]) for name in names}
+    ahead = sum(counted["python fast"] < counted["prolog fast"] for counted in counts.values())
+    return (f"the public set (data/hidato/public), count<=2 and first solution, median CPU time of {PUBLIC_RUNS}; "
+            f"kanren: one count<=2 within {kanren_budget:g} s, (k) = its count\n"
+            + render_table(["puzzle", "count<=2", "python fast", "prolog fast", "prolog / python",
+                            "python first", "prolog first", "kanren"], rows)
+            + "\n\nthe public set by source, count<=2\n"
+            + render_table(["source", "puzzles", "python median", "python worst", "prolog median", "prolog worst",
+                            "prolog / python"], summary)
+            + "\nworst: " + ", ".join(f"{name} {fmt(counts[worst[name]][name])} ({worst[name]})" for name in names)
+            + f"; python ahead on {ahead} of {len(counts)}")
+
+
+def source_row(source: str, puzzles: list[dict[str, float]], names: tuple[str, ...]) -> list[str]:
+    """One source's line: how many puzzles, each back end's median and worst, the range of the ratio."""
+    cells = [source, str(len(puzzles))]
+    for name in names:
+        spent = [counted[name] for counted in puzzles]
+        cells += [fmt(statistics.median(spent)), fmt(max(spent))]
+    ratios = [counted["prolog fast"] / counted["python fast"] for counted in puzzles]
+    return cells + [f"{min(ratios):.1f}x to {max(ratios):.1f}x"]
+
+
 def scaling_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
     """Median count-to-2 time per size (3 generated puzzles each) for every back end."""
     sizes = (5, 6, 8, 10, 12, 15)
@@ -160,13 +224,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzles", type=int, default=20, help="generated 15x15 puzzles to time")
     parser.add_argument("--budget", type=float, default=10.0, help="time budget per solve, seconds")
+    parser.add_argument("--kanren-budget", type=float, default=2.0,
+                        help="miniKanren's time budget per public puzzle, seconds")
+    parser.add_argument("--only", choices=("sample", "shipped", "public", "big", "long", "scaling"),
+                        help="print this section only")
     args = parser.parse_args()
     runs = solvers(args.budget)
     runs["prolog fast"](model.load(DATA / "sample.txt"), 1)  # start SWI-Prolog once
     runs["prolog clpfd"](model.load(DATA / "sample.txt"), 1)  # and load library(clpfd)
-    for section in (lambda: sample_section(runs), lambda: shipped_section(runs), lambda: big_section(runs, args.puzzles),
-                    lambda: long_section(runs), lambda: scaling_section(runs)):
-        print(section(), end="\n\n", flush=True)
+    sections = {"sample": lambda: sample_section(runs), "shipped": lambda: shipped_section(runs),
+                "public": lambda: public_section(runs, args.kanren_budget),
+                "big": lambda: big_section(runs, args.puzzles), "long": lambda: long_section(runs),
+                "scaling": lambda: scaling_section(runs)}
+    for name, section in sections.items():
+        if args.only in (None, name):
+            print(section(), end="\n\n", flush=True)
 
 
 if __name__ == "__main__":
