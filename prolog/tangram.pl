@@ -41,6 +41,8 @@ The classic instance, counted:
     N = 36.
 */
 
+:- set_prolog_flag(optimise, true).   % compile the counter's arithmetic inline (file-local)
+
 :- use_module(library(lists), [append/2, append/3, clumped/2, intersection/3, member/2, numlist/3, reverse/2,
                                 select/3]).
 :- use_module(library(yall), [(>>)/4]).
