@@ -7,6 +7,7 @@
             solution/2,         % +Strategy, -Grid
             solve/3,            % +Strategy, +Rotation, -Grid
             mrv_solution/1,     % -Grid
+            halves_count/1,     % -Count
             prefix_solution/3,  % +Strategy, +Prefix, -Grid
             rotate_grid/2,      % +Grid, -Turned
             canonical/1         % +Grid
@@ -34,7 +35,8 @@ that fit each kind of cell, keyed by the labels the upper and left
 neighbours need (one integer, which SWI-Prolog's first-argument index
 answers directly; see indexed_solution/2). Both enumerate the solutions in
 the same order. Strategy `mrv` fills the most constrained cell first (see
-mrv_solution/1).
+mrv_solution/1). Under the eternity rule, halves_count/1 counts the grids
+as top halves joined to bottom halves, both filled by the indexed row order.
 
 Counting convention: a piece whose edges repeat under a half turn (N = S and
 E = W) or a quarter turn lies in only 2 (or 1) distinct ways, and only those
@@ -47,7 +49,7 @@ piece instead (the count of the older versions).
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3, maplist/4]).
 :- use_module(library(solution_sequences), [distinct/2]).
 :- use_module(library(aggregate), [aggregate_all/3]).
-:- use_module(library(error), [domain_error/2, must_be/2, permission_error/3]).
+:- use_module(library(error), [domain_error/2, must_be/2, permission_error/3, resource_error/1]).
 
 :- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
 
@@ -833,14 +835,19 @@ indexed_solution(Which, Grid) :-
     length(Top, Cols),
     length(Above, Cols),
     maplist(=(Free), Above),
-    fill_indexed(Rows, Above, Free, 0, _, Grid).
+    fill_indexed(Rows, Above, Free, 0-_, _, Grid, _).
 
 unguarded(Base-_, Base-none).
 
-fill_indexed([], _, _, _, _, []).
-fill_indexed([Kinds|Rows], Above, Free, Used0, TopLeft, [Cells|Grid]) :-
-    indexed_row(Kinds, Above, Free, Used0, Used, TopLeft, Cells, Below),
-    fill_indexed(Rows, Below, Free, Used, TopLeft, Grid).
+%   fill_indexed(+Rows, +Above, +Free, +Used0-Used, ?TopLeft, -Grid, -Below):
+%   the rows of Rows (their cells' kinds) filled in the original's order
+%   under the North needs Above, the pieces of the bit set Used0 left out
+%   (Used: with the placed ones); Below is what the last row needs of the
+%   row under it.
+fill_indexed([], Above, _, Used-Used, _, [], Above).
+fill_indexed([Kinds|Rows], Above, Free, Used0-Used, TopLeft, [Cells|Grid], Below) :-
+    indexed_row(Kinds, Above, Free, Used0, Used1, TopLeft, Cells, Middle),
+    fill_indexed(Rows, Middle, Free, Used1-Used, TopLeft, Grid, Below).
 
 indexed_row([], [], _, Used, Used, _, [], []).
 indexed_row([Base-Corner|Kinds], [Up|Ups], Left, Used0, Used, TopLeft,
@@ -861,6 +868,126 @@ corner_check(top_left, Piece, Piece) :-
     row_top_left(Piece).
 corner_check(rival, Piece, TopLeft) :-
     Piece > TopLeft.
+
+%!  halves_count(-Count) is det.
+%
+%   Count is the number of canonical grids (see corners_rule/1) of the
+%   puzzle of the running with_puzzle/6, counted as top halves joined to
+%   bottom halves, the same count as Python's `halves`. The top half is
+%   the first half of the rows (the larger half when they are odd), filled
+%   by the row order of indexed_solution/2 with its top-left piece fixed;
+%   the bottom half is the rest, filled the same way as the top rows of the
+%   grid turned a half turn, without the top-left's piece and with larger
+%   pieces only on the rival corners. A half's key is Line-Pieces: the
+%   colour codes its last row shows across the middle line as one number
+%   (the bottom's read the other way round) and the bit set of the pieces
+%   the top half holds (the bottom's: the pieces it lacks). The top halves
+%   are counted by key in a trie (SWI-Prolog's hashed tries), each bottom
+%   half adds the count of its key; once per piece the top-left may hold.
+%   The trie counts against the table space (flag table_space), as
+%   tabling's tables do: past it the count raises a resource error. Under
+%   the eternity rule a seam's two sides show the same colour, so both
+%   halves write the same codes on their middle line: the count needs the
+%   eternity rule and two rows or more, and raises a domain error otherwise
+%   (an existence error outside with_puzzle/6).
+
+halves_count(Count) :-
+    puzzle_rule(Rule),
+    grid_size(Rows, Cols),
+    (   Rule == eternity,
+        Rows >= 2
+    ->  true
+    ;   domain_error(eternity_rule_on_two_rows, Rule-Rows)
+    ),
+    row_index,
+    row_kinds(Kinds),
+    row_first(Free),
+    TopRows is (Rows + 1) // 2,
+    length(TopKinds, TopRows),
+    append(TopKinds, _, Kinds),
+    BottomRows is Rows - TopRows,
+    mrv_rivals(Rows, Cols, Rivals),
+    Last is Rows * Cols - 1,
+    findall(Row,
+            ( between(1, BottomRows, R),
+              nth1(R, Kinds, KindRow),
+              findall(Base-Corner,
+                      ( nth1(C, KindRow, Base-_),
+                        Turned is Last - ((R - 1) * Cols + C - 1),
+                        turned_role(Turned, Rivals, Corner) ),
+                      Row) ),
+            BottomKinds),
+    length(Above, Cols),
+    maplist(=(Free), Above),
+    findall(Id, tile(Id, _), Ids),
+    foldl(id_bit, Ids, 0, All),
+    Halves = halves(TopKinds, BottomKinds, Above, Free, All),
+    aggregate_all(sum(Joined),
+                  ( row_top_left(TopLeft),
+                    setup_call_cleanup(trie_new(Trie),
+                                       joined_halves(Halves, TopLeft, Trie, Joined),
+                                       trie_destroy(Trie)) ),
+                  Count).
+
+%   turned_role(+Turned, +Rivals, -Corner): the role in the bottom half of a
+%   cell that lies on position Turned of the grid: a rival corner or none.
+turned_role(Turned, Rivals, Corner) :-
+    (   memberchk(Turned, Rivals)
+    ->  Corner = rival
+    ;   Corner = none
+    ).
+
+id_bit(Id, Bits0, Bits) :-
+    Bits is Bits0 \/ (1 << Id).
+
+%   joined_halves(+Halves, +TopLeft, +Trie, -Joined): the canonical grids
+%   with the top-left piece TopLeft, as pairs of a top and a bottom half
+%   with one key; Trie (empty) holds the top halves' counts.
+joined_halves(halves(TopKinds, BottomKinds, Above, Free, All), TopLeft, Trie, Joined) :-
+    Base is Free + 2,
+    current_prolog_flag(table_space, Space),
+    Room is Space // 160,               % bytes a key and its count take in the trie (measured: 155)
+    Keys = keys(0),
+    forall(fill_indexed(TopKinds, Above, Free, 0-Used, TopLeft, _, Below),
+           ( line_number_reversed(Below, Base, Line),
+             count_half(Trie, Line-Used, Keys, Room) )),
+    Left is 1 << TopLeft,
+    aggregate_all(sum(Tops),
+                  ( fill_indexed(BottomKinds, Above, Free, Left-Used, TopLeft, _, Below),
+                    line_number(Below, Base, 0, Line),
+                    Wanted is (All xor Used) \/ Left,
+                    trie_lookup(Trie, Line-Wanted, Tops) ),
+                  Joined).
+
+%   count_half(+Trie, +Key, +Keys, +Room): one more top half of Key in
+%   Trie; Keys (keys(N), changed by nb_setarg/3) counts the keys, which
+%   may not pass Room (a resource error of the table space).
+count_half(Trie, Key, Keys, Room) :-
+    (   trie_lookup(Trie, Key, Count0)
+    ->  Count is Count0 + 1,
+        trie_update(Trie, Key, Count)
+    ;   arg(1, Keys, Number0),
+        Number is Number0 + 1,
+        (   Number > Room
+        ->  resource_error(table_space)
+        ;   nb_setarg(1, Keys, Number),
+            trie_insert(Trie, Key, 1)
+        )
+    ).
+
+%   line_number(+Codes, +Base, +Number0, -Number): the codes of a middle
+%   line as the digits of one number in Base, the first the highest
+%   (line_number_reversed/3: the first the lowest, for the top half, whose
+%   line the bottom half reads the other way round).
+line_number([], _, Number, Number).
+line_number([Code|Codes], Base, Number0, Number) :-
+    Number1 is Number0 * Base + Code,
+    line_number(Codes, Base, Number1, Number).
+
+line_number_reversed([], _, 0).
+line_number_reversed([Code|Codes], Base, Number) :-
+    line_number_reversed(Codes, Base, Higher),
+    Number is Higher * Base + Code.
 
 %   row_index: the tables of indexed_solution/2, made once per with_puzzle/6:
 %   row_kinds(Rows) (per row, per cell Base-Corner: Base the key part of its

@@ -364,6 +364,63 @@ def test_mrv_places_fewer_pieces_than_the_row_order_on_a_generated_insect_puzzle
     assert mrv_budget.spent * 1.5 < rows_budget.spent
 
 
+# --- eternity counts: top halves joined to bottom halves --------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(rows=st.integers(2, 4), cols=st.integers(1, 3), colours=st.integers(2, 3), seed=st.integers(0, 10**6),
+       up_to_rotation=st.booleans(), count_orientations=st.booleans())
+def test_joining_halves_counts_what_the_reference_search_counts(pysolve_backends, rows, cols, colours, seed,
+                                                                up_to_rotation, count_orientations):
+    instance = generate(rows, cols, colours, seed, model.ETERNITY)
+    question = Question(instance, COUNT, up_to_rotation, count_orientations=count_orientations)
+    assert model.joins_halves(question)
+    every = python.Collector(Question(instance, ALL))
+    python.reference(instance, python.only_canonical(every, question.periods) if up_to_rotation else every, Budget(),
+                     periods=question.periods)
+    for backend in pysolve_backends:
+        answer = PUZZLE.solve(question, backend)
+        assert answer.count == every.count >= 1, backend  # the generated grid is a solution
+
+
+def test_owen_6x6_joins_halves_in_fewer_placements_than_the_row_order():
+    answer = PUZZLE.solve(Question(model.load("eternity-6x6"), COUNT), "python")
+    assert (answer.count, answer.stats["states"]) == (260, 2_957_474 + 7_740_690)  # row order: 14,518,615
+
+
+def test_only_eternity_counts_on_two_rows_or_more_join_halves():
+    owen = model.load("eternity-4x4")
+    assert model.joins_halves(Question(owen, COUNT, up_to_rotation=True))
+    assert not model.joins_halves(Question(owen, ALL))
+    assert not model.joins_halves(Question(owen, COUNT, strategy="original"))
+    assert not model.joins_halves(Question(owen, COUNT, prefix=((1, 0),)))
+    assert not model.joins_halves(Question(generate(1, 4, 3, 1, model.ETERNITY), COUNT))
+    assert not model.joins_halves(Question(generate(3, 3, 3, 1), COUNT))
+
+
+def test_a_table_of_halves_past_the_memory_bound_answers_unknown(monkeypatch):
+    monkeypatch.setattr(python, "HALF_BYTES", 2**60)  # no room for a single half
+    answer = PUZZLE.solve(Question(model.load("eternity-5x5"), COUNT), "python")
+    assert answer.status == UNKNOWN and "ran out of memory" in answer.stats["reason"]
+
+
+@needs_prolog
+def test_a_trie_of_halves_past_the_table_space_answers_unknown():
+    owen = model.load("eternity-5x5")
+    small = bridge.goal("setup_call_cleanup", bridge.goal("set_prolog_flag", "table_space", 100_000),
+                        bridge.goal("halves_count", Var("Count")),
+                        bridge.goal("set_prolog_flag", "table_space", 2**30))
+    result = bridge.solutions(prolog.RULE_BASE, prolog.with_puzzle(owen, small))
+    assert result.status == "resource_limit" and "table space" in result.limit
+    assert leftover_facts() == 0
+    assert PUZZLE.solve(Question(owen, COUNT), "prolog").count == KNOWN["eternity-5x5"][0]
+
+
+@needs_prolog
+def test_halves_count_raises_on_the_insect_rule():
+    with pytest.raises(PrologError, match="[Dd]omain error.*eternity_rule_on_two_rows"):
+        bridge.solutions(prolog.RULE_BASE, on_insects(bridge.goal("halves_count", Var("Count"))))
+
+
 # --- bounded searches -------------------------------------------------------------------------
 
 def test_the_python_searches_stop_at_their_node_budget():
@@ -371,6 +428,8 @@ def test_the_python_searches_stop_at_their_node_budget():
         python.reference(model.load(), lambda grid: False, Budget(nodes=500))
     with pytest.raises(SearchLimitExceeded):
         python.fast(model.load("eternity-5x5"), lambda grid: False, Budget(nodes=5000))
+    with pytest.raises(SearchLimitExceeded):
+        python.halves(Question(model.load("eternity-5x5"), COUNT), Budget(nodes=5000))
 
 
 def test_kanren_stops_at_its_budget():
@@ -387,9 +446,9 @@ def test_kanren_declines_boards_past_its_size_in_one_line(tmp_path, capsys):
     assert PUZZLE.backends_for(PUZZLE.question(file="eternity-6x6")) == ["prolog", "kanren", "python"]
 
 
-@pytest.mark.parametrize("mode", [ALL, COUNT])
-def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, mode):
-    answer = PUZZLE.solve(Question(model.load("eternity-6x6"), mode, strategy="original", seconds=0.3),
+@pytest.mark.parametrize("mode, strategy", [(ALL, "original"), (COUNT, "original"), (COUNT, "fast")])
+def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, mode, strategy):
+    answer = PUZZLE.solve(Question(model.load("eternity-6x6"), mode, strategy=strategy, seconds=0.3),
                           pysolve_backend)
     assert (answer.status, answer.solutions) == (UNKNOWN, [])
     assert answer.stats["reason"] == "squares search passed its time limit of 0.3 s"

@@ -473,6 +473,18 @@ def most_constrained_first(question: Question) -> bool:
             and instance.rows * instance.cols > MRV_CELLS)
 
 
+def joins_halves(question: Question) -> bool:
+    """Whether the fast strategy counts `question` by joining top halves to bottom halves (every back end).
+
+    Only a count under the eternity rule on two rows or more, and not a part of a split count (each part would
+    fill every bottom half again): the first solution, every solution and the parts keep the row order
+    (docs/squares.md, "Counting paths").
+    """
+    instance = question.instance
+    return (question.strategy == "fast" and question.mode == COUNT and instance.rule == ETERNITY
+            and instance.rows > 1 and not question.prefix)
+
+
 def found(question: Question, grids: list[Grid], count: int, stats: dict[str, Any]) -> Found:
     """A back end's answer: the grids as JSON (none when only counting) and the count."""
     solutions = [] if question.mode == COUNT else [grid_to_json(grid) for grid in grids]

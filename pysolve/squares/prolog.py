@@ -7,7 +7,7 @@ from pysolve.answers import Found
 from pysolve.bridge import Goal, Var
 from pysolve.budget import Budget
 from pysolve.squares.model import (COUNT, FIRST, Grid, Instance, Question, as_grid, class_size, found,
-                                   most_constrained_first)
+                                   joins_halves, most_constrained_first)
 
 RULE_BASE = "squares"
 
@@ -24,9 +24,12 @@ def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Go
 
 
 def strategy(question: Question) -> str:
-    """solve/3's Strategy: `original`, `mrv` where model.most_constrained_first says so, else `indexed`."""
+    """The search: solve/3's Strategy `original`, `mrv` where model.most_constrained_first says so, else
+    `indexed`; or `halves` (halves_count/1) where model.joins_halves says so."""
     if question.strategy == "original":
         return "original"
+    if joins_halves(question):
+        return "halves"
     return "mrv" if most_constrained_first(question) else "indexed"
 
 
@@ -45,6 +48,8 @@ def solve(question: Question, budget: Budget) -> Found:
         prefix = [list(cell) for cell in question.prefix]
         inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", search, prefix, Var("_")),
                             Var("Count"))
+    elif search == "halves":  # the canonical grids, each a class
+        inner = bridge.goal("halves_count", Var("Count"))
     elif question.mode == COUNT:
         inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", search, rotation(question), Var("_")),
                             Var("Count"))
@@ -55,6 +60,7 @@ def solve(question: Question, budget: Budget) -> Found:
     if result.stopped:
         return bridge.unknown(result, budget.label, stats)
     if question.mode == COUNT:
-        return found(question, [], result.rows[0]["Count"] * (class_size(question) if question.prefix else 1), stats)
+        classes = question.prefix or search == "halves"
+        return found(question, [], result.rows[0]["Count"] * (class_size(question) if classes else 1), stats)
     grids: list[Grid] = [as_grid(row["Grid"]) for row in result.rows]
     return found(question, grids, len(grids), stats)
