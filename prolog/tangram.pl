@@ -54,7 +54,7 @@ The classic instance, counted:
 :- meta_predicate with_instance(+, +, +, +, 0).
 
 :- thread_local board_size/2, tile/3, rotations/1, slot/7.
-:- thread_local anchor/7, kind/3, fills/3, memo/3.
+:- thread_local anchor/7, kind/3, fills/3.
 
 :- setting(memo_generation, positive_integer, 1250000,
            'Entries of one generation of the memo of memo_count/5 (it keeps at most two)').
@@ -311,12 +311,11 @@ count_tilings(Strategy, Order, Placed, Count) :-
 %   free cell, the scan going up the columns (Scan `columns`) or along the
 %   rows (`rows`, the board transposed). Pieces of the same shape are one
 %   kind, counted in a bit field of the Unused integer, and the count is
-%   multiplied by the ways to name them. The memo (thread-local `memo/2`
-%   facts, hashed on their integer key by SWI-Prolog's first-argument
-%   index, removed when the count is done) is keyed on the canonical
-%   frontier: the free cells shifted down to the first column that still
-%   has one, or that region upside down when its mask is smaller, and the
-%   pieces left. Placements that leave a stranded cell (one high or one wide
+%   multiplied by the ways to name them. The memo (SWI-Prolog tries, one
+%   a generation, destroyed when the count is done) is keyed on the
+%   canonical frontier: the free cells shifted down to the first column
+%   that still has one, or that region upside down when its mask is
+%   smaller, and the pieces left. Placements that leave a stranded cell (one high or one wide
 %   when no piece is), a row width or a column run the pieces left cannot
 %   add up to, are not followed. The memo holds at most two generations of
 %   1,250,000 entries (the setting `memo_generation`); when it is full the
@@ -336,7 +335,7 @@ memo_count(Scan, Order, Placed, Count, Stats) :-
     ),
     setup_call_cleanup(load_scan(Scan, Order, Across, Up, Flat, Start, Unused, Naming),
                        scan_count(Start, Unused, Count0, Stats),
-                       unload_scan),
+                       unload_scan(Start)),
     Count is Count0 * Naming.
 
 transposed([P, X, Y, W, H], [P, Y, X, H, W]).
@@ -371,13 +370,18 @@ load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused,
     ),
     (   MinW >= 2 -> Wide = true ; Wide = false ),
     setting(memo_generation, Size),
-    Context = context(Up, Bits, Above, Below, Wide, Rows, memo(0, 0, Size)).
+    new_memo(Size, Memo),
+    Context = context(Up, Bits, Above, Below, Wide, Rows, Memo).
 
 unload_scan :-
     retractall(anchor(_, _, _, _, _, _, _)),
     retractall(kind(_, _, _)),
-    retractall(fills(_, _, _)),
-    retractall(memo(_, _, _)).
+    retractall(fills(_, _, _)).
+
+unload_scan(start(_, _, Context)) :-
+    arg(7, Context, Memo),
+    drop_memo(Memo),
+    unload_scan.
 
 scan_sizes(Scan, Piece, Sizes) :-
     findall([W, H], scan_turned(Scan, Piece, W, H), Sizes0),
@@ -426,7 +430,7 @@ assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H) :-
 
 scan_count(start(Free, Mirror, Context), Unused, Count, [Memo, Cleared]) :-
     completions(Free, Mirror, Unused, Context, Count),
-    arg(7, Context, memo(Generation, Stored, Size)),
+    arg(7, Context, memo(Generation, Stored, Size, _, _)),
     Memo is Stored + min(Generation, 1) * Size,
     Cleared is max(Generation - 1, 0).
 
@@ -436,16 +440,16 @@ scan_count(start(Free, Mirror, Context), Unused, Count, [Memo, Cleared]) :-
 completions(Free, Mirror, Unused, Context, Count) :-
     (   Unused =:= 0
     ->  Count = 1
-    ;   Context = context(Up, Bits, _, _, _, _, _),
+    ;   Context = context(Up, Bits, _, _, _, _, Memo),
         Low is lsb(Free),
         Shift is Low - Low mod Up,
         Key is (min(Free >> Shift, Mirror >> Shift) << Bits) \/ Unused,
-        (   memo(Key, _, Known)
+        (   known(Key, Memo, Known)
         ->  Count = Known
         ;   Column is Free >> Low,
             Run is min(lsb((Column + 1) /\ \ Column), Up - Low mod Up),
             aggregate_all(sum(N), child(Low, Free, Mirror, Unused, Run, Context, N), Count0),
-            remember(Key, Count0, Context),
+            remember(Key, Count0, Memo),
             Count = Count0
         )
     ).
@@ -466,26 +470,48 @@ child(Low, Free, Mirror, Unused, Run, Context, N) :-
     Turned is Mirror xor Flipped,
     completions(Left, Turned, Rest, Context, N).
 
-%   remember(+Key, +Count, +Context): Count for Key in the memo, as a
-%   fact memo(Key, Generation, Count). Context holds memo(Generation,
-%   Stored, Size): the current generation, its entries, and how many it
-%   takes; when it is full a new one begins and the one before it is
-%   dropped, so the memo keeps the newest one to two generations.
+%   The memo: two tries, the current generation and the one before it.
+%   Memo is memo(Generation, Stored, Size, Current, Older): the current
+%   generation's number and entries, how many it takes, and the tries; when
+%   the current one is full the older is dropped and a new one begins, so
+%   the memo keeps the newest one to two generations.
 
-remember(Key, Count, Context) :-
-    arg(7, Context, Memo),
-    Memo = memo(Generation0, Stored0, Size),
+new_memo(Size, memo(0, 0, Size, Current, Older)) :-
+    trie_new(Current),
+    trie_new(Older).
+
+%   known(+Key, +Memo, -Count): Count was remembered for Key.
+
+known(Key, memo(Generation, _, _, Current, Older), Count) :-
+    (   trie_lookup(Current, Key, Count0)
+    ->  Count = Count0
+    ;   Generation > 0,
+        trie_lookup(Older, Key, Count)
+    ).
+
+%   remember(+Key, +Count, +Memo): Count for Key in the memo.
+
+remember(Key, Count, Memo) :-
+    Memo = memo(Generation0, Stored0, Size, Current0, Older),
     (   Stored0 >= Size
-    ->  Old is Generation0 - 1,
-        retractall(memo(_, Old, _)),
+    ->  trie_destroy(Older),
+        trie_new(Current),
+        nb_setarg(4, Memo, Current),
+        nb_setarg(5, Memo, Current0),
         Generation is Generation0 + 1,
         nb_setarg(1, Memo, Generation),
         Stored = 1
-    ;   Generation = Generation0,
+    ;   Current = Current0,
         Stored is Stored0 + 1
     ),
     nb_setarg(2, Memo, Stored),
-    assertz(memo(Key, Generation, Count)).
+    trie_insert(Current, Key, Count).
+
+%   drop_memo(+Memo): the memo's tries destroyed.
+
+drop_memo(memo(_, _, _, Current, Older)) :-
+    trie_destroy(Current),
+    trie_destroy(Older).
 
 %   sums(+Unused, -Widths, -Heights): the widths and the heights the pieces
 %   Unused can add up to, as bit sets (bit N set: N is a sum); kept.
