@@ -48,13 +48,14 @@ The classic instance, counted:
 :- use_module(library(yall), [(>>)/4]).
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
+:- use_module(library(pairs), [group_pairs_by_key/2]).
 :- use_module(library(error), [domain_error/2, existence_error/2, must_be/2]).
 :- use_module(library(settings), [setting/4, setting/2]).
 
 :- meta_predicate with_instance(+, +, +, +, 0).
 
 :- thread_local board_size/2, tile/3, rotations/1, slot/7.
-:- thread_local anchor/7, kind/3, fills/3.
+:- thread_local kind/3, fills/3.
 
 :- setting(memo_generation, positive_integer, 1250000,
            'Entries of one generation of the memo of memo_count/5 (it keeps at most two)').
@@ -356,10 +357,17 @@ load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused,
     maplist(mirrored(Up), Placed, Turned),
     foldl(remove_placement(Up), Turned, Full, Mirror),
     (   suffixes(Free, Across, Up) -> Rows = true ; Rows = false ),
-    forall(( kind(Field, Unit, Shapes), member([W, H], Shapes),
-             MaxX is Across - W, between(0, MaxX, X),
-             MaxY is Up - H, between(0, MaxY, Y) ),
-           assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H)),
+    findall(Cell-Anchor,
+            ( kind(Field, Unit, Shapes), member([W, H], Shapes),
+              MaxX is Across - W, between(0, MaxX, X),
+              MaxY is Up - H, between(0, MaxY, Y),
+              anchor(Across, Up, Rows, Field, Unit, X, Y, W, H, Cell, Anchor) ),
+            Pairs),
+    keysort(Pairs, ByCell),                     % stable: a cell's placements keep their order
+    group_pairs_by_key(ByCell, Grouped),
+    Cells is Across * Up,
+    cell_lists(0, Cells, Grouped, Lists),
+    Anchors =.. [anchors|Lists],
     aggregate_all(min(H), (kind(_, _, Shapes), member([_, H], Shapes)), MinH),
     aggregate_all(min(W), (kind(_, _, Shapes), member([W, _], Shapes)), MinW),
     LastX is Across - 1,
@@ -371,10 +379,9 @@ load_scan(Scan, Order, Across, Up, Placed, start(Free, Mirror, Context), Unused,
     (   MinW >= 2 -> Wide = true ; Wide = false ),
     setting(memo_generation, Size),
     new_memo(Size, Memo),
-    Context = context(Up, Bits, Above, Below, Wide, Rows, Memo).
+    Context = context(Up, Bits, Above, Below, Wide, Rows, Memo, Anchors).
 
 unload_scan :-
-    retractall(anchor(_, _, _, _, _, _, _)),
     retractall(kind(_, _, _)),
     retractall(fills(_, _, _)).
 
@@ -420,13 +427,33 @@ suffixes(Free, Across, Up) :-
     forall(between(0, Last, X),
            (Free >> (X * Up)) /\ \ (Free >> ((X + 1) * Up)) /\ Column =:= 0).
 
-assert_anchor(Across, Up, Rows, Field, Unit, X, Y, W, H) :-
+%   anchor(+Across, +Up, +Rows, +Field, +Unit, +X, +Y, +W, +H, -Cell,
+%   -Anchor): a W x H placement of a kind at [X, Y], Cell its bit, as the
+%   counter tries it: a(Field, Unit, H, Mask, Flipped, After), Flipped the
+%   mask upside down, After the columns right of it (Rows: every row's free
+%   cells reach the right edge; 0 otherwise).
+
+anchor(Across, Up, Rows, Field, Unit, X, Y, W, H, Cell, a(Field, Unit, H, Mask, Flipped, After)) :-
     rect_mask(Up, X, Y, W, H, Mask),
     Y1 is Up - Y - H,
     rect_mask(Up, X, Y1, W, H, Flipped),
     Cell is X * Up + Y,
-    (   Rows == true -> After is Across - X - W ; After = 0 ),
-    assertz(anchor(Cell, Field, Unit, Mask, Flipped, H, After)).
+    (   Rows == true -> After is Across - X - W ; After = 0 ).
+
+%   cell_lists(+Cell, +Cells, +Grouped, -Lists): the anchored placements of
+%   each cell from Cell on, [] where none is.
+
+cell_lists(Cell, Cells, Grouped, Lists) :-
+    (   Cell =:= Cells
+    ->  Lists = []
+    ;   (   Grouped = [Cell-Anchors|Rest]
+        ->  true
+        ;   Anchors = [], Rest = Grouped
+        ),
+        Lists = [Anchors|More],
+        Next is Cell + 1,
+        cell_lists(Next, Cells, Rest, More)
+    ).
 
 scan_count(start(Free, Mirror, Context), Unused, Count, [Memo, Cleared]) :-
     completions(Free, Mirror, Unused, Context, Count),
@@ -440,7 +467,7 @@ scan_count(start(Free, Mirror, Context), Unused, Count, [Memo, Cleared]) :-
 completions(Free, Mirror, Unused, Context, Count) :-
     (   Unused =:= 0
     ->  Count = 1
-    ;   Context = context(Up, Bits, _, _, _, _, Memo),
+    ;   Context = context(Up, Bits, _, _, _, _, Memo, Anchors),
         Low is lsb(Free),
         Shift is Low - Low mod Up,
         Key is (min(Free >> Shift, Mirror >> Shift) << Bits) \/ Unused,
@@ -448,27 +475,38 @@ completions(Free, Mirror, Unused, Context, Count) :-
         ->  Count = Known
         ;   Column is Free >> Low,
             Run is min(lsb((Column + 1) /\ \ Column), Up - Low mod Up),
-            aggregate_all(sum(N), child(Low, Free, Mirror, Unused, Run, Context, N), Count0),
+            Cell is Low + 1,
+            arg(Cell, Anchors, Placements),
+            children(Placements, Free, Mirror, Unused, Run, Context, 0, Count0),
             remember(Key, Count0, Memo),
             Count = Count0
         )
     ).
 
-child(Low, Free, Mirror, Unused, Run, Context, N) :-
-    anchor(Low, Field, Unit, Mask, Flipped, H, After),
-    H =< Run,
-    Unused /\ Field =\= 0,
-    Context = context(Up, _, Above, Below, Wide, Rows, _),
-    (   Rows == true -> true ; Free /\ Mask =:= Mask ),  % rows free to the right edge: fits when H =< Run
-    Rest is Unused - Unit,
-    sums(Rest, Widths, Heights),
-    Widths >> After /\ 1 =:= 1,
-    Heights >> (Run - H) /\ 1 =:= 1,
-    Left is Free xor Mask,
-    (   Above =:= 0 -> true ; Left /\ \ (((Left << 1) /\ Above) \/ ((Left >> 1) /\ Below)) =:= 0 ),
-    (   Wide == true -> Left /\ \ ((Left << Up) \/ (Left >> Up)) =:= 0 ; true ),
-    Turned is Mirror xor Flipped,
-    completions(Left, Turned, Rest, Context, N).
+%   children(+Anchors, +Free, +Mirror, +Unused, +Run, +Context, +Count0,
+%   -Count): Count0 plus the tilings that go on with each placement of
+%   Anchors (at the first free cell, Run cells free up from it) that is
+%   followed.
+
+children([], _, _, _, _, _, Count, Count).
+children([a(Field, Unit, H, Mask, Flipped, After)|Anchors], Free, Mirror, Unused, Run, Context, Count0, Count) :-
+    (   H =< Run,
+        Unused /\ Field =\= 0,
+        Context = context(Up, _, Above, Below, Wide, Rows, _, _),
+        (   Rows == true -> true ; Free /\ Mask =:= Mask ),  % rows free to the right edge: fits when H =< Run
+        Rest is Unused - Unit,
+        sums(Rest, Widths, Heights),
+        getbit(Widths, After) =:= 1,
+        getbit(Heights, Run - H) =:= 1,
+        Left is Free xor Mask,
+        (   Above =:= 0 -> true ; Left /\ \ (((Left << 1) /\ Above) \/ ((Left >> 1) /\ Below)) =:= 0 ),
+        (   Wide == true -> Left /\ \ ((Left << Up) \/ (Left >> Up)) =:= 0 ; true )
+    ->  Turned is Mirror xor Flipped,
+        completions(Left, Turned, Rest, Context, N),
+        Count1 is Count0 + N
+    ;   Count1 = Count0
+    ),
+    children(Anchors, Free, Mirror, Unused, Run, Context, Count1, Count).
 
 %   The memo: two tries, the current generation and the one before it.
 %   Memo is memo(Generation, Stored, Size, Current, Older): the current

@@ -31,7 +31,7 @@ CLASSIC_ORDER = ["green", "blue", "red", "orange", "pink", "yellow"]
 FIRST_DFS = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
 SMALL = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 INSTANCE_FACTS = [("board_size", 2), ("tile", 3), ("rotations", 1), ("slot", 7),  # tangram.pl's thread-local facts
-                  ("anchor", 7), ("kind", 3), ("fills", 3)]
+                  ("kind", 3), ("fills", 3)]
 
 
 @pytest.fixture(scope="module")
