@@ -45,7 +45,9 @@ with_puzzle/7 with the option turns(every) tries all four turns of every
 piece instead (the count of the older versions).
 */
 
-:- use_module(library(lists), [append/2, append/3, last/2, member/2, nth0/3, nth1/3, reverse/2, select/3]).
+:- use_module(library(lists), [append/2, append/3, last/2, member/2, nth0/3, nth1/3, reverse/2, select/3,
+                                sum_list/2]).
+:- use_module(library(pairs), [group_pairs_by_key/2]).
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3, maplist/4]).
 :- use_module(library(solution_sequences), [distinct/2]).
 :- use_module(library(aggregate), [aggregate_all/3]).
@@ -56,7 +58,7 @@ piece instead (the count of the older versions).
 :- meta_predicate with_puzzle(+, +, +, +, +, 0), with_puzzle(+, +, +, +, +, +, 0).
 
 :- thread_local tile/2, complement/2, rule/1, grid_size/2, period/2,
-                mrv_ready/0, mrv_fitting/2, mrv_entry/5, mrv_start/2, mrv_around/3,
+                mrv_ready/0, mrv_fitting/2, mrv_entry/5, mrv_start/2, mrv_around/3, mrv_root/1,
                 row_ready/0, row_entry/6, row_first/1, row_kinds/1, row_top_left/1.
 
 %!  with_puzzle(+Rule, +Rows, +Cols, +Pieces, +Pairs, :Goal) is nondet.
@@ -148,6 +150,7 @@ unload_puzzle :-
     retractall(mrv_entry(_, _, _, _, _)),
     retractall(mrv_start(_, _)),
     retractall(mrv_around(_, _, _)),
+    retractall(mrv_root(_)),
     retractall(row_ready),
     retractall(row_entry(_, _, _, _, _, _)),
     retractall(row_first(_)),
@@ -337,10 +340,11 @@ class_member(Grid, Turned) :-
 %
 %   Grid is a canonical solution (see solve/3, `up_to_rotation`) of the
 %   puzzle of the running with_puzzle/6 whose first cells, row by row from
-%   the top-left, are Prefix (a list of [Piece, Turns]): one part of a count
-%   split into parts. Strategy `indexed` searches row by row from the end of
-%   Prefix, `mrv` places Prefix and then fills the most constrained cell
-%   first. Raises a domain error for another strategy.
+%   the top-left, are Prefix (a list of [Piece, Turns], or a variable for a
+%   free cell): one part of a count split into parts. Strategy `indexed`
+%   searches row by row from the end of Prefix, `mrv` places Prefix and then
+%   fills the most constrained cell first. Raises a domain error for another
+%   strategy.
 
 prefix_solution(Strategy, Prefix, Grid) :-
     must_be(list, Prefix),
@@ -524,7 +528,8 @@ mrv_solution(Grid) :-
     mrv_solution([], Grid).
 
 %   mrv_solution(+Prefix, -Grid): as mrv_solution/1, the first cells of
-%   Grid (row-major, [Piece, Turns] each) placed as Prefix before the search.
+%   Grid (row-major, [Piece, Turns] each, a variable for a free cell) placed
+%   as Prefix before the search.
 mrv_solution(Prefix, Grid) :-
     puzzle_rule(_),
     mrv_index,
@@ -549,8 +554,12 @@ mrv_solution(Prefix, Grid) :-
 %   mrv_begin(+Prefix, +Pos, +State, +Empty0-Frontier0-Unused0, -Empty-Frontier-Unused):
 %   the cells of Prefix placed from position Pos on, as the search places them.
 mrv_begin([], _, _, Sets, Sets).
-mrv_begin([[Piece, Turns]|Prefix], Pos, State, Sets0, Sets) :-
-    mrv_place(Pos, Piece-Turns, State, Sets0, Sets1),
+mrv_begin([Cell|Prefix], Pos, State, Sets0, Sets) :-
+    (   var(Cell)                       % a free cell
+    ->  Sets1 = Sets0
+    ;   Cell = [Piece, Turns],
+        mrv_place(Pos, Piece-Turns, State, Sets0, Sets1)
+    ),
     Next is Pos + 1,
     mrv_begin(Prefix, Next, State, Sets1, Sets).
 
@@ -594,16 +603,22 @@ mrv_rivals(Rows, Cols, Rivals) :-
     ;   Rivals = [Last]
     ).
 
+%   mrv_fill(+Empty, +Frontier, +Unused, +Keys, +Cells, +Allowed, +Rivals):
+%   the empty cells filled, the one with the fewest candidates on the
+%   frontier first; with nothing placed yet (no frontier), the root piece
+%   (mrv_root/1) on each cell it fits.
 mrv_fill(Empty, Frontier, Unused, Keys, Cells, Allowed, Rivals) :-
     (   Empty =:= 0
     ->  true
-    ;   (   Frontier =:= 0
-        ->  Scan = Empty
-        ;   Scan = Frontier
-        ),
-        First is lsb(Scan),
+    ;   Frontier =:= 0
+    ->  mrv_root(Root),
+        Last is msb(Empty),
+        between(0, Last, Pos),
+        mrv_place(Pos, Root-_, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
+    ;   First is lsb(Frontier),
         cell_count(First, Unused, Keys, Allowed, Count),
-        Rest is Scan /\ (Scan - 1),
+        Rest is Frontier /\ (Frontier - 1),
         best_cell(Rest, Unused, Keys, Allowed, First, Count, Best),
         mrv_place(Best, _, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
         mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
@@ -667,8 +682,8 @@ restrict(Allowed, Mask, Pos) :-
 %   mrv_entry(Key, Bit, PieceBits, Piece-Turns, adds(N, E, S, W)) for every
 %   fitting (piece, turns) of every key (Adds: what placing it adds to the
 %   key of the neighbour on each side), mrv_fitting(Key, Bits), the first key
-%   of each cell mrv_start(Pos, Key) and its neighbours
-%   mrv_around(Pos, [Arg-Side, ...], Bits).
+%   of each cell mrv_start(Pos, Key), its neighbours
+%   mrv_around(Pos, [Arg-Side, ...], Bits), and mrv_root(Piece).
 mrv_index :-
     (   mrv_ready
     ->  true
@@ -704,7 +719,52 @@ build_mrv_index :-
              Key is Offset * Base ** 4 + Start,
              assertz(mrv_start(Pos, Key)),
              cell_around(Pos, Rows, Cols, Around, Neighbours),
-             assertz(mrv_around(Pos, Around, Neighbours)) )).
+             assertz(mrv_around(Pos, Around, Neighbours)) )),
+    length(Ids, Pieces),
+    Every is (1 << (4 * Pieces)) - 1,
+    root_piece(Every, Root),
+    assertz(mrv_root(Root)).
+
+%   root_piece(+Every, -Root): the piece the search places first, on each
+%   cell it fits. Each placement of a piece on the empty grid leaves its
+%   neighbours some candidates, and the search goes on at the neighbour with
+%   the fewest: Root is the piece whose placements leave the fewest of those
+%   second placements in all, the smallest id among equals (Every: the bits
+%   of every piece), as Python's `root_piece`.
+root_piece(Every, Root) :-
+    findall(Id-Second,
+            ( mrv_start(Pos, Key),
+              mrv_entry(Key, _, PieceBits, Id-_, Adds),
+              mrv_around(Pos, Around, _),
+              Rest is Every xor PieceBits,
+              foldl(fewest_left(Adds, Rest), Around, none, Fewest),
+              second_count(Fewest, Second) ),
+            Seconds),
+    keysort(Seconds, Sorted),
+    group_pairs_by_key(Sorted, Grouped),
+    findall(Sum-Id, ( member(Id-Counts, Grouped), sum_list(Counts, Sum) ), Sums),
+    msort(Sums, [_-Root|_]).
+
+%   fewest_left(+Adds, +Rest, +Arg-Side, +Fewest0, -Fewest): the fewer of
+%   Fewest0 and the candidates (of the pieces in Rest) the neighbour at
+%   argument Arg keeps once a piece adding Adds faces it with side Side.
+fewest_left(Adds, Rest, Arg-Side, Fewest0, Fewest) :-
+    Other is Arg - 1,
+    mrv_start(Other, Key0),
+    arg(Side, Adds, Add),
+    Key is Key0 + Add,
+    (   mrv_fitting(Key, Bits)
+    ->  Count is popcount(Bits /\ Rest)
+    ;   Count = 0
+    ),
+    (   Fewest0 == none
+    ->  Fewest = Count
+    ;   Fewest is min(Fewest0, Count)
+    ).
+
+second_count(none, 0).
+second_count(Fewest, Fewest) :-
+    integer(Fewest).
 
 bit_or(Bit, Bits0, Bits) :-
     Bits is Bits0 \/ Bit.

@@ -83,6 +83,34 @@ def test_a_squares_count_on_a_pool(pysolve_backend):
     assert pooled.stats["parts"] >= 16
 
 
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # Prolog: ~40 ms a part
+@given(seed=st.integers(0, 10_000), rows=st.just(4), cols=st.integers(5, 6), colours=st.integers(7, 12),
+       up_to_rotation=st.booleans())
+def test_a_most_constrained_first_count_splits_where_its_first_piece_lies(pysolve_backends, seed, rows, cols,
+                                                                          colours, up_to_rotation):
+    question = squares.Question(generate_squares(rows, cols, colours, seed), squares.COUNT, up_to_rotation,
+                                seconds=60)
+    assert squares.most_constrained_first(question)
+    parts = SQUARES.split(question)
+    # each part: free cells, then one place of the root piece (the same piece in every part)
+    assert len(parts) > 1 and all(part.prefix[-1] is not None and set(part.prefix[:-1]) <= {None}
+                                  for part in parts)
+    assert len({part.prefix[-1][0] for part in parts}) == 1
+    for backend in pysolve_backends:
+        if backend == "kanren":
+            continue  # miniKanren takes minutes on 20 cells and more
+        serial = SQUARES.solve(question, backend)
+        parted = count_in_parts(SQUARES, question, backend)
+        assert serial.status == SOLVED and parted.status == SOLVED, backend
+        assert parted.count == serial.count >= 1, backend
+
+
+def test_only_a_most_constrained_first_count_takes_free_cells_in_its_prefix():
+    insects = squares.load("insects")  # 3x3: row by row
+    with pytest.raises(InputError, match="free cells"):
+        squares.Question(insects, squares.COUNT, prefix=(None, (1, 0)))
+
+
 def test_only_counts_of_the_fast_strategy_take_a_prefix():
     insects = squares.load("insects")
     with pytest.raises(InputError, match="takes a prefix"):

@@ -106,13 +106,14 @@ def fresh_grid(instance: Instance) -> tuple:
 
 
 def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget,
-              periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> list[Grid]:
+              periods: Periods | None = None, prefix: tuple[Cell | None, ...] = ()) -> list[Grid]:
     """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class, and only
-    those whose first cells (row by row) are `prefix`."""
+    those whose first cells (row by row) are `prefix` (None: any)."""
     mk.require()
     grid = fresh_grid(instance)
     periods = periods or instance.periods()
-    goal = conj(*(eq(grid[pos // instance.cols][pos % instance.cols], cell) for pos, cell in enumerate(prefix)),
+    goal = conj(*(eq(grid[pos // instance.cols][pos % instance.cols], cell) for pos, cell in enumerate(prefix)
+                  if cell is not None),
                 squareso(Relations(instance, periods), grid, budget))
     if up_to_rotation:
         goal = conj(goal, where(lambda solution: is_canonical(solution, periods), grid))

@@ -401,7 +401,9 @@ class Question:
     strategy: str = "fast"
     seconds: float = DEFAULT_SECONDS
     count_orientations: bool = False  # count a symmetric piece once per turn, not once per board
-    prefix: tuple[Cell, ...] = ()  # a part of a split count: its canonical grids begin with these cells (row-major)
+    prefix: tuple[Cell | None, ...] = ()  # a part of a split count: its canonical grids begin with these cells
+    #                                        (row-major; None: a free cell, in the parts of a most-constrained-first
+    #                                        count, which fix where the search's first piece lies)
 
     def __post_init__(self) -> None:
         if self.mode not in (FIRST, ALL, COUNT):
@@ -409,6 +411,9 @@ class Question:
         if self.prefix and (self.mode != COUNT or self.strategy != "fast" or self.instance.rows * self.instance.cols < 2):
             raise InputError("only a count of the fast strategy on two cells or more takes a prefix "
                              "(a part of a split count)")
+        if None in self.prefix and not most_constrained_first(self):
+            raise InputError("only a count that fills the most constrained cell first takes free cells in its "
+                             "prefix (a part of a split count)")
         if self.strategy not in STRATEGIES:
             raise InputError(f"unknown strategy {self.strategy!r}; use one of {', '.join(STRATEGIES)}")
         if not self.seconds > 0:

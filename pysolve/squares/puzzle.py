@@ -14,7 +14,7 @@ from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
-                                   Question, dump, grid_from_json, load, next_cells)
+                                   Question, dump, grid_from_json, load, most_constrained_first, next_cells)
 
 TRACE_EVENTS = 200_000
 
@@ -60,11 +60,12 @@ class Squares(Puzzle):
 
     def split(self, question: Question) -> list[Question] | None:
         """A count (fast strategy, two cells or more) as the counts of its canonical grids by their first cells,
-        row by row: each part fixes one more cell (each grid begins one way), two cells deep for enough parts."""
+        row by row: each part fixes one more cell (each grid begins one way), two cells deep for enough parts.
+        A count that fills the most constrained cell first is split where its first piece lies instead."""
         instance = question.instance
         if question.mode != COUNT or question.strategy != "fast" or instance.rows * instance.cols < 2:
             return None
-        return deepened(question, one_more_cell)
+        return deepened(question, root_parts if most_constrained_first(question) else one_more_cell)
 
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: the instance by name and size, the mode and options."""
@@ -75,7 +76,7 @@ class Squares(Puzzle):
         if question.count_orientations:  # only when asked, so the usual question reads as before
             described["count_orientations"] = True
         if question.prefix:  # a part of a split count
-            described["prefix"] = [list(cell) for cell in question.prefix]
+            described["prefix"] = [list(cell) if cell else None for cell in question.prefix]
         return described
 
     def canonical(self, answer: Answer) -> Any:
@@ -136,6 +137,15 @@ def one_more_cell(question: Question) -> list[Question]:
     if len(question.prefix) == question.instance.rows * question.instance.cols:
         return [question]
     return [replace(question, prefix=question.prefix + (cell,)) for cell in next_cells(question)]
+
+
+def root_parts(question: Question) -> list[Question]:
+    """`question` once per place of the most-constrained-first search's first piece (`python.root_placements`),
+    fixed in the prefix after free cells: the branches of its root (a part already fixes it)."""
+    if question.prefix:
+        return [question]
+    return [replace(question, prefix=(None,) * pos + (entry[2],))
+            for pos, entries in enumerate(python.root_placements(question)) for entry in entries]
 
 
 def search_trace(instance: Instance, first_only: bool, budget: Budget) -> python.Trace:
