@@ -16,8 +16,11 @@
 /** <module> Edge-matching squares: the 3x3 insect puzzle and any R x C set
 
 A puzzle is chosen for one goal by with_puzzle/6, which keeps its pieces as
-thread-local facts while the goal runs and removes them after: there is no
-puzzle between two goals, and two threads never see each other's. A piece
+thread-local facts while the goal runs: there is no puzzle between two
+goals, and two threads never see each other's. The facts and the search
+tables made from them stay loaded (unseen) for the next with_puzzle/6 on the
+same puzzle, as each part of a split count asks, until another puzzle
+replaces them. A piece
 is piece(Id, [N, E, S, W]). A quarter turn clockwise moves the
 edges (N, E, S, W) to (W, N, E, S). A grid is a list of rows, each a list of
 cells [Piece, Turns].
@@ -57,7 +60,7 @@ piece instead (the count of the older versions).
 
 :- meta_predicate with_puzzle(+, +, +, +, +, 0), with_puzzle(+, +, +, +, +, +, 0).
 
-:- thread_local tile/2, complement/2, rule/1, grid_size/2, period/2,
+:- thread_local running/0, loaded/1, tile/2, complement/2, rule/1, grid_size/2, period/2,
                 mrv_ready/0, mrv_fitting/2, mrv_entry/5, mrv_start/2, mrv_around/3, mrv_root/1,
                 row_ready/0, row_entry/6, row_first/1, row_kinds/1, row_top_left/1.
 
@@ -66,9 +69,12 @@ piece instead (the count of the older versions).
 %   Run Goal on a puzzle: Rule is `insect` or `eternity`, the grid Rows x
 %   Cols, Pieces a list of [Id, [N, E, S, W]] (ids positive integers) and
 %   Pairs a list of [Head, Body] complementary labels (insect rule). While
-%   Goal runs the pieces, the complements (both ways) and the table
-%   search tables (made on first use) are thread-local facts; they are removed when Goal is done, fails, is cut
-%   or raises. Raises a domain error for another rule, a type error for
+%   Goal runs the pieces, the complements (both ways) and the search
+%   tables (made on first use) are thread-local facts, which no puzzle
+%   predicate answers from once Goal is done, fails, is cut or raises; they
+%   stay loaded for the next call on the same puzzle (the tables of a split
+%   count's parts are made once) and are replaced by the next puzzle's.
+%   Raises a domain error for another rule, a type error for
 %   sizes that are not positive integers, and a permission error when
 %   called inside another with_puzzle/6 (one puzzle at a time). Each
 %   piece lies only in its distinct turns (see the counting convention).
@@ -99,7 +105,23 @@ with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Options, Goal) :-
     must_be(positive_integer, Cols),
     must_be(list, Pieces),
     must_be(list, Pairs),
-    setup_call_cleanup(load_puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns), Goal, unload_puzzle).
+    variant_sha1(puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns), Hash),
+    setup_call_cleanup(enter_puzzle(Hash, Rule, Rows, Cols, Pieces, Pairs, Turns), Goal, retractall(running)).
+
+%   enter_puzzle(+Hash, +Rule, +Rows, +Cols, +Pieces, +Pairs, +Turns): the
+%   puzzle made the running one, its facts loaded unless they are already
+%   (Hash: the puzzle's variant hash). Raises a permission error inside
+%   another with_puzzle/6.
+enter_puzzle(Hash, Rule, Rows, Cols, Pieces, Pairs, Turns) :-
+    (   running
+    ->  permission_error(nest, with_puzzle, Rule)
+    ;   loaded(Hash)
+    ->  true
+    ;   unload_puzzle,
+        load_puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns),
+        assertz(loaded(Hash))
+    ),
+    assertz(running).
 
 known_option(Option) :-
     (   memberchk(Option, [turns(distinct), turns(every)])
@@ -108,10 +130,6 @@ known_option(Option) :-
     ).
 
 load_puzzle(Rule, Rows, Cols, Pieces, Pairs, Turns) :-
-    (   rule(_)
-    ->  permission_error(nest, with_puzzle, Rule)
-    ;   true
-    ),
     assertz(rule(Rule)),
     assertz(grid_size(Rows, Cols)),
     forall(member([Id, Edges], Pieces),
@@ -140,17 +158,24 @@ piece_turn(Id, Turns) :-
     between(0, Last, Turns).
 
 unload_puzzle :-
+    retractall(loaded(_)),
     retractall(rule(_)),
     retractall(grid_size(_, _)),
     retractall(tile(_, _)),
     retractall(complement(_, _)),
     retractall(period(_, _)),
+    unload_mrv_index,
+    unload_row_index.
+
+unload_mrv_index :-
     retractall(mrv_ready),
     retractall(mrv_fitting(_, _)),
     retractall(mrv_entry(_, _, _, _, _)),
     retractall(mrv_start(_, _)),
     retractall(mrv_around(_, _, _)),
-    retractall(mrv_root(_)),
+    retractall(mrv_root(_)).
+
+unload_row_index :-
     retractall(row_ready),
     retractall(row_entry(_, _, _, _, _, _)),
     retractall(row_first(_)),
@@ -170,7 +195,8 @@ piece(Id, Edges) :-
 %   puzzle_rule(-Rule): the rule of the running with_puzzle/6, else an
 %   existence error (there is no puzzle between two goals).
 puzzle_rule(Rule) :-
-    (   rule(Chosen)
+    (   running,
+        rule(Chosen)
     ->  Rule = Chosen
     ;   throw(error(squares_no_puzzle, _))
     ).
@@ -678,7 +704,7 @@ restrict(Allowed, Mask, Pos) :-
     May is May0 /\ Mask,
     setarg(I, Allowed, May).
 
-%   mrv_index: the tables of the search, made once per with_puzzle/6:
+%   mrv_index: the tables of the search, made once per puzzle:
 %   mrv_entry(Key, Bit, PieceBits, Piece-Turns, adds(N, E, S, W)) for every
 %   fitting (piece, turns) of every key (Adds: what placing it adds to the
 %   key of the neighbour on each side), mrv_fitting(Key, Bits), the first key
@@ -687,7 +713,8 @@ restrict(Allowed, Mask, Pos) :-
 mrv_index :-
     (   mrv_ready
     ->  true
-    ;   build_mrv_index,
+    ;   unload_mrv_index,                   % what a build cut short by a limit left
+        build_mrv_index,
         assertz(mrv_ready)
     ).
 
@@ -1049,14 +1076,15 @@ line_number_reversed([Code|Codes], Base, Number) :-
     line_number_reversed(Codes, Base, Higher),
     Number is Higher * Base + Code.
 
-%   row_index: the tables of indexed_solution/2, made once per with_puzzle/6:
+%   row_index: the tables of indexed_solution/2, made once per puzzle:
 %   row_kinds(Rows) (per row, per cell Base-Corner: Base the key part of its
 %   kind, Corner `top_left`, `rival` or `none`), row_first(Free) and
 %   row_entry/6. Codes and needs stay below 65536 labels.
 row_index :-
     (   row_ready
     ->  true
-    ;   build_row_index,
+    ;   unload_row_index,                   % what a build cut short by a limit left
+        build_row_index,
         assertz(row_ready)
     ).
 

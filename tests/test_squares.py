@@ -313,7 +313,7 @@ def test_with_puzzle_raises_on_an_unknown_option():
                        [bridge.goal("turns", "some")], bridge.goal("true"))
     with pytest.raises(PrologError, match="[Dd]omain error.*turns"):
         bridge.solutions(prolog.RULE_BASE, goal)
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
 
 
 # --- the most-constrained-cell-first search and its symmetry breaking --------------------------
@@ -411,7 +411,7 @@ def test_a_trie_of_halves_past_the_table_space_answers_unknown():
                         bridge.goal("set_prolog_flag", "table_space", 2**30))
     result = bridge.solutions(prolog.RULE_BASE, prolog.with_puzzle(owen, small))
     assert result.status == "resource_limit" and "table space" in result.limit
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
     assert PUZZLE.solve(Question(owen, COUNT), "prolog").count == KNOWN["eternity-5x5"][0]
 
 
@@ -467,16 +467,20 @@ def on_insects(inner: bridge.Goal) -> bridge.Goal:
     return prolog.with_puzzle(model.load(), inner)
 
 
-def leftover_facts() -> int:
-    """How many puzzle facts the rule base holds outside any with_puzzle/6 (0: no current instance)."""
-    tables = [("rule", 1), ("grid_size", 2), ("tile", 2), ("complement", 2), ("period", 2), ("mrv_entry", 5),
-              ("mrv_fitting", 2), ("row_entry", 6), ("row_top_left", 1)]
-    total = 0
-    for name, arity in tables:
-        pattern = bridge.goal(name, *(Var(f"_A{i}") for i in range(arity)))
-        row = bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", pattern, Var("N")))
-        total += row["N"]
-    return total
+def no_puzzle_is_chosen() -> bool:
+    """Whether the rule base is outside every with_puzzle/6: nothing running, and a puzzle predicate raises."""
+    running = bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", bridge.goal("running"), Var("N")))
+    try:
+        bridge.solutions(prolog.RULE_BASE, bridge.goal("piece", Var("Id"), Var("Edges")))
+    except PrologError as error:
+        return running["N"] == 0 and "no squares puzzle is chosen" in str(error)
+    return False
+
+
+def loaded_puzzles() -> int:
+    """How many puzzles' facts the rule base keeps loaded between queries (at most one)."""
+    return bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", bridge.goal("loaded", Var("_")),
+                                                      Var("N")))["N"]
 
 
 @needs_prolog
@@ -487,7 +491,7 @@ def leftover_facts() -> int:
 def test_solve_raises_on_a_bad_strategy_or_rotation(goal, wrong):
     with pytest.raises(PrologError, match=f"[Dd]omain error.*{wrong}"):
         bridge.solutions(prolog.RULE_BASE, on_insects(goal))
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
 
 
 @needs_prolog
@@ -532,18 +536,32 @@ def test_a_query_without_a_puzzle_says_in_one_line_how_to_choose_one(capsys):
 def test_with_puzzle_does_not_nest():
     with pytest.raises(PrologError, match="No permission to nest with_puzzle"):
         bridge.solutions(prolog.RULE_BASE, on_insects(on_insects(bridge.goal("true"))))
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
 
 
 @needs_prolog
-def test_no_puzzle_facts_remain_after_a_query():
+def test_the_tables_of_a_puzzle_are_made_once_and_replaced_by_the_next_puzzle():
+    insects = Question(generate(4, 5, 9, 1), COUNT)
+    assert model.most_constrained_first(insects)
+    first = PUZZLE.solve(insects, "prolog")
+    again = PUZZLE.solve(insects, "prolog")
+    assert first.count == again.count == PUZZLE.solve(insects, "python").count
+    assert loaded_puzzles() == 1 and no_puzzle_is_chosen()
+    assert PUZZLE.solve(Question(model.load(), COUNT), "prolog").count == 4  # another puzzle replaces it
+    assert PUZZLE.solve(Question(model.load(), COUNT, count_orientations=True), "prolog").count == 4
+    assert loaded_puzzles() == 1
+    assert PUZZLE.solve(insects, "prolog").count == first.count
+
+
+@needs_prolog
+def test_no_puzzle_is_chosen_after_a_query():
     assert PUZZLE.solve(Question(model.load(), FIRST), "prolog").count == 1  # cut after the first solution
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
     assert PUZZLE.solve(Question(model.load(), COUNT), "prolog").count == 4
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
     stopped = PUZZLE.solve(Question(model.load("eternity-6x6"), COUNT, strategy="original", seconds=0.2), "prolog")
     assert stopped.status == UNKNOWN
-    assert leftover_facts() == 0
+    assert no_puzzle_is_chosen()
 
 
 # --- the generator ----------------------------------------------------------------------------
