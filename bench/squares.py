@@ -1,6 +1,6 @@
 """Benchmark of edge-matching squares: every back end on the same questions, times and ratios in one run.
 
-Run: .venv/bin/python bench/squares.py [--full] [--seconds S]
+Run: .venv/bin/python bench/squares.py [--full | --insects] [--seconds S]
 CPU seconds (process time: SWI-Prolog runs inside this process, so it counts
 too) are the numbers to compare on a shared machine; wall seconds are shown
 for orientation. Each cell is the best of a few runs for short questions.
@@ -118,30 +118,42 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--full", action="store_true", help="add the long runs")
     parser.add_argument("--seconds", type=float, default=300.0, help="time limit per run (default 300)")
+    parser.add_argument("--insects", action="store_true", help="only the random insect-rule counts (all of them)")
     args = parser.parse_args()
+    if not args.insects:
+        fixed_rows(args.full, args.seconds)
+    insect_rows(args.full or args.insects, args.seconds)
+
+
+def fixed_rows(full: bool, seconds: float) -> None:
+    """The shipped sets and the generated eternity-rule grids, every back end that answers them in time."""
     everyone = [label for label in RUNNERS if label != "xcover"]  # xcover: insect rule only
-    bench_row("insects", load("insects"), everyone, args.seconds)
-    bench_row("Owen 3x3", load("eternity-3x3"), everyone, args.seconds)
-    bench_row("Owen 4x4", load("eternity-4x4"), everyone, args.seconds)
+    bench_row("insects", load("insects"), everyone, seconds)
+    bench_row("Owen 3x3", load("eternity-3x3"), everyone, seconds)
+    bench_row("Owen 4x4", load("eternity-4x4"), everyone, seconds)
     bench_row("Owen 5x5", load("eternity-5x5"),
-              everyone if args.full else ["python fast", "prolog indexed"], args.seconds)
-    bench_row("Owen 6x6", load("eternity-6x6"), ["python fast", "prolog indexed"], args.seconds)
-    bench_row("Owen 6x6", load("eternity-6x6"), ["python fast", "prolog indexed"], args.seconds, COUNT)
+              everyone if full else ["python fast", "prolog indexed"], seconds)
+    bench_row("Owen 6x6", load("eternity-6x6"), ["python fast", "prolog indexed"], seconds)
+    bench_row("Owen 6x6", load("eternity-6x6"), ["python fast", "prolog indexed"], seconds, COUNT)
     for size in (5, 6):
-        labels = ["python fast", "prolog indexed"] + (["kanren"] if args.full and size == 5 else [])
-        bench_row(f"generated K={size} seed=1", generate(size, size, size, 1, ETERNITY), labels, args.seconds)
+        labels = ["python fast", "prolog indexed"] + (["kanren"] if full and size == 5 else [])
+        bench_row(f"generated K={size} seed=1", generate(size, size, size, 1, ETERNITY), labels, seconds)
+
+
+def insect_rows(full: bool, seconds: float) -> None:
+    """The issue's random insect-rule puzzles, counted: Python, Prolog and (when importable) xcover."""
     # the issue's random insect-rule puzzles: N x N with K letters, counted (python fast and prolog indexed: MRV)
     warm = xcover_count(generate(3, 3, 3, 0, INSECT))
     if warm:
         warm()  # compile xcover's JIT outside the measured rows
     insect_cases = [(4, 4, 1), (5, 6, 1), (6, 10, 1), (6, 12, 1)]
-    if args.full:
+    if full:
         insect_cases += [(5, 6, 2), (5, 6, 3), (5, 8, 1), (5, 10, 1), (5, 12, 1), (6, 10, 2), (6, 10, 3),
-                         (6, 12, 2), (6, 8, 1)]
+                         (6, 12, 2), (6, 8, 1), (5, 6, 4), (5, 6, 5), (6, 8, 2), (6, 8, 3)]
     for size, letters, seed in insect_cases:
         labels = ["python fast", "prolog indexed", "xcover"]
         bench_row(f"generated K={letters} seed={seed}", generate(size, size, letters, seed, INSECT), labels,
-                  args.seconds, COUNT)
+                  seconds, COUNT)
 
 
 if __name__ == "__main__":
