@@ -7,7 +7,8 @@ or equal non-frame colours) and `bordero(Edge)` (the frame colour under the
 eternity rule, anything under the insect rule). `squareso` joins them row by
 row from the top-left, each cell constrained by its upper and left
 neighbours before its piece is chosen, with a guard that no piece is used
-twice: the original search, written as relations. `solve(question, budget)`
+twice: the original search, written as relations (a part of a split count
+that fixes one piece away from the corner fills the cells around it first). `solve(question, budget)`
 runs them depth-first.
 """
 
@@ -77,27 +78,45 @@ class Relations:
         return eq(edge, FRAME) if self.instance.rule == ETERNITY else conj()
 
 
-def squareso(relations: Relations, grid: tuple, budget: Budget) -> Goal:
-    """`grid` (rows of (Piece, Turns)) solves the instance; cells filled row by row from the top-left."""
+def squareso(relations: Relations, grid: tuple, budget: Budget, order: list[int] | None = None) -> Goal:
+    """`grid` (rows of (Piece, Turns)) solves the instance; cells filled in `order` (row-major positions; by
+    default row by row from the top-left), each constrained by the border and by its neighbours placed
+    before it before its piece is chosen, with a guard that no piece is used twice."""
     instance = relations.instance
     rows, cols = instance.rows, instance.cols
-    edges = [[tuple(var() for _ in range(4)) for _ in range(cols)] for _ in range(rows)]
+    edges = [tuple(var() for _ in range(4)) for _ in range(rows * cols)]
     goals = []
     placed: list[Any] = []
-    for r in range(rows):
-        for c in range(cols):
-            (piece, turns), (n, e, s, w) = grid[r][c], edges[r][c]
-            goals += [
-                relations.matcho(edges[r - 1][c][2], n) if r else relations.bordero(n),
-                relations.matcho(edges[r][c - 1][1], w) if c else relations.bordero(w),
-                budget.tick(),
-                relations.orientedo(piece, turns, n, e, s, w),
-                where(lambda p, *others: p not in others, piece, *placed),
-                relations.bordero(e) if c == cols - 1 else conj(),
-                relations.bordero(s) if r == rows - 1 else conj(),
-            ]
-            placed.append(piece)
+    done: set[int] = set()
+    for pos in order or range(rows * cols):
+        (piece, turns), here = grid[pos // cols][pos % cols], edges[pos]
+        for side, (other, facing) in enumerate(facing_cells(pos, rows, cols)):
+            if other is None:
+                goals.append(relations.bordero(here[side]))
+            elif other in done:
+                goals.append(relations.matcho(edges[other][facing], here[side]))
+        goals += [budget.tick(), relations.orientedo(piece, turns, *here),
+                  where(lambda p, *others: p not in others, piece, *placed)]
+        placed.append(piece)
+        done.add(pos)
     return conj(*goals)
+
+
+def facing_cells(pos: int, rows: int, cols: int) -> list[tuple[int | None, int]]:
+    """Per side of the cell at `pos` (N, E, S, W): the neighbour's position (None: the border) and its side
+    that faces this cell."""
+    r, c = divmod(pos, cols)
+    return [(pos - cols if r else None, 2), (pos + 1 if c < cols - 1 else None, 3),
+            (pos + cols if r < rows - 1 else None, 0), (pos - 1 if c else None, 1)]
+
+
+def outward(rows: int, cols: int, start: list[int]) -> list[int]:
+    """Every position, nearest to the `start` positions first (row-major among equals): the order that
+    fills a part of a most-constrained-first count around its fixed piece, which row by row would leave
+    unchecked until the search reached it."""
+    def distance(pos: int) -> int:
+        return min(abs(pos // cols - at // cols) + abs(pos % cols - at % cols) for at in start)
+    return sorted(range(rows * cols), key=lambda pos: (distance(pos), pos))
 
 
 def fresh_grid(instance: Instance) -> tuple:
@@ -112,9 +131,10 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
     mk.require()
     grid = fresh_grid(instance)
     periods = periods or instance.periods()
-    goal = conj(*(eq(grid[pos // instance.cols][pos % instance.cols], cell) for pos, cell in enumerate(prefix)
-                  if cell is not None),
-                squareso(Relations(instance, periods), grid, budget))
+    fixed = [pos for pos, cell in enumerate(prefix) if cell is not None]
+    order = outward(instance.rows, instance.cols, fixed) if None in prefix else None
+    goal = conj(*(eq(grid[pos // instance.cols][pos % instance.cols], prefix[pos]) for pos in fixed),
+                squareso(Relations(instance, periods), grid, budget, order))
     if up_to_rotation:
         goal = conj(goal, where(lambda solution: is_canonical(solution, periods), grid))
     return [tuple(tuple((p, t) for p, t in row) for row in answer) for answer in mk.run(goal, grid, limit)]
