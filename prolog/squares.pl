@@ -764,18 +764,21 @@ root_piece(Every, Root) :-
               mrv_entry(Key, _, PieceBits, Id-_, Adds),
               mrv_around(Pos, Around, _),
               Rest is Every xor PieceBits,
-              foldl(fewest_left(Adds, Rest), Around, none, Fewest),
-              second_count(Fewest, Second) ),
+              (   aggregate_all(min(Left), ( member(Neighbour, Around), left_count(Adds, Rest, Neighbour, Left) ),
+                                Second)
+              ->  true
+              ;   Second = 0                    % one cell: no neighbour
+              ) ),
             Seconds),
     keysort(Seconds, Sorted),
     group_pairs_by_key(Sorted, Grouped),
     findall(Sum-Id, ( member(Id-Counts, Grouped), sum_list(Counts, Sum) ), Sums),
     msort(Sums, [_-Root|_]).
 
-%   fewest_left(+Adds, +Rest, +Arg-Side, +Fewest0, -Fewest): the fewer of
-%   Fewest0 and the candidates (of the pieces in Rest) the neighbour at
-%   argument Arg keeps once a piece adding Adds faces it with side Side.
-fewest_left(Adds, Rest, Arg-Side, Fewest0, Fewest) :-
+%   left_count(+Adds, +Rest, +Arg-Side, -Count): the candidates (of the
+%   pieces in Rest) the neighbour at argument Arg keeps once a piece adding
+%   Adds faces it with side Side.
+left_count(Adds, Rest, Arg-Side, Count) :-
     Other is Arg - 1,
     mrv_start(Other, Key0),
     arg(Side, Adds, Add),
@@ -783,15 +786,7 @@ fewest_left(Adds, Rest, Arg-Side, Fewest0, Fewest) :-
     (   mrv_fitting(Key, Bits)
     ->  Count is popcount(Bits /\ Rest)
     ;   Count = 0
-    ),
-    (   Fewest0 == none
-    ->  Fewest = Count
-    ;   Fewest is min(Fewest0, Count)
     ).
-
-second_count(none, 0).
-second_count(Fewest, Fewest) :-
-    integer(Fewest).
 
 bit_or(Bit, Bits0, Bits) :-
     Bits is Bits0 \/ Bit.

@@ -161,6 +161,18 @@ def test_owen_5x5_count_on_the_back_ends_that_finish_quickly(pysolve_backend):
     assert all(model.placement_problems(model.load("eternity-5x5"), grid) == [] for grid in grids(answer))
 
 
+@needs_prolog
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), rows=st.integers(4, 6), colours=st.integers(4, 12))
+def test_prolog_and_python_start_the_most_constrained_first_search_with_the_same_root_piece(seed, rows, colours):
+    instance = generate(rows, 5, colours, seed)
+    question = Question(instance, COUNT)
+    assert model.most_constrained_first(question)
+    roots = {cell[0] for entries in python.root_placements(question) for _, _, cell, _ in entries}
+    chosen = bridge.goal(",", bridge.goal("mrv_index"), bridge.goal("mrv_root", Var("Root")))
+    assert roots == {bridge.first(prolog.RULE_BASE, prolog.with_puzzle(instance, chosen))["Root"]}
+
+
 @pytest.mark.pysolve_backends("prolog", "python")
 @pytest.mark.parametrize("rows, cols, colours, seed", [(4, 5, 8, 3), (5, 4, 8, 2)])
 def test_the_insect_counts_past_sixteen_cells_fill_the_most_constrained_cell_first(pysolve_backend, rows, cols,

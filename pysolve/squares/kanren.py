@@ -21,7 +21,7 @@ from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, Goal, State, conj, eq, reify, unify, var, where
 from pysolve.squares.model import (FRAME, ETERNITY, Cell, Grid, Instance, Periods, Question, class_size, found,
-                                   is_canonical, oriented)
+                                   grid_neighbours, is_canonical, oriented)
 
 
 def is_var(value: Any) -> bool:
@@ -88,26 +88,21 @@ def squareso(relations: Relations, grid: tuple, budget: Budget, order: list[int]
     goals = []
     placed: list[Any] = []
     done: set[int] = set()
+    neighbours = grid_neighbours(rows, cols)
     for pos in order or range(rows * cols):
         (piece, turns), here = grid[pos // cols][pos % cols], edges[pos]
-        for side, (other, facing) in enumerate(facing_cells(pos, rows, cols)):
+        facing = {side: other for other, side in neighbours[pos]}
+        for side in range(4):  # N, E, S, W; the neighbour's side that faces this one is two turns on
+            other = facing.get(side)
             if other is None:
                 goals.append(relations.bordero(here[side]))
             elif other in done:
-                goals.append(relations.matcho(edges[other][facing], here[side]))
+                goals.append(relations.matcho(edges[other][(side + 2) % 4], here[side]))
         goals += [budget.tick(), relations.orientedo(piece, turns, *here),
                   where(lambda p, *others: p not in others, piece, *placed)]
         placed.append(piece)
         done.add(pos)
     return conj(*goals)
-
-
-def facing_cells(pos: int, rows: int, cols: int) -> list[tuple[int | None, int]]:
-    """Per side of the cell at `pos` (N, E, S, W): the neighbour's position (None: the border) and its side
-    that faces this cell."""
-    r, c = divmod(pos, cols)
-    return [(pos - cols if r else None, 2), (pos + 1 if c < cols - 1 else None, 3),
-            (pos + cols if r < rows - 1 else None, 0), (pos - 1 if c else None, 1)]
 
 
 def outward(rows: int, cols: int, start: list[int]) -> list[int]:

@@ -360,6 +360,13 @@ def grid_rotations(grid: Grid, periods: Periods | None = None) -> list[Grid]:
     return list(dict.fromkeys(turned if square else [turned[0], turned[2]]))
 
 
+def grid_neighbours(rows: int, cols: int) -> list[list[tuple[int, int]]]:
+    """Per position, its neighbours as (position, the side of this cell that faces it: 0 N, 1 E, 2 S, 3 W)."""
+    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
+    return [[(r * cols + c + dc + dr * cols, side) for side, (dr, dc) in enumerate(steps)
+             if 0 <= r + dr < rows and 0 <= c + dc < cols] for r in range(rows) for c in range(cols)]
+
+
 def grid_key(grid: Grid) -> list[int]:
     """A grid as one integer list (piece * 4 + turns, row-major), the order `is_canonical` uses."""
     return [piece * 4 + turns for row in grid for piece, turns in row]

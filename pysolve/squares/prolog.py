@@ -45,7 +45,7 @@ def solve(question: Question, budget: Budget) -> Found:
     search = strategy(question)
     stats = {"strategy": search}
     if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
-        prefix = [list(cell) if cell else Var("_") for cell in question.prefix]
+        prefix = [Var("_") if cell is None else list(cell) for cell in question.prefix]
         inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", search, prefix, Var("_")),
                             Var("Count"))
     elif search == "halves":  # the canonical grids, each a class

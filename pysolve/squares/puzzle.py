@@ -76,7 +76,7 @@ class Squares(Puzzle):
         if question.count_orientations:  # only when asked, so the usual question reads as before
             described["count_orientations"] = True
         if question.prefix:  # a part of a split count
-            described["prefix"] = [list(cell) if cell else None for cell in question.prefix]
+            described["prefix"] = [None if cell is None else list(cell) for cell in question.prefix]
         return described
 
     def canonical(self, answer: Answer) -> Any:

@@ -41,7 +41,8 @@ from pysolve import memory
 from pysolve.answers import Found
 from pysolve.budget import Budget
 from pysolve.squares.model import (COUNT, FIRST, Cell, E, Edges, Grid, Instance, Matcher, N, Periods, Question, S, W,
-                                   class_size, fits_at, found, grid_rotations, is_canonical, joins_halves,
+                                   class_size, fits_at, found, grid_neighbours, grid_rotations, is_canonical,
+                                   joins_halves,
                                    most_constrained_first, oriented)
 
 Visit = Callable[[Grid], bool]  # gets each solution; returns True to stop the search
@@ -624,12 +625,8 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
                     if known[other] == 1 and cells[other] is None:
                         frontier.append(other)
                 if top_left or guarded:
-                    saved, lowest = allowed[:], bits & -bits
-                    if top_left:
-                        for pos in corners:
-                            allowed[pos] &= ~((lowest << 4) - 1)  # the rival corners: larger ids only
-                    else:
-                        allowed[0] &= lowest - 1  # the top-left corner: smaller ids only
+                    saved = allowed[:]
+                    narrow_corners(best, bits)
                     stop = place()
                     allowed[:] = saved
                 else:
@@ -649,6 +646,16 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
             frontier[best_at], frontier[-1] = frontier[-1], frontier[best_at]
         return stop
 
+    def narrow_corners(pos: int, bits: int) -> None:
+        """The symmetry breaking once the piece of `bits` lies at `pos`: on the top-left, the rival corners
+        keep larger ids only; on a rival corner, the top-left keeps smaller ids only."""
+        lowest = bits & -bits
+        if pos == 0 and corners:
+            for corner in corners:
+                allowed[corner] &= ~((lowest << 4) - 1)
+        elif rival[pos]:
+            allowed[0] &= lowest - 1
+
     def begin(pos: int, cell: Cell | None) -> bool:
         """Place a prefix cell as the search would (False when it is no candidate there; None: a free cell)."""
         nonlocal unused, left
@@ -663,12 +670,7 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
         for other, side in neighbours[pos]:
             key[other] += adds[side]
             known[other] += 1
-        lowest = bits & -bits
-        if pos == 0 and corners:
-            for corner in corners:
-                allowed[corner] &= ~((lowest << 4) - 1)
-        elif rival[pos]:
-            allowed[0] &= lowest - 1
+        narrow_corners(pos, bits)
         return True
 
     if not all(begin(pos, cell) for pos, cell in enumerate(question.prefix)):
@@ -679,13 +681,6 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
     finally:
         limit.spent += checked
     return found * classes
-
-
-def grid_neighbours(rows: int, cols: int) -> list[list[tuple[int, int]]]:
-    """Per position, its neighbours as (position, the side of this cell that faces it: 0 N, 1 E, 2 S, 3 W)."""
-    steps = ((-1, 0), (0, 1), (1, 0), (0, -1))
-    return [[(r * cols + c + dc + dr * cols, side) for side, (dr, dc) in enumerate(steps)
-             if 0 <= r + dr < rows and 0 <= c + dc < cols] for r in range(rows) for c in range(cols)]
 
 
 def root_placements(question: Question) -> list[list[Entry]]:
