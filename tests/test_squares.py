@@ -446,12 +446,12 @@ def test_the_python_searches_stop_at_their_node_budget():
 
 def test_kanren_stops_at_its_budget():
     with pytest.raises(SearchLimitExceeded):
-        kanren.solutions(model.load(), False, 0, Budget(nodes=200))
+        kanren.solutions(model.load("eternity-6x6"), False, 0, Budget(nodes=200))
 
 
 def test_kanren_declines_boards_past_its_size_in_one_line(tmp_path, capsys):
     big = tmp_path / "big.txt"
-    big.write_text(model.dump(generate(7, 7, 6, 1)))
+    big.write_text(model.dump(generate(9, 9, 6, 1)))
     assert cli_module.main(["solve", "squares", str(big), "--count", "--backend", "kanren"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not answer this squares question; use one of: prolog, python" in err

@@ -1,141 +1,131 @@
-"""miniKanren relations for edge-matching squares, searched like the original.
+"""miniKanren relations for edge-matching squares, on finite-domain constraints.
 
-Every cell is a logic term (Piece, Turns) with four edge variables N, E, S, W.
-Relations: `orientedo(Piece, Turns, N, E, S, W)` (a piece in a rotation, a
-table of facts), `matcho(A, B)` (an edge A may touch an edge B: complements,
-or equal non-frame colours) and `bordero(Edge)` (the frame colour under the
-eternity rule, anything under the insect rule). `squareso` joins them row by
-row from the top-left, each cell constrained by its upper and left
-neighbours before its piece is chosen, with a guard that no piece is used
-twice: the original search, written as relations (a part of a split count
-that fixes one piece away from the corner fills the cells around it first). `solve(question, budget)`
-runs them depth-first.
+Every cell holds a placement: one of the pieces in one of its distinct turns
+(an index into `model.oriented`). The relation says, as the Prolog rules do:
+- `bordero`: a cell on the border shows a border edge there (the frame
+  colour under the eternity rule, anything under the insect rule);
+- `placedo`: the piece of a cell is the piece of its placement (a table), and
+  no piece lies twice (all-different);
+- `besideo` and `aboveo`: the facing edges of side-by-side and of stacked
+  cells match (two tables of placement pairs);
+- `canonicalo`, when one grid stands for its whole rotation class: the
+  top-left piece has the smallest id of the corners a turn of the grid brings
+  to the top-left (distinct pieces; on a one-cell grid, the piece unturned).
+The finite-domain store (pysolve.fd) propagates these tables and the
+all-different as cells are placed, and labelling places the cell with the
+fewest placements left first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
+from pysolve import fd
 from pysolve import minikanren as mk
 from pysolve.answers import Found
-from pysolve.minikanren import Budget, Goal, State, conj, eq, reify, unify, var, where
-from pysolve.squares.model import (FRAME, ETERNITY, Cell, Grid, Instance, Periods, Question, class_size, found,
-                                   grid_neighbours, is_canonical, oriented)
+from pysolve.minikanren import Budget, Goal, conj, eq, var
+from pysolve.squares.model import (COUNT, E, N, S, W, Cell, Grid, Instance, Matcher, Periods, Question, class_size, found,
+                                   oriented)
 
 
-def is_var(value: Any) -> bool:
-    """True when a reified value is still a logic variable."""
-    return isinstance(value, type(var()))
+class Placements:
+    """The placements of one instance (piece, turns, edges), numbered, and the tables the relation uses."""
 
-
-class Facts:
-    """A relation given as a table of ground tuples, looked up on whichever arguments are bound."""
-
-    def __init__(self, rows: Iterable[tuple]) -> None:
-        self.rows = list(rows)
-        self.index: dict[tuple, list[tuple]] = {}
-
-    def matching(self, bound: tuple[int, ...], values: tuple) -> list[tuple]:
-        """The rows whose columns `bound` hold `values` (indexed on first use)."""
-        key = (bound, values)
-        if key not in self.index:
-            self.index[key] = [row for row in self.rows if tuple(row[i] for i in bound) == values]
-        return self.index[key]
-
-    def goal(self, *terms: Any) -> Goal:
-        """A goal that unifies `terms` with each matching row in turn."""
-
-        def facts_goal(state: State) -> Iterator[State]:
-            values = [reify(term, state) for term in terms]
-            bound = tuple(i for i, value in enumerate(values) if not is_var(value))
-            for row in self.matching(bound, tuple(values[i] for i in bound)):
-                new_state = unify(tuple(terms), row, state)
-                if new_state is not False:
-                    yield new_state
-
-        return facts_goal
-
-
-class Relations:
-    """The relations of one instance: orientedo, matcho, bordero."""
-
-    def __init__(self, instance: Instance, periods: Periods | None = None) -> None:
+    def __init__(self, instance: Instance, periods: Periods) -> None:
         self.instance = instance
-        self.oriented = Facts((p, t, *edges) for p, t, edges in oriented(instance, periods))
-        self.pairs = Facts(sorted(instance.match_pairs(), key=str))
+        self.all = oriented(instance, periods)
+        self.index = {(piece, turns): i for i, (piece, turns, _) in enumerate(self.all)}
+        ranks = {piece_id: rank for rank, piece_id in enumerate(sorted(p.id for p in instance.pieces))}
+        self.rank_of = ranks  # piece id -> its rank among the ids (the value of a cell's piece variable)
+        matcher = Matcher(instance)
+        self.piece_table = fd.Table(((i, ranks[piece]) for i, (piece, _, _) in enumerate(self.all)), 2)
+        self.beside_table = self.pairs(lambda left, right: matcher.matches(left[E], right[W]))
+        self.above_table = self.pairs(lambda upper, lower: matcher.matches(upper[S], lower[N]))
+        self.border = [{i for i, (_, _, edges) in enumerate(self.all) if matcher.border(edges[side])}
+                       for side in (N, E, S, W)]
 
-    def orientedo(self, piece: Any, turns: Any, n: Any, e: Any, s: Any, w: Any) -> Goal:
-        """Piece turned Turns quarter turns clockwise shows edges N, E, S, W (distinct turns only, see oriented)."""
-        return self.oriented.goal(piece, turns, n, e, s, w)
+    def pairs(self, fits: Any) -> fd.Table:
+        """The table of placement pairs (a, b) whose edges `fits(edges of a, edges of b)`."""
+        return fd.Table(((a, b) for a, (_, _, first) in enumerate(self.all)
+                         for b, (_, _, second) in enumerate(self.all) if fits(first, second)), 2)
 
-    def matcho(self, edge: Any, other: Any) -> Goal:
-        """An edge `edge` may touch an edge `other`."""
-        return self.pairs.goal(edge, other)
-
-    def bordero(self, edge: Any) -> Goal:
-        """`edge` may lie on the border of the grid."""
-        return eq(edge, FRAME) if self.instance.rule == ETERNITY else conj()
+    def cell(self, placement: int) -> Cell:
+        """The (piece id, turns) of a placement number."""
+        piece, turns, _ = self.all[placement]
+        return piece, turns
 
 
-def squareso(relations: Relations, grid: tuple, budget: Budget, order: list[int] | None = None) -> Goal:
-    """`grid` (rows of (Piece, Turns)) solves the instance; cells filled in `order` (row-major positions; by
-    default row by row from the top-left), each constrained by the border and by its neighbours placed
-    before it before its piece is chosen, with a guard that no piece is used twice."""
-    instance = relations.instance
+def bordero(placements: Placements, cell: Any, sides: list[int]) -> Goal:
+    """`cell` shows a border edge on each of `sides` (the sides of it that lie on the border)."""
+    allowed = set(range(len(placements.all)))
+    for side in sides:
+        allowed &= placements.border[side]
+    return fd.domfd(cell, sorted(allowed))
+
+
+def placedo(placements: Placements, cells: list[Any], pieces: list[Any]) -> Goal:
+    """`pieces[k]` is the piece (its rank) of the placement `cells[k]`, and no piece lies twice."""
+    return conj(*(fd.tablefd((cell, piece), placements.piece_table) for cell, piece in zip(cells, pieces)),
+                fd.distinctfd(pieces))
+
+
+def besideo(placements: Placements, left: Any, right: Any) -> Goal:
+    """The placement `left`'s East edge matches the placement `right`'s West edge."""
+    return fd.tablefd((left, right), placements.beside_table)
+
+
+def aboveo(placements: Placements, upper: Any, lower: Any) -> Goal:
+    """The placement `upper`'s South edge matches the placement `lower`'s North edge."""
+    return fd.tablefd((upper, lower), placements.above_table)
+
+
+def canonicalo(instance: Instance, cells: list[Any], pieces: list[Any], placements: Placements) -> Goal:
+    """The grid is the one of its rotation class that sorts first (model.is_canonical)."""
     rows, cols = instance.rows, instance.cols
-    edges = [tuple(var() for _ in range(4)) for _ in range(rows * cols)]
-    goals = []
-    placed: list[Any] = []
-    done: set[int] = set()
-    neighbours = grid_neighbours(rows, cols)
-    for pos in order or range(rows * cols):
-        (piece, turns), here = grid[pos // cols][pos % cols], edges[pos]
-        facing = {side: other for other, side in neighbours[pos]}
-        for side in range(4):  # N, E, S, W; the neighbour's side that faces this one is two turns on
-            other = facing.get(side)
-            if other is None:
-                goals.append(relations.bordero(here[side]))
-            elif other in done:
-                goals.append(relations.matcho(edges[other][(side + 2) % 4], here[side]))
-        goals += [budget.tick(), relations.orientedo(piece, turns, *here),
-                  where(lambda p, *others: p not in others, piece, *placed)]
-        placed.append(piece)
-        done.add(pos)
+    if rows * cols == 1:  # the turns of the grid turn its one piece: the canonical one lies unturned
+        return fd.domfd(cells[0], [i for i, (_, turns, _) in enumerate(placements.all) if turns == 0])
+    corners = [cols - 1, rows * cols - 1, (rows - 1) * cols] if rows == cols else [rows * cols - 1]
+    return conj(*(fd.ltfd(pieces[0], pieces[corner]) for corner in corners))
+
+
+def squareso(instance: Instance, placements: Placements, cells: list[Any], pieces: list[Any]) -> Goal:
+    """`cells` (row-major placements) solve the instance, `pieces` being their pieces."""
+    rows, cols = instance.rows, instance.cols
+    goals = [fd.infd(cells, range(len(placements.all))), placedo(placements, cells, pieces)]
+    for pos in range(rows * cols):
+        r, c = divmod(pos, cols)
+        sides = [side for side, on_border in ((N, r == 0), (E, c == cols - 1), (S, r == rows - 1), (W, c == 0))
+                 if on_border]
+        goals.append(bordero(placements, cells[pos], sides))
+        if c + 1 < cols:
+            goals.append(besideo(placements, cells[pos], cells[pos + 1]))
+        if r + 1 < rows:
+            goals.append(aboveo(placements, cells[pos], cells[pos + cols]))
     return conj(*goals)
-
-
-def outward(rows: int, cols: int, start: list[int]) -> list[int]:
-    """Every position, nearest to the `start` positions first (row-major among equals): the order that
-    fills a part of a most-constrained-first count around its fixed piece, which row by row would leave
-    unchecked until the search reached it."""
-    def distance(pos: int) -> int:
-        return min(abs(pos // cols - at // cols) + abs(pos % cols - at % cols) for at in start)
-    return sorted(range(rows * cols), key=lambda pos: (distance(pos), pos))
-
-
-def fresh_grid(instance: Instance) -> tuple:
-    """Rows of fresh (Piece, Turns) variables."""
-    return tuple(tuple((var(), var()) for _ in range(instance.cols)) for _ in range(instance.rows))
 
 
 def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget,
               periods: Periods | None = None, prefix: tuple[Cell | None, ...] = ()) -> list[Grid]:
     """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class, and only
-    those whose first cells (row by row) are `prefix` (None: any)."""
+    those whose first cells (row by row) are `prefix` (None: any).
+
+    Every solution is labelled most constrained cell first; a first solution row by row with the placements
+    in the original's order, so that it is the original's first solution, as on every back end."""
     mk.require()
-    grid = fresh_grid(instance)
     periods = periods or instance.periods()
-    fixed = [pos for pos, cell in enumerate(prefix) if cell is not None]
-    order = outward(instance.rows, instance.cols, fixed) if None in prefix else None
-    goal = conj(*(eq(grid[pos // instance.cols][pos % instance.cols], prefix[pos]) for pos in fixed),
-                squareso(Relations(instance, periods), grid, budget, order))
-    if up_to_rotation:
-        goal = conj(goal, where(lambda solution: is_canonical(solution, periods), grid))
-    return [tuple(tuple((p, t) for p, t in row) for row in answer) for answer in mk.run(goal, grid, limit)]
+    placements = Placements(instance, periods)
+    size = instance.rows * instance.cols
+    cells, pieces = [var() for _ in range(size)], [var() for _ in range(size)]
+    fixed = [eq(cells[pos], placements.index.get(cell, -1)) for pos, cell in enumerate(prefix) if cell is not None]
+    goal = conj(fd.within(budget), *fixed, squareso(instance, placements, cells, pieces),
+                *([canonicalo(instance, cells, pieces, placements)] if up_to_rotation else []),
+                fd.labelfd(cells, "leftmost" if limit == 1 else "ff"))
+    return [tuple(tuple(placements.cell(answer[r * instance.cols + c]) for c in range(instance.cols))
+                  for r in range(instance.rows))
+            for answer in mk.run(goal, cells, limit)]
 
 
-MAX_CELLS = 36  # past 6x6 the relations would only spend their budget; Python and Prolog answer those
+MAX_CELLS = 64  # past 8x8 the placement tables grow past what the fallback should hold; Python and Prolog answer
 
 
 def answers(question: Question) -> bool:
@@ -144,9 +134,12 @@ def answers(question: Question) -> bool:
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """The miniKanren relations, depth-first, within the budget."""
+    """The miniKanren relations on finite domains, within the budget."""
     if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
         grids = solutions(question.instance, True, 0, budget, question.periods, question.prefix)
         return found(question, [], len(grids) * class_size(question), {"states": budget.spent})
-    grids = solutions(question.instance, question.up_to_rotation, question.limit, budget, question.periods)
-    return found(question, grids, len(grids), {"states": budget.spent})
+    instance = question.instance
+    by_class = question.up_to_rotation or (question.mode == COUNT and instance.rows * instance.cols > 1)
+    grids = solutions(instance, by_class, question.limit, budget, question.periods)
+    count = len(grids) * (class_size(question) if by_class and question.mode == COUNT else 1)
+    return found(question, grids, count, {"states": budget.spent})

@@ -1,0 +1,784 @@
+"""Finite-domain constraints for pysolve's miniKanren: the cKanren design on the package's constraint store.
+
+A relation states what holds; the constraint store narrows what can still
+hold as variables are bound, and `labelfd` enumerates what is left:
+
+    from pysolve import fd, minikanren as mk
+
+    x, y, z = mk.var(), mk.var(), mk.var()
+    goal = mk.conj(fd.infd([x, y, z], range(1, 4)),   # each of x, y, z is 1, 2 or 3
+                   fd.distinctfd([x, y, z]),            # no two are equal
+                   fd.ltfd(x, y),                       # x < y
+                   fd.labelfd([x, y, z]))               # enumerate, smallest domain first
+    mk.run(goal, (x, y, z))   # [(1, 2, 3), (1, 3, 2), (2, 3, 1)]
+
+The goals (each a miniKanren goal: state -> stream of states):
+
+| goal | holds when |
+|---|---|
+| `domfd(x, values)`, `infd(xs, values)` | x (each of xs) is one of `values` (non-negative integers) |
+| `neqfd(x, y)` | x and y differ |
+| `ltfd(x, y)`, `lefd(x, y)` | x < y, x <= y |
+| `linearfd(coeffs, xs, total)` | sum(c * x) == total (`relation="<="`: at most total) |
+| `sumfd(xs, total)`, `plusfd(x, y, z)` | sum(xs) == total, x + y == z |
+| `distinctfd(xs)` | no two of xs are equal (all-different) |
+| `tablefd(xs, rows)` | the tuple xs is one of `rows` (a table constraint) |
+| `labelfd(xs, strategy)` | every x of xs is bound, trying values in ascending order |
+| `within(budget)` | always; the Budget bounds propagation and labelling from here on |
+
+Arguments may be logic variables or integers, and the goals may come in any
+order: a constraint posted before its variables have domains waits for them,
+and one whose variables are bound is checked at once. The answer set does
+not depend on the order (tests/test_fd.py checks both against brute force).
+
+How it works. `FDStore` is a `kanren.constraints.ConstraintStore` kept in
+the `ConstrainedState` that miniKanren threads through the goals: a domain
+per variable as a bit set (value v is possible when bit v is set) and, per
+variable, the propagators that watch it. Every unification runs the store's
+`post_unify_check`: a variable bound to a value narrows its domain to that
+value, and a propagator whose variable changed runs again, until nothing
+changes (a fixpoint) or a domain is empty (the branch fails). A domain left
+with one value binds its variable in the substitution, so answers reify as
+usual. States are copied on every step (domains are one dict of integers),
+so backtracking undoes propagation for free. `labelfd` picks the unbound
+variable with the fewest values (first-fail; ties: most constraints), and
+tries each value with `eq`, which propagates again.
+
+The propagators:
+- all-different removes a bound value from its peers, fails when fewer
+  values remain than variables (pigeonhole), and when the values are
+  exactly as many as the variables binds a value that only one variable can
+  still take (a hidden single).
+- a table keeps, per position, only the values some still-possible row has
+  (generalised arc consistency); a two-column table goes through per-value
+  support sets and memoises the union for a domain.
+- linear sums and orderings keep bounds consistency.
+
+Limits: values are non-negative integers (the bit sets); domains are meant
+for up to a few thousand values; propagation is as strong as listed above,
+no stronger (no Hall sets beyond pigeonhole, no global cardinality).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from cons.core import ConsPair
+from kanren.constraints import ConstrainedState, ConstraintStore
+from unification import Var, unify, var
+
+from pysolve.budget import Budget
+from pysolve.errors import PysolveError
+
+Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minikanren.Goal)
+
+__all__ = ["FDError", "FDStore", "Table", "distinctfd", "domfd", "infd", "labelfd", "lefd", "linearfd", "ltfd",
+           "neqfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
+
+CHECK_EVERY = 64  # propagator runs between looks at the budget's clock
+MEMO_LIMIT = 1 << 16  # the most domains a two-column table remembers the supports of
+UNBOUNDED = -1  # the domain of a variable no constraint has bounded yet: every non-negative integer
+
+
+class FDError(PysolveError):
+    """A finite-domain goal used wrongly: labelling a variable that has no domain, a negative value."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Domains: non-negative integers as bit sets
+
+def mask_of(values: Iterable[int]) -> int:
+    """The bit set of `values` (a range becomes an interval at once)."""
+    if isinstance(values, range) and values.step == 1 and values.start >= 0:
+        return interval(values.start, values.stop - 1)
+    mask = 0
+    for value in values:
+        if not is_value(value):
+            raise FDError(f"finite domains hold non-negative integers, not {value!r}")
+        mask |= 1 << value
+    return mask
+
+
+def interval(low: int, high: int) -> int:
+    """The bit set of low..high (empty when high < low); low is raised to 0."""
+    low = max(low, 0)
+    if high < low:
+        return 0
+    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+
+
+def values_of(mask: int) -> Iterator[int]:
+    """The values of a bit set, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def is_value(value: Any) -> bool:
+    """True for what a finite domain may hold: a non-negative int (not a bool)."""
+    return type(value) is int and value >= 0
+
+
+def smallest(mask: int) -> int:
+    """The smallest value of a non-empty bit set."""
+    return (mask & -mask).bit_length() - 1
+
+
+def largest(mask: int) -> int:
+    """The largest value of a non-empty bit set."""
+    return mask.bit_length() - 1
+
+
+def is_single(mask: int) -> bool:
+    """True when a non-empty bit set holds one value."""
+    return not mask & (mask - 1)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Propagators: each narrows the domains of its slots (its variables' places in the store); False on a wipe-out
+
+class Propagator:
+    """A constraint over the store slots `slots` that narrows their domains through `store.narrow`."""
+
+    __slots__ = ("slots",)
+
+    def __init__(self, slots: Sequence[int]) -> None:
+        self.slots = tuple(slots)
+
+    def propagate(self, store: FDStore) -> bool:
+        """Narrow the domains; False when the constraint cannot hold."""
+        raise NotImplementedError
+
+
+class Same(Propagator):
+    """x == y: the domains of two variables that unification made one."""
+
+    __slots__ = ()
+
+    def propagate(self, store: FDStore) -> bool:
+        x, y = self.slots
+        return store.narrow(x, store.domains[y]) and store.narrow(y, store.domains[x])
+
+
+class Differ(Propagator):
+    """x != y."""
+
+    __slots__ = ()
+
+    def propagate(self, store: FDStore) -> bool:
+        x, y = self.slots
+        dx = store.domains[x]
+        if is_single(dx) and not store.narrow(y, ~dx):
+            return False
+        dy = store.domains[y]
+        return not is_single(dy) or store.narrow(x, ~dy)
+
+
+class LessEq(Propagator):
+    """x + gap <= y (gap 1: x < y; gap 0: x <= y), bounds consistency."""
+
+    __slots__ = ("gap",)
+
+    def __init__(self, x: int, y: int, gap: int) -> None:
+        super().__init__((x, y))
+        self.gap = gap
+
+    def propagate(self, store: FDStore) -> bool:
+        x, y = self.slots
+        if not store.narrow(y, ~interval(0, smallest(store.domains[x]) + self.gap - 1)):
+            return False
+        dy = store.domains[y]
+        return dy < 0 or store.narrow(x, interval(0, largest(dy) - self.gap))
+
+
+class Linear(Propagator):
+    """sum(c * x) == total, or <= total (relation "<="), bounds consistency. An unbounded variable counts as
+    its least value..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts y in 3..8)."""
+
+    __slots__ = ("coeffs", "total", "at_most")
+
+    def __init__(self, coeffs: Sequence[int], slots: Sequence[int], total: int, at_most: bool) -> None:
+        super().__init__(slots)
+        self.coeffs, self.total, self.at_most = tuple(coeffs), total, at_most
+
+    def propagate(self, store: FDStore) -> bool:
+        terms = [term_bounds(c, store.domains[x]) for c, x in zip(self.coeffs, self.slots)]
+        lows, highs = [low for low, _ in terms], [high for _, high in terms]
+        open_lows, open_highs = lows.count(None), highs.count(None)
+        low_sum = sum(low for low in lows if low is not None)
+        high_sum = sum(high for high in highs if high is not None)
+        if not open_lows and low_sum > self.total:
+            return False
+        if not self.at_most and not open_highs and high_sum < self.total:
+            return False
+        for x, c, low, high in zip(self.slots, self.coeffs, lows, highs):
+            if not c:
+                continue
+            # this term is at most the total less the others' least, at least the total less the others' most
+            term_high = None if open_lows - (low is None) else self.total - (low_sum - (low or 0))
+            term_low = None if self.at_most or open_highs - (high is None) else self.total - (high_sum - (high or 0))
+            if c < 0:
+                term_low, term_high = term_high, term_low
+            value_low = None if term_low is None else -(-term_low // c)
+            value_high = None if term_high is None else term_high // c
+            if not store.narrow(x, bounded(value_low, value_high)):
+                return False
+        return True
+
+
+def term_bounds(c: int, domain: int) -> tuple[int | None, int | None]:
+    """(least, most) of c * x for x's domain; None where unbounded."""
+    low = c * smallest(domain)
+    if domain < 0:
+        return (low, None) if c > 0 else (None, low)
+    high = c * largest(domain)
+    return min(low, high), max(low, high)
+
+
+def bounded(low: int | None, high: int | None) -> int:
+    """The bit set of low..high, either end open (None); with no upper end, a co-finite (negative) one."""
+    if high is None:
+        return ~interval(0, low - 1) if low is not None else UNBOUNDED
+    return interval(0 if low is None else low, high)
+
+
+class Distinct(Propagator):
+    """No two variables equal: bound values leave the peers, pigeonhole, hidden singles."""
+
+    __slots__ = ()
+
+    def propagate(self, store: FDStore) -> bool:
+        domains = store.domains
+        bound = 0
+        for x in self.slots:
+            mask = domains[x]
+            if mask > 0 and is_single(mask):
+                if bound & mask:
+                    return False
+                bound |= mask
+        for x in self.slots:
+            mask = domains[x]
+            if mask & bound and not (mask > 0 and is_single(mask)) and not store.narrow(x, ~bound):
+                return False
+        return self.hidden_singles(store)
+
+    def hidden_singles(self, store: FDStore) -> bool:
+        """Fail when fewer values remain than variables; when exactly as many, every value is someone's, so a
+        value only one variable can take is that variable's. Only when every variable has a finite domain."""
+        masks = [store.domains[x] for x in self.slots]
+        once = twice = 0
+        for mask in masks:
+            if mask < 0:
+                return True
+            twice |= once & mask
+            once |= mask
+        count = once.bit_count()
+        if count < len(masks):
+            return False
+        singles = once & ~twice
+        if count > len(masks) or not singles:
+            return True
+        for x, mask in zip(self.slots, masks):
+            hit = mask & singles
+            if hit and hit != mask and (not is_single(hit) or not store.narrow(x, hit)):
+                return False
+        return True
+
+
+class Pairs(Propagator):
+    """(x, y) is one of a table's pairs: each side keeps the values some value of the other supports."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, x: int, y: int, table: Table) -> None:
+        super().__init__((x, y))
+        self.table = table
+
+    def propagate(self, store: FDStore) -> bool:
+        x, y = self.slots
+        return self.revise(store, x, y, 0) and self.revise(store, y, x, 1)
+
+    def revise(self, store: FDStore, source: int, target: int, side: int) -> bool:
+        """Keep in `target`'s domain only the values some value of `source` supports."""
+        domain = store.domains[source] & self.table.columns[side]
+        memo = self.table.memo[side]
+        allowed = memo.get(domain)
+        if allowed is None:
+            support = self.table.support[side]
+            allowed = 0
+            for value in values_of(domain):
+                allowed |= support[value]
+            if len(memo) < MEMO_LIMIT:
+                memo[domain] = allowed
+        return store.narrow(target, allowed)
+
+
+class Triples(Propagator):
+    """(x, y, z) is one of a table's triples: a value stays while some row through it has its other two values
+    possible (generalised arc consistency). Incremental: the store remembers the domains this propagator
+    last left, and only the values whose rows meet a value removed since then are checked again."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, slots: Sequence[int], table: Table) -> None:
+        super().__init__(slots)
+        self.table = table
+
+    def propagate(self, store: FDStore) -> bool:
+        table = self.table
+        domains = [store.domains[x] & column for x, column in zip(self.slots, table.columns)]
+        last = store.seen.get(self)
+        removed = domains[:] if last is None else [old & ~new for old, new in zip(last, domains)]
+        rows, near = table.index, table.near
+        while any(removed):
+            dropped = [0, 0, 0]
+            for i in range(3):
+                second, third = (i + 1) % 3, (i + 2) % 3
+                suspects = domains[i] if last is None else 0
+                for value in values_of(removed[second]):
+                    suspects |= near[i][0][value]
+                for value in values_of(removed[third]):
+                    suspects |= near[i][1][value]
+                for value in values_of(suspects & domains[i]):
+                    if not any(domains[second] >> y & 1 and zs & domains[third] for y, zs in rows[i][value].items()):
+                        dropped[i] |= 1 << value
+                domains[i] &= ~dropped[i]
+                if not domains[i]:
+                    return False
+            removed, last = dropped, domains
+        store.seen[self] = tuple(domains)
+        return all(store.narrow(x, d) for x, d in zip(self.slots, domains))
+
+
+class Rows(Propagator):
+    """The slots' values are one of a table's rows: each position keeps the values of the rows still possible."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, slots: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
+        super().__init__(slots)
+        self.rows = rows
+
+    def propagate(self, store: FDStore) -> bool:
+        domains = [store.domains[x] for x in self.slots]
+        kept = [0] * len(domains)
+        for row in self.rows:
+            if all(d >> value & 1 for d, value in zip(domains, row)):
+                for i, value in enumerate(row):
+                    kept[i] |= 1 << value
+        return all(store.narrow(x, mask) for x, mask in zip(self.slots, kept))
+
+
+class Table:
+    """The allowed rows of a table constraint, with the indexes its propagator needs, built once: a relation
+    that posts the same table many times passes one Table, and its posts share the indexes (and the memo
+    of a two-column table)."""
+
+    def __init__(self, rows: Iterable[Sequence[int]], width: int) -> None:
+        self.rows = [tuple(row) for row in rows]
+        for row in self.rows:
+            if len(row) != width or not all(is_value(value) for value in row):
+                raise FDError(f"a table of {width} columns has the row {row!r}")
+        self.width = width
+        self.columns = tuple(mask_of({row[i] for row in self.rows}) for i in range(width))
+        if width == 2:
+            self.index_pairs()
+        elif width == 3:
+            self.index_triples()
+
+    def index_pairs(self) -> None:
+        """Per side, value -> the bit set of the other side's values it pairs with; a memo per side of the
+        union for a whole domain."""
+        forward: dict[int, int] = {}
+        backward: dict[int, int] = {}
+        for a, b in self.rows:
+            forward[a] = forward.get(a, 0) | 1 << b
+            backward[b] = backward.get(b, 0) | 1 << a
+        self.support = (forward, backward)
+        self.memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+    def index_triples(self) -> None:
+        """For each position i and value: `index`, {value at i+1: bit set of values at i+2} (positions taken
+        cyclically); `near`, for a value at i+1 and for one at i+2, the values at i that share a row with it."""
+        self.index: tuple[dict[int, dict[int, int]], ...] = ({}, {}, {})
+        self.near: tuple[tuple[defaultdict[int, int], defaultdict[int, int]], ...] = tuple(
+            (defaultdict(int), defaultdict(int)) for _ in range(3))
+        for row in self.rows:
+            for i in range(3):
+                value, second, third = row[i], row[(i + 1) % 3], row[(i + 2) % 3]
+                seconds = self.index[i].setdefault(value, {})
+                seconds[second] = seconds.get(second, 0) | 1 << third
+                for near, other in zip(self.near[i], (second, third)):
+                    near[other] |= 1 << value
+
+    def propagator(self, slots: list[int]) -> Propagator:
+        """The propagator of this table over `slots`."""
+        if self.width == 2:
+            return Pairs(slots[0], slots[1], self)
+        if self.width == 3:
+            return Triples(slots, self)
+        return Rows(slots, self.rows)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The store
+
+class FDStore(ConstraintStore):
+    """The finite domains and their propagators inside a miniKanren state.
+
+    Each constrained variable (and each constant a constraint names) has a
+    slot: `lvar_constraints` maps a variable to its slot, `variables` a slot
+    to its variable (None for a constant), `watchers` a slot to the
+    propagators that read it. Those three are shared by the copies of a store
+    and copied before a change (a post). `domains` (slot -> bit set; negative:
+    unbounded, all values but the cleared bits) and `seen` (what an
+    incremental propagator last left) are copied with every state.
+    """
+
+    __slots__ = ("variables", "watchers", "domains", "seen", "budget", "private", "queue", "queued", "singles")
+    op_str = "in"
+
+    def __init__(self, lvar_constraints: dict | None = None) -> None:
+        super().__init__(lvar_constraints)
+        self.variables: list[Var | None] = []
+        self.watchers: list[tuple[Propagator, ...]] = []
+        self.domains: list[int] = []
+        self.seen: dict[Propagator, tuple[int, ...]] = {}
+        self.budget: Budget | None = None
+        self.private = True  # the shared structures belong to this copy alone (may be changed in place)
+        self.queue: deque[Propagator] = deque()
+        self.queued: set[Propagator] = set()
+        self.singles: list[int] = []
+
+    def copy(self) -> FDStore:
+        twin = FDStore(self.lvar_constraints)
+        twin.variables, twin.watchers, twin.private = self.variables, self.watchers, False
+        twin.domains, twin.seen, twin.budget = self.domains[:], self.seen.copy(), self.budget
+        self.private = False
+        return twin
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FDStore) and self.domain_map() == other.domain_map()
+
+    def domain_map(self) -> dict[Var, int]:
+        """Variable -> its domain, for comparing and showing stores."""
+        return {x: self.domains[slot] for x, slot in self.lvar_constraints.items()}
+
+    def constraints_str(self, lvar: Var) -> str:
+        slot = self.lvar_constraints.get(lvar)
+        if slot is None or self.domains[slot] < 0:
+            return ""
+        return f"in {list(values_of(self.domains[slot]))}"
+
+    def own(self) -> None:
+        """Copy the shared structures before changing them."""
+        if not self.private:
+            self.lvar_constraints = dict(self.lvar_constraints)
+            self.variables, self.watchers = self.variables[:], self.watchers[:]
+            self.private = True
+
+    def slot(self, term: Any) -> int:
+        """The slot of a variable (a new, unbounded one if it has none) or of a constant (always new)."""
+        if isinstance(term, Var) and term in self.lvar_constraints:
+            return self.lvar_constraints[term]
+        self.own()
+        slot = len(self.domains)
+        if isinstance(term, Var):
+            self.lvar_constraints[term] = slot
+            self.variables.append(term)
+            self.domains.append(UNBOUNDED)
+        elif is_value(term):
+            self.variables.append(None)
+            self.domains.append(1 << term)
+        else:
+            raise FDError(f"finite-domain constraints take non-negative integers, not {term!r}")
+        self.watchers.append(())
+        return slot
+
+    def pre_unify_check(self, lvar_map: dict, lvar: Any = None, value: Any = None) -> bool:
+        return True
+
+    def post_unify_check(self, lvar_map: dict, lvar: Any = None, value: Any = None, old_state: Any = None) -> bool:
+        """After a unification: narrow the domain of every constrained variable it bound, then propagate."""
+        for x in self.touched((lvar, value), lvar_map):
+            slot, target = self.lvar_constraints[x], walk(x, lvar_map)
+            if isinstance(target, Var):
+                if target is not x:
+                    self.post([Same((slot, self.slot(target)))])
+            elif not is_value(target) or not self.narrow(slot, 1 << target):
+                return False
+        return self.settle(lvar_map)
+
+    def touched(self, terms: Any, substitution: dict) -> list[Var]:
+        """The constrained variables in `terms`, followed through the substitution."""
+        found, seen, stack = [], set(), [terms]
+        while stack:
+            term = stack.pop()
+            if isinstance(term, Var):
+                if term in seen:
+                    continue
+                seen.add(term)
+                if term in self.lvar_constraints:
+                    found.append(term)
+                if term in substitution:
+                    stack.append(substitution[term])
+            elif isinstance(term, (tuple, list)):
+                stack.extend(term)
+            elif isinstance(term, ConsPair):
+                stack.extend((term.car, term.cdr))
+        return found
+
+    def narrow(self, slot: int, mask: int) -> bool:
+        """Intersect a domain with `mask` (a negative mask, from `~`, removes values); wake its watchers when
+        it changed; False when it emptied."""
+        old = self.domains[slot]
+        new = old & mask
+        if new == old:
+            return True
+        if not new:
+            return False
+        self.domains[slot] = new
+        for propagator in self.watchers[slot]:
+            if propagator not in self.queued:
+                self.queued.add(propagator)
+                self.queue.append(propagator)
+        if new > 0 and is_single(new):
+            self.singles.append(slot)
+        return True
+
+    def post(self, propagators: Sequence[Propagator]) -> None:
+        """Watch each propagator's slots and wake it (`settle` runs it)."""
+        self.own()
+        for propagator in propagators:
+            for slot in set(propagator.slots):
+                self.watchers[slot] += (propagator,)
+            if propagator not in self.queued:
+                self.queued.add(propagator)
+                self.queue.append(propagator)
+
+    def settle(self, substitution: dict) -> bool:
+        """Run the woken propagators until none changes a domain, then bind every variable left with one
+        value in `substitution` (a dict of this state only). False when a domain emptied."""
+        queue, runs = self.queue, 0
+        try:
+            while queue:
+                propagator = queue.popleft()
+                self.queued.discard(propagator)
+                runs += 1
+                if self.budget is not None and runs % CHECK_EVERY == 0:
+                    self.budget.check()
+                if not propagator.propagate(self):
+                    return False
+            return self.bind_singles(substitution)
+        finally:
+            queue.clear()
+            self.queued.clear()
+            self.singles.clear()
+
+    def bind_singles(self, substitution: dict) -> bool:
+        """Bind each variable whose domain came down to one value, through its chain of aliases."""
+        for slot in self.singles:
+            x = self.variables[slot]
+            if x is None:
+                continue
+            value = largest(self.domains[slot])
+            target = walk(x, substitution)
+            if isinstance(target, Var):
+                substitution[target] = value
+            elif target != value:
+                return False
+        return True
+
+
+def walk(term: Any, substitution: dict) -> Any:
+    """Follow variable bindings until a value or an unbound variable."""
+    while isinstance(term, Var) and term in substitution:
+        term = substitution[term]
+    return term
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Goals
+
+def constrained(state: Any) -> tuple[ConstrainedState, FDStore]:
+    """A copy of `state` that has an FDStore (the copy may be changed freely), and that store."""
+    if isinstance(state, ConstrainedState):
+        twin = state.copy()
+    else:
+        twin = ConstrainedState(dict(state))
+    store = twin.constraints.get(FDStore)
+    if store is None:
+        store = twin.constraints[FDStore] = FDStore()
+    return twin, store
+
+
+def posting(build: Callable[..., Propagator], *terms: Any) -> Goal:
+    """The goal that posts the propagator `build(*slots)` makes over the terms (each a term or a list of them,
+    walked: a variable's slot, or a new constant slot for a bound value)."""
+
+    def posting_goal(state: Any) -> Iterator[Any]:
+        twin, store = constrained(state)
+        try:
+            slots = [slots_of(term, twin.data, store) for term in terms]
+        except FDError:
+            return  # a bound value that no finite domain holds (a string, a negative number): no answer
+        store.post([build(*slots)])
+        if store.settle(twin.data):
+            yield twin
+
+    return posting_goal
+
+
+def slots_of(term: Any, substitution: dict, store: FDStore) -> Any:
+    """The slot of a term (walked), or the list of slots of a list of terms."""
+    if isinstance(term, list):
+        return [slots_of(item, substitution, store) for item in term]
+    return store.slot(walk(term, substitution))
+
+
+def domfd(x: Any, values: Iterable[int]) -> Goal:
+    """x is one of `values` (non-negative integers)."""
+    return infd([x], values)
+
+
+def infd(xs: Sequence[Any], values: Iterable[int]) -> Goal:
+    """Each of xs is one of `values` (non-negative integers)."""
+    mask = mask_of(values)
+
+    def infd_goal(state: Any) -> Iterator[Any]:
+        twin, store = constrained(state)
+        for x in xs:
+            target = walk(x, twin.data)
+            if isinstance(target, Var):
+                if not store.narrow(store.slot(target), mask):
+                    return  # the copy and its half-done queue are dropped with this branch
+            elif not (is_value(target) and mask >> target & 1):
+                return
+        if store.settle(twin.data):
+            yield twin
+
+    return infd_goal
+
+
+def neqfd(x: Any, y: Any) -> Goal:
+    """x != y."""
+    return posting(lambda a, b: Differ((a, b)), x, y)
+
+
+def ltfd(x: Any, y: Any) -> Goal:
+    """x < y."""
+    return posting(lambda a, b: LessEq(a, b, 1), x, y)
+
+
+def lefd(x: Any, y: Any) -> Goal:
+    """x <= y."""
+    return posting(lambda a, b: LessEq(a, b, 0), x, y)
+
+
+def linearfd(coeffs: Sequence[int], xs: Sequence[Any], total: int, relation: str = "==") -> Goal:
+    """sum(c * x for c, x in zip(coeffs, xs)) == total (relation "<=": at most total)."""
+    if relation not in ("==", "<="):
+        raise FDError(f"linearfd takes the relation '==' or '<=', not {relation!r}")
+    if len(coeffs) != len(xs):
+        raise FDError(f"linearfd: {len(coeffs)} coefficients for {len(xs)} variables")
+    return posting(lambda slots: Linear(coeffs, slots, total, relation == "<="), list(xs))
+
+
+def sumfd(xs: Sequence[Any], total: int) -> Goal:
+    """sum(xs) == total."""
+    return linearfd([1] * len(xs), xs, total)
+
+
+def plusfd(x: Any, y: Any, z: Any) -> Goal:
+    """x + y == z."""
+    return linearfd([1, 1, -1], [x, y, z], 0)
+
+
+def distinctfd(xs: Sequence[Any]) -> Goal:
+    """No two of xs are equal."""
+    return posting(Distinct, list(xs))
+
+
+def tablefd(xs: Sequence[Any], rows: Table | Iterable[Sequence[int]]) -> Goal:
+    """The tuple xs is one of `rows` (each a tuple of non-negative integers as long as xs). A relation that
+    posts the same table many times passes one `Table`, built once."""
+    table = rows if isinstance(rows, Table) else Table(rows, len(xs))
+    if table.width != len(xs):
+        raise FDError(f"a table of {table.width} columns given {len(xs)} variables")
+    return posting(table.propagator, list(xs))
+
+
+def within(budget: Budget) -> Goal:
+    """Always true; from here on `budget` bounds propagation (its clock) and labelling (a node a value tried)."""
+
+    def within_goal(state: Any) -> Iterator[Any]:
+        twin, store = constrained(state)
+        store.budget = budget
+        yield twin
+
+    return within_goal
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Labelling
+
+STRATEGIES = ("ff", "leftmost")
+
+
+def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
+    """Every x of xs bound, values tried in ascending order; the variable chosen next is the one with the
+    fewest values left ("ff", first-fail; ties: the most constraints, then the first) or the first unbound
+    ("leftmost"). Depth-first, with an explicit stack (no recursion limit on long lists)."""
+    if strategy not in STRATEGIES:
+        raise FDError(f"labelfd strategies are {', '.join(STRATEGIES)}, not {strategy!r}")
+    xs = list(xs)
+
+    def labelfd_goal(state: Any) -> Iterator[Any]:
+        stack = [iter([state])]
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                stack.pop()
+                continue
+            chosen = choose(child, xs, strategy)
+            if chosen is None:
+                yield child
+            else:
+                stack.append(branches(child, *chosen))
+
+    return labelfd_goal
+
+
+def choose(state: Any, xs: list[Any], strategy: str) -> tuple[Var, int] | None:
+    """The variable of xs to label next in `state` and its slot, or None when all are bound."""
+    substitution = getattr(state, "data", state)
+    store = state.constraints.get(FDStore) if isinstance(state, ConstrainedState) else None
+    best, best_key = None, None
+    for position, x in enumerate(xs):
+        target = walk(x, substitution)
+        if not isinstance(target, Var):
+            continue
+        slot = store.lvar_constraints.get(target) if store is not None else None
+        if slot is None or store.domains[slot] < 0:
+            raise FDError(f"labelfd: the variable {target} has no finite domain")
+        if strategy == "leftmost":
+            return target, slot
+        key = (store.domains[slot].bit_count(), -len(store.watchers[slot]), position)
+        if best_key is None or key < best_key:
+            best, best_key = (target, slot), key
+    return best
+
+
+def branches(state: ConstrainedState, x: Var, slot: int) -> Iterator[Any]:
+    """The states with x bound to each value of its domain in turn (failed ones left out)."""
+    store = state.constraints[FDStore]
+    budget = store.budget
+    for value in values_of(store.domains[slot]):
+        if budget is not None:
+            budget.spend()
+        child = unify(x, value, state)
+        if child is not False:
+            yield child
