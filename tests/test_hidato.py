@@ -271,8 +271,8 @@ def test_generating_a_large_board_keeps_its_time_limit_and_stays_unique(capsys):
 
 
 def test_minikanren_refuses_boards_it_cannot_hold():
-    board = model.make_board([[1] + [0] * 598 + [600]])
-    with pytest.raises(InputError, match="at most 400 cells; this one has 600"):
+    board = model.make_board([[1] + [0] * 1098 + [1100]])
+    with pytest.raises(InputError, match="at most 1024 cells; this one has 1100"):
         kanren.solve(Question(board, "snake_4x46.txt"), Budget(seconds=1))
 
 

@@ -155,13 +155,20 @@ def test_crosscheck_of_a_file_of_many_asks_for_one(capsys):
     assert code == 0 and "all back ends agree" in out
 
 
-def test_minikanren_declines_16x16_with_a_clear_message(capsys):
-    asked = PUZZLE.question(file=str(DATA / "sixteen-grid.txt"))
-    assert "kanren" not in PUZZLE.backends_for(asked) and "python" in PUZZLE.backends_for(asked)
-    with pytest.raises(UnknownName, match="'kanren' does not answer this sudoku question"):
-        PUZZLE.solve(asked, "kanren")
-    code, _, err = run(["solve", "sudoku", str(DATA / "sixteen-grid.txt"), "--backend", "kanren"], capsys)
-    assert code == 2 and "does not answer" in err
+@pytest.mark.parametrize("file, index", [("sixteen-grid.txt", 1), ("sixteen.txt", 1), ("sixteen.txt", 2),
+                                         ("sixteen.txt", 3)])
+def test_every_back_end_proves_the_16x16_puzzles_unique(pysolve_backends, file, index):
+    report = assert_backends_agree(PUZZLE, question=PUZZLE.question(file=str(DATA / file), index=index, count=2))
+    assert set(report.results) == set(pysolve_backends)
+    assert {answer.count for answer in report.results.values()} == {1}
+
+
+@pytest.mark.parametrize("file", ["top95.txt", "hardest.txt"])
+def test_minikanren_solves_every_hard_puzzle_as_python_does(file):
+    for index, board in enumerate(model.load(DATA / file), start=1):
+        asked = PUZZLE.question(file=str(DATA / file), index=index, count=2)
+        kanren, reference = PUZZLE.solve(asked, "kanren"), PUZZLE.solve(asked, "python")
+        assert (kanren.status, kanren.count, kanren.solutions) == (SOLVED, 1, reference.solutions), index
 
 
 @needs_prolog
@@ -322,8 +329,14 @@ def test_16x16_is_unique_and_python_solves_it_within_a_second():
 
 
 def test_a_budget_stops_every_back_end_with_unknown(pysolve_backend):
-    hard = board(AGAINST_BACKTRACKING)
-    asked = Question(hard, "test", strategy="plain", nodes=300, seconds=0.3)
+    asked = Question(board("." * 81), "test", strategy="plain", count=10**9, nodes=300, seconds=0.3)
+    answer = PUZZLE.solve(asked, pysolve_backend)
+    assert answer.status == UNKNOWN and "passed its" in answer.stats["reason"]
+
+
+@pytest.mark.pysolve_backends("prolog", "python")  # miniKanren's propagation solves it in fewer than 300 nodes
+def test_the_puzzle_against_backtracking_passes_a_plain_search_budget(pysolve_backend):
+    asked = Question(board(AGAINST_BACKTRACKING), "test", strategy="plain", nodes=300, seconds=0.3)
     answer = PUZZLE.solve(asked, pysolve_backend)
     assert answer.status == UNKNOWN and "passed its" in answer.stats["reason"]
 
