@@ -289,7 +289,8 @@ class Distinct(Propagator):
 
 
 class Pairs(Propagator):
-    """(x, y) is one of a table's pairs: each side keeps the values some value of the other supports."""
+    """(x, y) is one of a table's pairs: each side keeps the values some value of the other supports.
+    Incremental: a side is revised only when the other changed since this propagator last ran."""
 
     __slots__ = ("table",)
 
@@ -299,7 +300,14 @@ class Pairs(Propagator):
 
     def propagate(self, store: FDStore) -> bool:
         x, y = self.slots
-        return self.revise(store, x, y, 0) and self.revise(store, y, x, 1)
+        domains = store.domains
+        last = store.seen.get(self)
+        if (last is None or domains[x] != last[0]) and not self.revise(store, x, y, 0):
+            return False
+        if (last is None or domains[y] != last[1]) and not self.revise(store, y, x, 1):
+            return False
+        store.seen[self] = (domains[x], domains[y])
+        return True
 
     def revise(self, store: FDStore, source: int, target: int, side: int) -> bool:
         """Keep in `target`'s domain only the values some value of `source` supports."""
@@ -308,9 +316,11 @@ class Pairs(Propagator):
         allowed = memo.get(domain)
         if allowed is None:
             support = self.table.support[side]
-            allowed = 0
-            for value in values_of(domain):
-                allowed |= support[value]
+            allowed, rest = 0, domain
+            while rest:
+                low = rest & -rest
+                allowed |= support[low]
+                rest ^= low
             if len(memo) < MEMO_LIMIT:
                 memo[domain] = allowed
         return store.narrow(target, allowed)
@@ -390,13 +400,13 @@ class Table:
             self.index_triples()
 
     def index_pairs(self) -> None:
-        """Per side, value -> the bit set of the other side's values it pairs with; a memo per side of the
-        union for a whole domain."""
+        """Per side, a value's bit -> the bit set of the other side's values it pairs with; a memo per side of
+        the union for a whole domain."""
         forward: dict[int, int] = {}
         backward: dict[int, int] = {}
         for a, b in self.rows:
-            forward[a] = forward.get(a, 0) | 1 << b
-            backward[b] = backward.get(b, 0) | 1 << a
+            forward[1 << a] = forward.get(1 << a, 0) | 1 << b
+            backward[1 << b] = backward.get(1 << b, 0) | 1 << a
         self.support = (forward, backward)
         self.memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
@@ -482,11 +492,11 @@ class FDStore(ConstraintStore):
 
     def slot(self, term: Any) -> int:
         """The slot of a variable (a new, unbounded one if it has none) or of a constant (always new)."""
-        if isinstance(term, Var) and term in self.lvar_constraints:
+        if is_var(term) and term in self.lvar_constraints:
             return self.lvar_constraints[term]
         self.own()
         slot = len(self.domains)
-        if isinstance(term, Var):
+        if is_var(term):
             self.lvar_constraints[term] = slot
             self.variables.append(term)
             self.domains.append(UNBOUNDED)
@@ -502,22 +512,24 @@ class FDStore(ConstraintStore):
         return True
 
     def post_unify_check(self, lvar_map: dict, lvar: Any = None, value: Any = None, old_state: Any = None) -> bool:
-        """After a unification: narrow the domain of every constrained variable it bound, then propagate."""
+        """After a unification: narrow the domain of every constrained variable it bound, then propagate.
+        Singletons are bound in `old_state`, the new state (ConstrainedState hands it over holding its own
+        copy of `lvar_map`)."""
         for x in self.touched((lvar, value), lvar_map):
             slot, target = self.lvar_constraints[x], walk(x, lvar_map)
-            if isinstance(target, Var):
+            if is_var(target):
                 if target is not x:
                     self.post([Same((slot, self.slot(target)))])
             elif not is_value(target) or not self.narrow(slot, 1 << target):
                 return False
-        return self.settle(lvar_map)
+        return self.settle(lvar_map if old_state is None else old_state.data)
 
     def touched(self, terms: Any, substitution: dict) -> list[Var]:
         """The constrained variables in `terms`, followed through the substitution."""
         found, seen, stack = [], set(), [terms]
         while stack:
             term = stack.pop()
-            if isinstance(term, Var):
+            if is_var(term):
                 if term in seen:
                     continue
                 seen.add(term)
@@ -586,16 +598,25 @@ class FDStore(ConstraintStore):
                 continue
             value = largest(self.domains[slot])
             target = walk(x, substitution)
-            if isinstance(target, Var):
+            if is_var(target):
                 substitution[target] = value
             elif target != value:
                 return False
         return True
 
 
+def is_var(term: Any) -> bool:
+    """True for a logic variable (the common cases tested by type first: isinstance on Var runs Python code)."""
+    kind = type(term)
+    return kind is Var or (kind not in PLAIN_TYPES and isinstance(term, Var))
+
+
+PLAIN_TYPES = frozenset({int, str, tuple, list, bool, float, type(None)})
+
+
 def walk(term: Any, substitution: dict) -> Any:
     """Follow variable bindings until a value or an unbound variable."""
-    while isinstance(term, Var) and term in substitution:
+    while is_var(term) and term in substitution:
         term = substitution[term]
     return term
 
@@ -652,7 +673,7 @@ def infd(xs: Sequence[Any], values: Iterable[int]) -> Goal:
         twin, store = constrained(state)
         for x in xs:
             target = walk(x, twin.data)
-            if isinstance(target, Var):
+            if is_var(target):
                 if not store.narrow(store.slot(target), mask):
                     return  # the copy and its half-done queue are dropped with this branch
             elif not (is_value(target) and mask >> target & 1):
@@ -737,13 +758,14 @@ def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
     xs = list(xs)
 
     def labelfd_goal(state: Any) -> Iterator[Any]:
+        labelled = unbound_slots(state, xs)
         stack = [iter([state])]
         while stack:
             child = next(stack[-1], None)
             if child is None:
                 stack.pop()
                 continue
-            chosen = choose(child, xs, strategy)
+            chosen = choose(child.constraints[FDStore], labelled, strategy) if labelled else None
             if chosen is None:
                 yield child
             else:
@@ -752,23 +774,35 @@ def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
     return labelfd_goal
 
 
-def choose(state: Any, xs: list[Any], strategy: str) -> tuple[Var, int] | None:
-    """The variable of xs to label next in `state` and its slot, or None when all are bound."""
+def unbound_slots(state: Any, xs: list[Any]) -> list[tuple[Var, int]]:
+    """(variable, slot) of each x still unbound in `state`; FDError for one that has no finite domain."""
     substitution = getattr(state, "data", state)
     store = state.constraints.get(FDStore) if isinstance(state, ConstrainedState) else None
-    best, best_key = None, None
-    for position, x in enumerate(xs):
+    unbound = []
+    for x in xs:
         target = walk(x, substitution)
-        if not isinstance(target, Var):
+        if not is_var(target):
             continue
         slot = store.lvar_constraints.get(target) if store is not None else None
         if slot is None or store.domains[slot] < 0:
             raise FDError(f"labelfd: the variable {target} has no finite domain")
+        unbound.append((target, slot))
+    return unbound
+
+
+def choose(store: FDStore, labelled: list[tuple[Var, int]], strategy: str) -> tuple[Var, int] | None:
+    """The (variable, slot) to label next, or None when all are bound (their domains are single values)."""
+    domains, watchers = store.domains, store.watchers
+    best, best_key = None, None
+    for position, (x, slot) in enumerate(labelled):
+        domain = domains[slot]
+        if is_single(domain):
+            continue
         if strategy == "leftmost":
-            return target, slot
-        key = (store.domains[slot].bit_count(), -len(store.watchers[slot]), position)
+            return x, slot
+        key = (domain.bit_count(), -len(watchers[slot]), position)
         if best_key is None or key < best_key:
-            best, best_key = (target, slot), key
+            best, best_key = (x, slot), key
     return best
 
 
