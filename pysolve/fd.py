@@ -196,7 +196,7 @@ class LessEq(Propagator):
 
 class Linear(Propagator):
     """sum(c * x) == total, or <= total (relation "<="), bounds consistency. An unbounded variable counts as
-    its least value..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts y in 3..8)."""
+    0..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts y in 3..8)."""
 
     __slots__ = ("coeffs", "total", "at_most")
 
@@ -230,16 +230,16 @@ class Linear(Propagator):
 
 
 def term_bounds(c: int, domain: int) -> tuple[int | None, int | None]:
-    """(least, most) of c * x for x's domain; None where unbounded."""
-    low = c * smallest(domain)
+    """(least, most) of c * x for x's domain; None where unbounded (an unbounded x is 0..infinity)."""
     if domain < 0:
-        return (low, None) if c > 0 else (None, low)
-    high = c * largest(domain)
+        return (0, None) if c > 0 else (None, 0)
+    low, high = c * smallest(domain), c * largest(domain)
     return min(low, high), max(low, high)
 
 
 def bounded(low: int | None, high: int | None) -> int:
-    """The bit set of low..high, either end open (None); with no upper end, a co-finite (negative) one."""
+    """The bit set of low..high, either end open (None); with no upper end, all but the values below low
+    (a negative mask, which only a finite domain takes)."""
     if high is None:
         return ~interval(0, low - 1) if low is not None else UNBOUNDED
     return interval(0 if low is None else low, high)
@@ -290,7 +290,8 @@ class Distinct(Propagator):
 
 class Pairs(Propagator):
     """(x, y) is one of a table's pairs: each side keeps the values some value of the other supports.
-    Incremental: a side is revised only when the other changed since this propagator last ran."""
+    Incremental: the store remembers the domain each side was last revised from, and a side is revised
+    again only when that domain changed."""
 
     __slots__ = ("table",)
 
@@ -302,11 +303,13 @@ class Pairs(Propagator):
         x, y = self.slots
         domains = store.domains
         last = store.seen.get(self)
-        if (last is None or domains[x] != last[0]) and not self.revise(store, x, y, 0):
+        source_x = domains[x]
+        if (last is None or source_x != last[0]) and not self.revise(store, x, y, 0):
             return False
-        if (last is None or domains[y] != last[1]) and not self.revise(store, y, x, 1):
+        source_y = domains[y]
+        if (last is None or source_y != last[1]) and not self.revise(store, y, x, 1):
             return False
-        store.seen[self] = (domains[x], domains[y])
+        store.seen[self] = (source_x, source_y)
         return True
 
     def revise(self, store: FDStore, source: int, target: int, side: int) -> bool:
@@ -545,8 +548,11 @@ class FDStore(ConstraintStore):
 
     def narrow(self, slot: int, mask: int) -> bool:
         """Intersect a domain with `mask` (a negative mask, from `~`, removes values); wake its watchers when
-        it changed; False when it emptied."""
+        it changed; False when it emptied. An unbounded domain changes only to a finite one: removals wait
+        until it is finite, so that propagation always ends (domains only ever shrink, finitely often)."""
         old = self.domains[slot]
+        if old < 0 and mask < 0:
+            return True
         new = old & mask
         if new == old:
             return True

@@ -1,0 +1,243 @@
+"""Finite-domain constraints for miniKanren (pysolve.fd): answers equal brute force, goal order does not matter,
+the classic puzzles, budgets and interrupts, wrong use."""
+
+from __future__ import annotations
+
+import itertools
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysolve import fd
+from pysolve import minikanren as mk
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+
+VALUES = 5  # random problems draw values from 0..VALUES-1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Random small problems against brute force
+
+# A constraint as drawn: (name, variable indexes, its data); `holds` says whether values satisfy it, `goal`
+# posts it. Together they are the specification the store must meet.
+Drawn = tuple[str, tuple[int, ...], tuple]
+
+
+def holds(constraint: Drawn, values: tuple[int, ...]) -> bool:
+    """Whether `values` (one per variable) satisfy a drawn constraint: the brute-force reading."""
+    name, at, data = constraint
+    args = [values[i] for i in at]
+    if name == "neq":
+        return args[0] != args[1]
+    if name == "lt":
+        return args[0] < args[1]
+    if name == "le":
+        return args[0] <= args[1]
+    if name == "plus":
+        return args[0] + args[1] == args[2]
+    if name == "distinct":
+        return len(set(args)) == len(args)
+    if name == "table":
+        return tuple(args) in data[0]
+    if name == "linear":
+        coeffs, total, relation = data
+        value = sum(c * a for c, a in zip(coeffs, args))
+        return value == total if relation == "==" else value <= total
+    raise AssertionError(name)
+
+
+def goal(constraint: Drawn, xs: list) -> mk.Goal:
+    """The pysolve.fd goal of a drawn constraint over the logic variables xs."""
+    name, at, data = constraint
+    args = [xs[i] for i in at]
+    if name in ("neq", "lt", "le"):
+        return {"neq": fd.neqfd, "lt": fd.ltfd, "le": fd.lefd}[name](*args)
+    if name == "plus":
+        return fd.plusfd(*args)
+    if name == "distinct":
+        return fd.distinctfd(args)
+    if name == "table":
+        return fd.tablefd(args, data[0])
+    coeffs, total, relation = data
+    return fd.linearfd(coeffs, args, total, relation)
+
+
+@st.composite
+def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
+    """A few variables with small domains and a few constraints of every kind among them."""
+    count = draw(st.integers(2, 4))
+    domains = [draw(st.sets(st.integers(0, VALUES - 1), min_size=1)) for _ in range(count)]
+    some = st.lists(st.integers(0, count - 1), min_size=2, max_size=count, unique=True)
+    constraints: list[Drawn] = []
+    for _ in range(draw(st.integers(0, 4))):
+        name = draw(st.sampled_from(["neq", "lt", "le", "plus", "distinct", "table", "linear"]))
+        if name in ("neq", "lt", "le"):
+            at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=2, max_size=2)))
+            constraints.append((name, at, ()))
+        elif name == "plus":
+            constraints.append((name, tuple(draw(st.lists(st.integers(0, count - 1), min_size=3, max_size=3))), ()))
+        elif name == "distinct":
+            constraints.append((name, tuple(draw(some)), ()))
+        elif name == "table":
+            width = draw(st.integers(1, 4))
+            at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=width, max_size=width)))
+            rows = draw(st.sets(st.tuples(*[st.integers(0, VALUES - 1)] * width), max_size=12))
+            constraints.append((name, at, (rows,)))
+        else:
+            at = tuple(draw(some))
+            coeffs = tuple(draw(st.lists(st.integers(-3, 3), min_size=len(at), max_size=len(at))))
+            constraints.append((name, at, (coeffs, draw(st.integers(-6, 12)), draw(st.sampled_from(["==", "<="])))))
+    return [sorted(domain) for domain in domains], constraints
+
+
+def brute_force(domains: list[list[int]], constraints: list[Drawn]) -> set[tuple[int, ...]]:
+    """Every assignment of the domains' values that satisfies every constraint."""
+    return {values for values in itertools.product(*domains) if all(holds(c, values) for c in constraints)}
+
+
+def answers(goals: list[mk.Goal], xs: list, strategy: str = "ff") -> list[tuple[int, ...]]:
+    """The labelled answers of `goals` (a list of tuples, duplicates kept so that a test sees them)."""
+    return [tuple(answer) for answer in mk.run(mk.conj(*goals, fd.labelfd(xs, strategy)), tuple(xs))]
+
+
+@settings(max_examples=300, deadline=None)
+@given(problem=problems(), order=st.randoms(use_true_random=False), strategy=st.sampled_from(fd.STRATEGIES))
+def test_answers_are_those_of_brute_force_whatever_the_goal_order(problem, order, strategy):
+    domains, constraints = problem
+    xs = [mk.var() for _ in domains]
+    goals = [fd.domfd(x, domain) for x, domain in zip(xs, domains)] + [goal(c, xs) for c in constraints]
+    expected = brute_force(domains, constraints)
+    found = answers(goals, xs, strategy)
+    assert sorted(found) == sorted(expected)  # each answer once, and ground (no variable left)
+    order.shuffle(goals)
+    assert sorted(answers(goals, xs, strategy)) == sorted(expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(problem=problems())
+def test_constraints_posted_on_bound_values_check_them(problem):
+    """Labelling first, then the constraints: each is posted on values and only checks them."""
+    domains, constraints = problem
+    xs = [mk.var() for _ in domains]
+    labelled = mk.conj(*(fd.domfd(x, domain) for x, domain in zip(xs, domains)), fd.labelfd(xs),
+                       *(goal(c, xs) for c in constraints))
+    assert sorted(tuple(a) for a in mk.run(labelled, tuple(xs))) == sorted(brute_force(domains, constraints))
+
+
+def test_a_variable_bound_by_propagation_alone_is_ground_in_the_answer():
+    x, y, z = mk.var(), mk.var(), mk.var()
+    goal_ = mk.conj(fd.infd([x, y, z], range(3)), fd.distinctfd([x, y, z]), fd.ltfd(x, y), fd.ltfd(y, z))
+    assert mk.run(goal_, (x, y, z)) == [(0, 1, 2)]  # no labelling: propagation alone decides
+    w = mk.var()
+    assert mk.run(mk.conj(fd.domfd(x, range(10)), fd.plusfd(x, 3, w), mk.eq(x, 4)), w) == [7]
+
+
+def test_unification_between_constrained_variables_joins_their_domains():
+    x, y = mk.var(), mk.var()
+    joined = mk.conj(fd.domfd(x, [1, 2, 3]), fd.domfd(y, [2, 3, 4]), mk.eq(x, y), fd.neqfd(x, 2), fd.labelfd([x]))
+    assert mk.run(joined, (x, y)) == [(3, 3)]
+    assert mk.run(mk.conj(fd.domfd(x, [1, 2]), fd.domfd(y, [3]), mk.eq(x, y)), x) == []
+    assert mk.run(mk.conj(fd.domfd(x, [1, 2]), mk.eq(x, "one")), x) == []  # not an integer: no answer
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The classics (docs/guide.md shows both)
+
+def queens(n: int) -> tuple[mk.Goal, list]:
+    """N-queens: a column per row, all different, and so are the numbers of the two diagonals (column + row
+    and column - row + n, both non-negative), each tied to its column by an addition."""
+    columns = [mk.var() for _ in range(n)]
+    rising, falling = [mk.var() for _ in range(n)], [mk.var() for _ in range(n)]
+    goals = [fd.infd(columns, range(n)), fd.distinctfd(columns), fd.distinctfd(rising), fd.distinctfd(falling)]
+    for row, column in enumerate(columns):
+        goals += [fd.plusfd(column, row, rising[row]), fd.plusfd(column, n - row, falling[row])]
+    return mk.conj(*goals, fd.labelfd(columns)), columns
+
+
+def send_more_money() -> tuple[mk.Goal, list]:
+    """SEND + MORE = MONEY: different digits, no leading zero, the sum as one linear equation."""
+    letters = s, e, n, d, m, o, r, y = [mk.var() for _ in range(8)]
+    equation = fd.linearfd([1000, 100, 10, 1, 1000, 100, 10, 1, -10000, -1000, -100, -10, -1],
+                           [s, e, n, d, m, o, r, e, m, o, n, e, y], 0)
+    return mk.conj(fd.infd(letters, range(10)), fd.distinctfd(letters), fd.neqfd(s, 0), fd.neqfd(m, 0), equation,
+                   fd.labelfd(letters)), letters
+
+
+@pytest.mark.parametrize("n, solutions", [(1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4), (7, 40), (8, 92)])
+def test_n_queens_has_its_known_number_of_solutions(n, solutions):
+    goal_, columns = queens(n)
+    found = [tuple(answer) for answer in mk.run(goal_, columns)]
+    assert len(found) == solutions == len(set(found))
+    assert all(len({c + r for r, c in enumerate(cs)}) == n == len({c - r for r, c in enumerate(cs)}) for cs in found)
+
+
+def test_send_more_money_has_its_one_answer():
+    goal_, letters = send_more_money()
+    assert mk.run(goal_, letters) == [[9, 5, 6, 7, 1, 0, 8, 2]]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Budgets and interrupts
+
+def test_labelling_spends_the_node_budget():
+    goal_, columns = queens(12)
+    with pytest.raises(SearchLimitExceeded, match="budget of 50 nodes"):
+        mk.run(mk.conj(fd.within(Budget(nodes=50)), goal_), columns)
+
+
+def test_propagation_looks_at_the_clock():
+    """A chain x0 < x1 < ... < x400 on 0..400 wakes thousands of propagators before any labelling: a budget
+    that is already out stops it inside propagation."""
+    xs = [mk.var() for _ in range(401)]
+    chain = [fd.ltfd(a, b) for a, b in zip(xs, xs[1:])]
+    budget = Budget(seconds=1e-9)
+    with pytest.raises(SearchLimitExceeded, match="time limit"):
+        mk.run(mk.conj(fd.within(budget), *chain, fd.infd(xs, range(401))), xs)
+    assert budget.spent == 0  # no node was labelled: the clock was read by propagation
+    assert mk.run(mk.conj(*chain, fd.infd(xs, range(401))), xs) == [list(range(401))]
+
+
+def test_ctrl_c_ends_a_finite_domain_search():
+    code = ("from pysolve import fd, minikanren as mk\n"
+            "from pysolve.budget import Budget\n"
+            "xs = [mk.var() for _ in range(14)]\n"
+            "print('ready', flush=True)\n"
+            "mk.run(mk.conj(fd.within(Budget()), fd.infd(xs, range(14)), fd.distinctfd(xs), fd.labelfd(xs)), xs)\n")
+    started = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, stdin=subprocess.DEVNULL)
+    assert started.stdout.readline() == "ready\n"
+    time.sleep(1.0)
+    assert started.poll() is None  # 14! orderings: far from done
+    sent = time.monotonic()
+    started.send_signal(signal.SIGINT)
+    _, err = started.communicate(timeout=30)
+    assert time.monotonic() - sent < 2.0 and "KeyboardInterrupt" in err
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Wrong use: a typed error that says what
+
+@pytest.mark.parametrize("build, message", [
+    (lambda x: fd.domfd(x, [-1, 2]), "non-negative integers, not -1"),
+    (lambda x: fd.tablefd([x, x], [(1, 2, 3)]), "a table of 2 columns has the row (1, 2, 3)"),
+    (lambda x: fd.tablefd([x], fd.Table([(1, 2)], 2)), "a table of 2 columns given 1 variables"),
+    (lambda x: fd.linearfd([1, 2], [x], 3), "2 coefficients for 1 variables"),
+    (lambda x: fd.linearfd([1], [x], 3, "!="), "the relation '==' or '<=', not '!='"),
+    (lambda x: fd.labelfd([x], "random"), "strategies are ff, leftmost, not 'random'"),
+])
+def test_wrong_use_is_a_typed_error(build: Callable, message: str):
+    with pytest.raises(fd.FDError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        build(mk.var())
+
+
+def test_labelling_a_variable_without_a_domain_says_so():
+    x, y = mk.var(), mk.var()
+    with pytest.raises(fd.FDError, match="has no finite domain"):
+        mk.run(mk.conj(fd.neqfd(x, y), fd.labelfd([x, y])), (x, y))
