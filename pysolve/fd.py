@@ -144,6 +144,7 @@ class Propagator:
     """A constraint over the store slots `slots` that narrows their domains through `store.narrow`."""
 
     __slots__ = ("slots",)
+    cheap = True  # run before the global propagators (all-different, sums, n-ary tables) in a fixpoint
 
     def __init__(self, slots: Sequence[int]) -> None:
         self.slots = tuple(slots)
@@ -199,6 +200,7 @@ class Linear(Propagator):
     0..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts y in 3..8)."""
 
     __slots__ = ("coeffs", "total", "at_most")
+    cheap = False
 
     def __init__(self, coeffs: Sequence[int], slots: Sequence[int], total: int, at_most: bool) -> None:
         super().__init__(slots)
@@ -249,6 +251,7 @@ class Distinct(Propagator):
     """No two variables equal: bound values leave the peers, pigeonhole, hidden singles."""
 
     __slots__ = ()
+    cheap = False
 
     def propagate(self, store: FDStore) -> bool:
         domains = store.domains
@@ -335,6 +338,7 @@ class Triples(Propagator):
     last left, and only the values whose rows meet a value removed since then are checked again."""
 
     __slots__ = ("table",)
+    cheap = False
 
     def __init__(self, slots: Sequence[int], table: Table) -> None:
         super().__init__(slots)
@@ -370,6 +374,7 @@ class Rows(Propagator):
     """The slots' values are one of a table's rows: each position keeps the values of the rows still possible."""
 
     __slots__ = ("rows",)
+    cheap = False
 
     def __init__(self, slots: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
         super().__init__(slots)
@@ -451,7 +456,7 @@ class FDStore(ConstraintStore):
     incremental propagator last left) are copied with every state.
     """
 
-    __slots__ = ("variables", "watchers", "domains", "seen", "budget", "private", "queue", "queued", "singles")
+    __slots__ = ("variables", "watchers", "domains", "seen", "budget", "private", "queues", "queued", "singles")
     op_str = "in"
 
     def __init__(self, lvar_constraints: dict | None = None) -> None:
@@ -462,7 +467,7 @@ class FDStore(ConstraintStore):
         self.seen: dict[Propagator, tuple[int, ...]] = {}
         self.budget: Budget | None = None
         self.private = True  # the shared structures belong to this copy alone (may be changed in place)
-        self.queue: deque[Propagator] = deque()
+        self.queues: tuple[deque[Propagator], deque[Propagator]] = (deque(), deque())  # global, cheap
         self.queued: set[Propagator] = set()
         self.singles: list[int] = []
 
@@ -560,9 +565,7 @@ class FDStore(ConstraintStore):
             return False
         self.domains[slot] = new
         for propagator in self.watchers[slot]:
-            if propagator not in self.queued:
-                self.queued.add(propagator)
-                self.queue.append(propagator)
+            self.wake(propagator)
         if new > 0 and is_single(new):
             self.singles.append(slot)
         return True
@@ -573,17 +576,23 @@ class FDStore(ConstraintStore):
         for propagator in propagators:
             for slot in set(propagator.slots):
                 self.watchers[slot] += (propagator,)
-            if propagator not in self.queued:
-                self.queued.add(propagator)
-                self.queue.append(propagator)
+            self.wake(propagator)
+
+    def wake(self, propagator: Propagator) -> None:
+        """Queue a propagator to run (once, however often it is woken before it runs)."""
+        if propagator not in self.queued:
+            self.queued.add(propagator)
+            self.queues[propagator.cheap].append(propagator)
 
     def settle(self, substitution: dict) -> bool:
-        """Run the woken propagators until none changes a domain, then bind every variable left with one
-        value in `substitution` (a dict of this state only). False when a domain emptied."""
-        queue, runs = self.queue, 0
+        """Run the woken propagators until none changes a domain (the cheap ones to their own fixpoint before
+        each global one), then bind every variable left with one value in `substitution` (a dict of this
+        state only). False when a domain emptied."""
+        globals_, cheap = self.queues
+        runs = 0
         try:
-            while queue:
-                propagator = queue.popleft()
+            while cheap or globals_:
+                propagator = (cheap or globals_).popleft()
                 self.queued.discard(propagator)
                 runs += 1
                 if self.budget is not None and runs % CHECK_EVERY == 0:
@@ -592,7 +601,8 @@ class FDStore(ConstraintStore):
                     return False
             return self.bind_singles(substitution)
         finally:
-            queue.clear()
+            globals_.clear()
+            cheap.clear()
             self.queued.clear()
             self.singles.clear()
 
