@@ -92,7 +92,7 @@ def test_json_object_with_puzzle_key_is_read(tmp_path):
     ("1 2 2 4", "2 appears twice, at row 1 column 2 and at row 1 column 3"),
     ("1 9 3", "9 at row 1 column 2 is out of range 1..3"),
     ("1 ab 3", "line 1, cell 2: 'ab' is not a number"),
-    ("[[1, 0], [0, 4]", "not valid JSON"),
+    ("[[1, 0], [0, 4]", "not JSON"),
     ('[[1, "x"], [0, 4]]', "row 1 is not a list of integers"),
     ('{"rows": []}', "needs a 'puzzle' key"),
     ("[[1, -2, 3]]", "holds -2"),

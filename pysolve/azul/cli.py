@@ -14,6 +14,7 @@ from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.game import rules
 from pysolve.azul.play import add_play
+from pysolve.azul.replay import check_record
 from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
@@ -179,22 +180,18 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a JSON-lines log; InputError naming the file and line when malformed."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read log {str(path)!r}: {error.strerror}") from None
+    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
+    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
         if not line.strip():
             continue
+        where = f"{path}:{number}"
+        record = files.parse_json(line, where)
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(record, dict) or record.get("type") not in ("start", "move", "end"):
-            raise InputError(f"{path}:{number}: not an Azul log record (type start, move or end)")
-        records.append(record)
+            records.append(check_record(record))
+        except InputError as error:
+            raise InputError(f"{where}: {error}") from None
     if not records or records[0]["type"] != "start":
         raise InputError(f"{path}: an Azul log starts with a start record")
     return records

@@ -8,7 +8,6 @@ hands back grids of the same shape as the input.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -124,11 +123,11 @@ def check(board: Board) -> None:
     for index in range(board.size):
         number = board.value(index)
         if number < EMPTY:
-            raise InputError(f"{board.source}: {board.where(index)} holds {number}; "
+            raise InputError(f"{board.source}: {board.where(index)} holds {files.excerpt(number)}; "
                              "use -1 for blocked, 0 for empty, 1.. for givens")
         if number > board.size:
-            raise InputError(f"{board.source}: {number} at {board.where(index)} is out of range 1..{board.size} "
-                             f"(the board has {board.size} open cells)")
+            raise InputError(f"{board.source}: {files.excerpt(number)} at {board.where(index)} is out of range "
+                             f"1..{board.size} (the board has {board.size} open cells)")
         if number in seen:
             raise InputError(f"{board.source}: {number} appears twice, at {board.where(seen[number])} "
                              f"and at {board.where(index)}")
@@ -176,10 +175,7 @@ def read_rows(text: str, source: str) -> list[list[int]]:
 
 def parse_json(text: str, source: str) -> list[list[int]]:
     """Rows of integers from JSON: a list of rows, or an object whose `puzzle` is one."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{source}: not valid JSON ({error})") from None
+    data = files.parse_json(text, source)
     if isinstance(data, dict):
         if "puzzle" not in data:
             raise InputError(f"{source}: a JSON object needs a 'puzzle' key holding rows of integers")
@@ -209,9 +205,13 @@ def parse_token(token: str, source: str, line: int, column: int) -> int:
         return EMPTY
     if token in _BLOCKED_TOKENS:
         return BLOCKED
-    if token.isdigit():
+    where = f"{source}: line {line}, cell {column}"
+    if token.isascii() and token.isdigit():
+        if len(token.lstrip("0")) > len(str(MAX_CELLS)):
+            raise InputError(f"{where}: {files.excerpt(token)} is beyond any board (hidato takes at most "
+                             f"{MAX_CELLS} cells)")
         return int(token)
-    raise InputError(f"{source}: line {line}, cell {column}: {token!r} is not a number, "
+    raise InputError(f"{where}: {files.excerpt(token)} is not a number, "
                      "'__' (empty) or '.' (not part of the board)")
 
 
