@@ -130,6 +130,15 @@ def test_a_file_that_grows_past_the_limit_while_read_is_cut_at_the_limit(tmp_pat
         files.read_text(path, "tangram file", max_bytes=4)
 
 
+def test_a_board_past_the_size_limit_is_refused_as_it_is_read(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text("\n".join([" ".join(["0"] * 1000)] * 8000))  # 16 MB: 8 million empty cells
+    code, _, err, seconds = run(["solve", "hidato", str(path)], capsys)
+    assert code == 2 and one_line(err) and "the board has 5000 or more open cells" in err, err
+    assert seconds < 3  # read to its fifth line, not made into a board of 8 million cells (5.5 s, 950 MB)
+
+
 MAXIMAL_NESTING = {  # reader -> a file of JSON nested past what Python's recursion allows
     "hidato JSON": (["solve", "hidato", FILE], "[" * 100_000),
     "azul replay": (["azul", "replay", FILE], "[" * 200_000),

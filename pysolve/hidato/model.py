@@ -116,9 +116,7 @@ def check(board: Board) -> None:
     """Raise InputError unless the board is a well-formed Hidato puzzle (1 and N given, no repeats)."""
     if board.size == 0:
         raise InputError(f"{board.source}: the board has no open cells")
-    if board.size > MAX_CELLS:
-        raise InputError(f"{board.source}: the board has {board.size} open cells; hidato takes at most {MAX_CELLS} "
-                         "(docs/hidato.md, Limits)")
+    check_size(board.size, board.source)
     seen: dict[int, int] = {}
     for index in range(board.size):
         number = board.value(index)
@@ -136,6 +134,14 @@ def check(board: Board) -> None:
     for needed in sorted({1, board.size}):
         if needed not in seen:
             raise InputError(f"{board.source}: {needed} is not given (Hidato gives 1 and N = {board.size})")
+
+
+def check_size(open_cells: int, source: str, so_far: bool = False) -> None:
+    """InputError when a board has more open cells than hidato takes; checked as a file is read too
+    (`so_far`: the cells of the rows read so far), before 16 MB of cells become a board of millions."""
+    if open_cells > MAX_CELLS:
+        raise InputError(f"{source}: the board has {open_cells}{' or more' if so_far else ''} open cells; hidato "
+                         f"takes at most {MAX_CELLS} (docs/hidato.md, Limits)")
 
 
 def load(path: str | Path) -> Board:
@@ -185,17 +191,20 @@ def parse_json(text: str, source: str) -> list[list[int]]:
     for r, row in enumerate(data, start=1):
         if not isinstance(row, list) or not all(type(value) is int for value in row):
             raise InputError(f"{source}: row {r} is not a list of integers")
+    check_size(sum(value != BLOCKED for row in data for value in row), source)
     return data
 
 
 def parse_text(text: str, source: str) -> list[list[int]]:
     """Rows from the text form: `__` or 0 empty, `.`/`XX`/-1 blocked, numbers given, `#` comments."""
-    rows = []
+    rows, open_cells = [], 0
     for line_number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         rows.append([parse_token(token, source, line_number, column)
                      for column, token in enumerate(line.split(), start=1)])
+        open_cells += sum(value != BLOCKED for value in rows[-1])
+        check_size(open_cells, source, so_far=True)
     return rows
 
 
