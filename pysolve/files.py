@@ -1,17 +1,21 @@
 """Files in and out, each with one clear error when it cannot be: inputs read only from regular files and
-only up to a limit, JSON read without Python's own limits escaping as tracebacks, input quoted in errors only
-as a short excerpt; output files written whole or not at all."""
+only up to a limit, JSON read without Python's own limits escaping as tracebacks, outputs written whole or
+not at all and never over a file that is not the user's output, and input quoted in errors only as a short
+excerpt."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re
 import reprlib
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pysolve.errors import InputError
 
@@ -19,6 +23,7 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024  # a puzzle file larger than this is refused 
 EXCERPT_CHARACTERS = 60  # of input quoted in an error message (a line can be megabytes long)
 PATH_CHARACTERS = 300  # of a file name quoted in an error message (longer than any name a system takes)
 MAX_DIGITS = 18  # of a whole number in an input file: past any size, id or colour, and within 64 bits
+TEMPORARY_NAME_KEEPS = 200  # characters of the target's name in its temporary's (a name holds at most 255)
 
 _SHORT = reprlib.Repr()  # what `excerpt` prints of a value that is not text: a few items, a few levels
 _SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 3, 6, 6, 30, EXCERPT_CHARACTERS
@@ -131,30 +136,82 @@ def parse_json(text: str, where: str) -> Any:
         raise InputError(f"{where}: the JSON holds an integer too long to read") from None
     return value
 
+
+def check_output(path: str | os.PathLike[str], option: str) -> str:
+    """`path` as text when a file can be written there, before any work is done; InputError naming
+    `option` (`--svg`) when the name is empty or too long, its directory is missing, or it names a
+    directory, a block device or a socket."""
+    text = _path_text(path, option)
+    _existing_output(text, f"{option} {excerpt(text, PATH_CHARACTERS)}")
+    return text
+
+
 def write_text(path: str | os.PathLike[str], text: str, option: str) -> str:
-    """Write `text` to `path` through a temporary file and a rename, so that an interrupted or failed
-    write leaves no half-written file; InputError naming `option` (`--svg`) and the path when it fails.
-    Returns the path as given."""
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{option} {os.fspath(path)!r}: is a directory")
-    if not target.parent.is_dir():
-        raise InputError(f"{option} {os.fspath(path)!r}: the directory {str(target.parent)!r} does not exist")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    except OSError as error:
-        raise InputError(f"{option} {os.fspath(path)!r}: cannot write: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes owner-only files; a plain open would not
-        os.replace(temporary, target)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise InputError(f"{option} {os.fspath(path)!r}: cannot write: {error.strerror}") from None
-        raise
+    """Write `text` to `path` whole or not at all (see `writing`); returns the path as given."""
+    with writing(path, option) as out:
+        out.write(text)
     return os.fspath(path)
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str], option: str) -> Iterator[TextIO]:
+    """A text stream whose contents reach `path` whole or not at all; InputError naming `option` (`--log`)
+    and the path when it cannot be written.
+
+    A regular file (or a name not yet taken) is written through a temporary file beside it, renamed over
+    it at the end, so an error, a full disk or Ctrl-C leaves the old file or none, never a part (the
+    temporary is removed). A symbolic link is followed, so the file it names is replaced and the link is
+    kept. A character device or a FIFO (/dev/null, /dev/stdout into a pipe) is written in place, since a
+    rename would replace the device with a regular file; a FIFO that nobody reads is refused at once.
+    """
+    where = _path_text(path, option)
+    name = f"{option} {excerpt(where, PATH_CHARACTERS)}"
+    existing = _existing_output(where, name)
+    with _reported(name):
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            with open(where, "w", encoding="utf-8", opener=_nonblocking(os.O_WRONLY)) as out:
+                os.set_blocking(out.fileno(), True)
+                yield out
+            return
+        target = Path(os.path.realpath(where))
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name[:TEMPORARY_NAME_KEEPS]}.", suffix=".part",
+                                             dir=target.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                yield out
+            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes owner-only files; a plain open would not
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def _existing_output(where: str, name: str) -> os.stat_result | None:
+    """The status of the file `where` names (links followed), None when it does not exist yet; InputError
+    when it cannot be an output: a directory, a block device, a socket, a missing directory, a name too
+    long."""
+    try:
+        info = os.stat(where)
+    except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(os.path.realpath(where))):
+            raise InputError(f"{name}: the directory {str(Path(where).parent)!r} does not exist") from None
+        return None
+    except OSError as error:
+        raise InputError(f"{name}: cannot write: {error.strerror}") from None
+    mode = info.st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        raise InputError(f"{name}: is {kind(mode)}; write to a regular file, a character device or a FIFO")
+    return info
+
+
+@contextlib.contextmanager
+def _reported(name: str) -> Iterator[None]:
+    """OSError inside turned into InputError naming the output (`--svg 'x.svg': cannot write: ...`)."""
+    try:
+        yield
+    except OSError as error:
+        reason = "nothing reads this FIFO" if error.errno == errno.ENXIO else error.strerror
+        raise InputError(f"{name}: cannot write: {reason}") from None
 
 
 def _path_text(path: str | os.PathLike[str], what: str) -> str:

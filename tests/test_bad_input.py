@@ -1,23 +1,32 @@
-"""Bad input files, per format: each is one line on stderr naming the file and the problem, exit 2, quickly.
+"""Bad input, per format and per flag: each is one line on stderr naming what and where, exit 2, quickly,
+and nothing left on disk that was not asked for.
 
 Every command that reads a file is asked the same table of broken files
 (empty, binary, not UTF-8, a directory, missing, huge, a device, a FIFO);
-CRLF line ends and a byte-order mark are read as the plain file is. JSON
-nested past Python's recursion, integers past its digits and lone
-surrogates are one line too, and a message quotes a 5 MB line by a short
-excerpt. Output into a missing directory fails the same way and leaves
-nothing behind.
+CRLF line ends and a byte-order mark are read as the plain file is. Every
+output flag is given names that cannot be written, devices and FIFOs, and
+must leave the device a device. Outputs are whole or absent after a full
+disk or Ctrl-C.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import resource
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-
 from pysolve import cli, files
+from pysolve.azul.game import play_game
 from pysolve.errors import InputError
 from pysolve.paths import data_dir
 
@@ -27,7 +36,7 @@ SAMPLES = {  # puzzle -> a valid file of its format, and the arguments of a quic
     "tangram": (data_dir() / "tangram" / "classic.txt", ["--count", "--strategy", "cell", "--backend", "python"]),
     "sudoku": (data_dir() / "sudoku" / "wikipedia.txt", ["--count", "2", "--backend", "python"]),
 }
-FILE = "{FILE}"  # stands for the file read
+FILE, OUT, LOG = "{FILE}", "{OUT}", "{LOG}"  # stand for the file read, the file written, a valid Azul log
 READERS = {  # every command that reads an input file
     "hidato": ["solve", "hidato", FILE, "--backend", "python"],
     "squares": ["solve", "squares", FILE, "--backend", "python"],
@@ -37,6 +46,20 @@ READERS = {  # every command that reads an input file
     "play tangram": ["play", "tangram", FILE],
     "azul replay": ["azul", "replay", FILE],
 }
+WRITERS = {  # every output flag, on a quick command that writes it
+    "tangram --svg": ["solve", "tangram", "--backend", "python", "--svg", OUT],
+    "hidato --svg": ["solve", "hidato", str(SAMPLES["hidato"][0]), "--backend", "python", "--svg", OUT],
+    "sudoku --svg": ["solve", "sudoku", str(SAMPLES["sudoku"][0]), "--backend", "python", "--svg", OUT],
+    "squares --svg": ["solve", "squares", "--backend", "python", "--svg", OUT],
+    "squares --trace": ["solve", "squares", "--backend", "python", "--trace", OUT],
+    "squares --trace-html": ["solve", "squares", "--backend", "python", "--trace-html", OUT],
+    "azul simulate --log": ["azul", "simulate", "--log", OUT],
+    "azul simulate --chart": ["azul", "simulate", "--chart", OUT],
+    "azul replay --html": ["azul", "replay", LOG, "--html", OUT],
+    "azul replay --svg": ["azul", "replay", LOG, "--svg", OUT],
+}
+REFUSED_BEFORE_PLAY = {"azul play --log": ["azul", "play", "--log", OUT]}  # a good name would start the game
+
 BROKEN = {  # name -> (file contents or a maker, the words the message must hold)
     "empty": (b"", "empty"),
     "binary": (b"\x00\x01\x02 not text\n", "binary file"),
@@ -62,9 +85,18 @@ def one_line(err: str) -> bool:
     return err.count("\n") == 1 and err.startswith("pysolve: error: ") and "Traceback" not in err
 
 
-def filled(argv: list[str], file: Path) -> list[str]:
-    """`argv` with FILE replaced by the path of `file`."""
-    return [str(file) if word == FILE else word for word in argv]
+def filled(argv: list[str], **paths: Path | str) -> list[str]:
+    """`argv` with FILE, OUT and LOG replaced by the paths given for them."""
+    marks = {FILE: paths.get("file"), OUT: paths.get("out"), LOG: paths.get("log")}
+    return [str(marks[word]) if word in marks else word for word in argv]
+
+
+@pytest.fixture(scope="module")
+def azul_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A valid Azul log: one short game, as `simulate --log` writes it."""
+    path = tmp_path_factory.mktemp("azul") / "game.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in play_game(seed=1, log=True).log))
+    return path
 
 
 def broken_file(tmp_path: Path, case: str) -> Path:
@@ -207,11 +239,146 @@ def test_an_excerpt_is_short_and_one_line() -> None:
     assert files.excerpt(10 ** 4000).count("...") == 1 and len(files.excerpt(10 ** 4000)) < 60
 
 
-@pytest.mark.parametrize("puzzle", SAMPLES)
-def test_output_into_a_missing_directory_fails_and_leaves_nothing(puzzle: str, tmp_path: Path,
+# ---------------------------------------------------------------- output files
+
+def bad_names(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Output names that cannot be written -> the words of the one line that refuses each."""
+    (tmp_path / "a directory").mkdir()
+    return {
+        "empty": ("", "the file name is empty"),
+        "300 characters": (str(tmp_path / ("n" * 300 + ".svg")), "cannot write: File name too long"),
+        "a directory": (str(tmp_path / "a directory"), "is a directory"),
+        "a missing directory": (str(tmp_path / "no" / "such" / "out.svg"), "does not exist"),
+    }
+
+
+@pytest.mark.parametrize("name", ["empty", "300 characters", "a directory", "a missing directory"])
+@pytest.mark.parametrize("writer", {**WRITERS, **REFUSED_BEFORE_PLAY})
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(writer: str, name: str, tmp_path: Path,
+                                                                     azul_log: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path, words = bad_names(tmp_path)[name]
+    before = sorted(tmp_path.rglob("*"))
+    code, out, err, seconds = run(filled({**WRITERS, **REFUSED_BEFORE_PLAY}[writer], out=path, log=azul_log), capsys)
+    assert code == 2 and out == "" and one_line(err), err  # out == "": refused before anything was solved
+    assert writer.split()[-1] in err and words in err, err
+    assert sorted(tmp_path.rglob("*")) == before
+    assert seconds < 5
+
+
+def private_device(tmp_path: Path, name: str) -> Path:
+    """/dev/null or /dev/full: as root a fresh node of the same device (so that a bug replacing it harms
+    nothing of the system's), else the system's own (which no other user can replace)."""
+    system = Path("/dev") / name
+    if os.geteuid() != 0:
+        return system
+    node = tmp_path / name
+    os.mknod(node, stat.S_IFCHR | 0o666, os.stat(system).st_rdev)
+    return node
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_character_device_is_written_in_place_and_stays_a_device(writer: str, tmp_path: Path, azul_log: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("null", "full"):
+        device = private_device(tmp_path, name)
+        kind = os.stat(device).st_rdev
+        code, _, err, _ = run(filled(WRITERS[writer], out=device, log=azul_log), capsys)
+        if name == "null":
+            assert code == 0 and err.endswith(f"wrote {device}\n"), err
+        else:
+            assert code == 2 and one_line(err) and "cannot write: No space left on device" in err, err
+        assert stat.S_ISCHR(os.stat(device).st_mode) and os.stat(device).st_rdev == kind
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".part")] == []
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_fifo_is_written_when_read_and_refused_at_once_when_not(writer: str, tmp_path: Path, azul_log: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    sample, question = SAMPLES[puzzle]
-    target = tmp_path / "no" / "such" / "dir" / "out.svg"
-    code, out, err, _ = run(["solve", puzzle, str(sample), *question, "--svg", str(target)], capsys)
-    assert code == 2 and err.count("\n") == 1 and "does not exist" in err, err
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err, seconds = run(filled(WRITERS[writer], out=fifo, log=azul_log), capsys)
+    assert code == 2 and one_line(err) and "cannot write: nothing reads this FIFO" in err, err
+    assert seconds < 5
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    try:
+        for _ in range(500):  # until the reader has the FIFO open
+            code, _, err, _ = run(filled(WRITERS[writer], out=fifo, log=azul_log), capsys)
+            if code == 0:
+                break
+            time.sleep(0.01)
+    finally:
+        if not received and code != 0:
+            with open(fifo, "wb"):  # let the reader go
+                pass
+        reader.join(timeout=30)
+    assert code == 0 and received and received[0], err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_a_symbolic_link_is_followed_and_kept(tmp_path: Path) -> None:
+    target = tmp_path / "real.svg"
+    target.write_text("old")
+    link = tmp_path / "link.svg"
+    link.symlink_to(target)
+    files.write_text(link, "<svg/>", "--svg")
+    assert link.is_symlink() and target.read_text() == "<svg/>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "real.svg"]
+
+
+def test_a_socket_is_refused(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "socket"))
+        with pytest.raises(InputError, match="is a socket; write to a regular file, a character device or a FIFO"):
+            files.check_output(tmp_path / "socket", "--svg")
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "game.log"
+    target.write_text("the old log\n")
+    with pytest.raises(KeyboardInterrupt):
+        with files.writing(target, "--log") as out:
+            out.write("half a new log")
+            raise KeyboardInterrupt
+    assert target.read_text() == "the old log\n" and [p.name for p in tmp_path.iterdir()] == ["game.log"]
+
+
+def simulate(tmp_path: Path, games: int, **limits: Any) -> subprocess.Popen[str]:
+    """`pysolve azul simulate --games GAMES --log game.log` started in `tmp_path`; `file_size` limits the
+    bytes it may write to a file (a full disk, as the process sees it)."""
+    def limited() -> None:
+        if "file_size" in limits:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_size"], limits["file_size"]))
+
+    return subprocess.Popen([sys.executable, "-m", "pysolve.cli", "azul", "simulate", "--games", str(games),
+                             "--log", "game.log"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True, preexec_fn=limited)
+
+
+def test_a_full_disk_leaves_the_old_log_and_no_part(tmp_path: Path) -> None:
+    (tmp_path / "game.log").write_text("the old log\n")
+    run_ = simulate(tmp_path, 10, file_size=64 * 1024)
+    _, err = run_.communicate(timeout=120)
+    assert run_.returncode == 2 and one_line(err) and "--log 'game.log': cannot write: File too large" in err, err
+    assert (tmp_path / "game.log").read_text() == "the old log\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.log"]
+
+
+@pytest.mark.parametrize("moment, games", [("while the games are played", 3000),  # about 15 s of games
+                                           ("while the log is written", 300)])  # 11 MB of log
+def test_ctrl_c_leaves_no_log_and_no_part(moment: str, games: int, tmp_path: Path) -> None:
+    run_ = simulate(tmp_path, games)
+    deadline = time.monotonic() + 120
+    if moment == "while the games are played":
+        time.sleep(1.5)
+    else:
+        while not [p for p in tmp_path.iterdir() if p.name.endswith(".part")] and run_.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.002)
+    run_.send_signal(signal.SIGINT)
+    _, err = run_.communicate(timeout=60)
+    assert run_.returncode == 130 and err == "pysolve: interrupted\n", err
     assert list(tmp_path.iterdir()) == []
