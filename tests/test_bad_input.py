@@ -6,7 +6,8 @@ Every command that reads a file is asked the same table of broken files
 CRLF line ends and a byte-order mark are read as the plain file is. Every
 output flag is given names that cannot be written, devices and FIFOs, and
 must leave the device a device. Outputs are whole or absent after a full
-disk or Ctrl-C.
+disk or Ctrl-C. A malformed --cluster address is one line before any work,
+and --workers starts no more processes than help.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pysolve import cli, files
+from pysolve import cli, executors, files
 from pysolve.azul.game import play_game
 from pysolve.errors import InputError
 from pysolve.paths import data_dir
@@ -382,3 +383,39 @@ def test_ctrl_c_leaves_no_log_and_no_part(moment: str, games: int, tmp_path: Pat
     _, err = run_.communicate(timeout=60)
     assert run_.returncode == 130 and err == "pysolve: interrupted\n", err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- clusters and workers
+
+ADDRESSES = ["bogus", "tcp://", "tcp://host:notaport", "inproc://x", "tls://127.0.0.1:1", "tcp://host:0",
+             "tcp://host:99999", "tcp://[::1", ""]
+CLUSTER_USERS = {
+    "solve --count": ["solve", "sudoku", str(data_dir() / "sudoku" / "easy.txt"), "--index", "1", "--count", "2",
+                      "--cluster"],
+    "azul simulate": ["azul", "simulate", "--cluster"],
+}
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
+@pytest.mark.parametrize("command", CLUSTER_USERS)
+def test_a_malformed_cluster_address_is_one_line_before_any_work(command: str, address: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err, seconds = run([*CLUSTER_USERS[command], address], capsys)
+    assert code == 2 and out == "" and one_line(err), err
+    assert err.startswith(f"pysolve: error: --cluster {address!r}: ") and "tcp://HOST:PORT" in err
+    assert seconds < 2  # nothing was split, started or connected to
+
+
+def test_more_workers_than_help_start_no_more_processes_than_cores(capsys: pytest.CaptureFixture[str]) -> None:
+    cores = len(os.sched_getaffinity(0))
+    code, out, err, seconds = run(["solve", "sudoku", str(data_dir() / "sudoku" / "easy.txt"), "--index", "1",
+                                   "--count", "2", "--backend", "python", "--workers", "1000", "--json"], capsys)
+    assert code == 0, err
+    stats = json.loads(out)["stats"]
+    ran = f"{min(cores, stats['parts'])} process"
+    assert stats["ran_on"].startswith(ran) and stats["ran_on"].endswith("(of 1000 asked: at most one per core and "
+                                                                         "per part)")
+    assert seconds < 15
+    code, _, err, seconds = run(["azul", "simulate", "--games", "3", "--workers", "1000"], capsys)
+    assert code == 0 and seconds < 15, err
+    assert executors.useful_workers(1000, 3) == min(3, cores) and executors.useful_workers(2, 1) == 1

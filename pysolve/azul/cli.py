@@ -95,15 +95,17 @@ def _check_counts(args: argparse.Namespace) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     """Play the games, print per-game lines (or JSON) and the per-strategy summary."""
     _check_counts(args)
+    if args.cluster is not None:
+        executors.check_cluster(args.cluster)
     _check_outputs(args, "log", "chart")
     backend = _names(args.engine, backends.NAMES, "engine")[0]
     rules(backend)  # fail early when the back end cannot run here
-    executors.check_workers(args.workers)
     work = tour.tasks(args.players, args.games, args.seed, backend, _names(args.strategy, None, "strategy"),
                       log=args.log is not None, variant=args.variant)
+    workers = executors.useful_workers(args.workers, len(work))
     progress = Progress(len(work), "azul")
     try:
-        with executors.executor(args.workers, args.cluster) as executor:
+        with executors.executor(workers, args.cluster) as executor:
             results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
     finally:
         progress.close()
