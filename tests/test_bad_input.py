@@ -6,12 +6,15 @@ Every command that reads a file is asked the same table of broken files
 CRLF line ends and a byte-order mark are read as the plain file is. Every
 output flag is given names that cannot be written, devices and FIFOs, and
 must leave the device a device. Outputs are whole or absent after a full
-disk or Ctrl-C. A malformed --cluster address is one line before any work,
-and --workers starts no more processes than help.
+disk or Ctrl-C. A hypothesis fuzz of each file format (random structure,
+nesting, unicode, sizes) ends in exit 0 or 2 with at most one line on stderr.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import io
 import json
 import os
 import resource
@@ -20,12 +23,16 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from pysolve import cli, executors, files
 from pysolve.azul.game import play_game
 from pysolve.errors import InputError
@@ -419,3 +426,166 @@ def test_more_workers_than_help_start_no_more_processes_than_cores(capsys: pytes
     code, _, err, seconds = run(["azul", "simulate", "--games", "3", "--workers", "1000"], capsys)
     assert code == 0 and seconds < 15, err
     assert executors.useful_workers(1000, 3) == min(3, cores) and executors.useful_workers(2, 1) == 1
+
+
+# ---------------------------------------------------------------- fuzz
+
+ODD_WORDS = ["9" * 5_000, "-" + "9" * 30, "²", "١٢", "1_000", "0x1f", "1e9", "nan", "-inf", "\u2028", "\x85", "\x1c",
+             "\ufeff", "\u202e", "🧩", "a" * 20_000, "\t", "#", "-1", "0", "{", "[", "\"", "\\"]
+TEXT = st.text(st.characters(codec="utf-8"), max_size=10)  # what a UTF-8 file can hold (no lone surrogates)
+FORMAT_WORDS = {
+    "hidato": ["__", "_", "0", ".", "XX", "X", "-1", "1", "2", "4", "9", "12", "40", "4096", "4097"],
+    "sudoku": [".", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "G", "|", "------+-------+------", "10",
+               "16", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"],
+    "tangram": ["board", "piece", "rotations", "place", "yes", "no", "a", "b", "c", "k", "#112233", "#fff", "1", "2",
+                "3", "4", "-1", "10", "64", "65"],
+    "squares": ["grid", "rule", "insect", "eternity", "pair", "piece", "R", "r", "M", "m", "0", "1", "2", "3", "4",
+                "-2"],
+}
+
+
+def text_of(words: list[str]) -> st.SearchStrategy[str]:
+    """Lines of the format's words mixed with odd ones and any text, some of them repeated many times."""
+    word = st.one_of(st.sampled_from(words), st.sampled_from(ODD_WORDS), TEXT)
+    lines = st.lists(st.lists(word, max_size=8).map(" ".join), max_size=12).map("\n".join)
+    return st.one_of(lines, st.builds(lambda text, times: "\n".join([text] * times), lines, st.integers(2, 2_000)))
+
+
+@st.composite
+def mutated(draw: st.DrawFn, sample: str, words: list[str]) -> str:
+    """The sample file with a few lines deleted, repeated, or with a word replaced by another."""
+    lines = sample.splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        change = draw(st.sampled_from(["delete", "repeat", "word", "cut"]))
+        if change == "delete":
+            del lines[at]
+        elif change == "repeat":
+            lines.insert(at, lines[at])
+        elif change == "cut":
+            lines[at] = lines[at][:draw(st.integers(0, len(lines[at])))]
+        else:
+            split = lines[at].split() or [""]
+            split[draw(st.integers(0, len(split) - 1))] = draw(st.one_of(st.sampled_from(words + ODD_WORDS), TEXT))
+            lines[at] = " ".join(split)
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n", "\n\n# end"]))
+
+
+def json_containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Lists and objects of `inner` values."""
+    return st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5)
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | TEXT, json_containers,
+                           max_leaves=20)
+NESTED = st.builds(lambda depth, closed: "[" * depth + "]" * (depth if closed else 0),
+                   st.integers(1, 20_000), st.booleans())
+JSON_TEXT = st.one_of(JSON_VALUES.map(json.dumps), NESTED, st.just('"\\ud800"'), st.just("[" + "7" * 5000 + "]"),
+                      JSON_VALUES.map(lambda value: json.dumps(value)[:-1]))
+HIDATO_ROWS = st.lists(st.lists(st.integers(-2, 20) | st.sampled_from([10 ** 30, 4097, True, 1.5]), max_size=6),
+                       max_size=6)
+HIDATO_SAMPLE = json.loads((data_dir() / "hidato" / "sample.json").read_text())
+
+
+@st.composite
+def hidato_sample_changed(draw: st.DrawFn) -> str:
+    """The sample board as JSON with a few cells, or whole rows, replaced."""
+    rows = copy.deepcopy(HIDATO_SAMPLE)
+    for _ in range(draw(st.integers(1, 3))):
+        r = draw(st.integers(0, len(rows) - 1))
+        if draw(st.booleans()) and rows[r]:
+            rows[r][draw(st.integers(0, len(rows[r]) - 1))] = draw(st.integers(-3, 45) | JSON_VALUES)
+        else:
+            rows[r] = draw(HIDATO_ROWS | JSON_VALUES)
+    return json.dumps(draw(st.sampled_from([rows, {"puzzle": rows}])))
+
+
+HIDATO_JSON = st.one_of(JSON_TEXT, HIDATO_ROWS.map(json.dumps), HIDATO_ROWS.map(lambda rows: json.dumps({"puzzle": rows})),
+                        hidato_sample_changed())
+
+
+def azul_records() -> list[dict[str, Any]]:
+    """A real game's log records (one 2-player game)."""
+    return play_game(seed=3, log=True).log
+
+
+@st.composite
+def azul_log_text(draw: st.DrawFn) -> str:
+    """A real log, cut short, with values somewhere in its records replaced, removed or retyped, lines
+    swapped, and odd lines added."""
+    records = copy.deepcopy(GAME[:draw(st.integers(1, len(GAME)))])
+    for _ in range(draw(st.integers(0, 3))):
+        value: Any = draw(st.sampled_from(records))
+        while isinstance(value, (dict, list)) and value and draw(st.booleans()):
+            holder = value
+            key = draw(st.sampled_from(sorted(holder) if isinstance(holder, dict) else range(len(holder))))
+            value = holder[key]
+        if isinstance(value, (dict, list)) and value:
+            key = draw(st.sampled_from(sorted(value) if isinstance(value, dict) else range(len(value))))
+            if draw(st.booleans()):
+                value[key] = draw(JSON_VALUES | st.integers(-3, 30))
+            else:
+                del value[key]
+    lines = [json.dumps(record) for record in records]
+    if draw(st.booleans()):
+        lines.insert(draw(st.integers(0, len(lines))), draw(JSON_TEXT | TEXT))
+    if draw(st.booleans()) and len(lines) > 1:
+        first, second = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+        lines[first], lines[second] = lines[second], lines[first]
+    return "\n".join(lines)
+
+
+GAME = azul_records()
+FUZZED = {  # format -> (the text strategy, the command reading it: a quick question, short time limits)
+    "hidato text": (st.one_of(text_of(FORMAT_WORDS["hidato"]),
+                              mutated(SAMPLES["hidato"][0].read_text(), FORMAT_WORDS["hidato"])),
+                    ["solve", "hidato", FILE, "--count", "2", "--backend", "python", "--seconds", "2"]),
+    "hidato JSON": (HIDATO_JSON, ["solve", "hidato", FILE, "--backend", "python", "--seconds", "2"]),
+    "sudoku": (st.one_of(text_of(FORMAT_WORDS["sudoku"]),
+                         mutated(SAMPLES["sudoku"][0].read_text(), FORMAT_WORDS["sudoku"])),
+               ["solve", "sudoku", FILE, "--count", "2", "--backend", "python", "--seconds", "2"]),
+    "tangram": (st.one_of(text_of(FORMAT_WORDS["tangram"]),
+                          mutated(SAMPLES["tangram"][0].read_text(), FORMAT_WORDS["tangram"])),
+                ["solve", "tangram", FILE, "--backend", "python", "--seconds", "2"]),
+    "squares": (st.one_of(text_of(FORMAT_WORDS["squares"]),
+                          mutated(SAMPLES["squares"][0].read_text(), FORMAT_WORDS["squares"]),
+                          mutated((data_dir() / "squares" / "eternity" / "pieces_03x03.txt").read_text(),
+                                  FORMAT_WORDS["squares"])),
+                ["solve", "squares", FILE, "--backend", "python", "--seconds", "2"]),
+    "azul replay": (azul_log_text(), ["azul", "replay", FILE]),
+}
+FUZZ_EXAMPLES = 60  # per format, in each run of the suite
+
+
+def fuzzed_run(argv: list[str], text: str) -> tuple[int, str]:
+    """Exit code and stderr of `argv` run in this process on a file holding `text` (stdout dropped). An
+    exception escaping `cli.main` fails the test, as the traceback it would print would."""
+    with tempfile.TemporaryDirectory() as directory:  # hypothesis examples cannot share pytest's tmp_path
+        path = Path(directory) / "fuzzed.txt"
+        path.write_text(text, encoding="utf-8")
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = cli.main(filled(argv, file=path))
+    return code, err.getvalue()
+
+
+def behaves(code: int, err: str) -> bool:
+    """Exit 0 or 2 with at most one short line on stderr, never a traceback."""
+    return code in (0, 2) and err.count("\n") <= 1 and "Traceback" not in err and len(err) < 1_000 \
+        and (code == 0 or err.startswith("pysolve: error: "))
+
+
+@pytest.mark.parametrize("fmt", FUZZED)
+def test_fuzzed_files_end_in_exit_0_or_2_with_one_line(fmt: str) -> None:
+    strategy, argv = FUZZED[fmt]
+
+    @settings(max_examples=FUZZ_EXAMPLES, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(strategy)
+    def check(text: str) -> None:
+        code, err = fuzzed_run(argv, text)
+        assert behaves(code, err), (code, err[:2000])
+
+    check()
