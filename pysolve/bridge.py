@@ -142,11 +142,11 @@ def resolve_rule_base(name_or_path: str | os.PathLike[str]) -> Path:
     text = os.fspath(name_or_path)
     path = Path(text)
     if path.suffix == ".pl" or os.sep in text:
-        if not path.is_file():
-            raise UnknownName(f"rule base file {text!r} does not exist")
+        if not os.path.isfile(text):  # False, not OSError, for a name too long to look up
+            raise UnknownName(f"rule base file {text!r} does not exist or is not a regular file")
         return path.resolve()
     shipped = rule_base_dir() / f"{text}.pl"
-    if not shipped.is_file():
+    if not os.path.isfile(shipped):
         raise UnknownName(f"unknown rule base {text!r}; known: {', '.join(rule_bases())}")
     return shipped
 

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import backends, bridge, budget, memory, options, parallel, puzzles
+from pysolve import backends, bridge, budget, executors, memory, options, parallel, puzzles
 from pysolve.answers import Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
@@ -169,16 +169,19 @@ def question_values(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
 
 def run_solve(args: argparse.Namespace) -> int:
     puzzle = puzzles.get(args.puzzle)
+    cluster = getattr(args, "cluster", None)
+    if cluster is not None:
+        executors.check_cluster(cluster)
     questions = puzzle.questions(**question_values(puzzle, args))
     outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
                             f"pysolve solve {puzzle.name}")
-    in_parts = getattr(args, "workers", 1) != 1 or getattr(args, "cluster", None)
+    in_parts = getattr(args, "workers", 1) != 1 or cluster is not None
     if in_parts and len(questions) > 1:
         raise InputError(f"--workers/--cluster count one puzzle in parts; this file holds {len(questions)}: "
                          "pick one with --index K")
     if len(questions) == 1:
         if in_parts:
-            answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, args.cluster)
+            answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, cluster)
         else:
             with Ticker(f"{puzzle.name}: searching"):
                 answer = puzzle.solve(questions[0], args.backend)

@@ -1,32 +1,72 @@
-"""Input files read with one clear error when they cannot be; output files written whole or not at all."""
+"""Files in and out, each with one clear error when it cannot be: inputs read only from regular files and
+only up to a limit, JSON read without Python's own limits escaping as tracebacks, outputs written whole or
+not at all and never over a file that is not the user's output, and input quoted in errors only as a short
+excerpt."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import json
 import os
+import re
+import reprlib
+import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 from pysolve.errors import InputError
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024  # a puzzle file larger than this is refused before it is read
+EXCERPT_CHARACTERS = 60  # of input quoted in an error message (a line can be megabytes long)
+PATH_CHARACTERS = 300  # of a file name quoted in an error message (longer than any name a system takes)
+MAX_DIGITS = 18  # of a whole number in an input file: past any size, id or colour, and within 64 bits
+TEMPORARY_NAME_KEEPS = 200  # characters of the target's name in its temporary's (a name holds at most 255)
+
+_SHORT = reprlib.Repr()  # what `excerpt` prints of a value that is not text: a few items, a few levels
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring, _SHORT.maxother = 3, 6, 6, 30, EXCERPT_CHARACTERS
+
+_KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def excerpt(value: Any, width: int = EXCERPT_CHARACTERS) -> str:
+    """`value` as an error message quotes it: its repr() when short; else the first `width` characters of a
+    text with its length, or the start of an abridged repr of anything else. One short line whatever the
+    input holds (newlines and control characters come escaped)."""
+    if isinstance(value, str):
+        if len(value) <= width:
+            return repr(value)
+        return f"{value[:width]!r}... ({len(value):,} characters)"
+    shown = _SHORT.repr(value)
+    return shown if len(shown) <= width else shown[:width] + "..."
+
+
+_WHOLE_NUMBER = re.compile(rf"[-+]?[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def whole_number(word: str, where: str, what: str) -> int:
+    """`word` as an integer (ASCII digits, at most MAX_DIGITS, a sign allowed); InputError naming `where`
+    (`file:line`) and `what` (`piece id`) otherwise, so that no reader carries a number of a thousand
+    digits into its arithmetic and messages."""
+    if not _WHOLE_NUMBER.fullmatch(word):
+        raise InputError(f"{where}: {what} {excerpt(word)} is not an integer of at most {MAX_DIGITS} digits")
+    return int(word)
+
+
+def kind(mode: int) -> str:
+    """What a file of `mode` (st_mode) is, in words: "a regular file", "a character device", ..."""
+    return next((words for test, words in _KINDS if test(mode)), "not a file")
 
 
 def read_text(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
     """The UTF-8 text of an input file (CRLF read as LF); InputError naming `what` (`hidato file`) and the
-    path when it is missing, a directory, larger than `max_bytes`, binary, not UTF-8, empty or unreadable."""
-    name = f"{what} {os.fspath(path)!r}"
-    target = Path(path)
-    try:
-        if target.is_dir():
-            raise InputError(f"{name}: is a directory, not a file")
-        size = target.stat().st_size
-        if size > max_bytes:
-            raise InputError(f"{name}: is {size:,} bytes; input files are limited to {max_bytes:,} bytes")
-        data = target.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except OSError as error:
-        raise InputError(f"{name}: cannot read: {error.strerror}") from None
+    path when it is missing, not a regular file, larger than `max_bytes`, binary, not UTF-8, empty or
+    unreadable."""
+    name = f"{what} {excerpt(_path_text(path, what), PATH_CHARACTERS)}"
+    data = _read_bytes(os.fspath(path), name, max_bytes)
     nul = data.find(b"\0")
     if nul >= 0:
         raise InputError(f"{name}: is a binary file (a NUL byte at offset {nul}), not text")
@@ -40,30 +80,150 @@ def read_text(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_INPU
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def write_text(path: str | os.PathLike[str], text: str, option: str) -> str:
-    """Write `text` to `path` through a temporary file and a rename, so that an interrupted or failed
-    write leaves no half-written file; InputError naming `option` (`--svg`) and the path when it fails.
-    Returns the path as given."""
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{option} {os.fspath(path)!r}: is a directory")
-    if not target.parent.is_dir():
-        raise InputError(f"{option} {os.fspath(path)!r}: the directory {str(target.parent)!r} does not exist")
+def _read_bytes(path: str, name: str, max_bytes: int) -> bytes:
+    """At most `max_bytes` of the regular file `path`. A device, FIFO or socket is refused before it is
+    opened (/dev/zero never ends, a FIFO blocks until someone writes), and checked again once open, in case
+    the name changed hands in between; a file that grows while read stops at the limit."""
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        _require_regular(os.stat(path), name)
+        with open(path, "rb", opener=_nonblocking(os.O_RDONLY)) as handle:
+            info = os.fstat(handle.fileno())
+            _require_regular(info, name)
+            if info.st_size > max_bytes:
+                raise InputError(f"{name}: is {info.st_size:,} bytes; input files are limited to {max_bytes:,} "
+                                 "bytes")
+            data = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
     except OSError as error:
-        raise InputError(f"{option} {os.fspath(path)!r}: cannot write: {error.strerror}") from None
+        raise InputError(f"{name}: cannot read: {error.strerror}") from None
+    if len(data) > max_bytes:
+        raise InputError(f"{name}: grew past {max_bytes:,} bytes while read; input files are limited to "
+                         f"{max_bytes:,} bytes")
+    return data
+
+
+def _require_regular(info: os.stat_result, name: str) -> None:
+    """InputError unless `info` is a regular file's."""
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{name}: is {kind(info.st_mode)}, not a regular file")
+
+
+def _nonblocking(flags: int) -> Any:
+    """An `open()` opener adding O_NONBLOCK (opening a FIFO must not wait) and O_CLOEXEC to `flags`."""
+    def opener(path: str, _: int) -> int:
+        return os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC)
+
+    return opener
+
+
+def parse_json(text: str, where: str) -> Any:
+    """The value of a JSON text; InputError naming `where` (`file:line`) when it is not JSON, nests deeper
+    than Python's recursion allows, holds an integer too long to convert, or a string that is not text (a
+    lone surrogate such as "\\ud800", which no output could print)."""
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes owner-only files; a plain open would not
-        os.replace(temporary, target)
-    except BaseException as error:
-        Path(temporary).unlink(missing_ok=True)
-        if isinstance(error, OSError):
-            raise InputError(f"{option} {os.fspath(path)!r}: cannot write: {error.strerror}") from None
-        raise
+        value = json.loads(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except json.JSONDecodeError as error:
+        raise InputError(f"{where}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") \
+            from None
+    except RecursionError:
+        raise InputError(f"{where}: the JSON nests too deeply to read") from None
+    except UnicodeEncodeError as error:
+        raise InputError(f"{where}: the JSON holds a string that is not text "
+                         f"({excerpt(error.object[error.start:error.end])}, a lone surrogate)") from None
+    except ValueError:  # Python's limit on the digits of an integer converted from text
+        raise InputError(f"{where}: the JSON holds an integer too long to read") from None
+    return value
+
+
+def check_output(path: str | os.PathLike[str], option: str) -> str:
+    """`path` as text when a file can be written there, before any work is done; InputError naming
+    `option` (`--svg`) when the name is empty or too long, its directory is missing, or it names a
+    directory, a block device or a socket."""
+    text = _path_text(path, option)
+    _existing_output(text, f"{option} {excerpt(text, PATH_CHARACTERS)}")
+    return text
+
+
+def write_text(path: str | os.PathLike[str], text: str, option: str) -> str:
+    """Write `text` to `path` whole or not at all (see `writing`); returns the path as given."""
+    with writing(path, option) as out:
+        out.write(text)
     return os.fspath(path)
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str], option: str) -> Iterator[TextIO]:
+    """A text stream whose contents reach `path` whole or not at all; InputError naming `option` (`--log`)
+    and the path when it cannot be written.
+
+    A regular file (or a name not yet taken) is written through a temporary file beside it, renamed over
+    it at the end, so an error, a full disk or Ctrl-C leaves the old file or none, never a part (the
+    temporary is removed). A symbolic link is followed, so the file it names is replaced and the link is
+    kept. A character device or a FIFO (/dev/null, /dev/stdout into a pipe) is written in place, since a
+    rename would replace the device with a regular file; a FIFO that nobody reads is refused at once.
+    """
+    where = _path_text(path, option)
+    name = f"{option} {excerpt(where, PATH_CHARACTERS)}"
+    existing = _existing_output(where, name)
+    with _reported(name):
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            with open(where, "w", encoding="utf-8", opener=_nonblocking(os.O_WRONLY)) as out:
+                os.set_blocking(out.fileno(), True)
+                yield out
+            return
+        target = Path(os.path.realpath(where))
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name[:TEMPORARY_NAME_KEEPS]}.", suffix=".part",
+                                             dir=target.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                yield out
+            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes owner-only files; a plain open would not
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def _existing_output(where: str, name: str) -> os.stat_result | None:
+    """The status of the file `where` names (links followed), None when it does not exist yet; InputError
+    when it cannot be an output: a directory, a block device, a socket, a missing directory, a name too
+    long."""
+    try:
+        info = os.stat(where)
+    except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(os.path.realpath(where))):
+            raise InputError(f"{name}: the directory {str(Path(where).parent)!r} does not exist") from None
+        return None
+    except OSError as error:
+        raise InputError(f"{name}: cannot write: {error.strerror}") from None
+    mode = info.st_mode
+    if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        raise InputError(f"{name}: is {kind(mode)}; write to a regular file, a character device or a FIFO")
+    return info
+
+
+@contextlib.contextmanager
+def _reported(name: str) -> Iterator[None]:
+    """OSError inside turned into InputError naming the output (`--svg 'x.svg': cannot write: ...`)."""
+    try:
+        yield
+    except OSError as error:
+        reason = "nothing reads this FIFO" if error.errno == errno.ENXIO else error.strerror
+        raise InputError(f"{name}: cannot write: {reason}") from None
+
+
+def _path_text(path: str | os.PathLike[str], what: str) -> str:
+    """`path` as text; InputError naming `what` when it is empty or holds a NUL (no file has such a name)."""
+    text = os.fspath(path)
+    if not isinstance(text, str):
+        raise InputError(f"{what}: give the file name as text, not {excerpt(text)}")
+    if not text:
+        raise InputError(f"{what}: the file name is empty")
+    if "\0" in text:
+        raise InputError(f"{what} {excerpt(text, PATH_CHARACTERS)}: a file name cannot hold a NUL character")
+    return text
 
 
 def _umask() -> int:

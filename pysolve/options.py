@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pysolve import files
 from pysolve.errors import InputError, UnknownName
 
 KINDS = (str, int, float, bool)
@@ -63,6 +64,8 @@ class Option:
             raise InputError(f"{self.flag}: {value} is less than {self.minimum:g}")
         if self.above is not None and not value > self.above:
             raise InputError(f"{self.flag}: {value} is not greater than {self.above:g}")
+        if self.output:
+            return files.check_output(value, self.flag)  # a name that cannot be written fails before the search
         return value
 
     def _converted(self, given: Any) -> Any:

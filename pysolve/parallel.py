@@ -54,25 +54,33 @@ def count_part(part: Part) -> PartCount:
 
 def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, workers: int = 1,
                    cluster: str | None = None) -> Answer:
-    """Count `question`'s solutions as the sum of its parts' counts, the parts run by `workers` processes
-    or on the Dask cluster at `cluster` (in this process when neither), with progress on a terminal.
+    """Count `question`'s solutions as the sum of its parts' counts, the parts run by up to `workers`
+    processes (no more than help: `executors.useful_workers`) or on the Dask cluster at `cluster` (in this
+    process when neither), with progress on a terminal.
     InputError when the question cannot be split."""
     parts = puzzle.split(question)
     if parts is None:
         raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
                          f"(only {puzzle.splits} can)")
     backend = backend or puzzle.default_backend(question)
+    processes = executors.useful_workers(workers, len(parts))
     started = time.perf_counter()
     deadline = time.time() + question.seconds
     work = [Part(puzzle.name, part, backend, deadline) for part in parts]
     progress = Progress(len(work), f"{puzzle.name} count, parts")
     try:
-        with executors.executor(workers, cluster) as chosen:
+        with executors.executor(processes, cluster) as chosen:
             results = run_parts(work, chosen, progress.step)
     finally:
         progress.close()
     return summed(puzzle, question, backend, results, time.perf_counter() - started,
-                  cluster or f"{workers} process{'es' if workers > 1 else ''}")
+                  cluster or ran_on(processes, workers))
+
+
+def ran_on(processes: int, asked: int) -> str:
+    """The processes a count ran on, in words, with the number asked for when it was more than helps."""
+    ran = f"{processes} process{'es' if processes > 1 else ''}"
+    return ran if processes == asked else f"{ran} (of {asked} asked: at most one per core and per part)"
 
 
 def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[str], None]) -> list[PartCount]:

@@ -685,7 +685,7 @@ def test_cli_crosscheck_and_replay(capsys, tmp_path):
     (["azul", "crosscheck", "--engines", "python,cobol"], "unknown name 'cobol'"),
     (["azul", "simulate", "--variant", "gray"], "unknown variant 'gray'"),
     (["solve", "azul", "--variant", "blue"], "variant"),
-    (["azul", "replay", "/nonexistent/log.jsonl"], "cannot read log"),
+    (["azul", "replay", "/nonexistent/log.jsonl"], "azul log '/nonexistent/log.jsonl': no such file"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
@@ -695,7 +695,8 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 def test_cli_replay_of_a_malformed_log(capsys, tmp_path):
     log = tmp_path / "bad.jsonl"
-    log.write_text('{"type": "start"}\nnot json\n')
+    start = play_game(log=True).log[0]
+    log.write_text(json.dumps(start) + "\nnot json\n")
     assert main(["azul", "replay", str(log)]) == 2
     assert f"{log}:2: not JSON" in capsys.readouterr().err
 

@@ -1,19 +1,41 @@
-"""Bad input files, per format: each is one line on stderr naming the file and the problem, exit 2, quickly.
+"""Bad input, per format and per flag: each is one line on stderr naming what and where, exit 2, quickly,
+and nothing left on disk that was not asked for.
 
-Every puzzle that reads a file is asked the same table of broken files
-(empty, binary, not UTF-8, a directory, missing, huge); CRLF line ends and
-a byte-order mark are read as the plain file is. Output into a missing
-directory fails the same way and leaves nothing behind.
+Every command that reads a file is asked the same table of broken files
+(empty, binary, not UTF-8, a directory, missing, huge, a device, a FIFO);
+CRLF line ends and a byte-order mark are read as the plain file is. Every
+output flag is given names that cannot be written, devices and FIFOs, and
+must leave the device a device. Outputs are whole or absent after a full
+disk or Ctrl-C. A hypothesis fuzz of each file format (random structure,
+nesting, unicode, sizes) ends in exit 0 or 2 with at most one line on stderr.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import io
+import json
+import os
+import resource
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from pysolve import cli, files
+from pysolve import cli, executors, files
+from pysolve.azul.game import play_game
+from pysolve.errors import InputError
 from pysolve.paths import data_dir
 
 SAMPLES = {  # puzzle -> a valid file of its format, and the arguments of a quick question about it
@@ -22,6 +44,29 @@ SAMPLES = {  # puzzle -> a valid file of its format, and the arguments of a quic
     "tangram": (data_dir() / "tangram" / "classic.txt", ["--count", "--strategy", "cell", "--backend", "python"]),
     "sudoku": (data_dir() / "sudoku" / "wikipedia.txt", ["--count", "2", "--backend", "python"]),
 }
+FILE, OUT, LOG = "{FILE}", "{OUT}", "{LOG}"  # stand for the file read, the file written, a valid Azul log
+READERS = {  # every command that reads an input file
+    "hidato": ["solve", "hidato", FILE, "--backend", "python"],
+    "squares": ["solve", "squares", FILE, "--backend", "python"],
+    "tangram": ["solve", "tangram", FILE, "--backend", "python"],
+    "sudoku": ["solve", "sudoku", FILE, "--backend", "python"],
+    "hidato --shape": ["generate", "hidato", "--shape", FILE],
+    "play tangram": ["play", "tangram", FILE],
+    "azul replay": ["azul", "replay", FILE],
+}
+WRITERS = {  # every output flag, on a quick command that writes it
+    "tangram --svg": ["solve", "tangram", "--backend", "python", "--svg", OUT],
+    "hidato --svg": ["solve", "hidato", str(SAMPLES["hidato"][0]), "--backend", "python", "--svg", OUT],
+    "sudoku --svg": ["solve", "sudoku", str(SAMPLES["sudoku"][0]), "--backend", "python", "--svg", OUT],
+    "squares --svg": ["solve", "squares", "--backend", "python", "--svg", OUT],
+    "squares --trace": ["solve", "squares", "--backend", "python", "--trace", OUT],
+    "squares --trace-html": ["solve", "squares", "--backend", "python", "--trace-html", OUT],
+    "azul simulate --log": ["azul", "simulate", "--log", OUT],
+    "azul simulate --chart": ["azul", "simulate", "--chart", OUT],
+    "azul replay --html": ["azul", "replay", LOG, "--html", OUT],
+    "azul replay --svg": ["azul", "replay", LOG, "--svg", OUT],
+}
+REFUSED_BEFORE_PLAY = {"azul play --log": ["azul", "play", "--log", OUT]}  # a good name would start the game
 
 BROKEN = {  # name -> (file contents or a maker, the words the message must hold)
     "empty": (b"", "empty"),
@@ -30,6 +75,8 @@ BROKEN = {  # name -> (file contents or a maker, the words the message must hold
     "huge": (None, "input files are limited"),
     "directory": ("directory", "is a directory"),
     "missing": ("missing", "no such file"),
+    "FIFO": ("fifo", "is a FIFO (named pipe), not a regular file"),
+    "character device": ("/dev/zero", "is a character device, not a regular file"),
 }
 
 
@@ -41,12 +88,35 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err, time.perf_counter() - started
 
 
+def one_line(err: str) -> bool:
+    """True when stderr is exactly one `pysolve: error:` line, no traceback."""
+    return err.count("\n") == 1 and err.startswith("pysolve: error: ") and "Traceback" not in err
+
+
+def filled(argv: list[str], **paths: Path | str) -> list[str]:
+    """`argv` with FILE, OUT and LOG replaced by the paths given for them."""
+    marks = {FILE: paths.get("file"), OUT: paths.get("out"), LOG: paths.get("log")}
+    return [str(marks[word]) if word in marks else word for word in argv]
+
+
+@pytest.fixture(scope="module")
+def azul_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A valid Azul log: one short game, as `simulate --log` writes it."""
+    path = tmp_path_factory.mktemp("azul") / "game.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in play_game(seed=1, log=True).log))
+    return path
+
+
 def broken_file(tmp_path: Path, case: str) -> Path:
-    """A file (or a directory, or no file) broken the way `case` says."""
+    """A file (or a directory, a FIFO, a device, or no file) broken the way `case` says."""
     contents, _ = BROKEN[case]
     path = tmp_path / "puzzle.txt"
     if contents == "directory":
         path.mkdir()
+    elif contents == "fifo":
+        os.mkfifo(path)
+    elif isinstance(contents, str) and contents.startswith("/dev/"):
+        return Path(contents)
     elif contents is None:
         path.write_bytes(b"# padding\n" * (files.MAX_INPUT_BYTES // 10 + 1))
     elif contents != "missing":
@@ -54,16 +124,27 @@ def broken_file(tmp_path: Path, case: str) -> Path:
     return path
 
 
+# ---------------------------------------------------------------- input files
+
 @pytest.mark.parametrize("case", BROKEN)
-@pytest.mark.parametrize("puzzle", SAMPLES)
-def test_a_broken_file_is_one_line_and_exit_2(puzzle: str, case: str, tmp_path: Path,
+@pytest.mark.parametrize("reader", READERS)
+def test_a_broken_file_is_one_line_and_exit_2(reader: str, case: str, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     path = broken_file(tmp_path, case)
-    code, out, err, seconds = run(["solve", puzzle, str(path)], capsys)
+    code, out, err, seconds = run(filled(READERS[reader], file=path), capsys)
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert one_line(err), err
     assert str(path) in err and BROKEN[case][1] in err, err
-    assert seconds < 5
+    assert seconds < 5  # /dev/zero and a FIFO are refused before a byte is read: nothing to wait for
+
+
+def test_a_rule_base_that_is_no_regular_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "rules.pl"
+    os.mkfifo(fifo)
+    for rule_base in ("/dev/zero", str(fifo), str(tmp_path / ("r" * 300 + ".pl"))):
+        code, out, err, seconds = run(["query", rule_base, "true"], capsys)
+        assert code == 2 and out == "" and one_line(err), err
+        assert "does not exist or is not a regular file" in err and seconds < 5
 
 
 @pytest.mark.parametrize("puzzle", SAMPLES)
@@ -81,11 +162,430 @@ def test_crlf_and_a_byte_order_mark_read_as_the_plain_file(puzzle: str, tmp_path
     assert answers[0] == answers[1]
 
 
-@pytest.mark.parametrize("puzzle", SAMPLES)
-def test_output_into_a_missing_directory_fails_and_leaves_nothing(puzzle: str, tmp_path: Path,
+def test_a_file_that_grows_past_the_limit_while_read_is_cut_at_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "small.txt"
+    path.write_text("board 1 1\n")
+    with pytest.raises(InputError, match=r"^tangram file '.*small.txt': is 10 bytes; input files are limited to "
+                                         r"4 bytes$"):
+        files.read_text(path, "tangram file", max_bytes=4)
+
+
+def test_a_board_past_the_size_limit_is_refused_as_it_is_read(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "huge.txt"
+    path.write_text("\n".join([" ".join(["0"] * 1000)] * 8000))  # 16 MB: 8 million empty cells
+    code, _, err, seconds = run(["solve", "hidato", str(path)], capsys)
+    assert code == 2 and one_line(err) and "the board has 5000 or more open cells" in err, err
+    assert seconds < 3  # read to its fifth line, not made into a board of 8 million cells (5.5 s, 950 MB)
+
+
+MAXIMAL_NESTING = {  # reader -> a file of JSON nested past what Python's recursion allows
+    "hidato JSON": (["solve", "hidato", FILE], "[" * 100_000),
+    "azul replay": (["azul", "replay", FILE], "[" * 200_000),
+    "azul replay, nested in a record": (["azul", "replay", FILE],
+                                        '{"type": "start", "seed": ' + "[" * 5_000 + "]" * 5_000 + "}"),
+}
+JSON_TRAPS = {  # what no JSON reader may trip on -> the file and the words of its one line
+    "a lone surrogate": ('[[1, "\\ud800"]]\n', "a lone surrogate"),
+    "an integer of 5,000 digits": ("[[1, " + "9" * 5_000 + "]]\n", "an integer too long to read"),
+    "a number past 64 bits": ("[[1, " + "9" * 40 + "]]\n", "out of range 1..2"),
+    "broken JSON": ('[[1, 0], [0, 4]\n', "not JSON (Expecting ',' delimiter at line 2, column 1)"),
+}
+
+
+@pytest.mark.parametrize("case", MAXIMAL_NESTING)
+def test_json_nested_too_deeply_is_one_line(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv, text = MAXIMAL_NESTING[case]
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    code, _, err, seconds = run(filled(argv, file=path), capsys)
+    assert code == 2 and one_line(err) and "the JSON nests too deeply to read" in err, err
+    assert err.startswith(f"pysolve: error: {path}:"), err  # the file, and for a log its line
+    assert seconds < 5
+
+
+@pytest.mark.parametrize("case", JSON_TRAPS)
+def test_json_traps_are_one_line(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, words = JSON_TRAPS[case]
+    for argv, line in ((["solve", "hidato", FILE], text), (["azul", "replay", FILE], text.replace("\n", ""))):
+        path = tmp_path / "trap.json"
+        path.write_text(line)
+        code, _, err, _ = run(filled(argv, file=path), capsys)
+        assert code == 2 and one_line(err), err
+        if argv[0] == "solve" or case in ("a lone surrogate", "an integer of 5,000 digits"):
+            assert words in err, err
+
+
+LONG_LINES = {  # reader -> a file whose offending word is 5 MB long
+    "squares keywords": (["solve", "squares", FILE], "grid 2 2\n" + "x" * 5_000_000 + " 1\n"),
+    "squares Owen": (["solve", "squares", FILE], "1 1\n0 0 " + "y" * 5_000_000 + " 0\n"),
+    "squares labels": (["solve", "squares", FILE], "grid 1 1\npair a b\npiece 1 a b " + "z" * 5_000_000 + " a\n"),
+    "tangram": (["solve", "tangram", FILE], "q" * 5_000_000 + "\n"),
+    "tangram numbers": (["solve", "tangram", FILE], "board 2 " + "7" * 5_000_000 + "\n"),
+    "hidato text": (["solve", "hidato", FILE], "1 " + "w" * 5_000_000 + "\n"),
+    "hidato numbers": (["solve", "hidato", FILE], "1 " + "8" * 5_000_000 + "\n"),
+    "sudoku": (["solve", "sudoku", FILE], "5 3 " + "v" * 5_000_000 + "\n"),
+    "azul replay": (["azul", "replay", FILE], '{"type": "start", "engine": "' + "u" * 5_000_000 + '"}\n'),
+}
+
+
+@pytest.mark.parametrize("case", LONG_LINES)
+def test_an_error_quotes_a_short_excerpt_of_a_long_line(case: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    argv, text = LONG_LINES[case]
+    path = tmp_path / "long.txt"
+    path.write_text(text)
+    code, _, err, _ = run(filled(argv, file=path), capsys)
+    assert code == 2 and one_line(err), err[:500]
+    assert len(err) < 400, err
+
+
+def test_an_excerpt_is_short_and_one_line() -> None:
+    assert files.excerpt("short") == "'short'"
+    assert files.excerpt("a\nb" * 1_000_000) == repr(("a\nb" * 20)[:60]) + "... (3,000,000 characters)"
+    assert len(files.excerpt([list(range(10_000))] * 100)) == 63
+    assert files.excerpt(10 ** 4000).count("...") == 1 and len(files.excerpt(10 ** 4000)) < 60
+
+
+# ---------------------------------------------------------------- output files
+
+def bad_names(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Output names that cannot be written -> the words of the one line that refuses each."""
+    (tmp_path / "a directory").mkdir()
+    return {
+        "empty": ("", "the file name is empty"),
+        "300 characters": (str(tmp_path / ("n" * 300 + ".svg")), "cannot write: File name too long"),
+        "a directory": (str(tmp_path / "a directory"), "is a directory"),
+        "a missing directory": (str(tmp_path / "no" / "such" / "out.svg"), "does not exist"),
+    }
+
+
+@pytest.mark.parametrize("name", ["empty", "300 characters", "a directory", "a missing directory"])
+@pytest.mark.parametrize("writer", {**WRITERS, **REFUSED_BEFORE_PLAY})
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(writer: str, name: str, tmp_path: Path,
+                                                                     azul_log: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    path, words = bad_names(tmp_path)[name]
+    before = sorted(tmp_path.rglob("*"))
+    code, out, err, seconds = run(filled({**WRITERS, **REFUSED_BEFORE_PLAY}[writer], out=path, log=azul_log), capsys)
+    assert code == 2 and out == "" and one_line(err), err  # out == "": refused before anything was solved
+    assert writer.split()[-1] in err and words in err, err
+    assert sorted(tmp_path.rglob("*")) == before
+    assert seconds < 5
+
+
+def private_device(tmp_path: Path, name: str) -> Path:
+    """/dev/null or /dev/full: as root a fresh node of the same device (so that a bug replacing it harms
+    nothing of the system's), else the system's own (which no other user can replace)."""
+    system = Path("/dev") / name
+    if os.geteuid() != 0:
+        return system
+    node = tmp_path / name
+    os.mknod(node, stat.S_IFCHR | 0o666, os.stat(system).st_rdev)
+    return node
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_character_device_is_written_in_place_and_stays_a_device(writer: str, tmp_path: Path, azul_log: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("null", "full"):
+        device = private_device(tmp_path, name)
+        kind = os.stat(device).st_rdev
+        code, _, err, _ = run(filled(WRITERS[writer], out=device, log=azul_log), capsys)
+        if name == "null":
+            assert code == 0 and err.endswith(f"wrote {device}\n"), err
+        else:
+            assert code == 2 and one_line(err) and "cannot write: No space left on device" in err, err
+        assert stat.S_ISCHR(os.stat(device).st_mode) and os.stat(device).st_rdev == kind
+    assert [path.name for path in tmp_path.iterdir() if path.name.endswith(".part")] == []
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_fifo_is_written_when_read_and_refused_at_once_when_not(writer: str, tmp_path: Path, azul_log: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    sample, question = SAMPLES[puzzle]
-    target = tmp_path / "no" / "such" / "dir" / "out.svg"
-    code, out, err, _ = run(["solve", puzzle, str(sample), *question, "--svg", str(target)], capsys)
-    assert code == 2 and err.count("\n") == 1 and "does not exist" in err, err
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, _, err, seconds = run(filled(WRITERS[writer], out=fifo, log=azul_log), capsys)
+    assert code == 2 and one_line(err) and "cannot write: nothing reads this FIFO" in err, err
+    assert seconds < 5
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    try:
+        for _ in range(500):  # until the reader has the FIFO open
+            code, _, err, _ = run(filled(WRITERS[writer], out=fifo, log=azul_log), capsys)
+            if code == 0:
+                break
+            time.sleep(0.01)
+    finally:
+        if not received and code != 0:
+            with open(fifo, "wb"):  # let the reader go
+                pass
+        reader.join(timeout=30)
+    assert code == 0 and received and received[0], err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_a_symbolic_link_is_followed_and_kept(tmp_path: Path) -> None:
+    target = tmp_path / "real.svg"
+    target.write_text("old")
+    link = tmp_path / "link.svg"
+    link.symlink_to(target)
+    files.write_text(link, "<svg/>", "--svg")
+    assert link.is_symlink() and target.read_text() == "<svg/>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.svg", "real.svg"]
+
+
+def test_a_socket_is_refused(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "socket"))
+        with pytest.raises(InputError, match="is a socket; write to a regular file, a character device or a FIFO"):
+            files.check_output(tmp_path / "socket", "--svg")
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "game.log"
+    target.write_text("the old log\n")
+    with pytest.raises(KeyboardInterrupt):
+        with files.writing(target, "--log") as out:
+            out.write("half a new log")
+            raise KeyboardInterrupt
+    assert target.read_text() == "the old log\n" and [p.name for p in tmp_path.iterdir()] == ["game.log"]
+
+
+def simulate(tmp_path: Path, games: int, **limits: Any) -> subprocess.Popen[str]:
+    """`pysolve azul simulate --games GAMES --log game.log` started in `tmp_path`; `file_size` limits the
+    bytes it may write to a file (a full disk, as the process sees it)."""
+    def limited() -> None:
+        if "file_size" in limits:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_size"], limits["file_size"]))
+
+    return subprocess.Popen([sys.executable, "-m", "pysolve.cli", "azul", "simulate", "--games", str(games),
+                             "--log", "game.log"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True, preexec_fn=limited)
+
+
+def test_a_full_disk_leaves_the_old_log_and_no_part(tmp_path: Path) -> None:
+    (tmp_path / "game.log").write_text("the old log\n")
+    run_ = simulate(tmp_path, 10, file_size=64 * 1024)
+    _, err = run_.communicate(timeout=120)
+    assert run_.returncode == 2 and one_line(err) and "--log 'game.log': cannot write: File too large" in err, err
+    assert (tmp_path / "game.log").read_text() == "the old log\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.log"]
+
+
+@pytest.mark.parametrize("moment, games", [("while the games are played", 3000),  # about 15 s of games
+                                           ("while the log is written", 300)])  # 11 MB of log
+def test_ctrl_c_leaves_no_log_and_no_part(moment: str, games: int, tmp_path: Path) -> None:
+    run_ = simulate(tmp_path, games)
+    deadline = time.monotonic() + 120
+    if moment == "while the games are played":
+        time.sleep(1.5)
+    else:
+        while not [p for p in tmp_path.iterdir() if p.name.endswith(".part")] and run_.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.002)
+    run_.send_signal(signal.SIGINT)
+    _, err = run_.communicate(timeout=60)
+    assert run_.returncode == 130 and err == "pysolve: interrupted\n", err
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- clusters and workers
+
+ADDRESSES = ["bogus", "tcp://", "tcp://host:notaport", "inproc://x", "tls://127.0.0.1:1", "tcp://host:0",
+             "tcp://host:99999", "tcp://[::1", ""]
+CLUSTER_USERS = {
+    "solve --count": ["solve", "sudoku", str(data_dir() / "sudoku" / "easy.txt"), "--index", "1", "--count", "2",
+                      "--cluster"],
+    "azul simulate": ["azul", "simulate", "--cluster"],
+}
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
+@pytest.mark.parametrize("command", CLUSTER_USERS)
+def test_a_malformed_cluster_address_is_one_line_before_any_work(command: str, address: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err, seconds = run([*CLUSTER_USERS[command], address], capsys)
+    assert code == 2 and out == "" and one_line(err), err
+    assert err.startswith(f"pysolve: error: --cluster {address!r}: ") and "tcp://HOST:PORT" in err
+    assert seconds < 2  # nothing was split, started or connected to
+
+
+def test_more_workers_than_help_start_no_more_processes_than_cores(capsys: pytest.CaptureFixture[str]) -> None:
+    cores = len(os.sched_getaffinity(0))
+    code, out, err, seconds = run(["solve", "sudoku", str(data_dir() / "sudoku" / "easy.txt"), "--index", "1",
+                                   "--count", "2", "--backend", "python", "--workers", "1000", "--json"], capsys)
+    assert code == 0, err
+    stats = json.loads(out)["stats"]
+    ran = f"{min(cores, stats['parts'])} process"
+    assert stats["ran_on"].startswith(ran) and stats["ran_on"].endswith("(of 1000 asked: at most one per core and "
+                                                                         "per part)")
+    assert seconds < 15
+    code, _, err, seconds = run(["azul", "simulate", "--games", "3", "--workers", "1000"], capsys)
+    assert code == 0 and seconds < 15, err
+    assert executors.useful_workers(1000, 3) == min(3, cores) and executors.useful_workers(2, 1) == 1
+
+
+# ---------------------------------------------------------------- fuzz
+
+ODD_WORDS = ["9" * 5_000, "-" + "9" * 30, "²", "١٢", "1_000", "0x1f", "1e9", "nan", "-inf", "\u2028", "\x85", "\x1c",
+             "\ufeff", "\u202e", "🧩", "a" * 20_000, "\t", "#", "-1", "0", "{", "[", "\"", "\\"]
+TEXT = st.text(st.characters(codec="utf-8"), max_size=10)  # what a UTF-8 file can hold (no lone surrogates)
+FORMAT_WORDS = {
+    "hidato": ["__", "_", "0", ".", "XX", "X", "-1", "1", "2", "4", "9", "12", "40", "4096", "4097"],
+    "sudoku": [".", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "G", "|", "------+-------+------", "10",
+               "16", "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"],
+    "tangram": ["board", "piece", "rotations", "place", "yes", "no", "a", "b", "c", "k", "#112233", "#fff", "1", "2",
+                "3", "4", "-1", "10", "64", "65"],
+    "squares": ["grid", "rule", "insect", "eternity", "pair", "piece", "R", "r", "M", "m", "0", "1", "2", "3", "4",
+                "-2"],
+}
+
+
+def text_of(words: list[str]) -> st.SearchStrategy[str]:
+    """Lines of the format's words mixed with odd ones and any text, some of them repeated many times."""
+    word = st.one_of(st.sampled_from(words), st.sampled_from(ODD_WORDS), TEXT)
+    lines = st.lists(st.lists(word, max_size=8).map(" ".join), max_size=12).map("\n".join)
+    return st.one_of(lines, st.builds(lambda text, times: "\n".join([text] * times), lines, st.integers(2, 2_000)))
+
+
+@st.composite
+def mutated(draw: st.DrawFn, sample: str, words: list[str]) -> str:
+    """The sample file with a few lines deleted, repeated, or with a word replaced by another."""
+    lines = sample.splitlines()
+    for _ in range(draw(st.integers(1, 4))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        change = draw(st.sampled_from(["delete", "repeat", "word", "cut"]))
+        if change == "delete":
+            del lines[at]
+        elif change == "repeat":
+            lines.insert(at, lines[at])
+        elif change == "cut":
+            lines[at] = lines[at][:draw(st.integers(0, len(lines[at])))]
+        else:
+            split = lines[at].split() or [""]
+            split[draw(st.integers(0, len(split) - 1))] = draw(st.one_of(st.sampled_from(words + ODD_WORDS), TEXT))
+            lines[at] = " ".join(split)
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\r\n", "\n\n# end"]))
+
+
+def json_containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Lists and objects of `inner` values."""
+    return st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5)
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | TEXT, json_containers,
+                           max_leaves=20)
+NESTED = st.builds(lambda depth, closed: "[" * depth + "]" * (depth if closed else 0),
+                   st.integers(1, 20_000), st.booleans())
+JSON_TEXT = st.one_of(JSON_VALUES.map(json.dumps), NESTED, st.just('"\\ud800"'), st.just("[" + "7" * 5000 + "]"),
+                      JSON_VALUES.map(lambda value: json.dumps(value)[:-1]))
+HIDATO_ROWS = st.lists(st.lists(st.integers(-2, 20) | st.sampled_from([10 ** 30, 4097, True, 1.5]), max_size=6),
+                       max_size=6)
+HIDATO_SAMPLE = json.loads((data_dir() / "hidato" / "sample.json").read_text())
+
+
+@st.composite
+def hidato_sample_changed(draw: st.DrawFn) -> str:
+    """The sample board as JSON with a few cells, or whole rows, replaced."""
+    rows = copy.deepcopy(HIDATO_SAMPLE)
+    for _ in range(draw(st.integers(1, 3))):
+        r = draw(st.integers(0, len(rows) - 1))
+        if draw(st.booleans()) and rows[r]:
+            rows[r][draw(st.integers(0, len(rows[r]) - 1))] = draw(st.integers(-3, 45) | JSON_VALUES)
+        else:
+            rows[r] = draw(HIDATO_ROWS | JSON_VALUES)
+    return json.dumps(draw(st.sampled_from([rows, {"puzzle": rows}])))
+
+
+HIDATO_JSON = st.one_of(JSON_TEXT, HIDATO_ROWS.map(json.dumps), HIDATO_ROWS.map(lambda rows: json.dumps({"puzzle": rows})),
+                        hidato_sample_changed())
+
+
+def azul_records() -> list[dict[str, Any]]:
+    """A real game's log records (one 2-player game)."""
+    return play_game(seed=3, log=True).log
+
+
+@st.composite
+def azul_log_text(draw: st.DrawFn) -> str:
+    """A real log, cut short, with values somewhere in its records replaced, removed or retyped, lines
+    swapped, and odd lines added."""
+    records = copy.deepcopy(GAME[:draw(st.integers(1, len(GAME)))])
+    for _ in range(draw(st.integers(0, 3))):
+        value: Any = draw(st.sampled_from(records))
+        while isinstance(value, (dict, list)) and value and draw(st.booleans()):
+            holder = value
+            key = draw(st.sampled_from(sorted(holder) if isinstance(holder, dict) else range(len(holder))))
+            value = holder[key]
+        if isinstance(value, (dict, list)) and value:
+            key = draw(st.sampled_from(sorted(value) if isinstance(value, dict) else range(len(value))))
+            if draw(st.booleans()):
+                value[key] = draw(JSON_VALUES | st.integers(-3, 30))
+            else:
+                del value[key]
+    lines = [json.dumps(record) for record in records]
+    if draw(st.booleans()):
+        lines.insert(draw(st.integers(0, len(lines))), draw(JSON_TEXT | TEXT))
+    if draw(st.booleans()) and len(lines) > 1:
+        first, second = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
+        lines[first], lines[second] = lines[second], lines[first]
+    return "\n".join(lines)
+
+
+GAME = azul_records()
+FUZZED = {  # format -> (the text strategy, the command reading it: a quick question, short time limits)
+    "hidato text": (st.one_of(text_of(FORMAT_WORDS["hidato"]),
+                              mutated(SAMPLES["hidato"][0].read_text(), FORMAT_WORDS["hidato"])),
+                    ["solve", "hidato", FILE, "--count", "2", "--backend", "python", "--seconds", "2"]),
+    "hidato JSON": (HIDATO_JSON, ["solve", "hidato", FILE, "--backend", "python", "--seconds", "2"]),
+    "sudoku": (st.one_of(text_of(FORMAT_WORDS["sudoku"]),
+                         mutated(SAMPLES["sudoku"][0].read_text(), FORMAT_WORDS["sudoku"])),
+               ["solve", "sudoku", FILE, "--count", "2", "--backend", "python", "--seconds", "2"]),
+    "tangram": (st.one_of(text_of(FORMAT_WORDS["tangram"]),
+                          mutated(SAMPLES["tangram"][0].read_text(), FORMAT_WORDS["tangram"])),
+                ["solve", "tangram", FILE, "--backend", "python", "--seconds", "2"]),
+    "squares": (st.one_of(text_of(FORMAT_WORDS["squares"]),
+                          mutated(SAMPLES["squares"][0].read_text(), FORMAT_WORDS["squares"]),
+                          mutated((data_dir() / "squares" / "eternity" / "pieces_03x03.txt").read_text(),
+                                  FORMAT_WORDS["squares"])),
+                ["solve", "squares", FILE, "--backend", "python", "--seconds", "2"]),
+    "azul replay": (azul_log_text(), ["azul", "replay", FILE]),
+}
+FUZZ_EXAMPLES = 60  # per format, in each run of the suite
+
+
+def fuzzed_run(argv: list[str], text: str) -> tuple[int, str]:
+    """Exit code and stderr of `argv` run in this process on a file holding `text` (stdout dropped). An
+    exception escaping `cli.main` fails the test, as the traceback it would print would."""
+    with tempfile.TemporaryDirectory() as directory:  # hypothesis examples cannot share pytest's tmp_path
+        path = Path(directory) / "fuzzed.txt"
+        path.write_text(text, encoding="utf-8")
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            code = cli.main(filled(argv, file=path))
+    return code, err.getvalue()
+
+
+def behaves(code: int, err: str) -> bool:
+    """Exit 0 or 2 with at most one short line on stderr, never a traceback."""
+    return code in (0, 2) and err.count("\n") <= 1 and "Traceback" not in err and len(err) < 1_000 \
+        and (code == 0 or err.startswith("pysolve: error: "))
+
+
+@pytest.mark.parametrize("fmt", FUZZED)
+def test_fuzzed_files_end_in_exit_0_or_2_with_one_line(fmt: str) -> None:
+    strategy, argv = FUZZED[fmt]
+
+    @settings(max_examples=FUZZ_EXAMPLES, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(strategy)
+    def check(text: str) -> None:
+        code, err = fuzzed_run(argv, text)
+        assert behaves(code, err), (code, err[:2000])
+
+    check()

@@ -501,7 +501,7 @@ def test_no_instance_facts_are_left_after_a_query(question):
 
 @pytest.mark.parametrize("text, message", [
     ("piece 1 a #112233 1 1\n", "no 'board"),
-    ("board 2 x\n", ":1: board width and height must be integers"),
+    ("board 2 x\n", ":1: board size 'x' is not an integer"),
     ("board 1 1\nboard 1 1\n", ":2: a second 'board'"),
     ("board 2 1\npiece 1 a #112233 1 1\npiece 1 b #112233 1 1\n", ":3: key '1' used by a and b"),
     ("board 2 1\npiece 1 a red 1 1\n", ":2: colour 'red' of a must be #rrggbb"),

@@ -14,6 +14,7 @@ from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.game import rules
 from pysolve.azul.play import add_play
+from pysolve.azul.replay import check_record
 from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
@@ -94,20 +95,23 @@ def _check_counts(args: argparse.Namespace) -> None:
 def run_simulate(args: argparse.Namespace) -> int:
     """Play the games, print per-game lines (or JSON) and the per-strategy summary."""
     _check_counts(args)
+    if args.cluster is not None:
+        executors.check_cluster(args.cluster)
+    _check_outputs(args, "log", "chart")
     backend = _names(args.engine, backends.NAMES, "engine")[0]
     rules(backend)  # fail early when the back end cannot run here
-    executors.check_workers(args.workers)
     work = tour.tasks(args.players, args.games, args.seed, backend, _names(args.strategy, None, "strategy"),
-                      log=bool(args.log), variant=args.variant)
+                      log=args.log is not None, variant=args.variant)
+    workers = executors.useful_workers(args.workers, len(work))
     progress = Progress(len(work), "azul")
     try:
-        with executors.executor(args.workers, args.cluster) as executor:
+        with executors.executor(workers, args.cluster) as executor:
             results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
     finally:
         progress.close()
-    if args.log:
-        _write_log(Path(args.log), results)
-    if args.chart:
+    if args.log is not None:
+        _write_log(args.log, results)
+    if args.chart is not None:
         from pysolve.azul.charts import chart
         print(f"wrote {files.write_text(args.chart, chart(results), '--chart')}", file=sys.stderr)
     summary = tour.summarise(results)
@@ -119,15 +123,20 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_log(path: Path, results: list[tour.GameResult]) -> None:
-    """Every game's records as JSON lines, each tagged with its game number."""
-    try:
-        with path.open("w", encoding="utf-8") as out:
-            for number, result in enumerate(results):
-                for record in result.log:
-                    out.write(json.dumps({"game": number, **record}) + "\n")
-    except OSError as error:
-        raise InputError(f"--log {path}: cannot write ({error.strerror})") from None
+def _check_outputs(args: argparse.Namespace, *names: str) -> None:
+    """InputError, before any work, when an output flag given (`--log`, `--chart`) names no file that can
+    be written (see `files.check_output`)."""
+    for name in names:
+        if getattr(args, name) is not None:
+            files.check_output(getattr(args, name), f"--{name}")
+
+
+def _write_log(path: str, results: list[tour.GameResult]) -> None:
+    """Every game's records as JSON lines, each tagged with its game number; the file whole or not at all."""
+    with files.writing(path, "--log") as out:
+        for number, result in enumerate(results):
+            for record in result.log:
+                out.write(json.dumps({"game": number, **record}) + "\n")
     print(f"wrote {path}", file=sys.stderr)
 
 
@@ -167,6 +176,7 @@ def run_replay(args: argparse.Namespace) -> int:
     """Print a JSON-lines game log step by step; --html and --svg write its pictures."""
     from pysolve.azul.replay_page import write_pictures
 
+    _check_outputs(args, "html", "svg")
     records = read_log(Path(args.log))
     try:
         told = draw.replay(records, args.every_move)
@@ -179,22 +189,18 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a JSON-lines log; InputError naming the file and line when malformed."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read log {str(path)!r}: {error.strerror}") from None
+    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
+    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
         if not line.strip():
             continue
+        where = f"{path}:{number}"
+        record = files.parse_json(line, where)
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(record, dict) or record.get("type") not in ("start", "move", "end"):
-            raise InputError(f"{path}:{number}: not an Azul log record (type start, move or end)")
-        records.append(record)
+            records.append(check_record(record))
+        except InputError as error:
+            raise InputError(f"{where}: {error}") from None
     if not records or records[0]["type"] != "start":
         raise InputError(f"{path}: an Azul log starts with a start record")
     return records

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 LETTERS = "BYRKW"
@@ -57,15 +58,15 @@ def wall_colour(row: int, column: int) -> int:
 
 def check_players(players: int) -> int:
     """`players` if Azul is played by that many, else InputError."""
-    if players not in FACTORIES:
-        raise InputError(f"Azul is for 2 to 4 players, not {players}")
+    if not isinstance(players, int) or players not in FACTORIES:  # a list would not even hash
+        raise InputError(f"Azul is for 2 to 4 players, not {excerpt(players)}")
     return players
 
 
 def check_variant(variant: str) -> str:
     """`variant` if it names a variant of the rules (standard or grey), else InputError."""
     if variant not in VARIANTS:
-        raise InputError(f"unknown Azul variant {variant!r}; choose from {', '.join(VARIANTS)}")
+        raise InputError(f"unknown Azul variant {excerpt(variant)}; choose from {', '.join(VARIANTS)}")
     return variant
 
 
@@ -74,7 +75,7 @@ def check_move(move: Any) -> Move:
     try:
         source, colour, destination = (int(part) for part in move)
     except (TypeError, ValueError):
-        raise InputError(f"a move is (source, colour, destination), not {move!r}") from None
+        raise InputError(f"a move is (source, colour, destination), not {excerpt(move)}") from None
     return (source, colour, destination)
 
 
@@ -175,7 +176,7 @@ def _counts(value: Any, what: str) -> None:
     """InputError unless `value` is 5 non-negative integer colour counts."""
     if not (isinstance(value, list) and len(value) == 5
             and all(isinstance(count, int) and count >= 0 for count in value)):
-        raise InputError(f"state {what}: expected 5 colour counts, got {value!r}")
+        raise InputError(f"state {what}: expected 5 colour counts, got {excerpt(value)}")
 
 
 BOARD_KEYS = ("score", "wall", "lines", "floor")
@@ -189,9 +190,10 @@ def _board(board: Any, seat: int, variant: str) -> None:
         raise InputError(f"state {where}: expected keys {', '.join(keys)}")
     wall, lines, floor = board["wall"], board["lines"], board["floor"]
     if not (isinstance(board["score"], int) and board["score"] >= 0):
-        raise InputError(f"state {where}.score: expected an integer >= 0, got {board['score']!r}")
+        raise InputError(f"state {where}.score: expected an integer >= 0, got {excerpt(board['score'])}")
     if not (isinstance(wall, list) and len(wall) == 5
-            and all(isinstance(row, list) and len(row) == 5 and set(row) <= {0, 1} for row in wall)):
+            and all(isinstance(row, list) and len(row) == 5 and all(cell in (0, 1) for cell in row)
+                    for row in wall)):
         raise InputError(f"state {where}.wall: expected 5 rows of 5 cells 0/1")
     colours = board["colours"] if variant == GREY else standard_colours(wall)
     if variant == GREY:
@@ -203,7 +205,7 @@ def _board(board: Any, seat: int, variant: str) -> None:
         valid = (colour == -1 and count == 0) or (colour in range(5) and count in range(1, index + 2)
                                                   and colour not in colours[index])
         if not valid:
-            raise InputError(f"state {where}.lines[{index}]: {line!r} is not a pattern line of {index + 1}")
+            raise InputError(f"state {where}.lines[{index}]: {excerpt(line)} is not a pattern line of {index + 1}")
     if not (isinstance(floor, list) and len(floor) <= FLOOR_SLOTS and all(item in range(6) for item in floor)):
         raise InputError(f"state {where}.floor: expected at most {FLOOR_SLOTS} items 0..5")
 
@@ -237,6 +239,9 @@ def check_state(state: Any) -> dict[str, Any]:
         raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))} (and variant)")
     players = check_players(state["players"])
     variant = check_variant(state.get("variant", STANDARD))
+    for key in ("round", "moves"):
+        if not isinstance(state[key], int) or state[key] < 0:
+            raise InputError(f"state {key}: expected an integer >= 0, got {excerpt(state[key])}")
     for key in ("centre", "bag", "lid"):
         _counts(state[key], key)
     factories = state["factories"]
@@ -252,7 +257,7 @@ def check_state(state: Any) -> dict[str, Any]:
     if state["marker"] not in (CENTRE, *seats) or state["starter"] not in seats:
         raise InputError("state marker/starter: expected -1 (centre) or a seat")
     if state["turn"] not in ((-1,) if state["over"] else seats):
-        raise InputError(f"state turn: {state['turn']!r} is not a seat (or -1 once over)")
+        raise InputError(f"state turn: {excerpt(state['turn'])} is not a seat (or -1 once over)")
     if tile_count(state) != TOTAL_TILES:
         raise InputError(f"state holds {tile_count(state)} tiles, not {TOTAL_TILES}")
     return state

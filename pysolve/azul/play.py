@@ -182,6 +182,8 @@ def run_play(args: Any) -> int:
     """Check everything, then run the full-screen game until the person quits."""
     if args.delay < 0:
         raise InputError(f"--delay must be at least 0, not {args.delay}")
+    if args.log is not None:
+        files.check_output(args.log, "--log")  # before the game, not at its first move
     others = [name.strip() for name in args.strategy.split(",") if name.strip()]
     table = Table(args.players, args.seat, others, args.backend, args.seed, args.log, args.variant)
     from pysolve.azul.play_app import AzulApp  # Textual loads only when a game really starts

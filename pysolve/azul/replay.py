@@ -17,11 +17,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLOURS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, MARKER,
-                                ROW_BONUS, describe_move, wall_colour)
+                                ROW_BONUS, check_move, check_state, describe_move, wall_colour)
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 NOBODY = -1  # `turn` while the walls are tiled: no seat is to move
 SLOT_PENALTIES = tuple(after - before for before, after in zip(FLOOR_TOTALS, FLOOR_TOTALS[1:]))  # 1 1 2 2 2 3 3
+
+
+RECORD_FIELDS: dict[str, dict[str, type]] = {  # each kind of log record: the fields a replay reads, their types
+    "start": {"seed": int, "players": int, "engine": str, "strategies": list, "state": dict},
+    "move": {"seat": int, "move": list, "state": dict},
+    "end": {"scores": list, "winners": list},
+}
+LISTS_OF = {"strategies": str, "scores": int, "winners": int}  # what the list fields hold
+_JSON_NAMES = {int: "integer", str: "string", list: "list", dict: "object"}
 
 
 @dataclass(frozen=True)
@@ -235,6 +245,27 @@ def _bonuses(state: dict[str, Any], names: tuple[str, ...]) -> Iterator[Step]:
         yield Step("bonus", text, copy.deepcopy(state), seat, ("bonus",), names)
 
 
+def check_record(record: Any) -> dict[str, Any]:
+    """`record` when it is a log record a replay can tell (its type, its fields and their types, a
+    well-formed state and move), else InputError saying what is wrong: whatever a file holds, the story
+    and the pictures then meet only the shapes they draw."""
+    kind = record.get("type") if isinstance(record, dict) else None
+    if kind not in tuple(RECORD_FIELDS):  # a tuple: `in` a dict would hash a list and fail
+        raise InputError("not an Azul log record (a JSON object of type start, move or end)")
+    for name, wanted in RECORD_FIELDS[kind].items():
+        value = record.get(name)
+        if not isinstance(value, wanted) or isinstance(value, bool):
+            raise InputError(f"a {kind} record needs {name}, a JSON {_JSON_NAMES[wanted]}; got {excerpt(value)}")
+        held = LISTS_OF.get(name)
+        if held and not all(isinstance(item, held) and not isinstance(item, bool) for item in value):
+            raise InputError(f"{kind} record: {name} must hold only {_JSON_NAMES[held]}s; got {excerpt(value)}")
+    if "state" in RECORD_FIELDS[kind]:
+        check_state(record["state"])
+    if kind == "move":
+        check_move(record["move"])
+    return record
+
+
 def story(records: Sequence[dict[str, Any]]) -> list[Step]:
     """Every step of the logged games, in order; InputError naming the record where the log breaks the rules."""
     steps: list[Step] = []
@@ -264,7 +295,7 @@ def story(records: Sequence[dict[str, Any]]) -> list[Step]:
         except InputError as error:
             raise InputError(f"{where}: {error}") from None
         except (KeyError, TypeError, IndexError, ValueError) as error:
-            raise InputError(f"{where}: lacks what a replay needs ({error!r})") from None
+            raise InputError(f"{where}: lacks what a replay needs ({excerpt(error)})") from None
     return steps
 
 

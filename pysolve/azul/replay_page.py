@@ -140,9 +140,9 @@ def write_pictures(records: Sequence[dict[str, Any]], page_path: str | None, svg
     if not 0 <= number <= len(steps):
         raise InputError(f"--step {number}: the game has steps 1 to {len(steps)}")
     written = []
-    if page_path:
+    if page_path is not None:
         written.append(files.write_text(page_path, page(records), "--html"))
-    if svg_path:
+    if svg_path is not None:
         step = steps[number - 1]
         written.append(files.write_text(svg_path, svg.table_svg(step.state, step.names, step.text, step.focus,
                                                                 step.seat), "--svg"))

@@ -8,7 +8,6 @@ hands back grids of the same shape as the input.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -117,18 +116,16 @@ def check(board: Board) -> None:
     """Raise InputError unless the board is a well-formed Hidato puzzle (1 and N given, no repeats)."""
     if board.size == 0:
         raise InputError(f"{board.source}: the board has no open cells")
-    if board.size > MAX_CELLS:
-        raise InputError(f"{board.source}: the board has {board.size} open cells; hidato takes at most {MAX_CELLS} "
-                         "(docs/hidato.md, Limits)")
+    check_size(board.size, board.source)
     seen: dict[int, int] = {}
     for index in range(board.size):
         number = board.value(index)
         if number < EMPTY:
-            raise InputError(f"{board.source}: {board.where(index)} holds {number}; "
+            raise InputError(f"{board.source}: {board.where(index)} holds {files.excerpt(number)}; "
                              "use -1 for blocked, 0 for empty, 1.. for givens")
         if number > board.size:
-            raise InputError(f"{board.source}: {number} at {board.where(index)} is out of range 1..{board.size} "
-                             f"(the board has {board.size} open cells)")
+            raise InputError(f"{board.source}: {files.excerpt(number)} at {board.where(index)} is out of range "
+                             f"1..{board.size} (the board has {board.size} open cells)")
         if number in seen:
             raise InputError(f"{board.source}: {number} appears twice, at {board.where(seen[number])} "
                              f"and at {board.where(index)}")
@@ -137,6 +134,14 @@ def check(board: Board) -> None:
     for needed in sorted({1, board.size}):
         if needed not in seen:
             raise InputError(f"{board.source}: {needed} is not given (Hidato gives 1 and N = {board.size})")
+
+
+def check_size(open_cells: int, source: str, so_far: bool = False) -> None:
+    """InputError when a board has more open cells than hidato takes; checked as a file is read too
+    (`so_far`: the cells of the rows read so far), before 16 MB of cells become a board of millions."""
+    if open_cells > MAX_CELLS:
+        raise InputError(f"{source}: the board has {open_cells}{' or more' if so_far else ''} open cells; hidato "
+                         f"takes at most {MAX_CELLS} (docs/hidato.md, Limits)")
 
 
 def load(path: str | Path) -> Board:
@@ -176,10 +181,7 @@ def read_rows(text: str, source: str) -> list[list[int]]:
 
 def parse_json(text: str, source: str) -> list[list[int]]:
     """Rows of integers from JSON: a list of rows, or an object whose `puzzle` is one."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"{source}: not valid JSON ({error})") from None
+    data = files.parse_json(text, source)
     if isinstance(data, dict):
         if "puzzle" not in data:
             raise InputError(f"{source}: a JSON object needs a 'puzzle' key holding rows of integers")
@@ -189,17 +191,20 @@ def parse_json(text: str, source: str) -> list[list[int]]:
     for r, row in enumerate(data, start=1):
         if not isinstance(row, list) or not all(type(value) is int for value in row):
             raise InputError(f"{source}: row {r} is not a list of integers")
+    check_size(sum(value != BLOCKED for row in data for value in row), source)
     return data
 
 
 def parse_text(text: str, source: str) -> list[list[int]]:
     """Rows from the text form: `__` or 0 empty, `.`/`XX`/-1 blocked, numbers given, `#` comments."""
-    rows = []
+    rows, open_cells = [], 0
     for line_number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         rows.append([parse_token(token, source, line_number, column)
                      for column, token in enumerate(line.split(), start=1)])
+        open_cells += sum(value != BLOCKED for value in rows[-1])
+        check_size(open_cells, source, so_far=True)
     return rows
 
 
@@ -209,9 +214,13 @@ def parse_token(token: str, source: str, line: int, column: int) -> int:
         return EMPTY
     if token in _BLOCKED_TOKENS:
         return BLOCKED
-    if token.isdigit():
+    where = f"{source}: line {line}, cell {column}"
+    if token.isascii() and token.isdigit():
+        if len(token.lstrip("0")) > len(str(MAX_CELLS)):
+            raise InputError(f"{where}: {files.excerpt(token)} is beyond any board (hidato takes at most "
+                             f"{MAX_CELLS} cells)")
         return int(token)
-    raise InputError(f"{source}: line {line}, cell {column}: {token!r} is not a number, "
+    raise InputError(f"{where}: {files.excerpt(token)} is not a number, "
                      "'__' (empty) or '.' (not part of the board)")
 
 

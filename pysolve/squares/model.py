@@ -140,7 +140,7 @@ def validated(instance: Instance) -> Instance:
     """`instance` if it is a well-formed puzzle, else InputError naming what is wrong."""
     where = instance.name
     if instance.rule not in RULES:
-        raise UnknownName(f"{where}: unknown rule {instance.rule!r}; use one of {', '.join(RULES)}")
+        raise UnknownName(f"{where}: unknown rule {files.excerpt(instance.rule)}; use one of {', '.join(RULES)}")
     if instance.rows < 1 or instance.cols < 1:
         raise InputError(f"{where}: a grid needs at least 1 row and 1 column, not {instance.rows} x {instance.cols}")
     wanted = instance.rows * instance.cols
@@ -165,16 +165,17 @@ def check_pairs(instance: Instance) -> None:
     seen: set[Label] = set()
     for head, body in instance.pairs:
         if head == body:
-            raise InputError(f"{instance.name}: pair {head} {body} pairs a label with itself")
+            raise InputError(f"{instance.name}: pair {files.excerpt(head)} {files.excerpt(body)} pairs a label with "
+                             "itself")
         for label in (head, body):
             if label in seen:
-                raise InputError(f"{instance.name}: label {label!r} is in two pairs; "
+                raise InputError(f"{instance.name}: label {files.excerpt(label)} is in two pairs; "
                                  "each label has exactly one complement")
             seen.add(label)
     for piece in instance.pieces:
         for side, label in zip(SIDES, piece.edges):
             if label not in seen:
-                raise InputError(f"{instance.name}: piece {piece.id} {side} edge {label!r} has no "
+                raise InputError(f"{instance.name}: piece {piece.id} {side} edge {files.excerpt(label)} has no "
                                  "complementary label (add a `pair` line)")
 
 
@@ -183,7 +184,7 @@ def check_eternity_labels(instance: Instance) -> None:
     for piece in instance.pieces:
         for side, label in zip(SIDES, piece.edges):
             if not isinstance(label, int) or isinstance(label, bool) or label < 0:
-                raise InputError(f"{instance.name}: piece {piece.id} {side} edge {label!r} is not a "
+                raise InputError(f"{instance.name}: piece {piece.id} {side} edge {files.excerpt(label)} is not a "
                                  "colour (an integer >= 0, 0 the frame)")
 
 
@@ -211,25 +212,17 @@ def parse(text: str, name: str) -> Instance:
     return validated(parse_keywords(lines, name))
 
 
-def integer(word: str, where: str, what: str) -> int:
-    """`word` as an integer, else InputError naming where."""
-    try:
-        return int(word)
-    except ValueError:
-        raise InputError(f"{where}: {what} {word!r} is not an integer") from None
-
-
 def parse_owen(lines: list[tuple[int, list[str]]], name: str) -> Instance:
     """Owen's format: `rows cols`, then one piece per line (four colours clockwise from North)."""
     (number, size), body = lines[0], lines[1:]
     if len(size) != 2:
-        raise InputError(f"{name}:{number}: the first line must be `rows cols`, got {' '.join(size)!r}")
-    rows, cols = (integer(word, f"{name}:{number}", "grid size") for word in size)
+        raise InputError(f"{name}:{number}: the first line must be `rows cols`, got {files.excerpt(' '.join(size))}")
+    rows, cols = (files.whole_number(word, f"{name}:{number}", "grid size") for word in size)
     pieces = []
     for index, (number, words) in enumerate(body, start=1):
         if len(words) != 4:
             raise InputError(f"{name}:{number}: a piece line needs 4 colours (N E S W), got {len(words)}")
-        edges = tuple(integer(word, f"{name}:{number}", "colour") for word in words)
+        edges = tuple(files.whole_number(word, f"{name}:{number}", "colour") for word in words)
         pieces.append(Piece(index, edges))  # type: ignore[arg-type]
     return Instance(name, rows, cols, ETERNITY, tuple(pieces))
 
@@ -243,20 +236,20 @@ def parse_keywords(lines: list[tuple[int, list[str]]], name: str) -> Instance:
     for number, (keyword, *args) in lines:
         where = f"{name}:{number}"
         if keyword == "grid" and len(args) == 2:
-            grid = (integer(args[0], where, "rows"), integer(args[1], where, "columns"))
+            grid = (files.whole_number(args[0], where, "rows"), files.whole_number(args[1], where, "columns"))
         elif keyword == "rule" and len(args) == 1:
             rule = args[0]
         elif keyword == "pair" and len(args) == 2:
             raw_pairs.append((args[0], args[1]))
         elif keyword == "piece" and len(args) == 5:
-            raw_pieces.append((integer(args[0], where, "piece id"), args[1:]))
+            raw_pieces.append((files.whole_number(args[0], where, "piece id"), args[1:]))
         else:
-            raise InputError(f"{where}: cannot read {' '.join([keyword, *args])!r}; {FORMAT_HELP}")
+            raise InputError(f"{where}: cannot read {files.excerpt(' '.join([keyword, *args]))}; {FORMAT_HELP}")
     if grid is None:
         raise InputError(f"{name}: no `grid R C` line")
     if rule not in RULES:
-        raise UnknownName(f"{name}: unknown rule {rule!r}; use one of {', '.join(RULES)}")
-    label = (lambda word: integer(word, name, "colour")) if rule == ETERNITY else str
+        raise UnknownName(f"{name}: unknown rule {files.excerpt(rule)}; use one of {', '.join(RULES)}")
+    label = (lambda word: files.whole_number(word, name, "colour")) if rule == ETERNITY else str
     pieces = tuple(Piece(pid, tuple(label(w) for w in words)) for pid, words in raw_pieces)  # type: ignore[misc]
     return Instance(name, grid[0], grid[1], rule, pieces, tuple(raw_pairs))
 
@@ -285,10 +278,10 @@ def load(file: str | os.PathLike[str] | None = None) -> Instance:
     """An instance from a file path or a shipped name (`insects`, `eternity-5x5`); default the insects."""
     text = os.fspath(file) if file is not None else DEFAULT
     path = Path(text)
-    if not path.exists():
+    if not os.path.exists(text):  # False, not OSError, for a name too long to look up
         if text not in SHIPPED:
-            raise UnknownName(f"squares file {text!r}: no such file, and no shipped instance of that name "
-                              f"(shipped: {', '.join(SHIPPED)})")
+            raise UnknownName(f"squares file {files.excerpt(text, files.PATH_CHARACTERS)}: no such file, and no "
+                              f"shipped instance of that name (shipped: {', '.join(SHIPPED)})")
         path = shipped_dir() / SHIPPED[text]
     content = files.read_text(path, "squares file")
     return parse(content, text)

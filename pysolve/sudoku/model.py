@@ -176,6 +176,8 @@ def parse_line(line: str, file: str, number: int) -> Board:
 def parse_grid(lines: list[tuple[int, str]], file: str) -> Board:
     """One puzzle written as N lines of N cells (spaces allowed, `|` and rule lines ignored)."""
     rows = [(number, cells_of(line)) for number, line in lines if not set(line) <= RULE_CHARACTERS]
+    if not rows:
+        raise InputError(f"{file}: no puzzle (only rule lines of {''.join(sorted(RULE_CHARACTERS))})")
     first_line, first = rows[0]
     size = len(first)
     if size not in BOXES:
@@ -202,7 +204,7 @@ def cells_of(line: str) -> list[str]:
 
 def is_cell_word(word: str) -> bool:
     """True when `word` can be one cell: one character, or a number 1..16."""
-    return len(word) == 1 or (word.isdigit() and 1 <= int(word) <= 16)
+    return len(word) == 1 or (len(word) == 2 and word.isascii() and word.isdigit() and 1 <= int(word) <= 16)
 
 
 def value_of(cell: str, size: int, where: str) -> int:
@@ -210,7 +212,7 @@ def value_of(cell: str, size: int, where: str) -> int:
     symbols = SYMBOLS[:size]
     if cell in EMPTY_MARKS:
         return 0
-    if cell.isdigit():
+    if cell.isascii() and cell.isdigit():  # not '²', which is a digit to Python but no number to int()
         value = int(cell)
     elif len(cell) == 1 and cell.upper() in SYMBOLS:
         value = SYMBOLS.index(cell.upper()) + 1

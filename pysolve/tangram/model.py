@@ -25,7 +25,8 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError, UnknownName
 from pysolve.paths import data_dir
 
-NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+LISTED_NAMES = 20  # piece names an error message lists
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")  # names are labels: at most 32 characters
 COLOUR_PATTERN = re.compile(r"#[0-9a-fA-F]{6}\Z")
 
 
@@ -105,7 +106,8 @@ class Instance:
     def piece(self, name: str) -> Piece:
         """The piece called `name`; UnknownName naming the known ones otherwise."""
         if name not in self.by_name:
-            raise UnknownName(f"unknown piece {name!r} in {self.name}; pieces: {', '.join(self.names)}")
+            listed = ", ".join(self.names[:LISTED_NAMES]) + (", ..." if len(self.names) > LISTED_NAMES else "")
+            raise UnknownName(f"unknown piece {files.excerpt(name)} in {self.name}; pieces: {listed}")
         return self.by_name[name]
 
     def orientations(self, name: str) -> list[tuple[int, int]]:
@@ -488,21 +490,19 @@ class _Reader:
         elif keyword == "place":
             self.places.append((line, fields))
         else:
-            raise self.fail(line, f"unknown statement {keyword!r} (expected board, piece, rotations or place)")
+            raise self.fail(line, f"unknown statement {files.excerpt(keyword)} (expected board, piece, rotations "
+                                  "or place)")
 
     def integers(self, line: int, fields: list[str], what: str) -> list[int]:
         """Fields as integers, or an error naming `what`."""
-        try:
-            return [int(text) for text in fields]
-        except ValueError:
-            raise self.fail(line, f"{what} must be integers, got {' '.join(fields)!r}") from None
+        return [files.whole_number(text, f"{self.source}:{line}", what) for text in fields]
 
     def _board(self, line: int, fields: list[str]) -> None:
         if self.board is not None:
             raise self.fail(line, "a second 'board' statement")
         if len(fields) != 2:
             raise self.fail(line, "expected 'board WIDTH HEIGHT'")
-        width, height = self.integers(line, fields, "board width and height")
+        width, height = self.integers(line, fields, "board size")
         if width < 1 or height < 1:
             raise self.fail(line, f"board size {width}x{height} must be positive")
         if width * height > MAX_CELLS:
@@ -514,13 +514,14 @@ class _Reader:
         if len(fields) != 5:
             raise self.fail(line, "expected 'piece KEY NAME COLOUR WIDTH HEIGHT'")
         key, name, colour = fields[:3]
-        width, height = self.integers(line, fields[3:], "piece width and height")
+        width, height = self.integers(line, fields[3:], "piece size")
         if len(key) != 1:
-            raise self.fail(line, f"key {key!r} must be one character")
+            raise self.fail(line, f"key {files.excerpt(key)} must be one character")
         if not NAME_PATTERN.match(name):
-            raise self.fail(line, f"piece name {name!r} must be a letter then letters, digits, '_' or '-'")
+            raise self.fail(line, f"piece name {files.excerpt(name)} must be a letter then up to 31 letters, "
+                                  "digits, '_' or '-'")
         if not COLOUR_PATTERN.match(colour):
-            raise self.fail(line, f"colour {colour!r} of {name} must be #rrggbb")
+            raise self.fail(line, f"colour {files.excerpt(colour)} of {name} must be #rrggbb")
         if width < 1 or height < 1:
             raise self.fail(line, f"size {width}x{height} of {name} must be positive")
         for other in self.pieces:
@@ -560,8 +561,9 @@ class _Reader:
     def _placement(self, instance: Instance, line: int, fields: list[str]) -> Placement:
         if len(fields) not in (3, 5):
             raise self.fail(line, "expected 'place NAME X Y [WIDTH HEIGHT]'")
+        numbers = self.integers(line, fields[1:], "place coordinate or size")
         try:
-            return make_placement(instance, fields[0], *self.integers(line, fields[1:], "place coordinates"))
+            return make_placement(instance, fields[0], *numbers)
         except InputError as error:
             raise self.fail(line, str(error)) from None
 
