@@ -2,10 +2,10 @@
 
 Every refusal is a 4xx with a one-line JSON error, and the keep-alive
 connection it came on answers the next request (http.client, one socket);
-a body declared past the limit is refused unread; no request reads a path
-on the server; POSTs come as JSON from the page's own origin; searches are
-capped, stopped when their client leaves, and a full line answers 503 at
-once.
+bodies are counted as they arrive (a chunked 1,000 MB body is refused after
+1 MB, the server's peak memory flat); no request reads a path on the server;
+POSTs come as JSON from the page's own origin; searches are capped, stopped
+when their client leaves, and a full line answers 503 at once.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import resource
 import socket
 import threading
@@ -24,14 +25,14 @@ from typing import Any
 
 import pytest
 
-from pysolve import budget
+from pysolve import budget, cli
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.paths import data_dir
 from pysolve.web.app import MAX_MESSAGE
 from pysolve.web.core import MAX_SECONDS, WAITING, WORKERS
 from pysolve.web.guard import MAX_BODY, MAX_DEPTH
-from test_web import serving
+from test_web import serving, the_command
 
 JSON = {"Content-Type": "application/json"}
 SLOW = [  # work of 20 s and more: a search that looks at its budget all the time, a tournament of long games
@@ -237,6 +238,66 @@ def test_a_body_declared_past_the_limit_is_refused_unread_and_its_connection_clo
     assert head.startswith(b"HTTP/1.1 413 ") and b"connection: close" in head.lower()
     assert one_line(json.loads(text)) == f"the request body is {MAX_BODY + 1} bytes; the limit is {MAX_BODY}"
     assert Connection(base).ask("GET", "/api/backends")[0] == 200  # a new connection is served
+
+
+def peak_rss(pid: int) -> int:
+    """A process's peak resident memory in bytes (VmHWM)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) * 1024  # type: ignore[index]
+
+
+def chunked_upload(port: int, total: int, chunk: int = 1 << 16) -> tuple[bytes, int, float]:
+    """POST a chunked body of `total` bytes (no Content-Length) until the server answers; (its answer, bytes
+    sent, seconds)."""
+    started, sent = time.monotonic(), 0
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"POST /api/hidato/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                     f"Transfer-Encoding: chunked\r\n\r\n".encode())
+        piece = f"{chunk:x}\r\n".encode() + b" " * chunk + b"\r\n"
+        sock.setblocking(False)
+        answer = b""
+        while sent < total and not answer:
+            with contextlib.suppress(BlockingIOError):
+                answer = sock.recv(65536)
+            try:
+                sent += sock.send(piece)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        sock.setblocking(True)
+        while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
+            more = sock.recv(65536)
+            if not more:
+                break
+            answer += more
+    return answer, sent, time.monotonic() - started
+
+
+def test_the_command_counts_a_chunked_body_as_it_arrives_within_its_memory_bound() -> None:
+    """A chunked 1,000 MB body: 413 after about 1 MB, the server's peak memory flat; `--memory` in force."""
+    with the_command("--backend", "python", "--memory", "2G") as (server, port):
+        limits = Path(f"/proc/{server.pid}/limits").read_text()
+        assert re.search(r"Max address space\s+2147483648\s", limits)
+        declared = socket.create_connection(("127.0.0.1", port), timeout=10)
+        declared.sendall(f"POST /api/hidato/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         f"Content-Type: application/json\r\nContent-Length: {1000 * 10**6}\r\n\r\n{{".encode())
+        assert declared.recv(65536).startswith(b"HTTP/1.1 413 ")
+        declared.close()
+        before = peak_rss(server.pid)
+        answer, sent, seconds = chunked_upload(port, 1000 * 10**6)
+        grown = peak_rss(server.pid) - before
+        assert answer.startswith(b"HTTP/1.1 413 ") and b"passed 1000000 bytes" in answer, answer[:200]
+        assert sent < 64 * 10**6 and seconds < 10, (sent, seconds)
+        assert grown < 20 * 2**20, grown
+        print(f"chunked 1,000 MB body: 413 after {sent / 1e6:.1f} MB sent in {seconds:.2f} s; server peak RSS "
+              f"{before / 2**20:.0f} MB -> {(before + grown) / 2**20:.0f} MB")
+        assert Connection(f"http://127.0.0.1:{port}").ask("GET", "/api/backends")[0] == 200
+
+
+def test_serve_memory_bound_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--memory", "lots"]) == 2
+    assert capsys.readouterr().err == "pysolve: error: --memory 'lots': give a size such as 512M or 2G (0: no limit)\n"
 
 
 def test_a_full_line_is_503_at_once_and_a_search_whose_client_left_stops() -> None:
