@@ -5,7 +5,8 @@ connection it came on answers the next request (http.client, one socket);
 bodies are counted as they arrive (a chunked 1,000 MB body is refused after
 1 MB, the server's peak memory flat); no request reads a path on the server;
 POSTs come as JSON from the page's own origin; searches are capped, stopped
-when their client leaves, and a full line answers 503 at once.
+when their client leaves, and a full line answers 503 at once. A fuzz of
+every JSON endpoint ends the file.
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ import resource
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pysolve import budget, cli
 from pysolve.budget import Budget
@@ -338,3 +342,55 @@ def test_searches_in_a_worker_are_capped_and_stop_once_abandoned() -> None:
                                                       "abandoned"):
             running.check()
     assert Budget().seconds == 0 and Budget(seconds=1e308).seconds == 1e308
+
+
+# ---------------------------------------------------------------- the fuzz
+
+FIELDS = ["backend", "instance", "action", "piece", "cell", "definitive", "file", "name", "players", "seats", "seed",
+          "variant", "move", "log", "games", "strategies", "board", "rows", "cols", "shape", "holes", "givens",
+          "puzzle", "options", "backends", "count", "all", "seconds", "m", "n", "strategy", "text"]
+WORDS = ["python", "kanren", "prolog", "tangram", "squares", "hidato", "sudoku", "fichas", "azul", "insects",
+         "classic.txt", "sample.txt", "you", "greedy", "random", "mcts:5", "minimax:1", "select", "choose", "hint",
+         "undo", "grey", "cross", "green", "/etc/passwd", "../../etc/hostname", SURROGATE, "a\x00b", "1 __\n__ 4\n"]
+NUMBERS = st.integers(-3, 3) | st.sampled_from([2**31, 2**63, 10**30, -10**30]) | st.floats(allow_nan=False,
+                                                                                           allow_infinity=False)
+# small numbers ask small questions: a valid question must answer quickly (the caps are tested above)
+TEXTS = st.sampled_from(WORDS) | st.text() | st.text(alphabet=st.characters(codec=None, categories=["Cs"]), max_size=3)
+SCALARS = st.none() | st.booleans() | NUMBERS | TEXTS
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=5), inner, max_size=4),
+                      max_leaves=12)
+BODIES = st.one_of(
+    st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=5).map(raw),  # fields the endpoints read
+    VALUES.map(raw),  # any JSON at all
+    st.tuples(st.integers(0, 3 * MAX_DEPTH), st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=2))
+    .map(lambda pair: raw({"options": json.loads("[" * pair[0] + json.dumps(pair[1]) + "]" * pair[0])})),  # nesting
+    st.integers(0, MAX_BODY - 100).map(lambda size: raw({"file": "x" * size, "instance": "squares"})),  # sizes
+    st.binary(max_size=40),  # not even JSON
+)
+TALLY: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module")
+def fuzzed(base: str, games: dict[str, str]) -> Iterator[dict[str, Any]]:
+    """One connection for the whole fuzz (bodies past the limit are the tests' above); the tally printed."""
+    own = {**JSON, "Origin": base}
+    senders = {"json": JSON, "json from the page": own, "text/plain": {"Content-Type": "text/plain"},
+               "json from elsewhere": {**JSON, "Origin": "http://evil.example"}}
+    state = {"connection": Connection(base), "games": games, "senders": senders}
+    yield state
+    print(f"fuzz: {sum(TALLY.values())} requests: " + ", ".join(f"{key} {n}" for key, n in sorted(TALLY.items())))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
+                                                                        "text/plain", "json from elsewhere"]))
+def test_fuzz_every_json_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, body: bytes,
+                                                          sender: str) -> None:
+    connection = fuzzed["connection"]
+    status, answer, _ = connection.ask("POST", path.format(**fuzzed["games"]), body, fuzzed["senders"][sender])
+    TALLY[str(status)] += 1
+    assert 200 <= status < 500, (status, answer)
+    if status >= 400:
+        one_line(answer)
+    assert connection.same, (path, body[:80])
