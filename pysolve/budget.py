@@ -7,7 +7,9 @@ Prolog call.
 
 from __future__ import annotations
 
+import contextlib
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +20,34 @@ CLOCK_EVERY = 256  # nodes between looks at the clock
 DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
 
 _interrupted = False  # set by on_interrupt: Ctrl-C arrived during this run
+
+
+class _Request(threading.local):
+    """The bounds of the request this thread is working for: set by the web server's workers (see
+    `serving`); elsewhere a budget has only its own limits."""
+
+    seconds = 0.0  # the longest any budget made here may run (0: no cap)
+    gone: threading.Event | None = None  # set once nobody waits for the answer any more
+
+
+_request = _Request()
+
+
+@contextlib.contextmanager
+def serving(seconds: float, gone: threading.Event) -> Iterator[None]:
+    """While the block runs, every budget made in this thread lasts `seconds` at most, and every budget
+    checked here is spent at once when `gone` is set (the web client that asked has left): so a request
+    holds a worker thread, and the Prolog lock, for a bounded time, and not at all once it is abandoned."""
+    _request.seconds, _request.gone = seconds, gone
+    try:
+        yield
+    finally:
+        _request.seconds, _request.gone = 0.0, None
+
+
+def _abandoned() -> bool:
+    """True when this thread works for a request whose client has left."""
+    return _request.gone is not None and _request.gone.is_set()
 
 
 def on_interrupt(signum: int, frame: Any) -> None:
@@ -41,10 +71,15 @@ def unraisable(hook_args: Any) -> None:
 
 
 class Budget:
-    """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out."""
+    """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out.
+
+    Made in a web worker, its time limit is at most the request's cap (see `serving`), unbounded included.
+    """
 
     def __init__(self, nodes: int = 0, seconds: float = 0.0, label: str = "search") -> None:
-        self.nodes, self.seconds, self.label = nodes, seconds, label  # 0: unbounded
+        cap = _request.seconds
+        self.nodes, self.label = nodes, label  # nodes 0: unbounded
+        self.seconds = min(seconds or cap, cap) if cap else seconds  # 0: unbounded
         self.spent = 0
         self.started = time.perf_counter()
 
@@ -57,15 +92,21 @@ class Budget:
             self.check()
 
     def check(self) -> None:
-        """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables);
-        KeyboardInterrupt when Ctrl-C arrived and was lost on the way (see on_interrupt)."""
+        """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables) or
+        the request it works for was abandoned; KeyboardInterrupt when Ctrl-C arrived and was lost on the way
+        (see on_interrupt)."""
         if _interrupted:
             raise KeyboardInterrupt
+        if _abandoned():
+            raise SearchLimitExceeded(f"{self.label} was stopped: the request that asked for it was abandoned")
         if self.seconds and time.perf_counter() - self.started > self.seconds:
             raise SearchLimitExceeded(f"{self.label} passed its time limit of {self.seconds:g} s")
 
     def remaining(self) -> float:
-        """Seconds left of the time budget (0 when it is gone); DEFAULT_SECONDS when unbounded."""
+        """Seconds left of the time budget (0 when it is gone, or its request abandoned); DEFAULT_SECONDS when
+        unbounded."""
+        if _abandoned():
+            return 0.0
         if not self.seconds:
             return DEFAULT_SECONDS
         return max(self.seconds - (time.perf_counter() - self.started), 0.0)

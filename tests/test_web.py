@@ -66,7 +66,8 @@ def base(pysolve_backends: list[str]) -> Iterator[str]:
 
 @pytest.fixture
 def web(base: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=base, timeout=60) as client:
+    """A client of the module's server that sends what the pages send: every POST as JSON ({} for none)."""
+    with httpx.Client(base_url=base, timeout=60, headers={"Content-Type": "application/json"}) as client:
         yield client
 
 
@@ -400,7 +401,7 @@ def test_other_requests_are_answered_while_a_search_runs(base: str, pysolve_back
     available) runs in a worker thread; meanwhile pages, the back ends and a game on Python answer at once."""
     outcome: dict[str, httpx.Response] = {}
     first = pysolve_backends[0]
-    question = {"puzzle": "squares", "options": {"file": "eternity-6x6", "count": True, "seconds": 2},
+    question = {"puzzle": "squares", "options": {"file": "eternity/pieces_06x06.txt", "count": True, "seconds": 2},
                 "backends": [first]}
 
     def search() -> None:
@@ -443,10 +444,10 @@ def listening_on(port: int) -> list[str]:
     return addresses
 
 
-def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c(pysolve_backends: list[str]) -> None:
-    """On the session's first back end: Prolog, when it runs, answers in worker threads and Ctrl-C still stops."""
-    server = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "serve", "--port", "0",
-                               "--backend", pysolve_backends[0]],
+@contextlib.contextmanager
+def the_command(*flags: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """`pysolve serve --port 0 FLAGS` in a process of its own, once it answers; yields it and its port."""
+    server = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "serve", "--port", "0", *flags],
                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         assert server.stderr is not None
@@ -456,16 +457,26 @@ def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c(pysolve_backends: lis
         deadline = time.monotonic() + 20
         while True:
             try:
-                page = httpx.get(f"http://127.0.0.1:{port}/tangram", timeout=5)
+                httpx.get(f"http://127.0.0.1:{port}/api/backends", timeout=5)
                 break
             except httpx.ConnectError:
                 assert time.monotonic() < deadline
                 time.sleep(0.05)
-        assert page.status_code == 200
+        yield server, port
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c(pysolve_backends: list[str]) -> None:
+    """On the session's first back end: Prolog, when it runs, answers in worker threads and Ctrl-C still stops."""
+    with the_command("--backend", pysolve_backends[0]) as (server, port):
+        assert httpx.get(f"http://127.0.0.1:{port}/tangram", timeout=5).status_code == 200
         game = httpx.post(f"http://127.0.0.1:{port}/api/tangram/games", json={}, timeout=60).json()
         assert game["backend"] == pysolve_backends[0]  # its rules asked of the back end, in a worker thread
         assert listening_on(port) == ["127.0.0.1"]
-        question = {"puzzle": "squares", "options": {"file": "eternity-6x6", "count": True, "seconds": 30},
+        question = {"puzzle": "squares", "options": {"file": "eternity/pieces_06x06.txt", "count": True, "seconds": 30},
                     "backends": ["python"]}
         abandoned: list[httpx.Response] = []
         searching = threading.Thread(target=lambda: abandoned.append(
@@ -477,11 +488,9 @@ def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c(pysolve_backends: lis
         assert server.wait(15) == 0 and time.monotonic() - stopping < 8
         searching.join(5)
         assert "the server is stopping" in error_of(abandoned[0], 503)
+        assert server.stderr is not None
         rest = server.stderr.read()
         assert "pysolve serve: stopped" in rest and "Traceback" not in rest
-    finally:
-        if server.poll() is None:
-            server.kill()
 
 
 def test_requests_may_name_the_host_served_or_any_when_listening_everywhere() -> None:

@@ -331,3 +331,32 @@ def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backe
     page.click("#ask")
     settle(page)
     assert page.text_content("#error") == "pysolve solve fichas: --m is required"
+
+
+def test_crosscheck_of_a_shipped_instance_and_of_an_uploaded_file(base: str, page: Page, tmp_path: Path,
+                                                                   pictures: Path) -> None:
+    """A FILE option is a shipped instance picked by name, or a file of one's own uploaded (or pasted): the
+    page sends the name or the text, never a path."""
+    page.goto(f"{base}/crosscheck")
+    page.wait_for_selector("#options [data-option=count]")
+    page.select_option("#puzzle", "squares")
+    page.select_option("#options [data-option=file] select", "eternity/pieces_03x03.txt")
+    page.check("#options [data-option=count]")
+    page.click("#ask")
+    settle(page)
+    assert page.text_content("#verdict").startswith("instance=pieces_03x03.txt, rows=3, cols=3, rule=eternity")
+    assert page.text_content("#verdict").endswith("the back ends agree")
+    mine = tmp_path / "mine.txt"
+    mine.write_text((ROOT / "data/hidato/sample.txt").read_text())
+    page.select_option("#puzzle", "hidato")
+    page.set_input_files("#options [data-option=file] input[type=file]", str(mine))
+    page.wait_for_function("document.querySelector('#options textarea').value.includes('__')")
+    page.fill("#options [data-option=count]", "2")
+    page.click("#ask")
+    settle(page)
+    assert page.text_content("#verdict") == "mine.txt (40 cells), count=2, strategy=fast: the back ends agree"
+    screenshot(page, pictures, "crosscheck-upload")
+    page.fill("#options textarea", "1 ?? 3\n")  # pasted text, wrong: the error names the paste
+    page.click("#ask")
+    settle(page)
+    assert page.text_content("#error").startswith("pasted.txt")

@@ -1,8 +1,11 @@
 """The web application: the pages, their JSON endpoints, and one way of answering errors.
 
 A PysolveError (bad input, an unknown name, an unavailable back end) is a
-400 with `{"error": "..."}` in the same words as the CLI's one line; an
-unknown game is a 404, a body too large a 413, a wrong method a 405.
+400 with `{"error": "..."}` in the same words as the CLI's one line, and so
+is any ValueError or RecursionError the input causes; an unknown game is a
+404, a body too large a 413, a wrong method a 405, a POST from another
+origin a 403 and one without JSON a 415, a full line of searches or a
+server out of memory a 503. No input makes a 500.
 """
 
 from __future__ import annotations
@@ -21,9 +24,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from pysolve import memory
 from pysolve.errors import PysolveError
 from pysolve.web import azul, crosscheck, hidato, squares, tangram
 from pysolve.web.core import Choice, Workers
+from pysolve.web.guard import SameOriginJson, cut
+
+MAX_MESSAGE = 500  # characters of an error message sent back
 
 HERE = Path(__file__).resolve().parent
 PAGES = {  # path -> (template, title): the pages, in the order the menu shows them
@@ -64,9 +71,11 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
         *crosscheck.routes(workers),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    guard = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
-    app = Starlette(routes=routes, middleware=guard,
-                    exception_handlers={PysolveError: pysolve_error, HTTPException: http_error})
+    trusted = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
+    app = Starlette(routes=routes, middleware=[*trusted, Middleware(SameOriginJson)],
+                    exception_handlers={PysolveError: input_error, ValueError: input_error,
+                                        RecursionError: input_error, MemoryError: out_of_memory,
+                                        HTTPException: http_error})
     app.state.workers, app.state.choice = workers, choice  # `serve` starts them, and stops them on Ctrl-C
     return app
 
@@ -85,12 +94,25 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-async def pysolve_error(request: Request, error: Exception) -> Response:
-    """Bad input of any kind: 400 and the error's one line."""
-    return JSONResponse({"error": str(error)}, status_code=400)
+def refusal(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    """A JSON error: `message` on one line, cut to MAX_MESSAGE characters."""
+    return JSONResponse({"error": cut(message.replace("\n", " "), MAX_MESSAGE)}, status_code=status, headers=headers)
+
+
+async def input_error(request: Request, error: Exception) -> Response:
+    """Bad input of any kind (a PysolveError, or a ValueError or RecursionError the input caused in the code
+    reading it): 400 and the error's one line."""
+    if isinstance(error, RecursionError):
+        return refusal("the input nests too deeply to be read", 400)
+    return refusal(str(error), 400)
+
+
+async def out_of_memory(request: Request, error: Exception) -> Response:
+    """A request that passed the server's memory bound (`pysolve serve --memory`): 503, the server goes on."""
+    return refusal(memory.exhausted("the request"), 503)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
-    """404, 405, 413 and the like: the status and a one-line JSON error."""
+    """404, 405, 413, 503 and the like: the status and a one-line JSON error."""
     assert isinstance(error, HTTPException)
-    return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
+    return refusal(error.detail, error.status_code, error.headers)

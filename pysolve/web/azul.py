@@ -13,7 +13,8 @@ is the story of a logged game, and a tournament is drawn by
 from __future__ import annotations
 
 import json
-import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,35 +24,90 @@ from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
-from pysolve.azul.model import STANDARD, VARIANTS, check_move, check_players, check_variant
+from pysolve.azul.model import STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.replay import Step, story
-from pysolve.azul.strategies import strategy
+from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.strategies import Strategy, strategy
+from pysolve.budget import Budget
 from pysolve.errors import InputError
-from pysolve.web.core import Choice, Store, Workers, body, field_of
+from pysolve.web.core import MAX_SECONDS, Choice, Store, Workers
+from pysolve.web.guard import Files, body, excerpt, field_of
 
-CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered by the page; any name works
+CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered by the page; any strategy works
 MAX_GAMES = 200  # games of one tournament from the page
+MAX_ITERATIONS = 10_000  # mcts iterations a move (about 1.3 s of Python here)
+MAX_MOVE_SECONDS = 2.0  # mcts seconds a move
+MAX_PLIES = 4  # minimax depth (about 0.1 s a move)
+
+
+def affordable(name: str) -> str:
+    """`name`, checked to be a strategy whose moves this server can afford: mcts at most MAX_ITERATIONS or
+    MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep; InputError naming the limit otherwise."""
+    chosen = strategy(name)
+    if isinstance(chosen, Mcts) and chosen.seconds is not None and not 0 < chosen.seconds <= MAX_MOVE_SECONDS:
+        raise InputError(f"strategy {excerpt(name)}: mcts thinks at most {MAX_MOVE_SECONDS:g} s a move here, "
+                         f"not {chosen.seconds:g}")
+    if isinstance(chosen, Mcts) and chosen.iterations > MAX_ITERATIONS:
+        raise InputError(f"strategy {excerpt(name)}: mcts runs at most {MAX_ITERATIONS} iterations a move here")
+    if isinstance(chosen, Minimax) and chosen.depth > MAX_PLIES:
+        raise InputError(f"strategy {excerpt(name)}: minimax looks at most {MAX_PLIES} plies ahead here")
+    return name
+
+
+@dataclass(frozen=True)
+class Clocked:
+    """A search strategy (mcts, minimax) that looks at the request's clock before each move, so that a tournament
+    stops within a move of its time limit, or of its client leaving, instead of at the end of a game."""
+
+    name: str
+    chosen: Strategy
+    clock: Budget
+
+    @property
+    def __name__(self) -> str:  # the name games and standings report it under
+        return self.name
+
+    def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
+        self.clock.check()
+        return self.chosen(state, moves, rng)
+
+
+def clocked(name: str, clock: Budget) -> str | Clocked:
+    """The strategy `name` for a tournament: a search one clocked (see Clocked), a quick one as it is (a game of
+    the random strategy alone then still runs whole inside the back end)."""
+    chosen = strategy(name)
+    return Clocked(name, chosen, clock) if isinstance(chosen, (Mcts, Minimax)) else name
+
+
+def names_in(data: dict[str, Any], name: str, default: list[str]) -> list[str]:
+    """The names in the field `name`: a list of text (strategies, and `you` among the seats)."""
+    names = field_of(data, name, list, default=default)
+    if not all(isinstance(item, str) for item in names):
+        raise InputError(f"the field {name!r} must be a list of strategy names, not {excerpt(names)}")
+    return names
 
 
 def table_of(data: dict[str, Any], backend: str) -> Table:
     """The table a request asks for: `seats` names `you` once and a strategy for every other seat."""
     players = check_players(field_of(data, "players", int, default=2))
-    seats = field_of(data, "seats", list, default=[PERSON] + ["greedy"] * (players - 1))
-    if len(seats) != players or not all(isinstance(name, str) for name in seats) or seats.count(PERSON) != 1:
+    seats = names_in(data, "seats", [PERSON] + ["greedy"] * (players - 1))
+    if len(seats) != players or seats.count(PERSON) != 1:
         raise InputError(f"the field 'seats' must name {players} seats: {PERSON!r} once, a strategy for each "
-                         f"other seat; not {seats}")
+                         f"other seat; not {excerpt(seats)}")
     seat = seats.index(PERSON)
-    others = seats[:seat] + seats[seat + 1:]  # in seat order, as the table gives them out
+    others = [affordable(name) for name in seats[:seat] + seats[seat + 1:]]  # in seat order, as the table deals
     return Table(players, seat, others, backend, field_of(data, "seed", int, default=0), None,
                  check_variant(field_of(data, "variant", str, default=STANDARD)))
 
 
 def let_others_play(table: Table) -> None:
-    """The person's move stands: the strategies play until the person is to move again or the game ends."""
+    """The person's move stands: the strategies play until the person is to move again or the game ends
+    (within MAX_SECONDS, and no further once the request is abandoned)."""
     table.confirm()
+    clock = Budget(seconds=MAX_SECONDS, label="the other seats' moves")
     while table.others_move() is not None:
-        pass
+        clock.check()
 
 
 def rounds_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -87,18 +143,20 @@ def table_view(key: str, table: Table) -> dict[str, Any]:
 
 def replay_steps(text: str) -> list[dict[str, Any]]:
     """An uploaded JSON-lines log told step by step (read and checked as `pysolve azul replay` does)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "uploaded log"
-        path.write_text(text, encoding="utf-8")
-        records = read_log(path)
+    with Files() as files:
+        records = read_log(Path(files.upload(text, "the uploaded log")))
     return steps_view(story(records), states=True)
 
 
 def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str],
                     variant: str = STANDARD) -> dict[str, Any]:
-    """Seeded games with the strategies rotated over the seats: the summary and its chart."""
-    work = tournament.tasks(players, games, seed, backend, strategies, variant=variant)
-    results = tournament.run(work, None, lambda result: None)
+    """Seeded games with the strategies rotated over the seats: the summary and its chart (within MAX_SECONDS,
+    and no further once the request is abandoned)."""
+    clock = Budget(seconds=MAX_SECONDS, label=f"the tournament of {games} games")
+    seats = [clocked(name, clock) for name in strategies]
+    # a task's strategies are played as play_game plays them: names, or the strategies themselves (Clocked)
+    work = tournament.tasks(players, games, seed, backend, seats, variant=variant)  # type: ignore[arg-type]
+    results = tournament.run(work, None, lambda result: clock.check())
     return {"summary": tournament.summarise(results), "chart": charts.chart(results)}
 
 
@@ -116,7 +174,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
             let_others_play(table)
             return table_view(tables.add(table), table)
 
-        return JSONResponse(await workers.run(begin), status_code=201)
+        return JSONResponse(await workers.run(request, begin), status_code=201)
 
     def acting(request: Request, act: Any) -> Any:
         """An endpoint that does `act(table)` to the table in the path (in a worker, one request at a time)."""
@@ -128,7 +186,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
                 act(kept.game)
                 return table_view(key, kept.game)
 
-        return workers.run(locked)
+        return workers.run(request, locked)
 
     async def show(request: Request) -> JSONResponse:
         return JSONResponse(await acting(request, lambda table: None))
@@ -138,9 +196,11 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         return JSONResponse(await acting(request, lambda table: table.choose(chosen)))
 
     async def undo(request: Request) -> JSONResponse:
+        await body(request)  # nothing to read, but a malformed body is refused as on every POST
         return JSONResponse(await acting(request, Table.undo))
 
     async def go_on(request: Request) -> JSONResponse:
+        await body(request)
         return JSONResponse(await acting(request, let_others_play))
 
     async def log(request: Request) -> PlainTextResponse:
@@ -151,7 +211,8 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
 
     async def replay(request: Request) -> JSONResponse:
         data = await body(request)
-        return JSONResponse({"steps": await workers.run(replay_steps, field_of(data, "log", str, required=True))})
+        steps = await workers.run(request, replay_steps, field_of(data, "log", str, required=True))
+        return JSONResponse({"steps": steps})
 
     async def tournament_endpoint(request: Request) -> JSONResponse:
         data = await body(request)
@@ -160,14 +221,12 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         games = field_of(data, "games", int, default=20)
         if not 1 <= games <= MAX_GAMES:
             raise InputError(f"the field 'games' must be 1 to {MAX_GAMES}, not {games}")
-        names = field_of(data, "strategies", list, default=["random", "greedy"])
-        if not names or not all(isinstance(name, str) for name in names):
-            raise InputError(f"the field 'strategies' must be a list of strategy names, not {names}")
-        for name in names:
-            strategy(name)
+        names = [affordable(name) for name in names_in(data, "strategies", ["random", "greedy"])]
+        if not names:
+            raise InputError("the field 'strategies' must name at least one strategy")
         seed = field_of(data, "seed", int, default=0)
         variant = check_variant(field_of(data, "variant", str, default=STANDARD))
-        return JSONResponse(await workers.run(play_tournament, players, games, seed, backend, names, variant))
+        return JSONResponse(await workers.run(request, play_tournament, players, games, seed, backend, names, variant))
 
     async def options(request: Request) -> JSONResponse:
         return JSONResponse({"strategies": list(CHOICES), "person": PERSON, "variants": list(VARIANTS)})

@@ -1,8 +1,9 @@
-"""What every page's endpoints share: reading requests, off-loop work, games kept between requests.
+"""What every page's endpoints share: the back ends offered, off-loop work, games kept between requests.
 
 Searches (and every move of a game, which asks a back end) run in a worker
 thread, never on the event loop, so that other pages stay responsive while
-one search runs; they run under the same budgets as on the command line.
+one search runs; they run under the same budgets as on the command line,
+each at most MAX_SECONDS, and stop when the client that asked goes away.
 The Prolog engine is one per process behind one lock (`pysolve.bridge`), so
 Prolog questions queue there while Python and miniKanren ones run beside.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import queue
 import secrets
 import signal
@@ -24,47 +24,14 @@ from typing import Any, Generic, TypeVar
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from pysolve import api, backends
-from pysolve.errors import InputError
+from pysolve import api, backends, budget
+from pysolve.web.guard import field_of
 
 T = TypeVar("T")
-MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
-WORKERS = 4  # worker threads: searches running at once (the rest wait in line, off the loop)
+WORKERS = 4  # worker threads: searches running at once
+WAITING = 4  # searches that may wait for a worker; past that a request is answered 503 at once
+MAX_SECONDS = 30.0  # the longest any one search asked by a request runs (each back end of a cross-check)
 KEPT_GAMES = 200  # games kept per kind; the oldest goes first
-
-
-async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object; InputError (400) when it is not one, 413 when it is too large."""
-    declared = request.headers.get("content-length", "0")
-    if declared.isdigit() and int(declared) > MAX_BODY:  # refused before it is read
-        raise HTTPException(413, f"the request body is {declared} bytes; the limit is {MAX_BODY}")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HTTPException(413, f"the request body is {len(raw)} bytes; the limit is {MAX_BODY}")
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise InputError(f"the request body is not JSON ({error})") from None
-    if not isinstance(data, dict):
-        raise InputError("the request body must be a JSON object")
-    return data
-
-
-def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = None,
-             required: bool = False) -> Any:
-    """`data[name]` checked to be of `kind` (bool is not an int here); InputError naming the field."""
-    if name not in data or data[name] is None:
-        if required:
-            raise InputError(f"the field {name!r} is required")
-        return default
-    value = data[name]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        names = " or ".join(k.__name__ for k in kinds)
-        raise InputError(f"the field {name!r} must be {names}, not {json.dumps(value)}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -96,6 +63,17 @@ class Choice:
         return {"available": list(self.available), "default": self.default}
 
 
+@dataclass(eq=False)
+class Job:
+    """Blocking work for a worker thread, the future its request awaits, and the event set once the request
+    is abandoned (its client went away, or the server is stopping)."""
+
+    done: asyncio.Future[Any]
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+    gone: threading.Event = field(default_factory=threading.Event)
+
+
 class Workers:
     """A few long-lived daemon threads that run blocking work, awaited off the event loop.
 
@@ -105,36 +83,47 @@ class Workers:
     the server stops does not keep the process alive; `stop()` (on Ctrl-C)
     answers every request still waiting with 503 at once, so the server stops
     without waiting for budgets to run out.
+
+    Bounded: `size` jobs run and `waiting` more wait; a request past that gets
+    503 at once. Each job's searches last MAX_SECONDS at most and stop when
+    the client that asked goes away (`budget.serving`).
     """
 
-    def __init__(self, size: int = WORKERS) -> None:
-        self.size = size
+    def __init__(self, size: int = WORKERS, waiting: int = WAITING) -> None:
+        self.size, self.waiting = size, waiting
         self.stopping = False
-        self._jobs: queue.SimpleQueue[tuple[asyncio.Future[Any], Callable[..., Any], tuple[Any, ...]]] = \
-            queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
-        self._waiting: set[asyncio.Future[Any]] = set()
+        self._open: set[Job] = set()  # jobs queued or running
         self._lock = threading.Lock()
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
-        """`function(*args)` in a worker thread; its result or its exception, here."""
+    async def run(self, request: Request, function: Callable[..., T], *args: Any) -> T:
+        """`function(*args)` in a worker thread for `request`; its result or its exception, here."""
         if self.stopping:
             raise stopping_error()
         self._start()
-        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._waiting.add(done)
-        self._jobs.put((done, function, args))
+        job = Job(asyncio.get_running_loop().create_future(), function, args)
+        with self._lock:
+            if len(self._open) >= self.size + self.waiting:
+                raise busy_error(self.size, self.waiting)
+            self._open.add(job)
+        self._jobs.put(job)
+        watcher = asyncio.ensure_future(client_gone(request))
+        watcher.add_done_callback(lambda ended: abandon(ended, job))
         try:
-            return await done
+            return await job.done
         finally:
-            self._waiting.discard(done)
+            watcher.cancel()
             keep_ctrl_c()
 
     def stop(self) -> None:
-        """Answer every request waiting on a worker with 503 (from the event loop's thread: a signal handler)."""
+        """Abandon every job and answer its request with 503 (from the event loop's thread: a signal handler)."""
         self.stopping = True
-        for done in list(self._waiting):
-            done.get_loop().call_soon_threadsafe(settle, done, None, stopping_error())
+        with self._lock:
+            jobs = list(self._open)
+        for job in jobs:
+            job.gone.set()
+            job.done.get_loop().call_soon_threadsafe(settle, job.done, None, stopping_error())
 
     def _start(self, prepare: Callable[[], Any] | None = None) -> None:
         """Start the threads (on first use), each running `prepare()` first; return once all have."""
@@ -155,22 +144,46 @@ class Workers:
         self._start(prepare)
 
     def _work(self, prepare: Callable[[], Any] | None, ready: threading.Event) -> None:
-        """Prepare, then run jobs for ever; a job whose request is already answered (503, gone) is skipped."""
+        """Prepare, then run jobs for ever; a job already abandoned or answered (503) is skipped."""
         if prepare is not None:
             prepare()
         ready.set()
         while True:
-            done, function, args = self._jobs.get()
-            if done.done():
-                continue
+            job = self._jobs.get()
             try:
-                result, error = function(*args), None
-            except Exception as raised:  # handed to the request
-                result, error = None, raised
-            except BaseException:  # Ctrl-C's interrupt, which a budget passes on: the server is stopping
-                result, error = None, stopping_error()
+                result, error = (None, abandoned_error()) if job.gone.is_set() or job.done.done() else outcome(job)
+            finally:
+                with self._lock:
+                    self._open.discard(job)
             with contextlib.suppress(RuntimeError):  # the loop is gone: the server stopped meanwhile
-                done.get_loop().call_soon_threadsafe(settle, done, result, error)
+                job.done.get_loop().call_soon_threadsafe(settle, job.done, result, error)
+
+
+def outcome(job: Job) -> tuple[Any, BaseException | None]:
+    """(result, None) or (None, the exception) of the job, its searches bounded as the request's (see Workers)."""
+    with budget.serving(MAX_SECONDS, job.gone):
+        try:
+            return job.function(*job.args), None
+        except Exception as raised:  # handed to the request
+            return None, raised
+        except BaseException:  # Ctrl-C's interrupt, which a budget passes on: the server is stopping
+            return None, stopping_error()
+
+
+async def client_gone(request: Request) -> None:
+    """Return once the client of `request` has gone away (its body is read by then, so what the server
+    receives next is the disconnection)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def abandon(watcher: asyncio.Future[None], job: Job) -> None:
+    """When the watcher of a job's client ended by itself (not cancelled: the answer came first), abandon the
+    job: its searches stop at their next look at the budget."""
+    if watcher.cancelled():
+        return
+    watcher.exception()  # an error while listening also means the client cannot be answered
+    job.gone.set()
 
 
 def keep_ctrl_c() -> None:
@@ -184,6 +197,17 @@ def keep_ctrl_c() -> None:
 def stopping_error() -> HTTPException:
     """What a request waiting on a search gets when the server stops."""
     return HTTPException(503, "the server is stopping; the search was abandoned")
+
+
+def busy_error(size: int, waiting: int) -> HTTPException:
+    """What a request gets when every worker is busy and the line is full."""
+    return HTTPException(503, f"the server is busy ({size} searches running, {waiting} waiting); try again in a "
+                              "moment", headers={"Retry-After": "5"})
+
+
+def abandoned_error() -> HTTPException:
+    """What a job gets when its request was abandoned before it started (nobody reads it)."""
+    return HTTPException(503, "the search was abandoned: its client went away")
 
 
 def settle(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

@@ -20,7 +20,8 @@ from pysolve.answers import SOLVED, Answer
 from pysolve.errors import UnknownName
 from pysolve.hidato import model
 from pysolve.paths import data_dir
-from pysolve.web.core import Choice, Workers, body, field_of
+from pysolve.web.core import Choice, Workers
+from pysolve.web.guard import body, field_of
 
 PASTED = "the board"  # how messages name a board sent by the page
 GENERATE_FIELDS = ("rows", "cols", "holes", "givens", "seed")
@@ -98,13 +99,13 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         data = await body(request)
         backend = choice.pick(data)
         text = field_of(data, "board", str, required=True)
-        return JSONResponse(await workers.run(solve_board, text, backend))
+        return JSONResponse(await workers.run(request, solve_board, text, backend))
 
     async def generate(request: Request) -> JSONResponse:
         data = await body(request)
         values = {name: field_of(data, name, (int, float) if name == "givens" else int) for name in GENERATE_FIELDS}
         values["shape"] = shape_file(field_of(data, "shape", str))
-        return JSONResponse(await workers.run(generate_board, values))
+        return JSONResponse(await workers.run(request, generate_board, values))
 
     return [
         Route("/api/hidato/boards", boards, methods=["GET"]),

@@ -1,9 +1,10 @@
 """`pysolve serve`: run the web application with uvicorn until Ctrl-C.
 
-It binds 127.0.0.1 by default, so only this machine can reach it (the
-cross-check page reads the files a question names, as the CLI does), and it
+It binds 127.0.0.1 by default, so only this machine can reach it, and it
 answers only requests addressed to the host it serves (no DNS rebinding),
-unless it is told to listen on every address (`--host 0.0.0.0`).
+unless it is told to listen on every address (`--host 0.0.0.0`). Its memory
+is bounded as every command's that can grow (`--memory`, which the CLI
+applies): a request past the bound gets 503 and the server goes on.
 """
 
 from __future__ import annotations

@@ -15,11 +15,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from pysolve import api
+from pysolve import api, files
 from pysolve.errors import UnknownName
 from pysolve.squares import draw, python
-from pysolve.squares.model import SHIPPED, Instance, Question, load, parse
-from pysolve.web.core import Workers, body, field_of
+from pysolve.squares.model import SHIPPED, Instance, Question, parse, shipped_dir
+from pysolve.web.core import Workers
+from pysolve.web.guard import body, excerpt, field_of
 
 MAX_EVENTS = 50_000  # events sent to the page; a longer search is cut (and says so)
 
@@ -35,11 +36,12 @@ def trace(instance: Instance) -> dict[str, Any]:
             "solutions": sum(1 for event in recorded.events if event[0] == "solution")}
 
 
-def shipped(name: str) -> str:
-    """`name` when it is a shipped instance (never a path on the server); UnknownName otherwise."""
+def shipped(name: str) -> Instance:
+    """The shipped instance `name`, read from data/squares/ (never a path on the server, nor a file of that
+    name where the server runs); UnknownName when there is none."""
     if name not in SHIPPED:
-        raise UnknownName(f"no shipped squares instance {name!r}; shipped: {', '.join(SHIPPED)}")
-    return name
+        raise UnknownName(f"no shipped squares instance {excerpt(name)}; shipped: {', '.join(SHIPPED)}")
+    return parse(files.read_text(shipped_dir() / SHIPPED[name], "squares file"), name)
 
 
 def routes(workers: Workers) -> list[Route]:
@@ -54,8 +56,8 @@ def routes(workers: Workers) -> list[Route]:
         if text is not None:
             instance = parse(text, field_of(data, "name", str) or "the uploaded file")
         else:
-            instance = load(shipped(field_of(data, "instance", str, default="insects")))
-        return JSONResponse(await workers.run(trace, instance))
+            instance = shipped(field_of(data, "instance", str, default="insects"))
+        return JSONResponse(await workers.run(request, trace, instance))
 
     return [
         Route("/api/squares/instances", instances, methods=["GET"]),

@@ -19,7 +19,8 @@ from pysolve.tangram import api as tangram_api
 from pysolve.tangram import draw
 from pysolve.tangram.game import Game
 from pysolve.tangram.model import Instance, Placement, load_instance, parse_instance
-from pysolve.web.core import Choice, Store, Workers, body, field_of
+from pysolve.web.core import Choice, Store, Workers
+from pysolve.web.guard import body, excerpt, field_of
 
 DRAWN = 120  # tilings drawn in the gallery (all are counted)
 ACTIONS = ("select", "choose", "place_at", "place", "escape", "undo", "hint")
@@ -61,7 +62,7 @@ def read_cell(data: dict[str, Any], instance: Instance) -> tuple[int, int]:
     """The request's `cell` [x, y], on the board; InputError otherwise."""
     cell = field_of(data, "cell", list, required=True)
     if len(cell) != 2 or not all(type(value) is int for value in cell):
-        raise InputError(f"the field 'cell' must be [x, y] (two integers), not {cell}")
+        raise InputError(f"the field 'cell' must be [x, y] (two integers), not {excerpt(cell)}")
     x, y = cell
     if not (0 <= x < instance.width and 0 <= y < instance.height):
         raise InputError(f"cell {x},{y} is off the {instance.width}x{instance.height} board")
@@ -99,7 +100,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         backend = choice.pick(data)
         text = field_of(data, "instance", str)
         instance = parse_instance(text, "the uploaded instance") if text is not None else load_instance()
-        game = await workers.run(Game.start, instance, backend)
+        game = await workers.run(request, Game.start, instance, backend)
         key = games.add(game)
         return JSONResponse(game_view(key, game), status_code=201)
 
@@ -116,14 +117,14 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
             with kept.lock:
                 play(kept.game, method, arguments)
 
-        await workers.run(locked)
+        await workers.run(request, locked)
         return JSONResponse(game_view(key, kept.game))
 
     async def tilings(request: Request) -> JSONResponse:
         kept = games.get(request.path_params["key"])
         game = kept.game
         if "tilings" not in kept.extra:
-            found = await workers.run(tangram_api.tilings, game.instance, (), game.backend)
+            found = await workers.run(request, tangram_api.tilings, game.instance, (), game.backend)
             shown = f", the first {DRAWN} drawn" if len(found) > DRAWN else ""
             title = f"{game.instance.name}: all {len(found)} tilings ({game.backend}{shown})"
             kept.extra["tilings"] = {"count": len(found), "svg": draw.svg(game.instance, found[:DRAWN], title)}

@@ -10,10 +10,11 @@ function showError(text) {
 
 async function call(method, url, data) {
   // One JSON request; on a 4xx/5xx the server's one-line error is shown and thrown.
+  // The server takes a POST only with a JSON body, so every request but a GET carries one ({} for none).
   const options = { method, headers: {} };
-  if (data !== undefined) {
+  if (method !== "GET") {
     options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(data);
+    options.body = JSON.stringify(data === undefined ? {} : data);
   }
   const response = await fetch(url, options);
   const answer = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));

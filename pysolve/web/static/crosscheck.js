@@ -4,10 +4,41 @@
 const $ = id => document.getElementById(id);
 let puzzles = [];
 
+function fileField(option, name) {
+  // A FILE option: a shipped instance picked by name, or content uploaded (a file read here) or pasted.
+  // The server reads no path of its own: it gets the name, or the text.
+  const shipped = document.createElement("select");
+  shipped.append(new Option(option.required ? "(choose, or upload / paste below)" : "(the default)", ""));
+  for (const each of option.shipped) shipped.append(new Option(each, each));
+  const upload = Object.assign(document.createElement("input"), { type: "file", className: "upload" });
+  const pasted = Object.assign(document.createElement("textarea"), {
+    rows: 4, cols: 48, spellcheck: false, className: "pasted", placeholder: "or paste the file's text here" });
+  upload.onchange = async () => {
+    const file = upload.files[0];
+    if (file) { pasted.value = await file.text(); pasted.dataset.name = file.name; }
+  };
+  pasted.oninput = () => { delete pasted.dataset.name; };
+  const box = document.createElement("div");
+  box.className = "file-option";
+  box.dataset.option = option.name;
+  box.dataset.type = "file";
+  const help = Object.assign(document.createElement("span"), { className: "keys", textContent: `  ${option.help}` });
+  box.append(`${name}: shipped `, shipped, " or upload ", upload, help, pasted);
+  return box;
+}
+
+function fileValue(box) {
+  // The value a FILE option sends: {text, name} when content was uploaded or pasted, else the shipped name.
+  const text = box.querySelector("textarea").value;
+  if (text.trim()) return { text, name: box.querySelector("textarea").dataset.name || "pasted.txt" };
+  return box.querySelector("select").value || undefined;
+}
+
 function field(option) {
   const label = document.createElement("label");
   label.title = option.help;
   const name = option.positional ? option.name.toUpperCase() : option.name.replaceAll("_", "-");
+  if (option.file) return fileField(option, name);
   let input;
   if (option.type === "bool") {
     input = document.createElement("input");
@@ -45,6 +76,11 @@ function values() {
   const chosen = {};
   for (const input of document.querySelectorAll("#options [data-option]")) {
     const name = input.dataset.option;
+    if (input.dataset.type === "file") {
+      const value = fileValue(input);
+      if (value !== undefined) chosen[name] = value;
+      continue;
+    }
     if (input.dataset.type === "bool") { if (input.checked) chosen[name] = true; continue; }
     const text = input.value.trim();
     if (!text) continue;

@@ -1,0 +1,396 @@
+"""`pysolve serve` against hostile requests, on a real server over real sockets.
+
+Every refusal is a 4xx with a one-line JSON error, and the keep-alive
+connection it came on answers the next request (http.client, one socket);
+bodies are counted as they arrive (a chunked 1,000 MB body is refused after
+1 MB, the server's peak memory flat); no request reads a path on the server;
+POSTs come as JSON from the page's own origin; searches are capped, stopped
+when their client leaves, and a full line answers 503 at once. A fuzz of
+every JSON endpoint ends the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import resource
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pysolve import budget, cli
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+from pysolve.paths import data_dir
+from pysolve.web.app import MAX_MESSAGE
+from pysolve.web.core import MAX_SECONDS, WAITING, WORKERS
+from pysolve.web.guard import MAX_BODY, MAX_DEPTH
+from test_web import serving, the_command
+
+JSON = {"Content-Type": "application/json"}
+SLOW = [  # work of 20 s and more: a search that looks at its budget all the time, a tournament of long games
+    ("/api/crosscheck", {"puzzle": "squares", "options": {"file": "eternity/pieces_06x06.txt", "count": True,
+                                                          "seconds": 20}, "backends": ["kanren"]}),
+    ("/api/azul/tournament", {"games": 200, "strategies": ["mcts:1000", "mcts:1000"], "backend": "python"}),
+]
+QUICK = {"puzzle": "fichas", "options": {"m": 1, "n": 1}, "backends": ["python"]}
+
+
+@pytest.fixture(scope="module")
+def base(pysolve_backends: list[str]) -> Iterator[str]:
+    """One server for this module, its pages' default back end the session's first."""
+    with serving(pysolve_backends[0]) as url:
+        yield url
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection (http.client): `same` says it is still the socket it opened with."""
+
+    def __init__(self, base: str, timeout: float = 60) -> None:
+        host, port = base.removeprefix("http://").split(":")
+        self.http = http.client.HTTPConnection(host, int(port), timeout=timeout)
+        self.http.connect()
+        self.socket = self.http.sock
+
+    def ask(self, method: str, path: str, body: bytes | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any], http.client.HTTPResponse]:
+        """Status, JSON answer and response of one request on this connection (JSON sent unless told)."""
+        self.http.request(method, path, body=body, headers=JSON if headers is None else headers)
+        response = self.http.getresponse()
+        return response.status, json.loads(response.read()), response
+
+    @property
+    def same(self) -> bool:
+        return self.http.sock is not None and self.http.sock is self.socket
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def one_line(answer: dict[str, Any]) -> str:
+    """The error of a refusal, checked to be one short line and no traceback."""
+    message = answer["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    assert len(message) <= MAX_MESSAGE + 40
+    return message
+
+
+def nested(depth: int) -> Any:
+    """A list nested `depth` deep."""
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def raw(data: Any) -> bytes:
+    """`data` as a JSON body; text with a lone surrogate goes as the escape `\\ud800`, as JSON allows."""
+    return json.dumps(data).encode()
+
+
+@pytest.fixture(scope="module")
+def games(base: str) -> dict[str, str]:
+    """A tangram game and an Azul table to aim at: their ids."""
+    connection = Connection(base)
+    _, tangram, _ = connection.ask("POST", "/api/tangram/games", b"{}")
+    _, azul, _ = connection.ask("POST", "/api/azul/games", raw({"seats": ["you", "random"]}))
+    connection.close()
+    return {"tangram": tangram["id"], "azul": azul["id"]}
+
+
+POSTS = ["/api/tangram/games", "/api/tangram/games/{tangram}/moves", "/api/squares/trace", "/api/azul/games",
+         "/api/azul/games/{azul}/moves", "/api/azul/games/{azul}/undo", "/api/azul/games/{azul}/continue",
+         "/api/azul/replay", "/api/azul/tournament", "/api/hidato/solve", "/api/hidato/generate", "/api/crosscheck"]
+DEEP = b"[" * 100_000 + b"]" * 100_000
+SURROGATE = "\ud800"  # a lone surrogate: JSON can carry it, UTF-8 cannot
+
+BAD = [  # (endpoint, body, status, words the error holds)
+    *[(path, DEEP, 400, "deeper than 32") for path in POSTS],
+    *[(path, raw({"data": nested(MAX_DEPTH + 8)}), 400, "the field 'data") for path in POSTS],
+    ("/api/hidato/solve", raw({"board": nested(MAX_DEPTH + 8)}), 400, "the field 'board"),
+    ("/api/hidato/solve", raw({"board": nested(20)}), 400, "'board' must be str, not [[[[["),
+    ("/api/azul/replay", raw({"log": nested(MAX_DEPTH + 8)}), 400, "the field 'log"),
+    ("/api/azul/replay", raw({"log": "[" * 200_000}), 400, ""),
+    ("/api/tangram/games", raw({"instance": SURROGATE}), 400, "'instance' is not Unicode text"),
+    ("/api/tangram/games", raw({"instance": f"board 1 1\npiece 1 {SURROGATE} #ff0000 1 1\n"}), 400, "lone surrogate"),
+    ("/api/squares/trace", raw({"file": SURROGATE}), 400, "'file' is not Unicode text"),
+    ("/api/azul/replay", raw({"log": SURROGATE}), 400, "'log' is not Unicode text"),
+    ("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": SURROGATE}}), 400,
+     "'options.file' is not Unicode"),
+    ("/api/crosscheck", raw({SURROGATE: 1}), 400, "a key that is not Unicode"),
+    ("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": "insects.txt\x00../../etc/passwd"}}), 400,
+     "no shipped instance"),
+    ("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": {"text": "grid 1 1\n", "name": "a\x00b"}}}),
+     400, "one plain file name"),
+    ("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": {"text": "grid 1 1\n", "name": "../x"}}}),
+     400, "one plain file name"),
+    ("/api/azul/tournament", raw({"strategies": ["mcts:nans", "greedy"]}), 400, "not nan"),
+    ("/api/azul/tournament", raw({"strategies": ["mcts:infs"]}), 400, "not inf"),
+    ("/api/azul/tournament", raw({"strategies": ["mcts:99999999999999999999"]}), 400, "at most 10000 iterations"),
+    ("/api/azul/tournament", raw({"strategies": ["minimax:99"]}), 400, "at most 4 plies"),
+    ("/api/azul/tournament", raw({"strategies": ["mcts:" + "9" * 5000]}), 400, ""),
+    ("/api/azul/tournament", raw({"games": 10**9}), 400, "1 to 200"),
+    ("/api/azul/games", raw({"seats": ["you", "mcts:nans"]}), 400, "not nan"),
+    ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": NaN}}', 400, "NaN"),
+    ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": Infinity}}', 400, "Infinity"),
+    ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": -Infinity}}', 400, "Infinity"),
+    ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": 1e999}}', 400, "too large"),
+    ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": 1e308}}), 400,
+     f"at most {MAX_SECONDS:g} on this server"),
+    ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": "inf"}}), 400, "at most"),
+    ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": "nan"}}), 400, "--seconds"),
+    ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": "x" * 900_000, "n": 1}}), 400, "characters)"),
+    ("/api/hidato/solve", b'{"board": "1 2", "n": ' + b"1" * 5000 + b"}", 400, "a number it cannot read"),
+    ("/api/hidato/solve", b'{"board": "\xff\xfe"}', 400, "not UTF-8 text (byte 0xff at offset 11)"),
+    ("/api/hidato/generate", raw({"rows": 10**6, "cols": 10**6}), 400, "at most 4096"),
+]
+
+
+def test_bad_bodies_are_a_one_line_4xx_and_the_connection_goes_on(base: str, games: dict[str, str]) -> None:
+    connection = Connection(base)
+    for path, body, status, words in BAD:
+        got, answer, _ = connection.ask("POST", path.format(**games), body)
+        assert (got, words in one_line(answer)) == (status, True), (path, body[:80], answer)
+        assert connection.ask("GET", "/api/backends")[0] == 200 and connection.same, (path, body[:80])
+    connection.close()
+
+
+def test_a_foreign_origin_or_a_body_that_is_not_json_is_refused(base: str) -> None:
+    port = base.rsplit(":", 1)[1]
+    connection = Connection(base)
+    refused = [
+        ({"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "requests from \"http://evil.example\""),
+        ({**JSON, "Origin": "http://evil.example"}, 403, "its own pages only"),
+        ({**JSON, "Origin": f"http://127.0.0.1:{int(port) + 1}"}, 403, "its own pages only"),
+        ({**JSON, "Origin": "null"}, 403, "its own pages only"),
+        ({"Content-Type": "text/plain"}, 415, "content type is \"text/plain\""),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "application/json"),
+        ({}, 415, "content type is none"),
+    ]
+    for headers, status, words in refused:
+        got, answer, _ = connection.ask("POST", "/api/tangram/games", b'{"backend": "python"}', headers)
+        assert (got, words in one_line(answer)) == (status, True), (headers, answer)
+        assert connection.same
+    own = {"Content-Type": "application/json; charset=utf-8", "Origin": f"http://127.0.0.1:{port}"}
+    assert connection.ask("POST", "/api/tangram/games", b'{"backend": "python"}', own)[0] == 201
+    assert connection.ask("GET", "/api/backends", None, {"Origin": "http://evil.example"})[0] == 200
+    assert connection.same
+    connection.close()
+
+
+def test_crosscheck_reads_no_path_on_the_server(base: str, tmp_path: Path) -> None:
+    """Paths are refused without being opened: a FIFO would block, /dev/zero fill the memory."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    connection = Connection(base, timeout=10)
+    for path in ["/etc/passwd", "../../../../etc/hostname", "/dev/zero", str(fifo),
+                 str(data_dir() / "tangram/classic.txt"), "eternity-6x6", ""]:
+        for puzzle in ("squares", "tangram", "hidato"):
+            started = time.monotonic()
+            request = {"puzzle": puzzle, "options": {"file": path}}
+            got, answer, _ = connection.ask("POST", "/api/crosscheck", raw(request))
+            message = one_line(answer)
+            assert got == 400 and "no shipped instance" in message and "root:" not in message, (path, message)
+            assert time.monotonic() - started < 5 and connection.same
+    connection.close()
+
+
+def test_crosscheck_takes_shipped_names_and_uploads(base: str) -> None:
+    connection = Connection(base)
+    _, listed, _ = connection.ask("GET", "/api/crosscheck/puzzles")
+    options = {puzzle["name"]: {option["name"]: option for option in puzzle["options"]} for puzzle in listed["puzzles"]}
+    assert options["tangram"]["file"]["file"] and "classic.txt" in options["tangram"]["file"]["shipped"]
+    assert "eternity/pieces_06x06.txt" in options["squares"]["file"]["shipped"]
+    assert not options["tangram"]["count"]["file"] and options["tangram"]["count"]["shipped"] == []
+
+    classic = (data_dir() / "tangram" / "classic.txt").read_text()
+    for given in ("classic.txt", {"text": classic, "name": "mine.txt"}):
+        request = {"puzzle": "tangram", "options": {"file": given, "count": True}, "backends": ["python"]}
+        status, report, response = connection.ask("POST", "/api/crosscheck", raw(request))
+        assert status == 200 and report["results"][0]["summary"] == "36 solutions", report
+        assert str(data_dir()) not in json.dumps(report) and "pysolve-upload" not in json.dumps(report)
+    upload = {"text": "board 3 3\npiece 1 a #ff0000 9 9\n", "name": "mine.txt"}
+    broken = {"puzzle": "tangram", "options": {"file": upload}}
+    status, answer, _ = connection.ask("POST", "/api/crosscheck", raw(broken))
+    assert (status, one_line(answer)) == (400, "mine.txt: piece a (9x9) does not fit the 3x3 board")
+    hidato = {"puzzle": "hidato", "options": {"file": "sample.txt", "count": 2}, "backends": ["python"]}
+    status, report, _ = connection.ask("POST", "/api/crosscheck", raw(hidato))
+    assert status == 200 and report["question"]["file"] == "sample.txt" and report["results"][0]["summary"]
+    connection.close()
+
+
+def test_a_body_declared_past_the_limit_is_refused_unread_and_its_connection_closed(base: str) -> None:
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"POST /api/hidato/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {MAX_BODY + 1}\r\n\r\n{{".encode())
+        answer = b""
+        while more := sock.recv(65536):  # the answer, then the end of the connection (no body awaited)
+            answer += more
+    head, _, text = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ") and b"connection: close" in head.lower()
+    assert one_line(json.loads(text)) == f"the request body is {MAX_BODY + 1} bytes; the limit is {MAX_BODY}"
+    assert Connection(base).ask("GET", "/api/backends")[0] == 200  # a new connection is served
+
+
+def peak_rss(pid: int) -> int:
+    """A process's peak resident memory in bytes (VmHWM)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) * 1024  # type: ignore[index]
+
+
+def chunked_upload(port: int, total: int, chunk: int = 1 << 16) -> tuple[bytes, int, float]:
+    """POST a chunked body of `total` bytes (no Content-Length) until the server answers; (its answer, bytes
+    sent, seconds)."""
+    started, sent = time.monotonic(), 0
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"POST /api/hidato/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                     f"Transfer-Encoding: chunked\r\n\r\n".encode())
+        piece = f"{chunk:x}\r\n".encode() + b" " * chunk + b"\r\n"
+        sock.setblocking(False)
+        answer = b""
+        while sent < total and not answer:
+            with contextlib.suppress(BlockingIOError):
+                answer = sock.recv(65536)
+            try:
+                sent += sock.send(piece)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        sock.setblocking(True)
+        while b"\r\n\r\n" not in answer or not answer.endswith(b"}"):
+            more = sock.recv(65536)
+            if not more:
+                break
+            answer += more
+    return answer, sent, time.monotonic() - started
+
+
+def test_the_command_counts_a_chunked_body_as_it_arrives_within_its_memory_bound() -> None:
+    """A chunked 1,000 MB body: 413 after about 1 MB, the server's peak memory flat; `--memory` in force."""
+    with the_command("--backend", "python", "--memory", "2G") as (server, port):
+        limits = Path(f"/proc/{server.pid}/limits").read_text()
+        assert re.search(r"Max address space\s+2147483648\s", limits)
+        declared = socket.create_connection(("127.0.0.1", port), timeout=10)
+        declared.sendall(f"POST /api/hidato/solve HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         f"Content-Type: application/json\r\nContent-Length: {1000 * 10**6}\r\n\r\n{{".encode())
+        assert declared.recv(65536).startswith(b"HTTP/1.1 413 ")
+        declared.close()
+        before = peak_rss(server.pid)
+        answer, sent, seconds = chunked_upload(port, 1000 * 10**6)
+        grown = peak_rss(server.pid) - before
+        assert answer.startswith(b"HTTP/1.1 413 ") and b"passed 1000000 bytes" in answer, answer[:200]
+        assert sent < 64 * 10**6 and seconds < 10, (sent, seconds)
+        assert grown < 20 * 2**20, grown
+        print(f"chunked 1,000 MB body: 413 after {sent / 1e6:.1f} MB sent in {seconds:.2f} s; server peak RSS "
+              f"{before / 2**20:.0f} MB -> {(before + grown) / 2**20:.0f} MB")
+        assert Connection(f"http://127.0.0.1:{port}").ask("GET", "/api/backends")[0] == 200
+
+
+def test_serve_memory_bound_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--memory", "lots"]) == 2
+    assert capsys.readouterr().err == "pysolve: error: --memory 'lots': give a size such as 512M or 2G (0: no limit)\n"
+
+
+def test_a_full_line_is_503_at_once_and_a_search_whose_client_left_stops() -> None:
+    """WORKERS searches and tournaments running and WAITING waiting: the next request is refused at once; once
+    their clients leave, they stop (the CPU goes quiet) and the server answers searches again."""
+    with serving("python") as url:
+        clients = []
+        for number in range(WORKERS + WAITING):
+            client = Connection(url)
+            path, slow = SLOW[number % len(SLOW)]
+            client.http.request("POST", path, body=raw(slow), headers=JSON)
+            clients.append(client)
+        time.sleep(1.5)  # every one accepted: running or waiting
+        started = time.monotonic()
+        status, answer, response = Connection(url, timeout=10).ask("POST", "/api/crosscheck", raw(QUICK))
+        assert (status, time.monotonic() - started < 1) == (503, True)
+        assert "the server is busy" in one_line(answer) and response.getheader("retry-after") == "5"
+        for client in clients:
+            client.close()
+        time.sleep(2)  # a move or a budget check away, with four threads sharing the interpreter
+        cpu = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+        time.sleep(1)
+        assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - cpu < 0.3  # no search runs on
+        status, report, _ = Connection(url, timeout=10).ask("POST", "/api/crosscheck", raw(QUICK))
+        assert status == 200 and report["agree"]
+
+
+def test_searches_in_a_worker_are_capped_and_stop_once_abandoned() -> None:
+    """What `budget.serving` does to budgets made in its thread, and only there."""
+    gone = threading.Event()
+    with budget.serving(0.5, gone):
+        assert Budget().seconds == 0.5 and Budget(seconds=1e308).seconds == 0.5 and Budget(seconds=0.2).seconds == 0.2
+        running = Budget(label="a search")
+        running.check()
+        gone.set()
+        assert running.remaining() == 0.0
+        with pytest.raises(SearchLimitExceeded, match="a search was stopped: the request that asked for it was "
+                                                      "abandoned"):
+            running.check()
+    assert Budget().seconds == 0 and Budget(seconds=1e308).seconds == 1e308
+
+
+# ---------------------------------------------------------------- the fuzz
+
+FIELDS = ["backend", "instance", "action", "piece", "cell", "definitive", "file", "name", "players", "seats", "seed",
+          "variant", "move", "log", "games", "strategies", "board", "rows", "cols", "shape", "holes", "givens",
+          "puzzle", "options", "backends", "count", "all", "seconds", "m", "n", "strategy", "text"]
+WORDS = ["python", "kanren", "prolog", "tangram", "squares", "hidato", "sudoku", "fichas", "azul", "insects",
+         "classic.txt", "sample.txt", "you", "greedy", "random", "mcts:5", "minimax:1", "select", "choose", "hint",
+         "undo", "grey", "cross", "green", "/etc/passwd", "../../etc/hostname", SURROGATE, "a\x00b", "1 __\n__ 4\n"]
+NUMBERS = st.integers(-3, 3) | st.sampled_from([2**31, 2**63, 10**30, -10**30]) | st.floats(allow_nan=False,
+                                                                                           allow_infinity=False)
+# small numbers ask small questions: a valid question must answer quickly (the caps are tested above)
+TEXTS = st.sampled_from(WORDS) | st.text() | st.text(alphabet=st.characters(codec=None, categories=["Cs"]), max_size=3)
+SCALARS = st.none() | st.booleans() | NUMBERS | TEXTS
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=5), inner, max_size=4),
+                      max_leaves=12)
+BODIES = st.one_of(
+    st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=5).map(raw),  # fields the endpoints read
+    VALUES.map(raw),  # any JSON at all
+    st.tuples(st.integers(0, 3 * MAX_DEPTH), st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=2))
+    .map(lambda pair: raw({"options": json.loads("[" * pair[0] + json.dumps(pair[1]) + "]" * pair[0])})),  # nesting
+    st.integers(0, MAX_BODY - 100).map(lambda size: raw({"file": "x" * size, "instance": "squares"})),  # sizes
+    st.binary(max_size=40),  # not even JSON
+)
+TALLY: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module")
+def fuzzed(base: str, games: dict[str, str]) -> Iterator[dict[str, Any]]:
+    """One connection for the whole fuzz (bodies past the limit are the tests' above); the tally printed."""
+    own = {**JSON, "Origin": base}
+    senders = {"json": JSON, "json from the page": own, "text/plain": {"Content-Type": "text/plain"},
+               "json from elsewhere": {**JSON, "Origin": "http://evil.example"}}
+    state = {"connection": Connection(base), "games": games, "senders": senders}
+    yield state
+    print(f"fuzz: {sum(TALLY.values())} requests: " + ", ".join(f"{key} {n}" for key, n in sorted(TALLY.items())))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
+                                                                        "text/plain", "json from elsewhere"]))
+def test_fuzz_every_json_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, body: bytes,
+                                                          sender: str) -> None:
+    connection = fuzzed["connection"]
+    status, answer, _ = connection.ask("POST", path.format(**fuzzed["games"]), body, fuzzed["senders"][sender])
+    TALLY[str(status)] += 1
+    assert 200 <= status < 500, (status, answer)
+    if status >= 400:
+        one_line(answer)
+    assert connection.same, (path, body[:80])
