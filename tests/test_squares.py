@@ -458,10 +458,29 @@ def test_kanren_declines_boards_past_its_size_in_one_line(tmp_path, capsys):
     assert PUZZLE.backends_for(PUZZLE.question(file="eternity-6x6")) == ["prolog", "kanren", "python"]
 
 
+def test_minikanren_declines_counts_past_its_reach_and_the_default_moves_on(capsys):
+    """Owen's 6x6 count is out of the relation's reach (docs/squares.md, Left open): it declines at once, and
+    without SWI-Prolog the count goes to Python rather than waiting for a time limit."""
+    count = PUZZLE.question(file="eternity-6x6", count=True)
+    assert "kanren" not in PUZZLE.backends_for(count)
+    assert PUZZLE.default_backend(count) in ("prolog", "python")
+    assert cli_module.main(["solve", "squares", "eternity-6x6", "--count", "--backend", "kanren"]) == 2
+    assert "does not answer this squares question; use one of: prolog, python" in capsys.readouterr().err
+    assert "kanren" in PUZZLE.backends_for(PUZZLE.question(file="eternity-5x5", count=True))
+
+
 @pytest.mark.parametrize("mode, strategy", [(ALL, "original"), (COUNT, "original"), (COUNT, "fast")])
+@pytest.mark.pysolve_backends("prolog", "python")  # miniKanren declines these (next test)
 def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, mode, strategy):
     answer = PUZZLE.solve(Question(model.load("eternity-6x6"), mode, strategy=strategy, seconds=0.3),
                           pysolve_backend)
+    assert (answer.status, answer.solutions) == (UNKNOWN, [])
+    assert answer.stats["reason"] == "squares search passed its time limit of 0.3 s"
+    assert answer.stats["seconds"] < 5
+
+
+def test_minikanren_answers_unknown_when_its_time_runs_out():
+    answer = PUZZLE.solve(Question(model.load("eternity-6x6"), FIRST, seconds=0.3), "kanren")  # about 8 s
     assert (answer.status, answer.solutions) == (UNKNOWN, [])
     assert answer.stats["reason"] == "squares search passed its time limit of 0.3 s"
     assert answer.stats["seconds"] < 5

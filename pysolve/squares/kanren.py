@@ -24,8 +24,8 @@ from pysolve import fd
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, Goal, conj, eq, var
-from pysolve.squares.model import (COUNT, E, N, S, W, Cell, Grid, Instance, Matcher, Periods, Question, class_size, found,
-                                   oriented)
+from pysolve.squares.model import (COUNT, FIRST, E, N, S, W, Cell, Grid, Instance, Matcher, Periods, Question,
+                                   class_size, found, oriented)
 
 
 class Placements:
@@ -126,11 +126,14 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
 
 
 MAX_CELLS = 64  # past 8x8 the placement tables grow past what the fallback should hold; Python and Prolog answer
+MAX_COUNT_CELLS = 25  # past 5x5 a count or every solution is out of the relation's reach (docs/squares.md)
 
 
 def answers(question: Question) -> bool:
-    """Boards of at most MAX_CELLS cells (a larger one: `--backend kanren` names the back ends that answer)."""
-    return question.instance.rows * question.instance.cols <= MAX_CELLS
+    """A first solution on boards of at most MAX_CELLS cells, a count or every solution on at most
+    MAX_COUNT_CELLS (otherwise `--backend kanren` names the back ends that answer, and they are the default)."""
+    cells = question.instance.rows * question.instance.cols
+    return cells <= (MAX_CELLS if question.mode == FIRST else MAX_COUNT_CELLS)
 
 
 def solve(question: Question, budget: Budget) -> Found:
