@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pysolve import puzzles  # noqa: E402
 from pysolve.backends import available  # noqa: E402
+from pysolve.errors import UnknownName  # noqa: E402
 from pysolve.paths import data_dir  # noqa: E402
 from pysolve.puzzle import SOLVED  # noqa: E402
 from pysolve.report import render_table  # noqa: E402
@@ -56,7 +57,10 @@ def timed(family: str, options: dict[str, Any], backend: str, seconds: float) ->
     puzzle = puzzles.get(family)
     question = puzzle.question(**options, seconds=seconds)
     started = time.process_time()
-    answer = puzzle.solve(question, backend)
+    try:
+        answer = puzzle.solve(question, backend)
+    except UnknownName:  # the back end declines the question
+        return 0.0, "declined", None
     return time.process_time() - started, answer.status, answer.count
 
 
