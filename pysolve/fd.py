@@ -32,15 +32,16 @@ and one whose variables are bound is checked at once. The answer set does
 not depend on the order (tests/test_fd.py checks both against brute force).
 
 How it works. `FDStore` is a `kanren.constraints.ConstraintStore` kept in
-the `ConstrainedState` that miniKanren threads through the goals: a domain
-per variable as a bit set (value v is possible when bit v is set) and, per
-variable, the propagators that watch it. Every unification runs the store's
-`post_unify_check`: a variable bound to a value narrows its domain to that
-value, and a propagator whose variable changed runs again, until nothing
-changes (a fixpoint) or a domain is empty (the branch fails). A domain left
+the `ConstrainedState` that miniKanren threads through the goals. Each
+constrained variable has a slot; per slot, a domain as a bit set (value v
+is possible when bit v is set) and the propagators that watch it. Every
+unification runs the store's `post_unify_check`: a variable bound to a value
+narrows its domain to that value, and each propagator of a changed domain
+runs again (the cheap ones to their own fixpoint before each global one),
+until nothing changes or a domain is empty (the branch fails). A domain left
 with one value binds its variable in the substitution, so answers reify as
-usual. States are copied on every step (domains are one dict of integers),
-so backtracking undoes propagation for free. `labelfd` picks the unbound
+usual. The domains (a list of integers) are copied with every state, so
+backtracking undoes propagation for free. `labelfd` picks the unbound
 variable with the fewest values (first-fail; ties: most constraints), and
 tries each value with `eq`, which propagates again.
 
@@ -50,8 +51,11 @@ The propagators:
   exactly as many as the variables binds a value that only one variable can
   still take (a hidden single).
 - a table keeps, per position, only the values some still-possible row has
-  (generalised arc consistency); a two-column table goes through per-value
-  support sets and memoises the union for a domain.
+  (generalised arc consistency). Two columns: per-value support sets, a memo
+  of the union for a domain, and a side revised only when the other side
+  changed; three columns: each value's rows indexed by its neighbours in
+  the row, and only the values a removal touched are checked again; more
+  columns: the rows are scanned.
 - linear sums and orderings keep bounds consistency.
 
 Limits: values are non-negative integers (the bit sets); domains are meant
@@ -67,7 +71,7 @@ from typing import Any
 
 from cons.core import ConsPair
 from kanren.constraints import ConstrainedState, ConstraintStore
-from unification import Var, unify, var
+from unification import Var, unify
 
 from pysolve.budget import Budget
 from pysolve.errors import PysolveError
