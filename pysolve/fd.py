@@ -22,6 +22,7 @@ The goals (each a miniKanren goal: state -> stream of states):
 | `linearfd(coeffs, xs, total)` | sum(c * x) == total (`relation="<="`: at most total) |
 | `sumfd(xs, total)`, `plusfd(x, y, z)` | sum(xs) == total, x + y == z |
 | `distinctfd(xs)` | no two of xs are equal (all-different) |
+| `distinctfd(xs, classes)` | no two of xs hold values of one class (`classes`: value -> class) |
 | `tablefd(xs, rows)` | the tuple xs is one of `rows` (a table constraint) |
 | `labelfd(xs, strategy)` | every x of xs is bound, trying values in ascending order |
 | `within(budget)` | always; the Budget bounds propagation and labelling from here on |
@@ -293,6 +294,100 @@ class Distinct(Propagator):
             if hit and hit != mask and (not is_single(hit) or not store.narrow(x, hit)):
                 return False
         return True
+
+
+class DistinctClasses(Propagator):
+    """No two variables hold values of the same class (all-different on each value's class): a bound value's
+    whole class leaves the peers; fewer classes left than variables fails; when exactly as many, a class
+    only one variable can take is that variable's."""
+
+    __slots__ = ("classes",)
+    cheap = False
+
+    def __init__(self, slots: Sequence[int], classes: Classes) -> None:
+        super().__init__(slots)
+        self.classes = classes
+
+    def propagate(self, store: FDStore) -> bool:
+        domains, classes = store.domains, self.classes
+        taken = 0
+        for x in self.slots:
+            mask = domains[x]
+            if mask > 0 and is_single(mask):
+                whole = classes.of_value(mask)
+                if taken & whole:
+                    return False
+                taken |= whole
+        for x in self.slots:
+            mask = domains[x]
+            if mask & taken and not (mask > 0 and is_single(mask)) and not store.narrow(x, ~taken):
+                return False
+        return self.hidden_singles(store)
+
+    def hidden_singles(self, store: FDStore) -> bool:
+        """As Distinct.hidden_singles, over classes instead of values."""
+        masks = [store.domains[x] for x in self.slots]
+        if any(mask < 0 for mask in masks):
+            return True
+        present = [self.classes.present(mask) for mask in masks]
+        once = twice = 0
+        for bits in present:
+            twice |= once & bits
+            once |= bits
+        count = once.bit_count()
+        if count < len(masks):
+            return False
+        singles = once & ~twice
+        if count > len(masks) or not singles:
+            return True
+        for x, bits in zip(self.slots, present):
+            hit = bits & singles
+            if hit and hit != bits and (not is_single(hit) or not store.narrow(x, self.classes.mask[hit])):
+                return False
+        return True
+
+
+class Classes:
+    """A partition of values into classes, for DistinctClasses: each class numbered (a bit of its own) with
+    the bit set of its values; a value no class names is a class of its own."""
+
+    def __init__(self, of: dict[int, Any]) -> None:
+        labels: dict[Any, int] = {}
+        self.by_value: dict[int, int] = {}  # a value's bit -> its class's bit
+        self.mask: dict[int, int] = {}  # a class's bit -> the bit set of its values
+        for value, label in of.items():
+            if not is_value(value):
+                raise FDError(f"finite domains hold non-negative integers, not {value!r}")
+            bit = 1 << labels.setdefault(label, len(labels))
+            self.by_value[1 << value] = bit
+            self.mask[bit] = self.mask.get(bit, 0) | 1 << value
+        self.memo: dict[int, int] = {}
+
+    def of_value(self, single: int) -> int:
+        """The bit set of the values in the class of a single value (given as its bit set)."""
+        bit = self.class_bit(single)
+        return self.mask[bit]
+
+    def class_bit(self, single: int) -> int:
+        """The bit of a value's class, numbering a value no class names on first sight."""
+        bit = self.by_value.get(single)
+        if bit is None:
+            bit = self.by_value[single] = 1 << len(self.mask)
+            self.mask[bit] = single
+        return bit
+
+    def present(self, domain: int) -> int:
+        """The bits of the classes a domain meets (memoised)."""
+        bits = self.memo.get(domain)
+        if bits is None:
+            bits, rest = 0, domain
+            while rest:
+                low = rest & -rest
+                bits |= self.class_bit(low)
+                rest ^= low
+            if len(self.memo) < MEMO_LIMIT:
+                self.memo[domain] = bits
+        return bits
 
 
 class Pairs(Propagator):
@@ -738,9 +833,12 @@ def plusfd(x: Any, y: Any, z: Any) -> Goal:
     return linearfd([1, 1, -1], [x, y, z], 0)
 
 
-def distinctfd(xs: Sequence[Any]) -> Goal:
-    """No two of xs are equal."""
-    return posting(Distinct, list(xs))
+def distinctfd(xs: Sequence[Any], classes: dict[int, Any] | None = None) -> Goal:
+    """No two of xs are equal; with `classes` (value -> its class), no two hold values of the same class."""
+    if classes is None:
+        return posting(Distinct, list(xs))
+    partition = Classes(classes)
+    return posting(lambda slots: DistinctClasses(slots, partition), list(xs))
 
 
 def tablefd(xs: Sequence[Any], rows: Table | Iterable[Sequence[int]]) -> Goal:

@@ -44,6 +44,9 @@ def holds(constraint: Drawn, values: tuple[int, ...]) -> bool:
         return args[0] + args[1] == args[2]
     if name == "distinct":
         return len(set(args)) == len(args)
+    if name == "distinct_classes":  # a value the mapping leaves out is a class of its own
+        classes = [data[0].get(a, ("alone", a)) for a in args]
+        return len(set(classes)) == len(classes)
     if name == "table":
         return tuple(args) in data[0]
     if name == "linear":
@@ -63,6 +66,8 @@ def goal(constraint: Drawn, xs: list) -> mk.Goal:
         return fd.plusfd(*args)
     if name == "distinct":
         return fd.distinctfd(args)
+    if name == "distinct_classes":
+        return fd.distinctfd(args, classes=data[0])
     if name == "table":
         return fd.tablefd(args, data[0])
     coeffs, total, relation = data
@@ -77,7 +82,7 @@ def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
     some = st.lists(st.integers(0, count - 1), min_size=2, max_size=count, unique=True)
     constraints: list[Drawn] = []
     for _ in range(draw(st.integers(0, 4))):
-        name = draw(st.sampled_from(["neq", "lt", "le", "plus", "distinct", "table", "linear"]))
+        name = draw(st.sampled_from(["neq", "lt", "le", "plus", "distinct", "distinct_classes", "table", "linear"]))
         if name in ("neq", "lt", "le"):
             at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=2, max_size=2)))
             constraints.append((name, at, ()))
@@ -85,6 +90,9 @@ def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
             constraints.append((name, tuple(draw(st.lists(st.integers(0, count - 1), min_size=3, max_size=3))), ()))
         elif name == "distinct":
             constraints.append((name, tuple(draw(some)), ()))
+        elif name == "distinct_classes":
+            classes = draw(st.dictionaries(st.integers(0, VALUES - 1), st.sampled_from("abc")))
+            constraints.append((name, tuple(draw(some)), (classes,)))
         elif name == "table":
             width = draw(st.integers(1, 4))
             at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=width, max_size=width)))

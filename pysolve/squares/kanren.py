@@ -4,13 +4,14 @@ Every cell holds a placement: one of the pieces in one of its distinct turns
 (an index into `model.oriented`). The relation says, as the Prolog rules do:
 - `bordero`: a cell on the border shows a border edge there (the frame
   colour under the eternity rule, anything under the insect rule);
-- `placedo`: the piece of a cell is the piece of its placement (a table), and
-  no piece lies twice (all-different);
+- `placedo`: no piece lies twice (the placements all different by their
+  piece);
 - `besideo` and `aboveo`: the facing edges of side-by-side and of stacked
   cells match (two tables of placement pairs);
 - `canonicalo`, when one grid stands for its whole rotation class: the
-  top-left piece has the smallest id of the corners a turn of the grid brings
-  to the top-left (distinct pieces; on a one-cell grid, the piece unturned).
+  top-left piece has a smaller id than each corner a turn of the grid brings
+  to the top-left (a table of placement pairs in piece order; on a one-cell
+  grid, the piece unturned).
 The finite-domain store (pysolve.fd) propagates these tables and the
 all-different as cells are placed, and labelling places the cell with the
 fewest placements left first.
@@ -35,12 +36,12 @@ class Placements:
         self.instance = instance
         self.all = oriented(instance, periods)
         self.index = {(piece, turns): i for i, (piece, turns, _) in enumerate(self.all)}
-        ranks = {piece_id: rank for rank, piece_id in enumerate(sorted(p.id for p in instance.pieces))}
-        self.rank_of = ranks  # piece id -> its rank among the ids (the value of a cell's piece variable)
+        self.piece_of = {i: piece for i, (piece, _, _) in enumerate(self.all)}
         matcher = Matcher(instance)
-        self.piece_table = fd.Table(((i, ranks[piece]) for i, (piece, _, _) in enumerate(self.all)), 2)
         self.beside_table = self.pairs(lambda left, right: matcher.matches(left[E], right[W]))
         self.above_table = self.pairs(lambda upper, lower: matcher.matches(upper[S], lower[N]))
+        self.sorted_table = fd.Table(((a, b) for a in self.piece_of for b in self.piece_of
+                                      if self.piece_of[a] < self.piece_of[b]), 2)
         self.border = [{i for i, (_, _, edges) in enumerate(self.all) if matcher.border(edges[side])}
                        for side in (N, E, S, W)]
 
@@ -63,10 +64,9 @@ def bordero(placements: Placements, cell: Any, sides: list[int]) -> Goal:
     return fd.domfd(cell, sorted(allowed))
 
 
-def placedo(placements: Placements, cells: list[Any], pieces: list[Any]) -> Goal:
-    """`pieces[k]` is the piece (its rank) of the placement `cells[k]`, and no piece lies twice."""
-    return conj(*(fd.tablefd((cell, piece), placements.piece_table) for cell, piece in zip(cells, pieces)),
-                fd.distinctfd(pieces))
+def placedo(placements: Placements, cells: list[Any]) -> Goal:
+    """No piece lies twice: the cells' placements are all different by their piece."""
+    return fd.distinctfd(cells, classes=placements.piece_of)
 
 
 def besideo(placements: Placements, left: Any, right: Any) -> Goal:
@@ -79,19 +79,19 @@ def aboveo(placements: Placements, upper: Any, lower: Any) -> Goal:
     return fd.tablefd((upper, lower), placements.above_table)
 
 
-def canonicalo(instance: Instance, cells: list[Any], pieces: list[Any], placements: Placements) -> Goal:
+def canonicalo(instance: Instance, cells: list[Any], placements: Placements) -> Goal:
     """The grid is the one of its rotation class that sorts first (model.is_canonical)."""
     rows, cols = instance.rows, instance.cols
     if rows * cols == 1:  # the turns of the grid turn its one piece: the canonical one lies unturned
         return fd.domfd(cells[0], [i for i, (_, turns, _) in enumerate(placements.all) if turns == 0])
     corners = [cols - 1, rows * cols - 1, (rows - 1) * cols] if rows == cols else [rows * cols - 1]
-    return conj(*(fd.ltfd(pieces[0], pieces[corner]) for corner in corners))
+    return conj(*(fd.tablefd((cells[0], cells[corner]), placements.sorted_table) for corner in corners))
 
 
-def squareso(instance: Instance, placements: Placements, cells: list[Any], pieces: list[Any]) -> Goal:
-    """`cells` (row-major placements) solve the instance, `pieces` being their pieces."""
+def squareso(instance: Instance, placements: Placements, cells: list[Any]) -> Goal:
+    """`cells` (row-major placements) solve the instance."""
     rows, cols = instance.rows, instance.cols
-    goals = [fd.infd(cells, range(len(placements.all))), placedo(placements, cells, pieces)]
+    goals = [fd.infd(cells, range(len(placements.all))), placedo(placements, cells)]
     for pos in range(rows * cols):
         r, c = divmod(pos, cols)
         sides = [side for side, on_border in ((N, r == 0), (E, c == cols - 1), (S, r == rows - 1), (W, c == 0))
@@ -115,10 +115,10 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
     periods = periods or instance.periods()
     placements = Placements(instance, periods)
     size = instance.rows * instance.cols
-    cells, pieces = [var() for _ in range(size)], [var() for _ in range(size)]
+    cells = [var() for _ in range(size)]
     fixed = [eq(cells[pos], placements.index.get(cell, -1)) for pos, cell in enumerate(prefix) if cell is not None]
-    goal = conj(fd.within(budget), *fixed, squareso(instance, placements, cells, pieces),
-                *([canonicalo(instance, cells, pieces, placements)] if up_to_rotation else []),
+    goal = conj(fd.within(budget), *fixed, squareso(instance, placements, cells),
+                *([canonicalo(instance, cells, placements)] if up_to_rotation else []),
                 fd.labelfd(cells, "leftmost" if limit == 1 else "ff"))
     return [tuple(tuple(placements.cell(answer[r * instance.cols + c]) for c in range(instance.cols))
                   for r in range(instance.rows))
