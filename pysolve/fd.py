@@ -253,58 +253,14 @@ def bounded(low: int | None, high: int | None) -> int:
 
 
 class Distinct(Propagator):
-    """No two variables equal: bound values leave the peers, pigeonhole, hidden singles."""
-
-    __slots__ = ()
-    cheap = False
-
-    def propagate(self, store: FDStore) -> bool:
-        domains = store.domains
-        bound = 0
-        for x in self.slots:
-            mask = domains[x]
-            if mask > 0 and is_single(mask):
-                if bound & mask:
-                    return False
-                bound |= mask
-        for x in self.slots:
-            mask = domains[x]
-            if mask & bound and not (mask > 0 and is_single(mask)) and not store.narrow(x, ~bound):
-                return False
-        return self.hidden_singles(store)
-
-    def hidden_singles(self, store: FDStore) -> bool:
-        """Fail when fewer values remain than variables; when exactly as many, every value is someone's, so a
-        value only one variable can take is that variable's. Only when every variable has a finite domain."""
-        masks = [store.domains[x] for x in self.slots]
-        once = twice = 0
-        for mask in masks:
-            if mask < 0:
-                return True
-            twice |= once & mask
-            once |= mask
-        count = once.bit_count()
-        if count < len(masks):
-            return False
-        singles = once & ~twice
-        if count > len(masks) or not singles:
-            return True
-        for x, mask in zip(self.slots, masks):
-            hit = mask & singles
-            if hit and hit != mask and (not is_single(hit) or not store.narrow(x, hit)):
-                return False
-        return True
-
-
-class DistinctClasses(Propagator):
-    """No two variables hold values of the same class (all-different on each value's class): a bound value's
-    whole class leaves the peers; fewer classes left than variables fails; when exactly as many, a class
-    only one variable can take is that variable's."""
+    """No two variables equal, or with `classes`, no two holding values of one class: a bound value (its
+    whole class) leaves the peers; fewer values (classes) left than variables fails; when exactly as many,
+    a value (class) only one variable can take is that variable's (a hidden single)."""
 
     __slots__ = ("classes",)
     cheap = False
 
-    def __init__(self, slots: Sequence[int], classes: Classes) -> None:
+    def __init__(self, slots: Sequence[int], classes: Classes | None = None) -> None:
         super().__init__(slots)
         self.classes = classes
 
@@ -314,7 +270,7 @@ class DistinctClasses(Propagator):
         for x in self.slots:
             mask = domains[x]
             if mask > 0 and is_single(mask):
-                whole = classes.of_value(mask)
+                whole = mask if classes is None else classes.of_value(mask)
                 if taken & whole:
                     return False
                 taken |= whole
@@ -325,11 +281,13 @@ class DistinctClasses(Propagator):
         return self.hidden_singles(store)
 
     def hidden_singles(self, store: FDStore) -> bool:
-        """As Distinct.hidden_singles, over classes instead of values."""
+        """Fail when fewer values (classes) remain than variables; when exactly as many, every one is someone's,
+        so one that only one variable can take is that variable's. Only when every domain is finite."""
         masks = [store.domains[x] for x in self.slots]
         if any(mask < 0 for mask in masks):
             return True
-        present = [self.classes.present(mask) for mask in masks]
+        classes = self.classes
+        present = masks if classes is None else [classes.present(mask) for mask in masks]
         once = twice = 0
         for bits in present:
             twice |= once & bits
@@ -342,13 +300,14 @@ class DistinctClasses(Propagator):
             return True
         for x, bits in zip(self.slots, present):
             hit = bits & singles
-            if hit and hit != bits and (not is_single(hit) or not store.narrow(x, self.classes.mask[hit])):
-                return False
+            if hit and hit != bits:
+                if not is_single(hit) or not store.narrow(x, hit if classes is None else classes.mask[hit]):
+                    return False
         return True
 
 
 class Classes:
-    """A partition of values into classes, for DistinctClasses: each class numbered (a bit of its own) with
+    """A partition of values into classes, for Distinct: each class numbered (a bit of its own) with
     the bit set of its values; a value no class names is a class of its own."""
 
     def __init__(self, of: dict[int, Any]) -> None:
@@ -838,7 +797,7 @@ def distinctfd(xs: Sequence[Any], classes: dict[int, Any] | None = None) -> Goal
     if classes is None:
         return posting(Distinct, list(xs))
     partition = Classes(classes)
-    return posting(lambda slots: DistinctClasses(slots, partition), list(xs))
+    return posting(lambda slots: Distinct(slots, partition), list(xs))
 
 
 def tablefd(xs: Sequence[Any], rows: Table | Iterable[Sequence[int]]) -> Goal:
