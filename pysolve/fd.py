@@ -339,10 +339,10 @@ class Classes:
         """The bits of the classes a domain meets (memoised)."""
         bits = self.memo.get(domain)
         if bits is None:
-            bits, rest = 0, domain
+            bits, rest, by_value = 0, domain, self.by_value
             while rest:
                 low = rest & -rest
-                bits |= self.class_bit(low)
+                bits |= by_value.get(low) or self.class_bit(low)
                 rest ^= low
             if len(self.memo) < MEMO_LIMIT:
                 self.memo[domain] = bits
