@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pysolve import files
 from pysolve.answers import SOLVED, Answer
-from pysolve.options import Option
+from pysolve.options import Option, time_limit
 from pysolve.puzzle import Puzzle
 
 DEFAULT_SECONDS = 30.0  # the time budget of one board search
@@ -49,7 +49,7 @@ def board_options(file_help: str, validate_help: str, strategy: Option, *more: O
         Option("validate", bool, help=validate_help),
         strategy,
         *more,
-        Option("seconds", float, DEFAULT_SECONDS, above=0, help="time budget of each search"),
+        time_limit(DEFAULT_SECONDS, "time budget of each search"),
         Option("nodes", int, 0, above=0, help="node budget of each search (Python and miniKanren)"),
         Option("svg", metavar="OUT", output=True, help="also draw the (first) solution as SVG into OUT"),
     )

@@ -12,12 +12,21 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from pysolve.errors import SearchLimitExceeded
+from pysolve.errors import InputError, SearchLimitExceeded
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
 DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
+MAX_SECONDS = 7 * 24 * 3600.0  # the longest time limit taken: a week (inf would be none; Prolog's alarm needs a number)
 
 _interrupted = False  # set by on_interrupt: Ctrl-C arrived during this run
+
+
+def time_limit(seconds: float, what: str = "--seconds") -> float:
+    """`seconds` when it is a time limit (above 0, at most MAX_SECONDS); InputError naming `what` otherwise,
+    nan and inf included (a limit that is no limit would let a search run for ever)."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise InputError(f"{what}: {seconds} is not a time limit; give seconds above 0, at most {MAX_SECONDS:g}")
+    return seconds
 
 
 def on_interrupt(signum: int, frame: Any) -> None:
@@ -44,7 +53,9 @@ class Budget:
     """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out."""
 
     def __init__(self, nodes: int = 0, seconds: float = 0.0, label: str = "search") -> None:
-        self.nodes, self.seconds, self.label = nodes, seconds, label  # 0: unbounded
+        """`nodes` and `seconds` 0: unbounded; InputError for seconds that are no time limit (nan, inf, -1)."""
+        self.nodes, self.label = nodes, label
+        self.seconds = time_limit(seconds) if seconds else 0.0
         self.spent = 0
         self.started = time.perf_counter()
 

@@ -85,7 +85,7 @@ def build_parser() -> Parser:
     query.add_argument("rule_base", metavar="RULEBASE", help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
     query.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
     query.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
-    query.add_argument("--seconds", type=positive_float, default=DEFAULT_SECONDS, help="time limit inside Prolog")
+    query.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS, help="time limit inside Prolog")
     query.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
                        help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
     query.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
@@ -134,12 +134,12 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
-    return value
+def seconds(text: str) -> float:
+    """argparse type: a time limit (above 0, at most budget.MAX_SECONDS; no nan or inf)."""
+    try:
+        return budget.time_limit(float(text))
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error).partition(": ")[2]) from None
 
 
 def print_json(data: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from pysolve import files
 from pysolve.budget import Budget
-from pysolve.options import Option
+from pysolve.options import Option, time_limit
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
@@ -40,7 +40,7 @@ class Tangram(Puzzle):
         Option("rotations", bool, help="pieces may also lie turned (h x w)"),
         Option("place", many=True, metavar="NAME:X,Y[:WxH]",
                help="a piece already on the board (repeatable); adds to the file's place lines"),
-        Option("seconds", float, DEFAULT_SECONDS, above=0, help="time limit of the search"),
+        time_limit(DEFAULT_SECONDS, "time limit of the search"),
         Option("svg", metavar="OUT", output=True, help="also draw the answer into this SVG file"),
     )
     generate_options = (

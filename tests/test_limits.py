@@ -1,0 +1,79 @@
+"""Limits that are limits: time limits and search parameters refused when they are none (nan, inf, absurd
+sizes), searches that end near their time limit and under the memory bound, big counts that keep their
+type, and cross-checks where nothing could be compared.
+
+The timed cases run `pysolve` in a child process and measure its wall time and its peak memory (the
+largest resident set of the process and of the workers it waited for, as the kernel reports it); their
+limits are small so that each takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from pysolve import cli, puzzles
+from pysolve.budget import MAX_SECONDS, Budget
+from pysolve.errors import InputError
+from pysolve.squares import model as squares_model
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of one `pysolve` command run in this process."""
+    code = cli.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line(code: int, err: str, *words: str) -> None:
+    """Exit 2 and one line on stderr holding every one of `words`."""
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0], err
+
+
+# ------------------------------------------------------------------ time limits that are no limits
+
+SECONDS_COMMANDS = {  # every command with a --seconds option, asked a quick question
+    "solve sudoku": ["solve", "sudoku", "data/sudoku/wikipedia.txt", "--backend", "python"],
+    "solve hidato": ["solve", "hidato", "data/hidato/sample.txt", "--backend", "python"],
+    "solve tangram": ["solve", "tangram", "--backend", "python"],
+    "solve squares": ["solve", "squares", "--backend", "python"],
+    "solve fichas": ["solve", "fichas", "--m", "1", "--n", "1", "--backend", "python"],
+    "crosscheck sudoku": ["crosscheck", "sudoku", "data/sudoku/wikipedia.txt", "--backends", "python"],
+    "generate hidato": ["generate", "hidato", "--rows", "4", "--cols", "4", "--seed", "1"],
+    "query": ["query", "pysolve_bridge", "true"],
+}
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e309", "1e9", "0"])
+@pytest.mark.parametrize("command", SECONDS_COMMANDS)
+def test_a_time_limit_that_is_no_limit_is_one_line_and_exit_2(command: str, value: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run([*SECONDS_COMMANDS[command], "--seconds", value], capsys)
+    assert_one_line(code, err, "--seconds")
+
+
+@pytest.mark.parametrize("command", SECONDS_COMMANDS)
+def test_the_longest_time_limit_is_taken(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run([*SECONDS_COMMANDS[command], "--seconds", f"{MAX_SECONDS:g}"], capsys)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("seconds", [math.inf, math.nan, -1.0, MAX_SECONDS * 2])
+def test_the_api_refuses_the_same_time_limits_with_a_typed_error(seconds: float) -> None:
+    with pytest.raises(InputError, match="--seconds"):
+        puzzles.get("sudoku").question(file="data/sudoku/wikipedia.txt", seconds=seconds)
+    with pytest.raises(InputError, match="--seconds"):
+        squares_model.Question(squares_model.load(), seconds=seconds)
+    with pytest.raises(InputError, match="not a time limit"):
+        Budget(seconds=seconds)
+
+
+@pytest.mark.parametrize("delay", ["inf", "nan", "61", "-1"])
+def test_azul_play_refuses_a_delay_that_never_ends(delay: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["azul", "play", "--delay", delay], capsys)
+    assert_one_line(code, err, "--delay")
