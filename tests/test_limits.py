@@ -14,6 +14,7 @@ import math
 import pytest
 
 from pysolve import cli, puzzles
+from pysolve.azul.strategies import strategy
 from pysolve.budget import MAX_SECONDS, Budget
 from pysolve.errors import InputError
 from pysolve.squares import model as squares_model
@@ -77,3 +78,38 @@ def test_the_api_refuses_the_same_time_limits_with_a_typed_error(seconds: float)
 def test_azul_play_refuses_a_delay_that_never_ends(delay: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["azul", "play", "--delay", delay], capsys)
     assert_one_line(code, err, "--delay")
+
+
+# ------------------------------------------------------------------ search players' parameters
+
+ABSURD_STRATEGIES = {  # name -> the words of the refusal
+    "mcts:nans": "seconds per move",
+    "mcts:infs": "seconds per move",
+    "mcts:1e400s": "seconds per move",
+    "mcts:-1s": "seconds per move",
+    "mcts:99999999999999999999": "too large",
+    "mcts:1000001": "iterations",
+    "mcts:r101": "round end",
+    "mcts:" + "9" * 5000: "too large",
+    "minimax:21": "depth",
+    "minimax:99999999999999999999": "too large",
+    "mcts:²": "is not ITERATIONS",
+}
+
+
+@pytest.mark.parametrize("name", ABSURD_STRATEGIES)
+def test_a_search_player_with_absurd_parameters_is_refused(name: str) -> None:
+    with pytest.raises(InputError, match=ABSURD_STRATEGIES[name]):
+        strategy(name)
+
+
+@pytest.mark.parametrize("name", ["mcts:nans", "mcts:infs", "mcts:99999999999999999999"])
+def test_azul_simulate_refuses_them_in_one_short_line(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["azul", "simulate", "--strategy", name], capsys)
+    assert_one_line(code, err, "strategy", ABSURD_STRATEGIES[name])
+    assert len(err) < 200
+
+
+def test_a_search_player_with_the_shortest_time_still_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["azul", "simulate", "--strategy", "mcts:1e-300s,random"], capsys)
+    assert code == 0 and "mcts:1e-300s" in out, err
