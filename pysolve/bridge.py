@@ -322,7 +322,7 @@ def solutions(
     seconds = max(float(seconds), 0.001)
     call = (
         f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "
-        f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows), Status, Message)"
+        f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows, Wide), Status, Message)"
     )
     with _lock, _interruptible():
         rows = _materialise(prolog, call, maxresult=1)
@@ -333,11 +333,23 @@ def solutions(
         text = str(row["Message"]).strip()
         headline = text.splitlines()[0] if text else "error"
         raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
-    bindings = [dict(zip(row["Names"], values)) for values in row["Rows"]]
+    rows = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
+    bindings = [dict(zip(row["Names"], values)) for values in rows]
     whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
     limits = {"time_limit": f"time limit of {whole:g} s", "inference_limit": f"inference limit of {inferences} inferences",
               "resource_limit": str(row["Message"])}
     return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
+
+
+def wide_integers(value: Any) -> Any:
+    """`value` with every integer past 64 bits made an int again: the bridge's rules send one as the string of
+    its digits (pyswip carries no wider integer), which pyswip hands over as bytes, and no other value comes as
+    bytes (the rules send Prolog strings as atoms). Only rows that hold one are walked (`Wide`)."""
+    if isinstance(value, bytes):
+        return int(value)
+    if isinstance(value, list):
+        return [wide_integers(item) for item in value]
+    return value
 
 
 def first(rule_base: str | os.PathLike[str], goal: str, **bounds: Any) -> dict[str, Any] | None:

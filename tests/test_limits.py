@@ -9,14 +9,19 @@ limits are small so that each takes a few seconds.
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pysolve import cli, puzzles
+from pysolve import bridge, cli, puzzles
+from pysolve.answers import SOLVED
 from pysolve.azul.strategies import strategy
 from pysolve.budget import MAX_SECONDS, Budget
 from pysolve.errors import InputError
+from pysolve.pytest_plugin import needs_prolog
 from pysolve.squares import model as squares_model
 
 
@@ -113,3 +118,62 @@ def test_azul_simulate_refuses_them_in_one_short_line(name: str, capsys: pytest.
 def test_a_search_player_with_the_shortest_time_still_moves(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["azul", "simulate", "--strategy", "mcts:1e-300s,random"], capsys)
     assert code == 0 and "mcts:1e-300s" in out, err
+
+
+# ------------------------------------------------------------------ counts past 64 bits keep their type
+
+PAST_64_BITS = {  # a tangram board whose count needs more than 63 bits (and more than 64), and that count
+    "past 2**63": ("board 5 5\npiece Z bar #223344 5 1\n" + "".join(
+        f"piece {key} u{number} #223344 1 1\n" for number, key in enumerate("ABCDEFGHIJKLMNOPQRST")),
+        5 * math.factorial(20)),
+    "past 2**64": ("board 3 7\n" + "".join(
+        f"piece {key} u{number} #223344 1 1\n" for number, key in enumerate("ABCDEFGHIJKLMNOPQRSTU")),
+        math.factorial(21)),
+}
+
+
+@pytest.fixture(params=list(PAST_64_BITS))
+def wide_count(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, int]:
+    """(a tangram file, its count) of one of PAST_64_BITS."""
+    text, count = PAST_64_BITS[request.param]
+    assert count >= 2**63 and (request.param == "past 2**63") == (count < 2**64)
+    path = tmp_path / "wide.txt"
+    path.write_text(text)
+    return str(path), count
+
+
+def solve_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """The JSON a `pysolve ... --json` command printed (it must exit 0)."""
+    code, out, err = run([*argv, "--json"], capsys)
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.mark.pysolve_backends("prolog", "python")
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_count_past_64_bits_is_an_int_on_each_back_end(wide_count: tuple[str, int], pysolve_backend: str,
+                                                         workers: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path, count = wide_count
+    answer = solve_json(["solve", "tangram", path, "--count", "--backend", pysolve_backend, "--workers", workers],
+                        capsys)
+    assert answer["status"] == SOLVED and type(answer["count"]) is int and answer["count"] == count
+
+
+@needs_prolog
+def test_prolog_and_python_agree_on_a_count_past_64_bits(wide_count: tuple[str, int],
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    path, count = wide_count
+    argv = ["crosscheck", "tangram", path, "--count", "--backends", "prolog,python"]
+    code, out, err = run(argv, capsys)
+    assert code == 0 and "all back ends agree" in out, out + err
+    report = solve_json(argv, capsys)
+    assert report["agree"] and {name: result["count"] for name, result in report["results"].items()} == \
+        {"prolog": count, "python": count}
+
+
+@needs_prolog
+def test_integers_past_64_bits_cross_the_bridge_as_ints_wherever_they_are() -> None:
+    result = bridge.solutions("pysolve_bridge", 'X is 2**64, Y is -(2**70), Z = [1, s, "t", [Y]], W is 2**63 - 1')
+    (row,) = result.rows
+    assert row == {"X": 2**64, "Y": -(2**70), "Z": [1, "s", "t", [-(2**70)]], "W": 2**63 - 1}
+    assert type(row["X"]) is int and type(row["Z"][2]) is str
