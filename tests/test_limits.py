@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +178,24 @@ def test_integers_past_64_bits_cross_the_bridge_as_ints_wherever_they_are() -> N
     (row,) = result.rows
     assert row == {"X": 2**64, "Y": -(2**70), "Z": [1, "s", "t", [-(2**70)]], "W": 2**63 - 1}
     assert type(row["X"]) is int and type(row["Z"][2]) is str
+
+
+# ------------------------------------------------------------------ what a split count ships to its workers
+
+def big_tangram(tmp_path: Path) -> Path:
+    """A 64x64 board of 64 8x8 pieces (64! tilings): a table of every placement is 208,000 slots."""
+    keys = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-"
+    path = tmp_path / "big.txt"
+    path.write_text("board 64 64\n" + "".join(f"piece {key} p{number} #334455 8 8\n"
+                                              for number, key in enumerate(keys)))
+    return path
+
+
+def test_a_split_count_ships_small_parts_whatever_its_instance_has_built(tmp_path: Path) -> None:
+    puzzle = puzzles.get("tangram")
+    question = puzzle.question(file=str(big_tangram(tmp_path)), count=True)
+    question.instance.slots_within(None)  # the table a search of this process built: not for the workers
+    parts = puzzle.split(question)
+    assert len(parts) == 64 and max(len(pickle.dumps(part)) for part in parts) < 16_000
+    shipped = pickle.loads(pickle.dumps(parts[0]))
+    assert shipped == parts[0] and shipped.instance.by_name == question.instance.by_name

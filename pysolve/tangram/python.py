@@ -70,10 +70,10 @@ def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
 
 def solve(question: Question, budget: Budget) -> Found:
     """First, all or count tilings by the dfs, cell or bfs search; stats: the placements tried (`states`)."""
-    question.instance.slots_within(budget)
-    if question.mode == "count":
+    if question.mode == "count":  # the memo counter builds tables of its own
         number, stats = count_tilings(question, budget)
         return model.found(question, [], stats, number)
+    question.instance.slots_within(budget)
     if question.strategy == "bfs":
         tiling = model.breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
         tilings = [tiling] if tiling is not None else []
