@@ -1,7 +1,8 @@
 """The `pysolve` command: a thin face over the Python API.
 
 Every PysolveError becomes one line on stderr and exit code 2; a cross-check
-whose back ends disagree exits 1.
+whose back ends disagree exits 1, one where no back end answered (nothing
+compared) exits 3.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pysolve.puzzle import Puzzle
 from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
+NOT_COMPARED = 3  # the exit code of a cross-check where no back end answered
 
 
 class Parser(argparse.ArgumentParser):
@@ -232,7 +234,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print(render_crosscheck(puzzle, report))
-    return 0 if report.agree else 1
+    return NOT_COMPARED if not report.compared else 0 if report.agree else 1
 
 
 def run_generate(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from pysolve.answers import SOLVED
 from pysolve.azul.strategies import strategy
 from pysolve.budget import MAX_SECONDS, Budget
 from pysolve.errors import InputError
-from pysolve.pytest_plugin import needs_prolog
+from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.squares import model as squares_model
 
 
@@ -199,3 +199,42 @@ def test_a_split_count_ships_small_parts_whatever_its_instance_has_built(tmp_pat
     assert len(parts) == 64 and max(len(pickle.dumps(part)) for part in parts) < 16_000
     shipped = pickle.loads(pickle.dumps(parts[0]))
     assert shipped == parts[0] and shipped.instance.by_name == question.instance.by_name
+
+
+# ------------------------------------------------------------------ cross-checks where nothing was compared
+
+EMPTY_SUDOKU = "." * 81  # 6.67e21 grids: no back end counts them within a fraction of a second
+
+
+@pytest.fixture()
+def empty_sudoku(tmp_path: Path) -> str:
+    """A file holding the empty 9x9 grid."""
+    path = tmp_path / "empty.txt"
+    path.write_text(EMPTY_SUDOKU + "\n")
+    return str(path)
+
+
+def test_a_crosscheck_where_no_back_end_answers_compares_nothing(empty_sudoku: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["crosscheck", "sudoku", empty_sudoku, "--count", "1000000000", "--seconds", "0.3"]
+    code, out, err = run(argv, capsys)
+    assert code == cli.NOT_COMPARED == 3, out + err
+    verdict = out.strip().splitlines()[-1]
+    assert verdict.startswith("NOT COMPARED: no back end answered") and "DISAGREEMENT" not in out
+    for name in puzzles.get("sudoku").backends_for(puzzles.get("sudoku").question(file=empty_sudoku, count=2)):
+        assert f"{name}: unknown: " in verdict and "time limit of 0.3 s" in verdict
+    code, out, _ = run([*argv, "--json"], capsys)
+    report = json.loads(out)
+    assert code == 3 and report["compared"] is False and report["agree"] is False and not report["results"]
+
+
+def test_a_crosscheck_that_compared_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["crosscheck", "sudoku", "data/sudoku/wikipedia.txt", "--count", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["compared"] is True
+
+
+def test_the_plugin_says_nothing_was_compared(empty_sudoku: str) -> None:
+    with pytest.raises(AssertionError, match="pysolve back ends were not compared") as failure:
+        assert_backends_agree("sudoku", empty_sudoku, count=10**9, seconds=0.3, backends=["python"])
+    assert "NOT COMPARED: no back end answered (python: unknown: " in str(failure.value)
+    assert "do not agree" not in str(failure.value)
