@@ -59,7 +59,7 @@ def build_parser() -> Parser:
             else:
                 puzzle_parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
-            add_memory_option(puzzle_parser)
+            memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
 
     generate = commands.add_parser("generate", help="generate a random puzzle instance")
@@ -69,7 +69,7 @@ def build_parser() -> Parser:
             generator_parser = per_generator.add_parser(puzzle.name, help=f"generate a {puzzle.name} instance")
             options.add_to_parser(puzzle.generate_options, generator_parser)
             generator_parser.add_argument("--json", action="store_true", help="print JSON")
-            add_memory_option(generator_parser)
+            memory.add_option(generator_parser)
             generator_parser.set_defaults(run=run_generate)
 
     playable = [puzzle for puzzle in all_puzzles() if puzzle.can_play]
@@ -92,6 +92,7 @@ def build_parser() -> Parser:
                        help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
     query.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
     query.add_argument("--json", action="store_true", help="print JSON (values never cut)")
+    memory.add_option(query)
     query.set_defaults(run=run_query)
 
     demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
@@ -114,13 +115,6 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
                         help="count in parts on N processes (default 1: one search in this process)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
-
-
-def add_memory_option(parser: argparse.ArgumentParser) -> None:
-    """--memory: the bound past which a search answers unknown instead of growing further."""
-    parser.add_argument("--memory", metavar="SIZE", default=None,
-                        help=f"memory bound of the run, such as 512M or 4G; a search past it answers unknown "
-                             f"(default {memory.describe(memory.default_limit())}, half this machine's; 0: none)")
 
 
 def all_puzzles() -> list[Puzzle]:
@@ -300,7 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with memory.bounded(bound):
             return args.run(args)
     except MemoryError:
-        print("pysolve: error: out of memory; the run passed its --memory bound", file=sys.stderr)
+        passed = "its --memory bound" if hasattr(args, "memory") else "the memory this machine has"
+        print(f"pysolve: error: out of memory; the run passed {passed}", file=sys.stderr)
         return 2
     except PysolveError as error:
         detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import pickle
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -238,3 +244,58 @@ def test_the_plugin_says_nothing_was_compared(empty_sudoku: str) -> None:
         assert_backends_agree("sudoku", empty_sudoku, count=10**9, seconds=0.3, backends=["python"])
     assert "NOT COMPARED: no back end answered (python: unknown: " in str(failure.value)
     assert "do not agree" not in str(failure.value)
+
+
+# ------------------------------------------------------------------ measured runs: wall time and peak memory
+
+@dataclass
+class Measured:
+    """One `pysolve` run in a child process: exit code, output, wall seconds and peak memory in bytes (the
+    largest resident set of the process, or of a worker it waited for)."""
+
+    code: int
+    out: str
+    err: str
+    wall: float
+    peak: int
+
+
+def measured(argv: list[str], tmp_path: Path, timeout: float = 120.0) -> Measured:
+    """Run `pysolve ARGV` in a child process (killed after `timeout` s) and measure it."""
+    out_path, err_path = tmp_path / "stdout", tmp_path / "stderr"
+    with out_path.open("w") as out, err_path.open("w") as err:
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-m", "pysolve.cli", *argv], stdout=out, stderr=err,
+                                 stdin=subprocess.DEVNULL)
+        killer = threading.Timer(timeout, child.kill)
+        killer.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        killer.cancel()
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: the Popen must not wait again
+    return Measured(child.returncode, out_path.read_text(), err_path.read_text(), wall, usage.ru_maxrss * 1024)
+
+
+def test_azul_simulate_has_a_memory_bound_and_names_it(tmp_path: Path) -> None:
+    bound = 256 * 2**20
+    simulated = measured(["azul", "simulate", "--games", "1000000000", "--memory", "256M"], tmp_path)
+    assert simulated.code == 2 and simulated.err.strip() == "pysolve: error: out of memory; the run passed its --memory bound"
+    assert simulated.peak <= bound and simulated.wall < 60
+
+
+@pytest.mark.parametrize("command", [["azul", "simulate"], ["azul", "crosscheck"], ["azul", "replay"], ["query"],
+                                     ["solve", "sudoku"], ["crosscheck", "tangram"], ["generate", "hidato"]])
+def test_every_command_that_can_grow_takes_the_memory_option(command: list[str],
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([*command, "--help"], capsys)
+    assert code == 0 and "--memory SIZE" in out
+
+
+def test_the_message_of_a_command_without_a_memory_bound_names_no_flag(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    def exhausted(args: object) -> int:
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "run_backends", exhausted)
+    code, _, err = run(["backends"], capsys)
+    assert code == 2 and err.strip() == "pysolve: error: out of memory; the run passed the memory this machine has"
