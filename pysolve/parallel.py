@@ -49,7 +49,8 @@ def count_part(part: Part) -> PartCount:
     backends.require(part.backend)
     left = part.deadline - time.time()
     if left <= 0:
-        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed its time limit before this part started", 0.0)
+        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed its time limit of {part.question.seconds:g} s "
+                                     "before this part started", 0.0)
     answer = puzzle.solve(dataclasses.replace(part.question, seconds=left), part.backend)
     return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"])
 
