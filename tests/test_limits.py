@@ -3,19 +3,17 @@ sizes), searches that end near their time limit and under the memory bound, big 
 type, and cross-checks where nothing could be compared.
 
 The timed cases run `pysolve` in a child process and measure its wall time and its peak memory (the
-largest resident set of the process and of the workers it waited for, as the kernel reports it); their
-limits are small so that each takes a few seconds.
+largest resident set of the process; each worker has the same bound); their limits are small so that
+each takes a few seconds.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import pickle
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,12 +22,13 @@ from typing import Any
 import pytest
 
 from pysolve import bridge, cli, puzzles
-from pysolve.answers import SOLVED
+from pysolve.answers import SOLVED, UNKNOWN
 from pysolve.azul.strategies import strategy
 from pysolve.budget import MAX_SECONDS, Budget
-from pysolve.errors import InputError
+from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.squares import model as squares_model
+from pysolve.tangram import python as tangram_python
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -250,8 +249,7 @@ def test_the_plugin_says_nothing_was_compared(empty_sudoku: str) -> None:
 
 @dataclass
 class Measured:
-    """One `pysolve` run in a child process: exit code, output, wall seconds and peak memory in bytes (the
-    largest resident set of the process, or of a worker it waited for)."""
+    """One `pysolve` run in a child process: exit code, output, wall seconds and peak memory in bytes."""
 
     code: int
     out: str
@@ -260,20 +258,28 @@ class Measured:
     peak: int
 
 
+# Runs `pysolve ARGV...` as `python -m pysolve.cli` would, then writes the process's peak resident set (VmHWM) to
+# the file named first: the kernel's own figure for a child (ru_maxrss) starts from its parent's size at the fork.
+PEAK_REPORTING_CLI = """
+import sys
+from pysolve.cli import main
+code = main(sys.argv[2:])
+with open("/proc/self/status") as status, open(sys.argv[1], "w") as peak:
+    peak.write(next(line for line in status if line.startswith("VmHWM:")).split()[1])
+sys.exit(code)
+"""
+
+
 def measured(argv: list[str], tmp_path: Path, timeout: float = 120.0) -> Measured:
     """Run `pysolve ARGV` in a child process (killed after `timeout` s) and measure it."""
-    out_path, err_path = tmp_path / "stdout", tmp_path / "stderr"
+    out_path, err_path, peak_path = tmp_path / "stdout", tmp_path / "stderr", tmp_path / "peak"
     with out_path.open("w") as out, err_path.open("w") as err:
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "pysolve.cli", *argv], stdout=out, stderr=err,
-                                 stdin=subprocess.DEVNULL)
-        killer = threading.Timer(timeout, child.kill)
-        killer.start()
-        _, status, usage = os.wait4(child.pid, 0)
+        done = subprocess.run([sys.executable, "-c", PEAK_REPORTING_CLI, str(peak_path), *argv], stdout=out,
+                              stderr=err, stdin=subprocess.DEVNULL, timeout=timeout)
         wall = time.perf_counter() - started
-        killer.cancel()
-    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: the Popen must not wait again
-    return Measured(child.returncode, out_path.read_text(), err_path.read_text(), wall, usage.ru_maxrss * 1024)
+    return Measured(done.returncode, out_path.read_text(), err_path.read_text(), wall,
+                    int(peak_path.read_text()) * 1024)
 
 
 def test_azul_simulate_has_a_memory_bound_and_names_it(tmp_path: Path) -> None:
@@ -299,3 +305,86 @@ def test_the_message_of_a_command_without_a_memory_bound_names_no_flag(monkeypat
     monkeypatch.setattr(cli, "run_backends", exhausted)
     code, _, err = run(["backends"], capsys)
     assert code == 2 and err.strip() == "pysolve: error: out of memory; the run passed the memory this machine has"
+
+
+# ------------------------------------------------------------------ Python searches end near their time limit
+
+LIMIT = 3.0  # seconds: the time limit of the timed runs below
+OVERRUN = 1.5  # seconds a whole run may take past its limit (beyond the start-up of a trivial run)
+SEARCH_OVERRUN = 0.5  # seconds the search itself may take past its limit (its own "seconds" in --json)
+BOUND = "1G"  # the memory bound of the timed runs
+BOUND_BYTES = 2**30
+
+
+@pytest.fixture(scope="module")
+def start_up(tmp_path_factory: pytest.TempPathFactory) -> float:
+    """Wall seconds of a trivial `pysolve solve` run: the interpreter and the imports, not a search."""
+    trivial = measured(["solve", "sudoku", "data/sudoku/wikipedia.txt", "--count", "2", "--backend", "python"],
+                       tmp_path_factory.mktemp("start_up"))
+    assert trivial.code == 0, trivial.err
+    return trivial.wall
+
+
+def open_board(tmp_path: Path, side: int) -> str:
+    """A side x side Hidato board with only 1 (top left) and side**2 (bottom right) given."""
+    rows = [["__"] * side for _ in range(side)]
+    rows[0][0], rows[-1][-1] = "1", str(side * side)
+    path = tmp_path / f"open{side}.txt"
+    path.write_text("\n".join(" ".join(row) for row in rows) + "\n")
+    return str(path)
+
+
+def few_colours_eternity(tmp_path: Path) -> str:
+    """A generated 8x8 eternity-rule squares instance with 3 colours: rows of many candidates."""
+    data, text = puzzles.get("squares").generate(rows=8, cols=8, colours=3, rule="eternity", seed=1)
+    path = tmp_path / "eternity8.txt"
+    path.write_text(text + "\n")
+    return str(path)
+
+
+TIMED = {  # case -> the arguments after `pysolve`, given tmp_path
+    "hidato 64x64, 1 and 4096 given": lambda tmp: ["solve", "hidato", open_board(tmp, 64), "--count", "1000000000"],
+    "hidato 32x32, 1 and 1024 given": lambda tmp: ["solve", "hidato", open_board(tmp, 32), "--count", "1000000000"],
+    "sudoku, the empty grid": lambda tmp: ["solve", "sudoku", str(tmp / "empty.txt"), "--count", "1000000000"],
+    "squares 8x8 eternity, 3 colours": lambda tmp: ["solve", "squares", few_colours_eternity(tmp), "--count"],
+    "tangram 64x64 of 64 8x8 pieces, 2 workers": lambda tmp: ["solve", "tangram", str(big_tangram(tmp)), "--count",
+                                                              "--workers", "2"],
+}
+
+
+@pytest.mark.parametrize("case", TIMED)
+def test_a_python_search_ends_near_its_time_limit_and_under_its_memory_bound(case: str, start_up: float,
+                                                                              tmp_path: Path) -> None:
+    (tmp_path / "empty.txt").write_text(EMPTY_SUDOKU + "\n")
+    argv = [*TIMED[case](tmp_path), "--backend", "python", "--seconds", f"{LIMIT:g}", "--memory", BOUND, "--json"]
+    done = measured(argv, tmp_path)
+    assert done.code == 0, done.err
+    answer = json.loads(done.out)
+    if answer["status"] != SOLVED or "tangram" not in case:  # two idle cores count the tangram board in time
+        assert answer["status"] == UNKNOWN and "time limit of 3 s" in answer["stats"]["reason"]
+    assert answer["stats"]["seconds"] <= LIMIT + SEARCH_OVERRUN
+    assert done.wall - start_up <= LIMIT + OVERRUN, f"{done.wall:.2f} s, start-up {start_up:.2f} s"
+    assert done.peak <= BOUND_BYTES
+
+
+def test_a_python_search_past_its_memory_bound_answers_unknown_at_the_bound(tmp_path: Path) -> None:
+    argv = ["solve", "squares", few_colours_eternity(tmp_path), "--count", "--backend", "python", "--seconds", "60",
+            "--memory", "256M", "--json"]
+    done = measured(argv, tmp_path)
+    answer = json.loads(done.out)
+    assert done.code == 0 and answer["status"] == UNKNOWN and "memory bound of 256 MB" in answer["stats"]["reason"]
+    assert done.peak <= 256 * 2**20 and done.wall < 30
+
+
+def test_a_full_tangram_memo_looks_at_the_clock_while_it_forgets() -> None:
+    puzzle = puzzles.get("tangram")
+    question = puzzle.question(count=True)
+    kinds = tangram_python.Kinds(question.instance, question.order)
+    scan = tangram_python.Scan(kinds, question.free, 10, 10, False, 10)
+    scan.known = {(free << kinds.bits) | 1: 1 for free in range(1, 2_000_001)}  # two million states
+    budget = Budget(seconds=0.01)
+    time.sleep(0.02)
+    started = time.process_time()
+    with pytest.raises(SearchLimitExceeded):
+        scan.forget(budget)
+    assert time.process_time() - started < 0.1 and len(scan.known) == 2_000_000
