@@ -19,7 +19,7 @@ from pysolve import files
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
-from pysolve.options import Option, time_limit
+from pysolve.options import Option, seconds_option
 from pysolve.puzzle import Puzzle
 
 DEFAULT_SECONDS = 30.0  # the time budget of one board search
@@ -75,7 +75,7 @@ def board_options(file_help: str, validate_help: str, strategy: Option, *more: O
         Option("validate", bool, help=validate_help),
         strategy,
         *more,
-        time_limit(DEFAULT_SECONDS, "time budget of each search"),
+        seconds_option(DEFAULT_SECONDS, "time budget of each search"),
         Option("nodes", int, 0, above=0, help="node budget of each search (Python and miniKanren)"),
         Option("svg", metavar="OUT", output=True, help="also draw the (first) solution as SVG into OUT"),
     )

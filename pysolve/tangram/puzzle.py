@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pysolve import files
-from pysolve.options import Option, time_limit
+from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
@@ -39,7 +39,7 @@ class Tangram(Puzzle):
         Option("rotations", bool, help="pieces may also lie turned (h x w)"),
         Option("place", many=True, metavar="NAME:X,Y[:WxH]",
                help="a piece already on the board (repeatable); adds to the file's place lines"),
-        time_limit(DEFAULT_SECONDS, "time limit of the search"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
         Option("svg", metavar="OUT", output=True, help="also draw the answer into this SVG file"),
     )
     generate_options = (
