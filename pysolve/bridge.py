@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
-from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.budget import DEFAULT_SECONDS, Budget, time_limit
 from pysolve import memory
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
@@ -313,12 +313,15 @@ def solutions(
     `max_solutions` 0 means all; `inferences` 0 means unbounded. The time
     limit is `seconds`, else what is left of `budget`, else DEFAULT_SECONDS.
     Bounds are enforced inside Prolog, so a long search always comes back.
+    InputError for `seconds` that are no time limit (nan, inf, 0).
     """
-    module = load(rule_base)
-    prolog = _engine()
     given_seconds = seconds
     if seconds is None:
         seconds = budget.remaining() if budget is not None else DEFAULT_SECONDS
+    else:
+        time_limit(float(seconds), "seconds")
+    module = load(rule_base)
+    prolog = _engine()
     seconds = max(float(seconds), 0.001)
     call = (
         f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "

@@ -85,6 +85,12 @@ def test_the_api_refuses_the_same_time_limits_with_a_typed_error(seconds: float)
         Budget(seconds=seconds)
 
 
+@pytest.mark.parametrize("seconds", [math.inf, math.nan, 0.0])
+def test_a_raw_prolog_query_refuses_a_time_limit_that_is_none_before_asking_prolog(seconds: float) -> None:
+    with pytest.raises(InputError, match="seconds: .* is not a time limit"):
+        bridge.solutions("pysolve_bridge", "true", seconds=seconds)
+
+
 @pytest.mark.parametrize("delay", ["inf", "nan", "61", "-1"])
 def test_azul_play_refuses_a_delay_that_never_ends(delay: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["azul", "play", "--delay", delay], capsys)
@@ -388,3 +394,4 @@ def test_a_full_tangram_memo_looks_at_the_clock_while_it_forgets() -> None:
     with pytest.raises(SearchLimitExceeded):
         scan.forget(budget)
     assert time.process_time() - started < 0.1 and len(scan.known) == 2_000_000
+
