@@ -13,7 +13,7 @@ and comes back as plain data (integers, atoms and lists).
 
 :- use_module(library(time), [call_with_time_limit/2]).
 :- use_module(library(solution_sequences), [limit/2]).
-:- use_module(library(apply), [foldl/4, maplist/2, maplist/3, maplist/4]).
+:- use_module(library(apply), [foldl/4, foldl/5, maplist/4]).
 
 :- dynamic captured/3.                  % Kind, Location, Message
 
@@ -76,9 +76,11 @@ message_to_codes(Term, Codes) :-
 %   Read GoalText, call it in Module and collect at most Max solutions
 %   (Max = 0 means all) within Seconds of CPU-bound wall time and
 %   Inferences logical inferences (0 means unbounded). Answer is
-%   answer(Names, Rows): Names the goal's variable names and Rows one list
-%   of values per solution, each value plain data (numbers, atoms, lists;
-%   other terms written as atoms). Status is `complete`, `max_solutions`,
+%   answer(Names, Rows, Wide): Names the goal's variable names and Rows one
+%   list of values per solution, each value plain data (numbers, atoms,
+%   lists; other terms written as atoms, integers beyond 64 bits as strings
+%   of their digits); Wide is `true` when some value is such a string (the
+%   bridge then turns them back into integers), else `false`. Status is `complete`, `max_solutions`,
 %   `time_limit`, `inference_limit`, `resource_limit` (a stack or table
 %   space overflow; Message names it), `interrupted` (SIGINT, Ctrl-C,
 %   arrived; the caller restores its own handler) or `error` when reading or running
@@ -89,12 +91,12 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
     catch(term_string(Goal, GoalText, [variable_names(Bindings), module(Module)]),
           Error, true),
     (   nonvar(Error)
-    ->  Answer = answer([], []),
+    ->  Answer = answer([], [], false),
         error_status(Error, Status, Message)
     ;   maplist(binding_name_var, Bindings, Names, Vars),
-        Answer = answer(Names, Rows),
+        Answer = answer(Names, Rows, Wide),
         limited_goal(Module:Goal, Max, Limited),
-        collect(Vars, Limited, Seconds, Inferences, Rows, Status0, Message),
+        collect(Vars, Limited, Seconds, Inferences, Rows, Wide, Status0, Message),
         length(Rows, Count),
         (   Status0 == complete, Max > 0, Count >= Max
         ->  Status = max_solutions
@@ -104,15 +106,16 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
 
 binding_name_var(Name = Var, Name, Var).
 
-%   plain_row(+Values, -Row): Values as plain data, their unbound variables
-%   named _G1, _G2, ... in order of appearance, so that a variable shared
-%   by two bindings reads the same in both.
+%   plain_row(+Values, -Row, +Wide0, -Wide): Values as plain data, their
+%   unbound variables named _G1, _G2, ... in order of appearance, so that a
+%   variable shared by two bindings reads the same in both; Wide is `true`
+%   when Wide0 is or a value holds an integer beyond 64 bits.
 
-plain_row(Values, Row) :-
+plain_row(Values, Row, Wide0, Wide) :-
     copy_term(Values, Copy),
     term_variables(Copy, Fresh),
     foldl(name_variable, Fresh, 1, _),
-    maplist(plain_value, Copy, Row).
+    foldl(plain_value, Copy, Row, Wide0, Wide).
 
 name_variable('$VAR'(Name), Number, Number1) :-
     format(atom(Name), '_G~d', [Number]),
@@ -124,18 +127,18 @@ limited_goal(Goal, Max, Limited) :-
     ;   Limited = limit(Max, Goal)
     ).
 
-%   collect(+Vars, +Goal, +Seconds, +Inferences, -Rows, -Status, -Message):
-%   the bindings of Vars as plain rows; a limit or an error met while
-%   searching or while making the rows plain (a stack overflow on very many
-%   rows) leaves no rows and says why.
+%   collect(+Vars, +Goal, +Seconds, +Inferences, -Rows, -Wide, -Status,
+%   -Message): the bindings of Vars as plain rows (Wide as in plain_row/4);
+%   a limit or an error met while searching or while making the rows plain
+%   (a stack overflow on very many rows) leaves no rows and says why.
 
-collect(Vars, Goal, Seconds, Inferences, Rows, Status, Message) :-
+collect(Vars, Goal, Seconds, Inferences, Rows, Wide, Status, Message) :-
     catch(( timed_collect(Vars, Goal, Seconds, Inferences, Found, Status),
-            maplist(plain_row, Found, Rows),
+            foldl(plain_row, Found, Rows, false, Wide),
             Message = ''
           ),
           Error,
-          ( Rows = [], error_status(Error, Status, Message) )).
+          ( Rows = [], Wide = false, error_status(Error, Status, Message) )).
 
 timed_collect(Vars, Goal, Seconds, Inferences, Found, Status) :-
     (   Seconds > 0
@@ -183,21 +186,27 @@ resource_words(Resource, Words) :-
     ;   format(atom(Words), 'memory limit (Prolog ran out of ~w)', [Resource])
     ).
 
-%!  plain_value(+Term, -Value) is det.
+%!  plain_value(+Term, -Value, +Wide0, -Wide) is det.
 %
 %   Value is Term as data pyswip carries without loss: atoms, floats and
-%   64-bit integers as they are, lists element by element, strings as atoms, anything
-%   else (compound terms) written as an atom in Prolog syntax, and a
-%   variable (named by plain_row/2) as its name.
+%   64-bit integers as they are, a wider integer as the string of its
+%   digits (pyswip takes no integer past 64 bits; Wide is then `true`, else
+%   Wide0), lists element by element, strings as atoms (so that a string
+%   reaching Python is always a wide integer), anything else (compound
+%   terms) written as an atom in Prolog syntax, and a variable (named by
+%   plain_row/4) as its name.
 
-plain_value(Term, Value) :-
+plain_value(Term, Value, Wide0, Wide) :-
     (   ( atom(Term) ; float(Term) ; integer(Term), Term >= -(2**63), Term < 2**63 )
-    ->  Value = Term
+    ->  Value = Term, Wide = Wide0
+    ;   integer(Term)
+    ->  number_string(Term, Value), Wide = true
     ;   is_list(Term)
-    ->  maplist(plain_value, Term, Value)
+    ->  foldl(plain_value, Term, Value, Wide0, Wide)
     ;   string(Term)
-    ->  atom_string(Value, Term)
+    ->  atom_string(Value, Term), Wide = Wide0
     ;   Term = '$VAR'(Name)
-    ->  Value = Name
-    ;   format(atom(Value), '~W', [Term, [quoted(true), numbervars(true)]])
+    ->  Value = Name, Wide = Wide0
+    ;   format(atom(Value), '~W', [Term, [quoted(true), numbervars(true)]]),
+        Wide = Wide0
     ).

@@ -57,9 +57,9 @@ def stopped(reason: str, stats: Mapping[str, Any] | None = None) -> Found:
 
 
 def counted(found: Found, count: int | None) -> Found:
-    """`found` with `count` set to how many solutions it holds, when the question counts (`count` given)."""
-    if count:
-        found.count = len(found.solutions)
+    """`found` with `count` set when the question counts (`count` given), else None: how many solutions it
+    holds, unless the back end said how many it found (more than it had the time to write out)."""
+    found.count = (len(found.solutions) if found.count is None else found.count) if count else None
     return found
 
 

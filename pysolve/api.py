@@ -136,7 +136,8 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     """Ask the built-in back ends (all that answer, or those named) and `also` one's own; compare.
 
     The report's `agree` says whether every canonical answer is the same, and
-    `difference` where the first two that differ part. Back ends of one's
+    `difference` where the first two that differ part; `compared` is False when
+    no back end answered (`skipped` then says why each did not). Back ends of one's
     own come first in `results`, so a difference names them.
     """
     chosen = get_puzzle(puzzle)

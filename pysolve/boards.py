@@ -10,13 +10,16 @@ how its boards are read, drawn and checked.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
 
 from pysolve import files
-from pysolve.answers import SOLVED, Answer
-from pysolve.options import Option
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+from pysolve.options import Option, seconds_option
 from pysolve.puzzle import Puzzle
 
 DEFAULT_SECONDS = 30.0  # the time budget of one board search
@@ -41,6 +44,29 @@ class BoardQuestion:
         return self.count or 1
 
 
+WRITTEN_BETWEEN_CLOCKS = 64  # solutions written out between looks at the clock (a 64x64 Hidato grid: 1 ms each)
+
+
+def searched(found: Sequence[Any], grid: Callable[[Any], Any], budget: Budget, stopped: str,
+             stats: dict[str, Any]) -> Found:
+    """The answer of a Python board search: the solutions it `found` (compact: bytes or arrays, which the
+    garbage collector does not walk) written out as grids by `grid` while its time limit lasts; `count` is
+    how many it found. Unknown with the reason when the search `stopped` ('' when it ran to its end) or when
+    writing them out passed the time limit (tens of thousands of 64x64 grids take seconds): the limit
+    covers the whole answer, so a search that ran out of time writes none out."""
+    grids, reason = [], stopped
+    try:
+        for number, solution in enumerate(found):
+            if not number % WRITTEN_BETWEEN_CLOCKS:
+                budget.check()
+            grids.append(grid(solution))
+    except SearchLimitExceeded as error:
+        reason = stopped or f"{error} writing out {len(found)} solutions"
+    status = UNKNOWN if reason else SOLVED if found else NO_SOLUTION
+    return Found(grids, {"states": budget.spent, **stats, **({"reason": reason} if reason else {})},
+                 count=len(found), status=status)
+
+
 def board_options(file_help: str, validate_help: str, strategy: Option, *more: Option) -> tuple[Option, ...]:
     """FILE, --count K, --validate, the puzzle's --strategy (and `more`), --seconds, --nodes and --svg OUT."""
     return (
@@ -49,7 +75,7 @@ def board_options(file_help: str, validate_help: str, strategy: Option, *more: O
         Option("validate", bool, help=validate_help),
         strategy,
         *more,
-        Option("seconds", float, DEFAULT_SECONDS, above=0, help="time budget of each search"),
+        seconds_option(DEFAULT_SECONDS, "time budget of each search"),
         Option("nodes", int, 0, above=0, help="node budget of each search (Python and miniKanren)"),
         Option("svg", metavar="OUT", output=True, help="also draw the (first) solution as SVG into OUT"),
     )

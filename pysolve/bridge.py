@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
-from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.budget import DEFAULT_SECONDS, Budget, time_limit
 from pysolve import memory
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
@@ -313,16 +313,19 @@ def solutions(
     `max_solutions` 0 means all; `inferences` 0 means unbounded. The time
     limit is `seconds`, else what is left of `budget`, else DEFAULT_SECONDS.
     Bounds are enforced inside Prolog, so a long search always comes back.
+    InputError for `seconds` that are no time limit (nan, inf, 0).
     """
-    module = load(rule_base)
-    prolog = _engine()
     given_seconds = seconds
     if seconds is None:
         seconds = budget.remaining() if budget is not None else DEFAULT_SECONDS
+    else:
+        time_limit(float(seconds), "seconds")
+    module = load(rule_base)
+    prolog = _engine()
     seconds = max(float(seconds), 0.001)
     call = (
         f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "
-        f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows), Status, Message)"
+        f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows, Wide), Status, Message)"
     )
     with _lock, _interruptible():
         rows = _materialise(prolog, call, maxresult=1)
@@ -333,11 +336,23 @@ def solutions(
         text = str(row["Message"]).strip()
         headline = text.splitlines()[0] if text else "error"
         raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
-    bindings = [dict(zip(row["Names"], values)) for values in row["Rows"]]
+    rows = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
+    bindings = [dict(zip(row["Names"], values)) for values in rows]
     whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
     limits = {"time_limit": f"time limit of {whole:g} s", "inference_limit": f"inference limit of {inferences} inferences",
               "resource_limit": str(row["Message"])}
     return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
+
+
+def wide_integers(value: Any) -> Any:
+    """`value` with every integer past 64 bits made an int again: the bridge's rules send one as the string of
+    its digits (pyswip carries no wider integer), which pyswip hands over as bytes, and no other value comes as
+    bytes (the rules send Prolog strings as atoms). Only rows that hold one are walked (`Wide`)."""
+    if isinstance(value, bytes):
+        return int(value)
+    if isinstance(value, list):
+        return [wide_integers(item) for item in value]
+    return value
 
 
 def first(rule_base: str | os.PathLike[str], goal: str, **bounds: Any) -> dict[str, Any] | None:

@@ -14,10 +14,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from pysolve.errors import SearchLimitExceeded
+from pysolve.errors import InputError, SearchLimitExceeded
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
 DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
+MAX_SECONDS = 7 * 24 * 3600.0  # the longest time limit taken: a week (inf would be none; Prolog's alarm needs a number)
 
 _interrupted = False  # set by on_interrupt: Ctrl-C arrived during this run
 
@@ -50,6 +51,14 @@ def _abandoned() -> bool:
     return _request.gone is not None and _request.gone.is_set()
 
 
+def time_limit(seconds: float, what: str = "--seconds") -> float:
+    """`seconds` when it is a time limit (above 0, at most MAX_SECONDS); InputError naming `what` otherwise,
+    nan and inf included (a limit that is no limit would let a search run for ever)."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise InputError(f"{what}: {seconds} is not a time limit; give seconds above 0, at most {MAX_SECONDS:g}")
+    return seconds
+
+
 def on_interrupt(signum: int, frame: Any) -> None:
     """SIGINT handler of the CLI: remember the interrupt, then raise KeyboardInterrupt.
 
@@ -77,9 +86,11 @@ class Budget:
     """
 
     def __init__(self, nodes: int = 0, seconds: float = 0.0, label: str = "search") -> None:
+        """`nodes` and `seconds` 0: unbounded; InputError for seconds that are no time limit (nan, inf, -1)."""
         cap = _request.seconds
-        self.nodes, self.label = nodes, label  # nodes 0: unbounded
-        self.seconds = min(seconds or cap, cap) if cap else seconds  # 0: unbounded
+        self.nodes, self.label = nodes, label
+        seconds = time_limit(seconds) if seconds else 0.0
+        self.seconds = min(seconds or cap, cap) if cap else seconds
         self.spent = 0
         self.started = time.perf_counter()
 

@@ -1,7 +1,8 @@
 """The `pysolve` command: a thin face over the Python API.
 
 Every PysolveError becomes one line on stderr and exit code 2; a cross-check
-whose back ends disagree exits 1.
+whose back ends disagree exits 1, one where no back end answered (nothing
+compared) exits 3.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pysolve.puzzle import Puzzle
 from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
+NOT_COMPARED = 3  # the exit code of a cross-check where no back end answered
 
 
 class Parser(argparse.ArgumentParser):
@@ -57,7 +59,7 @@ def build_parser() -> Parser:
             else:
                 puzzle_parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
-            add_memory_option(puzzle_parser)
+            memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
 
     generate = commands.add_parser("generate", help="generate a random puzzle instance")
@@ -67,7 +69,7 @@ def build_parser() -> Parser:
             generator_parser = per_generator.add_parser(puzzle.name, help=f"generate a {puzzle.name} instance")
             options.add_to_parser(puzzle.generate_options, generator_parser)
             generator_parser.add_argument("--json", action="store_true", help="print JSON")
-            add_memory_option(generator_parser)
+            memory.add_option(generator_parser)
             generator_parser.set_defaults(run=run_generate)
 
     playable = [puzzle for puzzle in all_puzzles() if puzzle.can_play]
@@ -85,11 +87,12 @@ def build_parser() -> Parser:
     query.add_argument("rule_base", metavar="RULEBASE", help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
     query.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
     query.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
-    query.add_argument("--seconds", type=positive_float, default=DEFAULT_SECONDS, help="time limit inside Prolog")
+    query.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS, help="time limit inside Prolog")
     query.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
                        help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
     query.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
     query.add_argument("--json", action="store_true", help="print JSON (values never cut)")
+    memory.add_option(query)
     query.set_defaults(run=run_query)
 
     demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
@@ -115,13 +118,6 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
                         help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
 
 
-def add_memory_option(parser: argparse.ArgumentParser) -> None:
-    """--memory: the bound past which a search answers unknown instead of growing further."""
-    parser.add_argument("--memory", metavar="SIZE", default=None,
-                        help=f"memory bound of the run, such as 512M or 4G; a search past it answers unknown "
-                             f"(default {memory.describe(memory.default_limit())}, half this machine's; 0: none)")
-
-
 def all_puzzles() -> list[Puzzle]:
     """Every registered puzzle, in registry order."""
     return [puzzles.get(name) for name in puzzles.names()]
@@ -135,12 +131,12 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-def positive_float(text: str) -> float:
-    """argparse type: a number > 0."""
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a positive number")
-    return value
+def seconds(text: str) -> float:
+    """argparse type: a time limit (above 0, at most budget.MAX_SECONDS; no nan or inf)."""
+    try:
+        return budget.time_limit(float(text))
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error).partition(": ")[2]) from None
 
 
 def print_json(data: Any) -> None:
@@ -236,7 +232,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print(render_crosscheck(puzzle, report))
-    return 0 if report.agree else 1
+    return NOT_COMPARED if not report.compared else 0 if report.agree else 1
 
 
 def run_generate(args: argparse.Namespace) -> int:
@@ -302,7 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with memory.bounded(bound):
             return args.run(args)
     except MemoryError:
-        print("pysolve: error: out of memory; the run passed its --memory bound", file=sys.stderr)
+        passed = "its --memory bound" if hasattr(args, "memory") else "the memory this machine has"
+        print(f"pysolve: error: out of memory; the run passed {passed}", file=sys.stderr)
         return 2
     except PysolveError as error:
         detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""

@@ -23,15 +23,22 @@ class CrossCheck:
     label: str = ""  # the question in a few words (Puzzle.label)
 
     @property
+    def compared(self) -> bool:
+        """True when at least one back end answered; False when none did (each out of its budget, or unable to
+        run): nothing was compared, so nothing agreed or disagreed (`skipped` says why each gave no answer)."""
+        return bool(self.results)
+
+    @property
     def agree(self) -> bool:
         """True when at least one back end answered and all answers agree."""
-        return bool(self.results) and self.difference is None
+        return self.compared and self.difference is None
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-able dict (`pysolve crosscheck --json`)."""
         return {
             "puzzle": self.puzzle,
             "question": self.question,
+            "compared": self.compared,
             "agree": self.agree,
             "difference": self.difference,
             "results": {name: answer.to_json() for name, answer in self.results.items()},

@@ -3,6 +3,7 @@ with MemoryError (answered as status unknown) instead of being killed by the ker
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import re
@@ -22,6 +23,14 @@ def physical_memory() -> int:
 def default_limit() -> int:
     """Half the machine's memory: room for the search, and for everything else the machine runs."""
     return physical_memory() // 2
+
+
+def add_option(parser: argparse.ArgumentParser) -> None:
+    """--memory: the bound of a command's run (`pysolve.cli.main` applies it), past which a search answers
+    unknown and any other work stops with one line, instead of growing further."""
+    parser.add_argument("--memory", metavar="SIZE", default=None,
+                        help=f"memory bound of the run, such as 512M or 4G; a search past it answers unknown "
+                             f"(default {describe(default_limit())}, half this machine's; 0: none)")
 
 
 def parse_size(text: str) -> int:

@@ -11,12 +11,14 @@ words.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pysolve import files
+from pysolve.budget import MAX_SECONDS
 from pysolve.errors import InputError, UnknownName
 
 KINDS = (str, int, float, bool)
@@ -33,6 +35,7 @@ class Option:
     choices: tuple[Any, ...] = ()
     minimum: float | None = None     # numbers: the smallest value allowed
     above: float | None = None       # numbers: values must be greater than this
+    maximum: float | None = None     # numbers: the largest value allowed
     required: bool = False
     positional: bool = False         # given without a flag (FILE)
     many: bool = False               # repeatable on the CLI; a list in Python
@@ -58,12 +61,16 @@ class Option:
 
     def _one(self, given: Any) -> Any:
         value = self._converted(given)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InputError(f"{self.flag}: {value} is not a finite number")
         if self.choices and value not in self.choices:
             raise InputError(f"{self.flag}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         if self.minimum is not None and value < self.minimum:
             raise InputError(f"{self.flag}: {value} is less than {self.minimum:g}")
         if self.above is not None and not value > self.above:
             raise InputError(f"{self.flag}: {value} is not greater than {self.above:g}")
+        if self.maximum is not None and value > self.maximum:
+            raise InputError(f"{self.flag}: {value} is more than {self.maximum:g}")
         if self.output:
             return files.check_output(value, self.flag)  # a name that cannot be written fails before the search
         return value
@@ -98,6 +105,11 @@ class Option:
         if self.type is bool:
             return bool(self.default)
         return self.default
+
+
+def seconds_option(default: float, help: str) -> Option:  # noqa: A002  (the name Option's field has)
+    """The `seconds` option of a search: its time limit, above 0 and at most budget.MAX_SECONDS (a week)."""
+    return Option("seconds", float, default, help, above=0, maximum=MAX_SECONDS)
 
 
 def check(table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, as_completed
 from typing import Any
 
-from pysolve import executors, puzzles
+from pysolve import backends, executors, puzzles
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
@@ -43,11 +43,14 @@ class PartCount:
 
 
 def count_part(part: Part) -> PartCount:
-    """Count one part on its back end, within what is left of the deadline (runs in a worker)."""
+    """Count one part on its back end, within what is left of the deadline (runs in a worker, whose back end
+    starts first: its start-up is spent from the deadline too)."""
     puzzle = puzzles.get(part.puzzle)
+    backends.require(part.backend)
     left = part.deadline - time.time()
     if left <= 0:
-        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed its time limit before this part started", 0.0)
+        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed its time limit of {part.question.seconds:g} s "
+                                     "before this part started", 0.0)
     answer = puzzle.solve(dataclasses.replace(part.question, seconds=left), part.backend)
     return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"])
 
@@ -57,15 +60,14 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     """Count `question`'s solutions as the sum of its parts' counts, the parts run by up to `workers`
     processes (no more than help: `executors.useful_workers`) or on the Dask cluster at `cluster` (in this
     process when neither), with progress on a terminal.
-    InputError when the question cannot be split."""
+    InputError when the question cannot be split. The time limit runs from the start: the split spends it too."""
+    started, deadline = time.perf_counter(), time.time() + question.seconds
     parts = puzzle.split(question)
     if parts is None:
         raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
                          f"(only {puzzle.splits} can)")
     backend = backend or puzzle.default_backend(question)
     processes = executors.useful_workers(workers, len(parts))
-    started = time.perf_counter()
-    deadline = time.time() + question.seconds
     work = [Part(puzzle.name, part, backend, deadline) for part in parts]
     progress = Progress(len(work), f"{puzzle.name} count, parts")
     try:

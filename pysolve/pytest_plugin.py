@@ -142,9 +142,11 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
 
 
 def disagreement_message(puzzle: PuzzleLike, report: CrossCheck, problems: list[str]) -> str:
-    """The failure text: the table of answers, the problems, and a diff of the first two that differ."""
+    """The failure text: the table of answers, the problems, and a diff of the first two that differ; headed
+    by what failed (nothing compared when no back end answered)."""
     found = get_puzzle(puzzle)
-    lines = ["pysolve back ends do not agree", render_crosscheck(found, report), *problems]
+    heading = "pysolve back ends do not agree" if report.compared else "pysolve back ends were not compared"
+    lines = [heading, render_crosscheck(found, report), *problems]
     canonical = {name: found.canonical(answer) for name, answer in report.results.items()}
     first, *others = list(canonical) or [None]
     other = next((name for name in others if canonical[name] != canonical[first]), None)

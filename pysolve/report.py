@@ -39,11 +39,19 @@ def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
 
 
 def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
-    """A cross-check as a table plus a verdict line."""
+    """A cross-check as a table plus a verdict line: they agree, they disagree (where), or nothing was compared
+    (no back end answered; each one's reason)."""
     table = render_table(["backend", "status", "answer", "states", "seconds"],
                          crosscheck_rows(puzzle, report))
-    verdict = "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference or 'no answers'}"
-    return f"{puzzle.name} ({report.label})\n{table}\n{verdict}"
+    return f"{puzzle.name} ({report.label})\n{table}\n{verdict(report)}"
+
+
+def verdict(report: CrossCheck) -> str:
+    """The verdict line of a cross-check."""
+    if not report.compared:
+        reasons = "; ".join(f"{name}: {reason}" for name, reason in report.skipped.items()) or "none was asked"
+        return f"NOT COMPARED: no back end answered ({reasons})"
+    return "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference}"
 
 
 class Progress:

@@ -123,7 +123,7 @@ def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.C
     (["crosscheck", "fichas", "--m", "1", "--n", "1", "--backends", "prolog,cobol"], "unknown back end 'cobol'"),
     (["query", "nothere", "true"], "unknown rule base 'nothere'"),
     pytest.param(["query", "fichas", "foo("], "Syntax error", marks=needs_prolog),
-    (["query", "fichas", "true", "--seconds", "-1"], "not a positive number"),
+    (["query", "fichas", "true", "--seconds", "-1"], "-1.0 is not a time limit"),
     (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "lots"], "--memory 'lots': give a size such as 512M"),
     (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "1K"], "too small to start a search"),
 ])

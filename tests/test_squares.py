@@ -749,7 +749,7 @@ def test_the_api_refuses_what_the_cli_refuses_in_the_same_words():
         PUZZLE.question(seconds=0)
     with pytest.raises(InputError, match="--strategy: 'greedy' is not one of fast, original"):
         PUZZLE.question(strategy="greedy")
-    with pytest.raises(InputError, match="--seconds must be positive"):
+    with pytest.raises(InputError, match="--seconds: 0 is not a time limit"):
         Question(model.load(), seconds=0)
 
 

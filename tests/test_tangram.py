@@ -362,7 +362,7 @@ def test_a_full_memo_drops_the_states_with_the_fewest_free_cells_and_counts_the_
     assert scan.count(kinds.unused, 10**9, Budget()) * kinds.naming == 2704
     assert scan.cleared > 0 and len(scan.known) <= 40
     kept = dict(scan.known)
-    scan.forget()  # half or more goes: the states with the fewest free cells
+    scan.forget(Budget())  # half or more goes: the states with the fewest free cells
     dropped = kept.keys() - scan.known.keys()
     cells = [[(key >> kinds.bits).bit_count() for key in keys] for keys in (dropped, scan.known)]
     assert len(dropped) >= len(kept) // 2 and scan.known and max(cells[0]) < min(cells[1])

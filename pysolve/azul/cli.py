@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pysolve import backends, executors, files
+from pysolve import backends, executors, files, memory
 from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
@@ -39,6 +39,7 @@ def add_commands(subparsers: Any) -> None:
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
     simulate.add_argument("--chart", metavar="FILE", help="write win rates and score spreads as an SVG chart")
+    memory.add_option(simulate)
     simulate.set_defaults(run=run_simulate)
 
     check = commands.add_parser("crosscheck", help="play seeded games on several back ends in lockstep")
@@ -46,6 +47,7 @@ def add_commands(subparsers: Any) -> None:
     check.add_argument("--backends", "--engines", dest="engines", default="python,prolog",
                        help="back ends to compare (default python,prolog; --engines is the older spelling)")
     check.add_argument("--json", action="store_true", help="print JSON")
+    memory.add_option(check)
     check.set_defaults(run=run_crosscheck)
 
     replay = commands.add_parser("replay", help="print a logged game step by step (every move, each round's scoring)")
@@ -55,6 +57,7 @@ def add_commands(subparsers: Any) -> None:
     replay.add_argument("--svg", metavar="FILE", help="also write the table at step --step as SVG")
     replay.add_argument("--step", type=int, default=0, help="the step --svg draws, numbered as on the page "
                                                              "(default: the last)")
+    memory.add_option(replay)
     replay.set_defaults(run=run_replay)
     add_play(commands)
 

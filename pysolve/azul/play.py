@@ -21,6 +21,7 @@ from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
 
 PERSON = "you"
+MAX_DELAY = 60.0  # the longest pause between the other seats' moves, in seconds
 
 
 @dataclass
@@ -180,8 +181,8 @@ def add_play(commands: Any) -> None:
 
 def run_play(args: Any) -> int:
     """Check everything, then run the full-screen game until the person quits."""
-    if args.delay < 0:
-        raise InputError(f"--delay must be at least 0, not {args.delay}")
+    if not 0 <= args.delay <= MAX_DELAY:  # nan and inf too: the other seats would never move
+        raise InputError(f"--delay must be at least 0 and at most {MAX_DELAY:g} seconds, not {args.delay}")
     if args.log is not None:
         files.check_output(args.log, "--log")  # before the game, not at its first move
     others = [name.strip() for name in args.strategy.split(",") if name.strip()]

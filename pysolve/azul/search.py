@@ -37,6 +37,10 @@ from pysolve.azul.state import State
 from pysolve.errors import InputError
 
 PLAYOUTS = ("random", "greedy")
+MAX_ITERATIONS = 1_000_000  # iterations per move at most (minutes a move in Python)
+MAX_MOVE_SECONDS = 3600.0  # seconds per move at most
+MAX_ROUNDS = 100  # round ends a playout runs to at most (a game is over long before)
+MAX_DEPTH = 20  # plies of minimax at most (each ply costs about three times the one before)
 
 
 class Node:
@@ -80,14 +84,17 @@ class Mcts:
     exploration: float = 0.7
 
     def __post_init__(self) -> None:
-        if self.iterations < 1:
-            raise InputError(f"mcts: iterations must be at least 1, not {self.iterations}")
-        if self.seconds is not None and self.seconds <= 0:
-            raise InputError(f"mcts: seconds per move must be above 0, not {self.seconds}")
+        if not 1 <= self.iterations <= MAX_ITERATIONS:
+            raise InputError(f"mcts: iterations must be at least 1 and at most {MAX_ITERATIONS:,}, "
+                             f"not {self.iterations}")
+        if self.seconds is not None and not 0 < self.seconds <= MAX_MOVE_SECONDS:  # nan and inf fail too
+            raise InputError(f"mcts: seconds per move must be above 0 and at most {MAX_MOVE_SECONDS:g}, "
+                             f"not {self.seconds}")
         if self.playout not in PLAYOUTS:
             raise InputError(f"mcts: unknown playout {self.playout!r}; known: {', '.join(PLAYOUTS)}")
-        if self.rounds < 1:
-            raise InputError(f"mcts: playouts run to at least 1 round end, not {self.rounds}")
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise InputError(f"mcts: playouts run to at least 1 round end and at most {MAX_ROUNDS}, "
+                             f"not {self.rounds}")
 
     def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
         """The move with the most visits after the search (a strategy: one number read from `rng`)."""
@@ -100,8 +107,8 @@ class Mcts:
         if len(root.untried) == 1:
             return root.untried[0], 0
         deadline = time.perf_counter() + self.seconds if self.seconds else None
-        done = 0
-        while done < self.iterations if deadline is None else time.perf_counter() < deadline:
+        done = 0  # one iteration at least, so that the root has a child to choose however short the time
+        while not done or (done < self.iterations if deadline is None else time.perf_counter() < deadline):
             self._iterate(root, players, generator)
             done += 1
         move = max(root.children.items(), key=lambda item: item[1].visits)[0]
@@ -158,8 +165,8 @@ class Minimax:
     depth: int = 2
 
     def __post_init__(self) -> None:
-        if self.depth < 1:
-            raise InputError(f"minimax: depth must be at least 1, not {self.depth}")
+        if not 1 <= self.depth <= MAX_DEPTH:
+            raise InputError(f"minimax: depth must be at least 1 and at most {MAX_DEPTH}, not {self.depth}")
 
     def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
         """The move of best minimax value, the first in best-gain order among equals (reads no number)."""

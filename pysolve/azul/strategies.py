@@ -18,6 +18,7 @@ from pysolve.azul.model import Move, RandomStream
 from pysolve.azul.search import Mcts, Minimax
 from pysolve.azul.state import State
 from pysolve.errors import InputError, UnknownName
+from pysolve.report import short
 
 Strategy = Callable[[Mapping[str, Any], list[Move], RandomStream], Move]
 
@@ -59,30 +60,51 @@ def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) ->
 
 
 STRATEGIES: dict[str, Strategy] = {"random": random_feasible, "greedy": greedy, "lookahead": lookahead}
+MAX_DIGITS = 12  # digits a whole-number parameter may have
 SEARCHES = ("mcts", "minimax")  # strategies with parameters: mcts[:N|:Ts][:random|:greedy][:rN], minimax[:D]
 KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS]", "minimax[:DEPTH]"])
 
 
 def _search(name: str) -> Strategy:
-    """The search player a name with parameters describes (`mcts:1000:greedy`, `mcts:0.5s`, `minimax:3`)."""
+    """The search player a name with parameters describes (`mcts:1000:greedy`, `mcts:0.5s`, `minimax:3`);
+    InputError quoting the name when a parameter is malformed or out of range (nan, inf, too many)."""
     family, *parameters = name.split(":")
-    if family == "minimax":
-        if len(parameters) > 1 or not all(parameter.isdigit() for parameter in parameters):
-            raise InputError(f"strategy {name!r}: minimax takes one depth in plies, as in minimax:2")
-        return Minimax(*map(int, parameters))
+    try:
+        return _minimax(parameters) if family == "minimax" else _mcts(parameters)
+    except InputError as error:
+        raise InputError(f"strategy {short(name)!r}: {error}") from None
+
+
+def _minimax(parameters: list[str]) -> Minimax:
+    """Minimax from the parameters after `minimax:` (one depth at most)."""
+    if len(parameters) > 1 or not all(parameter.isdecimal() for parameter in parameters):
+        raise InputError("minimax takes one depth in plies, as in minimax:2")
+    return Minimax(*map(_whole, parameters))
+
+
+def _mcts(parameters: list[str]) -> Mcts:
+    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS)."""
     settings: dict[str, Any] = {}
     for parameter in parameters:
-        if parameter.isdigit():
-            settings["iterations"] = int(parameter)
+        if parameter.isdecimal():
+            settings["iterations"] = _whole(parameter)
         elif parameter in ("random", "greedy"):
             settings["playout"] = parameter
-        elif parameter[:1] == "r" and parameter[1:].isdigit():
-            settings["rounds"] = int(parameter[1:])
+        elif parameter[:1] == "r" and parameter[1:].isdecimal():
+            settings["rounds"] = _whole(parameter[1:])
         elif parameter.endswith("s") and _number(parameter[:-1]):
             settings["seconds"] = float(parameter[:-1])
         else:
-            raise InputError(f"strategy {name!r}: {parameter!r} is not ITERATIONS, SECONDSs, random|greedy or rROUNDS")
+            raise InputError(f"{parameter!r} is not ITERATIONS, SECONDSs, random|greedy or rROUNDS")
     return Mcts(**settings)
+
+
+def _whole(digits: str) -> int:
+    """Decimal digits as an int; InputError past MAX_DIGITS (every bound is far below, and int() refuses
+    thousands of digits with a ValueError of its own)."""
+    if len(digits) > MAX_DIGITS:
+        raise InputError(f"{short(digits, 20)} is too large")
+    return int(digits)
 
 
 def _number(text: str) -> bool:

@@ -11,7 +11,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from pysolve.budget import DEFAULT_SECONDS
+from pysolve.budget import DEFAULT_SECONDS, time_limit
 from pysolve.errors import InputError, UnknownName
 from pysolve.search import FLAVOURS, TREE_STRATEGIES
 
@@ -101,8 +101,7 @@ class Question:
     seconds: float = DEFAULT_SECONDS  # the search's time limit (not part of the question's identity)
 
     def __post_init__(self) -> None:
-        if not self.seconds > 0:
-            raise InputError(f"--seconds must be positive, not {self.seconds}")
+        time_limit(self.seconds)
         for name, value in (("m", self.m), ("n", self.n)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InputError(f"order {name} must be an integer, got {value!r}")

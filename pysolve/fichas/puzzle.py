@@ -6,7 +6,7 @@ from typing import Any
 
 from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
-from pysolve.options import Option
+from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 from pysolve.search import DEFAULT_MAX_EXPANSIONS, FLAVOURS, TREE_STRATEGIES
 
@@ -22,7 +22,7 @@ class Fichas(Puzzle):
         Option("strategy", str, "dfs", "search strategy", choices=STRATEGIES),
         Option("flavour", str, "hs", "child order of the course library: hs (Haskell) or py (Python)",
                choices=FLAVOURS),
-        Option("seconds", float, DEFAULT_SECONDS, "time limit of the search", above=0),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
     )
 
     def ask(self, m: int, n: int, strategy: str, flavour: str, seconds: float) -> Question:

@@ -9,7 +9,7 @@ from typing import Any
 from pysolve.errors import InputError
 from pysolve.hidato import draw, generate, model, python
 from pysolve.hidato.model import Board, Question
-from pysolve.options import Option
+from pysolve.options import Option, seconds_option
 from pysolve.paths import data_dir
 from pysolve.boards import BoardPuzzle, board_options
 from pysolve.puzzle import brief
@@ -44,8 +44,8 @@ class HidatoPuzzle(BoardPuzzle):
         Option("seed", int, help="random seed (default: a fresh one, printed)"),
         Option("nodes", int, generate.CHECK_NODES, above=0,
                help="node budget of each uniqueness check (candidates over it are discarded)"),
-        Option("seconds", float, generate.REMOVAL_SECONDS, above=0,
-               help="time limit of taking givens away; past it the puzzle keeps the givens it has (still unique)"),
+        seconds_option(generate.REMOVAL_SECONDS,
+                       "time limit of taking givens away; past it the puzzle keeps the givens it has (still unique)"),
     )
 
     def ask(self, file: str, count: int | None, validate: bool, strategy: str, seconds: float,

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pysolve.errors import SearchLimitExceeded
+from pysolve.boards import searched
 from pysolve.hidato.model import Board, Question, broken_pairs
 from pysolve.budget import Budget
-from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted, validation
+from pysolve.answers import UNKNOWN, Found, counted, validation
 
 ORIGINAL, FAST, LOGIC = "original", "fast", "logic"
+CELL = "H"  # the array type of a solution's cell numbers (unsigned, 16 bits: MAX_CELLS fits)
 LOGIC_FIRST_NODES = 500  # the propagating search's share of a FAST solve
 STRATEGIES = (FAST, ORIGINAL)  # on the command line; LOGIC is the generator's uniqueness prover
 
@@ -62,7 +65,7 @@ class Walk:
     limit: int
     budget: Budget
     strengthened: bool
-    solutions: list[list[int]] = field(default_factory=list)
+    solutions: list[array[int]] = field(default_factory=list)  # number k's cell at k-1, compact
 
     def __post_init__(self) -> None:
         board = self.board
@@ -97,7 +100,7 @@ class Walk:
         """Place k+1..N after k sits on `cell`; True once `limit` solutions are found."""
         self.budget.spend()
         if k == self.n:
-            self.solutions.append(self.position[1:])
+            self.solutions.append(array(CELL, self.position[1:]))
             return len(self.solutions) >= self.limit
         successor = k + 1
         target = self.board.givens.get(successor)
@@ -169,7 +172,7 @@ class Logic:
     board: Board
     limit: int
     budget: Budget
-    solutions: list[list[int]] = field(default_factory=list)
+    solutions: list[array[int]] = field(default_factory=list)  # number k's cell at k-1, compact
 
     def __post_init__(self) -> None:
         self.n = self.board.size
@@ -195,7 +198,7 @@ class Logic:
             return False
         number = self.most_constrained(domains)
         if not number:
-            self.solutions.append([self.index_of[bit] for bit in domains[1:]])
+            self.solutions.append(array(CELL, [self.index_of[bit] for bit in domains[1:]]))
             return len(self.solutions) >= self.limit
         choices = domains[number]
         while choices:
@@ -332,17 +335,13 @@ def deep_enough(board: Board) -> Iterator[None]:
 
 
 def run_search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
-    """Run one search (LOGIC, or the walk of FAST or ORIGINAL) within `budget`."""
+    """Run one search (LOGIC, or the walk of FAST or ORIGINAL) within `budget`, its solutions written out within
+    it too."""
     solver = Logic(board, limit, budget) if strategy == LOGIC else Walk(board, limit, budget, strategy == FAST)
-    status = SOLVED
     reason = ""
     try:
         with deep_enough(board):
             solver.run()
     except SearchLimitExceeded as error:
-        status, reason = UNKNOWN, str(error)
-    if status == SOLVED and not solver.solutions:
-        status = NO_SOLUTION
-    grids = [board.grid(positions) for positions in solver.solutions]
-    stats = {"states": budget.spent, "strategy": strategy, **({"reason": reason} if reason else {})}
-    return Found(grids, stats, status=status)
+        reason = str(error)
+    return searched(solver.solutions, board.grid, budget, reason, {"strategy": strategy})

@@ -21,6 +21,7 @@ from typing import Any
 
 from pysolve import files
 from pysolve.answers import NO_SOLUTION, SOLVED, Found
+from pysolve.budget import time_limit
 from pysolve.errors import InputError, UnknownName
 from pysolve.paths import data_dir
 
@@ -416,8 +417,7 @@ class Question:
                              "prefix (a part of a split count)")
         if self.strategy not in STRATEGIES:
             raise InputError(f"unknown strategy {self.strategy!r}; use one of {', '.join(STRATEGIES)}")
-        if not self.seconds > 0:
-            raise InputError(f"--seconds must be positive, not {self.seconds}")
+        time_limit(self.seconds)
 
     @property
     def limit(self) -> int:

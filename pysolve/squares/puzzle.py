@@ -9,7 +9,7 @@ from typing import Any
 from pysolve import files
 from pysolve.budget import Budget
 from pysolve.errors import InputError
-from pysolve.options import Option
+from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
@@ -37,7 +37,7 @@ class Squares(Puzzle):
                help="count a piece that looks the same turned once per turn (default: each distinct board once)"),
         Option("strategy", str, "fast", choices=STRATEGIES,
                help="python and prolog: fast (indexed, symmetry broken; default) or original (the literal search)"),
-        Option("seconds", float, DEFAULT_SECONDS, above=0, help="time limit of the search (default 60)"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search (default 60)"),
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
                help="write an HTML page replaying the original's search step by step"),

@@ -223,7 +223,8 @@ class CompiledRows:
     number, East code, South code, x: what the innermost lines use of it),
     `above` holds the North code each column's next cell needs, and `deeper`
     is the next segment. Placements are counted (`states`) and charged to the
-    budget in batches. A subclass says what a candidate carries (`carried`),
+    budget in batches: as a call begins, and within a call on its first two
+    cells (one call can run for seconds on a row of many candidates). A subclass says what a candidate carries (`carried`),
     which it keeps (`keeps`), and what the innermost lines do (`innermost`).
     """
 
@@ -314,6 +315,11 @@ def row_loops(header: str, start: int, column: int, guarded: list[bool], innermo
                   f"{pad}    if used[p{i}]{f' or x{i}[0] < first[0]' if guard else ''}:",
                   f"{pad}        continue",
                   f"{pad}    placed += 1"]
+        if i <= 1 and i < size - 1:  # a long call charges as it goes (a row of many candidates: seconds a call)
+            lines += [f"{pad}    if placed >= BATCH:",
+                      f"{pad}        ticks[0] += placed",
+                      f"{pad}        placed = 0",
+                      f"{pad}        charge()"]
         if i < marked:
             lines.append(f"{pad}    used[p{i}] = True")
         if start + i == 0 and keeps_first:

@@ -103,10 +103,10 @@ class Board:
         """How many cells are given."""
         return sum(1 for value in self.cells if value)
 
-    def rows(self) -> Grid:
-        """The board as N rows of N integers."""
-        n = self.size
-        return [list(self.cells[r * n:(r + 1) * n]) for r in range(n)]
+    def rows(self, cells: Sequence[int] | None = None) -> Grid:
+        """The board as N rows of N integers; those of `cells` (a solution's, in reading order) when given."""
+        n, values = self.size, self.cells if cells is None else cells
+        return [list(values[r * n:(r + 1) * n]) for r in range(n)]
 
     def where(self, cell: int) -> str:
         """`file: line L` of the row holding `cell`, for messages."""

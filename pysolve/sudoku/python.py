@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
-from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted, validation
+from pysolve.answers import Found, counted, validation
+from pysolve.boards import searched
 from pysolve.sudoku.model import Board, Question, broken
 
 FAST, PLAIN = "fast", "plain"
@@ -30,7 +31,7 @@ class Propagation:
     board: Board
     limit: int
     budget: Budget
-    solutions: list[list[int]] = field(default_factory=list)
+    solutions: list[bytes] = field(default_factory=list)  # each cell's value in reading order, compact
 
     def __post_init__(self) -> None:
         geometry = self.board.geometry
@@ -57,7 +58,7 @@ class Propagation:
                     if count == 2:
                         break
         if best < 0:
-            self.solutions.append([mask.bit_length() for mask in candidates])
+            self.solutions.append(bytes([mask.bit_length() for mask in candidates]))
             return len(self.solutions) >= self.limit
         choices = candidates[best]
         while choices:
@@ -124,7 +125,7 @@ class Backtracking:
     board: Board
     limit: int
     budget: Budget
-    solutions: list[list[int]] = field(default_factory=list)
+    solutions: list[bytes] = field(default_factory=list)  # each cell's value in reading order, compact
 
     def run(self) -> None:
         """Search from the givens (a value given twice in a unit: no solution); SearchLimitExceeded when out."""
@@ -156,7 +157,7 @@ class Backtracking:
         """Fill the k-th empty cell and the rest; True once `limit` solutions are found."""
         self.budget.spend()
         if k == len(self.empty):
-            self.solutions.append(self.values[:])
+            self.solutions.append(bytes(self.values))
             return len(self.solutions) >= self.limit
         cell = self.empty[k]
         for value in range(1, self.board.size + 1):
@@ -182,19 +183,12 @@ def validate(question: Question, budget: Budget) -> Found:
 
 
 def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
-    """Up to `limit` solutions by FAST (propagation) or PLAIN (backtracking), within `budget`.
-
-    A stopped search keeps the solutions it found (a count says "at least").
-    """
+    """Up to `limit` solutions by FAST (propagation) or PLAIN (backtracking), within `budget`, their grids
+    written out within it too (a search out of time says how many it found: a count says "at least")."""
     solver = Propagation(board, limit, budget) if strategy == FAST else Backtracking(board, limit, budget)
-    status, reason = SOLVED, ""
+    reason = ""
     try:
         solver.run()
     except SearchLimitExceeded as error:
-        status, reason = UNKNOWN, str(error)
-    if status == SOLVED and not solver.solutions:
-        status = NO_SOLUTION
-    n = board.size
-    grids = [[values[r * n:(r + 1) * n] for r in range(n)] for values in solver.solutions]
-    stats = {"states": budget.spent, "strategy": strategy, **({"reason": reason} if reason else {})}
-    return Found(grids, stats, status=status)
+        reason = str(error)
+    return searched(solver.solutions, board.rows, budget, reason, {"strategy": strategy})

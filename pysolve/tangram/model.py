@@ -88,6 +88,14 @@ class Instance:
     placed: tuple[Placement, ...] = field(default=(), compare=False)  # `place` lines of the file
     _slots: dict[str, list[Slot]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The instance as pickled (a part of a count sent to a worker): without the tables built from it, which
+        a worker builds again where it needs them (the slots of 64 pieces on a 64x64 board pickle to 74 MB)."""
+        return {name: value for name, value in vars(self).items() if name not in ("_slots", "by_name")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state, _slots={})
+
     @cached_property
     def by_name(self) -> dict[str, Piece]:
         """Pieces by name."""

@@ -7,13 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from pysolve import files
-from pysolve.budget import Budget
-from pysolve.options import Option
+from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
-from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Question, describe_problem,
-                                   load_instance, parse_place, placement_of)
+from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placement, Question, describe_problem,
+                                   inside, load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
 FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
@@ -40,7 +39,7 @@ class Tangram(Puzzle):
         Option("rotations", bool, help="pieces may also lie turned (h x w)"),
         Option("place", many=True, metavar="NAME:X,Y[:WxH]",
                help="a piece already on the board (repeatable); adds to the file's place lines"),
-        Option("seconds", float, DEFAULT_SECONDS, above=0, help="time limit of the search"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
         Option("svg", metavar="OUT", output=True, help="also draw the answer into this SVG file"),
     )
     generate_options = (
@@ -164,15 +163,17 @@ def _as_tuples(tiling: list[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
 
 def first_cell_parts(question: Question) -> list[Question]:
     """`question` with one more piece placed, for every unused piece's placement covering the first free
-    cell (its lowest cell is that cell); the question itself when the board is full."""
+    cell (its bottom-left cell is that cell: the cells before it are covered); the question itself when the
+    board is full. Only those placements are made, not the table of every slot (seconds on a 64x64 board)."""
     free = question.free
     if not free:
         return [question]
-    first = free & -free
-    slots = question.instance.slots_within(Budget(seconds=question.seconds, label="tangram split"))
-    return [dataclasses.replace(question, placed=question.placed + (slot.placement,))
-            for name in question.order for slot in slots[name]
-            if slot.mask & -slot.mask == first and slot.mask & free == slot.mask]
+    instance = question.instance
+    x, y = divmod((free & -free).bit_length() - 1, instance.height)
+    fitting = [Placement(name, x, y, width, height) for name in question.order
+               for width, height in instance.orientations(name)]
+    return [dataclasses.replace(question, placed=question.placed + (placement,)) for placement in fitting
+            if inside(instance, placement) and instance.mask(placement) & free == instance.mask(placement)]
 
 
 PUZZLE = Tangram()

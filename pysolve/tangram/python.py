@@ -70,10 +70,10 @@ def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
 
 def solve(question: Question, budget: Budget) -> Found:
     """First, all or count tilings by the dfs, cell or bfs search; stats: the placements tried (`states`)."""
-    question.instance.slots_within(budget)
-    if question.mode == "count":
+    if question.mode == "count":  # the memo counter builds tables of its own
         number, stats = count_tilings(question, budget)
         return model.found(question, [], stats, number)
+    question.instance.slots_within(budget)
     if question.strategy == "bfs":
         tiling = model.breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
         tilings = [tiling] if tiling is not None else []
@@ -153,23 +153,28 @@ class Scan:
         self.fills[unused] = widths, heights
         return widths, heights
 
-    def forget(self) -> None:
+    def forget(self, budget: Budget) -> None:
         """Drop about half of the memo: the states with the fewest free cells, the cheapest to count again.
 
         The states with more free cells stay, those near the top of the search
         that every round of the portfolio passes through again: dropping the
         older half instead, or all of it, made 24x24/16 seed 8 take 1.6-2x the
-        time.
+        time. A full memo takes seconds to go through: the budget's clock is
+        looked at every FORGET_RUN keys.
         """
         known, bits = self.known, self.bits
-        cells = Counter((key >> bits).bit_count() for key in known)
+        cells: Counter[int] = Counter()
+        for run in runs(known, budget):
+            cells.update((key >> bits).bit_count() for key in run)
         dropped = 0
         for most in sorted(cells):  # drop the states with at most `most` free cells
             dropped += cells[most]
             if dropped >= len(known) // 2:
                 break
-        for key in [key for key in known if (key >> bits).bit_count() <= most]:
-            del known[key]
+        doomed = [key for run in runs(known, budget) for key in run if (key >> bits).bit_count() <= most]
+        for run in runs(doomed, budget):
+            for key in run:
+                del known[key]
         self.cleared += 1
 
     def count(self, unused: int, limit: int, budget: Budget) -> int:
@@ -210,7 +215,7 @@ class Scan:
                             continue
                         total += completions(left, mirrored ^ flipped, rest)
                 if len(known) >= cap:
-                    self.forget()
+                    self.forget(budget)
                 known[key] = total
             return total
 
@@ -218,6 +223,18 @@ class Scan:
             return completions(self.free, self.mirror, unused)
         finally:
             budget.spend(spent & 1023)
+
+
+FORGET_RUN = 1 << 16  # memo keys gone through between looks at the clock
+
+
+def runs(keys: dict[int, int] | list[int], budget: Budget) -> Iterator[Iterator[int]]:
+    """`keys` in runs of FORGET_RUN (views, not copies: the keys must not change meanwhile), the budget's clock
+    looked at before each."""
+    every = iter(keys)
+    for _ in range(0, len(keys), FORGET_RUN):
+        budget.check()
+        yield islice(every, FORGET_RUN)
 
 
 class Kinds:
