@@ -102,7 +102,7 @@ def build_parser() -> Parser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--backend", choices=backends.NAMES, help="the pages' default back end (default: prolog if available, else kanren)")
-    add_memory_option(serve)
+    memory.add_option(serve)
     serve.set_defaults(run=run_serve)
 
     for puzzle in all_puzzles():
