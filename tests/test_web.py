@@ -380,6 +380,14 @@ def test_crosscheck_every_back_end_agrees(web: httpx.Client, pysolve_backends: l
     assert "36 tiling(s)" in report["drawing"] and "\x1b" not in report["drawing"]
 
 
+def test_a_crosscheck_where_no_back_end_answered_compared_nothing(web: httpx.Client) -> None:
+    asked = {"puzzle": "sudoku", "options": {"file": {"text": "." * 81, "name": "empty.txt"}, "count": 10**9,
+                                             "seconds": 0.3}, "backends": ["python"]}
+    report = web.post("/api/crosscheck", json=asked).json()
+    assert (report["compared"], report["agree"], report["results"]) == (False, False, [])
+    assert "time limit" in report["skipped"]["python"]
+
+
 def test_crosscheck_bad_input(web: httpx.Client) -> None:
     assert "unknown puzzle 'chess'" in error_of(web.post("/api/crosscheck", json={"puzzle": "chess"}), 400)
     assert "--m is required" in error_of(web.post("/api/crosscheck", json={"puzzle": "fichas"}), 400)

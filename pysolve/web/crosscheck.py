@@ -122,7 +122,8 @@ def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
             for name, answer in report.results.items()]
     first = next(iter(report.results.values()), None)
     drawing = ANSI.sub("", puzzle.render(first))[:SHOWN] if first is not None else ""
-    return {"puzzle": report.puzzle, "label": report.label, "question": report.question, "agree": report.agree,
+    return {"puzzle": report.puzzle, "label": report.label, "question": report.question,
+            "compared": report.compared, "agree": report.agree,
             "difference": report.difference, "results": rows, "skipped": report.skipped,
             "drawing": drawing, "drawn_by": first.backend if first is not None else None}
 
