@@ -409,8 +409,8 @@ def test_other_requests_are_answered_while_a_search_runs(base: str, pysolve_back
     available) runs in a worker thread; meanwhile pages, the back ends and a game on Python answer at once."""
     outcome: dict[str, httpx.Response] = {}
     first = pysolve_backends[0]
-    question = {"puzzle": "squares", "options": {"file": "eternity/pieces_06x06.txt", "count": True, "seconds": 2},
-                "backends": [first]}
+    question = {"puzzle": "sudoku", "options": {"file": {"text": "." * 81, "name": "empty.txt"}, "count": 10**9,
+                                                "seconds": 2}, "backends": [first]}  # every back end takes it
 
     def search() -> None:
         outcome["search"] = httpx.post(f"{base}/api/crosscheck", json=question, timeout=60)
