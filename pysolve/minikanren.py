@@ -8,7 +8,9 @@ miniKanren's stock conjunction (`lall`) interleaves every stream fairly,
 which explodes on finite search problems. The relations in pysolve use
 `conj` and `disj` below instead: depth-first, in goal order, constant memory,
 complete on finite search spaces. `Budget` (from pysolve.budget) bounds a
-search in nodes and seconds so that a relation never hangs.
+search in nodes and seconds so that a relation never hangs. Finite-domain
+constraints (domains, all-different, tables, sums, labelling) live beside
+this module in `pysolve.fd`, on miniKanren's own constraint store.
 """
 
 from __future__ import annotations
