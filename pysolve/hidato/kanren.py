@@ -4,10 +4,10 @@ One logic variable per number 1..N holds that number's cell (the open cells
 numbered in reading order). `hidatoo(board, positions)` says:
 - every number lies on a cell and no two on the same one (`infd`,
   `distinctfd`), the givens where they are given;
-- `stepo`: the numbers either side of a number lie on two different
-  neighbours (king moves) of its cell, so consecutive numbers touch; a table
-  of the allowed (before, cell, after) triples, posted once per number with a
-  number on both sides (two numbers: one pair of neighbours).
+- the numbers either side of a number lie on two different neighbours (king
+  moves) of its cell, so consecutive numbers touch: `steps`, the table of
+  the allowed (before, cell, after) triples, posted once per number with a
+  number on both sides (a board of two cells: `neighbours`, one pair).
 The finite-domain store (pysolve.fd) does the reasoning: a placed cell leaves
 every other number's domain; the step tables keep each number within reach
 of the numbers around it (through free cells only, as the placed cells are

@@ -19,6 +19,7 @@ fewest placements left first.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pysolve import fd
@@ -40,10 +41,14 @@ class Placements:
         matcher = Matcher(instance)
         self.beside_table = self.pairs(lambda left, right: matcher.matches(left[E], right[W]))
         self.above_table = self.pairs(lambda upper, lower: matcher.matches(upper[S], lower[N]))
-        self.sorted_table = fd.Table(((a, b) for a in self.piece_of for b in self.piece_of
-                                      if self.piece_of[a] < self.piece_of[b]), 2)
         self.border = [{i for i, (_, _, edges) in enumerate(self.all) if matcher.border(edges[side])}
                        for side in (N, E, S, W)]
+
+    @functools.cached_property
+    def sorted_table(self) -> fd.Table:
+        """The placement pairs (a, b) whose pieces' ids are in order (built only for one grid per class)."""
+        piece = self.piece_of
+        return fd.Table(((a, b) for a in piece for b in piece if piece[a] < piece[b]), 2)
 
     def pairs(self, fits: Any) -> fd.Table:
         """The table of placement pairs (a, b) whose edges `fits(edges of a, edges of b)`."""
