@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import xml.etree.ElementTree as ElementTree
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve import bridge, cli as cli_module
+from pysolve import bridge
+from pysolve import cli as cli_module
 from pysolve.answers import Found
 from pysolve.bridge import Var
 from pysolve.budget import Budget
@@ -19,10 +20,21 @@ from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
-from pysolve.squares import draw, kanren, model, prolog, python
+from pysolve.squares import (
+    draw,
+    halves,
+    kanren,
+    model,
+    mrv,
+    prolog,
+    python,
+    reference,
+    visitors,
+)
 from pysolve.squares.generate import generate
 from pysolve.squares.model import ALL, COUNT, FIRST, Question
 from pysolve.squares.puzzle import PUZZLE
+from pysolve.squares.rows import fast
 
 # Known answers: the spec (insects: 4 solutions, 1 up to rotation), Owen's README (3x3: 16).
 # The larger Owen counts are the ones every back end that finishes agrees on (bench/squares.py).
@@ -168,7 +180,7 @@ def test_prolog_and_python_start_the_most_constrained_first_search_with_the_same
     instance = generate(rows, 5, colours, seed)
     question = Question(instance, COUNT)
     assert model.most_constrained_first(question)
-    roots = {cell[0] for entries in python.root_placements(question) for _, _, cell, _ in entries}
+    roots = {cell[0] for entries in mrv.root_placements(question) for _, _, cell, _ in entries}
     chosen = bridge.goal(",", bridge.goal("mrv_index"), bridge.goal("mrv_root", Var("Root")))
     assert roots == {bridge.first(prolog.RULE_BASE, prolog.with_puzzle(instance, chosen))["Root"]}
 
@@ -181,7 +193,7 @@ def test_the_insect_counts_past_sixteen_cells_fill_the_most_constrained_cell_fir
     question = Question(instance, ALL)
     assert model.most_constrained_first(question) and not model.most_constrained_first(replace(question, mode=FIRST))
     full = python.Collector(question)
-    python.fast(instance, full, Budget(), periods=instance.periods())  # row by row, no symmetry broken
+    fast(instance, full, Budget(), periods=instance.periods())  # row by row, no symmetry broken
     answer = PUZZLE.solve(question, pysolve_backend)
     assert grids(answer) == sorted(full.grids) and answer.count == full.count >= 1
     counted = PUZZLE.solve(replace(question, mode=COUNT), pysolve_backend)
@@ -337,12 +349,12 @@ def test_mrv_counting_a_quarter_and_multiplying_agrees_with_the_full_enumeration
                                                                                up_to_rotation):
     instance = generate(rows, cols, colours, seed, rule)
     full = python.Collector(Question(instance, ALL))
-    python.reference(instance, python.only_canonical(full, instance.periods()) if up_to_rotation else full, Budget(),
+    reference.reference(instance, visitors.only_canonical(full, instance.periods()) if up_to_rotation else full, Budget(),
                      periods=instance.periods())
     question = Question(instance, COUNT, up_to_rotation)
-    assert python.mrv(question, None, Budget()) == full.count >= 1  # the generated grid is a solution
+    assert mrv.mrv(question, None, Budget()) == full.count >= 1  # the generated grid is a solution
     listed = python.Collector(Question(instance, ALL, up_to_rotation))
-    assert python.mrv(replace(question, mode=ALL), listed, Budget()) == full.count
+    assert mrv.mrv(replace(question, mode=ALL), listed, Budget()) == full.count
     assert sorted(listed.grids) == sorted(full.grids)
 
 
@@ -353,7 +365,7 @@ def test_mrv_counting_a_quarter_and_multiplying_agrees_with_the_full_enumeration
 def test_every_prolog_search_finds_the_same_grids_as_the_full_enumeration(rows, cols, colours, seed, rule):
     instance = generate(rows, cols, colours, seed, rule)
     full = python.Collector(Question(instance, ALL))
-    python.reference(instance, full, Budget(), periods=instance.periods())
+    reference.reference(instance, full, Budget(), periods=instance.periods())
 
     def grids(strategy: str, rotation: str) -> list[model.Grid]:
         goal = prolog.with_puzzle(instance, bridge.goal("solve", strategy, rotation, Var("Grid")))
@@ -370,9 +382,9 @@ def test_mrv_places_fewer_pieces_than_the_row_order_on_a_generated_insect_puzzle
     instance = generate(4, 4, 4, 1)
     rows_budget, mrv_budget = Budget(), Budget()
     by_rows = python.Collector(Question(instance, COUNT))
-    python.fast(instance, python.with_turns(by_rows, instance.periods()), rows_budget, classes=True,
+    fast(instance, visitors.with_turns(by_rows, instance.periods()), rows_budget, classes=True,
                 periods=instance.periods())
-    assert python.mrv(Question(instance, COUNT), None, mrv_budget) == by_rows.count == 48
+    assert mrv.mrv(Question(instance, COUNT), None, mrv_budget) == by_rows.count == 48
     assert mrv_budget.spent * 1.5 < rows_budget.spent
 
 
@@ -387,7 +399,7 @@ def test_joining_halves_counts_what_the_reference_search_counts(pysolve_backends
     question = Question(instance, COUNT, up_to_rotation, count_orientations=count_orientations)
     assert model.joins_halves(question)
     every = python.Collector(Question(instance, ALL))
-    python.reference(instance, python.only_canonical(every, question.periods) if up_to_rotation else every, Budget(),
+    reference.reference(instance, visitors.only_canonical(every, question.periods) if up_to_rotation else every, Budget(),
                      periods=question.periods)
     for backend in pysolve_backends:
         answer = PUZZLE.solve(question, backend)
@@ -410,7 +422,7 @@ def test_only_eternity_counts_on_two_rows_or_more_join_halves():
 
 
 def test_a_table_of_halves_past_the_memory_bound_answers_unknown(monkeypatch):
-    monkeypatch.setattr(python, "HALF_BYTES", 2**60)  # no room for a single half
+    monkeypatch.setattr(halves, "HALF_BYTES", 2**60)  # no room for a single half
     answer = PUZZLE.solve(Question(model.load("eternity-5x5"), COUNT), "python")
     assert answer.status == UNKNOWN and "ran out of memory" in answer.stats["reason"]
 
@@ -437,11 +449,11 @@ def test_halves_count_raises_on_the_insect_rule():
 
 def test_the_python_searches_stop_at_their_node_budget():
     with pytest.raises(SearchLimitExceeded):
-        python.reference(model.load(), lambda grid: False, Budget(nodes=500))
+        reference.reference(model.load(), lambda grid: False, Budget(nodes=500))
     with pytest.raises(SearchLimitExceeded):
-        python.fast(model.load("eternity-5x5"), lambda grid: False, Budget(nodes=5000))
+        fast(model.load("eternity-5x5"), lambda grid: False, Budget(nodes=5000))
     with pytest.raises(SearchLimitExceeded):
-        python.halves(Question(model.load("eternity-5x5"), COUNT), Budget(nodes=5000))
+        halves.halves(Question(model.load("eternity-5x5"), COUNT), Budget(nodes=5000))
 
 
 def test_kanren_stops_at_its_budget():
@@ -642,8 +654,8 @@ def test_a_solution_as_svg_places_every_piece(tmp_path, cli, capsys):
 
 
 def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):
-    trace = python.Trace()
-    python.reference(model.load(), lambda grid: False, Budget(), trace)
+    trace = reference.Trace()
+    reference.reference(model.load(), lambda grid: False, Budget(), trace)
     kinds = [event[0] for event in trace.events]
     assert kinds.count("solution") == 4
     assert kinds.count("place") == kinds.count("back")
@@ -657,8 +669,8 @@ def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):
 
 
 def test_a_full_trace_stops_the_search_and_says_so():
-    trace = python.Trace(max_events=100)
-    python.reference(model.load("eternity-6x6"), lambda grid: False, Budget(seconds=5), trace)
+    trace = reference.Trace(max_events=100)
+    reference.reference(model.load("eternity-6x6"), lambda grid: False, Budget(seconds=5), trace)
     assert trace.truncated and len(trace.events) == 100
     assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), trace.events, trace.truncated)
 
@@ -669,8 +681,8 @@ def test_the_trace_as_json_lines_holds_every_event_between_a_start_and_an_end(tm
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     start, events, end = lines[0], lines[1:-1], lines[-1]
     assert start["kind"] == "start" and model.instance_from_json(start) == model.load()
-    trace = python.Trace()
-    python.reference(model.load(), lambda grid: False, Budget(), trace)
+    trace = reference.Trace()
+    reference.reference(model.load(), lambda grid: False, Budget(), trace)
     assert [(e["kind"], *[e[k] for k in ("pos", "piece", "turns") if k in e]) for e in events] == trace.events
     assert [e["number"] for e in events if e["kind"] == "solution"] == [1, 2, 3, 4]
     assert all(e["pos"] == 3 * e["row"] + e["col"] for e in events if e["kind"] != "solution")

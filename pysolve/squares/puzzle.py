@@ -11,7 +11,7 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
-from pysolve.squares import draw, python
+from pysolve.squares import draw, mrv, reference
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
                                    Question, dump, grid_from_json, load, most_constrained_first, next_cells)
@@ -140,22 +140,22 @@ def one_more_cell(question: Question) -> list[Question]:
 
 
 def root_parts(question: Question) -> list[Question]:
-    """`question` once per place of the most-constrained-first search's first piece (`python.root_placements`),
+    """`question` once per place of the most-constrained-first search's first piece (`mrv.root_placements`),
     fixed in the prefix after free cells: the branches of its root (a part already fixes it)."""
     if question.prefix:
         return [question]
     return [replace(question, prefix=(None,) * pos + (entry[2],))
-            for pos, entries in enumerate(python.root_placements(question)) for entry in entries]
+            for pos, entries in enumerate(mrv.root_placements(question)) for entry in entries]
 
 
-def search_trace(instance: Instance, first_only: bool, budget: Budget) -> python.Trace:
+def search_trace(instance: Instance, first_only: bool, budget: Budget) -> reference.Trace:
     """The original's search recorded (to the first solution, or all of it), for the replay and --trace."""
-    trace = python.Trace(max_events=TRACE_EVENTS)
+    trace = reference.Trace(max_events=TRACE_EVENTS)
 
     def stop(grid: Grid) -> bool:
         return first_only
 
-    python.reference(instance, stop, budget, trace)
+    reference.reference(instance, stop, budget, trace)
     return trace
 
 

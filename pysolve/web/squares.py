@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from pysolve import api, files
 from pysolve.errors import UnknownName
-from pysolve.squares import draw, python
+from pysolve.squares import draw, reference
 from pysolve.squares.model import SHIPPED, Instance, Question, parse, shipped_dir
 from pysolve.web.core import Workers
 from pysolve.web.guard import body, excerpt, field_of
@@ -28,8 +28,8 @@ MAX_EVENTS = 50_000  # events sent to the page; a longer search is cut (and says
 def trace(instance: Instance) -> dict[str, Any]:
     """The whole search on `instance` as events, under the squares question's usual budget."""
     budget = api.get_puzzle("squares").budget(Question(instance))
-    recorded = python.Trace(max_events=MAX_EVENTS)
-    python.reference(instance, lambda grid: False, budget, recorded)
+    recorded = reference.Trace(max_events=MAX_EVENTS)
+    reference.reference(instance, lambda grid: False, budget, recorded)
     return {"name": instance.name, "rows": instance.rows, "cols": instance.cols, "rule": instance.rule,
             "defs": draw.defs(instance), "size": draw.SIZE, "events": [list(event) for event in recorded.events],
             "truncated": recorded.truncated,
