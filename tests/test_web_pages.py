@@ -111,13 +111,13 @@ def test_sudoku_sixteen_by_sixteen_line_solved(client: TestClient) -> None:
 
 def test_sudoku_validate_a_filled_grid(client: TestClient) -> None:
     solved = client.post("/api/sudoku/solve", json={"grid": WIKIPEDIA, "backend": "python"}).json()["line"]
-    valid = client.post("/api/sudoku/solve", json={"grid": solved, "validate": True}).json()
+    valid = client.post("/api/sudoku/solve", json={"grid": solved, "validate": True, "backend": "python"}).json()
     assert valid["verdict"] == "valid: every row, column and box holds each value once"
     swapped = solved[1] + solved[0] + solved[2:]  # two digits of row 1 swapped: two columns and a box break
-    broken = client.post("/api/sudoku/solve", json={"grid": swapped, "validate": True}).json()
+    broken = client.post("/api/sudoku/solve", json={"grid": swapped, "validate": True, "backend": "python"}).json()
     assert broken["verdict"].startswith("not a solution: column 1 holds")
     assert "cannot validate, row 1 column 3 is empty" in refused(
-        client.post("/api/sudoku/solve", json={"grid": WIKIPEDIA, "validate": True}))
+        client.post("/api/sudoku/solve", json={"grid": WIKIPEDIA, "validate": True, "backend": "python"}))
 
 
 def test_sudoku_generated_of_the_difficulty_asked(client: TestClient) -> None:
