@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from pysolve import api
@@ -208,3 +210,45 @@ def test_hidato_second_solution_drawn_with_the_cells_that_differ(client: TestCli
     assert answer["second_svg"].count('class="differs"') == len(answer["differ"]) >= 2
     unique = client.post("/api/hidato/solve", json={"board": (ROOT / "data/hidato/sample.txt").read_text()}).json()
     assert unique["unique"] is True and unique["second_svg"] is None and 'class="differs"' not in unique["svg"]
+
+
+# ---------------------------------------------------------------- fuzz
+
+ODD = st.one_of(st.none(), st.booleans(), st.sampled_from([-1, 0, 1, 2, 4, 13, 10**30, 2.5, "", "x", "9", [], {}]),
+                st.text(max_size=30))
+GRIDS = st.one_of(ODD, st.sampled_from([WIKIPEDIA, TWO_BY_TWO, WIKIPEDIA[:80], "1" * 81, "." * 256, "1 2\n3 4"]))
+FIELDS = {  # endpoint -> the fields the page sends, each drawn odd or plausible
+    "/api/sudoku/solve": {"grid": GRIDS, "count": ODD, "validate": ODD, "strategy": st.sampled_from(["fast", 3, "x"]),
+                          "backend": st.sampled_from([None, "python", "cobol", 1])},
+    "/api/sudoku/generate": {"size": st.sampled_from([4, 6, 5, "9", None]), "seed": ODD, "givens": ODD,
+                             "difficulty": st.sampled_from(["any", "easy", "x", None, 1])},
+    "/api/fichas/solve": {"m": ODD, "n": ODD, "strategy": st.sampled_from(["dfs", "astar", "x", None, 1]),
+                          "flavour": st.sampled_from(["hs", "py", "x", None]), "backend": st.sampled_from([None, "kanren"])},
+    "/api/fichas/compare": {"m": ODD, "n": ODD, "flavour": ODD},
+}
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> tuple[str, dict]:
+    """An endpoint of these pages and a body of its fields, some left out, each odd or plausible."""
+    path = draw(st.sampled_from(sorted(FIELDS)))
+    fields = FIELDS[path]
+    chosen = draw(st.lists(st.sampled_from(sorted(fields)), unique=True))
+    return path, {name: draw(fields[name]) for name in chosen}
+
+
+@pytest.fixture(scope="module")
+def lenient(pysolve_backends: list[str]) -> Iterator[TestClient]:
+    """The application, answering a server error as the browser would see it (500) rather than raising."""
+    with TestClient(create_app(pysolve_backends[0]), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(asked=requests())
+def test_fuzz_the_pages_endpoints_answer_2xx_or_a_one_line_4xx(lenient: TestClient, asked: tuple[str, dict]) -> None:
+    path, data = asked
+    answered = lenient.post(path, json=data)
+    assert answered.status_code in (200, 400), (path, data, answered.text)
+    if answered.status_code == 400:
+        refused(answered)
