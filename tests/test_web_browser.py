@@ -167,6 +167,7 @@ def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page, pictures: Pat
     assert set(board_pieces(page).values()) == {"fixed"} and len(board_pieces(page)) == 6
     assert page.text_content("#message") == "Solved! Every piece is placed for good."
     assert page.get_attribute("#message", "class") == "won"
+    assert page.text_content("#tray-label") == "every piece is on the board"  # nothing is left beside it
     press(page, "1")  # after the victory, input changes nothing
     click_cell(page, 0, 0)
     assert page.text_content("#status") == "selected piece: none - solved"
@@ -299,11 +300,11 @@ def test_hidato_generated_board_solved(base: str, page: Page, pictures: Path) ->
     page.click("#solve")
     settle(page)
     assert "the solution is unique" in page.text_content("#verdict")
-    numbers = sorted(int(text) for text in page.locator("#picture text").all_text_contents())
+    numbers = sorted(int(text) for text in page.locator("#pictures text").all_text_contents())
     assert numbers == list(range(1, 6 * 7 - 3 + 1))
-    assert page.locator("#picture polyline").count() == 1
+    assert page.locator("#pictures polyline").count() == 1
     solved = [[0] * 7 for _ in range(6)]
-    for text in page.locator("#picture text").all():
+    for text in page.locator("#pictures text").all():
         x, y = float(text.get_attribute("x") or 0), float(text.get_attribute("y") or 0)
         solved[int(y) // 40][int(x) // 40] = int(text.text_content() or 0)
     puzzle = hidato_model.parse(board)

@@ -6,6 +6,10 @@ is any ValueError or RecursionError the input causes; an unknown game is a
 404, a body too large a 413, a wrong method a 405, a POST from another
 origin a 403 and one without JSON a 415, a full line of searches or a
 server out of memory a 503. No input makes a 500.
+
+The menu lists the pages of the puzzles (`pysolve.web.pages`: the
+`pysolve.web_pages` entry points, a package of one's own included), then
+the cross-check.
 """
 
 from __future__ import annotations
@@ -26,21 +30,15 @@ from starlette.templating import Jinja2Templates
 
 from pysolve import memory
 from pysolve.errors import PysolveError
-from pysolve.web import azul, crosscheck, hidato, squares, tangram
+from pysolve.web import crosscheck, pages
 from pysolve.web.core import Choice, Workers
 from pysolve.web.guard import SameOriginJson, cut
 
 MAX_MESSAGE = 500  # characters of an error message sent back
 
 HERE = Path(__file__).resolve().parent
-PAGES = {  # path -> (template, title): the pages, in the order the menu shows them
-    "/tangram": ("tangram.html", "Tangram"),
-    "/squares": ("squares.html", "Squares replay"),
-    "/azul": ("azul.html", "Azul"),
-    "/hidato": ("hidato.html", "Hidato"),
-    "/crosscheck": ("crosscheck.html", "Cross-check"),
-}
-
+CROSSCHECK = ("/crosscheck", "crosscheck.html", "Cross-check",
+              "ask any puzzle question of every back end and compare the answers.")  # the one page of no puzzle
 
 def create_app(backend: str | None = None, hosts: list[str] | None = None) -> Starlette:
     """The application; `backend` is the pages' default back end (default: prolog when available).
@@ -48,13 +46,18 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
     `hosts`: the host names requests may be addressed to (default: any).
     """
     choice = Choice.here(backend)
-    templates = Jinja2Templates(directory=HERE / "templates")
+    registered = pages.registered()
+    listed = [(f"/{name}", page.template, page.title, page.summary) for name, page in registered.items()]
+    listed.append(CROSSCHECK)
+    menu = {path: (template, title) for path, template, title, _ in listed}
+    folders = [HERE / "templates", *dict.fromkeys(page.folder for page in registered.values() if page.folder)]
+    templates = Jinja2Templates(directory=folders)
     workers = Workers()
 
     def page(template: str, title: str) -> Any:
         async def render(request: Request) -> HTMLResponse:
             return templates.TemplateResponse(request, template, {
-                "title": title, "pages": PAGES, "backends": choice.view()})
+                "title": title, "pages": menu, "listed": listed, "backends": choice.view()})
         return render
 
     async def backends_endpoint(request: Request) -> JSONResponse:
@@ -62,12 +65,9 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
 
     routes = [
         Route("/", page("index.html", "pysolve"), methods=["GET"]),
-        *[Route(path, page(template, title), methods=["GET"]) for path, (template, title) in PAGES.items()],
+        *[Route(path, page(template, title), methods=["GET"]) for path, (template, title) in menu.items()],
         Route("/api/backends", backends_endpoint, methods=["GET"]),
-        *tangram.routes(workers, choice),
-        *hidato.routes(workers, choice),
-        *squares.routes(workers),
-        *azul.routes(workers, choice),
+        *[route for entry in registered.values() for route in entry.routes(workers, choice)],
         *crosscheck.routes(workers),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]

@@ -25,6 +25,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from pysolve import api, backends, budget
+from pysolve.answers import SOLVED, Answer
+from pysolve.boards import BoardPuzzle
 from pysolve.web.guard import field_of
 
 T = TypeVar("T")
@@ -260,3 +262,43 @@ class Store(Generic[T]):
                                          f"{self.size} newer games)")
             self._games.move_to_end(key)
             return self._games[key]
+
+
+# --- boards (Hidato, Sudoku): an answer as the pages show it ------------------------------------------
+
+Grid = list[list[int]]
+DIFFERS = "#ffb347"  # the colour that marks the cells where a second solution differs from the first
+
+
+def board_view(puzzle: BoardPuzzle, answer: Answer) -> dict[str, Any]:
+    """What a board page shows of an answer: verdict, count, uniqueness, and the first solution drawn (the
+    board itself when there is none); when the search found a second one, it too, drawn beside, with the cells
+    where the two differ marked on both (`differ`: [row, column] pairs)."""
+    rows = answer.question["puzzle"]
+    first, second = (answer.solutions + [None, None])[:2]
+    differ = differing(first, second) if first and second else []
+    cell = puzzle.drawing.CELL
+    return {"backend": answer.backend, "status": answer.status, "count": answer.count,
+            "unique": answer.count == 1 if answer.status == SOLVED and answer.question["count"] else None,
+            "verdict": puzzle.verdict(answer), "puzzle": rows, "solution": first, "second": second,
+            "differ": differ, "stats": answer.stats,
+            "svg": marked(puzzle.svg(first or rows, rows), differ, cell),
+            "second_svg": marked(puzzle.svg(second, rows), differ, cell) if second else None}
+
+
+def differing(first: Grid, second: Grid) -> list[list[int]]:
+    """The [row, column] of every cell where two solutions of one board differ, in reading order."""
+    return [[r, c] for r, (one, other) in enumerate(zip(first, second))
+            for c, (a, b) in enumerate(zip(one, other)) if a != b]
+
+
+def marked(svg: str, cells: list[list[int]], size: int) -> str:
+    """`svg` (a board drawn `size` pixels a cell, cell (r, c) at (c*size, r*size)) with each of `cells` framed and
+    tinted over its number (class `differs`, which the browser tests count)."""
+    if not cells:
+        return svg
+    frames = "".join(f'<rect class="differs" x="{c * size + 2}" y="{r * size + 2}" width="{size - 4}" '
+                     f'height="{size - 4}" fill="{DIFFERS}" fill-opacity="0.3" stroke="{DIFFERS}" stroke-width="3"/>'
+                     for r, c in cells)
+    end = svg.rindex("</svg>")
+    return svg[:end] + frames + "\n" + svg[end:]

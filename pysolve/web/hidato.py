@@ -4,7 +4,8 @@ A board travels as the text of a hidato file (`__` empty, `.` blocked, or
 JSON rows), so a shipped board, a pasted one and a generated one are solved
 the same way. Solving counts up to two solutions on the chosen back end, so
 the answer says whether the board is unique; the solution is drawn with its
-path from 1 to N by the puzzle's own SVG drawing.
+path from 1 to N by the puzzle's own SVG drawing, and a second one, when the
+board has one, beside it with the cells where the two differ marked.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pysolve import api, files
-from pysolve.answers import SOLVED, Answer
 from pysolve.errors import UnknownName
 from pysolve.hidato import model
 from pysolve.paths import data_dir
-from pysolve.web.core import Choice, Workers
+from pysolve.web.core import Choice, Workers, board_view
 from pysolve.web.guard import body, field_of
 
 PASTED = "the board"  # how messages name a board sent by the page
@@ -58,22 +58,12 @@ def board_text(name: str) -> str:
 
 
 def solve_board(text: str, backend: str) -> dict[str, Any]:
-    """Solve the board `text` on `backend`, counting to 2: the answer, uniqueness and the drawing."""
+    """Solve the board `text` on `backend`, counting to 2: the answer, uniqueness and the drawings."""
     puzzle = api.get_puzzle("hidato")
     board = model.parse(text, PASTED)
     question = model.Question(board, PASTED, count=2)
     answer = puzzle.solve(question, backend)
-    return answer_view(puzzle, answer)
-
-
-def answer_view(puzzle: Any, answer: Answer) -> dict[str, Any]:
-    """What the page shows of an answer: verdict, uniqueness, the first solution drawn with its path."""
-    rows = answer.question["puzzle"]
-    solution = answer.solutions[0] if answer.solutions else None
-    return {"backend": answer.backend, "status": answer.status, "count": answer.count,
-            "unique": answer.count == 1 if answer.status == SOLVED else None,
-            "verdict": puzzle.verdict(answer), "puzzle": rows, "solution": solution,
-            "stats": answer.stats, "svg": puzzle.svg(solution or rows, rows)}
+    return board_view(puzzle, answer)
 
 
 def generate_board(values: dict[str, Any]) -> dict[str, Any]:

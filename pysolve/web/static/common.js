@@ -1,11 +1,20 @@
-// Shared by every page: JSON requests that show a server's one-line error, SVG helpers.
+// Shared by every page: JSON requests that show a server's one-line error (which replaces the page's result),
+// SVG helpers, the board pages' result.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+let forgetResult = () => {};
+
+function whenRefused(forget) {
+  // The page's way of taking its result away: an error replaces the result, never stands under a stale one.
+  forgetResult = forget;
+}
+
 function showError(text) {
   const box = document.getElementById("error");
   box.textContent = text || "";
+  if (text) forgetResult();
 }
 
 async function call(method, url, data) {
@@ -16,7 +25,10 @@ async function call(method, url, data) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(data === undefined ? {} : data);
   }
-  const response = await fetch(url, options);
+  const response = await fetch(url, options).catch(error => {
+    showError(`the server did not answer (${error.message})`);
+    throw error;
+  });
   const answer = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
   if (!response.ok) {
     showError(answer.error || `${response.status} ${response.statusText}`);
@@ -60,4 +72,42 @@ async function working(work) {
     busy(false);
     document.body.dataset.pending = "0";
   }
+}
+
+function showResult(verdict, ok, pictures, details) {
+  // A board page's result (#verdict, #pictures, #details): the verdict (green when ok, red when not, plain
+  // when undefined), pictures as [caption, SVG text] pairs side by side, and a line of details.
+  const line = document.getElementById("verdict");
+  line.textContent = verdict || "";
+  line.className = ok === undefined ? "" : ok ? "ok" : "bad";
+  const shown = document.getElementById("pictures");
+  shown.replaceChildren();
+  for (const [caption, svg] of pictures || []) {
+    const figure = document.createElement("figure");
+    figure.innerHTML = svg;
+    const title = figure.insertBefore(document.createElement("figcaption"), figure.firstChild);
+    title.textContent = caption;
+    shown.append(figure);
+  }
+  document.getElementById("details").textContent = details || "";
+}
+
+function showBoards(answer, verdict) {
+  // A solved, counted or validated board (pysolve.web.core.board_view): the first solution (the board itself
+  // when there is none) and, when the search found one, the second, the cells where they differ marked.
+  const first = answer.second ? "solution 1" : answer.solution ? "the solution" : "the board";
+  const pictures = [[first, answer.svg]];
+  if (answer.second_svg) {
+    pictures.push([`solution 2: ${answer.differ.length} cell(s) differ from solution 1 (marked)`, answer.second_svg]);
+  }
+  const stats = answer.stats, broken = stats.broken || [];
+  showResult(verdict, answer.status === "solved" && !broken.length, pictures,
+    `${stats.seconds} s` + (stats.states !== undefined ? `, ${stats.states} states` : ""));
+}
+
+function fillSelect(id, values, chosen) {
+  // The options of a <select>, each value its own label.
+  const select = document.getElementById(id);
+  for (const value of values) select.append(new Option(value, value));
+  if (chosen !== undefined) select.value = chosen;
 }

@@ -38,7 +38,8 @@ function apply(event) {
 }
 
 function step() {
-  // One event; false when the replay should stop (a solution, or the end).
+  // One event; false when the replay should stop (a solution, the end, or nothing loaded).
+  if (!trace) return false;
   if (next >= trace.events.length) { pause(); describe(); return false; }
   const kind = trace.events[next][0];
   apply(trace.events[next]);
@@ -82,7 +83,16 @@ function show(loaded) {
   restart();
 }
 
+function forget() {
+  // A refused load: no replay is shown under the error.
+  pause();
+  trace = null;
+  cells = [];
+  for (const id of ["board", "where", "found"]) $(id).replaceChildren();
+}
+
 function load(data) {
+  pause();
   return working(async () => show(await call("POST", "/api/squares/trace", data)));
 }
 
@@ -97,6 +107,8 @@ $("squares-file").onchange = async event => {
   const file = event.target.files[0];
   if (file) load({ file: await file.text(), name: file.name });
 };
+$("squares-paste").onclick = () => load({ file: $("squares-text").value, name: "the pasted instance" });
+whenRefused(forget);
 
 (async () => {
   const { instances } = await call("GET", "/api/squares/instances");

@@ -107,6 +107,8 @@ function drawBoard() {
 function drawTray() {
   const svg = document.getElementById("tray-svg");
   svg.innerHTML = "";
+  document.getElementById("tray-label").textContent = game.waiting.length
+    ? "beside the board (click one, or press its key):" : "every piece is on the board";
   let x = 0, y = 16, shelf = 0;
   const maxWidth = 360;
   for (const name of game.waiting) {
@@ -197,6 +199,15 @@ document.getElementById("backend").addEventListener("change", () => send(() => s
 document.getElementById("instance-file").addEventListener("change", async event => {
   const file = event.target.files[0];
   if (file) { const text = await file.text(); send(() => start(text)); }
+});
+document.getElementById("instance-start").addEventListener("click",
+  () => send(() => start(document.getElementById("instance-text").value)));
+whenRefused(() => {
+  // A refused start or move: no game is shown under the error (the new game button starts one again).
+  game = null;
+  for (const id of ["board-svg", "tray-svg", "status", "message", "tray-label", "gallery"]) {
+    document.getElementById(id).replaceChildren();
+  }
 });
 document.getElementById("gallery-button").addEventListener("click", () => send(async () => {
   const gallery = document.getElementById("gallery");
