@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 
 from pysolve.squares import draw, model
 from test_web import the_command
-from test_web_browser import base, browser, page, pictures, screenshot, settle  # noqa: F401  (fixtures)
+from test_web_browser import base, browser, page, settle  # noqa: F401  (fixtures)
 
 SVG = "{http://www.w3.org/2000/svg}"
 CENTRE = draw.SIZE / 2
@@ -90,3 +90,22 @@ def test_ctrl_c_stops_the_server_without_a_prolog_warning(pysolve_backends: list
         assert server.stderr is not None
         rest = server.stderr.read()
     assert rest == "pysolve serve: stopped\n"  # no "WARNING: Failed to stop Prolog threads"
+
+
+def looks(page: Page, selector: str) -> dict[str, str]:
+    """The computed look of the first element `selector` finds: its edge, shadow and fill."""
+    return page.eval_on_selector(selector, """element => { const style = getComputedStyle(element);
+        return {border: style.borderTopStyle, shadow: style.boxShadow, image: style.backgroundImage,
+                colour: style.backgroundColor}; }""")
+
+
+def test_white_tiles_on_the_azul_page_look_like_tiles_and_empty_slots_look_empty(base: str, page: Page) -> None:
+    page.goto(f"{base}/azul")
+    settle(page)
+    page.fill("#seed", "3")  # its first deal puts white tiles on the table
+    page.click("#start")
+    settle(page)
+    white, slot = looks(page, ".factory .tile.c4"), looks(page, ".player .tile.empty")
+    assert white["border"] == "solid" and white["shadow"] != "none" and "gradient" in white["image"]
+    assert slot["border"] == "dashed" and slot["shadow"] == "none" and slot["image"] == "none"
+    assert slot["colour"] == "rgba(0, 0, 0, 0)"  # the slot shows the board through it
