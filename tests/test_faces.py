@@ -62,7 +62,8 @@ def test_the_squares_page_draws_each_placed_pieces_number_upright(base: str, pag
     words = page.locator('#board use[href^="#n"]')
     assert shapes.count() == words.count() == 9
     for index in range(9):
-        turned = re.fullmatch(r"(translate\(\d+ \d+\)) rotate\((\d+) 50 50\)", shapes.nth(index).get_attribute("transform"))
+        transform = shapes.nth(index).get_attribute("transform")
+        turned = re.fullmatch(r"(translate\(\d+ \d+\)) rotate\((\d+) 50 50\)", transform)
         assert turned and words.nth(index).get_attribute("transform") == turned[1]
         piece = shapes.nth(index).get_attribute("href")[2:]
         assert words.nth(index).get_attribute("href") == f"#n{piece}-{int(turned[2]) // 90}"

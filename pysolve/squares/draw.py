@@ -126,7 +126,8 @@ def placed(piece: int, turns: int, row: int, col: int) -> str:
     """A piece turned `turns` quarter turns clockwise in cell (row, col): a `<use>` of its shapes, turned, and
     one of its words at that turn, unturned."""
     at = f"translate({col * SIZE} {row * SIZE})"
-    return f'<use href="#p{piece}" transform="{at} rotate({90 * turns} 50 50)"/><use href="#n{piece}-{turns}" transform="{at}"/>'
+    return (f'<use href="#p{piece}" transform="{at} rotate({90 * turns} 50 50)"/>'
+            f'<use href="#n{piece}-{turns}" transform="{at}"/>')
 
 
 def svg_grid(instance: Instance, grid: Grid) -> str:

@@ -20,8 +20,9 @@ function apply(event) {
   if (kind === "place") {
     placements += 1;
     const at = `translate(${(pos % trace.cols) * size} ${Math.floor(pos / trace.cols) * size})`;
+    const turned = `${at} rotate(${90 * turns} ${size / 2} ${size / 2})`;
     cells[pos] = [  // the piece's shapes turned, its words at that turn (a group of the defs) upright over them
-      svgElement("use", { href: `#p${piece}`, transform: `${at} rotate(${90 * turns} ${size / 2} ${size / 2})` }, $("board")),
+      svgElement("use", { href: `#p${piece}`, transform: turned }, $("board")),
       svgElement("use", { href: `#n${piece}-${turns}`, transform: at }, $("board"))];
   } else if (kind === "back") {
     backtracks += 1;
