@@ -88,6 +88,20 @@ def _start_alarm_thread(prolog: Any) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
+def release_thread() -> None:
+    """Give back the calling thread's Prolog engine, if it asked Prolog (pyswip gives every such thread one of
+    its own). A thread to exit before the process does calls this last: at the process's exit SWI-Prolog
+    stops every thread holding an engine, cannot stop one that Python runs, and warns "Failed to stop
+    Prolog threads" instead of exiting cleanly."""
+    if not _engine.cache_info().currsize:  # Prolog never started here: nothing to give back
+        return
+    from pyswip.core import PL_thread_self, _lib  # pyswip declares no PL_thread_destroy_engine of its own
+
+    with _lock:
+        if PL_thread_self() != -1:
+            _lib.PL_thread_destroy_engine()
+
+
 def _probe_in_subprocess() -> None:
     probe = subprocess.run([sys.executable, "-c", "import pyswip"], capture_output=True, timeout=60)
     if probe.returncode != 0:

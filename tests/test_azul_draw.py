@@ -3,11 +3,14 @@ the HTML replay page and the `replay` command's outputs."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import re
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +18,7 @@ from pysolve.azul import draw, svg
 from pysolve.azul.game import play_game
 from pysolve.azul.model import FLOOR_SLOTS, MARKER
 from pysolve.azul.replay import settle, story, tile_points, why
-from pysolve.azul.replay_page import frames, page, page_steps, write_pictures
+from pysolve.azul.replay_page import frames, logged_games, page, page_steps, write_pictures
 from pysolve.cli import main
 from pysolve.errors import InputError
 
@@ -141,14 +144,14 @@ def test_the_svg_table_holds_every_tile_on_the_table_and_names_the_marker():
 def test_the_replay_page_stores_each_distinct_part_once_and_numbers_the_steps():
     records = log_of()
     steps = page_steps(records)
-    distinct, numbered, (width, height) = frames(steps)
+    distinct, [numbered], (width, height) = frames(logged_games(records))
     assert len(distinct) == len(set(distinct)) and len(numbered) == len(steps)
     assert all(0 <= part < len(distinct) for row in numbered for part in row)
     text = page(records, "seed 4")
     assert all(f'id="{button}"' in text for button in ("play", "pause", "step", "back", "round", "restart"))
-    data = json.loads(re.search(r"const DATA = (\{.*?\});", text).group(1))
-    assert data["texts"] == [step.text for step in steps] and len(data["frames"]) == len(steps)
-    assert text.count("<li class=") == len(steps) and f'viewBox="0 0 {width} {height}"' in text
+    [game] = json.loads(re.search(r"const DATA = (\{.*?\});", text).group(1))["games"]
+    assert game["texts"] == [step.text for step in steps] and game["frames"] == numbered
+    assert "<label hidden>1 games" in text and f'viewBox="0 0 {width} {height}"' in text
     assert "http" not in text.replace("http://www.w3.org/2000/svg", "")  # self-contained
 
 
@@ -200,44 +203,103 @@ def test_the_tournament_chart_draws_each_strategy_from_the_summary(tmp_path, cap
     assert "Win rate" in out.read_text() and f"wrote {out}" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
-                    reason="no browser: /usr/bin/chromium is missing (`make setup` installs Debian's chromium as root)")
-def test_the_replay_page_plays_pauses_and_steps_in_a_real_browser(tmp_path):
+CHROMIUM = Path("/usr/bin/chromium")
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing "
+                                                                  "(`make setup` installs Debian's chromium as root)")
+
+
+@contextlib.contextmanager
+def opened(records: list[dict], folder: Path) -> Iterator[Any]:
+    """The replay page of `records`, written into `folder`, in Debian's headless Chromium; on leaving, no
+    JavaScript error may have happened."""
     from playwright.sync_api import sync_playwright
 
-    records = log_of()
-    steps = page_steps(records)
-    target = tmp_path / "game.html"
-    target.write_text(page(records))
+    page_file = folder / "replay.html"
+    page_file.write_text(page(records))
     errors: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
                                              args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         try:
             view = browser.new_page()
             view.on("pageerror", lambda error: errors.append(str(error)))
-            view.goto(target.as_uri())
-            where = view.locator("#where")
-            assert where.inner_text() == f"step 1 of {len(steps)}"
-            for _ in range(3):
-                view.click("#step")
-            view.click("#back")
-            assert where.inner_text() == f"step 3 of {len(steps)}"
-            assert view.locator("#now").inner_text() == steps[2].text
-            view.click("#round")
-            assert view.locator("#now").inner_text().startswith("end of round 1")
-            assert view.locator("#table use").count() > 20  # the boards are drawn
-            view.locator("#steps li").nth(20).click()
-            assert where.inner_text() == f"step 21 of {len(steps)}"
-            view.fill("#speed", "20")
-            view.click("#play")
-            view.wait_for_function("document.getElementById('where').textContent.startsWith('step 2') === false")
-            view.click("#pause")
-            paused = where.inner_text()
-            view.wait_for_timeout(300)
-            assert where.inner_text() == paused != f"step 21 of {len(steps)}"
-            view.goto(target.as_uri() + "#step=40")
-            assert where.inner_text() == f"step 40 of {len(steps)}"
+            view.goto(page_file.as_uri())
+            yield view
         finally:
             browser.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@needs_chromium
+def test_the_replay_page_plays_pauses_and_steps_in_a_real_browser(tmp_path):
+    records = log_of()
+    steps = page_steps(records)
+    with opened(records, tmp_path) as view:
+        where = view.locator("#where")
+        assert where.inner_text() == f"step 1 of {len(steps)}"
+        for _ in range(3):
+            view.click("#step")
+        view.click("#back")
+        assert where.inner_text() == f"step 3 of {len(steps)}"
+        assert view.locator("#now").inner_text() == steps[2].text
+        view.click("#round")
+        assert view.locator("#now").inner_text().startswith("end of round 1")
+        assert view.locator("#table use").count() > 20  # the boards are drawn
+        view.locator("#steps li").nth(20).click()
+        assert where.inner_text() == f"step 21 of {len(steps)}"
+        view.fill("#speed", "20")
+        view.click("#play")
+        view.wait_for_function("document.getElementById('where').textContent.startsWith('step 2') === false")
+        view.click("#pause")
+        paused = where.inner_text()
+        view.wait_for_timeout(300)
+        assert where.inner_text() == paused != f"step 21 of {len(steps)}"
+        view.goto(view.url + "#step=40")
+        assert where.inner_text() == f"step 40 of {len(steps)}"
+
+
+def games_log(count: int = 4) -> list[dict]:
+    """The records of `count` games logged one after another, as `simulate --games N --log` writes them (the
+    third with three players, so that the page must empty a board's place when it shows a two-player game)."""
+    return [record for seed in range(count) for record in log_of(3 if seed == 2 else 2, seed)]
+
+
+def test_the_replay_page_of_a_log_of_several_games_holds_every_game():
+    records = games_log()
+    games = logged_games(records)
+    text = page(records)
+    data = json.loads(re.search(r"const DATA = (\{.*?\});", text).group(1))
+    assert [len(game["texts"]) for game in data["games"]] == [len(game.steps) for game in games]
+    assert [game["texts"] for game in data["games"]] == [[step.text for step in game.steps] for game in games]
+    assert text.count("<option ") == 4 and "4 games: <select" in text and "<label hidden" not in text
+    assert [game.title.split(":")[0] for game in games] == [f"game seed {seed}" for seed in range(4)]
+    assert page_steps(records) == games[0].steps
+
+
+def test_a_logged_name_cannot_close_the_pages_script():
+    records = log_of()
+    records[0] = {**records[0], "strategies": ["</script><b>x", "greedy"]}
+    text = page(records)
+    assert "</script><b>" not in text and text.count("</script>") == 1
+
+
+@needs_chromium
+def test_picking_a_game_on_the_replay_page_shows_that_game_in_a_real_browser(tmp_path):
+    records = games_log()
+    games = logged_games(records)
+    with opened(records, tmp_path) as view:
+        where = view.locator("#where")
+        assert where.inner_text() == f"step 1 of {len(games[0].steps)}"
+        view.select_option("#game", "2")  # the third game, the one with three players
+        assert where.inner_text() == f"step 1 of {len(games[2].steps)}"
+        assert view.locator("#steps li").count() == len(games[2].steps)
+        assert view.locator("#steps li").nth(5).inner_text() == games[2].steps[5].text
+        three = view.locator("#table text", has_text="score").count()
+        view.select_option("#game", "1")
+        view.click("#step")
+        assert where.inner_text() == f"step 2 of {len(games[1].steps)}"
+        assert view.locator("#now").inner_text() == games[1].steps[1].text
+        assert (three, view.locator("#table text", has_text="score").count()) == (3, 2)
+        view.goto(view.url + "#game=4&step=30")
+        assert view.locator("#game").input_value() == "3"
+        assert view.locator("#now").inner_text() == games[3].steps[29].text

@@ -15,7 +15,7 @@ from pysolve.azul.play_app import (AzulApp, TableView, coloured, move_key, play_
 from pysolve.azul.replay import story
 from pysolve.cli import main
 from pysolve.errors import InputError
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -33,6 +33,11 @@ def run_app(table: Table, script, size=(150, 42)):
 
 def screen(pilot) -> str:
     return "\n".join(strip.text for strip in pilot.app.screen._compositor.render_strips())
+
+
+def prompt(pilot) -> str:
+    """The prompt's words, unwrapped."""
+    return str(pilot.app.query_one("#prompt", Static).content)
 
 
 def test_undo_takes_back_the_persons_move_and_the_game_goes_on_identically(tmp_path):
@@ -212,3 +217,35 @@ def test_the_play_command_refuses_bad_input_in_one_line(capsys, argv, message):
 def test_the_docs_screenshot_is_the_apps():
     picture = (DOCS / "azul-play.svg").read_text().replace("&#160;", " ")
     assert "pysolve azul play" in picture and "your turn: choose a move" in picture and "factories:" in picture
+
+
+def empty_source(table: Table) -> str | None:
+    """The key of a factory (or the centre) that holds no tiles now, if any."""
+    sources = [("c", table.state["centre"])] + [(str(number), held)
+                                                for number, held in enumerate(table.state["factories"], 1)]
+    return next((key for key, held in sources if not any(held)), None)
+
+
+def test_enter_after_an_unmatched_or_partial_code_plays_nothing():
+    table = Table(2, 0, ["greedy"], "python", 3)  # as `pysolve azul play --seed 3`
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        while empty_source(table) is None:
+            await pilot.press("enter", "space")
+            await wait_for_turn(pilot)
+        played = len(table.records)
+        other = move_key(table.legal_moves()[-1])  # a legal move whose source its third key could be read as
+        await pilot.press(empty_source(table), "b", other[0], "enter")
+        refused = pilot.app.typed, len(table.records), table.pending, prompt(pilot)
+        await pilot.press("escape", *other[:2], "enter")
+        partial = len(table.records), table.pending, prompt(pilot)
+        await pilot.press("down", "enter")
+        return played, refused, partial, other, move_key(tuple(table.records[-1]["move"]))
+
+    played, refused, partial, other, chosen = run_app(table, script)
+    typed, records, pending, shown = refused
+    assert len(typed) == 3 and records == played and not pending and "no legal move starts so" in shown
+    records, pending, shown = partial
+    assert records == played and not pending and "type the rest, or pick one with the arrows" in shown
+    assert table.pending and len(table.records) == played + 1 and chosen.startswith(other[:2])

@@ -649,8 +649,9 @@ def test_a_solution_as_svg_places_every_piece(tmp_path, cli, capsys):
     assert cli(["solve", "squares", "--backend", "python", "--svg", str(out)]) == 0
     root = ElementTree.parse(out).getroot()
     uses = root.findall(".//{http://www.w3.org/2000/svg}use")
-    assert [use.get("href") for use in uses] == [f"#p{p}" for row in INSECT_FIRST for p, _ in row]
-    assert "rotate(90 50 50)" in uses[1].get("transform")
+    assert [use.get("href") for use in uses] == [href for row in INSECT_FIRST for p, t in row
+                                                 for href in (f"#p{p}", f"#n{p}-{t}")]  # shapes, then words
+    assert "rotate(90 50 50)" in uses[2].get("transform") and "rotate" not in uses[3].get("transform")
 
 
 def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):

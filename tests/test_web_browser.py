@@ -183,9 +183,10 @@ def test_tangram_game_won_by_mouse_and_keys(base: str, page: Page, pictures: Pat
 # ---------------------------------------------------------------- squares
 
 def shown_grid(page: Page, cols: int) -> list[list[dict[str, int]]]:
-    """The pieces on the replay's board as a solution grid (piece and turns per cell)."""
+    """The pieces on the replay's board as a solution grid (piece and turns per cell; their words, drawn
+    upright over them, aside)."""
     cells = {}
-    for use in page.locator("#board use").all():
+    for use in page.locator('#board use[href^="#p"]').all():
         moved = re.fullmatch(r"translate\((\d+) (\d+)\) rotate\((\d+) 50 50\)", use.get_attribute("transform") or "")
         assert moved
         x, y, angle = map(int, moved.groups())

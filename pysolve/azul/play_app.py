@@ -3,7 +3,9 @@
 The screen shows the table (tiles in their colours), the person's legal moves as a list (arrows and
 Enter, or a mouse click; typing narrows it: a source `c` or `1`-`9`, a colour `b y r k w`, a
 destination `1`-`5` or `f` for the floor; so does a click on a factory or the centre), and the game
-told step by step. After the person's move the list offers to let the others play (space) or to take
+told step by step. Enter plays the highlighted move, and a typed code highlights one only when it is a
+whole legal move: a partial or unmatched code leaves nothing highlighted, so Enter never plays a move
+the person did not type or point at. After the person's move the list offers to let the others play (space) or to take
 the move back (u). The strategies' seats move one at a time, `delay` seconds apart. The rules are the
 back end's, through `play.Table`.
 """
@@ -38,7 +40,8 @@ EMPTY_STYLES = {letter.lower(): Style(color=fill, dim=True) for letter, fill in
 MARKER_STYLE = Style(color="black", bgcolor="white", bold=True, reverse=True)
 TOKEN = re.compile(r"(?<![A-Za-z])([BYRKWbyrkwM])(?![A-Za-z])")
 CONTINUE, UNDO = "continue", "undo"
-SOURCE_KEYS, COLOUR_KEYS, DESTINATION_KEYS = "c123456789", "byrkw", "f12345"
+CODE_KEYS = "c123456789byrkwf"  # the keys of a move's code: source, colour, destination
+CODE_LENGTH = 3
 
 
 def coloured(text: str) -> Text:
@@ -203,7 +206,7 @@ class AzulApp(App[None]):
         self.query_one("#prompt", Static).update(self.prompt())
         choices = self.query_one("#moves", OptionList)
         choices.set_options(self.options())
-        choices.highlighted = 0 if choices.option_count else None
+        choices.highlighted = 0 if choices.option_count and self.code_is_whole() else None
         told = [step.text for step in table.steps() if step.kind != "start"][-6:]
         self.query_one("#events", Static).update("\n".join(told))
 
@@ -218,14 +221,28 @@ class AzulApp(App[None]):
         elif table.pending:
             words = "your move is on the table: space lets the others play, u takes it back"
         elif table.person_to_move:
-            narrowed = f" (typed: {self.typed})" if self.typed else ""
-            words = f"your turn: choose a move{narrowed}"
+            words = f"your turn: choose a move{self.typed_note()}"
         else:
             words = f"seat {table.turn} ({table.names[table.turn]}) is moving..."
         text = Text(words)
         if self.message:
             text.append(f"\n{self.message}", Style(color="red"))
         return text
+
+    def typed_note(self) -> str:
+        """What the typed keys come to: nothing typed, a whole move, the rest still to type, or no move."""
+        if not self.typed:
+            return ""
+        if not self.options():
+            return f" (typed: {self.typed}: no legal move starts so; Backspace or Esc)"
+        if len(self.typed) < CODE_LENGTH:
+            return f" (typed: {self.typed}: type the rest, or pick one with the arrows)"
+        return f" (typed: {self.typed}: Enter plays it)"
+
+    def code_is_whole(self) -> bool:
+        """True when Enter may play the top of the list: nothing typed (arrows and Enter), the continue /
+        undo choice, or a typed code that names one legal move."""
+        return self.table.pending or not self.typed or len(self.typed) == CODE_LENGTH
 
     def options(self) -> list[Option]:
         """The person's legal moves (narrowed by the typed keys), or continue / undo after a move."""
@@ -253,21 +270,18 @@ class AzulApp(App[None]):
                 self.attempt(self.table.choose, move)
 
     def on_key(self, event: events.Key) -> None:
-        """A typed source, colour or destination narrows the moves."""
+        """A typed source, colour or destination narrows the moves. Every code key is kept where it was
+        typed, even one that no legal move has there, so later keys are never read in a shifted place."""
         character = (event.character or "").lower()
-        allowed = (SOURCE_KEYS, COLOUR_KEYS, DESTINATION_KEYS)
-        if not self.table.person_to_move or len(self.typed) >= 3 or not character \
-                or character not in allowed[len(self.typed)]:
+        if not self.table.person_to_move or len(self.typed) >= CODE_LENGTH or not character \
+                or character not in CODE_KEYS:
             return
         event.stop()
         self.narrow(self.typed + character)
 
     def narrow(self, keys: str) -> None:
-        """Show only the moves whose keys start with `keys` (when there are any)."""
-        if any(move_key(move).startswith(keys) for move in self.table.legal_moves()):
-            self.typed, self.message = keys, ""
-        else:
-            self.message = f"no legal move starts with {keys!r}"
+        """Show only the moves whose keys start with `keys` (none when no legal move does)."""
+        self.typed, self.message = keys, ""
         self.show()
 
     def source_clicked(self, source: str) -> None:

@@ -1,9 +1,10 @@
-"""A logged Azul game as one self-contained HTML page: the table drawn at every step of the story
+"""The logged Azul games as one self-contained HTML page: the table drawn at every step of the story
 (every move, each tile of a round's tiling, each floor, the bonuses), with play, pause, step back and
 forth, a jump to the next round, a speed control, and the steps listed in words (click one to go there).
+A log of several games (`simulate --games 10 --log`) gives a page of all of them, with a choice of game.
 
 Each step's picture comes from `svg.parts`; a part that repeats (a board nobody touched) is stored
-once, so a whole game stays a few hundred kilobytes.
+once across all the games, so a whole game stays a few hundred kilobytes.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pysolve import files
@@ -19,14 +21,28 @@ from pysolve.azul.replay import Step, story
 from pysolve.errors import InputError
 
 SCRIPT = r"""
-const frames = DATA.frames, parts = DATA.parts, texts = DATA.texts, kinds = DATA.kinds;
+const games = DATA.games, parts = DATA.parts;
 const groups = [...document.querySelectorAll('#table g.part')];
-const items = [...document.querySelectorAll('#steps li')];
-let at = 0, timer = null;
+const list = document.getElementById('steps'), picker = document.getElementById('game');
+let frames = [], texts = [], kinds = [], items = [], at = 0, timer = null;
+function choose(number) {  // game `number` (from 0): its steps listed, ready to be shown
+  pause();
+  const game = games[Math.max(0, Math.min(number, games.length - 1))];
+  ({frames, texts, kinds} = game);
+  picker.value = String(games.indexOf(game));
+  items = texts.map((text, i) => {
+    const item = document.createElement('li');
+    item.className = kinds[i]; item.textContent = text; item.onclick = () => { pause(); show(i); };
+    return item;
+  });
+  list.replaceChildren(...items);
+}
 function show(index) {
   at = Math.max(0, Math.min(index, frames.length - 1));
-  frames[at].forEach((part, slot) => { if (groups[slot].dataset.part !== String(part)) {
-    groups[slot].innerHTML = parts[part]; groups[slot].dataset.part = String(part); } });
+  groups.forEach((group, slot) => {  // a slot this game does not use (fewer players) is emptied
+    const part = slot < frames[at].length ? String(frames[at][slot]) : '';
+    if (group.dataset.part !== part) { group.innerHTML = part ? parts[Number(part)] : ''; group.dataset.part = part; }
+  });
   items.forEach((item, i) => item.classList.toggle('now', i === at));
   items[at].scrollIntoView({block: 'nearest'});
   document.getElementById('where').textContent = `step ${at + 1} of ${frames.length}`;
@@ -51,18 +67,19 @@ document.getElementById('back').onclick = () => { pause(); show(at - 1); };
 document.getElementById('step').onclick = () => { pause(); show(at + 1); };
 document.getElementById('round').onclick = nextRound;
 document.getElementById('restart').onclick = () => { pause(); show(0); };
-items.forEach((item, i) => { item.onclick = () => { pause(); show(i); }; });
+picker.onchange = () => { choose(Number(picker.value)); show(0); };
 document.addEventListener('keydown', event => {
   if (event.key === ' ') { event.preventDefault(); timer ? pause() : play(); }
   else if (event.key === 'ArrowRight') { pause(); show(at + 1); }
   else if (event.key === 'ArrowLeft') { pause(); show(at - 1); }
 });
-function linked() {  // a link may name a step: page.html#step=40
-  const named = /step=(\d+)/.exec(location.hash);
-  return named ? Number(named[1]) - 1 : null;
+function linked(name) {  // a link may name a game and a step: page.html#game=3&step=40
+  const named = new RegExp(`${name}=(\\d+)`).exec(location.hash);
+  return named ? Number(named[1]) - 1 : 0;
 }
-window.addEventListener('hashchange', () => { if (linked() !== null) { pause(); show(linked()); } });
-show(linked() ?? 0);
+function follow() { choose(linked('game')); show(linked('step')); }
+window.addEventListener('hashchange', follow);
+follow();
 """
 
 STYLE = """body{font-family:sans-serif;margin:1.5em} button{margin-right:.4em}
@@ -73,33 +90,59 @@ margin:0;padding-left:2.5em;min-width:26em} #steps li{cursor:pointer;padding:1px
 #now{min-height:1.4em;font-weight:bold}"""
 
 
-def frames(steps: Sequence[Step]) -> tuple[list[str], list[list[int]], tuple[int, int]]:
-    """(the distinct parts, each step's part numbers: caption, offer, boards..., the largest picture size)."""
+@dataclass(frozen=True)
+class Game:
+    """One logged game as the page shows it: its title (the start step's words) and its numbered steps."""
+
+    title: str
+    steps: list[Step]
+
+
+def frames(games: Sequence[Game]) -> tuple[list[str], list[list[list[int]]], tuple[int, int]]:
+    """(the distinct parts of all the games, each game's steps as part numbers: caption, offer, boards...,
+    the largest picture size)."""
     index: dict[str, int] = {}
     distinct: list[str] = []
-    numbered: list[list[int]] = []
+    numbered: list[list[list[int]]] = []
     width = height = 0
-    for step in steps:
-        picture = svg.parts(step.state, step.names, step.text, step.focus, step.seat)
-        width, height = max(width, picture.width), max(height, picture.height)
-        row = []
-        for part in picture.all():
-            if part not in index:
-                index[part] = len(distinct)
-                distinct.append(part)
-            row.append(index[part])
-        numbered.append(row)
+    for game in games:
+        rows = []
+        for step in game.steps:
+            picture = svg.parts(step.state, step.names, step.text, step.focus, step.seat)
+            width, height = max(width, picture.width), max(height, picture.height)
+            row = []
+            for part in picture.all():
+                if part not in index:
+                    index[part] = len(distinct)
+                    distinct.append(part)
+                row.append(index[part])
+            rows.append(row)
+        numbered.append(rows)
     return distinct, numbered, (width, height)
 
 
+def choice(games: Sequence[Game]) -> str:
+    """The game picker: one option per game (hidden when the log holds one game)."""
+    options = "".join(f'<option value="{number}">{number + 1}. {html.escape(game.title)}</option>'
+                      for number, game in enumerate(games))
+    hidden = " hidden" if len(games) == 1 else ""
+    return f'<label{hidden}>{len(games)} games: <select id="game">{options}</select></label>'
+
+
+def script_data(value: Any) -> str:
+    """`value` as JSON that can sit inside a <script> element (a `</` in a logged name cannot close it)."""
+    return json.dumps(value, separators=(",", ":")).replace("</", "<\\/")
+
+
 def page(records: Sequence[dict[str, Any]], title: str = "Azul replay") -> str:
-    """The replay page of a game log (the first game of a log that holds several)."""
-    steps = page_steps(records)
-    distinct, numbered, (width, height) = frames(steps)
-    slots = max(len(row) for row in numbered)
-    data = json.dumps({"parts": distinct, "frames": numbered, "texts": [step.text for step in steps],
-                       "kinds": [step.kind for step in steps]}, separators=(",", ":"))
-    listed = "".join(f'<li class="{step.kind}">{html.escape(step.text)}</li>' for step in steps)
+    """The replay page of a game log: every game it holds, one at a time (the first, or the one a link's
+    #game=K names)."""
+    games = logged_games(records)
+    distinct, numbered, (width, height) = frames(games)
+    slots = max(len(row) for rows in numbered for row in rows)
+    data = script_data({"parts": distinct, "games": [
+        {"frames": rows, "texts": [step.text for step in game.steps], "kinds": [step.kind for step in game.steps]}
+        for game, rows in zip(games, numbered)]})
     groups = "".join('<g class="part"></g>' for _ in range(slots))
     heading = html.escape(title)
     return f"""<!DOCTYPE html>
@@ -108,28 +151,35 @@ def page(records: Sequence[dict[str, Any]], title: str = "Azul replay") -> str:
 <body><h1>{heading}</h1>
 <p>Every move, then each round's wall tiling one tile at a time (with the reason for its points), every
 floor with its penalty, and the end-of-game bonuses. The tile marked 1 is the first-player marker. Keys:
-space plays or pauses, the arrows step; a link ending in #step=N opens step N.</p>
+space plays or pauses, the arrows step; a link ending in #step=N opens step N (#game=K&amp;step=N: of game K).</p>
+<p>{choice(games)}</p>
 <div><button id="play">play</button><button id="pause">pause</button><button id="back">step back</button>
 <button id="step">step</button><button id="round">next round</button><button id="restart">restart</button>
 speed <input id="speed" type="range" min="1" max="20" value="3"> <span id="where"></span></div>
 <p id="now"></p>
 <div id="view"><svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}"
  width="{width}" height="{height}">{svg.defs()}<rect width="100%" height="100%" fill="#fff"/>{groups}</svg>
-<ol id="steps">{listed}</ol></div>
+<ol id="steps"></ol></div>
 <script>const DATA = {data};{SCRIPT}</script>
 </body></html>
 """
 
 
-def first_game(steps: list[Step]) -> list[Step]:
-    """The steps up to the second game's start, if the log holds more than one."""
-    starts = [index for index, step in enumerate(steps) if step.kind == "start"]
-    return steps[:starts[1]] if len(starts) > 1 else steps
+def logged_games(records: Sequence[dict[str, Any]]) -> list[Game]:
+    """Each game of a log (a log starts with a start record): its title, and the steps the page shows and
+    numbers from 1, without the title."""
+    games: list[Game] = []
+    for step in story(records):
+        if step.kind == "start":
+            games.append(Game(step.text, []))
+        else:
+            games[-1].steps.append(step)
+    return games
 
 
 def page_steps(records: Sequence[dict[str, Any]]) -> list[Step]:
-    """The steps the page shows and numbers from 1: the first game's, without its title."""
-    return [step for step in first_game(story(records)) if step.kind != "start"]
+    """The steps --step numbers: the first game's (`--svg` draws one step of the log's first game)."""
+    return logged_games(records)[0].steps
 
 
 def write_pictures(records: Sequence[dict[str, Any]], page_path: str | None, svg_path: str | None,

@@ -4,8 +4,12 @@ Pieces are drawn as squares. Under the insect rule each edge shows half an
 insect in its colour: a head (round, with eyes) or a body (a long striped
 abdomen), so a seam matches when a head meets a body of the same colour.
 Under the eternity rule each edge is a coloured triangle (grey the frame).
-Each piece is drawn once at turn 0 as an SVG `<g>`; a placed piece is a
-`<use>` of it, turned about its centre, so the SVG and the replay share it.
+Each piece's shapes are drawn once at turn 0 as an SVG `<g>` (`p<ID>`); a
+placed piece is a `<use>` of it, turned about its centre, so the SVG and the
+replays (this module's page and the web's) share it. Its words, the edge
+labels and the piece's number, are a group for each turn (`n<ID>-<TURNS>`),
+placed unturned over it, so that they read upright (a 6 never passes for a
+9): the number in a disc at the centre, each label out towards its edge.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ PALETTE = ("#d62728", "#7b3fa0", "#f2c81d", "#2ca02c", "#1f77b4", "#ff7f0e",
            "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#393b79", "#637939")
 INSECT_COLOURS = {"R": "#d62728", "M": "#7b3fa0", "A": "#f2c81d", "V": "#2ca02c"}
 FRAME_COLOUR = "#9a9a9a"
+NUMBER_RADIUS = 12  # the disc under a piece's number, about the centre
+ETERNITY_LABEL = (50, 20)  # the middle of the North edge's label: inside the triangle, clear of the disc
+INSECT_LABEL = (77, 10)  # the middle of the North edge's label: beside the half insect, towards the corner
 
 
 # ---------------------------------------------------------------- text
@@ -75,29 +82,52 @@ def north_triangle(colour: str) -> str:
 
 
 def piece_group(instance: Instance, piece: Piece, styles: dict[Label, tuple[str, bool]]) -> str:
-    """A piece at turn 0 as an SVG group with id `p<ID>`."""
+    """A piece's shapes at turn 0 (no words) as an SVG group with id `p<ID>`."""
     parts = [f'<g id="p{piece.id}"><rect width="{SIZE}" height="{SIZE}" fill="#f7f1e3" stroke="#333"/>']
     for side, label in enumerate(piece.edges):
         colour, head = styles[label]
         shape = north_triangle(colour) if instance.rule == ETERNITY else north_half_insect(colour, head)
-        parts.append(f'<g transform="rotate({90 * side} 50 50)">{shape}'
-                     f'<text x="50" y="{40 if instance.rule == ETERNITY else 44}" font-size="11" '
-                     f'text-anchor="middle" font-family="sans-serif">{html.escape(str(label))}</text></g>')
-    parts.append(f'<text x="50" y="56" font-size="14" font-weight="bold" text-anchor="middle" '
-                 f'font-family="sans-serif">{piece.id}</text></g>')
+        parts.append(f'<g transform="rotate({90 * side} 50 50)">{shape}</g>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def label_place(instance: Instance, side: int) -> tuple[float, float]:
+    """The middle of the label of the edge on `side` (0 North, clockwise): the North place turned about the
+    centre."""
+    x, y = ETERNITY_LABEL if instance.rule == ETERNITY else INSECT_LABEL
+    half = SIZE / 2
+    for _ in range(side):
+        x, y = half - (y - half), half + (x - half)  # a quarter turn clockwise (y grows downwards)
+    return x, y
+
+
+def words_group(instance: Instance, piece: Piece, turns: int) -> str:
+    """The words of a piece turned `turns` times, upright, as an SVG group with id `n<ID>-<TURNS>`: each edge's
+    label by its edge, and the piece's number in a disc at the centre."""
+    parts = [f'<g id="n{piece.id}-{turns}" font-family="sans-serif" text-anchor="middle">']
+    for side, label in enumerate(piece.turned(turns)):
+        x, y = label_place(instance, side)
+        parts.append(f'<text x="{x:g}" y="{y + 4:g}" font-size="11">{html.escape(str(label))}</text>')
+    parts.append(f'<circle cx="50" cy="50" r="{NUMBER_RADIUS}" fill="#fff" fill-opacity="0.9" stroke="#333"/>'
+                 f'<text x="50" y="55" font-size="14" font-weight="bold">{piece.id}</text></g>')
     return "".join(parts)
 
 
 def defs(instance: Instance) -> str:
-    """`<defs>` with one group per piece."""
+    """`<defs>` with a group of each piece's shapes (`p<ID>`) and of its words at each turn (`n<ID>-<TURNS>`)."""
     styles = label_styles(instance)
-    return "<defs>" + "".join(piece_group(instance, piece, styles) for piece in instance.pieces) + "</defs>"
+    return "<defs>" + "".join(piece_group(instance, piece, styles)
+                              + "".join(words_group(instance, piece, turns) for turns in range(4))
+                              for piece in instance.pieces) + "</defs>"
 
 
 def placed(piece: int, turns: int, row: int, col: int) -> str:
-    """A `<use>` of a piece turned `turns` quarter turns clockwise in cell (row, col)."""
-    return (f'<use href="#p{piece}" transform="translate({col * SIZE} {row * SIZE}) '
-            f'rotate({90 * turns} 50 50)"/>')
+    """A piece turned `turns` quarter turns clockwise in cell (row, col): a `<use>` of its shapes, turned, and
+    one of its words at that turn, unturned."""
+    at = f"translate({col * SIZE} {row * SIZE})"
+    return (f'<use href="#p{piece}" transform="{at} rotate({90 * turns} 50 50)"/>'
+            f'<use href="#n{piece}-{turns}" transform="{at}"/>')
 
 
 def svg_grid(instance: Instance, grid: Grid) -> str:
@@ -118,14 +148,19 @@ function show() {
   document.getElementById('where').textContent =
     `event ${next} of ${events.length}, solutions so far: ${found}${note}`;
 }
-function put(pos, piece, turns) {
+function used(href, transform) {
   const use = document.createElementNS('http://www.w3.org/2000/svg', 'use');
-  use.setAttribute('href', '#p' + piece);
-  use.setAttribute('transform', `translate(${(pos % cols) * 100} ${Math.floor(pos / cols) * 100}) rotate(${90 * turns} 50 50)`);
-  board.appendChild(use);
-  cells[pos] = {use, piece, turns};
+  use.setAttribute('href', href);
+  use.setAttribute('transform', transform);
+  return board.appendChild(use);
 }
-function clear() { cells.forEach(c => c && c.use.remove()); cells.length = 0; }
+function put(pos, piece, turns) {  // the piece's shapes turned, its words upright over them
+  const at = `translate(${(pos % cols) * 100} ${Math.floor(pos / cols) * 100})`;
+  const uses = [used('#p' + piece, `${at} rotate(${90 * turns} 50 50)`), used(`#n${piece}-${turns}`, at)];
+  cells[pos] = {uses, piece, turns};
+}
+function remove(cell) { cell.uses.forEach(use => use.remove()); }
+function clear() { cells.forEach(c => c && remove(c)); cells.length = 0; }
 function apply(event) {
   const [kind, pos, piece, turns] = event;
   note = '';
@@ -133,7 +168,7 @@ function apply(event) {
   if (kind === 'place') {
     put(pos, piece, turns);
   } else if (kind === 'back') {
-    cells[pos].use.remove();
+    remove(cells[pos]);
     cells[pos] = null;
   } else {  // a solution: keep it, show it, and wait for play or step
     found += 1;

@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
@@ -63,10 +63,15 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
     async def backends_endpoint(request: Request) -> JSONResponse:
         return JSONResponse(choice.view())
 
+    async def favicon(request: Request) -> FileResponse:
+        """The icon (the pages link it; browsers also ask /favicon.ico of whatever they are shown)."""
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
+
     routes = [
         Route("/", page("index.html", "pysolve"), methods=["GET"]),
         *[Route(path, page(template, title), methods=["GET"]) for path, (template, title) in menu.items()],
         Route("/api/backends", backends_endpoint, methods=["GET"]),
+        Route("/favicon.ico", favicon, methods=["GET"]),
         *[route for entry in registered.values() for route in entry.routes(workers, choice)],
         *crosscheck.routes(workers),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),

@@ -16,6 +16,7 @@ import queue
 import secrets
 import signal
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,6 +77,13 @@ class Job:
     gone: threading.Event = field(default_factory=threading.Event)
 
 
+@dataclass(frozen=True)
+class Finish:
+    """The last thing a worker thread is given (see `Workers.close`): run `function`, then end."""
+
+    function: Callable[[], Any]
+
+
 class Workers:
     """A few long-lived daemon threads that run blocking work, awaited off the event loop.
 
@@ -94,7 +102,7 @@ class Workers:
     def __init__(self, size: int = WORKERS, waiting: int = WAITING) -> None:
         self.size, self.waiting = size, waiting
         self.stopping = False
-        self._jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[Job | Finish] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._open: set[Job] = set()  # jobs queued or running
         self._lock = threading.Lock()
@@ -145,13 +153,27 @@ class Workers:
         Prolog query before uvicorn takes Ctrl-C: a thread's first one installs Prolog's own SIGINT handler)."""
         self._start(prepare)
 
+    def close(self, finish: Callable[[], Any], seconds: float) -> None:
+        """End the threads, each running `finish()` last once its job is done (`serve`, once stopped, has each give
+        back its Prolog engine, so that the process exits without SWI-Prolog's warning); wait `seconds` at most."""
+        with self._lock:
+            threads = list(self._threads)
+        for _ in threads:
+            self._jobs.put(Finish(finish))
+        deadline = time.monotonic() + seconds
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+
     def _work(self, prepare: Callable[[], Any] | None, ready: threading.Event) -> None:
-        """Prepare, then run jobs for ever; a job already abandoned or answered (503) is skipped."""
+        """Prepare, then run jobs until told to finish; a job already abandoned or answered (503) is skipped."""
         if prepare is not None:
             prepare()
         ready.set()
         while True:
             job = self._jobs.get()
+            if isinstance(job, Finish):
+                job.function()
+                return
             try:
                 result, error = (None, abandoned_error()) if job.gone.is_set() or job.done.done() else outcome(job)
             finally:

@@ -73,5 +73,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None)
         pass
     finally:
         sock.close()
+        app.state.workers.close(bridge.release_thread, GRACE_SECONDS)  # then Prolog's exit finds no thread to stop
     print("pysolve serve: stopped", file=sys.stderr)
     return 0

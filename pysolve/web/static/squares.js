@@ -19,13 +19,14 @@ function apply(event) {
   const [kind, pos, piece, turns] = event, size = trace.size;
   if (kind === "place") {
     placements += 1;
-    const use = svgElement("use", { href: `#p${piece}`,
-      transform: `translate(${(pos % trace.cols) * size} ${Math.floor(pos / trace.cols) * size}) rotate(${90 * turns} ${size / 2} ${size / 2})` },
-      $("board"));
-    cells[pos] = use;
+    const at = `translate(${(pos % trace.cols) * size} ${Math.floor(pos / trace.cols) * size})`;
+    const turned = `${at} rotate(${90 * turns} ${size / 2} ${size / 2})`;
+    cells[pos] = [  // the piece's shapes turned, its words at that turn (a group of the defs) upright over them
+      svgElement("use", { href: `#p${piece}`, transform: turned }, $("board")),
+      svgElement("use", { href: `#n${piece}-${turns}`, transform: at }, $("board"))];
   } else if (kind === "back") {
     backtracks += 1;
-    cells[pos].remove();
+    cells[pos].forEach(use => use.remove());
     cells[pos] = null;
     $("board").classList.remove("solved");
     $("found").textContent = "";
@@ -60,7 +61,7 @@ function nextSolution() {
 function restart() {
   pause();
   next = solutions = placements = backtracks = 0;
-  cells.forEach(c => c && c.remove());
+  cells.forEach(c => c && c.forEach(use => use.remove()));
   cells = [];
   $("board").classList.remove("solved");
   $("found").textContent = "";
