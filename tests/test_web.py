@@ -18,7 +18,7 @@ import httpx
 import pytest
 import uvicorn
 
-from pysolve import cli
+from pysolve import bridge, cli
 from pysolve.hidato import model as hidato_model
 from starlette.exceptions import HTTPException
 
@@ -41,8 +41,8 @@ def free_port() -> int:
 def serving(backend: str) -> Iterator[str]:
     """The application served by uvicorn in a thread on a free port; yields its base URL."""
     port = free_port()
-    config = uvicorn.Config(create_app(backend, hosts=list(LOCAL)), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="off")
+    app = create_app(backend, hosts=list(LOCAL))
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -55,6 +55,7 @@ def serving(backend: str) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+        app.state.workers.close(bridge.release_thread, 10)  # as `pysolve serve` does: no thread outlives its server
 
 
 @pytest.fixture(scope="module")

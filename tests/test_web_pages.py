@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from pysolve import api
+from pysolve import api, bridge
 from pysolve.fichas.model import STRATEGIES, is_solution
 from pysolve.hidato import model as hidato_model
 from pysolve.sudoku import model as sudoku_model
@@ -30,8 +30,10 @@ TWO_BY_TWO = "12..\n....\n....\n....\n"  # a 4x4 grid with more than two solutio
 @pytest.fixture(scope="module")
 def client(pysolve_backends: list[str]) -> Iterator[TestClient]:
     """The application, its pages' default back end the session's first."""
-    with TestClient(create_app(pysolve_backends[0])) as test_client:
+    app = create_app(pysolve_backends[0])
+    with TestClient(app) as test_client:
         yield test_client
+    app.state.workers.close(bridge.release_thread, 10)  # no worker thread outlives its module
 
 
 def refused(response: object, status: int = 400) -> str:
@@ -240,8 +242,10 @@ def requests(draw: st.DrawFn) -> tuple[str, dict]:
 @pytest.fixture(scope="module")
 def lenient(pysolve_backends: list[str]) -> Iterator[TestClient]:
     """The application, answering a server error as the browser would see it (500) rather than raising."""
-    with TestClient(create_app(pysolve_backends[0]), raise_server_exceptions=False) as test_client:
+    app = create_app(pysolve_backends[0])
+    with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
+    app.state.workers.close(bridge.release_thread, 10)  # no worker thread outlives its module
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
