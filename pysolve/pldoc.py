@@ -19,6 +19,7 @@ from pysolve.paths import rule_base_dir
 
 MODULE = re.compile(r"^:-\s*module\(\s*(?P<name>\w+)\s*,\s*\[(?P<exports>.*?)\]\s*\)\s*\.", re.M | re.S)
 MODULE_DOC = re.compile(r"^/\*\*\s*<module>\s*(?P<title>[^\n]*)\n(?P<body>.*?)\*/", re.M | re.S)
+REEXPORT = re.compile(r"^:-\s*reexport\(\s*(?P<module>\w+)\s*,\s*\[(?P<exports>.*?)\]\s*\)\s*\.", re.M | re.S)
 EXPORT = re.compile(r"(?P<name>[a-z]\w*|'[^']+')\s*/\s*(?P<arity>\d+)")
 HEAD = re.compile(r"^%!\s*(?P<head>.*\S)\s*$")
 
@@ -107,7 +108,7 @@ def read_rule_base(path: Path) -> RuleBase:
     if module is None:
         raise ValueError(f"{path.name} is not a module file (no `:- module(Name, [...]).`)")
     exports = re.sub(r"%[^\n]*", "", module["exports"])
-    documented = comments(text)
+    documented = {**reexported(path, text), **comments(text)}
     predicates = []
     for match in EXPORT.finditer(exports):
         predicate = Predicate(match["name"], int(match["arity"]))
@@ -116,6 +117,24 @@ def read_rule_base(path: Path) -> RuleBase:
     doc = MODULE_DOC.search(text)
     title, body = (doc["title"].strip(), doc["body"].strip()) if doc else ("", "")
     return RuleBase(path.name, module["name"], title, body, predicates)
+
+
+def reexported(path: Path, text: str) -> dict[str, tuple[list[str], str]]:
+    """The comments of the predicates the file passes on with `:- reexport(Module, [...])`, read from the file
+    of Module beside it, each body ending with where the predicate is defined."""
+    documented: dict[str, tuple[list[str], str]] = {}
+    for declaration in REEXPORT.finditer(text):
+        source = path.parent / f"{declaration['module']}.pl"
+        if not source.is_file():
+            continue
+        theirs = comments(source.read_text(encoding="utf-8"))
+        for match in EXPORT.finditer(declaration["exports"]):
+            indicator = f"{match['name']}/{match['arity']}"
+            if indicator in theirs:
+                heads, body = theirs[indicator]
+                where = f"Defined in [`{declaration['module']}`]({declaration['module']}.md)."
+                documented[indicator] = (heads, f"{body}\n\n{where}".strip())
+    return documented
 
 
 def page(rule_base: RuleBase) -> str:

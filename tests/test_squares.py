@@ -181,7 +181,8 @@ def test_prolog_and_python_start_the_most_constrained_first_search_with_the_same
     question = Question(instance, COUNT)
     assert model.most_constrained_first(question)
     roots = {cell[0] for entries in mrv.root_placements(question) for _, _, cell, _ in entries}
-    chosen = bridge.goal(",", bridge.goal("mrv_index"), bridge.goal("mrv_root", Var("Root")))
+    root = bridge.goal(",", bridge.goal("mrv_index"), bridge.goal("mrv_root", Var("Root")))
+    chosen = bridge.goal(":", "squares_mrv", root)  # the search's own table, inside its module
     assert roots == {bridge.first(prolog.RULE_BASE, prolog.with_puzzle(instance, chosen))["Root"]}
 
 
@@ -512,7 +513,8 @@ def on_insects(inner: bridge.Goal) -> bridge.Goal:
 
 def no_puzzle_is_chosen() -> bool:
     """Whether the rule base is outside every with_puzzle/6: nothing running, and a puzzle predicate raises."""
-    running = bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", bridge.goal("running"), Var("N")))
+    running = bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count",
+                                                         bridge.goal(":", "squares_puzzle", "running"), Var("N")))
     try:
         bridge.solutions(prolog.RULE_BASE, bridge.goal("piece", Var("Id"), Var("Edges")))
     except PrologError as error:
@@ -522,8 +524,8 @@ def no_puzzle_is_chosen() -> bool:
 
 def loaded_puzzles() -> int:
     """How many puzzles' facts the rule base keeps loaded between queries (at most one)."""
-    return bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", bridge.goal("loaded", Var("_")),
-                                                      Var("N")))["N"]
+    loaded = bridge.goal(":", "squares_puzzle", bridge.goal("loaded", Var("_")))
+    return bridge.first(prolog.RULE_BASE, bridge.goal("aggregate_all", "count", loaded, Var("N")))["N"]
 
 
 @needs_prolog
