@@ -77,11 +77,15 @@ class CrossCheckTable:
         return self.line((name, status, seconds, states, text))
 
 
-def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
-    """A cross-check as a table (every back end asked, in order) plus the verdict line (CrossCheck.summary)."""
+def crosscheck_table(puzzle: Puzzle, report: CrossCheck) -> list[str]:
+    """A cross-check's title and table, every back end asked in order, without the verdict line."""
     table = CrossCheckTable(report)
-    rows = [table.row(puzzle, report, name) for name in report.asked]
-    return "\n".join([*table.head(puzzle, report), *rows, report.summary()])
+    return [*table.head(puzzle, report), *(table.row(puzzle, report, name) for name in report.asked)]
+
+
+def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
+    """A cross-check as its table plus the verdict line (CrossCheck.summary)."""
+    return "\n".join([*crosscheck_table(puzzle, report), report.summary()])
 
 
 class CrossCheckPrinter:
