@@ -1,8 +1,8 @@
 """The `pysolve` command: a thin face over the Python API.
 
 Every PysolveError becomes one line on stderr and exit code 2; a cross-check
-whose back ends disagree exits 1, one where no back end answered (nothing
-compared) exits 3.
+whose back ends disagree exits 1, one with fewer than two answers (nothing
+compared) exits 3, and so does a query that a limit stopped (unknown).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from pysolve.puzzle import Puzzle
 from pysolve.report import CrossCheckPrinter, Progress, Ticker, demo_report
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
-NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers, and of a query a limit stopped
+NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers: no verdict
+STOPPED = NOT_COMPARED  # the exit code of a query a limit stopped: no verdict either (it neither held nor failed)
 
 
 class Parser(argparse.ArgumentParser):
@@ -261,17 +262,21 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
+    """Print each solution's bindings, then `false.` when the goal has none, or, when a limit stopped it, `unknown.`
+    with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED."""
     result = bridge.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
+    reason = result.reason("the goal") if result.stopped else ""
     if args.json:
-        print_json({"solutions": result.rows, "status": result.status})
-        return 0
-    for row in result.rows:
-        print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")
-    if not result.rows:
-        print("false.")
-    if result.stopped:
-        print(f"(stopped: {result.reason('the goal')})", file=sys.stderr)
-    return 0
+        stopped = {"status": "unknown", "limit": result.status, "reason": reason} if result.stopped else {}
+        print_json({"solutions": result.rows, "status": result.status, **stopped})
+    else:
+        for row in result.rows:
+            print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")
+        if result.stopped:
+            print(f"unknown.  % stopped: {reason}")
+        elif not result.rows:
+            print("false.")
+    return STOPPED if result.stopped else 0
 
 
 def cut(value: Any, width: int) -> str:

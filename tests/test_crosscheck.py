@@ -1,14 +1,18 @@
-"""The orchestration layer: agreement, the first difference, skipped and unknown answers."""
+"""The orchestration layer: agreement of two or more answers, the first difference, every back end that gave
+no answer and why, back ends side by side within their own time limits."""
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 
 import pytest
 
+from pysolve import budget
 from pysolve.budget import Budget
-from pysolve.crosscheck import crosscheck, first_difference
-from pysolve.errors import SearchLimitExceeded
+from pysolve.crosscheck import NOT_COMPARED, crosscheck, first_difference
+from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Found, Puzzle, Solver
 
 
@@ -35,6 +39,11 @@ class Squaring(Puzzle):
         return {"kanren": gives_up, "python": right}
 
 
+def right_square(q: Square) -> Found:
+    """A solver of one's own, right."""
+    return Found([q.n * q.n])
+
+
 def wrong_on_three(q: Square) -> Found:
     """A solver of one's own, wrong for n = 3."""
     return Found([q.n * q.n + (q.n == 3)], {"states": 2})
@@ -55,12 +64,96 @@ def test_disagreement_names_the_first_difference() -> None:
     assert report.difference == "mine and kanren differ at answer[0]: 10 against 9"
 
 
-def test_budget_errors_and_unknown_answers_are_skipped_not_disagreements() -> None:
-    report = crosscheck(Squaring(), Square(6))
-    assert report.agree and "budget of 5" in report.skipped["kanren"]
-    assert report.skipped["kanren"] == "unknown: budget of 5"
-    report = crosscheck(Squaring(), Square(1))
+def test_budget_errors_and_unknown_answers_are_listed_not_disagreements() -> None:
+    report = crosscheck(Squaring(), Square(6), also={"mine": right_square})
+    assert report.agree and report.skipped["kanren"] == "unknown: budget of 5"
+    assert report.summary() == ("the answers of mine, python agree; not compared "
+                                "(prolog: declined: prolog does not answer this squaring question; kanren: unknown: budget of 5)")
+    report = crosscheck(Squaring(), Square(1), also={"mine": right_square})
     assert report.agree and report.skipped["kanren"] == "unknown: no answer within its budget"
+
+
+def test_one_answer_is_not_compared_and_every_silent_back_end_is_named() -> None:
+    report = crosscheck(Squaring(), Square(6))
+    assert not report.compared and not report.agree and report.verdict == NOT_COMPARED
+    assert list(report.results) == ["python"] and list(report.skipped) == ["prolog", "kanren"]
+    assert report.summary() == ("NOT COMPARED: only python answered (prolog: declined: prolog does not answer this "
+                                "squaring question; kanren: unknown: budget of 5)")
+    data = report.to_json()
+    assert data["compared"] is False and data["agree"] is False and data["verdict"] == "not compared"
+    assert data["skipped"] == {"prolog": "declined: prolog does not answer this squaring question",
+                               "kanren": "unknown: budget of 5"}
+
+
+def test_a_solver_of_ones_own_counts_as_an_answer() -> None:
+    report = crosscheck(Squaring(), Square(6), only=["kanren"], also={"mine": right_square})
+    assert not report.compared and report.summary().startswith("NOT COMPARED: only mine answered (kanren: unknown")
+    report = crosscheck(Squaring(), Square(4), only=["python"], also={"mine": right_square})
+    assert report.agree and report.summary() == "all back ends agree (mine, python)"
+
+
+def test_an_error_is_a_failed_back_end_and_a_bug_is_raised() -> None:
+    def refuses(q: Square) -> Found:
+        raise InputError("n must be even")
+
+    report = crosscheck(Squaring(), Square(4), also={"refuses": refuses})
+    assert report.skipped["refuses"] == "failed: InputError: n must be even" and report.agree
+
+    def crashes(q: Square) -> Found:
+        return Found([1 / 0])
+
+    with pytest.raises(ZeroDivisionError):
+        crosscheck(Squaring(), Square(4), also={"crashes": crashes})
+
+
+@dataclass(frozen=True)
+class Lap:
+    n: int
+    seconds: float
+
+
+class Racing(Puzzle):
+    """A toy puzzle whose kanren solver searches until its time limit, while python answers at once."""
+
+    name = "racing"
+    summary = "a slow back end and a fast one"
+
+    def solvers(self, question: Lap) -> dict[str, Solver]:
+        def endless(q: Lap, budget: Budget) -> Found:
+            while True:
+                budget.spend()
+
+        def quick(q: Lap, budget: Budget) -> Found:
+            return Found([q.n])
+
+        return {"kanren": endless, "python": quick}
+
+
+def test_back_ends_run_side_by_side_each_within_its_own_time_limit() -> None:
+    events: list[tuple[str, str]] = []
+    started = time.monotonic()
+    report = crosscheck(Racing(), Lap(7, seconds=30), also={"mine": lambda q: Found([q.n])}, seconds=1.0,
+                        watch=lambda event, name, report: events.append((event, name)))
+    took = time.monotonic() - started
+    assert 1.0 <= took < 3.0, took  # the limit of 1 s, not the question's 30 s, and not one after another
+    assert events[0] == ("begin", "") and ("finished", "prolog") in events  # declined: told at once
+    finished = [name for event, name in events if event == "finished"]
+    assert finished[-1] == "kanren" and set(finished) == {"prolog", "mine", "python", "kanren"}
+    assert {name for event, name in events if event == "started"} == {"mine", "python", "kanren"}
+    assert report.agree and report.skipped["kanren"] == "unknown: racing search passed its time limit of 1 s"
+    assert list(report.results) == ["mine", "python"] and report.seconds == 1.0
+
+
+def test_a_web_requests_bounds_reach_every_back_end() -> None:
+    """A web worker serves a request (budget.serving): its cap and its abandonment bind the lanes too."""
+    with budget.serving(0.5, threading.Event()):
+        report = crosscheck(Racing(), Lap(7, seconds=30), seconds=20)
+    assert report.skipped["kanren"] == "unknown: racing search passed its time limit of 0.5 s"
+    gone = threading.Event()
+    gone.set()
+    with budget.serving(20, gone):
+        report = crosscheck(Racing(), Lap(7, seconds=30))
+    assert "abandoned" in report.skipped["kanren"]
 
 
 def test_only_some_back_ends() -> None:
