@@ -118,6 +118,7 @@ function showReport(report) {
   $("limit").textContent = report.seconds ? `each back end at most ${report.seconds} s, side by side` : "";
   $("drawn-by").textContent = report.drawn_by ? `the answer of ${report.drawn_by}` : "";
   $("drawing").textContent = report.drawing;
+  $("drawing").hidden = !report.drawing;
 }
 
 function clearReport(text) {
@@ -126,6 +127,7 @@ function clearReport(text) {
   $("verdict").className = "";
   delete $("verdict").dataset.verdict;
   for (const id of ["results", "limit", "drawn-by", "drawing"]) $(id).textContent = "";
+  $("drawing").hidden = true;
 }
 
 function ask() {
