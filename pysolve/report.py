@@ -89,28 +89,35 @@ def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
 
 
 class CrossCheckPrinter:
-    """A cross-check's watcher (see pysolve.crosscheck.crosscheck) that prints the table as it fills: the
-    heading first, then each back end's row as soon as it ends (the fast ones first); and, when `progress` is
-    a terminal, a line there as each back end starts and ends. `close` prints the verdict. With `out` None
-    (JSON on stdout), only the progress lines."""
+    """A cross-check's watcher (see pysolve.crosscheck.crosscheck) that prints its table; `close` adds the verdict.
+
+    On a terminal the table fills as the back ends end: the heading first, then each back end's row as soon
+    as it ends (the fast ones first). Elsewhere (a file, a pipe, the guide's examples) the table comes whole,
+    in the order the back ends were asked, so that it reads the same every time. And while the back ends
+    run, when `progress` is a terminal, a line there as each one starts and ends. With `out` None (JSON on
+    stdout), only those progress lines.
+    """
 
     def __init__(self, puzzle: Puzzle, out: TextIO | None = sys.stdout, progress: TextIO = sys.stderr) -> None:
         self.puzzle, self.out, self.progress = puzzle, out, progress
+        self.live = out is not None and out.isatty()
         self.table: CrossCheckTable | None = None
 
     def __call__(self, event: str, name: str, report: CrossCheck) -> None:
         if event == "begin":
             self.table = CrossCheckTable(report)
-            self.write(self.out, *self.table.head(self.puzzle, report))
+            if self.live:
+                self.write(self.out, *self.table.head(self.puzzle, report))
         elif event == "started":
             self.note(f"{name} started")
         elif event == "finished" and self.table is not None:
             self.note(f"{name} finished: {row_cells(self.puzzle, report, name)[0]}")
-            self.write(self.out, self.table.row(self.puzzle, report, name))
+            if self.live:
+                self.write(self.out, self.table.row(self.puzzle, report, name))
 
     def close(self, report: CrossCheck) -> None:
-        """Print the verdict line."""
-        self.write(self.out, report.summary())
+        """Print the verdict line (after the whole table, unless the rows were printed as they came)."""
+        self.write(self.out, report.summary() if self.live else render_crosscheck(self.puzzle, report))
 
     def note(self, text: str) -> None:
         """A progress line on the terminal (nothing when `progress` is no terminal)."""
