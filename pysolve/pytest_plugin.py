@@ -24,7 +24,7 @@ import pytest
 from pysolve import backends as _backends
 from pysolve.api import PuzzleLike, crosscheck, get_puzzle
 from pysolve.bridge import HIDE_VARIABLE
-from pysolve.crosscheck import DECLINED, CrossCheck, category
+from pysolve.crosscheck import AGREE, DECLINED, DISAGREE, NOT_COMPARED, CrossCheck, category
 from pysolve.puzzle import Solver
 from pysolve.report import crosscheck_table
 
@@ -144,13 +144,12 @@ def silent(report: CrossCheck) -> list[str]:
 
 
 def failure_message(puzzle: PuzzleLike, report: CrossCheck) -> str:
-    """The failure text: the verdict in the CLI's words (naming every back end that did not answer and why),
-    the table of answers, and a diff of the first two canonical answers that differ."""
+    """The failure text: what failed, the verdict line in the CLI's words (naming every back end that did not
+    answer and why), the table of answers, and a diff of the first two canonical answers that differ."""
     found = get_puzzle(puzzle)
-    lines = [f"pysolve cross-check: {report.summary()}"]
-    if report.agree:  # two or more agree, but a back end that answers this question gave no answer
-        lines.append(f"assert_backends_agree needs an answer from {', '.join(silent(report))} too")
-    lines += crosscheck_table(found, report)
+    headings = {NOT_COMPARED: "pysolve back ends were not compared", DISAGREE: "pysolve back ends do not agree",
+                AGREE: f"pysolve back ends did not all answer ({', '.join(silent(report))} gave no answer)"}
+    lines = [headings[report.verdict], report.summary(), *crosscheck_table(found, report)]
     canonical = {name: found.canonical(answer) for name, answer in report.results.items()}
     first, *others = list(canonical) or [None]
     other = next((name for name in others if canonical[name] != canonical[first]), None)

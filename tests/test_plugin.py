@@ -87,8 +87,8 @@ def test_agreement_passes_and_disagreement_fails_with_a_readable_diff(pytester: 
     result = pytester.runpytest()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
-        "*AssertionError: pysolve cross-check: DISAGREEMENT: wrong_count and python differ at answer?'count'?: "
-        "35 against 36",
+        "*AssertionError: pysolve back ends do not agree",
+        "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36",
         "*wrong_count  solved * 35 solutions",
         "*python       solved * 36 solutions",
         "*--- wrong_count*",
@@ -110,8 +110,8 @@ def test_a_missing_answer_fails_instead_of_passing_quietly(pytester: pytest.Pyte
     printed = failure_of(pytester, """def test_one_answer_only():
     assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["kanren", "python"])
 """)
-    assert ("AssertionError: pysolve cross-check: NOT COMPARED: only python answered (kanren: declined: kanren "
-            "does not answer this fichas question)") in printed
+    assert ("AssertionError: pysolve back ends were not compared\nE       NOT COMPARED: only python answered "
+            "(kanren: declined: kanren does not answer this fichas question)") in printed
     assert "agree" not in printed.replace("assert_backends_agree", "")
 
 
@@ -121,8 +121,8 @@ def test_hidden_prolog_is_one_verdict_not_compared(pytester: pytest.Pytester, mo
     printed = failure_of(pytester, """def test_prolog_and_python():
     assert_backends_agree("fichas", m=2, n=2, strategy="bfs", backends=["prolog", "python"])
 """, fresh=True)
-    assert ("AssertionError: pysolve cross-check: NOT COMPARED: only python answered (prolog: unavailable: "
-            "SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1)") in printed
+    assert ("AssertionError: pysolve back ends were not compared\nE       NOT COMPARED: only python answered "
+            "(prolog: unavailable: SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1)") in printed
     text = printed.replace("assert_backends_agree", "")
     assert "agree" not in text and "did not answer" not in text
 
@@ -137,9 +137,9 @@ def test_three():
     assert_backends_agree("tangram", count=True, strategy="cell", backends=["python"],
                           reference=[lambda q: pysolve.Found([], count=36), out_of_time])
 """)
-    assert ("AssertionError: pysolve cross-check: the answers of <lambda>, python agree; not compared "
-            "(out_of_time: unknown: my search passed its time limit of 1 s)") in printed
-    assert "assert_backends_agree needs an answer from out_of_time too" in printed
+    assert ("AssertionError: pysolve back ends did not all answer (out_of_time gave no answer)\nE       the answers "
+            "of <lambda>, python agree; not compared (out_of_time: unknown: my search passed its time limit of 1 s)"
+            ) in printed
 
 
 def test_a_reference_solver_owes_only_its_answer(pytester: pytest.Pytester) -> None:
