@@ -60,11 +60,18 @@ class CrossCheck:
     puzzle: str
     question: dict[str, Any]
     results: dict[str, Answer]
-    skipped: dict[str, str] = field(default_factory=dict)  # back end -> "category: reason" (it gave no answer)
+    skipped: dict[str, str] = field(default_factory=dict)  # back end -> "category: reason": it answers such
+    # questions but gave no answer (unavailable, unknown, failed)
+    declined: dict[str, str] = field(default_factory=dict)  # back end -> "declined: reason": it does not answer this
     difference: str | None = None
     label: str = ""  # the question in a few words (Puzzle.label)
     asked: list[str] = field(default_factory=list)  # every back end asked, in order (own solvers first)
     seconds: float | None = None  # each back end's time limit, when the cross-check set one
+
+    def unanswered(self) -> dict[str, str]:
+        """Every back end asked that gave no answer, in the order asked: "category: reason"."""
+        return {name: self.declined.get(name) or self.skipped[name] for name in self.asked
+                if name in self.declined or name in self.skipped}
 
     @property
     def compared(self) -> bool:
@@ -74,7 +81,7 @@ class CrossCheck:
     @property
     def agree(self) -> bool:
         """True when at least two back ends answered and their answers agree (those that did not answer are
-        listed in `skipped`)."""
+        listed in `skipped` and `declined`)."""
         return self.compared and self.difference is None
 
     @property
@@ -85,7 +92,7 @@ class CrossCheck:
     def summary(self) -> str:
         """The verdict in one line, the same words wherever a cross-check is shown (CLI, web page, pytest
         plugin), naming every back end that did not answer and why."""
-        missing = "; ".join(f"{name}: {reason}" for name, reason in self.skipped.items())
+        missing = "; ".join(f"{name}: {reason}" for name, reason in self.unanswered().items())
         if not self.compared:
             answered = f"only {next(iter(self.results))} answered" if self.results else "no back end answered"
             return f"NOT COMPARED: {answered} ({missing or 'none was asked'})"
@@ -108,11 +115,12 @@ class CrossCheck:
             "seconds": self.seconds,
             "results": {name: answer.to_json() for name, answer in self.results.items()},
             "skipped": self.skipped,
+            "declined": self.declined,
         }
 
 
 def category(reason: str) -> str:
-    """The category of a `skipped` entry: declined, unavailable, unknown or failed."""
+    """The category of a back end's reason for giving no answer: declined, unavailable, unknown or failed."""
     return reason.partition(": ")[0]
 
 
@@ -131,12 +139,12 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
     report = plan(puzzle, question, only, also, seconds)
     notify = watch or (lambda event, name, report: None)
     notify("begin", "", report)
-    for name in report.skipped:
+    for name in report.unanswered():
         notify("finished", name, report)
     asks = {name: (lambda name=name, solver=solver: puzzle.run(name, solver, question))
             for name, solver in (also or {}).items()}
     asks.update({name: (lambda name=name: puzzle.solve(question, name)) for name in report.asked
-                 if name not in asks and name not in report.skipped})
+                 if name not in asks and name not in report.unanswered()})
     run_side_by_side(report, asks, notify)
     report.results = {name: report.results[name] for name in report.asked if name in report.results}
     report.skipped = {name: report.skipped[name] for name in report.asked if name in report.skipped}
@@ -147,14 +155,14 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
 def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[str, Solver] | None,
          seconds: float | None) -> CrossCheck:
     """The report before anyone is asked: the back ends to ask, those that decline the question or cannot
-    run here already skipped with their reasons."""
+    run here already listed with their reasons."""
     offered = puzzle.backends_for(question)
     names = [name for name in backends.NAMES if only is None or name in only]
     report = CrossCheck(puzzle.name, puzzle.describe(question), {}, label=puzzle.label(question),
                         asked=[*(also or {}), *names], seconds=seconds)
     for name in names:
         if name not in offered:
-            report.skipped[name] = f"{DECLINED}: {name} does not answer this {puzzle.name} question"
+            report.declined[name] = f"{DECLINED}: {name} does not answer this {puzzle.name} question"
         elif not (info := backends.info(name)).available:
             report.skipped[name] = f"{UNAVAILABLE}: {info.reason}"
     return report

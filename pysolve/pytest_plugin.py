@@ -24,7 +24,7 @@ import pytest
 from pysolve import backends as _backends
 from pysolve.api import PuzzleLike, crosscheck, get_puzzle
 from pysolve.bridge import HIDE_VARIABLE
-from pysolve.crosscheck import AGREE, DECLINED, DISAGREE, NOT_COMPARED, CrossCheck, category
+from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.puzzle import Solver
 from pysolve.report import crosscheck_table
 
@@ -132,15 +132,9 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
     mine = [] if reference is None else [reference] if callable(reference) else list(reference)
     chosen = session_backends() if backends is None else list(backends)
     report = crosscheck(puzzle, *args, question=question, backends=chosen, also=mine, **options)
-    if not report.agree or silent(report):
+    if not report.agree or report.skipped:
         raise AssertionError(failure_message(puzzle, report))
     return report
-
-
-def silent(report: CrossCheck) -> list[str]:
-    """The back ends asked that answer the question but gave no answer (unavailable, unknown, failed); those
-    that decline the question are listed in the report but owe no answer."""
-    return [name for name, reason in report.skipped.items() if category(reason) != DECLINED]
 
 
 def failure_message(puzzle: PuzzleLike, report: CrossCheck) -> str:
@@ -148,7 +142,7 @@ def failure_message(puzzle: PuzzleLike, report: CrossCheck) -> str:
     answer and why), the table of answers, and a diff of the first two canonical answers that differ."""
     found = get_puzzle(puzzle)
     headings = {NOT_COMPARED: "pysolve back ends were not compared", DISAGREE: "pysolve back ends do not agree",
-                AGREE: f"pysolve back ends did not all answer ({', '.join(silent(report))} gave no answer)"}
+                AGREE: f"pysolve back ends did not all answer ({', '.join(report.skipped)} gave no answer)"}
     lines = [headings[report.verdict], report.summary(), *crosscheck_table(found, report)]
     canonical = {name: found.canonical(answer) for name, answer in report.results.items()}
     first, *others = list(canonical) or [None]

@@ -39,7 +39,7 @@ def row_cells(puzzle: Puzzle, report: CrossCheck, name: str) -> tuple[str, str, 
         answer = report.results[name]
         return (answer.status, f"{answer.stats['seconds']:.4f}", str(answer.stats.get("states", "-")),
                 short(puzzle.summarise(answer)))
-    reason = report.skipped[name]
+    reason = report.unanswered()[name]
     return category(reason), "-", "-", short(reason.partition(": ")[2], REASON_WIDTH)
 
 
@@ -47,7 +47,7 @@ def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
     """One row per back end asked that has ended: name, status, answer in brief, states, seconds."""
     rows = []
     for name in report.asked:
-        if name in report.results or name in report.skipped:
+        if name in report.results or name in report.unanswered():
             status, seconds, states, text = row_cells(puzzle, report, name)
             rows.append([name, status, text, states, seconds])
     return rows

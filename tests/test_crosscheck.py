@@ -98,13 +98,14 @@ def test_budget_errors_and_unknown_answers_are_listed_not_disagreements() -> Non
 def test_one_answer_is_not_compared_and_every_silent_back_end_is_named() -> None:
     report = crosscheck(squaring(), Square(6))
     assert not report.compared and not report.agree and report.verdict == NOT_COMPARED
-    assert list(report.results) == ["python"] and list(report.skipped) == ["prolog", "kanren"]
+    assert list(report.results) == ["python"] and list(report.unanswered()) == ["prolog", "kanren"]
+    assert list(report.declined) == ["prolog"] and list(report.skipped) == ["kanren"]  # only kanren owed one
     assert report.summary() == ("NOT COMPARED: only python answered (prolog: declined: prolog does not answer this "
                                 "squaring question; kanren: unknown: budget of 5)")
     data = report.to_json()
     assert data["compared"] is False and data["agree"] is False and data["verdict"] == "not compared"
-    assert data["skipped"] == {"prolog": "declined: prolog does not answer this squaring question",
-                               "kanren": "unknown: budget of 5"}
+    assert data["declined"] == {"prolog": "declined: prolog does not answer this squaring question"}
+    assert data["skipped"] == {"kanren": "unknown: budget of 5"}
 
 
 def test_a_solver_of_ones_own_counts_as_an_answer() -> None:

@@ -146,13 +146,13 @@ def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
              "stats": {key: value for key, value in answer.stats.items() if key != "seconds"}}
             for name, answer in report.results.items()]
     missing = [{"backend": name, "status": category(reason), "reason": reason.partition(": ")[2]}
-               for name, reason in report.skipped.items()]
+               for name, reason in report.unanswered().items()]
     first = next(iter(report.results.values()), None)
     drawing = ANSI.sub("", puzzle.render(first))[:SHOWN] if first is not None else ""
     return {"puzzle": report.puzzle, "label": report.label, "question": report.question,
             "verdict": report.verdict, "summary": report.summary(), "compared": report.compared,
             "agree": report.agree, "difference": report.difference, "seconds": report.seconds,
-            "results": rows, "missing": missing, "skipped": report.skipped,
+            "results": rows, "missing": missing, "skipped": report.skipped, "declined": report.declined,
             "drawing": drawing, "drawn_by": first.backend if first is not None else None}
 
 
