@@ -133,7 +133,7 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
     `seconds` caps each back end's time (None: each runs under its question's
     own budget). `watch(event, name, report)` hears "begin" once (the report
     lists the back ends asked, the declined and unavailable ones already
-    skipped), then "started" and "finished" for each back end as they happen,
+    listed), then "started" and "finished" for each back end as they happen,
     from whichever thread the back end runs on, one at a time.
     """
     report = plan(puzzle, question, only, also, seconds)
@@ -184,17 +184,22 @@ def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], 
             notify(event, name, report)
 
     def attempt(name: str, ask: Callable[[], Answer]) -> None:
-        tell("started", name)
-        outcome = outcome_of(ask, cap, gone)
-        tell("finished", name, outcome)
-        outcomes.put((name, outcome))
+        outcome: Any = None
+        try:
+            tell("started", name)
+            outcome = outcome_of(ask, cap, gone)
+            tell("finished", name, outcome)
+        except BaseException as error:  # the watcher failed (stdout closed): handed to the caller, who waits
+            outcome = error
+        finally:
+            outcomes.put((name, outcome))
 
     here = {name: ask for name, ask in asks.items() if name == "prolog"}
     for name, ask in asks.items():
         if name not in here:
             _lanes.run(lambda name=name, ask=ask: attempt(name, ask))
-    for name, ask in here.items():  # Prolog stays in the thread that owns its engine and takes Ctrl-C
-        attempt(name, ask)
+    for name, ask in here.items():  # Prolog stays in the thread that owns its engine and takes Ctrl-C (this
+        attempt(name, ask)  # thread's request bounds are none afterwards: budget.serving does not restore them)
     for _ in asks:
         name, outcome = outcomes.get()
         if isinstance(outcome, BaseException):  # raised at once: the lanes are daemons, left to their budgets
