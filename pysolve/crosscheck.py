@@ -178,8 +178,10 @@ def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], 
     lock = threading.Lock()
 
     def tell(event: str, name: str, outcome: Any = None) -> None:
+        if isinstance(outcome, BaseException):  # no finding to tell: the caller raises it
+            return
         with lock:
-            if event == "finished" and not isinstance(outcome, BaseException):
+            if event == "finished":
                 record(report, name, outcome)
             notify(event, name, report)
 
