@@ -5,9 +5,10 @@ compared". Every back end asked that gave no answer is listed with its
 reason, in one of four categories (`declined`, `unavailable`, `unknown`,
 `failed`).
 
-The back ends run at once, each on a lane of its own (a long-lived daemon
-thread) and each under its own budget, so a slow one holds up no other
-answer: a watcher hears of each one as it starts and finishes. Prolog
+The back ends run at once, each under its own budget, so a slow one holds
+up no other answer: a watcher hears of each one as it starts and finishes.
+The miniKanren and Python back ends run on lanes (long-lived daemon
+threads); Prolog, and solvers of one's own, in the calling thread. Prolog
 searches run inside SWI-Prolog, which lets go of the GIL, so they truly run
 beside the Python ones; the pure-Python back ends share the GIL between them.
 """
@@ -169,10 +170,12 @@ def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[st
 
 
 def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], notify: Watcher) -> None:
-    """Run the built-in Prolog back end in this thread and every other on a lane of its own, each under its
-    own time limit (report.seconds, within the bounds of the request this thread serves); record each outcome
-    as it arrives and tell `notify` (under a lock: events come from every thread). An error that is no finding
-    (a bug, Ctrl-C) is raised here as soon as it comes."""
+    """Run the built-in kanren and python back ends each on a lane of its own and, meanwhile, the others in
+    this thread: Prolog, and solvers of one's own (a RuleBase asks Prolog too), since the thread that owns a
+    Prolog engine and takes Ctrl-C is this one; a lane that asked Prolog would keep an engine of its own.
+    Each runs under its own time limit (report.seconds, within the bounds of the request this thread serves).
+    Record each outcome as it arrives and tell `notify` (under a lock: events come from every thread). An
+    error that is no finding (a bug, Ctrl-C) is raised here as soon as it comes."""
     outcomes: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
     cap, gone = within_request(report.seconds)
     lock = threading.Lock()
@@ -196,12 +199,12 @@ def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], 
         finally:
             outcomes.put((name, outcome))
 
-    here = {name: ask for name, ask in asks.items() if name == "prolog"}
+    here = [name for name in asks if name not in backends.NAMES or name == "prolog"]
     for name, ask in asks.items():
         if name not in here:
             _lanes.run(lambda name=name, ask=ask: attempt(name, ask))
-    for name, ask in here.items():  # Prolog stays in the thread that owns its engine and takes Ctrl-C (this
-        attempt(name, ask)  # thread's request bounds are none afterwards: budget.serving does not restore them)
+    for name in here:  # this thread's request bounds are none afterwards: budget.serving does not restore them
+        attempt(name, asks[name])
     for _ in asks:
         name, outcome = outcomes.get()
         if isinstance(outcome, BaseException):  # raised at once: the lanes are daemons, left to their budgets
