@@ -1,8 +1,8 @@
 """The `pysolve` command: a thin face over the Python API.
 
 Every PysolveError becomes one line on stderr and exit code 2; a cross-check
-whose back ends disagree exits 1, one where no back end answered (nothing
-compared) exits 3.
+whose back ends disagree exits 1, one with fewer than two answers (nothing
+compared) exits 3, and so does a query that a limit stopped (unknown).
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from typing import Any, NoReturn
 from pysolve import backends, bridge, budget, executors, memory, options, parallel, puzzles
 from pysolve.answers import Answer
 from pysolve.budget import DEFAULT_SECONDS
-from pysolve.crosscheck import crosscheck
+from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS, crosscheck
 from pysolve.errors import InputError, PysolveError
 from pysolve.puzzle import Puzzle
-from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
+from pysolve.report import CrossCheckPrinter, Progress, Ticker, demo_report
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
-NOT_COMPARED = 3  # the exit code of a cross-check where no back end answered
+NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers: no verdict
+STOPPED = NOT_COMPARED  # the exit code of a query a limit stopped: no verdict either (it neither held nor failed)
 
 
 class Parser(argparse.ArgumentParser):
@@ -51,13 +52,13 @@ def build_parser() -> Parser:
         per_puzzle = sub.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
         for puzzle in all_puzzles():
             puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
-            options.add_to_parser(puzzle.options, puzzle_parser)
             if command == "solve":
+                options.add_to_parser(puzzle.options, puzzle_parser)
                 puzzle_parser.add_argument("--backend", choices=backends.NAMES, help="back end (default: prolog if available, else kanren)")
                 if puzzle.can_split:
                     add_parallel_options(puzzle_parser)
             else:
-                puzzle_parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
+                add_crosscheck_options(puzzle, puzzle_parser)
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
             memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
@@ -108,6 +109,15 @@ def build_parser() -> Parser:
     for puzzle in all_puzzles():
         puzzle.add_commands(commands)
     return parser
+
+
+def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> None:
+    """The puzzle's options, --backends, and --seconds: each back end's own time limit (in place of a puzzle's
+    --seconds, whose default is one search's, with the cross-check's shorter one)."""
+    options.add_to_parser([option for option in puzzle.options if option.name != "seconds"], parser)
+    parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
+    parser.add_argument("--seconds", type=seconds, help=f"time limit of each back end, which run side by side "
+                                                        f"(default {CROSSCHECK_SECONDS:g})")
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
@@ -227,11 +237,12 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         only = [name.strip() for name in args.backends.split(",") if name.strip()]
         for name in only:
             backends.check_name(name)
-    report = crosscheck(puzzle, question, only)
+    printer = CrossCheckPrinter(puzzle, out=None if args.json else sys.stdout)
+    report = crosscheck(puzzle, question, only, seconds=args.seconds or CROSSCHECK_SECONDS, watch=printer)
     if args.json:
         print_json(report.to_json())
     else:
-        print(render_crosscheck(puzzle, report))
+        printer.close(report)
     return NOT_COMPARED if not report.compared else 0 if report.agree else 1
 
 
@@ -251,17 +262,21 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
+    """Print each solution's bindings, then `false.` when the goal has none, or, when a limit stopped it, `unknown.`
+    with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED."""
     result = bridge.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
+    reason = result.reason("the goal") if result.stopped else ""
     if args.json:
-        print_json({"solutions": result.rows, "status": result.status})
-        return 0
-    for row in result.rows:
-        print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")
-    if not result.rows:
-        print("false.")
-    if result.stopped:
-        print(f"(stopped: {result.reason('the goal')})", file=sys.stderr)
-    return 0
+        stopped = {"status": "unknown", "limit": result.status, "reason": reason} if result.stopped else {}
+        print_json({"solutions": result.rows, "status": result.status, **stopped})
+    else:
+        for row in result.rows:
+            print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")
+        if result.stopped:
+            print(f"unknown.  % stopped: {reason}")
+        elif not result.rows:
+            print("false.")
+    return STOPPED if result.stopped else 0
 
 
 def cut(value: Any, width: int) -> str:

@@ -1,84 +1,289 @@
-"""Ask one question of several back ends and compare their canonical answers."""
+"""Ask one question of several back ends side by side and compare their canonical answers.
+
+Agreement needs at least two answers: with fewer, the verdict is "not
+compared". Every back end asked that gave no answer is listed with its
+reason, in one of four categories (`declined`, `unavailable`, `unknown`,
+`failed`).
+
+The back ends run at once, each under its own budget, so a slow one holds
+up no other answer: a watcher hears of each one as it starts and finishes.
+The miniKanren and Python back ends run on lanes (long-lived daemon
+threads); Prolog, and solvers of one's own, in the calling thread. Prolog
+searches run inside SWI-Prolog, which lets go of the GIL, so they truly run
+beside the Python ones; the pure-Python back ends share the GIL between them.
+"""
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysolve import backends
-from pysolve.errors import PysolveError
+from pysolve import backends, budget
+from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, Solver
+
+DECLINED = "declined"        # the back end does not answer this question (Puzzle.backends_for leaves it out)
+UNAVAILABLE = "unavailable"  # the back end cannot run here (not installed, hidden)
+FAILED = "failed"            # the back end raised an error
+# UNKNOWN (pysolve.puzzle): the back end passed its budget before it could answer
+
+AGREE, DISAGREE, NOT_COMPARED = "agree", "disagree", "not compared"  # the verdicts
+SECONDS = 8.0  # each back end's time limit in `pysolve crosscheck` and the web page unless one is given
+LANES = 6  # threads the back ends of cross-checks run on (more back ends at once wait for a lane)
+
+Watcher = Callable[[str, str, "CrossCheck"], None]  # (event, back end, report): "begin", "started", "finished"
+
+
+class NotGiven:
+    """A part of a canonical answer that its back end did not give (a solver of one's own owes pysolve only
+    its answer): equal to anything, so that part is not compared."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+NOT_GIVEN = NotGiven()
 
 
 @dataclass
 class CrossCheck:
-    """The answers of every back end asked, whether they agree, and where they first differ."""
+    """The answers of every back end asked, why the others gave none, and the verdict."""
 
     puzzle: str
     question: dict[str, Any]
     results: dict[str, Answer]
-    skipped: dict[str, str] = field(default_factory=dict)  # back end -> why it was not asked
+    skipped: dict[str, str] = field(default_factory=dict)  # back end -> "category: reason": it answers such
+    # questions but gave no answer (unavailable, unknown, failed)
+    declined: dict[str, str] = field(default_factory=dict)  # back end -> "declined: reason": it does not answer this
     difference: str | None = None
     label: str = ""  # the question in a few words (Puzzle.label)
+    asked: list[str] = field(default_factory=list)  # every back end asked, in order (own solvers first)
+    seconds: float | None = None  # each back end's time limit, when the cross-check set one
+
+    def unanswered(self) -> dict[str, str]:
+        """Every back end asked that gave no answer, in the order asked: "category: reason"."""
+        return {name: self.declined.get(name) or self.skipped[name] for name in self.asked
+                if name in self.declined or name in self.skipped}
 
     @property
     def compared(self) -> bool:
-        """True when at least one back end answered; False when none did (each out of its budget, or unable to
-        run): nothing was compared, so nothing agreed or disagreed (`skipped` says why each gave no answer)."""
-        return bool(self.results)
+        """True when at least two back ends answered: only then can answers agree or disagree."""
+        return len(self.results) >= 2
 
     @property
     def agree(self) -> bool:
-        """True when at least one back end answered and all answers agree."""
+        """True when at least two back ends answered and their answers agree (those that did not answer are
+        listed in `skipped` and `declined`)."""
         return self.compared and self.difference is None
+
+    @property
+    def verdict(self) -> str:
+        """AGREE, DISAGREE or NOT_COMPARED (fewer than two answers)."""
+        return NOT_COMPARED if not self.compared else AGREE if self.difference is None else DISAGREE
+
+    def summary(self) -> str:
+        """The verdict in one line, the same words wherever a cross-check is shown (CLI, web page, pytest
+        plugin), naming every back end that did not answer and why."""
+        missing = "; ".join(f"{name}: {reason}" for name, reason in self.unanswered().items())
+        if not self.compared:
+            answered = f"only {next(iter(self.results))} answered" if self.results else "no back end answered"
+            return f"NOT COMPARED: {answered} ({missing or 'none was asked'})"
+        unanswered = f"; not compared ({missing})" if missing else ""
+        if self.difference is not None:
+            return f"DISAGREEMENT: {self.difference}{unanswered}"
+        names = ", ".join(self.results)
+        return f"all back ends agree ({names})" if not missing else f"the answers of {names} agree{unanswered}"
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-able dict (`pysolve crosscheck --json`)."""
         return {
             "puzzle": self.puzzle,
             "question": self.question,
+            "verdict": self.verdict,
             "compared": self.compared,
             "agree": self.agree,
             "difference": self.difference,
+            "summary": self.summary(),
+            "seconds": self.seconds,
             "results": {name: answer.to_json() for name, answer in self.results.items()},
             "skipped": self.skipped,
+            "declined": self.declined,
         }
 
 
-def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
-               also: Mapping[str, Solver] | None = None) -> CrossCheck:
-    """Ask every available back end that answers `question` (or those in `only`) and compare.
+def category(reason: str) -> str:
+    """The category of a back end's reason for giving no answer: declined, unavailable, unknown or failed."""
+    return reason.partition(": ")[0]
 
-    `also` adds solvers of one's own (name -> solver); they are asked first,
-    so a difference names them.
+
+def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
+               also: Mapping[str, Solver] | None = None, seconds: float | None = None,
+               watch: Watcher | None = None) -> CrossCheck:
+    """Ask every back end (or those in `only`) and `also` solvers of one's own, side by side; compare.
+
+    Solvers of one's own come first in `results`, so a difference names them.
+    `seconds` caps each back end's time (None: each runs under its question's
+    own budget). `watch(event, name, report)` hears "begin" once (the report
+    lists the back ends asked, the declined and unavailable ones already
+    listed), then "started" and "finished" for each back end as they happen,
+    from whichever thread the back end runs on, one at a time.
     """
-    offered = puzzle.backends_for(question)
-    wanted = offered if only is None else [name for name in offered if name in only]
-    report = CrossCheck(puzzle.name, puzzle.describe(question), {}, label=puzzle.label(question))
-    for name, solver in (also or {}).items():
-        record(report, name, lambda: puzzle.run(name, solver, question))
-    for name in wanted:
-        info = backends.info(name)
-        if info.available:
-            record(report, name, lambda: puzzle.solve(question, name))
-        else:
-            report.skipped[name] = info.reason
+    report = plan(puzzle, question, only, also, seconds)
+    notify = watch or (lambda event, name, report: None)
+    notify("begin", "", report)
+    for name in report.unanswered():
+        notify("finished", name, report)
+    asks = {name: (lambda name=name, solver=solver: puzzle.run(name, solver, question))
+            for name, solver in (also or {}).items()}
+    asks.update({name: (lambda name=name: puzzle.solve(question, name)) for name in report.asked
+                 if name not in asks and name not in report.unanswered()})
+    run_side_by_side(report, asks, notify)
+    report.results = {name: report.results[name] for name in report.asked if name in report.results}
+    report.skipped = {name: report.skipped[name] for name in report.asked if name in report.skipped}
     report.difference = first_disagreement(puzzle, report.results)
     return report
 
 
-def record(report: CrossCheck, name: str, ask: Callable[[], Answer]) -> None:
-    """Add one back end's answer to the report, or why it gave none."""
+def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[str, Solver] | None,
+         seconds: float | None) -> CrossCheck:
+    """The report before anyone is asked: the back ends to ask, those that decline the question or cannot
+    run here already listed with their reasons."""
+    offered = puzzle.backends_for(question)
+    names = [name for name in backends.NAMES if only is None or name in only]
+    report = CrossCheck(puzzle.name, puzzle.describe(question), {}, label=puzzle.label(question),
+                        asked=[*(also or {}), *names], seconds=seconds)
+    for name in names:
+        if name not in offered:
+            report.declined[name] = f"{DECLINED}: {name} does not answer this {puzzle.name} question"
+        elif not (info := backends.info(name)).available:
+            report.skipped[name] = f"{UNAVAILABLE}: {info.reason}"
+    return report
+
+
+def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], notify: Watcher) -> None:
+    """Run the built-in kanren and python back ends each on a lane of its own and, meanwhile, the others in
+    this thread: Prolog, and solvers of one's own (a RuleBase asks Prolog too), since the thread that owns a
+    Prolog engine and takes Ctrl-C is this one; a lane that asked Prolog would keep an engine of its own.
+    Each runs under its own time limit (report.seconds, within the bounds of the request this thread serves).
+    Record each outcome as it arrives and tell `notify` (under a lock: events come from every thread). An
+    error that is no finding (a bug, Ctrl-C) is raised here as soon as it comes."""
+    outcomes: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+    cap, gone = within_request(report.seconds)
+    lock = threading.Lock()
+
+    def tell(event: str, name: str, outcome: Any = None) -> None:
+        if isinstance(outcome, BaseException):  # no finding to tell: the caller raises it
+            return
+        with lock:
+            if event == "finished":
+                record(report, name, outcome)
+            notify(event, name, report)
+
+    def attempt(name: str, ask: Callable[[], Answer]) -> None:
+        outcome: Any = None
+        try:
+            tell("started", name)
+            outcome = outcome_of(ask, cap, gone)
+            tell("finished", name, outcome)
+        except BaseException as error:  # the watcher failed (stdout closed): handed to the caller, who waits
+            outcome = error
+        finally:
+            outcomes.put((name, outcome))
+
+    here = [name for name in asks if name not in backends.NAMES or name == "prolog"]
+    for name, ask in asks.items():
+        if name not in here:
+            _lanes.run(lambda name=name, ask=ask: attempt(name, ask))
+    for name in here:  # this thread's request bounds are none afterwards: budget.serving does not restore them
+        attempt(name, asks[name])
+    for _ in asks:
+        name, outcome = outcomes.get()
+        if isinstance(outcome, BaseException):  # raised at once: the lanes are daemons, left to their budgets
+            raise outcome
+
+
+def within_request(seconds: float | None) -> tuple[float, threading.Event]:
+    """The time limit of each back end and the event that says nobody waits any more: `seconds` within the
+    bounds of the request the calling thread serves (a web worker's, see budget.serving), carried to the lanes
+    because those bounds belong to a thread."""
+    request = budget._request  # the calling thread's bounds; budget offers no public reader of them
+    limits = [limit for limit in (seconds, request.seconds) if limit]
+    return min(limits, default=0.0), request.gone or threading.Event()
+
+
+def outcome_of(ask: Callable[[], Answer], cap: float, gone: threading.Event) -> Any:
+    """Ask one back end within its time limit: its Answer, "category: reason" for an error that is a finding,
+    or the exception of any other (for the caller to raise)."""
     try:
-        answer = ask()
-    except PysolveError as error:  # a budget or a Prolog error: a finding, not a crash
-        report.skipped[name] = f"{type(error).__name__}: {error}"
-        return
-    if answer.status == UNKNOWN:
-        report.skipped[name] = f"unknown: {answer.stats.get('reason', 'no answer within its budget')}"
+        with budget.serving(cap, gone):
+            return ask()
+    except BackendUnavailable as error:
+        return f"{UNAVAILABLE}: {error}"
+    except SearchLimitExceeded as error:
+        return f"{UNKNOWN}: {error}"
+    except PysolveError as error:  # a Prolog error, a question a back end refused: a finding, not a crash
+        return f"{FAILED}: {type(error).__name__}: {error}"
+    except BaseException as error:  # a bug, or Ctrl-C: handed to the caller
+        return error
+
+
+def record(report: CrossCheck, name: str, outcome: Answer | str) -> None:
+    """Add one back end's answer to the report, or why it gave none."""
+    if isinstance(outcome, str):
+        report.skipped[name] = outcome
+    elif outcome.status == UNKNOWN:
+        report.skipped[name] = f"{UNKNOWN}: {outcome.stats.get('reason', 'no answer within its budget')}"
     else:
-        report.results[name] = answer
+        report.results[name] = outcome
+
+
+class Lanes:
+    """A few long-lived daemon threads that run back ends side by side.
+
+    Long-lived, because a thread that asks Prolog gets a Prolog engine of its
+    own for good: a fresh thread per back end would leak one per cross-check.
+    Daemon threads, so that a back end still running when the program stops
+    (Ctrl-C) does not keep it alive. Work past `size` at once waits its turn.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self.threads: list[threading.Thread] = []
+        self.idle = 0
+        self.lock = threading.Lock()
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Run `job` on a free lane (a new one while fewer than `size`), or once one frees up."""
+        with self.lock:
+            if self.idle == 0 and len(self.threads) < self.size:
+                thread = threading.Thread(target=self._work, daemon=True, name=f"pysolve-lane-{len(self.threads)}")
+                self.threads.append(thread)
+                self.idle += 1
+                thread.start()
+            self.idle -= 1
+        self.jobs.put(job)
+
+    def _work(self) -> None:
+        while True:
+            job = self.jobs.get()
+            try:
+                job()
+            finally:
+                with self.lock:
+                    self.idle += 1
+
+
+_lanes = Lanes(LANES)
 
 
 def first_disagreement(puzzle: Puzzle, results: dict[str, Answer]) -> str | None:

@@ -24,9 +24,9 @@ import pytest
 from pysolve import backends as _backends
 from pysolve.api import PuzzleLike, crosscheck, get_puzzle
 from pysolve.bridge import HIDE_VARIABLE
-from pysolve.crosscheck import CrossCheck
+from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.puzzle import Solver
-from pysolve.report import render_crosscheck
+from pysolve.report import crosscheck_table
 
 OPTION = "--pysolve-backends"
 MARKER = "pysolve_backends"
@@ -123,30 +123,27 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
     """Assert that the back ends (default: the session's) and `reference` agree on one question.
 
     `reference` is one's own solver (a function question -> pysolve.Found, or a
-    pysolve.RuleBase), or several. At least two answers must come back and
-    none may be skipped. Returns the cross-check report.
+    pysolve.RuleBase), or several. At least two answers must come back, every
+    back end asked that answers such a question must answer (one that declines
+    it is only listed), and the answers must agree; the failure says which
+    failed, in the words of `pysolve crosscheck`. Returns the cross-check report.
     """
     __tracebackhide__ = True
     mine = [] if reference is None else [reference] if callable(reference) else list(reference)
     chosen = session_backends() if backends is None else list(backends)
     report = crosscheck(puzzle, *args, question=question, backends=chosen, also=mine, **options)
-    problems = []
-    if report.skipped:
-        problems += [f"{name} did not answer: {why}" for name, why in report.skipped.items()]
-    if len(report.results) < 2:
-        problems.append(f"only {len(report.results)} answer(s) came back ({', '.join(report.results) or 'none'}); "
-                        "nothing to compare")
-    if problems or not report.agree:
-        raise AssertionError(disagreement_message(puzzle, report, problems))
+    if not report.agree or report.skipped:
+        raise AssertionError(failure_message(puzzle, report))
     return report
 
 
-def disagreement_message(puzzle: PuzzleLike, report: CrossCheck, problems: list[str]) -> str:
-    """The failure text: the table of answers, the problems, and a diff of the first two that differ; headed
-    by what failed (nothing compared when no back end answered)."""
+def failure_message(puzzle: PuzzleLike, report: CrossCheck) -> str:
+    """The failure text: what failed, the verdict line in the CLI's words (naming every back end that did not
+    answer and why), the table of answers, and a diff of the first two canonical answers that differ."""
     found = get_puzzle(puzzle)
-    heading = "pysolve back ends do not agree" if report.compared else "pysolve back ends were not compared"
-    lines = [heading, render_crosscheck(found, report), *problems]
+    headings = {NOT_COMPARED: "pysolve back ends were not compared", DISAGREE: "pysolve back ends do not agree",
+                AGREE: f"pysolve back ends did not all answer ({', '.join(report.skipped)} gave no answer)"}
+    lines = [headings[report.verdict], report.summary(), *crosscheck_table(found, report)]
     canonical = {name: found.canonical(answer) for name, answer in report.results.items()}
     first, *others = list(canonical) or [None]
     other = next((name for name in others if canonical[name] != canonical[first]), None)

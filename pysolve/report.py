@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from pysolve import backends, puzzles
-from pysolve.crosscheck import CrossCheck, crosscheck
+from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, category, crosscheck
 from pysolve.puzzle import Puzzle
 
 
@@ -27,31 +27,109 @@ def short(value: Any, width: int = 48) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+DEMO_VERDICTS = {AGREE: "yes", DISAGREE: "NO", NOT_COMPARED: "-"}  # the demo table's agree column
+STATUS_WIDTH = 11  # the longest status a cross-check row shows: "no solution", "unavailable"
+REASON_WIDTH = 72  # characters of a reason in a row (the verdict line gives it whole)
+
+
+def row_cells(puzzle: Puzzle, report: CrossCheck, name: str) -> tuple[str, str, str, str]:
+    """One back end's row: status, seconds, states, and the answer in brief (or, for a back end that gave no
+    answer, its category as the status and its reason)."""
+    if name in report.results:
+        answer = report.results[name]
+        return (answer.status, f"{answer.stats['seconds']:.4f}", str(answer.stats.get("states", "-")),
+                short(puzzle.summarise(answer)))
+    reason = report.unanswered()[name]
+    return category(reason), "-", "-", short(reason.partition(": ")[2], REASON_WIDTH)
+
+
 def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
-    """One row per back end: name, status, answer in brief, states, seconds."""
+    """One row per back end asked that has ended: name, status, answer in brief, states, seconds."""
     rows = []
-    for name, answer in report.results.items():
-        rows.append([name, answer.status, short(puzzle.summarise(answer)),
-                     answer.stats.get("states", "-"), f"{answer.stats['seconds']:.4f}"])
-    for name, reason in report.skipped.items():
-        rows.append([name, "skipped", short(reason), "-", "-"])
+    for name in report.asked:
+        if name in report.results or name in report.unanswered():
+            status, seconds, states, text = row_cells(puzzle, report, name)
+            rows.append([name, status, text, states, seconds])
     return rows
 
 
+class CrossCheckTable:
+    """A cross-check's table with fixed column widths, so that it can be printed a row at a time, as each
+    back end ends: name, status, seconds, states, then the answer in brief (or the reason) last."""
+
+    def __init__(self, report: CrossCheck) -> None:
+        self.width = max(len("backend"), *(len(name) for name in report.asked))
+
+    def line(self, cells: tuple[str, str, str, str, str]) -> str:
+        """One line of the table."""
+        name, status, seconds, states, text = cells
+        return f"{name:<{self.width}}  {status:<{STATUS_WIDTH}}  {seconds:>8}  {states:>9}  {text}".rstrip()
+
+    def head(self, puzzle: Puzzle, report: CrossCheck) -> list[str]:
+        """The title (the question, each back end's time limit) and the column headings."""
+        limit = f"; each back end at most {report.seconds:g} s" if report.seconds else ""
+        return [f"{puzzle.name} ({report.label}){limit}", self.line(("backend", "status", "seconds", "states", "answer")),
+                self.line(("-" * self.width, "-" * STATUS_WIDTH, "-" * 8, "-" * 9, "-" * 6))]
+
+    def row(self, puzzle: Puzzle, report: CrossCheck, name: str) -> str:
+        """The row of back end `name`, which has ended."""
+        status, seconds, states, text = row_cells(puzzle, report, name)
+        return self.line((name, status, seconds, states, text))
+
+
+def crosscheck_table(puzzle: Puzzle, report: CrossCheck) -> list[str]:
+    """A cross-check's title and table, every back end asked in order, without the verdict line."""
+    table = CrossCheckTable(report)
+    return [*table.head(puzzle, report), *(table.row(puzzle, report, name) for name in report.asked)]
+
+
 def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
-    """A cross-check as a table plus a verdict line: they agree, they disagree (where), or nothing was compared
-    (no back end answered; each one's reason)."""
-    table = render_table(["backend", "status", "answer", "states", "seconds"],
-                         crosscheck_rows(puzzle, report))
-    return f"{puzzle.name} ({report.label})\n{table}\n{verdict(report)}"
+    """A cross-check as its table plus the verdict line (CrossCheck.summary)."""
+    return "\n".join([*crosscheck_table(puzzle, report), report.summary()])
 
 
-def verdict(report: CrossCheck) -> str:
-    """The verdict line of a cross-check."""
-    if not report.compared:
-        reasons = "; ".join(f"{name}: {reason}" for name, reason in report.skipped.items()) or "none was asked"
-        return f"NOT COMPARED: no back end answered ({reasons})"
-    return "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference}"
+class CrossCheckPrinter:
+    """A cross-check's watcher (see pysolve.crosscheck.crosscheck) that prints its table; `close` adds the verdict.
+
+    On a terminal the table fills as the back ends end: the heading first, then each back end's row as soon
+    as it ends (the fast ones first). Elsewhere (a file, a pipe, the guide's examples) the table comes whole,
+    in the order the back ends were asked, so that it reads the same every time. And while the back ends
+    run, when `progress` is a terminal, a line there as each one starts and ends. With `out` None (JSON on
+    stdout), only those progress lines.
+    """
+
+    def __init__(self, puzzle: Puzzle, out: TextIO | None = sys.stdout, progress: TextIO = sys.stderr) -> None:
+        self.puzzle, self.out, self.progress = puzzle, out, progress
+        self.live = out is not None and out.isatty()
+        self.table: CrossCheckTable | None = None
+
+    def __call__(self, event: str, name: str, report: CrossCheck) -> None:
+        if event == "begin":
+            self.table = CrossCheckTable(report)
+            if self.live:
+                self.write(self.out, *self.table.head(self.puzzle, report))
+        elif event == "started":
+            self.note(f"{name} started")
+        elif event == "finished" and self.table is not None:
+            self.note(f"{name} finished: {row_cells(self.puzzle, report, name)[0]}")
+            if self.live:
+                self.write(self.out, self.table.row(self.puzzle, report, name))
+
+    def close(self, report: CrossCheck) -> None:
+        """Print the verdict line (after the whole table, unless the rows were printed as they came)."""
+        self.write(self.out, report.summary() if self.live else render_crosscheck(self.puzzle, report))
+
+    def note(self, text: str) -> None:
+        """A progress line on the terminal (nothing when `progress` is no terminal)."""
+        if self.progress.isatty():
+            self.write(self.progress, f"[crosscheck] {text}")
+
+    @staticmethod
+    def write(stream: TextIO | None, *lines: str) -> None:
+        if stream is None:
+            return
+        stream.write("".join(line + "\n" for line in lines))
+        stream.flush()
 
 
 class Progress:
@@ -83,18 +161,20 @@ def demo_report(out: TextIO) -> int:
     work = [(puzzles.get(name), question) for name in puzzles.names()
             for question in puzzles.get(name).demo_questions()]
     progress = Progress(len(work), "demo")
-    rows, disagreements = [], 0
+    rows, verdicts = [], []
     for puzzle, question in work:
         report = crosscheck(puzzle, question)
         progress.step(puzzle.name)
-        disagreements += not report.agree
+        verdicts.append(report.verdict)
         for row in crosscheck_rows(puzzle, report):
-            rows.append([puzzle.name, puzzle.label(question, changed_only=True)] + row + ["yes" if report.agree else "NO"])
+            rows.append([puzzle.name, puzzle.label(question, changed_only=True)] + row + [DEMO_VERDICTS[report.verdict]])
     progress.close()
     out.write(render_table(["puzzle", "question", "backend", "status", "answer",
                             "states", "seconds", "agree"], rows) + "\n")
-    out.write(f"\n{len(work)} questions, {len(work) - disagreements} agreed across back ends\n")
-    return 0 if disagreements == 0 else 1
+    out.write(f"\n{len(work)} questions, {verdicts.count(AGREE)} agreed across back ends, "
+              f"{verdicts.count(NOT_COMPARED)} not compared (fewer than two answers), "
+              f"{verdicts.count(DISAGREE)} disagreed\n")
+    return 1 if DISAGREE in verdicts else 0
 
 
 class Ticker:

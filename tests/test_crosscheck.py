@@ -1,38 +1,69 @@
-"""The orchestration layer: agreement, the first difference, skipped and unknown answers."""
+"""The orchestration layer: agreement of two or more answers, the first difference, every back end that gave
+no answer and why, back ends side by side within their own time limits."""
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 
 import pytest
 
+from pysolve import budget
 from pysolve.budget import Budget
-from pysolve.crosscheck import crosscheck, first_difference
-from pysolve.errors import SearchLimitExceeded
+from pysolve.crosscheck import NOT_COMPARED, crosscheck, first_difference
+from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Found, Puzzle, Solver
 
 
 @dataclass(frozen=True)
 class Square:
     n: int
+    seconds: float = 60.0
 
 
-class Squaring(Puzzle):
-    """A toy puzzle whose kanren solver gives up on n > 5 (and answers unknown for n = 1)."""
+class Toy(Puzzle):
+    """A toy puzzle named `name` whose back ends are the solvers given (back end name -> solver)."""
 
-    name = "squaring"
-    summary = "n squared"
+    summary = "a toy"
+
+    def __init__(self, name: str, **solvers: Solver) -> None:
+        self.name, self.given = name, solvers
 
     def solvers(self, question: Square) -> dict[str, Solver]:
-        def right(q: Square, budget: Budget) -> Found:
-            return Found([q.n * q.n], {"states": 1})
+        return self.given
 
-        def gives_up(q: Square, budget: Budget) -> Found:
-            if q.n > 5:
-                raise SearchLimitExceeded("budget of 5")
-            return Found([q.n * q.n]) if q.n > 1 else Found([], status=UNKNOWN)
 
-        return {"kanren": gives_up, "python": right}
+def right(q: Square, budget: Budget) -> Found:
+    return Found([q.n * q.n], {"states": 1})
+
+
+def gives_up(q: Square, budget: Budget) -> Found:
+    """Gives up on n > 5 and answers unknown for n = 1."""
+    if q.n > 5:
+        raise SearchLimitExceeded("budget of 5")
+    return Found([q.n * q.n]) if q.n > 1 else Found([], status=UNKNOWN)
+
+
+def endless(q: Square, budget: Budget) -> Found:
+    """Searches until its time limit."""
+    while True:
+        budget.spend()
+
+
+def squaring() -> Toy:
+    """n squared; the kanren solver gives up on n > 5 (and answers unknown for n = 1)."""
+    return Toy("squaring", kanren=gives_up, python=right)
+
+
+def racing() -> Toy:
+    """A slow kanren back end (it searches until its time limit) and a python one that answers at once."""
+    return Toy("racing", kanren=endless, python=lambda q, budget: Found([q.n]))
+
+
+def right_square(q: Square) -> Found:
+    """A solver of one's own, right."""
+    return Found([q.n * q.n])
 
 
 def wrong_on_three(q: Square) -> Found:
@@ -41,7 +72,7 @@ def wrong_on_three(q: Square) -> Found:
 
 
 def test_agreement_with_times_and_statistics() -> None:
-    report = crosscheck(Squaring(), Square(4), also={"mine": wrong_on_three})
+    report = crosscheck(squaring(), Square(4), also={"mine": wrong_on_three})
     assert report.agree and report.difference is None
     assert list(report.results) == ["mine", "kanren", "python"]
     assert report.results["mine"].stats["states"] == 2 and report.results["python"].stats["states"] == 1
@@ -50,21 +81,86 @@ def test_agreement_with_times_and_statistics() -> None:
 
 
 def test_disagreement_names_the_first_difference() -> None:
-    report = crosscheck(Squaring(), Square(3), also={"mine": wrong_on_three})
+    report = crosscheck(squaring(), Square(3), also={"mine": wrong_on_three})
     assert not report.agree
     assert report.difference == "mine and kanren differ at answer[0]: 10 against 9"
 
 
-def test_budget_errors_and_unknown_answers_are_skipped_not_disagreements() -> None:
-    report = crosscheck(Squaring(), Square(6))
-    assert report.agree and "budget of 5" in report.skipped["kanren"]
-    assert report.skipped["kanren"] == "unknown: budget of 5"
-    report = crosscheck(Squaring(), Square(1))
+def test_budget_errors_and_unknown_answers_are_listed_not_disagreements() -> None:
+    report = crosscheck(squaring(), Square(6), also={"mine": right_square})
+    assert report.agree and report.skipped["kanren"] == "unknown: budget of 5"
+    assert report.summary() == ("the answers of mine, python agree; not compared "
+                                "(prolog: declined: prolog does not answer this squaring question; kanren: unknown: budget of 5)")
+    report = crosscheck(squaring(), Square(1), also={"mine": right_square})
     assert report.agree and report.skipped["kanren"] == "unknown: no answer within its budget"
 
 
+def test_one_answer_is_not_compared_and_every_silent_back_end_is_named() -> None:
+    report = crosscheck(squaring(), Square(6))
+    assert not report.compared and not report.agree and report.verdict == NOT_COMPARED
+    assert list(report.results) == ["python"] and list(report.unanswered()) == ["prolog", "kanren"]
+    assert list(report.declined) == ["prolog"] and list(report.skipped) == ["kanren"]  # only kanren owed one
+    assert report.summary() == ("NOT COMPARED: only python answered (prolog: declined: prolog does not answer this "
+                                "squaring question; kanren: unknown: budget of 5)")
+    data = report.to_json()
+    assert data["compared"] is False and data["agree"] is False and data["verdict"] == "not compared"
+    assert data["declined"] == {"prolog": "declined: prolog does not answer this squaring question"}
+    assert data["skipped"] == {"kanren": "unknown: budget of 5"}
+
+
+def test_a_solver_of_ones_own_counts_as_an_answer() -> None:
+    report = crosscheck(squaring(), Square(6), only=["kanren"], also={"mine": right_square})
+    assert not report.compared and report.summary().startswith("NOT COMPARED: only mine answered (kanren: unknown")
+    report = crosscheck(squaring(), Square(4), only=["python"], also={"mine": right_square})
+    assert report.agree and report.summary() == "all back ends agree (mine, python)"
+
+
+def test_an_error_is_a_failed_back_end_and_a_bug_is_raised() -> None:
+    def refuses(q: Square) -> Found:
+        raise InputError("n must be even")
+
+    report = crosscheck(squaring(), Square(4), also={"refuses": refuses})
+    assert report.skipped["refuses"] == "failed: InputError: n must be even" and report.agree
+
+    def crashes(q: Square) -> Found:
+        return Found([1 / 0])
+
+    told: list[tuple[str, str]] = []
+    with pytest.raises(ZeroDivisionError):  # a finished back end has a row: this one never finished
+        crosscheck(squaring(), Square(4), also={"crashes": crashes},
+                   watch=lambda event, name, report: told.append((event, name)))
+    assert ("started", "crashes") in told and ("finished", "crashes") not in told
+
+
+def test_back_ends_run_side_by_side_each_within_its_own_time_limit() -> None:
+    events: list[tuple[str, str]] = []
+    started = time.monotonic()
+    report = crosscheck(racing(), Square(7, seconds=30), also={"mine": lambda q: Found([q.n])}, seconds=1.0,
+                        watch=lambda event, name, report: events.append((event, name)))
+    took = time.monotonic() - started
+    assert 1.0 <= took < 3.0, took  # the limit of 1 s, not the question's 30 s, and not one after another
+    assert events[0] == ("begin", "") and ("finished", "prolog") in events  # declined: told at once
+    finished = [name for event, name in events if event == "finished"]
+    assert finished[-1] == "kanren" and set(finished) == {"prolog", "mine", "python", "kanren"}
+    assert {name for event, name in events if event == "started"} == {"mine", "python", "kanren"}
+    assert report.agree and report.skipped["kanren"] == "unknown: racing search passed its time limit of 1 s"
+    assert list(report.results) == ["mine", "python"] and report.seconds == 1.0
+
+
+def test_a_web_requests_bounds_reach_every_back_end() -> None:
+    """A web worker serves a request (budget.serving): its cap and its abandonment bind the lanes too."""
+    with budget.serving(0.5, threading.Event()):
+        report = crosscheck(racing(), Square(7, seconds=30), seconds=20)
+    assert report.skipped["kanren"] == "unknown: racing search passed its time limit of 0.5 s"
+    gone = threading.Event()
+    gone.set()
+    with budget.serving(20, gone):
+        report = crosscheck(racing(), Square(7, seconds=30))
+    assert "abandoned" in report.skipped["kanren"]
+
+
 def test_only_some_back_ends() -> None:
-    assert list(crosscheck(Squaring(), Square(3), ["kanren"]).results) == ["kanren"]
+    assert list(crosscheck(squaring(), Square(3), ["kanren"]).results) == ["kanren"]
 
 
 @pytest.mark.parametrize("left, right, where", [

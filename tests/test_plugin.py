@@ -87,10 +87,10 @@ def test_agreement_passes_and_disagreement_fails_with_a_readable_diff(pytester: 
     result = pytester.runpytest()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
-        "*AssertionError: pysolve back ends do not agree*",
-        "*wrong_count  solved  35 solutions*",
-        "*python       solved  36 solutions*",
-        "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36*",
+        "*AssertionError: pysolve back ends do not agree",
+        "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36",
+        "*wrong_count  solved * 35 solutions",
+        "*python       solved * 36 solutions",
         "*--- wrong_count*",
         "*+++ python*",
         "*-{'count': 35}*",
@@ -98,16 +98,75 @@ def test_agreement_passes_and_disagreement_fails_with_a_readable_diff(pytester: 
     ])
 
 
+def failure_of(pytester: pytest.Pytester, test: str, fresh: bool = False) -> str:
+    """What pytest prints for a user's test file that fails once (in a fresh process when `fresh`)."""
+    pytester.makepyfile("from pysolve.pytest_plugin import assert_backends_agree\n\n" + test)
+    result = pytester.runpytest_subprocess() if fresh else pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    return result.stdout.str()
+
+
 def test_a_missing_answer_fails_instead_of_passing_quietly(pytester: pytest.Pytester) -> None:
+    printed = failure_of(pytester, """def test_one_answer_only():
+    assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["kanren", "python"])
+""")
+    assert ("AssertionError: pysolve back ends were not compared\nE       NOT COMPARED: only python answered "
+            "(kanren: declined: kanren does not answer this fichas question)") in printed
+    assert "agree" not in printed.replace("assert_backends_agree", "")
+
+
+def test_hidden_prolog_is_one_verdict_not_compared(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prolog asked but hidden (in a fresh process): one verdict, in the CLI's words, and nothing else."""
+    monkeypatch.setenv("PYSOLVE_NO_PROLOG", "1")
+    printed = failure_of(pytester, """def test_prolog_and_python():
+    assert_backends_agree("fichas", m=2, n=2, strategy="bfs", backends=["prolog", "python"])
+""", fresh=True)
+    assert ("AssertionError: pysolve back ends were not compared\nE       NOT COMPARED: only python answered "
+            "(prolog: unavailable: SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1)") in printed
+    text = printed.replace("assert_backends_agree", "")
+    assert "agree" not in text and "did not answer" not in text
+
+
+def test_an_answer_missing_beside_two_that_agree_fails_naming_it(pytester: pytest.Pytester) -> None:
+    printed = failure_of(pytester, """import pysolve
+
+def out_of_time(question):
+    raise pysolve.SearchLimitExceeded("my search passed its time limit of 1 s")
+
+def test_three():
+    assert_backends_agree("tangram", count=True, strategy="cell", backends=["python"],
+                          reference=[lambda q: pysolve.Found([], count=36), out_of_time])
+""")
+    assert ("AssertionError: pysolve back ends did not all answer (out_of_time gave no answer)\nE       the answers "
+            "of <lambda>, python agree; not compared (out_of_time: unknown: my search passed its time limit of 1 s)"
+            ) in printed
+
+
+def test_a_reference_solver_owes_only_its_answer(pytester: pytest.Pytester) -> None:
+    """A solver of one's own whose Found has no statistics (fichas' states) is compared on what it gave."""
     pytester.makepyfile("""
+        import pysolve
         from pysolve.pytest_plugin import assert_backends_agree
 
-        def test_one_answer_only():
-            assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["kanren", "python"])
+        BFS = ["BBHVV", "BBVVH", "BHVVB", "BVVHB", "HVVBB", "VVHBB"]
+
+        def mine(question):
+            return pysolve.Found([BFS])
+
+        def wrong(question):
+            return pysolve.Found([BFS[:1] + BFS[2:]])
+
+        def test_path_only():
+            report = assert_backends_agree("fichas", m=2, n=2, strategy="bfs", reference=mine)
+            assert "states" not in report.results["mine"].stats and report.results["python"].stats["states"] == 93
+
+        def test_wrong_path():
+            assert_backends_agree("fichas", m=2, n=2, strategy="bfs", reference=wrong)
     """)
     result = pytester.runpytest()
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*only 1 answer(s) came back (python); nothing to compare*"])
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*DISAGREEMENT: wrong and * differ at answer?'path'?*"])
+    assert "KeyError" not in result.stdout.str()
 
 
 def test_hidden_prolog_leaves_the_default_set_and_fails_when_chosen(pytester: pytest.Pytester,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.crosscheck import NOT_GIVEN
 from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
@@ -38,11 +39,12 @@ class Fichas(Puzzle):
         return Budget(nodes=DEFAULT_MAX_EXPANSIONS, seconds=question.seconds, label=f"{question.strategy} search")
 
     def canonical(self, answer: Answer) -> Any:
-        """Tree strategies: the exact path and state count. Shortest: the length of a valid path."""
+        """Tree strategies: the exact path and state count (when the answer gives one: a solver of one's own
+        may give only its path). Shortest: the length of a valid path."""
         question = Question(**answer.question)
         path = answer.solutions[0] if answer.solutions else None
         if question.strategy in TREE_STRATEGIES:
-            return {"path": path, "states": answer.stats["states"]}
+            return {"path": path, "states": answer.stats.get("states", NOT_GIVEN)}
         valid = path is not None and is_solution(path, question.m, question.n)
         return {"moves": len(path) - 1 if path else None, "valid path": valid}
 

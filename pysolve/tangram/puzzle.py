@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pysolve import files
+from pysolve.crosscheck import NOT_GIVEN
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.tangram import draw
@@ -89,7 +90,7 @@ class Tangram(Puzzle):
         if mode == "all":
             return {"count": answer.count, "tilings": sorted(_as_tuples(t) for t in answer.solutions)}
         if mode == "validate":
-            return {"problems": answer.stats["problems"], "solutions": answer.solutions}
+            return {"problems": answer.stats.get("problems", NOT_GIVEN), "solutions": answer.solutions}
         return answer.solutions
 
     def render(self, answer: Answer) -> str:

@@ -19,8 +19,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from pysolve import api
-from pysolve.crosscheck import CrossCheck
+from pysolve import api, backends
+from pysolve.crosscheck import SECONDS, CrossCheck, category, crosscheck
 from pysolve.errors import InputError, UnknownName
 from pysolve.options import Option
 from pysolve.paths import data_dir
@@ -54,10 +54,10 @@ def shipped_files(puzzle: Puzzle) -> dict[str, Path]:
 
 def option_view(option: Option, shipped: list[str]) -> dict[str, Any]:
     """One question option as the page's form shows it; a FILE option with the shipped names to pick from,
-    `seconds` with what this server gives (at most MAX_SECONDS)."""
+    `seconds` as each back end's time limit (the cross-check's default; at most MAX_SECONDS here)."""
     default, help_text = option.default, option.help
     if option.name == "seconds":
-        default, help_text = min(default or MAX_SECONDS, MAX_SECONDS), f"{help_text} (at most {MAX_SECONDS:g} here)"
+        default, help_text = SECONDS, f"time limit of each back end, which run side by side (at most {MAX_SECONDS:g} here)"
     return {"name": option.name, "type": option.type.__name__, "default": default, "help": help_text,
             "choices": list(option.choices), "required": option.required, "positional": option.positional,
             "many": option.many, "file": reads_file(option), "shipped": shipped if reads_file(option) else []}
@@ -105,35 +105,68 @@ def with_files(puzzle: Puzzle, values: dict[str, Any], files: Files) -> dict[str
     return resolved
 
 
-def check_seconds(puzzle: Puzzle, values: dict[str, Any]) -> None:
-    """InputError when the question asks for more seconds than this server gives a search (MAX_SECONDS)."""
+def each_seconds(puzzle: Puzzle, values: dict[str, Any]) -> float:
+    """Each back end's time limit: the question's `seconds` (InputError past MAX_SECONDS, this server's most),
+    else the cross-check's default (crosscheck.SECONDS), as on the command line."""
     for option in puzzle.question_options():
         if option.name == "seconds" and values.get("seconds") is not None:
-            asked = option.value(values["seconds"])
+            try:
+                asked = option.value(values["seconds"])
+            except InputError as error:
+                raise in_page_words(puzzle, error) from None
             if asked > MAX_SECONDS:
                 raise InputError(f"the option 'seconds' is at most {MAX_SECONDS:g} on this server, not {asked:g}")
+            return asked
+    return SECONDS
+
+
+def field_label(option: Option) -> str:
+    """An option's name as the page's form labels it (crosscheck.js `field`): NAME for a positional one,
+    the name with dashes otherwise."""
+    return option.name.upper() if option.positional else option.name.replace("_", "-")
+
+
+def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
+    """A question's error as the page says it: without the command it names (`pysolve solve fichas: `), each
+    option by its form field's label, not its command-line flag ("--m is required" -> "M is required")."""
+    text = str(error)
+    if text.startswith("pysolve "):
+        text = text.partition(": ")[2] or text
+    for option in puzzle.question_options():
+        if not option.positional:
+            text = re.sub(rf"(?<![\w-]){re.escape(option.flag)}(?![\w-])", field_label(option), text)
+    return InputError(text[:1].upper() + text[1:])
 
 
 def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
-    """The table of answers (status, summary, seconds per back end), the verdict and the first difference."""
+    """The verdict (its word and its line, the CLI's), the table of answers (status, summary, seconds per back
+    end), every back end that gave no answer with its category and reason, and the first answer drawn."""
     rows = [{"backend": name, "status": answer.status, "summary": puzzle.summarise(answer),
              "seconds": answer.stats.get("seconds"),
              "stats": {key: value for key, value in answer.stats.items() if key != "seconds"}}
             for name, answer in report.results.items()]
+    missing = [{"backend": name, "status": category(reason), "reason": reason.partition(": ")[2]}
+               for name, reason in report.unanswered().items()]
     first = next(iter(report.results.values()), None)
     drawing = ANSI.sub("", puzzle.render(first))[:SHOWN] if first is not None else ""
     return {"puzzle": report.puzzle, "label": report.label, "question": report.question,
-            "compared": report.compared, "agree": report.agree,
-            "difference": report.difference, "results": rows, "skipped": report.skipped,
+            "verdict": report.verdict, "summary": report.summary(), "compared": report.compared,
+            "agree": report.agree, "difference": report.difference, "seconds": report.seconds,
+            "results": rows, "missing": missing, "skipped": report.skipped, "declined": report.declined,
             "drawing": drawing, "drawn_by": first.backend if first is not None else None}
 
 
 def ask(puzzle: Puzzle, values: dict[str, Any], only: list[str] | None) -> dict[str, Any]:
-    """Build the question from the options (checked as the CLI checks them, its files shipped or uploaded) and
-    cross-check it; the answer names the files as the request did."""
+    """Build the question from the options (checked as the CLI checks them, its files shipped or uploaded, its
+    errors in the page's words) and cross-check it, each back end within its own time limit; the answer names
+    the files as the request did."""
+    seconds = each_seconds(puzzle, values)
     with Files(shipped_folder(puzzle)) as files:
-        question = puzzle.question(**with_files(puzzle, values, files))
-        report = report_view(puzzle, api.crosscheck(puzzle, question=question, backends=only))
+        try:
+            question = puzzle.question(**with_files(puzzle, values, files))
+        except InputError as error:
+            raise in_page_words(puzzle, error) from None
+        report = report_view(puzzle, crosscheck(puzzle, question, only, seconds=seconds))
         return json.loads(files.shown(json.dumps(report)))
 
 
@@ -147,10 +180,12 @@ def routes(workers: Workers) -> list[Route]:
         data = await body(request)
         puzzle = api.get_puzzle(field_of(data, "puzzle", str, required=True))
         values = field_of(data, "options", dict, default={})
-        check_seconds(puzzle, values)
+        each_seconds(puzzle, values)  # refused before it waits for a worker
         only = field_of(data, "backends", list)
         if only is not None and not all(isinstance(name, str) for name in only):
             raise InputError(f"the field 'backends' must be a list of back-end names, not {excerpt(only)}")
+        for name in only or ():
+            backends.check_name(name)
         return JSONResponse(await workers.run(request, ask, puzzle, values, only))
 
     return [

@@ -89,38 +89,55 @@ function values() {
   return chosen;
 }
 
+function verdictLine(report) {
+  // The CLI's verdict line, under the question's label; all answering and agreeing reads "the back ends agree".
+  if (report.agree && !report.missing.length) return `${report.label}: the back ends agree`;
+  return `${report.label}: ${report.summary}`;
+}
+
+function row(cells, backend) {
+  const tr = document.createElement("tr");
+  tr.dataset.backend = backend;
+  for (const text of cells) tr.append(Object.assign(document.createElement("td"), { textContent: String(text) }));
+  return tr;
+}
+
 function showReport(report) {
-  $("verdict").textContent = report.agree ? `${report.label}: the back ends agree`
-    : report.results.length ? `${report.label}: they differ: ${report.difference}` : `${report.label}: no back end answered`;
+  // Every back end asked: a row with its answer, or with its category (declined, unavailable, unknown,
+  // failed) and its reason; then the verdict (agree, disagree, not compared).
+  $("verdict").textContent = verdictLine(report);
   $("verdict").className = report.agree ? "ok" : "bad";
+  $("verdict").dataset.verdict = report.verdict;
   const table = $("results");
   table.innerHTML = "<tr><th>back end</th><th>status</th><th>answer</th><th>seconds</th><th>search</th></tr>";
-  for (const row of report.results) {
-    const tr = document.createElement("tr");
-    tr.dataset.backend = row.backend;
-    const search = Object.entries(row.stats).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ").slice(0, 160);
-    for (const text of [row.backend, row.status, row.summary, row.seconds, search]) {
-      tr.append(Object.assign(document.createElement("td"), { textContent: String(text) }));
-    }
-    table.append(tr);
+  for (const each of report.results) {
+    const search = Object.entries(each.stats).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(", ").slice(0, 160);
+    table.append(row([each.backend, each.status, each.summary, each.seconds, search], each.backend));
   }
-  $("skipped").innerHTML = "";
-  for (const [name, why] of Object.entries(report.skipped)) {
-    $("skipped").append(Object.assign(document.createElement("li"), { textContent: `${name} not compared: ${why}` }));
-  }
+  for (const each of report.missing) table.append(row([each.backend, each.status, each.reason, "-", ""], each.backend));
+  $("limit").textContent = report.seconds ? `each back end at most ${report.seconds} s, side by side` : "";
   $("drawn-by").textContent = report.drawn_by ? `the answer of ${report.drawn_by}` : "";
   $("drawing").textContent = report.drawing;
+  $("drawing").hidden = !report.drawing;
+}
+
+function clearReport(text) {
+  // What a request that failed leaves: no result of an earlier question, only what is under way (or nothing).
+  $("verdict").textContent = text;
+  $("verdict").className = "";
+  delete $("verdict").dataset.verdict;
+  for (const id of ["results", "limit", "drawn-by", "drawing"]) $(id).textContent = "";
+  $("drawing").hidden = true;
 }
 
 function ask() {
-  $("verdict").textContent = "asking every back end ...";
-  $("verdict").className = "";
+  clearReport("asking every back end ...");
   const only = [...document.querySelectorAll(".only:checked")].map(box => box.value);
   return working(async () => {
     try {
       showReport(await call("POST", "/api/crosscheck", { puzzle: $("puzzle").value, options: values(), backends: only }));
     } catch (error) {
-      $("verdict").textContent = "";
+      clearReport("");  // the error (shown by call) replaces the result
       throw error;
     }
   });
