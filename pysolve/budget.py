@@ -39,11 +39,18 @@ def serving(seconds: float, gone: threading.Event) -> Iterator[None]:
     """While the block runs, every budget made in this thread lasts `seconds` at most, and every budget
     checked here is spent at once when `gone` is set (the web client that asked has left): so a request
     holds a worker thread, and the Prolog lock, for a bounded time, and not at all once it is abandoned."""
+    before = request_bounds()
     _request.seconds, _request.gone = seconds, gone
     try:
         yield
     finally:
-        _request.seconds, _request.gone = 0.0, None
+        _request.seconds, _request.gone = before  # a block nested in another leaves the outer bounds in place
+
+
+def request_bounds() -> tuple[float, threading.Event | None]:
+    """The calling thread's bounds set by `serving`: its time limit (0.0: none) and the event set once its
+    client has left (None: none)."""
+    return _request.seconds, _request.gone
 
 
 def _abandoned() -> bool:

@@ -215,9 +215,9 @@ def within_request(seconds: float | None) -> tuple[float, threading.Event]:
     """The time limit of each back end and the event that says nobody waits any more: `seconds` within the
     bounds of the request the calling thread serves (a web worker's, see budget.serving), carried to the lanes
     because those bounds belong to a thread."""
-    request = budget._request  # the calling thread's bounds; budget offers no public reader of them
-    limits = [limit for limit in (seconds, request.seconds) if limit]
-    return min(limits, default=0.0), request.gone or threading.Event()
+    served, gone = budget.request_bounds()
+    limits = [limit for limit in (seconds, served) if limit]
+    return min(limits, default=0.0), gone or threading.Event()
 
 
 def outcome_of(ask: Callable[[], Answer], cap: float, gone: threading.Event) -> Any:

@@ -107,8 +107,7 @@ def test_query_names_variables_and_cuts_huge_values(capsys: pytest.CaptureFixtur
 @needs_prolog
 def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "query", "fichas", "numlist(1, 200000000, L)", "--seconds", "30")
-    assert code == 0 and out == "false.\n"
-    assert err == ("(stopped: the goal passed its memory limit (the Prolog stack limit of 1.0 GB))\n")
+    assert code == 3 and out == "unknown.  % stopped: the goal passed its memory limit (the Prolog stack limit of 1.0 GB)\n"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -284,8 +283,9 @@ def test_the_demo_without_prolog_answers_every_puzzle_on_kanren_and_python() -> 
     answered = {row[0] for row in rows if "solved" in row and ("kanren" in row or "python" in row)}
     assert answered == {"fichas", "tangram", "hidato", "azul", "squares", "sudoku"}
     assert all("solved" not in row for row in rows if "prolog" in row)
-    assert all(row[-1] == "yes" for row in rows)
-    assert "agreed across back ends" in demo.stdout.splitlines()[-1]
+    assert all(row[-1] in ("yes", "-") for row in rows)  # "-": only python answered (kanren declines the strategy)
+    assert {row[0] for row in rows if row[-1] == "-"} <= {"fichas"}
+    assert demo.stdout.splitlines()[-1].endswith(" 0 disagreed")
     questions = [line.split(" python ")[0].strip() for line in demo.stdout.splitlines() if line.split()[:1] in PUZZLE_WORDS]
     assert len(questions) >= 14 and len(set(questions)) == len(questions)  # every row's question reads apart
     assert "..." not in demo.stdout and str(Path.cwd()) not in demo.stdout and "/data/" not in demo.stdout

@@ -55,7 +55,7 @@ SECONDS_COMMANDS = {  # every command with a --seconds option, asked a quick que
     "solve tangram": ["solve", "tangram", "--backend", "python"],
     "solve squares": ["solve", "squares", "--backend", "python"],
     "solve fichas": ["solve", "fichas", "--m", "1", "--n", "1", "--backend", "python"],
-    "crosscheck sudoku": ["crosscheck", "sudoku", "data/sudoku/wikipedia.txt", "--backends", "python"],
+    "crosscheck sudoku": ["crosscheck", "sudoku", "data/sudoku/wikipedia.txt", "--backends", "kanren,python"],
     "generate hidato": ["generate", "hidato", "--rows", "4", "--cols", "4", "--seed", "1"],
     "query": ["query", "pysolve_bridge", "true"],
 }

@@ -332,7 +332,7 @@ def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backe
     page.select_option("#puzzle", "fichas")
     page.click("#ask")
     settle(page)
-    assert page.text_content("#error") == "pysolve solve fichas: --m is required"
+    assert page.text_content("#error") == "M is required"
 
 
 def test_crosscheck_of_a_shipped_instance_and_of_an_uploaded_file(base: str, page: Page, tmp_path: Path,

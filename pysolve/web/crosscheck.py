@@ -129,9 +129,8 @@ def field_label(option: Option) -> str:
 def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
     """A question's error as the page says it: without the command it names (`pysolve solve fichas: `), each
     option by its form field's label, not its command-line flag ("--m is required" -> "M is required")."""
-    text = str(error)
-    if text.startswith("pysolve "):
-        text = text.partition(": ")[2] or text
+    text = re.sub(r"^pysolve [\w-]+ ([\w-]+)(: | )", lambda match: "" if match[2] == ": " else f"{match[1]} ",
+                  str(error))  # "pysolve solve fichas: ..." -> "...", "pysolve solve tangram has ..." -> "tangram has ..."
     for option in puzzle.question_options():
         if not option.positional:
             text = re.sub(rf"(?<![\w-]){re.escape(option.flag)}(?![\w-])", field_label(option), text)
