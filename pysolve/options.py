@@ -48,6 +48,12 @@ class Option:
             raise TypeError(f"option {self.name}: type must be one of str, int, float, bool")
 
     @property
+    def reads_file(self) -> bool:
+        """True for an option naming a file to read (declared with the metavar FILE): a path, or the name of
+        one of the puzzle's shipped instances (pysolve.shipped)."""
+        return self.metavar == "FILE" and not self.output
+
+    @property
     def flag(self) -> str:
         """How the CLI spells it: FILE for a positional, else --name-with-dashes."""
         return (self.metavar or self.name.upper()) if self.positional else "--" + self.name.replace("_", "-")
