@@ -70,6 +70,7 @@ class Catalogue:
     """A puzzle's shipped instances by name (`what` names the puzzle's files in messages: `hidato file`)."""
 
     puzzle: str
+    folder: Path | None = None
     entries: tuple[Shipped, ...] = ()
     what: str = ""
 
@@ -115,7 +116,7 @@ def catalogue(puzzle: str, folder: Path | None, notes: Iterable[Note] = (),
     """The catalogue of the files under `folder` (none when it is None or missing): names, aliases (alias ->
     name) and notes (the first that matches a name) attached."""
     if folder is None or not folder.is_dir():
-        return Catalogue(puzzle, (), what)
+        return Catalogue(puzzle, None, (), what)
     notes = tuple(notes)
     also: dict[str, list[str]] = {}
     for alias, name in (aliases or {}).items():
@@ -125,7 +126,7 @@ def catalogue(puzzle: str, folder: Path | None, notes: Iterable[Note] = (),
         note = next((note for note in notes if fnmatch.fnmatchcase(name, note.pattern)), Note(name))
         entries.append(Shipped(name, path, path.relative_to(folder).as_posix(), tuple(also.get(name, ())),
                                note.known, note.source))
-    return Catalogue(puzzle, tuple(entries), what)
+    return Catalogue(puzzle, folder, tuple(entries), what)
 
 
 def _named(folder: Path) -> list[tuple[str, Path]]:
