@@ -67,6 +67,11 @@ class Squares(Puzzle):
         mode = ALL if all else COUNT if count else FIRST
         return Question(load(file), mode, up_to_rotation, strategy, seconds, count_orientations)
 
+    def located(self, given: Any) -> Any:
+        """FILE as given: the squares reader (`model.load`) takes shipped names itself, from the same catalogue,
+        so that an instance keeps the name it was asked by (`eternity-3x3`, not its file's path)."""
+        return given
+
     def split(self, question: Question) -> list[Question] | None:
         """A count (fast strategy, two cells or more) as the counts of its canonical grids by their first cells,
         row by row: each part fixes one more cell (each grid begins one way), two cells deep for enough parts.
