@@ -38,7 +38,8 @@ class HidatoPuzzle(BoardPuzzle):
     )
 
     options = board_options(
-        "board: JSON rows (0 empty, -1 blocked) or text (__ empty, . blocked)",
+        "board: JSON rows (0 empty, -1 blocked) or text (__ empty, . blocked); or a shipped name "
+        "(sample; pysolve list hidato)",
         "FILE is a filled board: check it, name the pair that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
                help="fast (propagation for 500 nodes, then the strengthened walk) or original (the original's walk)"),
@@ -46,7 +47,7 @@ class HidatoPuzzle(BoardPuzzle):
     generate_options = (
         Option("rows", int, above=0, help="rows of a rectangular board"),
         Option("cols", int, above=0, help="columns of a rectangular board"),
-        Option("shape", metavar="FILE", help="take the board's shape (open cells) from a hidato file"),
+        Option("shape", metavar="FILE", help="take the board's shape (open cells) from a hidato file or a shipped name (shapes/ring)"),
         Option("holes", int, 0, minimum=0, help="block this many random cells"),
         Option("givens", float, 0.0, minimum=0, metavar="FRACTION",
                help="stop removing givens at this fraction of the cells (default: as few as stay unique)"),

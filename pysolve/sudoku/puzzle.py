@@ -40,7 +40,8 @@ class SudokuPuzzle(BoardPuzzle):
     )
 
     options = board_options(
-        "one puzzle (an 81-character line, or 9 lines of 9) or many (one line each)",
+        "one puzzle (an 81-character line, or 9 lines of 9) or many (one line each); or a shipped name "
+        "(top95; pysolve list sudoku)",
         "FILE is a filled grid: check it, name the row, column or box that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
                help="fast (propagation, fewest candidates first; Python and Prolog alike) "

@@ -17,7 +17,7 @@ from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placem
                                    inside, load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
-FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
+FILE = Option("file", positional=True, metavar="FILE", help="instance file or shipped name (default: classic, the 10x10)")
 
 
 class Tangram(Puzzle):
