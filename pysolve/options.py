@@ -50,7 +50,7 @@ class Option:
     @property
     def reads_file(self) -> bool:
         """True for an option naming a file to read (declared with the metavar FILE): a path, or the name of
-        one of the puzzle's shipped instances (pysolve.shipped)."""
+        one of the puzzle's shipped instances (pysolve.catalogue)."""
         return self.metavar == "FILE" and not self.output
 
     @property

@@ -26,7 +26,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
-from pysolve import backends, files, memory, paths, shipped
+from pysolve import backends, files, memory, paths
+from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve import options as _options
 from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.errors import SearchLimitExceeded, UnknownName
@@ -71,7 +72,7 @@ class Puzzle:
     play_options: ClassVar[tuple[Option, ...]] = ()      # `pysolve play NAME`, when can_play
     can_play: ClassVar[bool] = False
     splits: ClassVar[str] = "counts"  # the questions `split` splits, in words, for the message on the others
-    shipped_notes: ClassVar[tuple[shipped.Note, ...]] = ()  # what is known of the shipped instances (`pysolve list`)
+    shipped_notes: ClassVar[tuple[Note, ...]] = ()  # what is known of the shipped instances (`pysolve list`)
     shipped_aliases: ClassVar[Mapping[str, str]] = {}  # short names of shipped instances: alias -> name
 
     # --- questions -------------------------------------------------------------------------------
@@ -104,10 +105,10 @@ class Puzzle:
         returns its own folder (or None: it ships none)."""
         return paths.data_dir() / self.name if type(self).__module__.startswith("pysolve.") else None
 
-    def catalogue(self) -> shipped.Catalogue:
+    def catalogue(self) -> Catalogue:
         """The shipped instances by name (`pysolve list NAME`), which every file option also takes."""
-        return shipped.catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases,
-                                 f"{self.name} file")
+        return build_catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases,
+                               f"{self.name} file")
 
     def instance_size(self, path: Path) -> str:
         """A shipped instance's size in a few words (`8x8, 40 cells`) for `pysolve list`; "" when not told."""

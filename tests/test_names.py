@@ -14,7 +14,7 @@ from pysolve.errors import UnknownName
 from pysolve.options import Option
 from pysolve.paths import data_dir
 from pysolve.puzzle import Puzzle
-from pysolve.shipped import Note
+from pysolve.catalogue import Note
 from pysolve.web import crosscheck as web_crosscheck
 
 SHIPPING = ("hidato", "squares", "sudoku", "tangram")  # the puzzles with files under data/

@@ -13,7 +13,7 @@ from pysolve.options import Option, seconds_option
 from pysolve.paths import data_dir
 from pysolve.boards import BoardPuzzle, board_options
 from pysolve.puzzle import brief
-from pysolve.shipped import Note
+from pysolve.catalogue import Note
 
 
 def sample_file() -> Path:

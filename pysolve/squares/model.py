@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pysolve import files, shipped
+from pysolve import files
+from pysolve.catalogue import build_catalogue
 from pysolve.answers import NO_SOLUTION, SOLVED, Found
 from pysolve.budget import time_limit
 from pysolve.errors import InputError, UnknownName
@@ -276,7 +277,7 @@ DEFAULT = "insects"
 def load(file: str | os.PathLike[str] | None = None) -> Instance:
     """An instance from a file path or a shipped name (`insects`, `eternity-5x5`); default the insects."""
     text = os.fspath(file) if file is not None else DEFAULT
-    path = shipped.catalogue("squares", shipped_dir(), aliases=ALIASES, what="squares file").locate(text)
+    path = build_catalogue("squares", shipped_dir(), aliases=ALIASES, what="squares file").locate(text)
     return parse(files.read_text(path, "squares file"), text)
 
 

@@ -12,7 +12,7 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
-from pysolve.shipped import Note
+from pysolve.catalogue import Note
 from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALIASES, ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,

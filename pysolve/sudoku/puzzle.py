@@ -13,7 +13,7 @@ from pysolve.options import Option
 from pysolve.paths import data_dir
 from pysolve.boards import BoardPuzzle, board_options
 from pysolve.puzzle import brief, deepened
-from pysolve.shipped import Note
+from pysolve.catalogue import Note
 from pysolve.sudoku import draw, generate, model, python
 from pysolve.sudoku.model import BOXES, Question
 

@@ -10,7 +10,7 @@ from typing import Any
 from pysolve import files
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
-from pysolve.shipped import Note
+from pysolve.catalogue import Note
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placement, Question, describe_problem,

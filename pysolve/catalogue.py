@@ -111,7 +111,7 @@ class Catalogue:
                 f"file, and no shipped {self.puzzle} instance of that name ({hint})")
 
 
-def catalogue(puzzle: str, folder: Path | None, notes: Iterable[Note] = (),
+def build_catalogue(puzzle: str, folder: Path | None, notes: Iterable[Note] = (),
               aliases: Mapping[str, str] | None = None, what: str = "") -> Catalogue:
     """The catalogue of the files under `folder` (none when it is None or missing): names, aliases (alias ->
     name) and notes (the first that matches a name) attached."""
