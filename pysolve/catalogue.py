@@ -67,12 +67,11 @@ class Shipped:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """A puzzle's shipped instances by name (`what` names the puzzle's files in messages: `hidato file`)."""
+    """A puzzle's shipped instances by name, from the files under `folder` (None: it ships none)."""
 
     puzzle: str
     folder: Path | None = None
     entries: tuple[Shipped, ...] = ()
-    what: str = ""
 
     def find(self, name: str, aliases: bool = True) -> Shipped | None:
         """The instance `name` names (its name or its file; or an alias, unless `aliases` is False)."""
@@ -94,7 +93,7 @@ class Catalogue:
 
     def locate(self, given: str) -> str:
         """The file to read for `given`: the path itself when it exists, else the shipped instance of that
-        name; UnknownName (naming `what` and the close names) when it is neither."""
+        name; UnknownName (naming the close names) when it is neither."""
         if os.path.exists(given):  # False, not OSError, for a name too long to look up
             return given
         entry = self.find(given)
@@ -107,32 +106,32 @@ class Catalogue:
         close = self.close(given)
         hint = (f"close names: {', '.join(close)}" if close
                 else f"`pysolve list {self.puzzle}` lists them" if self.entries else "it ships none")
-        return (f"{self.what or self.puzzle + ' file'} {files.excerpt(given, files.PATH_CHARACTERS)}: no such "
-                f"file, and no shipped {self.puzzle} instance of that name ({hint})")
+        return (f"{self.puzzle} file {files.excerpt(given, files.PATH_CHARACTERS)}: no such file, and no shipped "
+                f"{self.puzzle} instance of that name ({hint})")
 
 
 def build_catalogue(puzzle: str, folder: Path | None, notes: Iterable[Note] = (),
-              aliases: Mapping[str, str] | None = None, what: str = "") -> Catalogue:
+                    aliases: Mapping[str, str] | None = None) -> Catalogue:
     """The catalogue of the files under `folder` (none when it is None or missing): names, aliases (alias ->
     name) and notes (the first that matches a name) attached."""
     if folder is None or not folder.is_dir():
-        return Catalogue(puzzle, None, (), what)
+        return Catalogue(puzzle)
     notes = tuple(notes)
     also: dict[str, list[str]] = {}
     for alias, name in (aliases or {}).items():
         also.setdefault(name, []).append(alias)
     entries = []
     for name, path in _named(folder):
-        note = next((note for note in notes if fnmatch.fnmatchcase(name, note.pattern)), Note(name))
+        note = next((note for note in notes if fnmatch.fnmatchcase(name, note.pattern)), Note("*"))
         entries.append(Shipped(name, path, path.relative_to(folder).as_posix(), tuple(also.get(name, ())),
                                note.known, note.source))
-    return Catalogue(puzzle, folder, tuple(entries), what)
+    return Catalogue(puzzle, folder, tuple(entries))
 
 
 def _named(folder: Path) -> list[tuple[str, Path]]:
-    """(name, path) of every file under `folder` but the READMEs, by name: each by its path without the
-    extension, unless another file took that name first (FIRST_SUFFIX first, then in order of name)."""
-    found = [path for path in folder.rglob("*") if path.is_file() and not path.name.startswith("README")]
+    """(name, path) of every file under `folder` but the READMEs and hidden files, by name: each by its path
+    without the extension, unless another file took that name first (FIRST_SUFFIX first, then by name)."""
+    found = [path for path in folder.rglob("*") if path.is_file() and not path.name.startswith(("README", "."))]
     found.sort(key=lambda path: (path.relative_to(folder).with_suffix("").as_posix(), path.suffix != FIRST_SUFFIX,
                                  path.suffix))
     named, taken = [], set()

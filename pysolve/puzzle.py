@@ -107,8 +107,7 @@ class Puzzle:
 
     def catalogue(self) -> Catalogue:
         """The shipped instances by name (`pysolve list NAME`), which every file option also takes."""
-        return build_catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases,
-                               f"{self.name} file")
+        return build_catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases)
 
     def instance_size(self, path: Path) -> str:
         """A shipped instance's size in a few words (`8x8, 40 cells`) for `pysolve list`; "" when not told."""

@@ -277,7 +277,7 @@ DEFAULT = "insects"
 def load(file: str | os.PathLike[str] | None = None) -> Instance:
     """An instance from a file path or a shipped name (`insects`, `eternity-5x5`); default the insects."""
     text = os.fspath(file) if file is not None else DEFAULT
-    path = build_catalogue("squares", shipped_dir(), aliases=ALIASES, what="squares file").locate(text)
+    path = build_catalogue("squares", shipped_dir(), aliases=ALIASES).locate(text)
     return parse(files.read_text(path, "squares file"), text)
 
 
