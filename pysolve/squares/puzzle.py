@@ -9,10 +9,10 @@ from typing import Any
 
 from pysolve import files
 from pysolve.budget import Budget
+from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
-from pysolve.catalogue import Note
 from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALIASES, ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
