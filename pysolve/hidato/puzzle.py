@@ -47,7 +47,8 @@ class HidatoPuzzle(BoardPuzzle):
     generate_options = (
         Option("rows", int, above=0, help="rows of a rectangular board"),
         Option("cols", int, above=0, help="columns of a rectangular board"),
-        Option("shape", metavar="FILE", help="take the board's shape (open cells) from a hidato file or a shipped name (shapes/ring)"),
+        Option("shape", metavar="FILE",
+               help="take the board's shape (open cells) from a hidato file or a shipped name (shapes/ring)"),
         Option("holes", int, 0, minimum=0, help="block this many random cells"),
         Option("givens", float, 0.0, minimum=0, metavar="FRACTION",
                help="stop removing givens at this fraction of the cells (default: as few as stay unique)"),

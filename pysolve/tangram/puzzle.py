@@ -17,7 +17,8 @@ from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placem
                                    inside, load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
-FILE = Option("file", positional=True, metavar="FILE", help="instance file or shipped name (default: classic, the 10x10)")
+FILE = Option("file", positional=True, metavar="FILE",
+              help="instance file or shipped name (default: classic, the 10x10)")
 
 
 class Tangram(Puzzle):
@@ -27,7 +28,8 @@ class Tangram(Puzzle):
     summary = "rectangle tangram: cover a board exactly with rectangles"
     can_generate = True
     can_play = True
-    shipped_notes = (Note("classic", "36 tilings", "the classic rectangle tangram: six rectangles of fixed orientation"),)
+    shipped_notes = (Note("classic", "36 tilings",
+                          "the classic rectangle tangram: six rectangles of fixed orientation"),)
 
     options = (
         FILE,
