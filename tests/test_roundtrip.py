@@ -118,9 +118,15 @@ def test_cli_solve_reads_generate_json_where_the_reader_takes_it(puzzle: str, tm
         == [json.loads(described.read_text())["solution"]]
 
 
-def test_generate_squares_needs_no_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    printed = run(["generate", "squares"], capsys)
-    assert "grid 3 3" in printed and "rule insect" in printed and printed.count("pair ") == 4
+@pytest.mark.parametrize("puzzle, made", [("hidato", "8x8, "), ("sudoku", "9x9, "), ("tangram", "board 16 16"),
+                                          ("squares", "grid 3 3")])
+def test_every_generator_needs_no_flag(puzzle: str, made: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    printed = run(["generate", puzzle, "--seed", "1"], capsys)
+    assert made in printed
+    board = tmp_path / "b.txt"
+    board.write_text(printed)
+    round_trip(puzzle, board)
 
 
 # --- the API, on every back end --------------------------------------------------------------------------------
@@ -142,8 +148,8 @@ def test_api_generate_refuses_a_puzzle_without_a_generator() -> None:
 # --- hypothesis: seeds and sizes ---------------------------------------------------------------------------------
 
 GENERATED = st.one_of(
-    st.builds(lambda side, seed: ("hidato", {"rows": side[0], "cols": side[1], "seed": seed}),
-              st.tuples(st.integers(2, 5), st.integers(2, 5)), st.integers(0, 10_000)),
+    st.builds(lambda side, holes, seed: ("hidato", {"rows": side[0], "cols": side[1], "holes": holes, "seed": seed}),
+              st.tuples(st.integers(3, 5), st.integers(3, 5)), st.integers(0, 3), st.integers(0, 10_000)),
     st.builds(lambda size, seed: ("sudoku", {"size": size, "seed": seed}), st.sampled_from([4, 6]),
               st.integers(0, 10_000)),
     st.builds(lambda side, pieces, seed, turns: ("tangram", {"width": side[0], "height": side[1], "pieces": pieces,
@@ -155,6 +161,14 @@ GENERATED = st.one_of(
               st.tuples(st.integers(1, 3), st.integers(1, 3)), st.integers(1, 4),
               st.sampled_from(["insect", "eternity"]), st.integers(0, 10_000)),
 )
+
+
+def test_holes_that_leave_no_path_are_drawn_again(tmp_path: Path) -> None:
+    """Seed 514's first draw of three holes in a 4x3 board leaves no path through the open cells; the next has one."""
+    out = tmp_path / "holes.txt"
+    data, _ = api.generate("hidato", out=str(out), rows=4, cols=3, holes=3, seed=514)
+    assert data["cells"] == 9 and data["unique"]
+    round_trip("hidato", out)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
