@@ -164,7 +164,8 @@ GENERATED = st.one_of(
 
 
 def test_holes_that_leave_no_path_are_drawn_again(tmp_path: Path) -> None:
-    """Seed 514's first draw of three holes in a 4x3 board leaves no path through the open cells; the next has one."""
+    """Seed 514's first draw of three holes in a 4x3 board leaves no path through the open cells; the next draw
+    has one."""
     out = tmp_path / "holes.txt"
     data, _ = api.generate("hidato", out=str(out), rows=4, cols=3, holes=3, seed=514)
     assert data["cells"] == 9 and data["unique"]
