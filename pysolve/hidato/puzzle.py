@@ -16,9 +16,6 @@ from pysolve.puzzle import brief
 from pysolve.catalogue import Note
 
 
-DEFAULT_SIDE = 8  # of the board `pysolve generate hidato` makes without --rows, --cols or --shape
-
-
 def sample_file() -> Path:
     """The 8-row sample shipped in data/hidato/."""
     return data_dir() / "hidato" / "sample.txt"
@@ -48,8 +45,8 @@ class HidatoPuzzle(BoardPuzzle):
                help="fast (propagation for 500 nodes, then the strengthened walk) or original (the original's walk)"),
     )
     generate_options = (
-        Option("rows", int, above=0, help=f"rows of a rectangular board (default {DEFAULT_SIDE}, with --cols)"),
-        Option("cols", int, above=0, help=f"columns of a rectangular board (default {DEFAULT_SIDE}, with --rows)"),
+        Option("rows", int, above=0, help="rows of a rectangular board"),
+        Option("cols", int, above=0, help="columns of a rectangular board"),
         Option("shape", metavar="FILE",
                help="take the board's shape (open cells) from a hidato file or a shipped name (shapes/ring)"),
         Option("holes", int, 0, minimum=0, help="block this many random cells"),
@@ -123,10 +120,8 @@ def recipe(rows: int | None, cols: int | None, shape: str | None, holes: int, gi
     if shape:
         board = model.load_shape(shape)
         return generate.Recipe(board.height, board.width, seed, holes, givens, board, nodes, seconds)
-    if rows is None and cols is None:
-        rows = cols = DEFAULT_SIDE
     if not (rows and cols):
-        raise InputError(f"give --rows R --cols C, or --shape FILE (or none of them: {DEFAULT_SIDE}x{DEFAULT_SIDE})")
+        raise InputError("give --rows R --cols C, or --shape FILE")
     return generate.Recipe(rows, cols, seed, holes, givens, None, nodes, seconds)
 
 
