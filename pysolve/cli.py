@@ -20,7 +20,7 @@ from pysolve.answers import Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PysolveError
-from pysolve.puzzle import GENERATED_OUT, Puzzle
+from pysolve.puzzle import Puzzle
 from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
@@ -67,7 +67,7 @@ def build_parser() -> Parser:
     for puzzle in all_puzzles():
         if puzzle.can_generate:
             generator_parser = per_generator.add_parser(puzzle.name, help=f"generate a {puzzle.name} instance")
-            options.add_to_parser((*puzzle.generate_options, GENERATED_OUT), generator_parser)
+            options.add_to_parser((*puzzle.generate_options, options.GENERATED_OUT), generator_parser)
             generator_parser.add_argument("--json", action="store_true",
                                           help="print the puzzle described as JSON (its file goes to --out)")
             memory.add_option(generator_parser)

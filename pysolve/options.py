@@ -118,6 +118,10 @@ def seconds_option(default: float, help: str) -> Option:  # noqa: A002  (the nam
     return Option("seconds", float, default, help, above=0, maximum=MAX_SECONDS)
 
 
+GENERATED_OUT = Option("out", metavar="OUT", output=True,  # every generator's, beside its own options
+                       help="write the puzzle to OUT in the file format `pysolve solve` reads (default: print it)")
+
+
 def check(table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
     """Every option of `table` by name, from `given` (None means not given); InputError when one is bad.
 

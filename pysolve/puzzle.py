@@ -35,8 +35,6 @@ from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped
 from pysolve.options import Option
 
 
-GENERATED_OUT = Option("out", metavar="OUT", output=True,
-                       help="write the puzzle to OUT in the file format `pysolve solve` reads (default: print it)")
 SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many parts (work for every worker)
 
 
@@ -281,12 +279,13 @@ class Puzzle:
 
     def generate(self, **given: Any) -> tuple[dict[str, Any], str]:
         """A generated instance as (JSON-able data, the text of its file: what `pysolve solve` reads), from
-        checked generator options; `out=FILE` (GENERATED_OUT) writes that text there too, whole or not at all."""
+        checked generator options; `out=FILE` (options.GENERATED_OUT) writes that text there too, whole or not
+        at all."""
         what = f"pysolve generate {self.name}"
-        out = _options.check((GENERATED_OUT,), {"out": given.pop("out", None)}, what)["out"]
+        out = _options.check((_options.GENERATED_OUT,), {"out": given.pop("out", None)}, what)["out"]
         data, text = self.create(**self.checked(self.generate_options, given, what))
         if out is not None:
-            files.write_text(out, text + "\n", GENERATED_OUT.flag)
+            files.write_text(out, text + "\n", _options.GENERATED_OUT.flag)
         return data, text
 
     def create(self, **values: Any) -> tuple[dict[str, Any], str]:
