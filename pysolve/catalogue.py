@@ -84,11 +84,12 @@ class Catalogue:
         """The names of the instances, in order."""
         return [entry.name for entry in self.entries]
 
-    def close(self, given: str) -> list[str]:
-        """The names nearest `given` (its `data/PUZZLE/` prefix and its extension aside), best first."""
+    def close(self, given: str, aliases: bool = True) -> list[str]:
+        """The names nearest `given` (its `data/PUZZLE/` prefix and its extension aside), best first; aliases
+        among them unless `aliases` is False."""
         key = PurePosixPath(given.replace(os.sep, "/").removeprefix(f"data/{self.puzzle}/"))
         key = key.with_suffix("") if key.suffix else key
-        known = [name for entry in self.entries for name in (entry.name, *entry.aliases)]
+        known = [name for entry in self.entries for name in (entry.name, *(entry.aliases if aliases else ()))]
         return difflib.get_close_matches(str(key), known, n=CLOSE_NAMES, cutoff=0.5)
 
     def locate(self, given: str) -> str:

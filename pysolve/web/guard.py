@@ -238,10 +238,11 @@ class Files:
         return str(entry.path)
 
     def names_near(self, name: str) -> str:
-        """The shipped names closest to `name`, else the first LISTED of them, for a message."""
+        """The shipped names closest to `name` (no alias: this server takes none), else the first LISTED of
+        them, for a message."""
         if self.catalogue is None or not self.catalogue.entries:
             return "this puzzle ships none"
-        close = self.catalogue.close(name)
+        close = self.catalogue.close(name, aliases=False)
         if close:
             return f"close names: {', '.join(close)}"
         names = self.catalogue.names()
