@@ -27,9 +27,9 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from pysolve import backends, files, memory, paths
-from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve import options as _options
 from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.options import Option

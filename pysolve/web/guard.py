@@ -34,8 +34,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pysolve.errors import InputError, PysolveError, UnknownName
 from pysolve.catalogue import Catalogue
+from pysolve.errors import InputError, PysolveError, UnknownName
 
 MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
 MAX_DEPTH = 32  # arrays and objects nested in a request body
