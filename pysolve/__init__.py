@@ -8,8 +8,8 @@ The public API is what this module exports (`__all__`); the user guide
 36
 """
 
-from pysolve.api import (RuleBase, available_backends, count, crosscheck, get_puzzle, puzzle_names, question,
-                         solve)
+from pysolve.api import (RuleBase, available_backends, count, crosscheck, generate, get_puzzle, puzzle_names,
+                         question, shipped, solve)
 from pysolve.backends import NAMES as BACKENDS
 from pysolve.bridge import QueryResult
 from pysolve.bridge import solutions as query
@@ -24,6 +24,6 @@ __version__ = "0.1.0"
 __all__ = [
     "BACKENDS", "Answer", "BackendUnavailable", "CrossCheck", "Found", "InputError", "Option", "PrologError",
     "Puzzle", "PysolveError", "QueryResult", "RuleBase", "SearchLimitExceeded", "UnknownName", "__version__",
-    "available_backends", "count", "crosscheck", "get_puzzle", "puzzle_names", "query", "question",
-    "solve",
+    "available_backends", "count", "crosscheck", "generate", "get_puzzle", "puzzle_names", "query", "question",
+    "shipped", "solve",
 ]

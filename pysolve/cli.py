@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import backends, bridge, budget, executors, memory, options, parallel, puzzles
+from pysolve import api, backends, bridge, budget, executors, memory, options, parallel, puzzles
 from pysolve.answers import Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS, crosscheck
@@ -68,10 +68,17 @@ def build_parser() -> Parser:
     for puzzle in all_puzzles():
         if puzzle.can_generate:
             generator_parser = per_generator.add_parser(puzzle.name, help=f"generate a {puzzle.name} instance")
-            options.add_to_parser(puzzle.generate_options, generator_parser)
-            generator_parser.add_argument("--json", action="store_true", help="print JSON")
+            options.add_to_parser((*puzzle.generate_options, options.GENERATED_OUT), generator_parser)
+            generator_parser.add_argument("--json", action="store_true",
+                                          help="print the puzzle described as JSON (its file goes to --out)")
             memory.add_option(generator_parser)
             generator_parser.set_defaults(run=run_generate)
+
+    shipped = commands.add_parser("list", help="list the shipped instances, which every FILE takes by name")
+    shipped.add_argument("puzzle", metavar="PUZZLE", nargs="?", choices=puzzles.names(),
+                         help="only this puzzle's (default: every puzzle's)")
+    shipped.add_argument("--json", action="store_true", help="print JSON")
+    shipped.set_defaults(run=run_list)
 
     playable = [puzzle for puzzle in all_puzzles() if puzzle.can_play]
     if playable:
@@ -247,13 +254,41 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
 
 def run_generate(args: argparse.Namespace) -> int:
+    """The generated puzzle in its file format, printed or written to --out; with --json, described as JSON."""
     puzzle = puzzles.get(args.puzzle)
-    data, text = puzzle.generate(**options.from_namespace(puzzle.generate_options, args))
+    data, text = puzzle.generate(out=args.out, **options.from_namespace(puzzle.generate_options, args))
     if args.json:
         print_json(data)
-    else:
+    elif args.out is None:
         print(text)
+    if args.out is not None:
+        print(f"wrote {args.out}", file=sys.stderr)
     return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """The shipped instances, one line each (name, size, what is known, source), or as JSON."""
+    listed = {name: api.shipped(name) for name in ([args.puzzle] if args.puzzle else puzzles.names())}
+    if args.json:
+        print_json(listed)
+        return 0
+    for name, instances in listed.items():
+        if instances or args.puzzle:
+            print(render_list(name, instances))
+    return 0
+
+
+def render_list(puzzle: str, instances: list[dict[str, Any]]) -> str:
+    """One puzzle's shipped instances as aligned columns under a heading that says how to use them."""
+    if not instances:
+        return f"{puzzle}: ships no instances"
+    rows = [(", ".join([*entry["aliases"], entry["name"]]), entry["size"], entry["known"] or "-", entry["source"])
+            for entry in instances]
+    widths = [max(len(row[column]) for row in rows) for column in range(3)]
+    lines = [f"{puzzle}: {len(rows)} shipped (pysolve solve {puzzle} NAME)"]
+    lines += ["  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3]
+              for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def run_play(args: argparse.Namespace) -> int:

@@ -48,6 +48,12 @@ class Option:
             raise TypeError(f"option {self.name}: type must be one of str, int, float, bool")
 
     @property
+    def reads_file(self) -> bool:
+        """True for an option naming a file to read (declared with the metavar FILE): a path, or the name of
+        one of the puzzle's shipped instances (pysolve.catalogue)."""
+        return self.metavar == "FILE" and not self.output
+
+    @property
     def flag(self) -> str:
         """How the CLI spells it: FILE for a positional, else --name-with-dashes."""
         return (self.metavar or self.name.upper()) if self.positional else "--" + self.name.replace("_", "-")
@@ -110,6 +116,10 @@ class Option:
 def seconds_option(default: float, help: str) -> Option:  # noqa: A002  (the name Option's field has)
     """The `seconds` option of a search: its time limit, above 0 and at most budget.MAX_SECONDS (a week)."""
     return Option("seconds", float, default, help, above=0, maximum=MAX_SECONDS)
+
+
+GENERATED_OUT = Option("out", metavar="OUT", output=True,  # every generator's, beside its own options
+                       help="write the puzzle to OUT in the file format `pysolve solve` reads (default: print it)")
 
 
 def check(table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:

@@ -21,13 +21,15 @@ import importlib
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
-from pysolve import backends, memory
+from pysolve import backends, files, memory, paths
 from pysolve import options as _options
 from pysolve.budget import DEFAULT_SECONDS, Budget
+from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.options import Option
@@ -68,13 +70,46 @@ class Puzzle:
     play_options: ClassVar[tuple[Option, ...]] = ()      # `pysolve play NAME`, when can_play
     can_play: ClassVar[bool] = False
     splits: ClassVar[str] = "counts"  # the questions `split` splits, in words, for the message on the others
+    shipped_notes: ClassVar[tuple[Note, ...]] = ()  # what is known of the shipped instances (`pysolve list`)
+    shipped_aliases: ClassVar[Mapping[str, str]] = {}  # short names of shipped instances: alias -> name
 
     # --- questions -------------------------------------------------------------------------------
 
     def question(self, **given: Any) -> Any:
         """The question these options ask (`file=...`, `count=True`), checked; InputError when bad."""
-        values = _options.check(self.question_options(), given, f"pysolve solve {self.name}")
-        return self.ask(**values)
+        return self.ask(**self.checked(self.question_options(), given, f"pysolve solve {self.name}"))
+
+    def checked(self, table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
+        """`options.check` of `given` against `table`, each file option's shipped name turned into its file
+        (a path that exists stays a path): what `question`, `generate` and `play` read."""
+        table = list(table)
+        values = _options.check(table, given, what)
+        for option in table:
+            if option.reads_file and values[option.name] is not None:
+                values[option.name] = self.located(values[option.name])
+        return values
+
+    def located(self, given: Any) -> Any:
+        """The file to read for a file option's value (a tuple of them for a repeated option): see
+        `Catalogue.locate`."""
+        if isinstance(given, tuple):
+            return tuple(self.located(item) for item in given)
+        return self.catalogue().locate(given)
+
+    # --- shipped instances -----------------------------------------------------------------------
+
+    def shipped_folder(self) -> Path | None:
+        """The folder of the shipped instances: data/NAME/ for pysolve's own puzzles; a puzzle of one's own
+        returns its own folder (or None: it ships none)."""
+        return paths.data_dir() / self.name if type(self).__module__.startswith("pysolve.") else None
+
+    def catalogue(self) -> Catalogue:
+        """The shipped instances by name (`pysolve list NAME`), which every file option also takes."""
+        return build_catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases)
+
+    def instance_size(self, path: Path) -> str:
+        """A shipped instance's size in a few words (`8x8, 40 cells`) for `pysolve list`; "" when not told."""
+        return ""
 
     def questions(self, **given: Any) -> list[Any]:
         """The questions these options ask: one, or many where the input holds many (a file of puzzles)."""
@@ -243,9 +278,15 @@ class Puzzle:
     # --- generators, games and command groups of one's own ---------------------------------------------
 
     def generate(self, **given: Any) -> tuple[dict[str, Any], str]:
-        """A generated instance as (JSON-able data, text drawing), from checked generator options."""
-        values = _options.check(self.generate_options, given, f"pysolve generate {self.name}")
-        return self.create(**values)
+        """A generated instance as (JSON-able data, the text of its file: what `pysolve solve` reads), from
+        checked generator options; `out=FILE` (options.GENERATED_OUT) writes that text there too, whole or not
+        at all."""
+        what = f"pysolve generate {self.name}"
+        out = _options.check((_options.GENERATED_OUT,), {"out": given.pop("out", None)}, what)["out"]
+        data, text = self.create(**self.checked(self.generate_options, given, what))
+        if out is not None:
+            files.write_text(out, text + "\n", _options.GENERATED_OUT.flag)
+        return data, text
 
     def create(self, **values: Any) -> tuple[dict[str, Any], str]:
         """Generate an instance from checked option values (when can_generate)."""
@@ -253,7 +294,7 @@ class Puzzle:
 
     def play(self, backend: str | None = None, **given: Any) -> int:
         """Start the puzzle's interactive game (`pysolve play NAME`), the rules asked of `backend`."""
-        values = _options.check(self.play_options, given, f"pysolve play {self.name}")
+        values = self.checked(self.play_options, given, f"pysolve play {self.name}")
         return self.start_game(backend or backends.default(), **values)
 
     def start_game(self, backend: str, **values: Any) -> int:

@@ -11,6 +11,7 @@ gives the same puzzle.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from dataclasses import dataclass
@@ -197,15 +198,25 @@ def difficulty(nodes: int) -> str:
     return "expert"
 
 
+def shape_and_path(recipe: Recipe, rng: random.Random) -> tuple[Board, list[int]]:
+    """The board's shape and a random Hamiltonian path through it. Random holes may leave a connected shape
+    that no path covers (a cell walled into a corner): they are drawn again, up to SHAPE_ATTEMPTS times in
+    all; a seed whose first draw has a path makes what it always made."""
+    base = recipe.shape or rectangle(recipe.rows, recipe.cols)
+    for _ in range(SHAPE_ATTEMPTS - 1 if recipe.holes else 0):
+        shape = with_holes(base, recipe.holes, rng)
+        with contextlib.suppress(InputError):
+            return shape, hamiltonian_path(shape, rng)
+    shape = with_holes(base, recipe.holes, rng) if recipe.holes else base
+    if not connected(shape):
+        raise InputError(f"{shape.source}: the open cells are not king-connected, no path covers them")
+    return shape, hamiltonian_path(shape, rng)
+
+
 def generate(recipe: Recipe) -> dict[str, Any]:
     """A unique-solution puzzle by the recipe, as JSON-able data with its solution and seed."""
     rng = random.Random(recipe.seed)
-    shape = recipe.shape or rectangle(recipe.rows, recipe.cols)
-    if recipe.holes:
-        shape = with_holes(shape, recipe.holes, rng)
-    if not connected(shape):
-        raise InputError(f"{shape.source}: the open cells are not king-connected, no path covers them")
-    path = hamiltonian_path(shape, rng)
+    shape, path = shape_and_path(recipe, rng)
     shown, stopped = remove_givens(shape, path, recipe, rng)
     puzzle = make_board(puzzle_rows(shape, path, shown), "generated")
     unique, nodes = is_unique(puzzle, 0)

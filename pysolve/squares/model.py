@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
+from pysolve.catalogue import build_catalogue
 from pysolve.answers import NO_SOLUTION, SOLVED, Found
 from pysolve.budget import time_limit
 from pysolve.errors import InputError, UnknownName
@@ -268,24 +269,16 @@ def shipped_dir() -> Path:
     return data_dir() / "squares"
 
 
-SHIPPED = {
-    "insects": "insects.txt",
-    **{f"eternity-{n}x{n}": f"eternity/pieces_{n:02d}x{n:02d}.txt" for n in range(3, 7)},
-}
+ALIASES = {f"eternity-{n}x{n}": f"eternity/pieces_{n:02d}x{n:02d}" for n in range(3, 7)}  # short names: alias -> name
+SHIPPED = {"insects": "insects.txt", **{alias: f"{name}.txt" for alias, name in ALIASES.items()}}  # the web's list
 DEFAULT = "insects"
 
 
 def load(file: str | os.PathLike[str] | None = None) -> Instance:
     """An instance from a file path or a shipped name (`insects`, `eternity-5x5`); default the insects."""
     text = os.fspath(file) if file is not None else DEFAULT
-    path = Path(text)
-    if not os.path.exists(text):  # False, not OSError, for a name too long to look up
-        if text not in SHIPPED:
-            raise UnknownName(f"squares file {files.excerpt(text, files.PATH_CHARACTERS)}: no such file, and no "
-                              f"shipped instance of that name (shipped: {', '.join(SHIPPED)})")
-        path = shipped_dir() / SHIPPED[text]
-    content = files.read_text(path, "squares file")
-    return parse(content, text)
+    path = build_catalogue("squares", shipped_dir(), aliases=ALIASES).locate(text)
+    return parse(files.read_text(path, "squares file"), text)
 
 
 # ---------------------------------------------------------------- solutions

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pysolve import files
 from pysolve.budget import Budget
+from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.squares import draw, mrv, reference
 from pysolve.squares.generate import generate
-from pysolve.squares.model import (ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
-                                   Question, dump, grid_from_json, load, most_constrained_first, next_cells)
+from pysolve.squares.model import (ALIASES, ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid,
+                                   Instance, Question, dump, grid_from_json, load, most_constrained_first,
+                                   next_cells)
 
 TRACE_EVENTS = 200_000
+OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
 
 
 class Squares(Puzzle):
@@ -26,6 +30,12 @@ class Squares(Puzzle):
     summary = "edge-matching squares: the 3x3 insect puzzle and any R x C set"
     can_generate = True
     splits = "counts of the fast strategy on two cells or more"
+    shipped_aliases = ALIASES
+    shipped_notes = (  # data/squares/README.md; tests/test_names.py counts the small ones
+        Note("insects", "4 solutions, 1 up to rotation"),
+        *(Note(ALIASES[f"eternity-{side}x{side}"], f"{count} solutions, {count // 4} up to rotation", OWEN)
+          for side, count in ((3, 16), (4, 36), (5, 16), (6, 260))),
+    )
 
     options = (
         Option("file", positional=True, metavar="FILE",
@@ -45,9 +55,9 @@ class Squares(Puzzle):
                help="write the original's search as JSON lines, one event a line (for other tools)"),
     )
     generate_options = (
-        Option("rows", int, required=True, help="rows of the grid"),
-        Option("cols", int, required=True, help="columns of the grid"),
-        Option("colours", int, required=True, help="edge colours (insect: head/body pairs)"),
+        Option("rows", int, 3, help="rows of the grid"),
+        Option("cols", int, 3, help="columns of the grid"),
+        Option("colours", int, 4, help="edge colours (insect: head/body pairs; the insect puzzle has 4)"),
         Option("seed", int, 0, help="random seed (same seed, same puzzle)"),
         Option("rule", str, INSECT, choices=RULES, help="matching rule"),
     )
@@ -57,6 +67,11 @@ class Squares(Puzzle):
         """The question FILE (default the insects) and the options ask; the first solution unless --all/--count."""
         mode = ALL if all else COUNT if count else FIRST
         return Question(load(file), mode, up_to_rotation, strategy, seconds, count_orientations)
+
+    def located(self, given: Any) -> Any:
+        """FILE as given: the squares reader (`model.load`) takes shipped names itself, from the same catalogue,
+        so that an instance keeps the name it was asked by (`eternity-3x3`, not its file's path)."""
+        return given
 
     def split(self, question: Question) -> list[Question] | None:
         """A count (fast strategy, two cells or more) as the counts of its canonical grids by their first cells,
@@ -124,6 +139,11 @@ class Squares(Puzzle):
         """A random solvable instance: JSON data, and the text of a file `pysolve solve squares` reads."""
         instance = generate(rows, cols, colours, seed, rule)
         return {"seed": seed, **instance.to_json()}, dump(instance).rstrip("\n")
+
+    def instance_size(self, path: Path) -> str:
+        """The grid's rows x columns and its matching rule."""
+        instance = load(path)
+        return f"{instance.rows}x{instance.cols}, {instance.rule} rule"
 
     def demo_questions(self) -> list[Question]:
         """The insect puzzle (all, and up to rotation) and Owen's 4x4 set."""

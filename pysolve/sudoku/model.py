@@ -141,7 +141,10 @@ def load(path: str | Path) -> list[Board]:
 
 
 def parse(text: str, file: str = "board") -> list[Board]:
-    """The puzzles in a file's text (see `load`); `#` lines and blank lines are skipped."""
+    """The puzzles in a file's text (see `load`); `#` lines and blank lines are skipped. A JSON object is
+    what `pysolve generate sudoku --json` prints (`parse_generated`)."""
+    if text.lstrip().startswith("{"):
+        return [parse_generated(text, file)]
     lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1)
              if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
@@ -149,6 +152,17 @@ def parse(text: str, file: str = "board") -> list[Board]:
     if one_line_puzzles(lines):
         return [parse_line(line, file, number) for number, line in lines]
     return [parse_grid(lines, file)]
+
+
+def parse_generated(text: str, file: str) -> Board:
+    """The puzzle of `pysolve generate sudoku --json`'s output: a JSON object whose `puzzle` holds N rows of
+    N integers (0 empty); InputError naming the file otherwise."""
+    data = files.parse_json(text, file)
+    rows = data.get("puzzle") if isinstance(data, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise InputError(f"{file}: a JSON object needs a 'puzzle' key holding rows of integers (what "
+                         "`pysolve generate sudoku --json` prints)")
+    return make_board(rows, file)
 
 
 def one_line_puzzles(lines: list[tuple[int, str]]) -> bool:

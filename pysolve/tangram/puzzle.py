@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pysolve import files
 from pysolve.crosscheck import NOT_GIVEN
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
+from pysolve.catalogue import Note
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placement, Question, describe_problem,
                                    inside, load_instance, parse_place, placement_of)
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
-FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
+FILE = Option("file", positional=True, metavar="FILE",
+              help="instance file or shipped name (default: classic, the 10x10)")
 
 
 class Tangram(Puzzle):
@@ -26,6 +29,8 @@ class Tangram(Puzzle):
     summary = "rectangle tangram: cover a board exactly with rectangles"
     can_generate = True
     can_play = True
+    shipped_notes = (Note("classic", "36 tilings",
+                          "the classic rectangle tangram: six rectangles of fixed orientation"),)
 
     options = (
         FILE,
@@ -145,6 +150,12 @@ class Tangram(Puzzle):
         """A board cut into rectangles: JSON, and the text of an instance file."""
         instance = generate(width, height, pieces, seed, rotations, min_side, distinct)
         return instance.to_json(), instance.to_text().rstrip("\n")
+
+    def instance_size(self, path: Path) -> str:
+        """The board's width x height and its pieces (turning or not)."""
+        instance = load_instance(path)
+        turning = ", turning" if instance.rotations else ""
+        return f"{instance.width}x{instance.height}, {len(instance.pieces)} pieces{turning}"
 
     def start_game(self, backend: str, file: str | None) -> int:
         """Check the file and the back end, then run the full-screen game until the player quits."""

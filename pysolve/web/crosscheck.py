@@ -3,16 +3,15 @@
 The page knows no puzzle: it reads the registry (`pysolve.api`), builds a
 form from each puzzle's question options (the options of `pysolve
 crosscheck NAME`), and the question goes through the same checks as on the
-command line. A FILE option names a shipped instance (a file under
-`data/PUZZLE/`, by its path there) or carries the text of an uploaded one:
-never a path on the server.
+command line. A FILE option names a shipped instance (as `pysolve list`
+names it, or by its file under `data/PUZZLE/`) or carries the text of an
+uploaded one: never a path on the server (`guard.Files`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -21,35 +20,14 @@ from starlette.routing import Route
 
 from pysolve import api, backends
 from pysolve.crosscheck import SECONDS, CrossCheck, category, crosscheck
-from pysolve.errors import InputError, UnknownName
+from pysolve.errors import InputError
 from pysolve.options import Option
-from pysolve.paths import data_dir
 from pysolve.puzzle import Puzzle
 from pysolve.web.core import MAX_SECONDS, Workers
 from pysolve.web.guard import Files, body, excerpt, field_of
 
 SHOWN = 4000  # characters of the first answer's drawing sent to the page
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes a drawing may carry when the server runs in a terminal
-LISTED = 12  # shipped names a message lists
-
-
-def reads_file(option: Option) -> bool:
-    """True for a question option that names a file to read (declared with the metavar FILE, as the CLI
-    shows it)."""
-    return option.metavar == "FILE" and not option.output
-
-
-def shipped_folder(puzzle: Puzzle) -> Path:
-    """Where a puzzle's shipped instances are: data/PUZZLE/ (none there for a puzzle of one's own)."""
-    return data_dir() / puzzle.name
-
-
-def shipped_files(puzzle: Puzzle) -> dict[str, Path]:
-    """The puzzle's shipped instances by name: each file under data/PUZZLE/ by its path there
-    (`classic.txt`, `eternity/pieces_06x06.txt`), the READMEs aside."""
-    folder = shipped_folder(puzzle)
-    return {path.relative_to(folder).as_posix(): path for path in sorted(folder.rglob("*"))
-            if path.is_file() and not path.name.startswith("README")}
 
 
 def option_view(option: Option, shipped: list[str]) -> dict[str, Any]:
@@ -60,7 +38,7 @@ def option_view(option: Option, shipped: list[str]) -> dict[str, Any]:
         default, help_text = SECONDS, f"time limit of each back end, which run side by side (at most {MAX_SECONDS:g} here)"
     return {"name": option.name, "type": option.type.__name__, "default": default, "help": help_text,
             "choices": list(option.choices), "required": option.required, "positional": option.positional,
-            "many": option.many, "file": reads_file(option), "shipped": shipped if reads_file(option) else []}
+            "many": option.many, "file": option.reads_file, "shipped": shipped if option.reads_file else []}
 
 
 def puzzles_view() -> list[dict[str, Any]]:
@@ -68,13 +46,13 @@ def puzzles_view() -> list[dict[str, Any]]:
     views = []
     for name in api.puzzle_names():
         puzzle = api.get_puzzle(name)
-        shipped = list(shipped_files(puzzle))
+        shipped = [entry.file for entry in puzzle.catalogue().entries]
         views.append({"name": name, "summary": puzzle.summary,
                       "options": [option_view(option, shipped) for option in puzzle.question_options()]})
     return views
 
 
-def file_of(option: Option, value: Any, shipped: dict[str, Path], files: Files) -> str:
+def file_of(option: Option, value: Any, files: Files) -> str:
     """The path a FILE option's value stands for: a shipped instance's name, or `{"text": ..., "name": ...}`
     (uploaded text, written for the reader); InputError for anything else, a path above all."""
     if isinstance(value, dict):
@@ -83,25 +61,19 @@ def file_of(option: Option, value: Any, shipped: dict[str, Path], files: Files) 
     if not isinstance(value, str):
         raise InputError(f"the option {option.name!r} is a shipped instance's name or {{\"text\": ..., "
                          f"\"name\": ...}} (uploaded content), not {excerpt(value)}")
-    if value not in shipped:
-        names = list(shipped)
-        listed = ", ".join(names[:LISTED]) + (f", ... ({len(names)} in all)" if len(names) > LISTED else "")
-        raise UnknownName(f"the option {option.name!r}: no shipped instance {excerpt(value)} (this server reads "
-                          f"only shipped instances and uploaded text); shipped: {listed or 'none'}")
-    return str(shipped[value])
+    return files.shipped(value, f"the option {option.name!r}")
 
 
 def with_files(puzzle: Puzzle, values: dict[str, Any], files: Files) -> dict[str, Any]:
     """The options with each FILE option's value turned into the path of a shipped or uploaded file."""
-    shipped = shipped_files(puzzle)
     resolved = dict(values)
     for option in puzzle.question_options():
         value = values.get(option.name)
-        if value is None or not reads_file(option):
+        if value is None or not option.reads_file:
             continue
         many = option.many and isinstance(value, list)
-        resolved[option.name] = [file_of(option, item, shipped, files) for item in value] if many \
-            else file_of(option, value, shipped, files)
+        resolved[option.name] = [file_of(option, item, files) for item in value] if many \
+            else file_of(option, value, files)
     return resolved
 
 
@@ -160,7 +132,7 @@ def ask(puzzle: Puzzle, values: dict[str, Any], only: list[str] | None) -> dict[
     errors in the page's words) and cross-check it, each back end within its own time limit; the answer names
     the files as the request did."""
     seconds = each_seconds(puzzle, values)
-    with Files(shipped_folder(puzzle)) as files:
+    with Files(puzzle.catalogue()) as files:
         try:
             question = puzzle.question(**with_files(puzzle, values, files))
         except InputError as error:

@@ -10,7 +10,9 @@
   deeper than MAX_DEPTH, lone surrogates (text that is no Unicode), NaN and
   infinities, integers too long to read (`parsed`).
 - Files are never paths on the server: a question reads shipped files by
-  name, and uploaded text through a private temporary folder (`Files`).
+  name (as `pysolve list` names them, or by their file under the data
+  folder: `sample`, `sample.txt`), and uploaded text through a private
+  temporary folder (`Files`).
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pysolve.errors import InputError, PysolveError
+from pysolve.catalogue import Catalogue
+from pysolve.errors import InputError, PysolveError, UnknownName
 
 MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
 MAX_DEPTH = 32  # arrays and objects nested in a request body
 SHOWN = 60  # characters of a refused value quoted in a message
+LISTED = 12  # shipped names a message lists when none is close to the name asked for
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # the methods that change nothing
 FILE_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,100}")  # a name an upload may go by: one plain file name
 
@@ -209,17 +213,40 @@ def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], def
 
 
 class Files:
-    """The files one question reads: shipped ones by name, uploaded ones written into a private temporary
-    folder for the readers that take a path (the CLI's own); never a path the request names.
+    """The files one question reads: shipped ones by name (from the puzzle's catalogue, `shipped`), uploaded
+    ones written into a private temporary folder for the readers that take a path (the CLI's own); never a
+    path the request names.
 
     Use it as a context manager: the folder goes at the end, and the server's folders (the upload folder,
-    `shipped`) are taken out of a PysolveError raised inside and of `shown(...)`, so that messages and
-    answers name each file as the request did (`classic.txt`, `mine.txt`).
+    the shipped instances') are taken out of a PysolveError raised inside and of `shown(...)`, so that
+    messages and answers name each file as the request did (`classic.txt`, `mine.txt`).
     """
 
-    def __init__(self, shipped: Path | None = None) -> None:
+    def __init__(self, shipped: Catalogue | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="pysolve-upload-"))
-        self.hidden = [self.folder, *([shipped] if shipped is not None else [])]
+        self.catalogue = shipped
+        self.hidden = [self.folder, *([shipped.folder] if shipped is not None and shipped.folder else [])]
+
+    def shipped(self, name: str, what: str) -> str:
+        """The file of the shipped instance `name` (its name or its file, as the page lists it; a short
+        alias of the CLI's is not taken here); UnknownName naming `what` (`the option 'file'`) for anything
+        else, a path above all, which is never looked up on the server."""
+        entry = self.catalogue.find(name, aliases=False) if self.catalogue is not None else None
+        if entry is None:
+            raise UnknownName(f"{what}: no shipped instance {excerpt(name)} (this server reads only shipped "
+                              f"instances and uploaded text); {self.names_near(name)}")
+        return str(entry.path)
+
+    def names_near(self, name: str) -> str:
+        """The shipped names closest to `name` (no alias: this server takes none), else the first LISTED of
+        them, for a message."""
+        if self.catalogue is None or not self.catalogue.entries:
+            return "this puzzle ships none"
+        close = self.catalogue.close(name, aliases=False)
+        if close:
+            return f"close names: {', '.join(close)}"
+        names = self.catalogue.names()
+        return "shipped: " + ", ".join(names[:LISTED]) + (f", ... ({len(names)} in all)" if len(names) > LISTED else "")
 
     def upload(self, text: str, name: str) -> str:
         """Write uploaded `text` as `name` (one plain file name); its path, for a reader that takes one."""
