@@ -722,7 +722,8 @@ def test_json_has_grids_of_piece_and_turns(cli, capsys):
 
 def test_crosscheck_from_the_cli_agrees(cli, capsys):
     assert cli(["crosscheck", "squares", "eternity-3x3", "--count"]) == 0
-    assert "all back ends agree" in capsys.readouterr().out
+    verdict = capsys.readouterr().out.splitlines()[-1]  # with Prolog hidden: the two others agree, Prolog named
+    assert verdict.startswith(("all back ends agree", "the answers of kanren, python agree"))
 
 
 BAD_FILES = {
