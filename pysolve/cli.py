@@ -25,6 +25,7 @@ from pysolve.report import Progress, Ticker, demo_report, render_crosscheck
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 NOT_COMPARED = 3  # the exit code of a cross-check where no back end answered
+BACKEND_HELP = "back end (default: prolog if available, else kanren)"
 
 
 class Parser(argparse.ArgumentParser):
@@ -53,7 +54,7 @@ def build_parser() -> Parser:
             puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
             options.add_to_parser(puzzle.options, puzzle_parser)
             if command == "solve":
-                puzzle_parser.add_argument("--backend", choices=backends.NAMES, help="back end (default: prolog if available, else kanren)")
+                puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
                 if puzzle.can_split:
                     add_parallel_options(puzzle_parser)
             else:
@@ -77,11 +78,7 @@ def build_parser() -> Parser:
         play = commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)")
         games = play.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
         for puzzle in playable:
-            game_parser = games.add_parser(puzzle.name, help=f"play {puzzle.name}; the rules come from a back end")
-            options.add_to_parser(puzzle.play_options, game_parser)
-            game_parser.add_argument("--backend", choices=backends.NAMES,
-                                     help="back end answering the rules (default: prolog if available, else kanren)")
-            game_parser.set_defaults(run=run_play)
+            add_play_parser(games, puzzle)
 
     query = commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings")
     query.add_argument("rule_base", metavar="RULEBASE", help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
@@ -101,7 +98,7 @@ def build_parser() -> Parser:
     serve = commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
-    serve.add_argument("--backend", choices=backends.NAMES, help="the pages' default back end (default: prolog if available, else kanren)")
+    serve.add_argument("--backend", choices=backends.NAMES, help="the pages' " + BACKEND_HELP)
     memory.add_option(serve)
     serve.set_defaults(run=run_serve)
 
@@ -116,6 +113,17 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
                         help="count in parts on N processes (default 1: one search in this process)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
+
+
+def add_play_parser(games: Any, puzzle: Puzzle, name: str | None = None) -> argparse.ArgumentParser:
+    """`pysolve play PUZZLE`: the puzzle's play options and --backend, under `games` (a subparsers action).
+    A puzzle with a command group of its own adds the same parser there too (`pysolve azul play`), by `name`."""
+    game_parser = games.add_parser(name or puzzle.name, help=f"play {puzzle.name} in the terminal; "
+                                                            "the rules come from a back end")
+    options.add_to_parser(puzzle.play_options, game_parser)
+    game_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
+    game_parser.set_defaults(run=run_play, puzzle=puzzle.name)
+    return game_parser
 
 
 def all_puzzles() -> list[Puzzle]:

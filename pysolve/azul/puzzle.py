@@ -1,13 +1,14 @@
 """PUZZLE: Azul for `make demo` and `pysolve solve/crosscheck azul` (one seeded game played to its end
-on each back end; the final state must be the same everywhere), and the `pysolve azul ...` commands."""
+on each back end; the final state must be the same everywhere), `pysolve play azul` (a seat at the table),
+and the `pysolve azul ...` commands."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pysolve.azul import cli
+from pysolve.azul import cli, play
 from pysolve.azul.draw import table
-from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS, Question
+from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Puzzle
 
@@ -17,11 +18,12 @@ class Azul(Puzzle):
 
     name = "azul"
     summary = "the board game Azul: a seeded game played on each back end (see also `pysolve azul`)"
+    can_play = True
+    play_options = play.OPTIONS
     options = (
         Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
-        Option("seed", int, 1, "the game's seed"),
-        Option("variant", str, STANDARD, "the coloured wall, or the grey side of the board (any colour in any column)",
-               choices=VARIANTS),
+        Option("seed", int, SEED, "the game's seed"),
+        play.VARIANT,
     )
 
     def ask(self, players: int, seed: int, variant: str = STANDARD) -> Question:
@@ -41,9 +43,14 @@ class Azul(Puzzle):
     def demo_questions(self) -> list[Question]:
         return [Question(2, 1)]
 
+    def start_game(self, backend: str, **values: Any) -> int:
+        """A person's seat at the table, the other seats played by strategies, until the person quits."""
+        return play.start(backend, **values)
+
     def add_commands(self, commands: Any) -> None:
-        """`pysolve azul simulate|crosscheck|replay`: tournaments, lockstep runs and replays."""
-        cli.add_commands(commands)
+        """`pysolve azul simulate|crosscheck|replay|play`: tournaments, lockstep runs, replays, and `play`
+        again (the same as `pysolve play azul`)."""
+        cli.add_commands(commands, self)
 
 
 PUZZLE = Azul()
