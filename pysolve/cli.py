@@ -15,8 +15,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import backends, bridge, budget, executors, memory, options, parallel, puzzles
-from pysolve.answers import Answer
+from pysolve import backends, bridge, budget, executors, memory, options, parallel, puzzles, words
+from pysolve.answers import UNKNOWN, Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PysolveError
@@ -60,6 +60,9 @@ def build_parser() -> Parser:
             else:
                 puzzle_parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
+            if command == "solve":
+                puzzle_parser.add_argument("--verbose", action="store_true",
+                                           help="the status line with every statistic of the search")
             memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
 
@@ -191,24 +194,42 @@ def run_solve(args: argparse.Namespace) -> int:
             with Ticker(f"{puzzle.name}: searching"):
                 answer = puzzle.solve(questions[0], args.backend)
         written = puzzle.write_files(answer, outputs)
-        print_answer(puzzle, answer, args.json)
+        print_answer(puzzle, answer, args.json, args.verbose)
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
         return 0
-    return solve_batch(puzzle, questions, args.backend, args.json)
+    return solve_batch(puzzle, questions, args.backend, args.json, args.verbose)
 
 
-def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool) -> None:
-    """One answer as JSON, or drawn with a status line (`[backend: status; stats]`)."""
+def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False) -> None:
+    """One answer as JSON, or drawn with a status line: in words (`[prolog: solved in 0.03 s, 361 states]`),
+    or with `verbose` every statistic as the search named it (`[prolog: solved; seconds 0.0312, memo 53]`)."""
     if as_json:
         print_json(answer.to_json())
         return
     print(puzzle.render(answer))
+    print(every_stat(answer) if verbose else status_line(answer))
+
+
+def status_line(answer: Answer) -> str:
+    """The back end, the status and the time in words, and the work done where it is counted: states
+    searched, parts run in parallel (the rest of the statistics are --verbose's and --json's)."""
+    stats = answer.stats
+    took = f"{'after' if answer.status == UNKNOWN else 'in'} {words.seconds(stats['seconds'])}"
+    counted = [words.plural(stats["states"], "state")] if "states" in stats else []
+    if "parts" in stats:
+        counted.append(f"{words.plural(stats['parts'], 'part')} on {stats['ran_on']}")
+    return f"[{answer.backend}: {', '.join([f'{answer.status} {took}', *counted])}]"
+
+
+def every_stat(answer: Answer) -> str:
+    """The status line of --verbose: every statistic by its name, as the search recorded it."""
     stats = ", ".join(f"{key} {value}" for key, value in answer.stats.items())
-    print(f"[{answer.backend}: {answer.status}; {stats}]")
+    return f"[{answer.backend}: {answer.status}; {stats}]"
 
 
-def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool) -> int:
+def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool,
+                verbose: bool = False) -> int:
     """Answer many questions in order (JSON lines with --json), with progress and a summary on stderr."""
     progress = Progress(len(questions), f"{puzzle.name}")
     statuses: dict[str, int] = {}
@@ -219,11 +240,11 @@ def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_js
             print(json.dumps(answer.to_json()), flush=True)
         else:
             print(f"# {number}")
-            print_answer(puzzle, answer, False)
+            print_answer(puzzle, answer, False, verbose)
         progress.step(answer.status)
     progress.close()
     summary = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-    print(f"{len(questions)} {puzzle.name} questions: {summary}", file=sys.stderr)
+    print(f"{words.plural(len(questions), f'{puzzle.name} question')}: {summary}", file=sys.stderr)
     return 0
 
 

@@ -31,6 +31,7 @@ from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.options import Option
+from pysolve.words import plural
 
 
 SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many parts (work for every worker)
@@ -212,7 +213,7 @@ class Puzzle:
     def summarise(self, answer: Answer) -> str:
         """A few words for report tables: the count, or how many solutions were found."""
         found = answer.count if answer.count is not None else len(answer.solutions)
-        return f"{found} solution{'' if found == 1 else 's'}"
+        return plural(found, "solution")
 
     def render(self, answer: Answer) -> str:
         """The answer drawn as text for a terminal."""

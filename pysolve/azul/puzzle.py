@@ -11,6 +11,7 @@ from pysolve.azul.draw import table
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Puzzle
+from pysolve.words import plural
 
 
 class Azul(Puzzle):
@@ -35,10 +36,21 @@ class Azul(Puzzle):
         return answer.solutions
 
     def summarise(self, answer: Answer) -> str:
-        return f"scores {answer.stats['scores']}, winners {answer.stats['winners']}"
+        """The scores by seat and who won: `scores 23, 13: seat 0 wins`."""
+        stats = answer.stats
+        if "scores" not in stats:
+            return "no game"
+        winners = stats["winners"]
+        who = f"seat {winners[0]} wins" if len(winners) == 1 else f"seats {', '.join(map(str, winners))} share the win"
+        return f"scores {', '.join(map(str, stats['scores']))}: {who}"
 
     def render(self, answer: Answer) -> str:
-        return table(answer.solutions[0]) if answer.solutions else "no game"
+        """The final table, then the scores, the winners and the game's length; or why there is no game."""
+        if not answer.solutions:
+            return f"no game: {answer.stats.get('reason', 'the back end played none')}"
+        stats = answer.stats
+        return (f"{table(answer.solutions[0])}\n\n{self.summarise(answer)}, after {plural(stats['rounds'], 'round')} "
+                f"and {plural(stats['moves'], 'move')}")
 
     def demo_questions(self) -> list[Question]:
         return [Question(2, 1)]

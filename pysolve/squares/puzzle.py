@@ -15,6 +15,7 @@ from pysolve.squares import draw, python
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid, Instance,
                                    Question, dump, grid_from_json, load, most_constrained_first, next_cells)
+from pysolve.words import plural
 
 TRACE_EVENTS = 200_000
 
@@ -36,13 +37,15 @@ class Squares(Puzzle):
         Option("count_orientations", bool,
                help="count a piece that looks the same turned once per turn (default: each distinct board once)"),
         Option("strategy", str, "fast", choices=STRATEGIES,
-               help="python and prolog: fast (indexed, symmetry broken; default) or original (the literal search)"),
+               help="fast: each cell tries only the pieces whose edges can match, and turns of the whole grid "
+                    "are searched once (default); original: the first program's search, every piece in every "
+                    "turn, row by row (Python and Prolog)"),
         seconds_option(DEFAULT_SECONDS, "time limit of the search (default 60)"),
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
-               help="write an HTML page replaying the original's search step by step"),
+               help="write an HTML page replaying the original search step by step"),
         Option("trace", metavar="OUT", output=True,
-               help="write the original's search as JSON lines, one event a line (for other tools)"),
+               help="write the original search as JSON lines, one event a line (for other tools)"),
     )
     generate_options = (
         Option("rows", int, required=True, help="rows of the grid"),
@@ -90,9 +93,10 @@ class Squares(Puzzle):
         parts = [draw.text_grid(instance, grid_from_json(solution)) for solution in answer.solutions]
         if answer.status == UNKNOWN:
             return "\n\n".join(parts + [f"no answer: {answer.stats['reason']}"])
-        what = "classes of solutions" if answer.question["up_to_rotation"] else "solutions"
         if answer.question["mode"] != FIRST:
-            parts.append(f"{answer.count} {what}")
+            up_to_rotation = answer.question["up_to_rotation"]
+            parts.append(plural(answer.count, "class of solutions", "classes of solutions") if up_to_rotation
+                         else plural(answer.count, "solution"))
         elif not answer.solutions:
             parts.append("no solution")
         return "\n\n".join(parts)

@@ -13,6 +13,7 @@ from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placement, Question, describe_problem,
                                    inside, load_instance, parse_place, placement_of)
+from pysolve.words import plural
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
 FILE = Option("file", positional=True, metavar="FILE", help="instance file (default: the classic 10x10)")
@@ -102,9 +103,9 @@ class Tangram(Puzzle):
         if answer.status == UNKNOWN:
             lines.append(f"no answer: {answer.stats['reason']}")
         elif mode == "count":
-            lines.append(f"{answer.count} tiling(s)")
+            lines.append(plural(answer.count, "tiling"))
         elif mode == "options":
-            lines.append(f"{answer.count} option(s) for {answer.question['piece']} (bottom-left cells marked *)")
+            lines.append(f"{plural(answer.count, 'place')} for {answer.question['piece']} (bottom-left cells marked *)")
             marks = [(p["x"], p["y"]) for p in answer.solutions]
             lines.append(draw.text_grid(instance, placed, marks, colour))
         elif mode == "validate":
@@ -118,7 +119,7 @@ class Tangram(Puzzle):
     def _render_tilings(self, answer: Answer, instance: Instance, colour: bool) -> list[str]:
         if not answer.solutions:
             return ["no tiling: the board cannot be completed"]
-        lines = [] if answer.count is None else [f"{answer.count} tiling(s)"]
+        lines = [] if answer.count is None else [plural(answer.count, "tiling")]
         for number, tiling in enumerate(answer.solutions[:SHOWN], start=1):
             placements = [placement_of(p, instance) for p in tiling]
             where = ", ".join(f"{p.piece} ({p.x},{p.y})" for p in placements)
