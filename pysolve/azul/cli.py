@@ -1,10 +1,13 @@
-"""`pysolve azul simulate|crosscheck|replay`: the game's own command group (added by `Azul.add_commands`)."""
+"""`pysolve azul simulate|crosscheck|replay|play`: the game's own command group (added by `Azul.add_commands`;
+`play` is `pysolve play azul` under a second name)."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +22,10 @@ from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
+from pysolve.report import Ticker, render_table
 from pysolve.words import plural
-from pysolve.report import Progress, render_table
+
+TICK = 1.0  # seconds between two updates of a progress line on stderr (shown only when it is a terminal)
 
 
 def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
@@ -116,12 +121,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     work = tour.tasks(args.players, args.games, args.seed, backend, names, log=args.log is not None,
                       variant=args.variant)
     workers = executors.useful_workers(args.workers, len(work))
-    progress = Progress(len(work), "azul")
-    try:
-        with executors.executor(workers, args.cluster) as executor:
-            results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
-    finally:
-        progress.close()
+    with Ticker(_played(0, len(work)), sys.stderr, TICK) as ticker, \
+            executors.executor(workers, args.cluster) as executor:
+        results = tour.run(work, executor, _counting(ticker, len(work)))
     if args.log is not None:
         _write_log(args.log, results)
     if args.chart is not None:
@@ -134,6 +136,21 @@ def run_simulate(args: argparse.Namespace) -> int:
     else:
         print(_render(results, summary))
     return 0
+
+
+def _counting(ticker: Ticker, total: int) -> Callable[[tour.GameResult], None]:
+    """`tour.run`'s callback after each game: `ticker`'s line (which adds the seconds) counts the games played."""
+    done = itertools.count(1)
+
+    def step(result: tour.GameResult) -> None:
+        ticker.label = _played(next(done), total)
+
+    return step
+
+
+def _played(done: int, total: int) -> str:
+    """The progress line of a tournament, before its seconds: `azul simulate: 3 of 10 games played,`."""
+    return f"azul simulate: {done} of {plural(total, 'game')} played,"
 
 
 def _check_outputs(args: argparse.Namespace, *names: str) -> None:
@@ -154,18 +171,19 @@ def _write_log(path: str, results: list[tour.GameResult]) -> None:
 
 
 def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
-    """Per-game lines (the first 20) and the per-strategy table."""
+    """Per-game lines (the first 20), the games' averages, the per-strategy table and what its intervals are."""
     rows = [[r.seed, " ".join(map(str, r.scores)), ",".join(map(str, r.winners)), r.rounds, r.moves]
             for r in results[:20]]
     games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
     more = f"\n... and {len(results) - 20} more games" if len(results) > 20 else ""
     standings = render_table(
-        ["strategy", "seats", "wins", "win rate", "win 95% CI", "mean score", "95% CI"],
-        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f}",
-          f"{s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f}", f"{s['mean_score']:.2f}",
-          f"{s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f}"] for s in summary["strategies"]])
-    return (f"{games}{more}\n\n{summary['games']} games, {summary['mean_rounds']} rounds and "
-            f"{summary['mean_moves']} moves on average\n{standings}")
+        ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
+        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
+          f"{s['mean_score']:.2f} ({s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f})",
+          f"{s['score_range'][0]} .. {s['score_range'][1]}"] for s in summary["strategies"]])
+    return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:g} rounds and "
+            f"{summary['mean_moves']:g} moves on average\n{standings}\n"
+            "intervals: Wilson's for a win rate, the bootstrap percentile interval for a mean score")
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
@@ -178,7 +196,8 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     for name in names:
         backends.check_name(name)
         rules(name)
-    report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
+    with Ticker(f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},", sys.stderr, TICK):
+        report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
     if args.json:
         json.dump({"backends": names, "variant": args.variant, "games": report.games, "moves": report.moves,
                    "agree": report.agree, "difference": report.difference}, sys.stdout, indent=2)
