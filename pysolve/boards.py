@@ -76,8 +76,9 @@ def board_options(file_help: str, validate_help: str, strategy: Option, *more: O
         Option("validate", bool, help=validate_help),
         strategy,
         *more,
-        seconds_option(DEFAULT_SECONDS, "time budget of each search"),
-        Option("nodes", int, 0, above=0, help="node budget of each search (Python and miniKanren)"),
+        seconds_option(DEFAULT_SECONDS, "time limit of each search, in seconds"),
+        Option("nodes", int, 0, above=0, help="at most this many steps of each search (Python and miniKanren; "
+                                              "default: no limit)"),
         Option("svg", metavar="OUT", output=True, help="also draw the (first) solution as SVG into OUT"),
     )
 

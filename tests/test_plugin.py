@@ -88,8 +88,8 @@ def test_agreement_passes_and_disagreement_fails_with_a_readable_diff(pytester: 
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
         "*AssertionError: pysolve back ends do not agree*",
-        "*wrong_count  solved  35 solutions*",
-        "*python       solved  36 solutions*",
+        "*wrong_count  solved  35 tilings*",
+        "*python       solved  36 tilings*",
         "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36*",
         "*--- wrong_count*",
         "*+++ python*",

@@ -23,7 +23,7 @@ class Fichas(Puzzle):
         Option("strategy", str, "dfs", "search strategy", choices=STRATEGIES),
         Option("flavour", str, "hs", "the order a state's next moves are tried in, as the course's Haskell (hs) or "
                                      "Python (py) search library tried them", choices=FLAVOURS),
-        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
     )
 
     def ask(self, m: int, n: int, strategy: str, flavour: str, seconds: float) -> Question:

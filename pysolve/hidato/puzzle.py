@@ -33,8 +33,9 @@ class HidatoPuzzle(BoardPuzzle):
         "board: JSON rows (0 empty, -1 blocked) or text (__ empty, . blocked)",
         "FILE is a filled board: check it, name the pair that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
-               help="fast: narrow down where each number can go, then walk from 1 with extra checks; original: "
-                    "walk from 1 to N through free neighbours, going back at a dead end (the first program's search)"),
+               help="fast (default): narrow down where each number can go, then walk from 1 with extra checks; "
+                    "original: the first program's search, a walk from 1 to N through free neighbours that goes "
+                    "back at a dead end"),
     )
     generate_options = (
         Option("rows", int, above=0, help="rows of a rectangular board"),

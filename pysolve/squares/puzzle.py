@@ -33,14 +33,14 @@ class Squares(Puzzle):
                help="a squares file, or a shipped instance: insects (default), eternity-3x3 .. eternity-6x6"),
         Option("all", bool, exclusive="which", help="all solutions (default: the first)"),
         Option("count", bool, exclusive="which", help="only count the solutions"),
-        Option("up_to_rotation", bool, help="one solution per class under turns of the whole grid"),
+        Option("up_to_rotation", bool, help="of solutions that are one grid turned, only one"),
         Option("count_orientations", bool,
                help="count a piece that looks the same turned once per turn (default: each distinct board once)"),
         Option("strategy", str, "fast", choices=STRATEGIES,
                help="fast: each cell tries only the pieces whose edges can match, and turns of the whole grid "
                     "are searched once (default); original: the first program's search, every piece in every "
                     "turn, row by row (Python and Prolog)"),
-        seconds_option(DEFAULT_SECONDS, "time limit of the search (default 60)"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
                help="write an HTML page replaying the original search step by step"),
@@ -87,6 +87,13 @@ class Squares(Puzzle):
         grids = sorted(grid_from_json(solution) for solution in answer.solutions)
         return {"count": answer.count, "solutions": grids}
 
+    def summarise(self, answer: Answer) -> str:
+        """The number of solutions, or of classes of solutions (up to rotation)."""
+        found = answer.count if answer.count is not None else len(answer.solutions)
+        if answer.question["up_to_rotation"]:
+            return plural(found, "class of solutions", "classes of solutions")
+        return plural(found, "solution")
+
     def render(self, answer: Answer) -> str:
         """Each solution drawn as boxes, then the count."""
         instance = self.instance_of(answer)
@@ -94,9 +101,7 @@ class Squares(Puzzle):
         if answer.status == UNKNOWN:
             return "\n\n".join(parts + [f"no answer: {answer.stats['reason']}"])
         if answer.question["mode"] != FIRST:
-            up_to_rotation = answer.question["up_to_rotation"]
-            parts.append(plural(answer.count, "class of solutions", "classes of solutions") if up_to_rotation
-                         else plural(answer.count, "solution"))
+            parts.append(self.summarise(answer))
         elif not answer.solutions:
             parts.append("no solution")
         return "\n\n".join(parts)

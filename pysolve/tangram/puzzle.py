@@ -34,13 +34,14 @@ class Tangram(Puzzle):
         Option("options", metavar="PIECE", help="where PIECE can go given the placed pieces", exclusive="ask"),
         Option("validate", bool, help="check the placed pieces form a tiling; say what is wrong", exclusive="ask"),
         Option("strategy", str, "dfs", choices=STRATEGIES,
-               help="dfs: pieces in fixed order (default); bfs: breadth-first, first tiling; "
-                    "cell: fill the first empty cell (fast, same tilings)"),
+               help="dfs (default): place the pieces in a fixed order, going back at a dead end; bfs: try "
+                    "every board of one more piece before the next (the first tiling only); cell: cover the first "
+                    "empty cell next (fast, the same tilings)"),
         Option("start", metavar="PIECE", help="place this piece first, then the others in order"),
         Option("rotations", bool, help="pieces may also lie turned (h x w)"),
         Option("place", many=True, metavar="NAME:X,Y[:WxH]",
                help="a piece already on the board (repeatable); adds to the file's place lines"),
-        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
         Option("svg", metavar="OUT", output=True, help="also draw the answer into this SVG file"),
     )
     generate_options = (
@@ -92,6 +93,16 @@ class Tangram(Puzzle):
         if mode == "validate":
             return {"problems": answer.stats["problems"], "solutions": answer.solutions}
         return answer.solutions
+
+    def summarise(self, answer: Answer) -> str:
+        """A few words for report tables: tilings counted or found, places for a piece, or a validation."""
+        mode = answer.question["mode"]
+        if mode == "options":
+            return plural(answer.count, "place") + f" for {answer.question['piece']}"
+        if mode == "validate":
+            problems = answer.stats["problems"]
+            return plural(len(problems), "problem") if problems else "a valid tiling"
+        return plural(answer.count if answer.count is not None else len(answer.solutions), "tiling")
 
     def render(self, answer: Answer) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
