@@ -175,14 +175,14 @@ def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
     rows = [[r.seed, " ".join(map(str, r.scores)), ",".join(map(str, r.winners)), r.rounds, r.moves]
             for r in results[:20]]
     games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
-    more = f"\n... and {len(results) - 20} more games" if len(results) > 20 else ""
+    more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
     standings = render_table(
         ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
         [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
           f"{s['mean_score']:.2f} ({s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f})",
           f"{s['score_range'][0]} .. {s['score_range'][1]}"] for s in summary["strategies"]])
-    return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:g} rounds and "
-            f"{summary['mean_moves']:g} moves on average\n{standings}\n"
+    return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:.1f} rounds and "
+            f"{summary['mean_moves']:.1f} moves on average\n{standings}\n"
             "intervals: Wilson's for a win rate, the bootstrap percentile interval for a mean score")
 
 
