@@ -21,6 +21,7 @@ from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import Puzzle
+from pysolve.words import plural
 
 DEFAULT_SECONDS = 30.0  # the time budget of one board search
 SHOWN = 12  # solutions drawn as text; --json lists them all
@@ -75,8 +76,9 @@ def board_options(file_help: str, validate_help: str, strategy: Option, *more: O
         Option("validate", bool, help=validate_help),
         strategy,
         *more,
-        seconds_option(DEFAULT_SECONDS, "time budget of each search"),
-        Option("nodes", int, 0, above=0, help="node budget of each search (Python and miniKanren)"),
+        seconds_option(DEFAULT_SECONDS, "time limit of each search, in seconds"),
+        Option("nodes", int, 0, above=0, help="at most this many steps of each search (Python and miniKanren; "
+                                              "default: no limit)"),
         Option("svg", metavar="OUT", output=True, help="also draw the (first) solution as SVG into OUT"),
     )
 
@@ -127,13 +129,15 @@ class BoardPuzzle(Puzzle):
         """The first SHOWN solutions (or the puzzle) drawn, and a line saying what was found."""
         pictures = [self.text(grid) for grid in answer.solutions[:SHOWN]] or [self.text(answer.question["puzzle"])]
         if len(answer.solutions) > SHOWN:
-            pictures.append(f"... and {len(answer.solutions) - SHOWN} more solutions (--json lists them all)")
+            pictures.append(f"... and {len(answer.solutions) - SHOWN} more (--json lists them all)")
         return "\n\n".join(pictures) + "\n" + self.verdict(answer)
 
     def verdict(self, answer: Answer) -> str:
         """One line: valid or what breaks it, unique or how many, or no solution / unknown."""
         if answer.question["validate"]:
             return self.validity(answer.stats.get("broken", []))
+        if answer.status == UNKNOWN:
+            return f"no answer: {answer.stats['reason']}"
         if answer.status != SOLVED:
             return answer.status
         asked = answer.question["count"]
@@ -141,7 +145,7 @@ class BoardPuzzle(Puzzle):
             return "solved"
         if answer.count == 1 and asked > 1:
             return "1 solution: unique"
-        return f"{answer.count} solutions" + (" (stopped at the limit)" if answer.count == asked else "")
+        return plural(answer.count, "solution") + (" (stopped at the limit)" if answer.count == asked else "")
 
     def write_files(self, answer: Answer, outputs: dict[str, Any]) -> list[str]:
         """The (first) solution, or the puzzle, as SVG when --svg OUT was given."""

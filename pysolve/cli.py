@@ -15,8 +15,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import api, backends, bridge, budget, executors, memory, options, parallel, puzzles
-from pysolve.answers import Answer
+from pysolve import api, backends, bridge, budget, executors, memory, options, parallel, puzzles, words
+from pysolve.answers import UNKNOWN, Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS, crosscheck
 from pysolve.errors import InputError, PysolveError
@@ -26,6 +26,7 @@ from pysolve.report import CrossCheckPrinter, Progress, Ticker, demo_report
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers: no verdict
 STOPPED = NOT_COMPARED  # the exit code of a query a limit stopped: no verdict either (it neither held nor failed)
+BACKEND_HELP = "back end (default: prolog if available, else kanren)"
 
 
 class Parser(argparse.ArgumentParser):
@@ -54,12 +55,15 @@ def build_parser() -> Parser:
             puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
             if command == "solve":
                 options.add_to_parser(puzzle.options, puzzle_parser)
-                puzzle_parser.add_argument("--backend", choices=backends.NAMES, help="back end (default: prolog if available, else kanren)")
+                puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
                 if puzzle.can_split:
                     add_parallel_options(puzzle_parser)
             else:
                 add_crosscheck_options(puzzle, puzzle_parser)
             puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
+            if command == "solve":
+                puzzle_parser.add_argument("--verbose", action="store_true",
+                                           help="the status line with every statistic of the search")
             memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
 
@@ -85,11 +89,7 @@ def build_parser() -> Parser:
         play = commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)")
         games = play.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
         for puzzle in playable:
-            game_parser = games.add_parser(puzzle.name, help=f"play {puzzle.name}; the rules come from a back end")
-            options.add_to_parser(puzzle.play_options, game_parser)
-            game_parser.add_argument("--backend", choices=backends.NAMES,
-                                     help="back end answering the rules (default: prolog if available, else kanren)")
-            game_parser.set_defaults(run=run_play)
+            add_play_parser(games, puzzle)
 
     query = commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings")
     query.add_argument("rule_base", metavar="RULEBASE", help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
@@ -109,7 +109,7 @@ def build_parser() -> Parser:
     serve = commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
-    serve.add_argument("--backend", choices=backends.NAMES, help="the pages' default back end (default: prolog if available, else kanren)")
+    serve.add_argument("--backend", choices=backends.NAMES, help="the pages' " + BACKEND_HELP)
     memory.add_option(serve)
     serve.set_defaults(run=run_serve)
 
@@ -133,6 +133,17 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
                         help="count in parts on N processes (default 1: one search in this process)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
+
+
+def add_play_parser(games: Any, puzzle: Puzzle, name: str | None = None) -> argparse.ArgumentParser:
+    """`pysolve play PUZZLE`: the puzzle's play options and --backend, under `games` (a subparsers action).
+    A puzzle with a command group of its own adds the same parser there too (`pysolve azul play`), by `name`."""
+    game_parser = games.add_parser(name or puzzle.name, help=f"play {puzzle.name} in the terminal; "
+                                                            "the rules come from a back end")
+    options.add_to_parser(puzzle.play_options, game_parser)
+    game_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
+    game_parser.set_defaults(run=run_play, puzzle=puzzle.name)
+    return game_parser
 
 
 def all_puzzles() -> list[Puzzle]:
@@ -200,24 +211,42 @@ def run_solve(args: argparse.Namespace) -> int:
             with Ticker(f"{puzzle.name}: searching"):
                 answer = puzzle.solve(questions[0], args.backend)
         written = puzzle.write_files(answer, outputs)
-        print_answer(puzzle, answer, args.json)
+        print_answer(puzzle, answer, args.json, args.verbose)
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
         return 0
-    return solve_batch(puzzle, questions, args.backend, args.json)
+    return solve_batch(puzzle, questions, args.backend, args.json, args.verbose)
 
 
-def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool) -> None:
-    """One answer as JSON, or drawn with a status line (`[backend: status; stats]`)."""
+def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False) -> None:
+    """One answer as JSON, or drawn with a status line: in words (`[prolog: solved in 0.03 s, 361 states]`),
+    or with `verbose` every statistic as the search named it (`[prolog: solved; seconds 0.0312, memo 53]`)."""
     if as_json:
         print_json(answer.to_json())
         return
     print(puzzle.render(answer))
+    print(every_stat(answer) if verbose else status_line(answer))
+
+
+def status_line(answer: Answer) -> str:
+    """The back end, the status and the time in words, and the work done where it is counted: states
+    searched, parts run in parallel (the rest of the statistics are --verbose's and --json's)."""
+    stats = answer.stats
+    took = f"{'after' if answer.status == UNKNOWN else 'in'} {words.seconds(stats['seconds'])}"
+    counted = [words.plural(stats["states"], "state")] if "states" in stats else []
+    if "parts" in stats:
+        counted.append(f"{words.plural(stats['parts'], 'part')} on {stats['ran_on']}")
+    return f"[{answer.backend}: {', '.join([f'{answer.status} {took}', *counted])}]"
+
+
+def every_stat(answer: Answer) -> str:
+    """The status line of --verbose: every statistic by its name, as the search recorded it."""
     stats = ", ".join(f"{key} {value}" for key, value in answer.stats.items())
-    print(f"[{answer.backend}: {answer.status}; {stats}]")
+    return f"[{answer.backend}: {answer.status}; {stats}]"
 
 
-def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool) -> int:
+def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool,
+                verbose: bool = False) -> int:
     """Answer many questions in order (JSON lines with --json), with progress and a summary on stderr."""
     progress = Progress(len(questions), f"{puzzle.name}")
     statuses: dict[str, int] = {}
@@ -228,11 +257,11 @@ def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_js
             print(json.dumps(answer.to_json()), flush=True)
         else:
             print(f"# {number}")
-            print_answer(puzzle, answer, False)
+            print_answer(puzzle, answer, False, verbose)
         progress.step(answer.status)
     progress.close()
     summary = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-    print(f"{len(questions)} {puzzle.name} questions: {summary}", file=sys.stderr)
+    print(f"{words.plural(len(questions), f'{puzzle.name} question')}: {summary}", file=sys.stderr)
     return 0
 
 

@@ -45,8 +45,8 @@ def parse_size(text: str) -> int:
 
 
 def describe(size: int) -> str:
-    """A size in words: `2 GB`, `512 MB`."""
-    return f"{size / 2**30:g} GB" if size >= 2**30 else f"{size / 2**20:g} MB"
+    """A size as a person says it, to three digits at most: `2 GB`, `11.8 GB`, `512 MB`."""
+    return f"{size / 2**30:.3g} GB" if size >= 2**30 else f"{size / 2**20:.3g} MB"
 
 
 def limit(size: int) -> None:

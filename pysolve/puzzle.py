@@ -33,6 +33,7 @@ from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.options import Option
+from pysolve.words import plural
 
 
 SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many parts (work for every worker)
@@ -247,7 +248,7 @@ class Puzzle:
     def summarise(self, answer: Answer) -> str:
         """A few words for report tables: the count, or how many solutions were found."""
         found = answer.count if answer.count is not None else len(answer.solutions)
-        return f"{found} solution{'' if found == 1 else 's'}"
+        return plural(found, "solution")
 
     def render(self, answer: Answer) -> str:
         """The answer drawn as text for a terminal."""

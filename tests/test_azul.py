@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve import bridge
+from pysolve import backends, bridge
 from pysolve.bridge import Var
 from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
 from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
 from pysolve.azul.game import AzulGame, play_game, rules
-from pysolve.azul.model import GREY, VARIANTS, Question, RandomStream, check_state, tile_count, winners_of
+from pysolve.azul.model import GREY, SEED, VARIANTS, Question, RandomStream, check_state, tile_count, winners_of
 from pysolve.azul.prolog import conjunction, state_to_prolog
 from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, grey_column, tile_score
 from pysolve.azul.state import CHANCE, TERMINAL, Game, State
@@ -652,7 +652,7 @@ def test_cli_back_ends_agree_and_workers_give_the_same_results(pysolve_backend, 
 
 def test_cli_variant_grey(capsys):
     assert main(["azul", "crosscheck", "--variant", "grey", "--games", "1", "--seed", "6", "--backends", "python,kanren"]) == 0
-    assert "1 grey games" in capsys.readouterr().out
+    assert "1 grey game, " in capsys.readouterr().out
     assert main(["azul", "simulate", "--variant", "grey", "--games", "2", "--seed", "6", "--json"]) == 0
     games = json.loads(capsys.readouterr().out)["games"]
     assert [game["variant"] for game in games] == [GREY, GREY]
@@ -664,7 +664,7 @@ def test_cli_variant_grey(capsys):
 @needs_prolog
 def test_cli_crosscheck_and_replay(capsys, tmp_path):
     assert main(["azul", "crosscheck", "--players", "2", "--games", "2", "--seed", "4"]) == 0
-    assert "all engines agree" in capsys.readouterr().out
+    assert "all back ends agree" in capsys.readouterr().out
     log = tmp_path / "game.jsonl"
     assert main(["azul", "simulate", "--games", "1", "--seed", "4", "--log", str(log)]) == 0
     records = [json.loads(line) for line in log.read_text().splitlines()]
@@ -676,13 +676,35 @@ def test_cli_crosscheck_and_replay(capsys, tmp_path):
     assert "round 1" in text and "factories: F1[" in text and "| b y r k w" in text and "final scores" in text
 
 
+def test_cli_defaults_are_one_rule_the_default_back_end_and_seed_1(capsys):
+    assert main(["azul", "simulate", "--json"]) == 0
+    game = json.loads(capsys.readouterr().out)["games"][0]
+    assert (game["engine"], game["seed"]) == (backends.default(), SEED) == (backends.default(), 1)
+    assert main(["solve", "azul", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["backend"], answer["question"]["seed"]) == (backends.default(), SEED)
+    assert answer["stats"]["scores"] == game["scores"]  # the same game: one seed, whichever command plays it
+    assert main(["azul", "crosscheck", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["backends"] == [name for name in backends.NAMES
+                                                                if backends.available(name)]
+
+
+def test_cli_help_says_back_end_and_hides_the_older_spelling(capsys):
+    for command in ("simulate", "crosscheck"):
+        assert main(["azul", command, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert "--backend" in text and "engine" not in text
+
+
 @pytest.mark.parametrize("argv, message", [
     (["azul", "simulate", "--players", "5"], "2 to 4 players"),
-    (["azul", "simulate", "--backend", "lisp"], "unknown name 'lisp'"),
+    (["azul", "simulate", "--backend", "lisp"], "invalid choice: 'lisp'"),
+    (["azul", "simulate", "--engine", "lisp"], "invalid choice: 'lisp'"),
     (["azul", "simulate", "--strategy", "clever"], "unknown strategy 'clever'"),
     (["azul", "simulate", "--games", "0"], "at least 1"),
-    (["azul", "crosscheck", "--backends", "python,cobol"], "unknown name 'cobol'"),
-    (["azul", "crosscheck", "--engines", "python,cobol"], "unknown name 'cobol'"),
+    (["azul", "crosscheck", "--backends", "python,cobol"], "unknown back end 'cobol'"),
+    (["azul", "crosscheck", "--engines", "python,cobol"], "unknown back end 'cobol'"),
+    (["azul", "crosscheck", "--backends", ","], "--backends: give at least one name"),
     (["azul", "simulate", "--variant", "gray"], "unknown variant 'gray'"),
     (["solve", "azul", "--variant", "blue"], "variant"),
     (["azul", "replay", "/nonexistent/log.jsonl"], "azul log '/nonexistent/log.jsonl': no such file"),

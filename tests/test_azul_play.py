@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from pysolve import backends
+from pysolve.azul.model import SEED
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.play_app import (AzulApp, TableView, coloured, move_key, play_through, source_at, table_text,
                                    wait_for_turn)
@@ -199,17 +201,19 @@ def test_the_table_text_puts_boards_two_abreast_with_tiles_coloured():
     assert styled.plain.rstrip("\n") == text.rstrip("\n") and any(span.style.bgcolor for span in styled.spans)
 
 
+@pytest.mark.parametrize("command", [["play", "azul"], ["azul", "play"]])  # one command, two spellings
 @pytest.mark.parametrize("argv, message", [
-    (["azul", "play", "--players", "5"], "2 to 4 players"),
-    (["azul", "play", "--seat", "2"], "--seat: a seat of 0..1, not 2"),
-    (["azul", "play", "--strategy", "clever"], "unknown strategy 'clever'"),
-    (["azul", "play", "--backend", "lisp"], "unknown back end 'lisp'"),
-    (["azul", "play", "--delay", "-1"], "--delay must be at least 0"),
-    (["azul", "play", "--variant", "blue"], "unknown Azul variant 'blue'"),
-    (["azul", "play", "--log", "/nonexistent/dir/game.jsonl"], "does not exist"),
+    (["--players", "5"], "2 to 4 players"),
+    (["--seat", "2"], "--seat: a seat of 0..1, not 2"),
+    (["--strategy", "clever"], "unknown strategy 'clever'"),
+    (["--backend", "lisp"], "invalid choice: 'lisp'"),
+    (["--delay", "-1"], "--delay: -1.0 is less than 0"),
+    (["--delay", "nan"], "--delay: nan is not a finite number"),
+    (["--variant", "blue"], "--variant: 'blue' is not one of standard, grey"),
+    (["--log", "/nonexistent/dir/game.jsonl"], "does not exist"),
 ])
-def test_the_play_command_refuses_bad_input_in_one_line(capsys, argv, message):
-    assert main(argv) == 2
+def test_the_play_command_refuses_bad_input_in_one_line(capsys, command, argv, message):
+    assert main(command + argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 

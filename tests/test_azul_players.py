@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import math
 import random
+import re
+import statistics
+import sys
 import time
 
 import pytest
@@ -143,3 +148,49 @@ def test_tournament_win_rates_carry_wilson_intervals():
     summary = tour.summarise(tour.run(tour.tasks(2, 4, 1, "python", ["random", "greedy"])))
     greedy = next(row for row in summary["strategies"] if row["strategy"] == "greedy")
     assert greedy["wins"] == 4 and greedy["win_ci95"] == [0.5101, 1.0]
+
+
+def test_the_mean_score_interval_stays_within_the_scores_where_the_normal_one_goes_negative():
+    scores = [0, 0, 0, 0, 60]
+    mean, spread = statistics.mean(scores), statistics.stdev(scores)
+    assert mean - 1.96 * spread / math.sqrt(len(scores)) < 0  # mean +- 1.96 s/sqrt(n) says a score may be negative
+    low, high = tour.mean_interval(scores)
+    assert 0 <= low < mean < high <= 60 and (low, high) == tour.mean_interval(scores)  # seeded: the same each time
+    assert tour.mean_interval([7]) == (7, 7) and tour.mean_interval([7, 17]) == (7, 17)
+    many = [0] * 2999 + [600]  # past BOOTSTRAP_UP_TO: the normal interval (here -0.19 .. 0.59), kept in the range
+    assert len(many) > tour.BOOTSTRAP_UP_TO and tour.mean_interval(many) == (0, pytest.approx(0.592, abs=1e-3))
+
+
+def test_the_summary_gives_each_strategy_its_score_range_and_a_mean_interval_inside_it():
+    scores = [(0, 30), (0, 31), (0, 29), (60, 30), (0, 33)]
+    results = [tour.GameResult(seed, 2, "python", ["random", "greedy"], list(pair), [1], 5, 50)
+               for seed, pair in enumerate(scores)]
+    standings = {row["strategy"]: row for row in tour.summarise(results)["strategies"]}
+    assert standings["random"]["score_range"] == [0, 60] and standings["random"]["ci95"][0] >= 0
+    assert standings["greedy"]["score_range"] == [29, 33] and 29 <= standings["greedy"]["ci95"][0] <= 30.6
+
+
+class Terminal(io.StringIO):
+    """A stream that says it is a terminal: where a progress line shows."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["simulate", "--games", "3", "--strategy", "lookahead"], r"\razul simulate: [0-3] of 3 games played, \d+ s"),
+    (["crosscheck", "--games", "2", "--backends", "python,kanren"], r"\razul crosscheck: 2 games on 2 back ends, \d+ s"),
+])
+def test_a_long_run_shows_its_progress_on_a_terminal_and_nothing_in_its_output(monkeypatch, capsys, argv, line):
+    from pysolve.azul import cli as azul_cli
+
+    monkeypatch.setattr(azul_cli, "TICK", 0.01)
+    assert main(["azul", *argv, "--json"]) == 0  # stderr no terminal: no progress line
+    quiet = capsys.readouterr()
+    assert quiet.err == ""
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["azul", *argv, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out == quiet.out  # the JSON alone, as without a terminal
+    assert re.search(line, terminal.getvalue()) and terminal.getvalue().endswith("\r")  # cleared at the end

@@ -87,10 +87,10 @@ def test_agreement_passes_and_disagreement_fails_with_a_readable_diff(pytester: 
     result = pytester.runpytest()
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
-        "*AssertionError: pysolve back ends do not agree",
-        "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36",
-        "*wrong_count  solved * 35 solutions",
-        "*python       solved * 36 solutions",
+        "*AssertionError: pysolve back ends do not agree*",
+        "*DISAGREEMENT: wrong_count and python differ at answer?'count'?: 35 against 36*",
+        "*wrong_count  solved * 35 tilings*",
+        "*python       solved * 36 tilings*",
         "*--- wrong_count*",
         "*+++ python*",
         "*-{'count': 35}*",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -269,7 +270,7 @@ def test_too_many_placements_are_refused_and_kanren_has_smaller_limits(tmp_path,
                                             "most 250000 (docs/tangram.md, Limits)\n")
     wide = board_file(tmp_path, "wide.txt", ["board 64 64", *(f"piece {i} p{i} #112233 32 32" for i in range(4))])
     assert cli.main(["solve", "tangram", wide, "--count", "--backend", "python"]) == 0
-    assert "24 tiling(s)" in capsys.readouterr().out
+    assert "24 tilings" in capsys.readouterr().out
     assert cli.main(["solve", "tangram", wide, "--count", "--backend", "kanren"]) == 2  # 4096 cells > 1024
     assert "back end 'kanren' does not answer this tangram question; use one of:" in capsys.readouterr().err
 
@@ -290,9 +291,8 @@ def test_many_cjk_dominoes_breadth_first_stop_within_their_budget(tmp_path, pyso
         code, out, err, seconds = run_cli(["solve", "tangram", path, "--seconds", "1", "--backend", pysolve_backend,
                                            *extra])
         assert code == 0 and err == "" and seconds < 5, (extra, err)
-        assert out.splitlines()[-2:] == ["no answer: tangram search passed its time limit of 1 s",
-                                         f"[{pysolve_backend}: unknown; seconds {out.split('seconds ')[1].split(',')[0]}"
-                                         ", reason tangram search passed its time limit of 1 s]"]
+        assert out.splitlines()[-2] == "no answer: tangram search passed its time limit of 1 s"
+        assert re.fullmatch(rf"\[{pysolve_backend}: unknown after [0-9.]+ s\]", out.splitlines()[-1])
 
 
 @pytest.mark.parametrize("text, tilings", [

@@ -1,6 +1,6 @@
 """Tournament charts as hand-written SVG (no plotting library): each strategy's win rate with its
 95 % Wilson interval, and its score distribution (a box of the middle half, the median, whiskers to
-the extremes, every game a dot, the mean with its 95 % interval).
+the extremes, every game a dot, the mean with its 95 % bootstrap interval, which stays within the range).
 
 `chart(results)` draws both panels from `simulate`'s results; the numbers are `tournament.summarise`'s.
 """
@@ -76,7 +76,7 @@ def win_rates(standings: Sequence[dict[str, Any]], top: float) -> tuple[list[str
 def score_spread(standings: Sequence[dict[str, Any]], scores: dict[str, list[int]], top: float) -> tuple[list[str], float]:
     """The score panel: per strategy a box (quartiles), the median, whiskers, every game a dot, the mean's interval."""
     left = LABEL_W
-    out = [_text(10, top + 16, "Scores: quartiles, median, range, every game, mean with its 95 % interval", 14,
+    out = [_text(10, top + 16, "Scores: quartiles, median, range, every game, mean with its 95 % interval (bootstrap)", 14,
                  weight="bold")]
     first = top + 30
     bottom = first + len(standings) * ROW_H * 1.4

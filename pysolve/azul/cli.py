@@ -1,10 +1,13 @@
-"""`pysolve azul simulate|crosscheck|replay`: the game's own command group (added by `Azul.add_commands`)."""
+"""`pysolve azul simulate|crosscheck|replay|play`: the game's own command group (added by `Azul.add_commands`;
+`play` is `pysolve play azul` under a second name)."""
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,28 +16,32 @@ from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.game import rules
-from pysolve.azul.play import add_play
+from pysolve.azul.play import STRATEGY_NAMES
 from pysolve.azul.replay import check_record
-from pysolve.azul.model import FACTORIES, STANDARD, VARIANTS
+from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
-from pysolve.report import Progress, render_table
+from pysolve.puzzle import Puzzle
+from pysolve.report import Ticker, render_table
+from pysolve.words import plural
+
+TICK = 1.0  # seconds between two updates of a progress line on stderr (shown only when it is a terminal)
 
 
-def add_commands(subparsers: Any) -> None:
-    """Add `azul` and its subcommands to the top-level `pysolve` parser."""
-    azul = subparsers.add_parser("azul", help="simulate the board game Azul on each back end's rules")
+def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
+    """Add `azul` and its subcommands to the top-level `pysolve` parser (`play` is `pysolve play azul`'s)."""
+    from pysolve.cli import BACKEND_HELP, add_play_parser  # loaded already: the core's parser calls this
+
+    azul = subparsers.add_parser("azul", help="the board game Azul: tournaments, lockstep cross-checks, replays, "
+                                              "a seat at the table")
     commands = azul.add_subparsers(dest="azul_command", required=True, parser_class=type(azul))
 
     simulate = commands.add_parser("simulate", help="play seeded games (a tournament) and summarise")
     _game_options(simulate)
-    simulate.add_argument("--backend", "--engine", dest="engine", default="python",
-                          help=f"the back end whose rules play: {'|'.join(backends.NAMES)} (default python; "
-                               f"--engine is the older spelling)")
-    simulate.add_argument("--strategy", default="random",
-                          help="strategies NAME[,NAME...] rotated over the seats: random, greedy, lookahead, "
-                               "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS], minimax[:DEPTH]")
-    simulate.add_argument("--workers", type=int, default=1, help="processes to play on (default 1)")
+    _backend_option(simulate, "--backend", choices=backends.NAMES, help=BACKEND_HELP)
+    simulate.add_argument("--strategy", default="random", metavar="NAMES",
+                          help=f"strategies NAME[,NAME...] rotated over the seats: {STRATEGY_NAMES} (default random)")
+    simulate.add_argument("--workers", type=int, default=1, metavar="N", help="processes to play on (default 1)")
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
@@ -44,8 +51,8 @@ def add_commands(subparsers: Any) -> None:
 
     check = commands.add_parser("crosscheck", help="play seeded games on several back ends in lockstep")
     _game_options(check)
-    check.add_argument("--backends", "--engines", dest="engines", default="python,prolog",
-                       help="back ends to compare (default python,prolog; --engines is the older spelling)")
+    _backend_option(check, "--backends", metavar="NAMES",
+                    help="comma-separated back ends to compare (default: all that are available)")
     check.add_argument("--json", action="store_true", help="print JSON")
     memory.add_option(check)
     check.set_defaults(run=run_crosscheck)
@@ -59,7 +66,16 @@ def add_commands(subparsers: Any) -> None:
                                                              "(default: the last)")
     memory.add_option(replay)
     replay.set_defaults(run=run_replay)
-    add_play(commands)
+    add_play_parser(commands, puzzle, "play")
+
+
+def _backend_option(parser: argparse.ArgumentParser, flag: str, **given: Any) -> None:
+    """`flag` (--backend or --backends), plus its older spelling with engine (--engine, --engines), hidden
+    from the help, so that old command lines still run."""
+    dest = flag.removeprefix("--")
+    parser.add_argument(flag, dest=dest, **given)
+    parser.add_argument(flag.replace("backend", "engine"), dest=dest, help=argparse.SUPPRESS,
+                        **{key: value for key, value in given.items() if key != "help"})
 
 
 def _game_options(parser: argparse.ArgumentParser) -> None:
@@ -69,19 +85,15 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
                         help=f"{'|'.join(VARIANTS)}: the coloured wall, or the grey side of the board (any colour "
                              f"in any column, at most once per column; default {STANDARD})")
     parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (game i: seed + i)")
+    parser.add_argument("--seed", type=int, default=SEED,
+                        help=f"seed of the first game; game i has seed + i (default {SEED})")
 
 
-def _names(text: str, known: tuple[str, ...] | None, what: str) -> list[str]:
-    """A comma-separated list of names, each checked."""
+def _names(text: str, what: str) -> list[str]:
+    """The names of a comma-separated list (`--backends`, `--strategy`); InputError when it names none."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise InputError(f"--{what}: give at least one name")
-    for name in names:
-        if known is None:
-            strategy(name)
-        elif name not in known:
-            raise InputError(f"--{what}: unknown name {name!r}; choose from {', '.join(known)}")
     return names
 
 
@@ -101,17 +113,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.cluster is not None:
         executors.check_cluster(args.cluster)
     _check_outputs(args, "log", "chart")
-    backend = _names(args.engine, backends.NAMES, "engine")[0]
+    backend = args.backend or backends.default()
     rules(backend)  # fail early when the back end cannot run here
-    work = tour.tasks(args.players, args.games, args.seed, backend, _names(args.strategy, None, "strategy"),
-                      log=args.log is not None, variant=args.variant)
+    names = _names(args.strategy, "strategy")
+    for name in names:
+        strategy(name)
+    work = tour.tasks(args.players, args.games, args.seed, backend, names, log=args.log is not None,
+                      variant=args.variant)
     workers = executors.useful_workers(args.workers, len(work))
-    progress = Progress(len(work), "azul")
-    try:
-        with executors.executor(workers, args.cluster) as executor:
-            results = tour.run(work, executor, lambda result: progress.step(f"seed {result.seed}"))
-    finally:
-        progress.close()
+    with Ticker(_played(0, len(work)), sys.stderr, TICK) as ticker, \
+            executors.executor(workers, args.cluster) as executor:
+        results = tour.run(work, executor, _counting(ticker, len(work)))
     if args.log is not None:
         _write_log(args.log, results)
     if args.chart is not None:
@@ -124,6 +136,21 @@ def run_simulate(args: argparse.Namespace) -> int:
     else:
         print(_render(results, summary))
     return 0
+
+
+def _counting(ticker: Ticker, total: int) -> Callable[[tour.GameResult], None]:
+    """`tour.run`'s callback after each game: `ticker`'s line (which adds the seconds) counts the games played."""
+    done = itertools.count(1)
+
+    def step(result: tour.GameResult) -> None:
+        ticker.label = _played(next(done), total)
+
+    return step
+
+
+def _played(done: int, total: int) -> str:
+    """The progress line of a tournament, before its seconds: `azul simulate: 3 of 10 games played,`."""
+    return f"azul simulate: {done} of {plural(total, 'game')} played,"
 
 
 def _check_outputs(args: argparse.Namespace, *names: str) -> None:
@@ -144,34 +171,41 @@ def _write_log(path: str, results: list[tour.GameResult]) -> None:
 
 
 def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
-    """Per-game lines (the first 20) and the per-strategy table."""
+    """Per-game lines (the first 20), the games' averages, the per-strategy table and what its intervals are."""
     rows = [[r.seed, " ".join(map(str, r.scores)), ",".join(map(str, r.winners)), r.rounds, r.moves]
             for r in results[:20]]
     games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
-    more = f"\n... and {len(results) - 20} more games" if len(results) > 20 else ""
+    more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
     standings = render_table(
-        ["strategy", "seats", "wins", "win rate", "win 95% CI", "mean score", "95% CI"],
-        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f}",
-          f"{s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f}", f"{s['mean_score']:.2f}",
-          f"{s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f}"] for s in summary["strategies"]])
-    return (f"{games}{more}\n\n{summary['games']} games, {summary['mean_rounds']} rounds and "
-            f"{summary['mean_moves']} moves on average\n{standings}")
+        ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
+        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
+          f"{s['mean_score']:.2f} ({s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f})",
+          f"{s['score_range'][0]} .. {s['score_range'][1]}"] for s in summary["strategies"]])
+    return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:.1f} rounds and "
+            f"{summary['mean_moves']:.1f} moves on average\n{standings}\n"
+            "intervals: Wilson's for a win rate, the bootstrap percentile interval for a mean score")
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
-    """Lockstep games; exit 1 at the first disagreement."""
+    """Lockstep games on the back ends named (default: every available one); exit 1 at the first disagreement."""
     _check_counts(args)
-    names = _names(args.engines, backends.NAMES, "engines")
+    if args.backends is None:
+        names = [name for name in backends.NAMES if backends.available(name)]
+    else:
+        names = _names(args.backends, "backends")
     for name in names:
+        backends.check_name(name)
         rules(name)
-    report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
+    with Ticker(f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},", sys.stderr, TICK):
+        report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
     if args.json:
-        json.dump({"engines": names, "variant": args.variant, "games": report.games, "moves": report.moves, "agree": report.agree,
-                   "difference": report.difference}, sys.stdout, indent=2)
+        json.dump({"backends": names, "variant": args.variant, "games": report.games, "moves": report.moves,
+                   "agree": report.agree, "difference": report.difference}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        verdict = "all engines agree" if report.agree else f"DISAGREEMENT: {report.difference}"
-        print(f"{report.games} {args.variant} games, {report.moves} moves compared on {', '.join(names)}: {verdict}")
+        verdict = "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference}"
+        print(f"{plural(report.games, f'{args.variant} game')}, {plural(report.moves, 'move')} compared on "
+              f"{', '.join(names)}: {verdict}")
     return 0 if report.agree else 1
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from pysolve.azul.model import CENTRE, FLOOR_SLOTS, LETTERS, MARKER, wall_colour
 from pysolve.azul.replay import SLOT_PENALTIES, Step, is_grey, penalty, story, tile_colour
+from pysolve.words import plural
 
 MARKER_NAME = "the first-player marker"
 
@@ -60,11 +61,15 @@ def board(state: dict[str, Any], seat: int, name: str = "") -> str:
     return "\n".join(lines)
 
 
+def how_far(state: dict[str, Any]) -> str:
+    """Where the game is, for a table's heading: `round 2, 1 move`, `round 5, 52 moves - game over`."""
+    return f"round {state['round']}, {plural(state['moves'], 'move')}" + (" - game over" if state["over"] else "")
+
+
 def table(state: dict[str, Any], names: Sequence[str] | None = None) -> str:
     """The whole table: the offer, then every board (M on a floor is the first-player marker)."""
     names = list(names or [""] * state["players"])
-    head = (f"round {state['round']}, {state['moves']} moves" + (" - game over" if state["over"] else "")
-            + f"; {MARKER_NAME} (M) is {marker_place(state)}")
+    head = f"{how_far(state)}; {MARKER_NAME} (M) is {marker_place(state)}"
     parts = [head, offer(state)] + [board(state, seat, names[seat]) for seat in range(state["players"])]
     return "\n\n".join(parts)
 

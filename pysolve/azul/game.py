@@ -15,7 +15,7 @@ from typing import Any
 from pysolve import backends
 from pysolve.answers import Found
 from pysolve.azul import packed
-from pysolve.azul.model import (MAX_MOVES, STANDARD, Engine, Move, Question, RandomStream, check_move,
+from pysolve.azul.model import (MAX_MOVES, SEED, STANDARD, Engine, Move, Question, RandomStream, check_move,
                                 check_players, check_variant, describe_move)
 from pysolve.azul.strategies import Strategy, random_feasible, strategy, strategy_name
 from pysolve.budget import Budget
@@ -65,7 +65,7 @@ class AzulGame:
     `variant` is `standard` (the coloured wall) or `grey` (the rulebook's variant: any colour in any column).
     """
 
-    def __init__(self, players: int = 2, seed: int = 0, backend: str = "python",
+    def __init__(self, players: int = 2, seed: int = SEED, backend: str = "python",
                  strategies: Sequence[str | Strategy] | None = None, variant: str = STANDARD) -> None:
         self.players = check_players(players)
         self.variant = check_variant(variant)
@@ -163,7 +163,7 @@ def _result(game: AzulGame, state: dict[str, Any], winners: list[int], log: list
                       state, log, game.variant)
 
 
-def play_game(players: int = 2, seed: int = 0, backend: str = "python",
+def play_game(players: int = 2, seed: int = SEED, backend: str = "python",
               strategies: Sequence[str | Strategy] | None = None, log: bool = False,
               budget: Budget | None = None, variant: str = STANDARD) -> GameResult:
     """Play one game of `variant` to its end (a move spends a node of `budget`); with `log`, one record per move.

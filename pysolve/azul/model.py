@@ -28,6 +28,7 @@ FLOOR_SLOTS = 7
 FLOOR_TOTALS = (0, 1, 2, 4, 6, 8, 11, 14)  # penalty by number of floor items
 ROW_BONUS, COLUMN_BONUS, COLOUR_BONUS = 2, 7, 10
 FACTORIES = {2: 5, 3: 7, 4: 9}
+SEED = 1  # the seed of a game when none is given, in every command and the demo (a tournament's first game)
 TOTAL_TILES = TILES_PER_COLOUR * len(COLOURS)
 MAX_MOVES = 5000  # a game still running after this many moves is stopped (a strategy that never tiles)
 STANDARD, GREY = "standard", "grey"
@@ -42,7 +43,7 @@ class Question:
     """The demo's question: one seeded game, the random-feasible strategy on every seat, played to its end."""
 
     players: int = 2
-    seed: int = 1
+    seed: int = SEED
     variant: str = STANDARD
 
 

@@ -15,10 +15,11 @@ from typing import Any
 
 from pysolve import files
 from pysolve.azul.game import AzulGame, rules
-from pysolve.azul.model import STANDARD, VARIANTS, Move, check_players, check_variant, describe_move
+from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, check_players, check_variant, describe_move
 from pysolve.azul.replay import Step, move_steps, story
-from pysolve.azul.strategies import strategy
+from pysolve.azul.strategies import strategy as check_strategy
 from pysolve.errors import InputError
+from pysolve.options import Option
 
 PERSON = "you"
 MAX_DELAY = 60.0  # the longest pause between the other seats' moves, in seconds
@@ -32,7 +33,7 @@ class Table:
     seat: int = 0
     others: Sequence[str] = ("greedy",)
     backend: str = "python"
-    seed: int = 0
+    seed: int = SEED
     log_path: str | None = None
     variant: str = STANDARD
     game: AzulGame = field(init=False)
@@ -49,7 +50,7 @@ class Table:
         if not self.others:
             raise InputError("--strategy: name at least one strategy for the other seats")
         for name in self.others:
-            strategy(name)  # an unknown name fails here, before the game starts
+            check_strategy(name)  # an unknown name fails here, before the game starts
         rules(self.backend)
         self.game = self._new_game()
         self.records = [{"type": "start", "seed": self.seed, "players": self.players, "engine": self.backend,
@@ -162,38 +163,35 @@ class Table:
         self.game.close()
 
 
-def add_play(commands: Any) -> None:
-    """`pysolve azul play`: its options, added to the `azul` command group."""
-    person = commands.add_parser("play", help="sit at the table: play one seat in the terminal against strategies")
-    person.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
-    person.add_argument("--seat", type=int, default=0, help="your seat, 0.. (default 0; the opening seat is drawn)")
-    person.add_argument("--strategy", default="greedy",
-                        help="strategies NAME[,NAME...] of the other seats, in turn (default greedy; see simulate)")
-    person.add_argument("--backend", default="python", help="the back end whose rules play (default python)")
-    person.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
-    person.add_argument("--variant", default=STANDARD, help=f"{'|'.join(VARIANTS)}: the coloured wall, or the grey side "
-                                                            f"of the board (default {STANDARD})")
-    person.add_argument("--log", metavar="FILE", help="keep the game as JSON lines, rewritten after every move "
-                                                      "(`pysolve azul replay FILE` tells it)")
-    person.add_argument("--delay", type=float, default=0.6, help="seconds between the other seats' moves (default 0.6)")
-    person.set_defaults(run=run_play)
+VARIANT = Option("variant", str, STANDARD, choices=VARIANTS,
+                 help="standard: the coloured wall; grey: the grey side of the board, any colour in any column")
+STRATEGY_NAMES = "random, greedy, lookahead, mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS], minimax[:DEPTH]"
+OPTIONS = (
+    Option("players", int, 2, "2, 3 or 4"),
+    Option("seat", int, 0, "your seat, from 0 (default 0; who opens is drawn)"),
+    Option("strategy", str, "greedy", f"strategies NAME[,NAME...] of the other seats, in turn: {STRATEGY_NAMES}",
+           metavar="NAMES"),
+    Option("seed", int, SEED, "the game's seed"),
+    VARIANT,
+    Option("log", metavar="FILE", output=True,
+           help="keep the game as JSON lines, rewritten after every move (`pysolve azul replay FILE` tells it)"),
+    Option("delay", float, 0.6, "seconds between the other seats' moves", minimum=0, maximum=MAX_DELAY),
+)  # `pysolve play azul` and its alias `pysolve azul play` (Azul.play_options)
 
 
-def run_play(args: Any) -> int:
-    """Check everything, then run the full-screen game until the person quits."""
-    if not 0 <= args.delay <= MAX_DELAY:  # nan and inf too: the other seats would never move
-        raise InputError(f"--delay must be at least 0 and at most {MAX_DELAY:g} seconds, not {args.delay}")
-    if args.log is not None:
-        files.check_output(args.log, "--log")  # before the game, not at its first move
-    others = [name.strip() for name in args.strategy.split(",") if name.strip()]
-    table = Table(args.players, args.seat, others, args.backend, args.seed, args.log, args.variant)
+def start(backend: str, players: int, seat: int, strategy: str, seed: int, variant: str, log: str | None,
+          delay: float) -> int:
+    """Run the full-screen game until the person quits (the options checked already, the table's before
+    the screen starts); return the exit code."""
+    others = [name.strip() for name in strategy.split(",") if name.strip()]
+    table = Table(players, seat, others, backend, seed, log, variant)
     from pysolve.azul.play_app import AzulApp  # Textual loads only when a game really starts
 
-    app = AzulApp(table, args.delay)
+    app = AzulApp(table, delay)
     try:
         app.run()
     finally:
         table.close()
-    if args.log:
-        print(f"wrote {args.log}", file=sys.stderr)
+    if log:
+        print(f"wrote {log}", file=sys.stderr)
     return app.return_code or 0

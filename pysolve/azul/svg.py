@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pysolve.azul.draw import how_far
 from pysolve.azul.model import CENTRE, FLOOR_SLOTS, LETTERS, MARKER, wall_colour
 from pysolve.azul.replay import SLOT_PENALTIES, is_grey, penalty, tile_colour
 
@@ -116,8 +117,7 @@ def parts(state: dict[str, Any], names: Sequence[str] = (), caption: str = "",
           focus: tuple[Any, ...] = (), seat: int = -1) -> Parts:
     """The picture of `state` in parts; `focus` (a step's) rings what it is about on `seat`'s board or the offer."""
     width, height = layout(state["players"], len(state["factories"]))
-    head = (f"round {state['round']}, {state['moves']} moves" + (" - game over" if state["over"] else ""))
-    words = text(10, 20, head, 15, weight="bold") + text(10, 40, caption, 13)
+    words = text(10, 20, how_far(state), 15, weight="bold") + text(10, 40, caption, 13)
     boards = tuple(board(state, index, names[index] if index < len(names) else "")
                    for index in range(state["players"]))
     return Parts(words, offer(state), boards, marks(state, focus, seat), width, height)

@@ -9,6 +9,7 @@ in game order, so they are identical whatever ran them.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -59,16 +60,35 @@ class Standing:
     scores: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """Win rate with its 95 % interval (Wilson), mean score and its 95 % interval (normal approximation)."""
+        """Win rate with its 95 % interval (Wilson), mean score with its 95 % interval (`mean_interval`), and
+        the range of the scores."""
         mean = sum(self.scores) / len(self.scores)
-        spread = 0.0
-        if len(self.scores) > 1:
-            variance = sum((score - mean) ** 2 for score in self.scores) / (len(self.scores) - 1)
-            spread = 1.96 * math.sqrt(variance / len(self.scores))
         return {"strategy": self.strategy, "seats": self.seats, "wins": self.wins,
                 "win_rate": round(self.wins / self.seats, 4),
                 "win_ci95": [round(bound, 4) for bound in wilson(self.wins, self.seats)], "mean_score": round(mean, 3),
-                "ci95": [round(mean - spread, 3), round(mean + spread, 3)]}
+                "ci95": [round(bound, 3) for bound in mean_interval(self.scores)],
+                "score_range": [min(self.scores), max(self.scores)]}
+
+
+BOOTSTRAP = 2000  # resamples of the scores for the interval of their mean
+BOOTSTRAP_UP_TO = 2000  # at most this many scores are bootstrapped (BOOTSTRAP times as many draws)
+
+
+def mean_interval(scores: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """The interval of the mean score at `level`: the bootstrap percentile interval (the middle `level` of
+    the means of BOOTSTRAP resamples drawn with replacement, seeded, so a summary is the same every time).
+    It lies within the scores' range, so a mean of scores that are never negative gets no negative bound,
+    as mean +- 1.96 s/sqrt(n) does on few, spread scores (0, 0, 0, 0, 60: -11.5 .. 35.5). Past
+    BOOTSTRAP_UP_TO scores, where the mean is normal and its interval narrow, mean +- 1.96 s/sqrt(n) kept
+    within the range."""
+    count, mean = len(scores), sum(scores) / len(scores)
+    if count > BOOTSTRAP_UP_TO:
+        half = 1.96 * math.sqrt(sum((score - mean) ** 2 for score in scores) / (count - 1) / count)
+        return max(mean - half, min(scores)), min(mean + half, max(scores))
+    draw = random.Random(0)
+    means = sorted(sum(draw.choices(scores, k=count)) / count for _ in range(BOOTSTRAP))
+    tail = round(BOOTSTRAP * (1 - level) / 2)
+    return means[tail], means[BOOTSTRAP - 1 - tail]
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

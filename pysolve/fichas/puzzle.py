@@ -10,6 +10,7 @@ from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 from pysolve.search import DEFAULT_MAX_EXPANSIONS, FLAVOURS, TREE_STRATEGIES
+from pysolve.words import plural
 
 
 class Fichas(Puzzle):
@@ -21,9 +22,9 @@ class Fichas(Puzzle):
         Option("m", int, required=True, help=f"number of white tokens B (0..{MAX_ORDER})"),
         Option("n", int, required=True, help=f"number of green tokens V (0..{MAX_ORDER})"),
         Option("strategy", str, "dfs", "search strategy", choices=STRATEGIES),
-        Option("flavour", str, "hs", "child order of the course library: hs (Haskell) or py (Python)",
-               choices=FLAVOURS),
-        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
+        Option("flavour", str, "hs", "the order a state's next moves are tried in, as the course's Haskell (hs) or "
+                                     "Python (py) search library tried them", choices=FLAVOURS),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
     )
 
     def ask(self, m: int, n: int, strategy: str, flavour: str, seconds: float) -> Question:
@@ -51,7 +52,7 @@ class Fichas(Puzzle):
     def summarise(self, answer: Answer) -> str:
         if not answer.solutions:
             return "no solution"
-        return f"path of {len(answer.solutions[0]) - 1} moves"
+        return f"path of {plural(len(answer.solutions[0]) - 1, 'move')}"
 
     def render(self, answer: Answer) -> str:
         if answer.status == UNKNOWN:
@@ -59,7 +60,8 @@ class Fichas(Puzzle):
         if not answer.solutions:
             return f"no solution ({answer.question['strategy']} gives up)"
         path = answer.solutions[0]
-        return "\n".join(f"{step:>4}  {draw(board)}" for step, board in enumerate(path))
+        steps = [f"{step:>4}  {draw(board)}" for step, board in enumerate(path)]
+        return "\n".join([*steps, self.summarise(answer)])
 
     def demo_questions(self) -> list[Question]:
         return [Question(2, 2, strategy) for strategy in TREE_STRATEGIES] + [

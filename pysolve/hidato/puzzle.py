@@ -14,6 +14,7 @@ from pysolve.paths import data_dir
 from pysolve.boards import BoardPuzzle, board_options
 from pysolve.puzzle import brief
 from pysolve.catalogue import Note
+from pysolve.words import plural
 
 
 def sample_file() -> Path:
@@ -42,7 +43,9 @@ class HidatoPuzzle(BoardPuzzle):
         "(sample; pysolve list hidato)",
         "FILE is a filled board: check it, name the pair that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
-               help="fast (propagation for 500 nodes, then the strengthened walk) or original (the original's walk)"),
+               help="fast (default): narrow down where each number can go, then walk from 1 with extra checks; "
+                    "original: the first program's search, a walk from 1 to N through free neighbours that goes "
+                    "back at a dead end"),
     )
     generate_options = (
         Option("rows", int, above=0, help="rows of a rectangular board"),
@@ -72,7 +75,7 @@ class HidatoPuzzle(BoardPuzzle):
     def label(self, question: Question, changed_only: bool = False) -> str:
         """The board's file by name, its size, and the options set."""
         asked = f"count={question.count}" if question.count else "validate" if question.validate else "solve"
-        return f"{brief(question.file)} ({question.board.size} cells), {asked}, strategy={question.strategy}"
+        return f"{brief(question.file)} ({plural(question.board.size, 'cell')}), {asked}, strategy={question.strategy}"
 
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: the file, the board and the options."""

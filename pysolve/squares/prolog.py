@@ -43,7 +43,7 @@ def rotation(question: Question) -> str:
 def solve(question: Question, budget: Budget) -> Found:
     """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget."""
     search = strategy(question)
-    stats = {"strategy": search}
+    stats = {"strategy": question.strategy}  # the name the user gave (`search` is solve/3's, internal)
     if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
         prefix = [Var("_") if cell is None else list(cell) for cell in question.prefix]
         inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", search, prefix, Var("_")),

@@ -18,6 +18,7 @@ from pysolve.squares.generate import generate
 from pysolve.squares.model import (ALIASES, ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid,
                                    Instance, Question, dump, grid_from_json, load, most_constrained_first,
                                    next_cells)
+from pysolve.words import plural
 
 TRACE_EVENTS = 200_000
 OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
@@ -42,17 +43,19 @@ class Squares(Puzzle):
                help="a squares file, or a shipped instance: insects (default), eternity-3x3 .. eternity-6x6"),
         Option("all", bool, exclusive="which", help="all solutions (default: the first)"),
         Option("count", bool, exclusive="which", help="only count the solutions"),
-        Option("up_to_rotation", bool, help="one solution per class under turns of the whole grid"),
+        Option("up_to_rotation", bool, help="of solutions that are one grid turned, only one"),
         Option("count_orientations", bool,
                help="count a piece that looks the same turned once per turn (default: each distinct board once)"),
         Option("strategy", str, "fast", choices=STRATEGIES,
-               help="python and prolog: fast (indexed, symmetry broken; default) or original (the literal search)"),
-        seconds_option(DEFAULT_SECONDS, "time limit of the search (default 60)"),
+               help="fast: each cell tries only the pieces whose edges can match, and turns of the whole grid "
+                    "are searched once (default); original: the first program's search, every piece in every "
+                    "turn, row by row (Python and Prolog)"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
-               help="write an HTML page replaying the original's search step by step"),
+               help="write an HTML page replaying the original search step by step"),
         Option("trace", metavar="OUT", output=True,
-               help="write the original's search as JSON lines, one event a line (for other tools)"),
+               help="write the original search as JSON lines, one event a line (for other tools)"),
     )
     generate_options = (
         Option("rows", int, 3, help="rows of the grid"),
@@ -99,15 +102,21 @@ class Squares(Puzzle):
         grids = sorted(grid_from_json(solution) for solution in answer.solutions)
         return {"count": answer.count, "solutions": grids}
 
+    def summarise(self, answer: Answer) -> str:
+        """The number of solutions, or of classes of solutions (up to rotation)."""
+        found = answer.count if answer.count is not None else len(answer.solutions)
+        if answer.question["up_to_rotation"]:
+            return plural(found, "class of solutions", "classes of solutions")
+        return plural(found, "solution")
+
     def render(self, answer: Answer) -> str:
         """Each solution drawn as boxes, then the count."""
         instance = self.instance_of(answer)
         parts = [draw.text_grid(instance, grid_from_json(solution)) for solution in answer.solutions]
         if answer.status == UNKNOWN:
             return "\n\n".join(parts + [f"no answer: {answer.stats['reason']}"])
-        what = "classes of solutions" if answer.question["up_to_rotation"] else "solutions"
         if answer.question["mode"] != FIRST:
-            parts.append(f"{answer.count} {what}")
+            parts.append(self.summarise(answer))
         elif not answer.solutions:
             parts.append("no solution")
         return "\n\n".join(parts)

@@ -21,7 +21,8 @@ def solve(question: Question, budget: Budget) -> Found:
     result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget)
     size = question.board.size
     result.rows = [{"Solved": grid} for row in result.rows for grid in unpacked(str(row["Packed"]), size)]
-    return counted(bridge.found_rows(result, "Solved", f"Prolog {model} search", {"strategy": model}), question.count)
+    stats = {"strategy": question.strategy}  # the name the user gave; `model` is the rule base's
+    return counted(bridge.found_rows(result, "Solved", f"Prolog {question.strategy} search", stats), question.count)
 
 
 def unpacked(packed: str, size: int) -> list[list[list[int]]]:

@@ -44,8 +44,8 @@ class SudokuPuzzle(BoardPuzzle):
         "(top95; pysolve list sudoku)",
         "FILE is a filled grid: check it, name the row, column or box that breaks",
         Option("strategy", str, python.FAST, choices=python.STRATEGIES,
-               help="fast (propagation, fewest candidates first; Python and Prolog alike) "
-                    "or plain (reading-order backtracking)"),
+               help="fast (default): fill the cell with the fewest possible values first, crossing each value "
+                    "placed out of its row, column and box; plain: cells in reading order, going back at a dead end"),
         Option("index", int, above=0, metavar="K", help="in a file of many puzzles, only the K-th"),
     )
     generate_options = (

@@ -16,6 +16,7 @@ from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placement, Question, describe_problem,
                                    inside, load_instance, parse_place, placement_of)
+from pysolve.words import plural
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
 FILE = Option("file", positional=True, metavar="FILE",
@@ -39,13 +40,14 @@ class Tangram(Puzzle):
         Option("options", metavar="PIECE", help="where PIECE can go given the placed pieces", exclusive="ask"),
         Option("validate", bool, help="check the placed pieces form a tiling; say what is wrong", exclusive="ask"),
         Option("strategy", str, "dfs", choices=STRATEGIES,
-               help="dfs: pieces in fixed order (default); bfs: breadth-first, first tiling; "
-                    "cell: fill the first empty cell (fast, same tilings)"),
+               help="dfs (default): place the pieces in a fixed order, going back at a dead end; bfs: try "
+                    "every board of one more piece before the next (the first tiling only); cell: cover the first "
+                    "empty cell next (fast, the same tilings)"),
         Option("start", metavar="PIECE", help="place this piece first, then the others in order"),
         Option("rotations", bool, help="pieces may also lie turned (h x w)"),
         Option("place", many=True, metavar="NAME:X,Y[:WxH]",
                help="a piece already on the board (repeatable); adds to the file's place lines"),
-        seconds_option(DEFAULT_SECONDS, "time limit of the search"),
+        seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
         Option("svg", metavar="OUT", output=True, help="also draw the answer into this SVG file"),
     )
     generate_options = (
@@ -98,6 +100,16 @@ class Tangram(Puzzle):
             return {"problems": answer.stats.get("problems", NOT_GIVEN), "solutions": answer.solutions}
         return answer.solutions
 
+    def summarise(self, answer: Answer) -> str:
+        """A few words for report tables: tilings counted or found, places for a piece, or a validation."""
+        mode = answer.question["mode"]
+        if mode == "options":
+            return plural(answer.count, "place") + f" for {answer.question['piece']}"
+        if mode == "validate":
+            problems = answer.stats["problems"]
+            return plural(len(problems), "problem") if problems else "a valid tiling"
+        return plural(answer.count if answer.count is not None else len(answer.solutions), "tiling")
+
     def render(self, answer: Answer) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
         instance = answer.asked.instance
@@ -108,9 +120,9 @@ class Tangram(Puzzle):
         if answer.status == UNKNOWN:
             lines.append(f"no answer: {answer.stats['reason']}")
         elif mode == "count":
-            lines.append(f"{answer.count} tiling(s)")
+            lines.append(plural(answer.count, "tiling"))
         elif mode == "options":
-            lines.append(f"{answer.count} option(s) for {answer.question['piece']} (bottom-left cells marked *)")
+            lines.append(f"{plural(answer.count, 'place')} for {answer.question['piece']} (bottom-left cells marked *)")
             marks = [(p["x"], p["y"]) for p in answer.solutions]
             lines.append(draw.text_grid(instance, placed, marks, colour))
         elif mode == "validate":
@@ -124,7 +136,7 @@ class Tangram(Puzzle):
     def _render_tilings(self, answer: Answer, instance: Instance, colour: bool) -> list[str]:
         if not answer.solutions:
             return ["no tiling: the board cannot be completed"]
-        lines = [] if answer.count is None else [f"{answer.count} tiling(s)"]
+        lines = [] if answer.count is None else [plural(answer.count, "tiling")]
         for number, tiling in enumerate(answer.solutions[:SHOWN], start=1):
             placements = [placement_of(p, instance) for p in tiling]
             where = ", ".join(f"{p.piece} ({p.x},{p.y})" for p in placements)
