@@ -97,7 +97,7 @@ def test_an_unknown_name_is_one_line_with_the_close_names(given: str, close: str
     (["solve", "hidato", "sample", "--count", "2"], "1 solution: unique"),
     (["solve", "sudoku", "top95", "--index", "3", "--count", "2"], "1 solution: unique"),
     (["solve", "sudoku", "wikipedia"], "solved"),
-    (["solve", "tangram", "classic", "--count"], "36 tiling(s)"),
+    (["solve", "tangram", "classic", "--count"], "36 tilings"),
     (["solve", "squares", "eternity-3x3", "--count"], "16 solutions"),
     (["crosscheck", "tangram", "classic.txt", "--count", "--backends", "python,kanren"], "agree"),
     (["generate", "hidato", "--shape", "shapes/ring", "--seed", "32", "--seconds", "5"], "seed 32, 10x10"),
