@@ -24,7 +24,8 @@ from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
-from pysolve.azul.model import STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
+from pysolve.azul.model import (SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players,
+                                check_variant)
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.replay import Step, story
 from pysolve.azul.search import Mcts, Minimax
@@ -97,7 +98,7 @@ def table_of(data: dict[str, Any], backend: str) -> Table:
                          f"other seat; not {excerpt(seats)}")
     seat = seats.index(PERSON)
     others = [affordable(name) for name in seats[:seat] + seats[seat + 1:]]  # in seat order, as the table deals
-    return Table(players, seat, others, backend, field_of(data, "seed", int, default=0), None,
+    return Table(players, seat, others, backend, field_of(data, "seed", int, default=SEED), None,
                  check_variant(field_of(data, "variant", str, default=STANDARD)))
 
 
@@ -224,7 +225,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         names = [affordable(name) for name in names_in(data, "strategies", ["random", "greedy"])]
         if not names:
             raise InputError("the field 'strategies' must name at least one strategy")
-        seed = field_of(data, "seed", int, default=0)
+        seed = field_of(data, "seed", int, default=SEED)
         variant = check_variant(field_of(data, "variant", str, default=STANDARD))
         return JSONResponse(await workers.run(request, play_tournament, players, games, seed, backend, names, variant))
 
