@@ -158,7 +158,8 @@ def add_to_parser(table: Iterable[Option], parser: argparse.ArgumentParser) -> N
             if option.exclusive not in groups:  # one group per name (setdefault would leave empty groups behind)
                 groups[option.exclusive] = parser.add_mutually_exclusive_group()
             target = groups[option.exclusive]
-        help_text = option.help + (f" (default {option.default})" if _shows_default(option) else "")
+        shown = f"{option.default:g}" if isinstance(option.default, float) else option.default  # 60, not 60.0
+        help_text = option.help + (f" (default {shown})" if _shows_default(option) else "")
         if option.positional:
             target.add_argument(option.name, metavar=option.flag, nargs=None if option.required else "?",
                                 help=help_text)

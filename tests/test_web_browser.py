@@ -268,7 +268,7 @@ def test_azul_replay_and_tournament_charts(base: str, page: Page, tmp_path: Path
     settle(page)
     page.set_input_files("#log-file", str(log))
     page.wait_for_selector("#replay-table .player")
-    assert re.fullmatch(r"step 1 of \d+: game seed 5: 2 players on python \(random, greedy\)",
+    assert re.fullmatch(r"step 1 of \d+: game seed 5: 2 players on (prolog|kanren) \(random, greedy\)",
                         page.text_content("#replay-where") or "")
     page.click("#replay-next")
     assert "round 1: 20 tiles dealt to 5 factories" in page.text_content("#replay-where")
