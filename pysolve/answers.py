@@ -26,6 +26,12 @@ class Answer:
     question: dict[str, Any] = field(default_factory=dict)
     asked: Any = field(default=None, repr=False, compare=False)  # the question object itself, not in JSON
 
+    @property
+    def reason(self) -> str:
+        """Why an unknown answer has none: the back end's reason, or a plain one when a solver of one's own
+        (which owes pysolve nothing but its answer) gave none."""
+        return self.stats.get("reason", "no answer within its budget")
+
     def to_json(self) -> dict[str, Any]:
         """The answer as a JSON-able dict (`count` only when it was asked for)."""
         data: dict[str, Any] = {

@@ -137,7 +137,7 @@ class BoardPuzzle(Puzzle):
         if answer.question["validate"]:
             return self.validity(answer.stats.get("broken", []))
         if answer.status == UNKNOWN:
-            return f"no answer: {answer.stats['reason']}"
+            return f"no answer: {answer.reason}"
         if answer.status != SOLVED:
             return answer.status
         asked = answer.question["count"]

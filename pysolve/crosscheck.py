@@ -241,7 +241,7 @@ def record(report: CrossCheck, name: str, outcome: Answer | str) -> None:
     if isinstance(outcome, str):
         report.skipped[name] = outcome
     elif outcome.status == UNKNOWN:
-        report.skipped[name] = f"{UNKNOWN}: {outcome.stats.get('reason', 'no answer within its budget')}"
+        report.skipped[name] = f"{UNKNOWN}: {outcome.reason}"
     else:
         report.results[name] = outcome
 

@@ -56,7 +56,7 @@ class Fichas(Puzzle):
 
     def render(self, answer: Answer) -> str:
         if answer.status == UNKNOWN:
-            return f"no answer: {answer.stats['reason']}"
+            return f"no answer: {answer.reason}"
         if not answer.solutions:
             return f"no solution ({answer.question['strategy']} gives up)"
         path = answer.solutions[0]

@@ -114,7 +114,7 @@ class Squares(Puzzle):
         instance = self.instance_of(answer)
         parts = [draw.text_grid(instance, grid_from_json(solution)) for solution in answer.solutions]
         if answer.status == UNKNOWN:
-            return "\n\n".join(parts + [f"no answer: {answer.stats['reason']}"])
+            return "\n\n".join(parts + [f"no answer: {answer.reason}"])
         if answer.question["mode"] != FIRST:
             parts.append(self.summarise(answer))
         elif not answer.solutions:

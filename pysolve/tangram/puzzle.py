@@ -118,7 +118,7 @@ class Tangram(Puzzle):
         placed = [placement_of(p, instance) for p in answer.question["placed"]]
         lines = [draw.legend(instance, colour)]
         if answer.status == UNKNOWN:
-            lines.append(f"no answer: {answer.stats['reason']}")
+            lines.append(f"no answer: {answer.reason}")
         elif mode == "count":
             lines.append(plural(answer.count, "tiling"))
         elif mode == "options":
