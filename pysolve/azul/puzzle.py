@@ -8,7 +8,7 @@ from typing import Any
 
 from pysolve.azul import cli, play
 from pysolve.azul.draw import table
-from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
+from pysolve.azul.model import FACTORIES, SEED, STANDARD, Question
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Puzzle
 from pysolve.words import plural
