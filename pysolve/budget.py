@@ -7,6 +7,7 @@ Prolog call.
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import sys
 import threading
@@ -70,8 +71,10 @@ def on_interrupt(signum: int, frame: Any) -> None:
     """SIGINT handler of the CLI: remember the interrupt, then raise KeyboardInterrupt.
 
     Python swallows an exception raised while a finaliser or weakref callback
-    runs; the remembered interrupt makes the next budget check raise it again,
-    so a search never outlives Ctrl-C.
+    runs (a miniKanren stream closed by the garbage collector, say); the
+    remembered interrupt makes the next budget check raise it again, and
+    `unraisable` delivers it once more to code that checks no budget, so no
+    work outlives Ctrl-C.
     """
     global _interrupted
     _interrupted = True
@@ -79,9 +82,13 @@ def on_interrupt(signum: int, frame: Any) -> None:
 
 
 def unraisable(hook_args: Any) -> None:
-    """sys.unraisablehook of the CLI: an interrupt swallowed in a finaliser is silent (the budget raises it
-    again, see on_interrupt); anything else is reported as Python would."""
+    """sys.unraisablehook of the CLI: an interrupt swallowed in a finaliser is silent and delivered again
+    to the main thread, where the code the finaliser interrupted goes on (see on_interrupt); anything else
+    is reported as Python would."""
     if _interrupted and issubclass(hook_args.exc_type, KeyboardInterrupt):
+        redeliver = threading.Timer(0.01, _thread.interrupt_main)  # later: not inside this hook, which swallows it
+        redeliver.daemon = True
+        redeliver.start()
         return
     sys.__unraisablehook__(hook_args)
 
