@@ -17,12 +17,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve import puzzles  # noqa: E402
-from pysolve.crosscheck import SECONDS, crosscheck  # noqa: E402
-from pysolve.errors import InputError  # noqa: E402
-from pysolve.puzzle import Puzzle  # noqa: E402
-from pysolve.report import render_table  # noqa: E402
-from pysolve.web.crosscheck import reads_file, shipped_files  # noqa: E402
+from pysolve import puzzles
+from pysolve.crosscheck import SECONDS, crosscheck
+from pysolve.errors import InputError
+from pysolve.puzzle import Puzzle
+from pysolve.report import render_table
+from pysolve.web.crosscheck import reads_file, shipped_files
 
 TOTAL = 10.0  # the longest a cross-check of a shipped or README instance may take, in seconds
 

@@ -24,12 +24,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve import puzzles  # noqa: E402
-from pysolve.backends import available  # noqa: E402
-from pysolve.errors import UnknownName  # noqa: E402
-from pysolve.paths import data_dir  # noqa: E402
-from pysolve.puzzle import SOLVED  # noqa: E402
-from pysolve.report import render_table  # noqa: E402
+from pysolve import puzzles
+from pysolve.backends import available
+from pysolve.errors import UnknownName
+from pysolve.paths import data_dir
+from pysolve.puzzle import SOLVED
+from pysolve.report import render_table
 
 DATA = data_dir()
 SQUARES = ["insects", "eternity-3x3", "eternity-4x4", "eternity-5x5", "eternity-6x6"]

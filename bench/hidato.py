@@ -25,13 +25,13 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve import bridge  # noqa: E402
-from pysolve.hidato import generate, kanren, model, prolog, python  # noqa: E402
-from pysolve.budget import Budget  # noqa: E402
-from pysolve.hidato.model import Board, Question  # noqa: E402
-from pysolve.paths import data_dir  # noqa: E402
-from pysolve.puzzle import SOLVED, UNKNOWN, Found  # noqa: E402
-from pysolve.report import render_table  # noqa: E402
+from pysolve import bridge
+from pysolve.budget import Budget
+from pysolve.hidato import generate, kanren, model, prolog, python
+from pysolve.hidato.model import Board, Question
+from pysolve.paths import data_dir
+from pysolve.puzzle import SOLVED, UNKNOWN, Found
+from pysolve.report import render_table
 
 DATA = data_dir() / "hidato"
 KANREN_SIZE = 6  # beyond this miniKanren's walk spends its whole budget

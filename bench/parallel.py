@@ -21,17 +21,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve.parallel import count_in_parts  # noqa: E402
-from pysolve.paths import data_dir  # noqa: E402
-from pysolve.puzzle import Answer, Puzzle  # noqa: E402
-from pysolve.squares import model as squares  # noqa: E402
-from pysolve.squares.generate import generate as generate_squares  # noqa: E402
-from pysolve.squares.puzzle import PUZZLE as SQUARES  # noqa: E402
-from pysolve.sudoku import model as sudoku  # noqa: E402
-from pysolve.sudoku.puzzle import PUZZLE as SUDOKU  # noqa: E402
-from pysolve.tangram.generate import generate as generate_tangram  # noqa: E402
-from pysolve.tangram.model import Question as TangramQuestion  # noqa: E402
-from pysolve.tangram.puzzle import PUZZLE as TANGRAM  # noqa: E402
+from pysolve.parallel import count_in_parts
+from pysolve.paths import data_dir
+from pysolve.puzzle import Answer, Puzzle
+from pysolve.squares import model as squares
+from pysolve.squares.generate import generate as generate_squares
+from pysolve.squares.puzzle import PUZZLE as SQUARES
+from pysolve.sudoku import model as sudoku
+from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
+from pysolve.tangram.generate import generate as generate_tangram
+from pysolve.tangram.model import Question as TangramQuestion
+from pysolve.tangram.puzzle import PUZZLE as TANGRAM
 
 SECONDS = 600.0  # time limit of every count
 

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve.errors import PysolveError, SearchLimitExceeded  # noqa: E402
-from pysolve.puzzle import UNKNOWN  # noqa: E402
-from pysolve.squares.generate import generate  # noqa: E402
-from pysolve.squares.model import ALL, COUNT, ETERNITY, INSECT, Instance, Matcher, Question, load, oriented  # noqa: E402
-from pysolve.squares.puzzle import PUZZLE  # noqa: E402
+from pysolve.errors import PysolveError, SearchLimitExceeded
+from pysolve.puzzle import UNKNOWN
+from pysolve.squares.generate import generate
+from pysolve.squares.model import ALL, COUNT, ETERNITY, INSECT, Instance, Matcher, Question, load, oriented
+from pysolve.squares.puzzle import PUZZLE
 
 # back end label -> (back end, strategy)
 RUNNERS = {

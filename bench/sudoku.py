@@ -24,13 +24,13 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve import bridge  # noqa: E402
-from pysolve.budget import Budget  # noqa: E402
-from pysolve.paths import data_dir  # noqa: E402
-from pysolve.puzzle import SOLVED, UNKNOWN, Found  # noqa: E402
-from pysolve.report import render_table  # noqa: E402
-from pysolve.sudoku import kanren, model, prolog, python  # noqa: E402
-from pysolve.sudoku.model import Board, Question  # noqa: E402
+from pysolve import bridge
+from pysolve.budget import Budget
+from pysolve.paths import data_dir
+from pysolve.puzzle import SOLVED, UNKNOWN, Found
+from pysolve.report import render_table
+from pysolve.sudoku import kanren, model, prolog, python
+from pysolve.sudoku.model import Board, Question
 
 DATA = data_dir() / "sudoku"
 Solver = Callable[[Board, int], Found]

@@ -8,14 +8,23 @@ The public API is what this module exports (`__all__`); the user guide
 36
 """
 
-from pysolve.api import (RuleBase, available_backends, count, crosscheck, generate, get_puzzle, puzzle_names,
-                         question, shipped, solve)
+from pysolve.api import (
+                         RuleBase,
+                         available_backends,
+                         count,
+                         crosscheck,
+                         generate,
+                         get_puzzle,
+                         puzzle_names,
+                         question,
+                         shipped,
+                         solve,
+)
 from pysolve.backends import NAMES as BACKENDS
 from pysolve.bridge import QueryResult
 from pysolve.bridge import solutions as query
 from pysolve.crosscheck import CrossCheck
-from pysolve.errors import (BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded,
-                            UnknownName)
+from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded, UnknownName
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Found, Puzzle
 

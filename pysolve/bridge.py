@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
 
+from pysolve import memory
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
 from pysolve.budget import DEFAULT_SECONDS, Budget, time_limit
-from pysolve import memory
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
 

@@ -18,7 +18,8 @@ from typing import Any, NoReturn
 from pysolve import api, backends, bridge, budget, executors, memory, options, parallel, puzzles, words
 from pysolve.answers import UNKNOWN, Answer
 from pysolve.budget import DEFAULT_SECONDS
-from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS, crosscheck
+from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
+from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PysolveError
 from pysolve.puzzle import Puzzle
 from pysolve.report import CrossCheckPrinter, Progress, Ticker, demo_report

@@ -204,7 +204,7 @@ class Linear(Propagator):
     """sum(c * x) == total, or <= total (relation "<="), bounds consistency. An unbounded variable counts as
     0..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts y in 3..8)."""
 
-    __slots__ = ("coeffs", "total", "at_most")
+    __slots__ = ("at_most", "coeffs", "total")
     cheap = False
 
     def __init__(self, coeffs: Sequence[int], slots: Sequence[int], total: int, at_most: bool) -> None:
@@ -514,7 +514,7 @@ class FDStore(ConstraintStore):
     incremental propagator last left) are copied with every state.
     """
 
-    __slots__ = ("variables", "watchers", "domains", "seen", "budget", "private", "queues", "queued", "singles")
+    __slots__ = ("budget", "domains", "private", "queued", "queues", "seen", "singles", "variables", "watchers")
     op_str = "in"
 
     def __init__(self, lvar_constraints: dict | None = None) -> None:

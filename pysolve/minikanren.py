@@ -58,9 +58,9 @@ def require() -> None:
 
 
 if not PROBLEM:
-    from kanren import eq, var  # noqa: E402  (after the guard on purpose)
-    from kanren.core import fail  # noqa: E402
-    from unification import reify, unify  # noqa: E402
+    from kanren import eq, var
+    from kanren.core import fail
+    from unification import reify, unify
 else:  # pragma: no cover - exercised only on a broken install
     eq = var = reify = unify = fail = None  # type: ignore[assignment]
 

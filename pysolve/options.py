@@ -113,7 +113,7 @@ class Option:
         return self.default
 
 
-def seconds_option(default: float, help: str) -> Option:  # noqa: A002  (the name Option's field has)
+def seconds_option(default: float, help: str) -> Option:
     """The `seconds` option of a search: its time limit, above 0 and at most budget.MAX_SECONDS (a week)."""
     return Option("seconds", float, default, help, above=0, maximum=MAX_SECONDS)
 

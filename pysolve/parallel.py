@@ -22,6 +22,7 @@ from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import Progress
 
+
 @dataclasses.dataclass(frozen=True)
 class Part:
     """One sub-question, the back end to ask, and the wall-clock time (time.time()) it must end by."""

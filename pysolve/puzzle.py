@@ -28,13 +28,12 @@ from typing import Any, ClassVar
 
 from pysolve import backends, files, memory, paths
 from pysolve import options as _options
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve.errors import SearchLimitExceeded, UnknownName
-from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.options import Option
 from pysolve.words import plural
-
 
 SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many parts (work for every worker)
 

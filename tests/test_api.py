@@ -180,7 +180,7 @@ def test_a_broken_rule_base_is_refused_when_added(pysolve_backend: str, tmp_path
 
 
 def test_the_public_names_are_documented_and_crosscheck_is_the_function() -> None:
-    import pysolve.crosscheck  # noqa: F401  importing the module must not shadow the function
+    import pysolve.crosscheck
     assert inspect.isfunction(pysolve.crosscheck)
     for name in pysolve.__all__:
         value = getattr(pysolve, name)

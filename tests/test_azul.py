@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysolve import backends, bridge
-from pysolve.bridge import Var
 from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
 from pysolve.azul import packed
@@ -23,6 +22,7 @@ from pysolve.azul.prolog import conjunction, state_to_prolog
 from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, grey_column, tile_score
 from pysolve.azul.state import CHANCE, TERMINAL, Game, State
 from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible
+from pysolve.bridge import Var
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError
@@ -402,6 +402,7 @@ def test_greedy_reads_the_grey_wall():
 def test_the_environment_plays_the_grey_variant():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
+
     from pysolve.azul.env import AzulEnv, observe_state
 
     env = AzulEnv(2, variant=GREY)

@@ -16,10 +16,9 @@ pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from pysolve.azul.env import (AzulEnv, AzulGymEnv, action_count, action_index, action_move,  # noqa: E402
-                              observation_bounds)
+from pysolve.azul.env import AzulEnv, AzulGymEnv, action_count, action_index, action_move, observation_bounds  # noqa: E402
 from pysolve.azul.game import play_game  # noqa: E402
-from pysolve.azul.model import FACTORIES, MARKER, TOTAL_TILES, RandomStream  # noqa: E402
+from pysolve.azul.model import FACTORIES, TOTAL_TILES, RandomStream  # noqa: E402
 from pysolve.azul.strategies import random_feasible  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 

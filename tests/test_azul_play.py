@@ -8,16 +8,22 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import OptionList, Static
 
-from pysolve import backends
-from pysolve.azul.model import SEED
 from pysolve.azul.play import PERSON, Table
-from pysolve.azul.play_app import (AzulApp, TableView, coloured, move_key, play_through, source_at, table_text,
-                                   wait_for_turn)
+from pysolve.azul.play_app import (
+    AzulApp,
+    TableView,
+    coloured,
+    move_key,
+    play_through,
+    source_at,
+    table_text,
+    wait_for_turn,
+)
 from pysolve.azul.replay import story
 from pysolve.cli import main
 from pysolve.errors import InputError
-from textual.widgets import OptionList, Static
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

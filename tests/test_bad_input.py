@@ -346,10 +346,9 @@ def test_a_socket_is_refused(tmp_path: Path) -> None:
 def test_an_interrupted_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
     target = tmp_path / "game.log"
     target.write_text("the old log\n")
-    with pytest.raises(KeyboardInterrupt):
-        with files.writing(target, "--log") as out:
-            out.write("half a new log")
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), files.writing(target, "--log") as out:
+        out.write("half a new log")
+        raise KeyboardInterrupt
     assert target.read_text() == "the old log\n" and [p.name for p in tmp_path.iterdir()] == ["game.log"]
 
 

@@ -15,13 +15,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from test_web import error_of, serving
 
 from pysolve import cli, puzzles
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.crosscheck import SECONDS, crosscheck
 from pysolve.pytest_plugin import needs_prolog
 from pysolve.report import CrossCheckPrinter
-from test_web import error_of, serving
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = bool(os.environ.get(HIDE_VARIABLE))

@@ -10,10 +10,10 @@ import xml.etree.ElementTree as ElementTree
 import httpx
 import pytest
 from playwright.sync_api import Page
-
-from pysolve.squares import draw, model
 from test_web import the_command
 from test_web_browser import base, browser, page, settle  # noqa: F401  (fixtures)
+
+from pysolve.squares import draw, model
 
 SVG = "{http://www.w3.org/2000/svg}"
 CENTRE = draw.SIZE / 2

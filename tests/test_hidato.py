@@ -18,8 +18,9 @@ from pysolve.hidato import draw, generate, kanren, model, prolog, python
 from pysolve.hidato.model import Question
 from pysolve.hidato.puzzle import PUZZLE, sample_file
 from pysolve.paths import data_dir
-from pysolve.pytest_plugin import needs_prolog
 from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN
+from pysolve.pytest_plugin import needs_prolog
+
 DATA = data_dir() / "hidato"
 BUNDLED = sorted(DATA.glob("*.txt")) + sorted(DATA.glob("*.json"))
 
@@ -135,7 +136,7 @@ def test_every_back_end_solves_the_sample_exactly(pysolve_backend, strategy):
 
 def test_sample_is_unique_on_every_back_end_and_they_agree(pysolve_backends):
     report = crosscheck(PUZZLE, question(model.load(DATA / "sample.json").rows, count=2))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == set(pysolve_backends)
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == set(pysolve_backends)
     for answer in report.results.values():
         assert answer.count == 1 and len(answer.solutions[0][0]) == 5  # ragged shape kept
 
@@ -143,7 +144,7 @@ def test_sample_is_unique_on_every_back_end_and_they_agree(pysolve_backends):
 @pytest.mark.parametrize("strategy", ["fast", "original"])
 def test_two_solution_board_counted_alike(pysolve_backends, strategy):
     report = crosscheck(PUZZLE, question(TWO_SOLUTIONS, count=5, strategy=strategy))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == set(pysolve_backends)
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == set(pysolve_backends)
     for answer in report.results.values():
         assert answer.count == 2
         assert sorted(answer.solutions) == [[[1, 2], [3, 4]], [[1, 3], [2, 4]]]
@@ -151,14 +152,14 @@ def test_two_solution_board_counted_alike(pysolve_backends, strategy):
 
 def test_count_stopping_at_the_limit_agrees_without_comparing_which_solutions():
     report = crosscheck(PUZZLE, question(TWO_SOLUTIONS, count=1))
-    assert (report.agree or not report.compared and len(report.results) == 1)
+    assert (report.agree or (not report.compared and len(report.results) == 1))
     assert {answer.count for answer in report.results.values()} == {1}
 
 
 @pytest.mark.parametrize("strategy", ["fast", "original"])
 def test_unsolvable_board_says_no_solution_everywhere(strategy):
     report = crosscheck(PUZZLE, question(NO_WAY, count=2, strategy=strategy))
-    assert (report.agree or not report.compared and len(report.results) == 1)
+    assert (report.agree or (not report.compared and len(report.results) == 1))
     assert {answer.status for answer in report.results.values()} == {NO_SOLUTION}
 
 
@@ -166,7 +167,7 @@ def test_big_impossible_board_answers_no_solution_quickly():
     rows = [[0] * 15 for _ in range(15)]
     rows[0][0], rows[14][14], rows[7][7] = 1, 10, 225  # 10 is 14 king moves from 1
     report = crosscheck(PUZZLE, question(rows, count=2, seconds=10), only=["prolog", "python"])
-    assert (report.agree or not report.compared and len(report.results) == 1)
+    assert (report.agree or (not report.compared and len(report.results) == 1))
     for answer in report.results.values():
         assert answer.status == NO_SOLUTION and answer.stats["seconds"] < 5  # not after an hour
 
@@ -208,7 +209,7 @@ def test_text_drawing_of_an_irregular_board():
 
 def test_validation_accepts_the_solution_on_both_back_ends(pysolve_backends):
     report = crosscheck(PUZZLE, question(SAMPLE_SOLUTION, validate=True))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
     assert all(answer.status == SOLVED for answer in report.results.values())
 
 
@@ -216,7 +217,7 @@ def test_validation_names_the_pairs_that_break(cli, tmp_path, capsys):
     broken = [row[:] for row in SAMPLE_SOLUTION]
     broken[0][0], broken[7][7] = 4, 32  # swap 32 and 4
     report = crosscheck(PUZZLE, question(broken, validate=True))
-    assert (report.agree or not report.compared and len(report.results) == 1)
+    assert (report.agree or (not report.compared and len(report.results) == 1))
     assert report.results["python"].stats["broken"] == [[3, 4], [4, 5], [31, 32], [32, 33]]
     path = write(tmp_path, model.to_text(broken))
     assert cli(["solve", "hidato", path, "--validate", "--backend", "python"]) == 0
@@ -290,7 +291,7 @@ def test_the_bundled_set_is_big_enough_and_varied():
 def test_bundled_boards_are_unique_and_the_back_ends_agree(path):
     board = model.load(path)
     report = crosscheck(PUZZLE, Question(board, str(path), count=2))
-    assert (report.agree or not report.compared and len(report.results) == 1), report.difference
+    assert (report.agree or (not report.compared and len(report.results) == 1)), report.difference
     for answer in report.results.values():
         assert answer.count == 1 and model.solves(board, answer.solutions[0])
 
@@ -329,7 +330,7 @@ def test_generated_puzzles_cross_check_on_all_back_ends(pysolve_backends, rows, 
     data = generate.generate(generate.Recipe(rows, cols, seed, holes=holes))
     board = model.make_board(data["puzzle"])
     report = crosscheck(PUZZLE, Question(board, "gen", count=2, seconds=120))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == set(pysolve_backends), report.difference
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == set(pysolve_backends), report.difference
     for answer in report.results.values():
         assert answer.solutions == [data["solution"]]
 
@@ -340,7 +341,7 @@ def test_random_sparse_boards_agree_on_how_many_solutions(seed, strategy):
     data = generate.generate(generate.Recipe(4, 4, seed, givens=1.0))
     rows = [[v if v in (1, 16) or (v % 5 == seed % 5) else 0 for v in row] for row in data["solution"]]
     report = crosscheck(PUZZLE, question(rows, count=50, strategy=strategy, seconds=20))
-    assert (report.agree or not report.compared and len(report.results) == 1), report.difference
+    assert (report.agree or (not report.compared and len(report.results) == 1)), report.difference
     assert len({answer.count for answer in report.results.values()}) == 1
 
 

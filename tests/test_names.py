@@ -10,11 +10,11 @@ from typing import Any, ClassVar
 import pytest
 
 from pysolve import api, cli
+from pysolve.catalogue import Note
 from pysolve.errors import InputError, UnknownName
 from pysolve.options import Option
 from pysolve.paths import data_dir
 from pysolve.puzzle import Puzzle
-from pysolve.catalogue import Note
 from pysolve.web import crosscheck as web_crosscheck
 
 SHIPPING = ("hidato", "squares", "sudoku", "tangram")  # the puzzles with files under data/

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysolve.cli import main
-from pysolve.paths import data_dir
 from pysolve.errors import InputError
 from pysolve.parallel import count_in_parts
+from pysolve.paths import data_dir
 from pysolve.puzzle import SOLVED, UNKNOWN
 from pysolve.squares import model as squares
 from pysolve.squares.generate import generate as generate_squares
@@ -29,7 +29,6 @@ from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Question
 from pysolve.tangram.puzzle import PUZZLE
-
 
 SUDOKU_HARDEST = data_dir() / "sudoku" / "hardest.txt"  # eleven puzzles, one a line
 

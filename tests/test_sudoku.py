@@ -230,7 +230,7 @@ def test_a_question_built_by_hand_with_a_repeated_given_has_no_solution(pysolve_
 
 def test_validation_accepts_the_solution_on_prolog_and_python(pysolve_backends, tmp_path):
     report = crosscheck(PUZZLE, PUZZLE.question(file=write(tmp_path, WIKIPEDIA), validate=True))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
     assert all(answer.status == SOLVED for answer in report.results.values())
 
 
@@ -238,7 +238,7 @@ def test_validation_names_the_units_that_break(pysolve_backends, tmp_path, capsy
     swapped = "35" + WIKIPEDIA[2:]  # the first two cells swapped: columns 1 and 2 break, row 1 and box 1 hold
     path = write(tmp_path, swapped)
     report = crosscheck(PUZZLE, PUZZLE.question(file=path, validate=True))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
     for answer in report.results.values():
         assert answer.status == NO_SOLUTION and answer.stats["broken"] == [["column", 1, 3], ["column", 2, 5]]
     code, out, _ = run(["solve", "sudoku", path, "--validate", "--backend", "python"], capsys)
@@ -248,7 +248,7 @@ def test_validation_names_the_units_that_break(pysolve_backends, tmp_path, capsy
 def test_validation_reports_rows_columns_and_boxes_in_order(pysolve_backends, tmp_path):
     repeated = "1" * 16  # every unit of a 4x4 grid holds 1 four times
     report = crosscheck(PUZZLE, PUZZLE.question(file=write(tmp_path, repeated), validate=True))
-    assert (report.agree or not report.compared and len(report.results) == 1) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and set(report.results) == {"prolog", "python"} & set(pysolve_backends)
     for answer in report.results.values():
         assert answer.stats["broken"] == [[kind, k, 1] for kind in ("row", "column", "box") for k in range(1, 5)]
 
@@ -308,7 +308,7 @@ def test_python_proves_every_hard_puzzle_unique_quickly():
 def test_hard_puzzles_agree_on_prolog_and_python(name, index):
     asked = PUZZLE.question(file=str(DATA / name), index=index, count=2)
     report = crosscheck(PUZZLE, asked, only=["prolog", "python"])
-    assert (report.agree or not report.compared and len(report.results) == 1) and not report.skipped, report.difference
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and not report.skipped, report.difference
     assert all(answer.count == 1 for answer in report.results.values())
 
 
@@ -321,7 +321,7 @@ def test_the_small_puzzles_agree_on_every_back_end(pysolve_backends, index):
 def test_16x16_is_unique_and_python_solves_it_within_a_second():
     asked = PUZZLE.question(file=str(DATA / "sixteen-grid.txt"), count=2)
     report = crosscheck(PUZZLE, asked)
-    assert (report.agree or not report.compared and len(report.results) == 1) and report.results["python"].count == 1
+    assert (report.agree or (not report.compared and len(report.results) == 1)) and report.results["python"].count == 1
     assert report.results["python"].stats["seconds"] < 1
 
 

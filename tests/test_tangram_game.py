@@ -20,7 +20,8 @@ from pysolve.tangram import api, make_placement, parse_instance
 from pysolve.tangram.game import Game, completion
 from pysolve.tangram.game_app import BoardView, TangramApp, perform, screenshot
 from pysolve.tangram.game_draw import CELL_WIDTH, LABEL, cell_at, cell_position
-from pysolve.tangram.model import Question, load_instance, options as reference_options
+from pysolve.tangram.model import Question, load_instance
+from pysolve.tangram.model import options as reference_options
 from pysolve.tangram.puzzle import PUZZLE
 
 ROOT = Path(__file__).resolve().parent.parent

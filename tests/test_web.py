@@ -17,11 +17,10 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from starlette.exceptions import HTTPException
 
 from pysolve import bridge, cli
 from pysolve.hidato import model as hidato_model
-from starlette.exceptions import HTTPException
-
 from pysolve.web.app import create_app
 from pysolve.web.core import WORKERS, Store
 from pysolve.web.serve import LOCAL, allowed_hosts

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
+from test_web import serving
 
 from pysolve import api, cli
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.hidato import model as hidato_model
-from test_web import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

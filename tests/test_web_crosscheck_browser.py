@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page
-
 from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401  (fixtures)
 
 

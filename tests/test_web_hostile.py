@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_web import serving, the_command
 
 from pysolve import budget, cli
 from pysolve.budget import Budget
@@ -36,7 +37,6 @@ from pysolve.paths import data_dir
 from pysolve.web.app import MAX_MESSAGE
 from pysolve.web.core import MAX_SECONDS, WAITING, WORKERS
 from pysolve.web.guard import MAX_BODY, MAX_DEPTH
-from test_web import serving, the_command
 
 JSON = {"Content-Type": "application/json"}
 SLOW = [  # work of 20 s and more: a search that looks at its budget all the time, a tournament of long games

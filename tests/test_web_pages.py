@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from test_own_puzzle import run, site  # noqa: F401  (the toy package installed: a fixture)
 
 from pysolve import api, bridge
 from pysolve.fichas.model import STRATEGIES, is_solution
@@ -20,7 +21,6 @@ from pysolve.hidato import model as hidato_model
 from pysolve.sudoku import model as sudoku_model
 from pysolve.web import pages
 from pysolve.web.app import create_app
-from test_own_puzzle import run, site  # noqa: F401  (the toy package installed: a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import Page
+from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401
 
 from pysolve.fichas.model import is_solution
 from pysolve.sudoku import model as sudoku_model
-from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -88,7 +88,7 @@ def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Pat
     settle(page)
     path = page.locator("#moves li").all_text_contents()
     assert path[0] == "BBBHVV" and is_solution(path, 3, 2)
-    assert page.text_content("#verdict").startswith(f"shortest on ") and f"a path of {len(path) - 1} moves" in page.text_content("#verdict")
+    assert page.text_content("#verdict").startswith("shortest on ") and f"a path of {len(path) - 1} moves" in page.text_content("#verdict")
     for _ in range(3):
         page.click("#forward")
     assert page.get_attribute("body", "data-step") == "3" and page.text_content("#where") == f"move 3 of {len(path) - 1}: {path[3]}"

@@ -16,9 +16,9 @@ from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.game import rules
+from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
 from pysolve.azul.play import STRATEGY_NAMES
 from pysolve.azul.replay import check_record
-from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
 from pysolve.azul.strategies import strategy
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle

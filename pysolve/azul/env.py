@@ -174,10 +174,10 @@ class AzulEnv(AECEnv):
         self.state = self.game.new_initial_state()
         settle(self.state, self.stream)
         self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player]
 
@@ -205,9 +205,9 @@ class AzulEnv(AECEnv):
         rewards = [float(now - then) for now, then in zip(after, before)]
         if self.state.is_terminal:
             rewards = [reward + win for reward, win in zip(rewards, win_signal(self.state, self.win_reward))]
-            self.terminations = {name: True for name in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
         elif self.state.table.moves >= self.max_moves:
-            self.truncations = {name: True for name in self.agents}
+            self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict(zip(self.possible_agents, rewards))
         if not self.state.is_terminal:
             self.agent_selection = self.possible_agents[self.state.current_player]

@@ -15,8 +15,19 @@ from typing import Any
 from pysolve import backends
 from pysolve.answers import Found
 from pysolve.azul import packed
-from pysolve.azul.model import (MAX_MOVES, SEED, STANDARD, Engine, Move, Question, RandomStream, check_move,
-                                check_players, check_variant, describe_move)
+from pysolve.azul.model import (
+    MAX_MOVES,
+    SEED,
+    STANDARD,
+    Engine,
+    Move,
+    Question,
+    RandomStream,
+    check_move,
+    check_players,
+    check_variant,
+    describe_move,
+)
 from pysolve.azul.strategies import Strategy, random_feasible, strategy, strategy_name
 from pysolve.budget import Budget
 from pysolve.errors import InputError, SearchLimitExceeded

@@ -15,8 +15,16 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, Move,
-                                wall_column)
+from pysolve.azul.model import (
+    CENTRE,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    FLOOR_SLOTS,
+    FLOOR_TOTALS,
+    ROW_BONUS,
+    Move,
+    wall_column,
+)
 from pysolve.azul.python import board_column, end_bonus, tile_score
 
 PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared

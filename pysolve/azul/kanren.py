@@ -19,8 +19,18 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.azul.game import played
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, GREY, ROW_BONUS,
-                                Move, Question, standard_colours)
+from pysolve.azul.model import (
+    CENTRE,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    FLOOR_SLOTS,
+    FLOOR_TOTALS,
+    GREY,
+    ROW_BONUS,
+    Move,
+    Question,
+    standard_colours,
+)
 from pysolve.azul.python import PythonEngine, Table
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded

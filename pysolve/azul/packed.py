@@ -15,9 +15,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS, GREY,
-                                MARKER, MAX_MOVES, ROW_BONUS, STANDARD, TILES_PER_COLOUR, TILES_PER_FACTORY,
-                                RandomStream, check_players, check_variant, winners_of)
+from pysolve.azul.model import (
+    CENTRE,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    FACTORIES,
+    FLOOR_SLOTS,
+    FLOOR_TOTALS,
+    GREY,
+    MARKER,
+    MAX_MOVES,
+    ROW_BONUS,
+    STANDARD,
+    TILES_PER_COLOUR,
+    TILES_PER_FACTORY,
+    RandomStream,
+    check_players,
+    check_variant,
+    winners_of,
+)
 from pysolve.errors import SearchLimitExceeded
 
 FULL = 0b11111
@@ -45,8 +61,19 @@ CAP = [min(items, FLOOR_SLOTS) for items in range(FLOOR_SLOTS + 6)]
 class Board:
     """One seat's board, packed: wall masks, pattern lines, floor, score."""
 
-    __slots__ = ("rows", "columns", "colour_rows", "colour_columns", "cells", "line_colour", "line_count",
-                 "empty", "partial", "floor", "score")
+    __slots__ = (
+        "cells",
+        "colour_columns",
+        "colour_rows",
+        "columns",
+        "empty",
+        "floor",
+        "line_colour",
+        "line_count",
+        "partial",
+        "rows",
+        "score",
+    )
 
     def __init__(self) -> None:
         self.rows = [0] * 5            # row r: bit c set when cell (r, c) holds a tile

@@ -16,8 +16,18 @@ from typing import Any
 from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.azul.game import played
-from pysolve.azul.model import (FACTORIES, GREY, STANDARD, TILES_PER_FACTORY, Move, Question, RandomStream,
-                                check_players, check_state, check_variant)
+from pysolve.azul.model import (
+    FACTORIES,
+    GREY,
+    STANDARD,
+    TILES_PER_FACTORY,
+    Move,
+    Question,
+    RandomStream,
+    check_players,
+    check_state,
+    check_variant,
+)
 from pysolve.bridge import Var
 from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError
@@ -71,7 +81,7 @@ def _moves(rows: list[list[int]]) -> list[Move]:
 class PrologGame:
     """A handle on one game living in Prolog, with the legal moves last read."""
 
-    __slots__ = ("id", "players", "moves", "turn")
+    __slots__ = ("id", "moves", "players", "turn")
 
     def __init__(self, game_id: int, players: int) -> None:
         self.id = game_id

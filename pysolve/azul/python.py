@@ -12,12 +12,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLUMN_BONUS, FACTORIES, FLOOR_SLOTS, FLOOR_TOTALS, GREY,
-                                MARKER, ROW_BONUS, STANDARD, TILES_PER_COLOUR, TILES_PER_FACTORY, Move, Question,
-                                RandomStream, check_players, check_state, check_variant, complete_rows, winners_of)
+from pysolve.answers import Found
+from pysolve.azul.model import (
+    CENTRE,
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    FACTORIES,
+    FLOOR_SLOTS,
+    FLOOR_TOTALS,
+    GREY,
+    MARKER,
+    ROW_BONUS,
+    STANDARD,
+    TILES_PER_COLOUR,
+    TILES_PER_FACTORY,
+    Move,
+    Question,
+    RandomStream,
+    check_players,
+    check_state,
+    check_variant,
+    complete_rows,
+    winners_of,
+)
 from pysolve.budget import Budget
 from pysolve.errors import InputError
-from pysolve.answers import Found
 
 
 def solve(question: Question, budget: Budget) -> Found:
@@ -30,8 +49,27 @@ def solve(question: Question, budget: Budget) -> Found:
 class Table:
     """One game's state as mutable lists (the handle of the Python rules)."""
 
-    __slots__ = ("players", "variant", "round", "moves", "turn", "starter", "marker", "factories", "centre", "bag",
-                 "lid", "scores", "walls", "colours", "line_colours", "line_counts", "floors", "offer", "over")
+    __slots__ = (
+        "bag",
+        "centre",
+        "colours",
+        "factories",
+        "floors",
+        "lid",
+        "line_colours",
+        "line_counts",
+        "marker",
+        "moves",
+        "offer",
+        "over",
+        "players",
+        "round",
+        "scores",
+        "starter",
+        "turn",
+        "variant",
+        "walls",
+    )
 
     def __init__(self, players: int, variant: str = STANDARD) -> None:
         self.players = players

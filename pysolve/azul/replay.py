@@ -16,8 +16,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysolve.azul.model import (CENTRE, COLOUR_BONUS, COLOURS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, MARKER,
-                                ROW_BONUS, check_move, check_state, describe_move, wall_colour)
+from pysolve.azul.model import (
+    CENTRE,
+    COLOUR_BONUS,
+    COLOURS,
+    COLUMN_BONUS,
+    FLOOR_SLOTS,
+    FLOOR_TOTALS,
+    MARKER,
+    ROW_BONUS,
+    check_move,
+    check_state,
+    describe_move,
+    wall_colour,
+)
 from pysolve.errors import InputError
 from pysolve.files import excerpt
 

@@ -46,7 +46,7 @@ MAX_DEPTH = 20  # plies of minimax at most (each ply costs about three times the
 class Node:
     """A decision of the tree: its position, the moves not tried yet, its children and their statistics."""
 
-    __slots__ = ("state", "seat", "untried", "children", "visits", "totals")
+    __slots__ = ("children", "seat", "state", "totals", "untried", "visits")
 
     def __init__(self, state: State, players: int) -> None:
         self.state = state

@@ -44,7 +44,7 @@ class Game:
 class State:
     """One position of a game: a seat to move, a chance node, or the end."""
 
-    __slots__ = ("rules", "table", "phase", "_moves")
+    __slots__ = ("_moves", "phase", "rules", "table")
 
     def __init__(self, rules: PythonEngine, table: Table, phase: str) -> None:
         self.rules, self.table, self.phase = rules, table, phase

@@ -17,12 +17,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from pysolve.budget import Budget
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.hidato import python
-from pysolve.report import Progress
 from pysolve.hidato.model import BLOCKED, EMPTY, MAX_CELLS, Board, Grid, make_board
-from pysolve.budget import Budget
 from pysolve.puzzle import SOLVED
+from pysolve.report import Progress
 
 PATH_NODES = 20_000  # per attempt at a Hamiltonian path
 PATH_ATTEMPTS = 30

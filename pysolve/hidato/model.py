@@ -15,8 +15,8 @@ from functools import cached_property
 from pathlib import Path
 
 from pysolve import files
-from pysolve.errors import InputError
 from pysolve.boards import BoardQuestion
+from pysolve.errors import InputError
 
 BLOCKED, EMPTY = -1, 0
 MAX_CELLS = 4096  # the largest board any back end takes (64 x 64): a search keeps a cell set per number

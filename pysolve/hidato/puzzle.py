@@ -6,14 +6,14 @@ import random
 from pathlib import Path
 from typing import Any
 
+from pysolve.boards import BoardPuzzle, board_options
+from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.hidato import draw, generate, model, python
 from pysolve.hidato.model import Board, Question
 from pysolve.options import Option, seconds_option
 from pysolve.paths import data_dir
-from pysolve.boards import BoardPuzzle, board_options
 from pysolve.puzzle import brief
-from pysolve.catalogue import Note
 from pysolve.words import plural
 
 

@@ -21,11 +21,11 @@ from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pysolve.errors import SearchLimitExceeded
-from pysolve.boards import searched
-from pysolve.hidato.model import Board, Question, broken_pairs
-from pysolve.budget import Budget
 from pysolve.answers import UNKNOWN, Found, counted, validation
+from pysolve.boards import searched
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+from pysolve.hidato.model import Board, Question, broken_pairs
 
 ORIGINAL, FAST, LOGIC = "original", "fast", "logic"
 CELL = "H"  # the array type of a solution's cell numbers (unsigned, 16 bits: MAX_CELLS fits)

@@ -26,8 +26,23 @@ from pysolve import fd
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, Goal, conj, eq, var
-from pysolve.squares.model import (COUNT, FIRST, E, N, S, W, Cell, Grid, Instance, Matcher, Periods, Question,
-                                   class_size, found, oriented)
+from pysolve.squares.model import (
+    COUNT,
+    FIRST,
+    Cell,
+    E,
+    Grid,
+    Instance,
+    Matcher,
+    N,
+    Periods,
+    Question,
+    S,
+    W,
+    class_size,
+    found,
+    oriented,
+)
 
 
 class Placements:

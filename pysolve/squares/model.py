@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
-from pysolve.catalogue import build_catalogue
 from pysolve.answers import NO_SOLUTION, SOLVED, Found
 from pysolve.budget import time_limit
+from pysolve.catalogue import build_catalogue
 from pysolve.errors import InputError, UnknownName
 from pysolve.paths import data_dir
 

@@ -44,9 +44,30 @@ def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
 class MostConstrainedFirst:
     """One most-constrained-first search: the grid as it is filled, the keys of its cells, the frontier."""
 
-    __slots__ = ("question", "limit", "rows", "cols", "fitting", "entries_of", "neighbours", "rival", "corners",
-                 "allowed", "key", "known", "frontier", "cells", "classes", "visit", "single", "unused", "found",
-                 "left", "checked", "root_entries")
+    __slots__ = (
+        "allowed",
+        "cells",
+        "checked",
+        "classes",
+        "cols",
+        "corners",
+        "entries_of",
+        "fitting",
+        "found",
+        "frontier",
+        "key",
+        "known",
+        "left",
+        "limit",
+        "neighbours",
+        "question",
+        "rival",
+        "root_entries",
+        "rows",
+        "single",
+        "unused",
+        "visit",
+    )
 
     def __init__(self, question: Question, visit: Visit | None, limit: Budget) -> None:
         instance, periods = question.instance, question.periods

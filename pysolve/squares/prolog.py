@@ -6,8 +6,18 @@ from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Goal, Var
 from pysolve.budget import Budget
-from pysolve.squares.model import (COUNT, FIRST, Grid, Instance, Question, as_grid, class_size, found,
-                                   joins_halves, most_constrained_first)
+from pysolve.squares.model import (
+    COUNT,
+    FIRST,
+    Grid,
+    Instance,
+    Question,
+    as_grid,
+    class_size,
+    found,
+    joins_halves,
+    most_constrained_first,
+)
 
 RULE_BASE = "squares"
 

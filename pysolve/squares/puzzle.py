@@ -15,9 +15,24 @@ from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.squares import draw, mrv, reference
 from pysolve.squares.generate import generate
-from pysolve.squares.model import (ALIASES, ALL, COUNT, DEFAULT_SECONDS, FIRST, INSECT, RULES, STRATEGIES, Grid,
-                                   Instance, Question, dump, grid_from_json, load, most_constrained_first,
-                                   next_cells)
+from pysolve.squares.model import (
+    ALIASES,
+    ALL,
+    COUNT,
+    DEFAULT_SECONDS,
+    FIRST,
+    INSECT,
+    RULES,
+    STRATEGIES,
+    Grid,
+    Instance,
+    Question,
+    dump,
+    grid_from_json,
+    load,
+    most_constrained_first,
+    next_cells,
+)
 from pysolve.words import plural
 
 TRACE_EVENTS = 200_000

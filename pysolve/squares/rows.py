@@ -108,7 +108,7 @@ class CompiledRows:
                                self.innermost(start, size, end), self.keeps_first, start + size < end)
             namespace = dict(self.shared, BATCH=self.BATCH, charge=self.charge, deeper=deeper,
                              **{f"t{i}": table for i, table in enumerate(tables)})
-            exec(compile(source, f"<squares segment at {start}>", "exec"), namespace)  # noqa: S102
+            exec(compile(source, f"<squares segment at {start}>", "exec"), namespace)
             deeper = namespace["segment"]
         return deeper  # type: ignore[return-value]
 

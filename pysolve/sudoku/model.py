@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pysolve import files
-from pysolve.errors import InputError
 from pysolve.boards import BoardQuestion
+from pysolve.errors import InputError
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  # side -> (box rows, box columns)
 LINE_LENGTHS = {size * size: size for size in BOXES}    # a one-line puzzle's length -> its side

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pysolve import bridge
+from pysolve.answers import Found, counted, validation
 from pysolve.bridge import Var
 from pysolve.budget import Budget
-from pysolve.answers import Found, counted, validation
 from pysolve.sudoku.model import Question
 
 RULE_BASE = "sudoku"

@@ -7,12 +7,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+from pysolve.boards import BoardPuzzle, board_options
+from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.paths import data_dir
-from pysolve.boards import BoardPuzzle, board_options
 from pysolve.puzzle import brief, deepened
-from pysolve.catalogue import Note
 from pysolve.sudoku import draw, generate, model, python
 from pysolve.sudoku.model import BOXES, Question
 from pysolve.words import plural

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pysolve.budget import Budget
-from pysolve.errors import SearchLimitExceeded
 from pysolve.answers import Found, counted, validation
 from pysolve.boards import searched
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
 from pysolve.sudoku.model import Board, Question, broken
 
 FAST, PLAIN = "fast", "plain"

@@ -16,9 +16,9 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.pilot import Pilot
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Static
 

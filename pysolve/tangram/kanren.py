@@ -18,7 +18,6 @@ from pysolve.minikanren import Budget, conj, disj_over, eq, fail, given, lazy, v
 from pysolve.tangram import model
 from pysolve.tangram.model import Instance, Placement, Question, Slot
 
-
 MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
 MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
 

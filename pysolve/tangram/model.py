@@ -415,7 +415,7 @@ def problems(instance: Instance, placements: tuple[Placement, ...] | list[Placem
 
 def inside(instance: Instance, placement: Placement) -> bool:
     """True when every cell of the placement is on the board."""
-    return (0 <= placement.x and 0 <= placement.y and placement.x + placement.width <= instance.width
+    return (placement.x >= 0 and placement.y >= 0 and placement.x + placement.width <= instance.width
             and placement.y + placement.height <= instance.height)
 
 

@@ -8,14 +8,24 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
+from pysolve.catalogue import Note
 from pysolve.crosscheck import NOT_GIVEN
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
-from pysolve.catalogue import Note
 from pysolve.tangram import draw
 from pysolve.tangram.generate import generate
-from pysolve.tangram.model import (DEFAULT_SECONDS, STRATEGIES, Instance, Placement, Question, describe_problem,
-                                   inside, load_instance, parse_place, placement_of)
+from pysolve.tangram.model import (
+    DEFAULT_SECONDS,
+    STRATEGIES,
+    Instance,
+    Placement,
+    Question,
+    describe_problem,
+    inside,
+    load_instance,
+    parse_place,
+    placement_of,
+)
 from pysolve.words import plural
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
@@ -61,7 +71,7 @@ class Tangram(Puzzle):
     )
     play_options = (FILE,)
 
-    def ask(self, file: str | None, all: bool, count: bool, options: str | None, validate: bool,  # noqa: A002
+    def ask(self, file: str | None, all: bool, count: bool, options: str | None, validate: bool,
             strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],
             seconds: float) -> Question:
         """The question FILE and the options ask, checked (InputError names what and where)."""

@@ -24,8 +24,7 @@ from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
 from pysolve.azul.cli import read_log
-from pysolve.azul.model import (SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players,
-                                check_variant)
+from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.replay import Step, story
 from pysolve.azul.search import Mcts, Minimax
