@@ -1,0 +1,150 @@
+"""The house rules, run by `make test` and so by CI (docs/architecture.md, "Layers").
+
+- No module of pysolve imports in a circle, counting the imports inside
+  functions as well: a lazy import hides a circle from Python, not from the
+  reader.
+- Inside a puzzle package dependencies run one way, model -> back ends ->
+  puzzle -> faces: nothing a back end imports, directly or not, is the
+  puzzle or a face (the API, the CLI, the cross-check, the web).
+- Package faces (`__init__.py` below `pysolve/`) import nothing.
+- ruff and mypy are clean at the settings in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "pysolve"
+BACK_ENDS = ("python", "prolog", "kanren")
+FACES = ("pysolve.api", "pysolve.cli", "pysolve.crosscheck", "pysolve.web", "pysolve.pytest_plugin")
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of pysolve by its dotted name (a package by its own name)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return modules
+
+
+MODULES = module_files()
+
+
+def known(name: str) -> str | None:
+    """The module of pysolve that `name` (a module, or a name inside one) comes from."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imported(module: str) -> set[str]:
+    """The modules of pysolve that `module` imports anywhere in its text (in functions too)."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {known(alias.name) for alias in node.names if alias.name.startswith("pysolve")}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parents = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parents, base] if base else parents)
+            if base.startswith("pysolve"):
+                found |= {f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else known(base)
+                          for alias in node.names}
+    return found - {None, module}
+
+
+GRAPH = {module: imported(module) for module in MODULES}
+
+
+def circles() -> Iterator[list[str]]:
+    """The groups of modules that import each other in a circle (Tarjan's strongly connected components)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(module: str) -> Iterator[list[str]]:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for other in GRAPH[module]:
+            if other not in order:
+                yield from visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], order[other])
+        if low[module] == order[module]:
+            group = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            if len(group) > 1:
+                yield sorted(group)
+
+    for module in sorted(GRAPH):
+        if module not in order:
+            yield from visit(module)
+
+
+def reachable(start: str) -> set[str]:
+    """Every module that `start` imports, directly or through others."""
+    seen, todo = set(), [start]
+    while todo:
+        for other in GRAPH[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    return seen
+
+
+def is_face(module: str) -> bool:
+    return any(module == face or module.startswith(face + ".") for face in FACES)
+
+
+def test_the_import_graph_is_read() -> None:
+    assert "pysolve.bridge" in GRAPH["pysolve.sudoku.prolog"]  # the check sees what it checks
+
+
+def test_no_module_imports_in_a_circle() -> None:
+    found = list(circles())
+    assert found == [], "\n".join(
+        " <-> ".join(group) + ":\n" + "\n".join(f"  {module} imports {sorted(GRAPH[module] & set(group))}"
+                                                 for module in group)
+        for group in found)
+
+
+@pytest.mark.parametrize("puzzle", sorted(path.parent.name for path in PACKAGE.glob("*/puzzle.py")))
+def test_back_ends_import_nothing_above_them(puzzle: str) -> None:
+    back_ends = [f"pysolve.{puzzle}.{name}" for name in BACK_ENDS if f"pysolve.{puzzle}.{name}" in MODULES]
+    assert back_ends, f"{puzzle} has no back-end modules named {BACK_ENDS}"
+    for back_end in back_ends:
+        above = sorted(module for module in reachable(back_end)
+                       if module == f"pysolve.{puzzle}.puzzle" or is_face(module))
+        assert above == [], f"{back_end} imports, directly or not, {above}"
+
+
+@pytest.mark.parametrize("face", sorted(str(path.relative_to(ROOT)) for path in PACKAGE.glob("*/__init__.py")))
+def test_package_faces_import_nothing(face: str) -> None:
+    imports = [node for node in ast.parse((ROOT / face).read_text()).body
+               if isinstance(node, ast.Import) or isinstance(node, ast.ImportFrom) and node.module != "__future__"]
+    assert imports == [], f"{face} imports at line {imports[0].lineno}" if imports else ""
+
+
+def tool(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_ruff_is_clean() -> None:
+    run = tool("ruff", "check", "pysolve", "tests", "bench", "examples")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_mypy_is_clean() -> None:
+    run = tool("mypy")  # the files and the strictness are in pyproject.toml
+    assert run.returncode == 0, run.stdout + run.stderr
