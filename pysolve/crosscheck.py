@@ -15,6 +15,7 @@ beside the Python ones; the pure-Python back ends share the GIL between them.
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 from collections.abc import Callable, Mapping
@@ -142,9 +143,9 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
     notify("begin", "", report)
     for name in report.unanswered():
         notify("finished", name, report)
-    asks = {name: (lambda name=name, solver=solver: puzzle.run(name, solver, question))
-            for name, solver in (also or {}).items()}
-    asks.update({name: (lambda name=name: puzzle.solve(question, name)) for name in report.asked
+    asks: dict[str, Callable[[], Answer]] = {name: functools.partial(puzzle.run, name, solver, question)
+                                             for name, solver in (also or {}).items()}
+    asks.update({name: functools.partial(puzzle.solve, question, name) for name in report.asked
                  if name not in asks and name not in report.unanswered()})
     run_side_by_side(report, asks, notify)
     report.results = {name: report.results[name] for name in report.asked if name in report.results}
@@ -202,7 +203,7 @@ def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], 
     here = [name for name in asks if name not in backends.NAMES or name == "prolog"]
     for name, ask in asks.items():
         if name not in here:
-            _lanes.run(lambda name=name, ask=ask: attempt(name, ask))
+            _lanes.run(functools.partial(attempt, name, ask))
     for name in here:  # this thread's request bounds are none afterwards: budget.serving does not restore them
         attempt(name, asks[name])
     for _ in asks:

@@ -22,9 +22,10 @@ from typing import Any
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
 
-State = dict
 __all__ = ["Budget", "conj", "disj", "disj_over", "eq", "fail", "given", "lazy", "project",
            "reify", "require", "run", "unify", "var", "where"]
+
+State = Any  # kanren's substitution: a mapping of variables to terms (its own goals type it loosely)
 Goal = Callable[[State], Iterator[State]]
 
 

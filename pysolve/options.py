@@ -132,7 +132,8 @@ def check(table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[
     if unknown:
         known = ", ".join(sorted(options)) or "none"
         raise UnknownName(f"{what} has no option {unknown[0]!r}; its options: {known}")
-    values, set_in_group = {}, {}
+    values: dict[str, Any] = {}
+    set_in_group: dict[str, Option] = {}
     for name, option in options.items():
         raw = given.get(name)
         is_set = raw is not None and raw is not False and not (option.many and not raw)

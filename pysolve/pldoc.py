@@ -82,8 +82,8 @@ def comments(text: str) -> dict[str, tuple[list[str], str]]:
     index = 0
     while index < len(lines):
         heads = []
-        while index < len(lines) and HEAD.match(lines[index]):
-            head = HEAD.match(lines[index])["head"]
+        while index < len(lines) and (match := HEAD.match(lines[index])):
+            head = match["head"]
             index += 1
             while head.count("(") > head.count(")") and index < len(lines) and lines[index].startswith("%"):
                 head += " " + re.sub(r"^%!?\s*", "", lines[index]).strip()  # a head continued on the next line

@@ -22,7 +22,7 @@ GROUP = "pysolve.puzzles"
 @functools.cache
 def _entry_points() -> dict[str, EntryPoint]:
     """Puzzle name -> entry point: pysolve's own by name, then the others by name (installers differ in order)."""
-    found = {}
+    found: dict[str, EntryPoint] = {}
     for point in entry_points(group=GROUP):
         found.setdefault(point.name, point)  # the first distribution on the path wins, as for imports
     own = sorted(name for name, point in found.items() if point.value.startswith("pysolve."))

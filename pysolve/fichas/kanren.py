@@ -16,6 +16,7 @@ from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, fail, gi
 from pysolve.puzzle import NO_SOLUTION, Found
 
 Board = tuple[str, ...]
+Path = tuple[Board, ...]  # the boards from the start, in order
 
 
 def moveo(board, after, length: int, offsets=OFFSETS) -> Goal:
@@ -41,23 +42,23 @@ def goalo(board, m: int, n: int) -> Goal:
     return eq(board, tuple(goal(m, n)))
 
 
-def step(board, visited: Board, then: Callable[[Board, Board], Goal]) -> Goal:
+def step(board, visited: Path, then: Callable[[Board, Path], Goal]) -> Goal:
     """Continue with `then(b, visited + (b,))` for the value b of `board`, unless b was visited."""
     return given(lambda value: fail if value in visited else then(value, visited + (value,)), board)
 
 
-def extend(board, path: Board, then: Callable[[Board, Board], Goal]) -> Goal:
+def extend(board, path: Path, then: Callable[[Board, Path], Goal]) -> Goal:
     """Continue with `then(b, path + (b,))` for the value b of `board`."""
     return given(lambda value: then(value, path + (value,)), board)
 
 
-def depth_first_patho(board: Board, visited: Board, path, question: Question, budget: Budget) -> Goal:
+def depth_first_patho(board: Board, visited: Path, path, question: Question, budget: Budget) -> Goal:
     """`path` is the first simple path from `board` to the goal in depth-first successor order."""
     m, n = question.m, question.n
     offsets = OFFSETS if question.flavour == "hs" else OFFSETS[::-1]
     after = var()
 
-    def deeper(next_board: Board, next_visited: Board) -> Goal:
+    def deeper(next_board: Board, next_visited: Path) -> Goal:
         return depth_first_patho(next_board, next_visited, path, question, budget)
 
     return disj(
@@ -67,7 +68,7 @@ def depth_first_patho(board: Board, visited: Board, path, question: Question, bu
     )
 
 
-def within_patho(board: Board, path_so_far: Board, path, moves_left: int, question: Question,
+def within_patho(board: Board, path_so_far: Path, path, moves_left: int, question: Question,
                  budget: Budget, failed: dict[Board, int]) -> Goal:
     """`path` reaches the goal from `board` within `moves_left` more moves.
 
@@ -80,7 +81,7 @@ def within_patho(board: Board, path_so_far: Board, path, moves_left: int, questi
         return fail
     after = var()
 
-    def deeper(next_board: Board, next_path: Board) -> Goal:
+    def deeper(next_board: Board, next_path: Path) -> Goal:
         return within_patho(next_board, next_path, path, moves_left - 1, question, budget, failed)
 
     search = disj(
@@ -119,7 +120,7 @@ def solve(question: Question, budget: Budget) -> Found:
     if question.strategy == "dfs":
         answers = run(depth_first_patho(first, (first,), path, question, budget), path, limit=1)
     else:
-        answers, failed = [], {}
+        failed: dict[Board, int] = {}
         for moves in count(moves_lower_bound("".join(first))):
             answers = run(within_patho(first, (first,), path, moves, question, budget, failed), path, limit=1)
             if answers:

@@ -13,14 +13,14 @@ def solve(question: Question, budget: Budget) -> Found:
     boards = Boards(question.m, question.n)
     if question.strategy == "shortest":
         result = search.mirrored_shortest_path(boards, mirror, budget)
-        path = result.goal
+        path, expanded = result.goal, result.expanded
     elif question.strategy == "astar":
         result = search.shortest_path(boards, moves_lower_bound, budget)
-        path = result.goal
+        path, expanded = result.goal, result.expanded
     else:
         strategy = search.TREE_STRATEGIES[question.strategy]
-        result = strategy(search.PathProblem(boards), question.flavour, budget)
-        path = list(result.goal) if result.goal is not None else None
+        tree = strategy(search.PathProblem(boards), question.flavour, budget)
+        path, expanded = (list(tree.goal) if tree.goal is not None else None), tree.expanded
     if path is None:
-        return Found([], {"states": result.expanded}, status=NO_SOLUTION)
-    return Found([path], {"states": result.expanded, "moves": len(path) - 1})
+        return Found([], {"states": expanded}, status=NO_SOLUTION)
+    return Found([path], {"states": expanded, "moves": len(path) - 1})

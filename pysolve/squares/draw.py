@@ -95,7 +95,8 @@ def piece_group(instance: Instance, piece: Piece, styles: dict[Label, tuple[str,
 def label_place(instance: Instance, side: int) -> tuple[float, float]:
     """The middle of the label of the edge on `side` (0 North, clockwise): the North place turned about the
     centre."""
-    x, y = ETERNITY_LABEL if instance.rule == ETERNITY else INSECT_LABEL
+    north: tuple[float, float] = ETERNITY_LABEL if instance.rule == ETERNITY else INSECT_LABEL
+    x, y = north
     half = SIZE / 2
     for _ in range(side):
         x, y = half - (y - half), half + (x - half)  # a quarter turn clockwise (y grows downwards)

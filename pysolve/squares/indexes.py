@@ -25,10 +25,10 @@ def border_kind(r: int, c: int, rows: int, cols: int) -> tuple[bool, bool, bool,
 
 
 @functools.lru_cache(maxsize=4)  # the parts of a split count ask it of one instance, one after another
-def key_index(instance: Instance, turns: tuple[tuple[int, int], ...]) -> tuple[dict[int, int], dict[int, list[Entry]],
+def key_index(instance: Instance, period_pairs: tuple[tuple[int, int], ...]) -> tuple[dict[int, int], dict[int, list[Entry]],
                                                                                list[int]]:
     """Every key of every kind of cell, with any sides known -> its fitting entries; and each cell's first key
-    (`turns`: the periods as sorted (piece, turns) pairs; the tables are only read).
+    (`period_pairs`: the periods as sorted (piece, turns) pairs, hashable; the tables are only read).
 
     Labels are coded 0..L-1; a key is the four codes N, E, S, W in base L+2
     (`free` = L where the side is not known, L+1 where it can match nothing)
@@ -38,7 +38,7 @@ def key_index(instance: Instance, turns: tuple[tuple[int, int], ...]) -> tuple[d
     turns, each carrying per side what placing it adds to the key of the
     neighbour on that side), and the key of each cell with no side known.
     """
-    periods = dict(turns)
+    periods = dict(period_pairs)
     matcher = Matcher(instance)
     code = {label: number for number, label in enumerate(instance.labels())}
     free = len(code)

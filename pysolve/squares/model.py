@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pysolve import files
 from pysolve.answers import NO_SOLUTION, SOLVED, Found
@@ -111,7 +111,7 @@ class Instance:
 
 def instance_from_json(data: dict[str, Any]) -> Instance:
     """The inverse of Instance.to_json (validated)."""
-    pieces = tuple(Piece(int(p["id"]), tuple(p["edges"])) for p in data["pieces"])  # type: ignore[arg-type]
+    pieces = tuple(Piece(int(p["id"]), cast(Edges, tuple(p["edges"]))) for p in data["pieces"])
     pairs = tuple((a, b) for a, b in data.get("pairs", []))
     return validated(Instance(data["name"], int(data["rows"]), int(data["cols"]), data["rule"], pieces, pairs))
 
@@ -252,7 +252,7 @@ def parse_keywords(lines: list[tuple[int, list[str]]], name: str) -> Instance:
     if rule not in RULES:
         raise UnknownName(f"{name}: unknown rule {files.excerpt(rule)}; use one of {', '.join(RULES)}")
     label = (lambda word: files.whole_number(word, name, "colour")) if rule == ETERNITY else str
-    pieces = tuple(Piece(pid, tuple(label(w) for w in words)) for pid, words in raw_pieces)  # type: ignore[misc]
+    pieces = tuple(Piece(pid, cast(Edges, tuple(label(w) for w in words))) for pid, words in raw_pieces)
     return Instance(name, grid[0], grid[1], rule, pieces, tuple(raw_pairs))
 
 
@@ -413,6 +413,11 @@ class Question:
         time_limit(self.seconds)
 
     @property
+    def row_prefix(self) -> tuple[Cell, ...]:
+        """The prefix of a part searched in row order, which has no free cells (see __post_init__)."""
+        return cast(tuple[Cell, ...], self.prefix)
+
+    @property
     def limit(self) -> int:
         """How many solutions to collect (0: all)."""
         return 1 if self.mode == FIRST else 0
@@ -433,7 +438,7 @@ def class_size(question: Question) -> int:
 def next_cells(question: Question) -> list[Cell]:
     """The (piece, turns) of the unused pieces that fit the first cell (row-major) after the question's prefix:
     against its upper and left neighbours in the prefix and the border (none when the prefix fills the grid)."""
-    instance, prefix = question.instance, question.prefix
+    instance, prefix = question.instance, question.row_prefix
     rows, cols, pos = instance.rows, instance.cols, len(question.prefix)
     if pos == rows * cols:
         return []

@@ -40,7 +40,8 @@ class Collector:
     """The visitor of a question: keeps (or, for a count, only counts) solutions; stops after the first."""
 
     def __init__(self, question: Question) -> None:
-        self.question, self.grids, self.count = question, [], 0
+        self.question, self.count = question, 0
+        self.grids: list[Grid] = []
 
     def __call__(self, grid: Grid) -> bool:
         self.count += 1
@@ -61,7 +62,7 @@ def solve(question: Question, budget: Budget) -> Found:
         collector.count = halves(question, budget) * class_size(question)
     elif not most_constrained_first(question):
         fast(instance, collector if question.up_to_rotation else with_turns(collector, periods), budget,
-             classes=True, periods=periods, prefix=question.prefix)
+             classes=True, periods=periods, prefix=question.row_prefix)
     elif question.mode == COUNT:
         collector.count = mrv(question, None, budget)
     else:

@@ -44,8 +44,8 @@ class Trace:
                 solutions += 1
                 line["number"] = solutions
             else:
-                line.update(zip(("pos", "piece", "turns"), rest))
-                line["row"], line["col"] = divmod(line["pos"], cols)  # type: ignore[call-overload]
+                line.update(zip(("pos", "piece", "turns"), rest))  # a removal names its cell only
+                line["row"], line["col"] = divmod(rest[0], cols)
             lines.append(line)
         lines.append({"kind": "end", "events": len(self.events), "solutions": solutions,
                       "truncated": self.truncated})

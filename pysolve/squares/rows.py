@@ -13,6 +13,7 @@ Owen's 5x5; a look-ahead on the cell below, 5% fewer nodes.)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.squares.indexes import candidate_index, first_candidates, rivals
@@ -85,10 +86,10 @@ class CompiledRows:
     ARGUMENTS = "left"  # what a segment function takes, before the shared names
     keeps_first = False  # whether the top-left's piece is kept in first[0] for the guarded corners
 
-    def __init__(self, instance: Instance, index: list, free: int, limit: Budget, shared: dict[str, object]) -> None:
+    def __init__(self, instance: Instance, index: list, free: int, limit: Budget, shared: dict[str, Any]) -> None:
         self.cols, self.free, self.index, self.limit = instance.cols, free, index, limit
         self.number = {piece.id: n for n, piece in enumerate(instance.pieces)}
-        self.shared = {"above": [free] * instance.cols, "used": [False] * len(self.number), "ticks": [0], **shared}
+        self.shared: dict[str, Any] = {"above": [free] * instance.cols, "used": [False] * len(self.number), "ticks": [0], **shared}
 
     def compile(self, begin: int, end: int, last: Callable[..., bool] | None) -> Callable[..., bool]:
         """The function of the first segment of positions begin..end-1; each calls the next, the last `last`."""
@@ -124,7 +125,7 @@ class CompiledRows:
     def charge(self) -> None:
         """Charge the placements counted since the last charge to the budget (it raises past its limits)."""
         ticks = self.shared["ticks"]
-        placed, ticks[0] = ticks[0], 0  # type: ignore[index]
+        placed, ticks[0] = ticks[0], 0
         self.limit.spend(placed)
 
     def carried(self, pos: int, piece: int, turns: int, south: int) -> object:

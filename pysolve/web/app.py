@@ -15,6 +15,7 @@ the cross-check.
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import uvicorn
@@ -99,7 +100,7 @@ class Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def refusal(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+def refusal(message: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
     """A JSON error: `message` on one line, cut to MAX_MESSAGE characters."""
     return JSONResponse({"error": cut(message.replace("\n", " "), MAX_MESSAGE)}, status_code=status, headers=headers)
 

@@ -292,6 +292,13 @@ Grid = list[list[int]]
 DIFFERS = "#ffb347"  # the colour that marks the cells where a second solution differs from the first
 
 
+def board_puzzle(name: str) -> BoardPuzzle:
+    """The board puzzle registered as `name` (Sudoku, Hidato), with its drawing (`svg`) and board reader."""
+    puzzle = api.get_puzzle(name)
+    assert isinstance(puzzle, BoardPuzzle), f"{name} is not a board puzzle"
+    return puzzle
+
+
 def board_view(puzzle: BoardPuzzle, answer: Answer) -> dict[str, Any]:
     """What a board page shows of an answer: verdict, count, uniqueness, and the first solution drawn (the
     board itself when there is none); when the search found a second one, it too, drawn beside, with the cells

@@ -16,11 +16,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from pysolve import api, files
+from pysolve import files
 from pysolve.errors import UnknownName
 from pysolve.hidato import model
 from pysolve.paths import data_dir
-from pysolve.web.core import Choice, Workers, board_view
+from pysolve.web.core import Choice, Workers, board_puzzle, board_view
 from pysolve.web.guard import body, field_of
 
 PASTED = "the board"  # how messages name a board sent by the page
@@ -59,7 +59,7 @@ def board_text(name: str) -> str:
 
 def solve_board(text: str, backend: str) -> dict[str, Any]:
     """Solve the board `text` on `backend`, counting to 2: the answer, uniqueness and the drawings."""
-    puzzle = api.get_puzzle("hidato")
+    puzzle = board_puzzle("hidato")
     board = model.parse(text, PASTED)
     question = model.Question(board, PASTED, count=2)
     answer = puzzle.solve(question, backend)
@@ -69,7 +69,7 @@ def solve_board(text: str, backend: str) -> dict[str, Any]:
 def generate_board(values: dict[str, Any]) -> dict[str, Any]:
     """A generated unique board (the generator's options, checked as the CLI checks them: rows and cols, or a
     shape)."""
-    puzzle = api.get_puzzle("hidato")
+    puzzle = board_puzzle("hidato")
     data, text = puzzle.generate(**values)
     return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}
 
@@ -83,7 +83,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
     async def board(request: Request) -> JSONResponse:
         text = board_text(request.path_params["name"])
         rows = model.parse(text, request.path_params["name"]).grid()
-        return JSONResponse({"text": text, "svg": api.get_puzzle("hidato").svg(rows, rows)})
+        return JSONResponse({"text": text, "svg": board_puzzle("hidato").svg(rows, rows)})
 
     async def solve(request: Request) -> JSONResponse:
         data = await body(request)

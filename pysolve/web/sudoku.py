@@ -17,12 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from pysolve import api
 from pysolve.budget import Budget
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.sudoku import generate, model, python
 from pysolve.sudoku.model import BOXES, Question
-from pysolve.web.core import MAX_SECONDS, Choice, Workers, board_view
+from pysolve.web.core import MAX_SECONDS, Choice, Workers, board_puzzle, board_view
 from pysolve.web.guard import body, excerpt, field_of
 
 PASTED = "the grid"  # how messages name a grid sent by the page
@@ -47,7 +46,7 @@ def solve_grid(text: str, count: int | None, validate: bool, strategy: str, back
         model.require_filled(board)
     else:
         model.require_consistent(board)
-    puzzle = api.get_puzzle("sudoku")
+    puzzle = board_puzzle("sudoku")
     answer = puzzle.solve(Question(board, PASTED, count, strategy, validate, MAX_SECONDS), backend)
     view = board_view(puzzle, answer)
     return {**view, "line": model.to_line(view["solution"]) if view["solution"] else None}
@@ -56,7 +55,7 @@ def solve_grid(text: str, count: int | None, validate: bool, strategy: str, back
 def generate_grid(size: int, seed: int, givens: int | None, difficulty: str) -> dict[str, Any]:
     """The first generated puzzle of `difficulty` (any: the first) from `seed` on, trying SEED_TRIES seeds at
     most within the serving time limit; InputError saying what was tried when none is found."""
-    puzzle = api.get_puzzle("sudoku")
+    puzzle = board_puzzle("sudoku")
     clock = Budget(seconds=MAX_SECONDS, label=f"looking for a {difficulty} {size}x{size} sudoku")
     for tried in range(SEED_TRIES):
         try:
