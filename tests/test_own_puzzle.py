@@ -1,4 +1,4 @@
-"""A puzzle of one's own, in a package of its own (tests/toy_puzzle), registered through the
+"""A puzzle of one's own, in a package of its own (examples/toy_puzzle), registered through the
 `pysolve.puzzles` entry point: it gets the CLI, the API, the cross-check, the demo and the pytest
 plugin without a line changed in pysolve."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-TOY = Path(__file__).resolve().parent / "toy_puzzle"
+TOY = Path(__file__).resolve().parents[1] / "examples" / "toy_puzzle"  # step 0 of docs/architecture.md
 PYSOLVE = Path(sys.executable).with_name("pysolve")
 
 USER_TESTS = """
