@@ -1,4 +1,4 @@
-"""A puzzle of one's own, in a package of its own (tests/toy_puzzle), registered through the
+"""A puzzle of one's own, in a package of its own (examples/toy_puzzle), registered through the
 `pysolve.puzzles` entry point: it gets the CLI, the API, the cross-check, the demo and the pytest
 plugin without a line changed in pysolve."""
 
@@ -12,22 +12,10 @@ from pathlib import Path
 
 import pytest
 
-TOY = Path(__file__).resolve().parent / "toy_puzzle"
+TOY = Path(__file__).resolve().parents[1] / "examples" / "toy_puzzle"  # step 0 of docs/architecture.md
 PYSOLVE = Path(sys.executable).with_name("pysolve")
 
-USER_TESTS = """
-from pysolve.pytest_plugin import assert_backends_agree
-
-
-def test_every_backend_factors(pysolve_backend):
-    import pysolve
-    assert pysolve.solve("factors", n=28, backend=pysolve_backend).solutions == [[1, 28], [2, 14], [4, 7]]
-
-
-def test_backends_agree():
-    report = assert_backends_agree("factors", n=720)
-    assert len(report.results["python"].solutions) == 15
-"""
+USER_TESTS = TOY / "tests" / "test_factors.py"  # the toy's own tests, run as its user would
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +67,7 @@ def test_the_api_knows_it(site: Path) -> None:
 
 def test_the_pytest_plugin_asks_it_of_every_backend(site: Path, tmp_path: Path,
                                                     pysolve_backends: list[str]) -> None:
-    (tmp_path / "test_users_factors.py").write_text(USER_TESTS)
+    (tmp_path / "test_users_factors.py").write_text(USER_TESTS.read_text())
     ran = run(site, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path), cwd=tmp_path)
     assert ran.returncode == 0, ran.stdout[-2000:]
     assert f"{len(pysolve_backends) + 1} passed" in ran.stdout

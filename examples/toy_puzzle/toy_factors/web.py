@@ -4,13 +4,12 @@
 from pathlib import Path
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import Route
-
 import pysolve
 from pysolve.web.guard import body, field_of
 from pysolve.web.pages import Page
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 
 def routes(workers: Any, choice: Any) -> list[Route]:
