@@ -59,7 +59,7 @@ def test_the_menu_lists_every_registered_page_then_the_crosscheck(client: TestCl
         assert shown.status_code == 200 and f"<h1>{page.title}</h1>" in shown.text
 
 
-def test_a_page_of_ones_own_is_in_the_menu_and_answers(site: Path) -> None:  # noqa: F811
+def test_a_page_of_ones_own_is_in_the_menu_and_answers(site: Path) -> None:
     probe = ("from starlette.testclient import TestClient\n"
              "from pysolve.web.app import create_app\n"
              "client = TestClient(create_app('python'))\n"

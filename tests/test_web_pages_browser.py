@@ -33,7 +33,7 @@ def shown_digits(page: Page, figure: int = 0) -> list[list[int]]:
     return grid
 
 
-def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pictures: Path) -> None:  # noqa: F811
+def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/sudoku")
     settle(page)
     page.fill("#grid", grid_lines(WIKIPEDIA))
@@ -64,7 +64,7 @@ def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pic
     assert page.text_content("#verdict") == "" and page.locator("#pictures figure").count() == 0
 
 
-def test_sudoku_generated_of_a_difficulty(base: str, page: Page) -> None:  # noqa: F811
+def test_sudoku_generated_of_a_difficulty(base: str, page: Page) -> None:
     page.goto(f"{base}/sudoku")
     settle(page)
     page.select_option("#difficulty", "medium")
@@ -78,7 +78,7 @@ def test_sudoku_generated_of_a_difficulty(base: str, page: Page) -> None:  # noq
     assert "cannot validate" in page.text_content("#error") and page.locator("#pictures figure").count() == 0
 
 
-def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Path) -> None:  # noqa: F811
+def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/fichas")
     settle(page)
     page.fill("#m", "3")
@@ -121,7 +121,7 @@ def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Pat
     assert page.text_content("#verdict") == ""
 
 
-def test_hidato_second_solution_and_an_error_replacing_it(base: str, page: Page) -> None:  # noqa: F811
+def test_hidato_second_solution_and_an_error_replacing_it(base: str, page: Page) -> None:
     page.goto(f"{base}/hidato")
     settle(page)
     page.fill("#board", "1 __ __\n__ __ __\n__ __ 9\n")
@@ -138,7 +138,7 @@ def test_hidato_second_solution_and_an_error_replacing_it(base: str, page: Page)
     assert page.text_content("#verdict") == "" and page.locator("#pictures figure").count() == 0
 
 
-def test_tangram_instance_pasted(base: str, page: Page) -> None:  # noqa: F811
+def test_tangram_instance_pasted(base: str, page: Page) -> None:
     page.goto(f"{base}/tangram")
     settle(page)
     assert page.text_content("#tray-label") == "beside the board (click one, or press its key):"
@@ -155,7 +155,7 @@ def test_tangram_instance_pasted(base: str, page: Page) -> None:  # noqa: F811
     assert page.locator("#board-svg rect").count() == 0 and page.locator("#tray-svg g.piece").count() == 0
 
 
-def test_squares_instance_pasted(base: str, page: Page) -> None:  # noqa: F811
+def test_squares_instance_pasted(base: str, page: Page) -> None:
     page.goto(f"{base}/squares")
     settle(page)
     page.click("details.paste summary")
