@@ -229,9 +229,10 @@ class Logic:
             self.budget.check()  # a pass costs O(n) big-integer steps: on a board of thousands of cells, many per node
             if not self.chain(domains, changed):
                 return False
-            changed = self.settle(domains)
-            if changed is None:
+            settled = self.settle(domains)
+            if settled is None:
                 return False
+            changed = settled
         return True
 
     def chain(self, domains: list[int], queue: list[int]) -> bool:
