@@ -212,7 +212,7 @@ def long_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
         board = model.load(path)
         limit = 2 if path.name.startswith("unique") else 1
         cells = [f"{path.stem} ({board.size} cells, {len(board.givens)} givens, {'count<=2' if limit == 2 else 'first'})"]
-        for name, solver in runs.items():
+        for solver in runs.values():
             seconds, status = timed(solver, board, limit)
             cells.append(fmt(seconds) + ("" if status == "solved" else f" {status}"))
         rows.append(cells)

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from pysolve import memory
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
@@ -213,7 +213,7 @@ class Goal(str):
     """A term already written by `goal` (a goal inside a goal: `with_puzzle(..., solve(...))`)."""
 
 
-Term = Union[int, float, str, Sequence[Any]]
+Term = int | float | str | Sequence[Any]
 
 
 def term(value: Any) -> str:

@@ -105,10 +105,7 @@ class Walk:
         successor = k + 1
         target = self.board.givens.get(successor)
         options = [target] if target is not None else self.candidates(cell)
-        for option in options:
-            if self.place(successor, option):
-                return True
-        return False
+        return any(self.place(successor, option) for option in options)
 
     def candidates(self, cell: int) -> list[int]:
         """The free neighbours of `cell`; the fast walk tries the most cornered first (Warnsdorff)."""

@@ -12,6 +12,7 @@ is the story of a logged game, and a tournament is drawn by
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ def let_others_play(table: Table) -> None:
 def rounds_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each finished round's scores, before and after its tiling (the last one with the end's bonuses)."""
     rounds, before = [], [board["score"] for board in records[0]["state"]["boards"]]
-    for previous, record in zip(records, records[1:]):
+    for previous, record in itertools.pairwise(records):
         if record["type"] != "move":
             continue
         state = record["state"]
