@@ -353,7 +353,8 @@ def solutions(
     rows = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
     bindings = [dict(zip(row["Names"], values)) for values in rows]
     whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
-    limits = {"time_limit": f"time limit of {whole:g} s", "inference_limit": f"inference limit of {inferences} inferences",
+    limits = {"time_limit": f"time limit of {whole:g} s",
+              "inference_limit": f"inference limit of {inferences} inferences",
               "resource_limit": str(row["Message"])}
     return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
 

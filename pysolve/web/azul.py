@@ -128,7 +128,8 @@ def rounds_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def steps_view(steps: list[Step], states: bool = False) -> list[dict[str, Any]]:
     """Steps of a story as the page shows them (with the table at each step, for replays)."""
-    return [{"kind": step.kind, "text": step.text, **({"state": step.state, "names": list(step.names)} if states else {})}
+    return [{"kind": step.kind, "text": step.text,
+             **({"state": step.state, "names": list(step.names)} if states else {})}
             for step in steps]
 
 
