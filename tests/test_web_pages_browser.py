@@ -14,7 +14,8 @@ from pysolve.sudoku import model as sudoku_model
 
 ROOT = Path(__file__).resolve().parent.parent
 WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-TWO_SOLUTIONS = "....7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"  # 5 and 3 taken away
+# WIKIPEDIA with the 5 and the 3 of its first row taken away
+TWO_SOLUTIONS = "....7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
 def grid_lines(line: str) -> str:
@@ -48,7 +49,8 @@ def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pic
     page.fill("#limit", "3")
     page.click("#count")
     settle(page)
-    assert "counted to 3 on " in page.text_content("#verdict") and page.text_content("#verdict").endswith(": 2 solutions")
+    assert "counted to 3 on " in page.text_content("#verdict")
+    assert page.text_content("#verdict").endswith(": 2 solutions")
     first, second = shown_digits(page, 0), shown_digits(page, 1)
     two = sudoku_model.parse(TWO_SOLUTIONS)[0]
     assert sudoku_model.solves(two, first) and sudoku_model.solves(two, second) and first != second
@@ -88,11 +90,14 @@ def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Pat
     settle(page)
     path = page.locator("#moves li").all_text_contents()
     assert path[0] == "BBBHVV" and is_solution(path, 3, 2)
-    assert page.text_content("#verdict").startswith("shortest on ") and f"a path of {len(path) - 1} moves" in page.text_content("#verdict")
+    assert page.text_content("#verdict").startswith("shortest on ")
+    assert f"a path of {len(path) - 1} moves" in page.text_content("#verdict")
     for _ in range(3):
         page.click("#forward")
-    assert page.get_attribute("body", "data-step") == "3" and page.text_content("#where") == f"move 3 of {len(path) - 1}: {path[3]}"
-    tokens = "".join(("V" if "V" in (c.get_attribute("class") or "") else "B") for c in page.locator("#tokens circle").all())
+    assert page.get_attribute("body", "data-step") == "3"
+    assert page.text_content("#where") == f"move 3 of {len(path) - 1}: {path[3]}"
+    tokens = "".join(("V" if "V" in (c.get_attribute("class") or "") else "B")
+                     for c in page.locator("#tokens circle").all())
     assert tokens == path[3].replace("H", "")
     page.click("#back")
     assert page.get_attribute("body", "data-step") == "2"
