@@ -53,18 +53,18 @@ def generated(puzzle: Puzzle, folder: Path, **options: Any) -> str:
 
 def readme_cases(folder: Path) -> Iterator[Case]:
     """The README's examples (its `solve` and `generate` lines, cross-checked), generated instances included."""
-    get = puzzles.get
-    board = generated(get("hidato"), folder, rows=8, cols=8, seed=7)
-    yield "README: fichas --m 3 --n 3 --strategy shortest", get("fichas"), get("fichas").question(m=3, n=3, strategy="shortest")
-    yield "README: tangram --all", get("tangram"), get("tangram").question(all=True)
+    fichas, tangram, squares, hidato = (puzzles.get(name) for name in ("fichas", "tangram", "squares", "hidato"))
+    board = generated(hidato, folder, rows=8, cols=8, seed=7)
+    yield "README: fichas --m 3 --n 3 --strategy shortest", fichas, fichas.question(m=3, n=3, strategy="shortest")
+    yield "README: tangram --all", tangram, tangram.question(all=True)
     for seed in (1, 2, 3):
-        tiles = generated(get("tangram"), folder, seed=seed)
-        yield f"README: tangram (generated, seed {seed}) --count", get("tangram"), get("tangram").question(file=tiles, count=True)
-    yield "README: squares --up-to-rotation", get("squares"), get("squares").question(up_to_rotation=True)
-    yield "README: squares eternity-6x6 --count", get("squares"), get("squares").question(file="eternity-6x6", count=True)
-    yield "README: hidato sample.txt --count 2", get("hidato"), get("hidato").question(file="data/hidato/sample.txt", count=2)
-    yield "README: hidato (generated 8x8, seed 7)", get("hidato"), get("hidato").question(file=board)
-    yield "README: hidato (generated 8x8, seed 7) --count 2", get("hidato"), get("hidato").question(file=board, count=2)
+        tiles = generated(tangram, folder, seed=seed)
+        yield f"README: tangram (generated, seed {seed}) --count", tangram, tangram.question(file=tiles, count=True)
+    yield "README: squares --up-to-rotation", squares, squares.question(up_to_rotation=True)
+    yield "README: squares eternity-6x6 --count", squares, squares.question(file="eternity-6x6", count=True)
+    yield "README: hidato sample.txt --count 2", hidato, hidato.question(file="data/hidato/sample.txt", count=2)
+    yield "README: hidato (generated 8x8, seed 7)", hidato, hidato.question(file=board)
+    yield "README: hidato (generated 8x8, seed 7) --count 2", hidato, hidato.question(file=board, count=2)
 
 
 def main(chosen: list[str]) -> int:
@@ -88,7 +88,8 @@ def main(chosen: list[str]) -> int:
                 over.append(f"{puzzle.name} {what}: {took:.1f} s")
     rows = [[name, f"{took:.2f}", what, ", ".join(f"{count} {verdict}" for verdict, count in verdicts[name].items())]
             for name, (took, what) in worst.items()]
-    print(f"\neach back end at most {SECONDS:g} s\n" + render_table(["puzzle", "worst s", "instance", "verdicts"], rows))
+    table = render_table(["puzzle", "worst s", "instance", "verdicts"], rows)
+    print(f"\neach back end at most {SECONDS:g} s\n" + table)
     print(f"over {TOTAL:g} s: {'; '.join(over) if over else 'none'}")
     return 1 if over else 0
 

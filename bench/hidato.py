@@ -211,8 +211,9 @@ def long_section(runs: dict[str, Callable[[Board, int], Found]]) -> str:
     for path in sorted((DATA / "long").glob("*.txt")):
         board = model.load(path)
         limit = 2 if path.name.startswith("unique") else 1
-        cells = [f"{path.stem} ({board.size} cells, {len(board.givens)} givens, {'count<=2' if limit == 2 else 'first'})"]
-        for name, solver in runs.items():
+        asked = "count<=2" if limit == 2 else "first"
+        cells = [f"{path.stem} ({board.size} cells, {len(board.givens)} givens, {asked})"]
+        for solver in runs.values():
             seconds, status = timed(solver, board, limit)
             cells.append(fmt(seconds) + ("" if status == "solved" else f" {status}"))
         rows.append(cells)

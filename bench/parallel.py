@@ -16,6 +16,7 @@ import resource
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +82,9 @@ def main() -> None:
     for label, puzzle, question, backend in counts():
         if args.quick and backend == "prolog":
             continue
-        serial, serial_wall, serial_cpu = measured(lambda: puzzle.solve(question, backend))
-        _, turn_wall, turn_cpu = measured(lambda: count_in_parts(puzzle, question, backend))
-        pooled, pool_wall, pool_cpu = measured(lambda: count_in_parts(puzzle, question, backend, args.workers))
+        serial, serial_wall, serial_cpu = measured(partial(puzzle.solve, question, backend))
+        _, turn_wall, turn_cpu = measured(partial(count_in_parts, puzzle, question, backend))
+        pooled, pool_wall, pool_cpu = measured(partial(count_in_parts, puzzle, question, backend, args.workers))
         agree = "" if pooled.count == serial.count else f"  DISAGREE: {pooled.count}"
         print(f"{label:34} {backend:8} {serial.count:>10} {pooled.stats['parts']:>5} | "
               f"{serial_wall:6.2f} / {serial_cpu:6.2f} | {turn_wall:6.2f} / {turn_cpu:6.2f} | "

@@ -82,7 +82,8 @@ def xcover_count(instance: Instance) -> Callable[[], int] | None:
         for c in range(cols):
             border = (r == 0, c == cols - 1, r == rows - 1, c == 0)
             for piece, _, (n, e, s, w) in oriented(instance):
-                if all(matcher.border(label) if on else matcher.inner(label) for label, on in zip((n, e, s, w), border)):
+                if all(matcher.border(label) if on else matcher.inner(label)
+                       for label, on in zip((n, e, s, w), border)):
                     seams = [(c + 1 < cols, f"h{r},{c}:{e}"), (r + 1 < rows, f"v{r},{c}:{s}"),
                              (c > 0, f"h{r},{c - 1}:{complement[w]}"), (r > 0, f"v{r - 1},{c}:{complement[n]}")]
                     options.append([f"c{r},{c}", f"p{piece}"] + [item for inside, item in seams if inside])
@@ -94,7 +95,8 @@ def xcover_count(instance: Instance) -> Callable[[], int] | None:
 
 def bench_row(title: str, instance: Instance, labels: list[str], seconds: float, mode: str = ALL) -> None:
     """Time every back end in `labels` on all solutions (or the count) of `instance` and print a table."""
-    print(f"\n{title}  ({instance.rows}x{instance.cols}, {instance.rule} rule, {'count' if mode == COUNT else 'all solutions'})")
+    asked = "count" if mode == COUNT else "all solutions"
+    print(f"\n{title}  ({instance.rows}x{instance.cols}, {instance.rule} rule, {asked})")
     print(f"  {'back end':<17} {'count':>6} {'cpu s':>9} {'wall s':>9} {'x python fast':>14}")
     base = None
     for label in labels:

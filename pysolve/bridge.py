@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from pysolve import memory
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
@@ -213,7 +213,7 @@ class Goal(str):
     """A term already written by `goal` (a goal inside a goal: `with_puzzle(..., solve(...))`)."""
 
 
-Term = Union[int, float, str, Sequence[Any]]
+Term = int | float | str | Sequence[Any]
 
 
 def term(value: Any) -> str:
@@ -353,7 +353,8 @@ def solutions(
     rows = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
     bindings = [dict(zip(row["Names"], values)) for values in rows]
     whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
-    limits = {"time_limit": f"time limit of {whole:g} s", "inference_limit": f"inference limit of {inferences} inferences",
+    limits = {"time_limit": f"time limit of {whole:g} s",
+              "inference_limit": f"inference limit of {inferences} inferences",
               "resource_limit": str(row["Message"])}
     return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
 

@@ -93,7 +93,8 @@ def build_parser() -> Parser:
             add_play_parser(games, puzzle)
 
     query = commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings")
-    query.add_argument("rule_base", metavar="RULEBASE", help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
+    query.add_argument("rule_base", metavar="RULEBASE",
+                       help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
     query.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
     query.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
     query.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS, help="time limit inside Prolog")
@@ -108,7 +109,8 @@ def build_parser() -> Parser:
     demo.set_defaults(run=run_demo)
 
     serve = commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--backend", choices=backends.NAMES, help="the pages' " + BACKEND_HELP)
     memory.add_option(serve)

@@ -188,7 +188,7 @@ def write(out: Path) -> list[Path]:
     """Write the reference into `out` (made if missing), removing pages of rule bases that are gone."""
     out.mkdir(parents=True, exist_ok=True)
     pages = reference()
-    for stale in set(p.name for p in out.glob("*.md")) - set(pages):
+    for stale in {p.name for p in out.glob("*.md")} - set(pages):
         (out / stale).unlink()
     written = []
     for name, text in pages.items():

@@ -145,10 +145,10 @@ def failure_message(puzzle: PuzzleLike, report: CrossCheck) -> str:
                 AGREE: f"pysolve back ends did not all answer ({', '.join(report.skipped)} gave no answer)"}
     lines = [headings[report.verdict], report.summary(), *crosscheck_table(found, report)]
     canonical = {name: found.canonical(answer) for name, answer in report.results.items()}
-    first, *others = list(canonical) or [None]
-    other = next((name for name in others if canonical[name] != canonical[first]), None)
+    names = list(canonical)
+    other = next((name for name in names[1:] if canonical[name] != canonical[names[0]]), None)
     if other is not None:
-        lines += canonical_diff(first, canonical[first], other, canonical[other])
+        lines += canonical_diff(names[0], canonical[names[0]], other, canonical[other])
     return "\n".join(lines)
 
 

@@ -68,7 +68,8 @@ class CrossCheckTable:
     def head(self, puzzle: Puzzle, report: CrossCheck) -> list[str]:
         """The title (the question, each back end's time limit) and the column headings."""
         limit = f"; each back end at most {report.seconds:g} s" if report.seconds else ""
-        return [f"{puzzle.name} ({report.label}){limit}", self.line(("backend", "status", "seconds", "states", "answer")),
+        return [f"{puzzle.name} ({report.label}){limit}",
+                self.line(("backend", "status", "seconds", "states", "answer")),
                 self.line(("-" * self.width, "-" * STATUS_WIDTH, "-" * 8, "-" * 9, "-" * 6))]
 
     def row(self, puzzle: Puzzle, report: CrossCheck, name: str) -> str:
@@ -166,8 +167,9 @@ def demo_report(out: TextIO) -> int:
         report = crosscheck(puzzle, question)
         progress.step(puzzle.name)
         verdicts.append(report.verdict)
+        label = puzzle.label(question, changed_only=True)
         for row in crosscheck_rows(puzzle, report):
-            rows.append([puzzle.name, puzzle.label(question, changed_only=True)] + row + [DEMO_VERDICTS[report.verdict]])
+            rows.append([puzzle.name, label] + row + [DEMO_VERDICTS[report.verdict]])
     progress.close()
     out.write(render_table(["puzzle", "question", "backend", "status", "answer",
                             "states", "seconds", "agree"], rows) + "\n")

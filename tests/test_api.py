@@ -75,7 +75,8 @@ def cli_question(*argv: str):
     (["tangram", "--place", "green:0,0", "--place", "blue:0,2", "--all"],
      "tangram", (), {"place": ["green:0,0", "blue:0,2"], "all": True}),
     (["hidato", str(SAMPLE), "--count", "2"], "hidato", (SAMPLE,), {"count": 2}),
-    (["squares", "insects", "--up-to-rotation", "--count"], "squares", (), {"file": "insects", "up_to_rotation": True, "count": True}),
+    (["squares", "insects", "--up-to-rotation", "--count"],
+     "squares", (), {"file": "insects", "up_to_rotation": True, "count": True}),
     (["azul", "--players", "3", "--seed", "9"], "azul", (), {"players": 3, "seed": 9}),
 ])
 def test_keyword_options_ask_the_question_the_cli_asks(argv, name, args, options) -> None:

@@ -501,8 +501,8 @@ def hidato_sample_changed(draw: st.DrawFn) -> str:
     return json.dumps(draw(st.sampled_from([rows, {"puzzle": rows}])))
 
 
-HIDATO_JSON = st.one_of(JSON_TEXT, HIDATO_ROWS.map(json.dumps), HIDATO_ROWS.map(lambda rows: json.dumps({"puzzle": rows})),
-                        hidato_sample_changed())
+HIDATO_JSON = st.one_of(JSON_TEXT, HIDATO_ROWS.map(json.dumps),
+                        HIDATO_ROWS.map(lambda rows: json.dumps({"puzzle": rows})), hidato_sample_changed())
 
 
 def azul_records() -> list[dict[str, Any]]:

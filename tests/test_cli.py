@@ -87,29 +87,30 @@ def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 @needs_prolog
 def test_query_errors_are_one_line_unless_verbose(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(capsys, "query", "fichas", "foo(")
+    code, _, err = run_cli(capsys, "query", "fichas", "foo(")
     assert code == 2 and err == "pysolve: error: goal 'foo(' in fichas: Syntax error: Unexpected end of clause\n"
-    code, out, err = run_cli(capsys, "query", "fichas", "foo(", "--verbose")
+    code, _, err = run_cli(capsys, "query", "fichas", "foo(", "--verbose")
     assert code == 2 and "** here **" in err and len(err.splitlines()) > 2
 
 
 @needs_prolog
 def test_query_names_variables_and_cuts_huge_values(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "query", "fichas", "X = f(Y, Z, Y), length(L, 2)")
+    _, out, _ = run_cli(capsys, "query", "fichas", "X = f(Y, Z, Y), length(L, 2)")
     assert out.splitlines() == ["X = f(_G1,_G2,_G1), Y = _G1, Z = _G2, L = [_G3,_G4]"]
     whole = "[" + ",".join(map(str, range(1, 20001))) + "]"
-    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)")
+    _, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)")
     assert out == f"L = {whole[:200]}... ({len(whole):,} characters; --max-width 0 shows all)\n"
-    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)", "--max-width", "0")
+    _, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)", "--max-width", "0")
     assert out == f"L = {whole}\n"
-    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)", "--json")
+    _, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 20000, L)", "--json")
     assert json.loads(out)["solutions"][0]["L"] == list(range(1, 20001))
 
 
 @needs_prolog
 def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(capsys, "query", "fichas", "numlist(1, 200000000, L)", "--seconds", "30")
-    assert code == 3 and out == "unknown.  % stopped: the goal passed its memory limit (the Prolog stack limit of 1.0 GB)\n"
+    code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 200000000, L)", "--seconds", "30")
+    assert code == 3
+    assert out == "unknown.  % stopped: the goal passed its memory limit (the Prolog stack limit of 1.0 GB)\n"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -129,7 +130,7 @@ def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.C
     (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "1K"], "too small to start a search"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
-    code, out, err = run_cli(capsys, *argv)
+    code, _, err = run_cli(capsys, *argv)
     assert code == 2
     assert message in err
     assert "Traceback" not in err
@@ -226,9 +227,11 @@ def test_other_unraisable_errors_are_reported(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_a_search_too_deep_for_python_answers_unknown(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(capsys, "solve", "fichas", "--m", "7", "--n", "7", "--strategy", "dfs", "--backend", "kanren")
+    code, out, err = run_cli(capsys, "solve", "fichas", "--m", "7", "--n", "7", "--strategy", "dfs",
+                             "--backend", "kanren")
     assert code == 0 and err == ""
-    assert out.splitlines()[-2] == "no answer: kanren fichas search went deeper than Python's recursion limit (1000 frames)"
+    assert out.splitlines()[-2] == ("no answer: kanren fichas search went deeper than Python's recursion limit "
+                                    "(1000 frames)")
     assert re.fullmatch(r"\[kanren: unknown after [0-9.]+ m?s\]", out.splitlines()[-1])
 
 
@@ -311,6 +314,7 @@ def test_the_demo_without_prolog_answers_every_puzzle_on_kanren_and_python() -> 
     assert all(row[-1] in ("yes", "-") for row in rows)  # "-": only python answered (kanren declines the strategy)
     assert {row[0] for row in rows if row[-1] == "-"} <= {"fichas"}
     assert demo.stdout.splitlines()[-1].endswith(" 0 disagreed")
-    questions = [line.split(" python ")[0].strip() for line in demo.stdout.splitlines() if line.split()[:1] in PUZZLE_WORDS]
+    questions = [line.split(" python ")[0].strip() for line in demo.stdout.splitlines()
+                 if line.split()[:1] in PUZZLE_WORDS]
     assert len(questions) >= 14 and len(set(questions)) == len(questions)  # every row's question reads apart
     assert "..." not in demo.stdout and str(Path.cwd()) not in demo.stdout and "/data/" not in demo.stdout

@@ -90,7 +90,8 @@ def test_budget_errors_and_unknown_answers_are_listed_not_disagreements() -> Non
     report = crosscheck(squaring(), Square(6), also={"mine": right_square})
     assert report.agree and report.skipped["kanren"] == "unknown: budget of 5"
     assert report.summary() == ("the answers of mine, python agree; not compared "
-                                "(prolog: declined: prolog does not answer this squaring question; kanren: unknown: budget of 5)")
+                                "(prolog: declined: prolog does not answer this squaring question; "
+                                "kanren: unknown: budget of 5)")
     report = crosscheck(squaring(), Square(1), also={"mine": right_square})
     assert report.agree and report.skipped["kanren"] == "unknown: no answer within its budget"
 

@@ -157,7 +157,8 @@ def test_the_readme_links_the_guide() -> None:
 
 
 def test_the_runner_reads_blocks_and_commands() -> None:
-    text = "## Install\n\n```sh\nmake test\n```\n\n## Use\n\n```console\n$ pysolve backends\nprolog ...\n$ pysolve x\n```\n"
+    text = ("## Install\n\n```sh\nmake test\n```\n\n"
+            "## Use\n\n```console\n$ pysolve backends\nprolog ...\n$ pysolve x\n```\n")
     found = blocks(text)
     assert [(b.words, b.section, b.line) for b in found] == [(["sh"], "Install", 3), (["console"], "Use", 9)]
     assert commands(found[1].body) == [("pysolve backends", "prolog ...\n"), ("pysolve x", "")]

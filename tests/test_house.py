@@ -132,7 +132,7 @@ def test_back_ends_import_nothing_above_them(puzzle: str) -> None:
 @pytest.mark.parametrize("face", sorted(str(path.relative_to(ROOT)) for path in PACKAGE.glob("*/__init__.py")))
 def test_package_faces_import_nothing(face: str) -> None:
     imports = [node for node in ast.parse((ROOT / face).read_text()).body
-               if isinstance(node, ast.Import) or isinstance(node, ast.ImportFrom) and node.module != "__future__"]
+               if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.module != "__future__")]
     assert imports == [], f"{face} imports at line {imports[0].lineno}" if imports else ""
 
 

@@ -25,8 +25,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     assert built.returncode == 0, built.stderr
     (wheel,) = where.glob("pysolve-*.whl")
     target = where / "site"
-    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
-                               capture_output=True, text=True, timeout=600)
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
+                                str(wheel)], capture_output=True, text=True, timeout=600)
     assert installed.returncode == 0, installed.stderr
     return wheel, target
 

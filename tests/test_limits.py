@@ -292,7 +292,8 @@ def measured(argv: list[str], tmp_path: Path, timeout: float = 120.0) -> Measure
 def test_azul_simulate_has_a_memory_bound_and_names_it(tmp_path: Path) -> None:
     bound = 256 * 2**20
     simulated = measured(["azul", "simulate", "--games", "1000000000", "--memory", "256M"], tmp_path)
-    assert simulated.code == 2 and simulated.err.strip() == "pysolve: error: out of memory; the run passed its --memory bound"
+    assert simulated.code == 2
+    assert simulated.err.strip() == "pysolve: error: out of memory; the run passed its --memory bound"
     assert simulated.peak <= bound and simulated.wall < 60
 
 
@@ -343,7 +344,7 @@ def open_board(tmp_path: Path, side: int) -> str:
 
 def few_colours_eternity(tmp_path: Path) -> str:
     """A generated 8x8 eternity-rule squares instance with 3 colours: rows of many candidates."""
-    data, text = puzzles.get("squares").generate(rows=8, cols=8, colours=3, rule="eternity", seed=1)
+    _, text = puzzles.get("squares").generate(rows=8, cols=8, colours=3, rule="eternity", seed=1)
     path = tmp_path / "eternity8.txt"
     path.write_text(text + "\n")
     return str(path)

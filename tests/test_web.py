@@ -217,7 +217,8 @@ def test_hidato_generated_in_a_shipped_shape(web: httpx.Client) -> None:
 
 def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
     answer = web.post("/api/hidato/solve", json={"board": "1 __\n__ 4\n"}).json()
-    assert answer["count"] == 2 and answer["unique"] is False and answer["verdict"] == "2 solutions (stopped at the limit)"
+    assert answer["count"] == 2 and answer["unique"] is False
+    assert answer["verdict"] == "2 solutions (stopped at the limit)"
 
 
 def test_hidato_bad_input(web: httpx.Client) -> None:
@@ -251,7 +252,8 @@ def test_squares_uploaded_file_and_bad_input(web: httpx.Client) -> None:
     text = (ROOT / "data/squares/eternity/pieces_03x03.txt").read_text()
     trace = web.post("/api/squares/trace", json={"file": text, "name": "mine.txt"}).json()
     assert trace["name"] == "mine.txt" and trace["rows"] == 3 and trace["solutions"] == 16
-    assert "no shipped squares instance" in error_of(web.post("/api/squares/trace", json={"instance": "/etc/passwd"}), 400)
+    passwd = web.post("/api/squares/trace", json={"instance": "/etc/passwd"})
+    assert "no shipped squares instance" in error_of(passwd, 400)
     assert error_of(web.post("/api/squares/trace", json={"file": "grid 2\n"}), 400).startswith("the uploaded file")
 
 
@@ -324,7 +326,8 @@ def test_azul_grey_wall_variant(web: httpx.Client) -> None:
         if state["pending"]:
             state = web.post(f"/api/azul/games/{state['id']}/continue").json()
     assert state["rounds"][-1]["final"]
-    assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(you, greedy\)", state["steps"][0]["text"])
+    assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(you, greedy\)",
+                        state["steps"][0]["text"])
     result = web.post("/api/azul/tournament", json={"games": 2, "variant": "grey"}).json()
     assert result["summary"]["games"] == 2
     assert "unknown Azul variant 'pink'" in error_of(web.post("/api/azul/games", json={"variant": "pink"}), 400)

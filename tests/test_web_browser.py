@@ -2,8 +2,9 @@
 
 Each test also saves a screenshot of its page; with PYSOLVE_SCREENSHOTS=1 (and
 SWI-Prolog, the default back end) into docs/, the pictures docs/web.md shows,
-otherwise into a temporary folder, so that a test run leaves the tree as it was. Chromium comes from the set-up (`.ci/install-browser`); only where it
-could not be installed are these tests skipped, saying so.
+otherwise into a temporary folder, so that a test run leaves the tree as it was.
+Chromium comes from the set-up (`.ci/install-browser`); only where it could not
+be installed are these tests skipped, saying so.
 """
 
 from __future__ import annotations
@@ -325,7 +326,8 @@ def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backe
     page.check("#options [data-option=count]")
     page.click("#ask")
     settle(page)
-    assert page.text_content("#verdict") == "instance=classic, board=[10, 10], mode=count, strategy=dfs: the back ends agree"
+    assert page.text_content("#verdict") == ("instance=classic, board=[10, 10], mode=count, strategy=dfs: "
+                                             "the back ends agree")
     assert {row.get_attribute("data-backend") for row in page.locator("#results tr[data-backend]").all()} \
         == set(pysolve_backends)
     screenshot(page, pictures, "crosscheck")

@@ -27,8 +27,7 @@ def ask_fichas(page: Page, m: str, n: str, strategy: str) -> None:
     settle(page)
 
 
-def test_one_answer_is_not_compared_and_every_back_end_shows_why(base: str, page: Page,  # noqa: F811
-                                                                 pictures: Path) -> None:  # noqa: F811
+def test_one_answer_is_not_compared_and_every_back_end_shows_why(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/crosscheck")
     page.wait_for_selector("#options [data-option=count]")
     ask_fichas(page, "3", "2", "astar")
@@ -46,7 +45,7 @@ def test_one_answer_is_not_compared_and_every_back_end_shows_why(base: str, page
     screenshot(page, pictures, "crosscheck-not-compared")
 
 
-def test_an_error_replaces_the_result_in_the_pages_words(base: str, page: Page, pictures: Path) -> None:  # noqa: F811
+def test_an_error_replaces_the_result_in_the_pages_words(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/crosscheck")
     page.wait_for_selector("#options [data-option=count]")
     page.select_option("#puzzle", "sudoku")

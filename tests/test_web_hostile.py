@@ -220,7 +220,7 @@ def test_crosscheck_takes_shipped_names_and_uploads(base: str) -> None:
     classic = (data_dir() / "tangram" / "classic.txt").read_text()
     for file in ("classic.txt", {"text": classic, "name": "mine.txt"}):
         request = {"puzzle": "tangram", "options": {"file": file, "count": True}, "backends": ["python"]}
-        status, report, response = connection.ask("POST", "/api/crosscheck", raw(request))
+        status, report, _ = connection.ask("POST", "/api/crosscheck", raw(request))
         assert status == 200 and report["results"][0]["summary"] == "36 tilings", report
         assert str(data_dir()) not in json.dumps(report) and "pysolve-upload" not in json.dumps(report)
     upload = {"text": "board 3 3\npiece 1 a #ff0000 9 9\n", "name": "mine.txt"}

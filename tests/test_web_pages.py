@@ -60,12 +60,13 @@ def test_the_menu_lists_every_registered_page_then_the_crosscheck(client: TestCl
         assert shown.status_code == 200 and f"<h1>{page.title}</h1>" in shown.text
 
 
-def test_a_page_of_ones_own_is_in_the_menu_and_answers(site: Path) -> None:  # noqa: F811
+def test_a_page_of_ones_own_is_in_the_menu_and_answers(site: Path) -> None:
     probe = ("from starlette.testclient import TestClient\n"
              "from pysolve.web.app import create_app\n"
              "client = TestClient(create_app('python'))\n"
              "menu = client.get('/').text.split('</nav>')[0]\n"
-             "print(menu.index('href=\"/tangram\"') < menu.index('href=\"/factors\"') < menu.index('href=\"/crosscheck\"'))\n"
+             "print(menu.index('href=\"/tangram\"') < menu.index('href=\"/factors\"')"
+             " < menu.index('href=\"/crosscheck\"'))\n"
              "page = client.get('/factors')\n"
              "print(page.status_code, '<h1>Factors</h1>' in page.text, 'common.js' in page.text)\n"
              "print(client.post('/api/factors/solve', json={'n': 12}).json())\n"
@@ -100,7 +101,8 @@ def test_sudoku_count_shows_the_second_solution_and_where_it_differs(client: Tes
     answer = client.post("/api/sudoku/solve", json={"grid": TWO_BY_TWO, "count": 3, "backend": "python"}).json()
     board = sudoku_model.parse(TWO_BY_TWO)[0]
     first, second = answer["solution"], answer["second"]
-    assert answer["count"] == 3 and answer["unique"] is False and answer["verdict"] == "3 solutions (stopped at the limit)"
+    assert answer["count"] == 3 and answer["unique"] is False
+    assert answer["verdict"] == "3 solutions (stopped at the limit)"
     assert sudoku_model.solves(board, first) and sudoku_model.solves(board, second) and first != second
     differ = [[r, c] for r in range(4) for c in range(4) if first[r][c] != second[r][c]]
     assert answer["differ"] == differ
@@ -180,7 +182,8 @@ def test_fichas_strategies_compared(client: TestClient) -> None:
     assert all(row["moves"] >= rows["shortest"]["moves"] for row in rows.values() if row["moves"] is not None)
     for strategy in ("dfs", "bfs"):  # the same numbers as one search of that strategy
         alone = api.solve("fichas", m=3, n=2, strategy=strategy, backend="python")
-        assert rows[strategy]["moves"] == len(alone.solutions[0]) - 1 and rows[strategy]["states"] == alone.stats["states"]
+        assert rows[strategy]["moves"] == len(alone.solutions[0]) - 1
+        assert rows[strategy]["states"] == alone.stats["states"]
     kanren = client.post("/api/fichas/compare", json={"m": 1, "n": 1, "backend": "kanren"}).json()["rows"]
     declined = api.get_puzzle("fichas").backends_for
     for row in kanren:
@@ -226,7 +229,8 @@ FIELDS = {  # endpoint -> the fields the page sends, each drawn odd or plausible
     "/api/sudoku/generate": {"size": st.sampled_from([4, 6, 5, "9", None]), "seed": ODD, "givens": ODD,
                              "difficulty": st.sampled_from(["any", "easy", "x", None, 1])},
     "/api/fichas/solve": {"m": ODD, "n": ODD, "strategy": st.sampled_from(["dfs", "astar", "x", None, 1]),
-                          "flavour": st.sampled_from(["hs", "py", "x", None]), "backend": st.sampled_from([None, "kanren"])},
+                          "flavour": st.sampled_from(["hs", "py", "x", None]),
+                          "backend": st.sampled_from([None, "kanren"])},
     "/api/fichas/compare": {"m": ODD, "n": ODD, "flavour": ODD},
 }
 

@@ -14,7 +14,8 @@ from pysolve.sudoku import model as sudoku_model
 
 ROOT = Path(__file__).resolve().parent.parent
 WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-TWO_SOLUTIONS = "....7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"  # 5 and 3 taken away
+# WIKIPEDIA with the 5 and the 3 of its first row taken away
+TWO_SOLUTIONS = "....7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
 def grid_lines(line: str) -> str:
@@ -33,7 +34,7 @@ def shown_digits(page: Page, figure: int = 0) -> list[list[int]]:
     return grid
 
 
-def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pictures: Path) -> None:  # noqa: F811
+def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/sudoku")
     settle(page)
     page.fill("#grid", grid_lines(WIKIPEDIA))
@@ -48,7 +49,8 @@ def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pic
     page.fill("#limit", "3")
     page.click("#count")
     settle(page)
-    assert "counted to 3 on " in page.text_content("#verdict") and page.text_content("#verdict").endswith(": 2 solutions")
+    assert "counted to 3 on " in page.text_content("#verdict")
+    assert page.text_content("#verdict").endswith(": 2 solutions")
     first, second = shown_digits(page, 0), shown_digits(page, 1)
     two = sudoku_model.parse(TWO_SOLUTIONS)[0]
     assert sudoku_model.solves(two, first) and sudoku_model.solves(two, second) and first != second
@@ -64,7 +66,7 @@ def test_sudoku_typed_grid_solved_counted_and_refused(base: str, page: Page, pic
     assert page.text_content("#verdict") == "" and page.locator("#pictures figure").count() == 0
 
 
-def test_sudoku_generated_of_a_difficulty(base: str, page: Page) -> None:  # noqa: F811
+def test_sudoku_generated_of_a_difficulty(base: str, page: Page) -> None:
     page.goto(f"{base}/sudoku")
     settle(page)
     page.select_option("#difficulty", "medium")
@@ -78,7 +80,7 @@ def test_sudoku_generated_of_a_difficulty(base: str, page: Page) -> None:  # noq
     assert "cannot validate" in page.text_content("#error") and page.locator("#pictures figure").count() == 0
 
 
-def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Path) -> None:  # noqa: F811
+def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Path) -> None:
     page.goto(f"{base}/fichas")
     settle(page)
     page.fill("#m", "3")
@@ -88,11 +90,14 @@ def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Pat
     settle(page)
     path = page.locator("#moves li").all_text_contents()
     assert path[0] == "BBBHVV" and is_solution(path, 3, 2)
-    assert page.text_content("#verdict").startswith("shortest on ") and f"a path of {len(path) - 1} moves" in page.text_content("#verdict")
+    assert page.text_content("#verdict").startswith("shortest on ")
+    assert f"a path of {len(path) - 1} moves" in page.text_content("#verdict")
     for _ in range(3):
         page.click("#forward")
-    assert page.get_attribute("body", "data-step") == "3" and page.text_content("#where") == f"move 3 of {len(path) - 1}: {path[3]}"
-    tokens = "".join(("V" if "V" in (c.get_attribute("class") or "") else "B") for c in page.locator("#tokens circle").all())
+    assert page.get_attribute("body", "data-step") == "3"
+    assert page.text_content("#where") == f"move 3 of {len(path) - 1}: {path[3]}"
+    tokens = "".join(("V" if "V" in (c.get_attribute("class") or "") else "B")
+                     for c in page.locator("#tokens circle").all())
     assert tokens == path[3].replace("H", "")
     page.click("#back")
     assert page.get_attribute("body", "data-step") == "2"
@@ -121,7 +126,7 @@ def test_fichas_stepped_played_and_compared(base: str, page: Page, pictures: Pat
     assert page.text_content("#verdict") == ""
 
 
-def test_hidato_second_solution_and_an_error_replacing_it(base: str, page: Page) -> None:  # noqa: F811
+def test_hidato_second_solution_and_an_error_replacing_it(base: str, page: Page) -> None:
     page.goto(f"{base}/hidato")
     settle(page)
     page.fill("#board", "1 __ __\n__ __ __\n__ __ 9\n")
@@ -138,7 +143,7 @@ def test_hidato_second_solution_and_an_error_replacing_it(base: str, page: Page)
     assert page.text_content("#verdict") == "" and page.locator("#pictures figure").count() == 0
 
 
-def test_tangram_instance_pasted(base: str, page: Page) -> None:  # noqa: F811
+def test_tangram_instance_pasted(base: str, page: Page) -> None:
     page.goto(f"{base}/tangram")
     settle(page)
     assert page.text_content("#tray-label") == "beside the board (click one, or press its key):"
@@ -155,7 +160,7 @@ def test_tangram_instance_pasted(base: str, page: Page) -> None:  # noqa: F811
     assert page.locator("#board-svg rect").count() == 0 and page.locator("#tray-svg g.piece").count() == 0
 
 
-def test_squares_instance_pasted(base: str, page: Page) -> None:  # noqa: F811
+def test_squares_instance_pasted(base: str, page: Page) -> None:
     page.goto(f"{base}/squares")
     settle(page)
     page.click("details.paste summary")

@@ -235,7 +235,7 @@ def to_text(rows: Sequence[Sequence[int]]) -> str:
 
 def broken_pairs(board: Board) -> list[list[int]]:
     """For a filled board, each pair [k, k+1] whose cells do not touch (empty when it is a solution)."""
-    cell_of = {number: index for number, index in board.givens.items()}
+    cell_of = dict(board.givens)
     return [[k, k + 1] for k in range(1, board.size)
             if cell_of[k + 1] not in board.neighbours[cell_of[k]]]
 

@@ -105,10 +105,7 @@ class Walk:
         successor = k + 1
         target = self.board.givens.get(successor)
         options = [target] if target is not None else self.candidates(cell)
-        for option in options:
-            if self.place(successor, option):
-                return True
-        return False
+        return any(self.place(successor, option) for option in options)
 
     def candidates(self, cell: int) -> list[int]:
         """The free neighbours of `cell`; the fast walk tries the most cornered first (Warnsdorff)."""
@@ -229,9 +226,10 @@ class Logic:
             self.budget.check()  # a pass costs O(n) big-integer steps: on a board of thousands of cells, many per node
             if not self.chain(domains, changed):
                 return False
-            changed = self.settle(domains)
-            if changed is None:
+            settled = self.settle(domains)
+            if settled is None:
                 return False
+            changed = settled
         return True
 
     def chain(self, domains: list[int], queue: list[int]) -> bool:

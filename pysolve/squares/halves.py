@@ -81,12 +81,12 @@ class HalfRows(CompiledRows):
         """Count the top halves into `counts` (0 returned), or the canonical grids the bottom halves complete."""
         used, found = self.shared["used"], self.shared["found"]
         if self.bottom:
-            used[self.number[self.top_left]] = True  # type: ignore[index]
+            used[self.number[self.top_left]] = True
         try:
             self.first(self.free, self.all if self.bottom else 0)
         finally:
             self.charge()
-        return found[0]  # type: ignore[index]
+        return found[0]
 
     def charge(self) -> None:
         """Charge the placements, and refuse to hold more halves than the memory bound leaves room for."""

@@ -402,7 +402,8 @@ class Question:
     def __post_init__(self) -> None:
         if self.mode not in (FIRST, ALL, COUNT):
             raise InputError(f"unknown question {self.mode!r}; use first, all or count")
-        if self.prefix and (self.mode != COUNT or self.strategy != "fast" or self.instance.rows * self.instance.cols < 2):
+        if self.prefix and (self.mode != COUNT or self.strategy != "fast"
+                            or self.instance.rows * self.instance.cols < 2):
             raise InputError("only a count of the fast strategy on two cells or more takes a prefix "
                              "(a part of a split count)")
         if None in self.prefix and not most_constrained_first(self):

@@ -77,8 +77,9 @@ class CompiledRows:
     `above` holds the North code each column's next cell needs, and `deeper`
     is the next segment. Placements are counted (`states`) and charged to the
     budget in batches: as a call begins, and within a call on its first two
-    cells (one call can run for seconds on a row of many candidates). A subclass says what a candidate carries (`carried`),
-    which it keeps (`keeps`), and what the innermost lines do (`innermost`).
+    cells (one call can run for seconds on a row of many candidates). A
+    subclass says what a candidate carries (`carried`), which it keeps
+    (`keeps`), and what the innermost lines do (`innermost`).
     """
 
     SEGMENT = 8  # cells per segment at most (Python allows 20 nested loops)
@@ -89,7 +90,8 @@ class CompiledRows:
     def __init__(self, instance: Instance, index: list, free: int, limit: Budget, shared: dict[str, Any]) -> None:
         self.cols, self.free, self.index, self.limit = instance.cols, free, index, limit
         self.number = {piece.id: n for n, piece in enumerate(instance.pieces)}
-        self.shared: dict[str, Any] = {"above": [free] * instance.cols, "used": [False] * len(self.number), "ticks": [0], **shared}
+        self.shared: dict[str, Any] = {"above": [free] * instance.cols, "used": [False] * len(self.number),
+                                       "ticks": [0], **shared}
 
     def compile(self, begin: int, end: int, last: Callable[..., bool] | None) -> Callable[..., bool]:
         """The function of the first segment of positions begin..end-1; each calls the next, the last `last`."""

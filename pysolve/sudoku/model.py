@@ -91,7 +91,7 @@ class Board:
     @property
     def size(self) -> int:
         """N, the side of the board."""
-        return int(round(len(self.cells) ** 0.5))
+        return round(len(self.cells) ** 0.5)
 
     @property
     def geometry(self) -> Geometry:

@@ -131,7 +131,8 @@ class Backtracking:
         """Search from the givens (a value given twice in a unit: no solution); SearchLimitExceeded when out."""
         geometry, size = self.board.geometry, self.board.size
         self.values = list(self.board.cells)
-        self.used = [[set(), set(), set()] for _ in range(size)]  # per index: values in row, column, box
+        # per index: the values held in that row, column and box
+        self.used: list[list[set[int]]] = [[set(), set(), set()] for _ in range(size)]
         self.units = [(cell // size, cell % size, geometry.box_of(cell)) for cell in range(size * size)]
         for cell, value in enumerate(self.values):
             if value:

@@ -14,8 +14,8 @@ the cross-check.
 
 from __future__ import annotations
 
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import uvicorn

@@ -12,6 +12,7 @@ is the story of a logged game, and a tournament is drawn by
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -113,7 +114,7 @@ def let_others_play(table: Table) -> None:
 def rounds_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each finished round's scores, before and after its tiling (the last one with the end's bonuses)."""
     rounds, before = [], [board["score"] for board in records[0]["state"]["boards"]]
-    for previous, record in zip(records, records[1:]):
+    for previous, record in itertools.pairwise(records):
         if record["type"] != "move":
             continue
         state = record["state"]
@@ -127,7 +128,8 @@ def rounds_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def steps_view(steps: list[Step], states: bool = False) -> list[dict[str, Any]]:
     """Steps of a story as the page shows them (with the table at each step, for replays)."""
-    return [{"kind": step.kind, "text": step.text, **({"state": step.state, "names": list(step.names)} if states else {})}
+    return [{"kind": step.kind, "text": step.text,
+             **({"state": step.state, "names": list(step.names)} if states else {})}
             for step in steps]
 
 

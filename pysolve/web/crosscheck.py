@@ -35,7 +35,8 @@ def option_view(option: Option, shipped: list[str]) -> dict[str, Any]:
     `seconds` as each back end's time limit (the cross-check's default; at most MAX_SECONDS here)."""
     default, help_text = option.default, option.help
     if option.name == "seconds":
-        default, help_text = SECONDS, f"time limit of each back end, which run side by side (at most {MAX_SECONDS:g} here)"
+        default = SECONDS
+        help_text = f"time limit of each back end, which run side by side (at most {MAX_SECONDS:g} here)"
     return {"name": option.name, "type": option.type.__name__, "default": default, "help": help_text,
             "choices": list(option.choices), "required": option.required, "positional": option.positional,
             "many": option.many, "file": option.reads_file, "shipped": shipped if option.reads_file else []}
@@ -101,8 +102,9 @@ def field_label(option: Option) -> str:
 def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
     """A question's error as the page says it: without the command it names (`pysolve solve fichas: `), each
     option by its form field's label, not its command-line flag ("--m is required" -> "M is required")."""
+    # "pysolve solve fichas: ..." -> "...", "pysolve solve tangram has ..." -> "tangram has ..."
     text = re.sub(r"^pysolve [\w-]+ ([\w-]+)(: | )", lambda match: "" if match[2] == ": " else f"{match[1]} ",
-                  str(error))  # "pysolve solve fichas: ..." -> "...", "pysolve solve tangram has ..." -> "tangram has ..."
+                  str(error))
     for option in puzzle.question_options():
         if not option.positional:
             text = re.sub(rf"(?<![\w-]){re.escape(option.flag)}(?![\w-])", field_label(option), text)

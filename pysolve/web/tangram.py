@@ -44,7 +44,8 @@ def game_view(key: str, game: Game) -> dict[str, Any]:
         "id": key,
         "backend": game.backend,
         "instance": instance_view(game.instance),
-        "board": [{**placement_view(p), "fixed": p.piece in game.fixed} for p in game.instance.sort(list(game.board.values()))],
+        "board": [{**placement_view(p), "fixed": p.piece in game.fixed}
+                  for p in game.instance.sort(list(game.board.values()))],
         "selected": game.selected,
         "preview": placement_view(game.preview) if game.preview else None,
         "options": [placement_view(p) for p in game.choices],
