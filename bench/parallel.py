@@ -31,8 +31,8 @@ from pysolve.squares.puzzle import PUZZLE as SQUARES
 from pysolve.sudoku import model as sudoku
 from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
 from pysolve.tangram.generate import generate as generate_tangram
-from pysolve.tangram.model import Question as TangramQuestion
 from pysolve.tangram.puzzle import PUZZLE as TANGRAM
+from pysolve.tangram.question import Question as TangramQuestion
 
 SECONDS = 600.0  # time limit of every count
 

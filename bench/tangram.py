@@ -21,8 +21,10 @@ from pysolve.answers import UNKNOWN
 from pysolve.errors import SearchLimitExceeded
 from pysolve.report import render_table
 from pysolve.tangram.generate import generate
-from pysolve.tangram.model import Instance, Question, load_instance
+from pysolve.tangram.pieces import Instance
 from pysolve.tangram.puzzle import PUZZLE
+from pysolve.tangram.question import Question
+from pysolve.tangram.reader import load_instance
 
 BACKENDS = [name for name in backends.NAMES if backends.available(name)]
 BOARDS = [(8, 8, 7), (10, 10, 8), (12, 12, 9), (14, 14, 10), (16, 16, 12)]  # width, height, pieces

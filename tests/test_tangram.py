@@ -22,11 +22,13 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
-from pysolve.tangram import api, draw, make_placement, model, parse_instance, prolog
+from pysolve.tangram import api, draw, prolog, search
 from pysolve.tangram import python as python_backend
 from pysolve.tangram.generate import generate
-from pysolve.tangram.model import Placement, Question, load_instance
+from pysolve.tangram.pieces import Instance, Piece, Placement, make_placement
 from pysolve.tangram.puzzle import PUZZLE
+from pysolve.tangram.question import Question
+from pysolve.tangram.reader import load_instance, parse_instance
 
 CLASSIC_ORDER = ["green", "blue", "red", "orange", "pink", "yellow"]
 FIRST_DFS = [("green", 0, 0), ("blue", 0, 2), ("red", 7, 0), ("orange", 0, 7), ("pink", 4, 0), ("yellow", 7, 8)]
@@ -276,7 +278,6 @@ def test_too_many_placements_are_refused_and_kanren_has_smaller_limits(tmp_path,
 
 
 def test_a_big_question_api_made_is_refused_too():
-    from pysolve.tangram.model import Instance, Piece
     huge = Instance(100000, 100000, (Piece("a", "1", "#112233", 100000, 100000),))
     with pytest.raises(InputError, match="has 10000000000 cells; tangram takes at most 4096"):
         Question(huge, "count")
@@ -393,13 +394,13 @@ def test_the_count_scans_the_order_whose_line_is_crossed_fewer_ways_in_both_orie
 def test_the_issue_board_scans_rows_where_fewer_pieces_cross_a_column():
     # 24x24/16 seed 3: a column crosses 3.9 pieces on average, a row 5.1, yet columns pass 40 s where rows take 10 s
     board = generate(24, 24, 16, 3, min_side=2, distinct=True)
-    assert [model.first_scan(b, b.names) for b in (board, turned_board(board))] == ["rows", "columns"]
+    assert [search.first_scan(b, b.names) for b in (board, turned_board(board))] == ["rows", "columns"]
 
 
 def test_crossings_are_ordered_sets_of_pieces_filling_the_line_once_per_column_of_each():
-    assert model.crossings(4, [[(1, 2)], [(3, 2)]]) == 2 * 1 * 3  # both orders of the two pieces
-    assert model.crossings(4, [[(1, 2), (2, 1)], [(3, 2)], [(5, 4)]]) == 2 * 1 * 3 + 5  # or the 5x4 piece alone
-    assert model.crossings(3, [[(1, 2)], [(3, 2)]]) == 0
+    assert search.crossings(4, [[(1, 2)], [(3, 2)]]) == 2 * 1 * 3  # both orders of the two pieces
+    assert search.crossings(4, [[(1, 2), (2, 1)], [(3, 2)], [(5, 4)]]) == 2 * 1 * 3 + 5  # or the 5x4 piece alone
+    assert search.crossings(3, [[(1, 2)], [(3, 2)]]) == 0
 
 
 @pytest.mark.pysolve_backends("prolog", "python")
@@ -409,7 +410,8 @@ def test_both_back_ends_count_in_the_chosen_order_and_both_orders_count_the_same
     board = generate(side, side, pieces, seed, min_side=2, distinct=True)
     counts = set()
     for scan in ("columns", "rows"):
-        monkeypatch.setattr(model, "first_scan", lambda instance, names, scan=scan: scan)
+        for back_end in (python_backend, prolog):
+            monkeypatch.setattr(back_end, "first_scan", lambda instance, names, scan=scan: scan)
         answer = PUZZLE.solve(Question(board, "count", seconds=20), pysolve_backend)
         assert answer.stats["first" if pysolve_backend == "python" else "order"] == scan
         counts.add(answer.count)
@@ -476,9 +478,11 @@ def test_rule_base_raises_on_a_bad_instance_or_piece():
 
 def instance_facts() -> dict[str, int]:
     """How many of each thread-local instance fact tangram.pl holds now."""
-    return {name: bridge.solutions("tangram", bridge.goal("aggregate_all", "count", bridge.goal(name, *[Var("_")] * arity),
-                                                          Var("N"))).rows[0]["N"]
-            for name, arity in INSTANCE_FACTS}
+    def held(name: str, arity: int) -> int:
+        goal = bridge.goal("aggregate_all", "count", bridge.goal(name, *[Var("_")] * arity), Var("N"))
+        return bridge.solutions("tangram", goal).rows[0]["N"]
+
+    return {name: held(name, arity) for name, arity in INSTANCE_FACTS}
 
 
 @needs_prolog
@@ -608,9 +612,9 @@ def test_placement_cells_in_board_order():
 
 
 def test_without_prolog_kanren_and_python_still_answer():
-    script = ("from pysolve.tangram import load_instance, count, options\n"
+    script = ("from pysolve.tangram.api import load_instance, count, options\n"
               "from pysolve.tangram.puzzle import PUZZLE\n"
-              "from pysolve.tangram.model import Question\n"
+              "from pysolve.tangram.question import Question\n"
               "print(count(load_instance(), backend='kanren'), len(options(load_instance(), (), 'red', 'python')),\n"
               "      PUZZLE.default_backend(Question(load_instance())))\n"
               "try:\n    PUZZLE.solve(Question(load_instance()), 'prolog')\n"

@@ -16,13 +16,23 @@ from hypothesis import strategies as st
 
 from pysolve import cli
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
-from pysolve.tangram import api, make_placement, parse_instance
-from pysolve.tangram.game import Game, completion
-from pysolve.tangram.game_app import BoardView, TangramApp, perform, screenshot
-from pysolve.tangram.game_draw import CELL_WIDTH, LABEL, cell_at, cell_position
-from pysolve.tangram.model import Question, load_instance
-from pysolve.tangram.model import options as reference_options
+from pysolve.tangram import api
+from pysolve.tangram.pieces import make_placement
+from pysolve.tangram.play import Game, completion
+from pysolve.tangram.play_app import (
+    CELL_WIDTH,
+    LABEL,
+    BoardView,
+    TangramApp,
+    cell_at,
+    cell_position,
+    perform,
+    screenshot,
+)
 from pysolve.tangram.puzzle import PUZZLE
+from pysolve.tangram.question import Question
+from pysolve.tangram.reader import load_instance, parse_instance
+from pysolve.tangram.rules import options as reference_options
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = load_instance()
@@ -37,7 +47,7 @@ def play_game(steps, backend, instance=CLASSIC, check=None, size=(90, 28)):
     """Start a game, play the scripted steps headless, and return `check(app)` (default: the app)."""
 
     async def run():
-        app = TangramApp(Game.start(instance, backend))
+        app = TangramApp(Game.start(PUZZLE, instance, backend))
         async with app.run_test(size=size) as pilot:
             await perform(pilot, steps)
             return check(app) if check else app
@@ -151,7 +161,7 @@ def test_ctrl_click_places_temporarily_as_the_original_ctrl(play):
 def test_nothing_selected_at_start_and_the_selected_piece_is_named(play):
     lines = " ".join(play([], check=text).split())  # the help line may wrap
     assert "selected piece: none" in lines
-    assert "1-6 select" in lines and "t or Ctrl+click temporary" in lines and "Enter definitive" in lines and "h hint" in lines
+    assert all(words in lines for words in ("1-6 select", "t or Ctrl+click temporary", "Enter definitive", "h hint"))
     named = play(["4"], check=text)
     assert "selected piece: orange (4)" in named
 
@@ -163,7 +173,7 @@ def test_the_selected_pieces_name_is_shown_in_its_colour(play):
         return [segment.style for segment in line if word in segment.text]
 
     for key, name in (("4", "orange"), ("6", "yellow")):
-        (style,) = play([key], check=lambda app: styles_of(app, name))
+        (style,) = play([key], check=lambda app, name=name: styles_of(app, name))
         colour = CLASSIC.piece(name).colour
         assert style.bgcolor.triplet.hex == colour
     (plain,) = play([], check=lambda app: styles_of(app, "none"))
@@ -292,7 +302,7 @@ def test_a_hint_on_a_dead_end_says_so(play):
 
 
 def test_every_back_end_sees_the_dead_end(pysolve_backend):
-    assert completion(CLASSIC, (make_placement(CLASSIC, "green", 1, 0),), pysolve_backend) is None
+    assert completion(PUZZLE, CLASSIC, (make_placement(CLASSIC, "green", 1, 0),), pysolve_backend) is None
 
 
 def test_completions_of_the_games_board_agree_on_every_back_end(play, pysolve_backends):
@@ -307,7 +317,7 @@ def test_completions_of_the_games_board_agree_on_every_back_end(play, pysolve_ba
 @SMALL
 @given(moves=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 200), st.booleans()), min_size=1, max_size=6))
 def test_random_games_ask_the_same_of_every_back_end(pysolve_backends, moves):
-    games = {name: Game.start(CLASSIC, name) for name in pysolve_backends}
+    games = {name: Game.start(PUZZLE, CLASSIC, name) for name in pysolve_backends}
     for piece, option, definitive in moves:
         for game in games.values():
             name = CLASSIC.names[piece]
@@ -384,7 +394,7 @@ def svg_text(svg: str) -> list[str]:
 @needs_prolog
 def test_the_docs_screenshot_is_the_mid_game_board():
     picture = (ROOT / "docs" / "tangram-game.svg").read_text(encoding="utf-8")
-    assert svg_text(picture) == svg_text(screenshot(Game.start(CLASSIC, "prolog"), MID_GAME))
+    assert svg_text(picture) == svg_text(screenshot(Game.start(PUZZLE, CLASSIC, "prolog"), MID_GAME))
     assert "selected piece: red (3)" in "".join(svg_text(picture)).replace("\xa0", " ")
     assert "tangram-game.svg" in (ROOT / "docs" / "tangram-game.md").read_text(encoding="utf-8")
     assert "docs/tangram-game.md" in (ROOT / "README.md").read_text(encoding="utf-8")

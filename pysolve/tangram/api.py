@@ -1,33 +1,32 @@
-"""The tangram's functions on Placements, for the game and for library users.
+"""The tangram's functions on Placements, for library users: `from pysolve.tangram.api import ...`.
 
 Load an instance, ask for a piece's options given the placed pieces,
 complete a partial board, count or list tilings, validate a proposed tiling:
 each is one question put to `PUZZLE.solve` on the back end you name, its
 JSON answer read back as Placements. A search that runs out of time raises
-SearchLimitExceeded (these functions have no "unknown" to answer).
+SearchLimitExceeded (these functions have no "unknown" to answer). The data
+types and readers they take are exported here too, so one import serves.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pysolve.answers import UNKNOWN, Answer
-from pysolve.errors import SearchLimitExceeded
-from pysolve.tangram.model import Instance, Placement, Question, Tiling, describe_problem, placement_of
+from pysolve.answers import Answer
+from pysolve.tangram.found import answered, placement_of, tiling_of
+from pysolve.tangram.pieces import Instance, Piece, Placement, Tiling, make_placement
 from pysolve.tangram.puzzle import PUZZLE
+from pysolve.tangram.question import Question
+from pysolve.tangram.reader import load_instance, parse_instance
+from pysolve.tangram.rules import describe_problem
+
+__all__ = ["Instance", "Piece", "Placement", "complete", "count", "load_instance", "make_placement", "options",
+           "parse_instance", "tilings", "validate"]
 
 
 def ask(instance: Instance, backend: str, **fields: Any) -> Answer:
     """The answer of `backend` to the question `fields` ask; SearchLimitExceeded when it stopped short."""
-    answer = PUZZLE.solve(Question(instance, **fields), backend)
-    if answer.status == UNKNOWN:
-        raise SearchLimitExceeded(answer.stats["reason"])
-    return answer
-
-
-def tiling_of(instance: Instance, solution: list[dict[str, Any]]) -> Tiling:
-    """A tiling back from its JSON shape."""
-    return tuple(placement_of(data, instance) for data in solution)
+    return answered(PUZZLE.solve(Question(instance, **fields), backend))
 
 
 def options(instance: Instance, placed: tuple[Placement, ...], piece: str, backend: str = "python") -> list[Placement]:

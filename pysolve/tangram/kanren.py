@@ -15,8 +15,10 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, conj, disj_over, eq, fail, given, lazy, var
-from pysolve.tangram import model
-from pysolve.tangram.model import Instance, Placement, Question, Slot
+from pysolve.tangram.found import found
+from pysolve.tangram.pieces import Instance, Placement, Slot
+from pysolve.tangram.question import Question
+from pysolve.tangram.search import breadth_first
 
 MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
 MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
@@ -63,7 +65,8 @@ def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: A
 
     def cover_with(index: int, cells: int, anchor: int) -> mk.Goal:
         head, rest, tail = var(), var(), var()
-        anchored = [slot for slot in instance.slots[pieces[index]] if (slot.mask & -slot.mask).bit_length() - 1 == anchor]
+        anchored = [slot for slot in instance.slots[pieces[index]]
+                    if (slot.mask & -slot.mask).bit_length() - 1 == anchor]
         others = pieces[:index] + pieces[index + 1:]
         return conj(eq(placements, (head, tail)),
                     disj_over(anchored, lambda slot: slot_goal(slot, cells, head, rest)),
@@ -93,15 +96,15 @@ def solve(question: Question, budget: Budget) -> Found:
     question.instance.slots_within(budget)
     if question.mode == "count":
         number = sum(1 for _ in _relation(question, var(), budget)({}))  # counted as they stream, none kept
-        return model.found(question, [], {"states": budget.spent}, number)
+        return found(question, [], {"states": budget.spent}, number)
     if question.strategy == "bfs":
-        tiling = model.breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
+        tiling = breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
         tilings = [tiling] if tiling is not None else []
     else:
         placements = var()
         answers = mk.run(_relation(question, placements, budget), placements, question.limit)
         tilings = [question.instance.sort(question.placed + tuple(unpair(pairs))) for pairs in answers]
-    return model.found(question, tilings, {"states": budget.spent})
+    return found(question, tilings, {"states": budget.spent})
 
 
 def steps(instance: Instance, free: int, piece: str) -> list[tuple[Placement, int]]:
@@ -116,5 +119,5 @@ def options(question: Question, budget: Budget) -> Found:
     assert question.piece is not None
     question.instance.slots_within(budget)
     placement = var()
-    return model.found(question, mk.run(optiono(question.instance, question.piece, question.free, placement, var()),
+    return found(question, mk.run(optiono(question.instance, question.piece, question.free, placement, var()),
                                         placement))

@@ -13,8 +13,10 @@ from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Var
 from pysolve.budget import Budget
-from pysolve.tangram import model
-from pysolve.tangram.model import Instance, Placement, Question, Tiling
+from pysolve.tangram.found import found, validation
+from pysolve.tangram.pieces import Instance, Placement, Tiling
+from pysolve.tangram.question import Question
+from pysolve.tangram.search import first_scan
 
 RULE_BASE = "tangram"
 
@@ -43,14 +45,14 @@ def query(question: Question, goal: bridge.Goal, budget: Budget, max_solutions: 
 
 def solve(question: Question, budget: Budget) -> Found:
     """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (memo_count/5 in the scan
-    order `model.first_scan` picks, the one Python's counter tries first)."""
+    order `search.first_scan` picks, the one Python's counter tries first)."""
     order, placed = question.order, placements(question.placed)
     if question.mode == "count":  # a count takes the memo counter, whatever the strategy
-        scan = model.first_scan(question.instance, order)
+        scan = first_scan(question.instance, order)
         goal = bridge.goal("memo_count", scan, order, placed, Var("N"), Var("S"))
         (row,) = query(question, goal, budget).require_complete(budget.label).rows
         memo, cleared = row["S"]
-        return model.found(question, [], {"order": scan, "memo": memo, "memo_cleared": cleared}, row["N"])
+        return found(question, [], {"order": scan, "memo": memo, "memo_cleared": cleared}, row["N"])
     if question.mode == "all":
         goal = bridge.goal("all_tilings", question.strategy, order, placed, Var("Ts"))
         result = query(question, goal, budget)
@@ -62,18 +64,18 @@ def solve(question: Question, budget: Budget) -> Found:
         tilings = [row["T"] for row in result.rows]
     if result.stopped:
         return bridge.unknown(result, budget.label)
-    return model.found(question, [to_tiling(tiling) for tiling in tilings])
+    return found(question, [to_tiling(tiling) for tiling in tilings])
 
 
 def options(question: Question, budget: Budget) -> Found:
     """The options of `question.piece` given the placed pieces, from piece_options/3."""
     goal = bridge.goal("piece_options", question.piece, placements(question.placed), Var("Os"))
     (row,) = query(question, goal, budget).require_complete(budget.label).rows
-    return model.found(question, [Placement(str(question.piece), *option) for option in row["Os"]])
+    return found(question, [Placement(str(question.piece), *option) for option in row["Os"]])
 
 
 def validate(question: Question, budget: Budget) -> Found:
     """What keeps the placed pieces from being a tiling, from tiling_problems/2."""
     goal = bridge.goal("tiling_problems", placements(question.placed), Var("Ps"))
     (row,) = query(question, goal, budget).require_complete(budget.label).rows
-    return model.validation(question, row["Ps"])
+    return validation(question, row["Ps"])

@@ -13,19 +13,12 @@ from pysolve.crosscheck import NOT_GIVEN
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.tangram import draw
+from pysolve.tangram.found import placement_of
 from pysolve.tangram.generate import generate
-from pysolve.tangram.model import (
-    DEFAULT_SECONDS,
-    STRATEGIES,
-    Instance,
-    Placement,
-    Question,
-    describe_problem,
-    inside,
-    load_instance,
-    parse_place,
-    placement_of,
-)
+from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.question import DEFAULT_SECONDS, STRATEGIES, Question
+from pysolve.tangram.reader import load_instance, parse_place
+from pysolve.tangram.rules import describe_problem, inside
 from pysolve.words import plural
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
@@ -71,8 +64,10 @@ class Tangram(Puzzle):
     )
     play_options = (FILE,)
 
-    def ask(self, file: str | None, all: bool, count: bool, options: str | None, validate: bool,
-            strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],
+    # The hooks below name the values they take: the core calls each with exactly its option table's values,
+    # checked, where the base class can only promise keywords (hence the ignored `override`).
+    def ask(self, file: str | None, all: bool, count: bool, options: str | None,  # type: ignore[override]
+            validate: bool, strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],
             seconds: float) -> Question:
         """The question FILE and the options ask, checked (InputError names what and where)."""
         instance = load_instance(file)
@@ -114,11 +109,11 @@ class Tangram(Puzzle):
         """A few words for report tables: tilings counted or found, places for a piece, or a validation."""
         mode = answer.question["mode"]
         if mode == "options":
-            return plural(answer.count, "place") + f" for {answer.question['piece']}"
+            return plural(_number(answer), "place") + f" for {answer.question['piece']}"
         if mode == "validate":
             problems = answer.stats["problems"]
             return plural(len(problems), "problem") if problems else "a valid tiling"
-        return plural(answer.count if answer.count is not None else len(answer.solutions), "tiling")
+        return plural(_number(answer), "tiling")
 
     def render(self, answer: Answer) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
@@ -130,9 +125,10 @@ class Tangram(Puzzle):
         if answer.status == UNKNOWN:
             lines.append(f"no answer: {answer.reason}")
         elif mode == "count":
-            lines.append(plural(answer.count, "tiling"))
+            lines.append(plural(_number(answer), "tiling"))
         elif mode == "options":
-            lines.append(f"{plural(answer.count, 'place')} for {answer.question['piece']} (bottom-left cells marked *)")
+            places = plural(_number(answer), "place")
+            lines.append(f"{places} for {answer.question['piece']} (bottom-left cells marked *)")
             marks = [(p["x"], p["y"]) for p in answer.solutions]
             lines.append(draw.text_grid(instance, placed, marks, colour))
         elif mode == "validate":
@@ -167,8 +163,8 @@ class Tangram(Puzzle):
         title = f"{instance.name}: {answer.question['mode']} ({answer.backend})"
         return [files.write_text(outputs["svg"], draw.svg(instance, tilings, title), "--svg")]
 
-    def create(self, width: int, height: int, pieces: int, seed: int | None, rotations: bool,
-               min_side: int, distinct: bool) -> tuple[dict[str, Any], str]:
+    def create(self, width: int, height: int, pieces: int, seed: int | None,  # type: ignore[override]
+               rotations: bool, min_side: int, distinct: bool) -> tuple[dict[str, Any], str]:
         """A board cut into rectangles: JSON, and the text of an instance file."""
         instance = generate(width, height, pieces, seed, rotations, min_side, distinct)
         return instance.to_json(), instance.to_text().rstrip("\n")
@@ -179,16 +175,21 @@ class Tangram(Puzzle):
         turning = ", turning" if instance.rotations else ""
         return f"{instance.width}x{instance.height}, {len(instance.pieces)} pieces{turning}"
 
-    def start_game(self, backend: str, file: str | None) -> int:
+    def start_game(self, backend: str, file: str | None) -> int:  # type: ignore[override]
         """Check the file and the back end, then run the full-screen game until the player quits."""
-        from pysolve.tangram.play import play  # the game and Textual load only when a game starts
+        from pysolve.tangram.play_app import start  # the game and Textual load only when a game starts
 
-        return play(file, backend)
+        return start(self, file, backend)
 
     def demo_questions(self) -> list[Question]:
         """All classic tilings, and the breadth-first answer from red."""
         classic = load_instance()
         return [Question(classic, "all"), Question(classic, "first", "bfs", "red")]
+
+
+def _number(answer: Answer) -> int:
+    """How many the answer counted, or how many it lists when it counted nothing (an unknown answer)."""
+    return answer.count if answer.count is not None else len(answer.solutions)
 
 
 def _as_tuples(tiling: list[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:

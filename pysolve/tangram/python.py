@@ -19,8 +19,12 @@ from typing import Any
 
 from pysolve.answers import Found
 from pysolve.budget import Budget
-from pysolve.tangram import model
-from pysolve.tangram.model import Instance, Placement, Question, Slot, Tiling, fitting_slots
+from pysolve.tangram import rules
+from pysolve.tangram.found import found, validation
+from pysolve.tangram.pieces import Instance, Placement, Slot, Tiling
+from pysolve.tangram.question import Question
+from pysolve.tangram.rules import fitting_slots
+from pysolve.tangram.search import breadth_first, first_scan
 
 
 def fixed_order(question: Question, budget: Budget) -> Iterator[Tiling]:
@@ -72,15 +76,15 @@ def solve(question: Question, budget: Budget) -> Found:
     """First, all or count tilings by the dfs, cell or bfs search; stats: the placements tried (`states`)."""
     if question.mode == "count":  # the memo counter builds tables of its own
         number, stats = count_tilings(question, budget)
-        return model.found(question, [], stats, number)
+        return found(question, [], stats, number)
     question.instance.slots_within(budget)
     if question.strategy == "bfs":
-        tiling = model.breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
+        tiling = breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
         tilings = [tiling] if tiling is not None else []
     else:
         search = first_empty_cell if question.strategy == "cell" else fixed_order
         tilings = list(islice(search(question, budget), question.limit or None))
-    return model.found(question, tilings, {"states": budget.spent})
+    return found(question, tilings, {"states": budget.spent})
 
 
 def steps(instance: Instance, free: int, piece: str) -> Iterator[tuple[Placement, int]]:
@@ -282,7 +286,7 @@ MEMO_CAP = 5_000_000  # memo entries kept over both scan orders (under 1 GB on a
 
 
 def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, Any]]:
-    """The number of tilings by the memo counter, the scan order of `model.first_scan` first; and stats.
+    """The number of tilings by the memo counter, the scan order of `search.first_scan` first; and stats.
 
     The scan order decides the cost (one order can need a hundred times the
     other's states on the same board); `first_scan` picks the order whose
@@ -293,7 +297,7 @@ def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, An
     """
     instance = question.instance
     kinds = Kinds(instance, question.order)
-    first = model.first_scan(instance, question.order)
+    first = first_scan(instance, question.order)
     caps = (MEMO_CAP - MEMO_CAP // (OTHER_SHARE + 1), MEMO_CAP // (OTHER_SHARE + 1))  # memo shared as the work
     scans = [Scan(kinds, question.free, instance.width, instance.height, transposed, cap)
              for transposed, cap in zip((False, True) if first == "columns" else (True, False), caps)]
@@ -314,9 +318,9 @@ def options(question: Question, budget: Budget) -> Found:
     """The options of `question.piece` given the placed pieces, in board order."""
     assert question.piece is not None
     question.instance.slots_within(budget)
-    return model.found(question, model.options(question.instance, question.free, question.piece))
+    return found(question, rules.options(question.instance, question.free, question.piece))
 
 
 def validate(question: Question, budget: Budget) -> Found:
     """What keeps the placed pieces from being a tiling (none when they are one)."""
-    return model.validation(question, model.problems(question.instance, question.placed))
+    return validation(question, rules.problems(question.instance, question.placed))

@@ -1,6 +1,6 @@
 """The tangram page's endpoints: the terminal game's `Game` (one model, two faces) behind JSON.
 
-Every move goes to `pysolve.tangram.game.Game`, which asks the chosen back
+Every move goes to `pysolve.tangram.play.Game`, which asks the chosen back
 end where a piece may go and whether the board can be completed; this
 module only reads requests, runs the move off the event loop and sends the
 game back as JSON for `static/tangram.js` to draw.
@@ -17,8 +17,10 @@ from starlette.routing import Route
 from pysolve.errors import InputError, PysolveError
 from pysolve.tangram import api as tangram_api
 from pysolve.tangram import draw
-from pysolve.tangram.game import Game
-from pysolve.tangram.model import Instance, Placement, load_instance, parse_instance
+from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.play import Game
+from pysolve.tangram.puzzle import PUZZLE
+from pysolve.tangram.reader import load_instance, parse_instance
 from pysolve.web.core import Choice, Store, Workers
 from pysolve.web.guard import body, excerpt, field_of
 
@@ -101,7 +103,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         backend = choice.pick(data)
         text = field_of(data, "instance", str)
         instance = parse_instance(text, "the uploaded instance") if text is not None else load_instance()
-        game = await workers.run(request, Game.start, instance, backend)
+        game = await workers.run(request, Game.start, PUZZLE, instance, backend)
         key = games.add(game)
         return JSONResponse(game_view(key, game), status_code=201)
 

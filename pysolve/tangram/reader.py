@@ -1,0 +1,177 @@
+"""The tangram's text format (data/tangram/README.md) read into a checked Instance, and the CLI's placements.
+
+Every mistake is one InputError naming the file, the line and what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pysolve import files
+from pysolve.errors import InputError
+from pysolve.paths import data_dir
+from pysolve.tangram.pieces import (
+    MAX_CELLS,
+    Instance,
+    Piece,
+    Placement,
+    check_area,
+    check_size,
+    check_unique,
+    make_placement,
+)
+
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")  # names are labels: at most 32 characters
+COLOUR_PATTERN = re.compile(r"#[0-9a-fA-F]{6}\Z")
+
+
+def classic_path() -> Path:
+    """The shipped classic 10 x 10 instance."""
+    return data_dir() / "tangram" / "classic.txt"
+
+
+def load_instance(path: str | Path | None = None) -> Instance:
+    """Read an instance file (default: the classic one); InputError names file and line."""
+    path = Path(path) if path is not None else classic_path()
+    return parse_instance(files.read_text(path, "tangram file"), str(path))
+
+
+def parse_instance(text: str, source: str = "<text>") -> Instance:
+    """Parse the data format (data/tangram/README.md) and validate the instance."""
+    reader = _Reader(source)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        words = _colour_safe_split(raw)
+        if words:
+            reader.statement(number, words)
+    return reader.finish()
+
+
+def _colour_safe_split(raw: str) -> list[str]:
+    """Split a line into words, dropping a trailing comment but keeping `#rrggbb` colours."""
+    words = []
+    for word in raw.split():
+        if word.startswith("#") and not COLOUR_PATTERN.match(word):
+            break
+        words.append(word)
+    return words
+
+
+class _Reader:
+    """Collects statements line by line and checks them; errors name `source:line`."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.board: tuple[int, int] | None = None
+        self.rotations = False
+        self.pieces: list[Piece] = []
+        self.places: list[tuple[int, list[str]]] = []
+
+    def fail(self, line: int | None, message: str) -> InputError:
+        """An InputError located at `source:line`."""
+        where = f"{self.source}:{line}" if line else self.source
+        return InputError(f"{where}: {message}")
+
+    def statement(self, line: int, words: list[str]) -> None:
+        """Take one statement."""
+        keyword, fields = words[0], words[1:]
+        if keyword == "board":
+            self._board(line, fields)
+        elif keyword == "piece":
+            self._piece(line, fields)
+        elif keyword == "rotations":
+            if fields not in (["yes"], ["no"]):
+                raise self.fail(line, "expected 'rotations yes' or 'rotations no'")
+            self.rotations = fields == ["yes"]
+        elif keyword == "place":
+            self.places.append((line, fields))
+        else:
+            raise self.fail(line, f"unknown statement {files.excerpt(keyword)} (expected board, piece, rotations "
+                                  "or place)")
+
+    def integers(self, line: int, fields: list[str], what: str) -> list[int]:
+        """Fields as integers, or an error naming `what`."""
+        return [files.whole_number(text, f"{self.source}:{line}", what) for text in fields]
+
+    def _board(self, line: int, fields: list[str]) -> None:
+        if self.board is not None:
+            raise self.fail(line, "a second 'board' statement")
+        if len(fields) != 2:
+            raise self.fail(line, "expected 'board WIDTH HEIGHT'")
+        width, height = self.integers(line, fields, "board size")
+        if width < 1 or height < 1:
+            raise self.fail(line, f"board size {width}x{height} must be positive")
+        if width * height > MAX_CELLS:
+            raise self.fail(line, f"board {width}x{height} has {width * height} cells; tangram takes at most "
+                                  f"{MAX_CELLS} (docs/tangram.md, Limits)")
+        self.board = (width, height)
+
+    def _piece(self, line: int, fields: list[str]) -> None:
+        if len(fields) != 5:
+            raise self.fail(line, "expected 'piece KEY NAME COLOUR WIDTH HEIGHT'")
+        key, name, colour = fields[:3]
+        width, height = self.integers(line, fields[3:], "piece size")
+        if len(key) != 1:
+            raise self.fail(line, f"key {files.excerpt(key)} must be one character")
+        if not NAME_PATTERN.match(name):
+            raise self.fail(line, f"piece name {files.excerpt(name)} must be a letter then up to 31 letters, "
+                                  "digits, '_' or '-'")
+        if not COLOUR_PATTERN.match(colour):
+            raise self.fail(line, f"colour {files.excerpt(colour)} of {name} must be #rrggbb")
+        if width < 1 or height < 1:
+            raise self.fail(line, f"size {width}x{height} of {name} must be positive")
+        for other in self.pieces:
+            if other.name == name:
+                raise self.fail(line, f"piece name {name!r} used twice")
+            if other.key == key:
+                raise self.fail(line, f"key {key!r} used by {other.name} and {name}")
+        self.pieces.append(Piece(name, key, colour, width, height))
+
+    def finish(self) -> Instance:
+        """The checked instance."""
+        if self.board is None:
+            raise self.fail(None, "no 'board WIDTH HEIGHT' statement")
+        if not self.pieces:
+            raise self.fail(None, "no 'piece' statements")
+        instance = Instance(*self.board, tuple(self.pieces), self.rotations, Path(self.source).stem)
+        self._check_sizes(instance)
+        try:
+            check_size(instance)
+        except InputError as error:
+            raise self.fail(None, str(error)) from None
+        placed = tuple(self._placement(instance, line, fields) for line, fields in self.places)
+        check_unique(instance, placed, self.source)
+        return Instance(*self.board, tuple(self.pieces), self.rotations, instance.name, placed)
+
+    def _check_sizes(self, instance: Instance) -> None:
+        width, height = instance.width, instance.height
+        for piece in instance.pieces:
+            if not any(w <= width and h <= height for w, h in instance.orientations(piece.name)):
+                raise self.fail(None, f"piece {piece.name} ({piece.width}x{piece.height}) does not fit "
+                                      f"the {width}x{height} board")
+        try:
+            check_area(instance)
+        except InputError as error:
+            raise self.fail(None, str(error)) from None
+
+    def _placement(self, instance: Instance, line: int, fields: list[str]) -> Placement:
+        if len(fields) not in (3, 5):
+            raise self.fail(line, "expected 'place NAME X Y [WIDTH HEIGHT]'")
+        numbers = self.integers(line, fields[1:], "place coordinate or size")
+        try:
+            return make_placement(instance, fields[0], *numbers)
+        except InputError as error:
+            raise self.fail(line, str(error)) from None
+
+
+def parse_place(instance: Instance, text: str) -> Placement:
+    """A CLI placement `NAME:X,Y` or `NAME:X,Y:WxH`; InputError names the text."""
+    match = re.fullmatch(r"([^:]+):(-?\d+),(-?\d+)(?::(\d+)x(\d+))?", text.strip())
+    if not match:
+        raise InputError(f"--place {text!r}: expected NAME:X,Y or NAME:X,Y:WxH")
+    name, x, y, width, height = match.groups()
+    size = (int(width), int(height)) if width else (None, None)
+    try:
+        return make_placement(instance, name, int(x), int(y), *size)
+    except InputError as error:
+        raise InputError(f"--place {text!r}: {error}") from None
