@@ -6,29 +6,62 @@ The public API is what this module exports (`__all__`); the user guide
 >>> import pysolve
 >>> pysolve.count("tangram", strategy="cell", backend="python")
 36
+
+The names load on first use, so that importing one module of pysolve (a
+puzzle's model, say) does not start the API, the cross-check and the Prolog
+bridge behind it.
 """
 
-from pysolve.api import (
-                         RuleBase,
-                         available_backends,
-                         count,
-                         crosscheck,
-                         generate,
-                         get_puzzle,
-                         puzzle_names,
-                         question,
-                         shipped,
-                         solve,
-)
-from pysolve.backends import NAMES as BACKENDS
-from pysolve.bridge import QueryResult
-from pysolve.bridge import solutions as query
-from pysolve.crosscheck import CrossCheck
-from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded, UnknownName
-from pysolve.options import Option
-from pysolve.puzzle import Answer, Found, Puzzle
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pysolve.api import (
+        RuleBase,
+        available_backends,
+        count,
+        crosscheck,
+        generate,
+        get_puzzle,
+        puzzle_names,
+        question,
+        shipped,
+        solve,
+    )
+    from pysolve.backends import NAMES as BACKENDS
+    from pysolve.bridge import QueryResult
+    from pysolve.bridge import solutions as query
+    from pysolve.crosscheck import CrossCheck
+    from pysolve.errors import (
+        BackendUnavailable,
+        InputError,
+        PrologError,
+        PysolveError,
+        SearchLimitExceeded,
+        UnknownName,
+    )
+    from pysolve.options import Option
+    from pysolve.puzzle import Answer, Found, Puzzle
 
 __version__ = "0.1.0"
+
+_HOMES = {  # public name -> (module, name there)
+    **{name: ("pysolve.api", name) for name in (
+        "RuleBase", "available_backends", "count", "crosscheck", "generate", "get_puzzle", "puzzle_names",
+        "question", "shipped", "solve")},
+    "BACKENDS": ("pysolve.backends", "NAMES"),
+    "QueryResult": ("pysolve.bridge", "QueryResult"),
+    "query": ("pysolve.bridge", "solutions"),
+    "CrossCheck": ("pysolve.crosscheck", "CrossCheck"),
+    **{name: ("pysolve.errors", name) for name in (
+        "BackendUnavailable", "InputError", "PrologError", "PysolveError", "SearchLimitExceeded", "UnknownName")},
+    "Option": ("pysolve.options", "Option"),
+    **{name: ("pysolve.puzzle", name) for name in ("Answer", "Found", "Puzzle")},
+}
 
 __all__ = [
     "BACKENDS", "Answer", "BackendUnavailable", "CrossCheck", "Found", "InputError", "Option", "PrologError",
@@ -36,3 +69,30 @@ __all__ = [
     "available_backends", "count", "crosscheck", "generate", "get_puzzle", "puzzle_names", "query", "question",
     "shipped", "solve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is asked for."""
+    if name not in _HOMES:
+        raise AttributeError(f"module 'pysolve' has no attribute {name!r}")
+    module, attribute = _HOMES[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
+
+
+class _Face(types.ModuleType):
+    """This module, which keeps `pysolve.crosscheck` the public function: Python's import sets a package's
+    attribute to each submodule it loads, and the module `pysolve.crosscheck` shares the function's name (it
+    stays in sys.modules, where every `from pysolve.crosscheck import ...` finds it)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not (name in _HOMES and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Face

@@ -129,6 +129,19 @@ def test_back_ends_import_nothing_above_them(puzzle: str) -> None:
         assert above == [], f"{back_end} imports, directly or not, {above}"
 
 
+MODELS = sorted(f"pysolve.{path.parent.name}.model" for path in PACKAGE.glob("*/model.py")) + ["pysolve.tangram.pieces"]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_model_imports_alone(model: str) -> None:
+    """Reading a puzzle's data types starts no face and no Prolog engine (the package `pysolve` loads its
+    public names lazily)."""
+    probe = f"import sys, {model}; print(sorted(m for m in sys.modules if m.startswith('pysolve.')))"
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    above = [module for module in ast.literal_eval(loaded) if is_face(module) or module == "pysolve.bridge"]
+    assert above == [], f"import {model} loads {above}"
+
+
 @pytest.mark.parametrize("face", sorted(str(path.relative_to(ROOT)) for path in PACKAGE.glob("*/__init__.py")))
 def test_package_faces_import_nothing(face: str) -> None:
     imports = [node for node in ast.parse((ROOT / face).read_text()).body
