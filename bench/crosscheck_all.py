@@ -22,7 +22,6 @@ from pysolve.crosscheck import SECONDS, crosscheck
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import render_table
-from pysolve.web.crosscheck import reads_file, shipped_files
 
 TOTAL = 10.0  # the longest a cross-check of a shipped or README instance may take, in seconds
 
@@ -31,11 +30,12 @@ Case = tuple[str, Puzzle, Any]  # (what, puzzle, question)
 
 def shipped_cases(puzzle: Puzzle) -> Iterator[Case]:
     """The default question on every shipped instance of `puzzle` (every puzzle of a file of many)."""
-    if not any(reads_file(option) for option in puzzle.question_options()):
+    if not any(option.reads_file for option in puzzle.question_options()):
         return
-    for name, path in shipped_files(puzzle).items():
+    for entry in puzzle.catalogue().entries:
+        name = entry.name
         try:
-            questions = puzzle.questions(file=str(path))
+            questions = puzzle.questions(file=str(entry.path))
         except InputError as error:  # a file that is no instance (hidato's shapes, a JSON copy)
             print(f"not an instance: {error}", file=sys.stderr)
             continue
