@@ -28,14 +28,13 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 
 @st.composite
-def boards(draw: st.DrawFn, max_side: int = 4, blanks: float = 1.0, solvable: bool = False) -> Grid:
-    """Rows of a Sudoku board of side at most `max_side` (4, 6, 9 or 16; at least 4), at most the fraction
-    `blanks` of its cells empty; a solution exists unless two givens swapped values (never when `solvable`)."""
+def boards(draw: st.DrawFn, max_side: int = 4, solvable: bool = False) -> Grid:
+    """Rows of a Sudoku board of side at most `max_side` (4, 6, 9 or 16; at least 4), each cell blanked or
+    not; a solution exists unless two givens swapped values (never when `solvable`)."""
     size = draw(st.sampled_from([side for side in BOXES if side <= max(max_side, 4)]))
-    cells = generate.full_grid(size, random.Random(draw(SEEDS)))
-    most = int(blanks * size * size)
-    for cell in draw(st.lists(st.integers(0, size * size - 1), max_size=most, unique=True)):
-        cells[cell] = 0
+    solution = generate.full_grid(size, random.Random(draw(SEEDS)))
+    blanked = draw(st.lists(st.booleans(), min_size=size * size, max_size=size * size))
+    cells = [0 if blank else value for value, blank in zip(solution, blanked)]
     if not solvable and draw(st.booleans()):
         cells = swapped(cells, draw(st.integers(0, size * size)), draw(st.integers(0, size * size)))
     return model.Board(tuple(cells)).rows()
