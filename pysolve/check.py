@@ -120,7 +120,7 @@ class CheckReport:
 
     def lines(self) -> list[str]:
         """The report as text: the summary, how it was asked, the disagreement, the findings and the times."""
-        asked = (f"seed {self.seed}, up to {self.examples} random questions, boards up to size {self.max_size}, "
+        asked = (f"seed {self.seed}, up to {self.examples} random questions, --max-size {self.max_size}, "
                  f"{words.seconds(self.seconds)} each, {self.predicate}")
         lines = [self.summary(), f"  asked: {asked}"]
         if self.stopped:
@@ -223,8 +223,8 @@ def checked_size(interface: RulesInterface, max_size: int | None) -> int:
     """`max_size`, or the interface's default; InputError below the smallest instance the puzzle draws."""
     size = interface.default_size if max_size is None else max_size
     if size < interface.min_size:
-        raise InputError(f"--max-size {size}: the smallest instances have {interface.size_words} of "
-                         f"{interface.min_size}")
+        raise InputError(f"--max-size {size}: the random boards need --max-size {interface.min_size} or more "
+                         f"({interface.size_words})")
     return size
 
 

@@ -155,7 +155,7 @@ def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
                         help=f"ask at most N random questions (default {CHECK_EXAMPLES})")
     parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
     parser.add_argument("--max-size", type=non_negative_int, metavar="N",
-                        help=f"the largest {rules.size_words} of a question's board (default {rules.default_size})")
+                        help=f"the random boards' largest size: {rules.size_words} (default {rules.default_size})")
     parser.add_argument("--seconds", type=seconds, default=CHECK_SECONDS,
                         help=f"time limit of each back end on each question (default {CHECK_SECONDS:g})")
     parser.add_argument("--out", metavar="FILE", help="write the smallest disagreement there "

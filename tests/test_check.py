@@ -99,7 +99,7 @@ def test_a_looping_rule_base_runs_out_of_time_with_its_goals_named(capsys):
 
 @pytest.mark.parametrize("rules, extra, message", [
     ("missing.pl", [], "rule base file '.*missing.pl' does not exist"),
-    ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the smallest instances have rows and columns of 2"),
+    ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
     ("hidato_walk.pl", ["--examples", "0"], "--examples 0: a check asks at least one question"),
     pytest.param("hidato_syntax_error.pl", [], "did not load cleanly: .*hidato_syntax_error.pl:4.*Syntax error",
                  marks=needs_prolog),
