@@ -3,7 +3,8 @@
             open_cells/2,               % +Rows, -Cells
             solution/3,                 % +Strategy, +Rows, -Solved
             solutions/4,                % +Strategy, +Rows, +Max, -Solutions
-            broken_pairs/2              % +Rows, -Pairs
+            broken_pairs/2,             % +Rows, -Pairs
+            hidato/2                    % +Board, -Solution
           ]).
 
 /** <module> Hidato: king-move paths through a board, four solvers
@@ -103,6 +104,17 @@ solved(Strategy, Rows, Solved) :-
     numbers_in_cell_order(Positions, Numbers),
     foldl(fill_row, Rows, Solved0, Numbers, []),
     Solved = Solved0.
+
+%!  hidato(+Board, -Solution) is nondet.
+%
+%   The rules interface (docs/hidato.md, "Check your own rules"): Solution
+%   is a solution of Board, every solution once on backtracking, both in
+%   the encoding above (rows of integers, -1 blocked, 0 empty). Here the
+%   `logic` strategy answers it; `pysolve check hidato FILE.pl` asks a rule
+%   base of one's own the same.
+
+hidato(Board, Solution) :-
+    solution(logic, Board, Solution).
 
 %!  solutions(+Strategy, +Rows, +Max, -Solutions) is det.
 %

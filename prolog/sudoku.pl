@@ -3,7 +3,8 @@
             units/2,                    % +Rows, -Units
             solution/3,                 % +Strategy, +Rows, -Solved
             packed_solutions/4,         % +Strategy, +Rows, +Max, -Packed
-            broken_units/2              % +Rows, -Broken
+            broken_units/2,             % +Rows, -Broken
+            sudoku/2                    % +Board, -Solution
           ]).
 
 /** <module> Sudoku: rows, columns and boxes that hold 1..N once, three solvers
@@ -112,6 +113,17 @@ solution(Strategy, Rows, Solved) :-
     units(Cells, Units),
     search(Strategy, Size, Cells, Units),
     Solved = Cells.
+
+%!  sudoku(+Board, -Solution) is nondet.
+%
+%   The rules interface (docs/sudoku.md, "Check your own rules"): Solution
+%   is a solution of Board, every solution once on backtracking, both N
+%   rows of N integers (0 empty). Here the `propagate` strategy answers
+%   it; `pysolve check sudoku FILE.pl` asks a rule base of one's own the
+%   same.
+
+sudoku(Board, Solution) :-
+    solution(propagate, Board, Solution).
 
 %!  packed_solutions(+Strategy, +Rows, +Max, -Packed) is det.
 %

@@ -18,6 +18,9 @@ from typing import Any, NoReturn
 from pysolve import api, backends, bridge, budget, executors, memory, options, parallel, puzzles, words
 from pysolve.answers import UNKNOWN, Answer
 from pysolve.budget import DEFAULT_SECONDS
+from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
+from pysolve.check import EXAMPLES as CHECK_EXAMPLES
+from pysolve.check import SECONDS as CHECK_SECONDS
 from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PysolveError
@@ -67,6 +70,12 @@ def build_parser() -> Parser:
                                            help="the status line with every statistic of the search")
             memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
+
+    checking = commands.add_parser("check", help="check a .pl rule base of your own on random questions")
+    checked = checking.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+    for puzzle in all_puzzles():
+        if puzzle.rules is not None:
+            add_check_parser(checked, puzzle)
 
     generate = commands.add_parser("generate", help="generate a random puzzle instance")
     per_generator = generate.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
@@ -136,6 +145,26 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
                         help="count in parts on N processes (default 1: one search in this process)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
+
+
+def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
+    """`pysolve check PUZZLE RULES.pl`: the rule base, how many random questions, how large, and the outputs."""
+    rules = puzzle.rules
+    assert rules is not None
+    parser = puzzles_parser.add_parser(puzzle.name, help=f"check a rule base that defines {rules.head}")
+    parser.add_argument("rules", metavar="RULES.pl", help=f"your rule base: a .pl file defining {rules.indicator}")
+    parser.add_argument("--examples", type=non_negative_int, default=CHECK_EXAMPLES, metavar="N",
+                        help=f"ask at most N random questions (default {CHECK_EXAMPLES})")
+    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--max-size", type=non_negative_int, metavar="N",
+                        help=f"the random boards' largest size: {rules.size_words} (default {rules.default_size})")
+    parser.add_argument("--seconds", type=seconds, default=CHECK_SECONDS,
+                        help=f"time limit of each back end on each question (default {CHECK_SECONDS:g})")
+    parser.add_argument("--out", metavar="FILE", help="write the smallest disagreement there "
+                                                      "(default: RULES-counterexample.txt in this folder)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    memory.add_option(parser)
+    parser.set_defaults(run=run_check)
 
 
 def add_play_parser(games: Any, puzzle: Puzzle, name: str | None = None) -> argparse.ArgumentParser:
@@ -283,6 +312,18 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     else:
         printer.close(report)
     return NOT_COMPARED if not report.compared else 0 if report.agree else 1
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """The check's report, as text or one JSON object; exit 0 when the rule base agreed on every question, 1 on
+    a disagreement or an error of the rule base, 3 when it ran out of time (no verdict)."""
+    report = check(args.puzzle, args.rules, args.examples, args.seed, args.max_size, args.seconds,
+                   out=args.out or default_out(args.rules))
+    if args.json:
+        print_json(report.to_json())
+    else:
+        print("\n".join(report.lines()))
+    return {AGREE: 0, DISAGREE: 1, ERRORS: 1, UNDECIDED: NOT_COMPARED}[report.verdict]
 
 
 def run_generate(args: argparse.Namespace) -> int:

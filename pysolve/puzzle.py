@@ -33,6 +33,7 @@ from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.options import Option
+from pysolve.rules import RulesInterface
 from pysolve.words import plural
 
 SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many parts (work for every worker)
@@ -72,6 +73,7 @@ class Puzzle:
     splits: ClassVar[str] = "counts"  # the questions `split` splits, in words, for the message on the others
     shipped_notes: ClassVar[tuple[Note, ...]] = ()  # what is known of the shipped instances (`pysolve list`)
     shipped_aliases: ClassVar[Mapping[str, str]] = {}  # short names of shipped instances: alias -> name
+    rules: ClassVar[RulesInterface | None] = None  # the predicate a rule base of one's own defines (`pysolve check`)
 
     # --- questions -------------------------------------------------------------------------------
 

@@ -9,6 +9,10 @@
 - `assert_backends_agree(puzzle, ..., reference=my_solver)` asks several back
   ends (and one's own solvers) one question and, when they disagree, fails
   with the table of answers, where they first differ, and a diff.
+- `assert_rules_agree(puzzle, "my_rules.pl", examples=N)` asks a rule base of
+  one's own (the puzzle's rules interface) and pysolve's back ends N random
+  questions and fails with the report of `pysolve check`: the smallest
+  disagreement hypothesis shrank to, both answers drawn, errors and time-outs.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ import pytest
 from pysolve import backends as _backends
 from pysolve.api import PuzzleLike, crosscheck, get_puzzle
 from pysolve.bridge import HIDE_VARIABLE
+from pysolve.check import AGREE as RULES_AGREE
+from pysolve.check import CheckReport, check
 from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.puzzle import Solver
 from pysolve.report import crosscheck_table
@@ -161,3 +167,16 @@ def canonical_diff(left_name: str, left: Any, right_name: str, right: Any) -> li
         diff = diff[:DIFF_LINES] + [f"... ({len(diff) - DIFF_LINES} more diff lines)"]
     return diff
 
+
+def assert_rules_agree(puzzle: PuzzleLike, rules: str | os.PathLike[str], examples: int = 20, seed: int = 0,
+                       max_size: int | None = None, seconds: float = 5.0,
+                       out: str | os.PathLike[str] | None = None) -> CheckReport:
+    """Assert that the rule base file `rules` agrees with pysolve's back ends on `examples` random questions
+    of `puzzle` (`pysolve check`, seeded: the same questions every run), raises no error and never runs out
+    of time. The failure holds the report, with the smallest disagreement drawn (also written to `out`
+    when given). Returns the report."""
+    __tracebackhide__ = True
+    report = check(puzzle, rules, examples=examples, seed=seed, max_size=max_size, seconds=seconds, out=out)
+    if report.verdict != RULES_AGREE:
+        raise AssertionError("\n".join(report.lines()))
+    return report

@@ -14,7 +14,7 @@ from pysolve.budget import Budget
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError
-from pysolve.hidato import draw, generate, kanren, model, prolog, python
+from pysolve.hidato import draw, generate, instances, kanren, model, prolog, python
 from pysolve.hidato.model import Question
 from pysolve.hidato.puzzle import PUZZLE, sample_file
 from pysolve.paths import data_dir
@@ -43,14 +43,6 @@ NO_WAY = [[1, 3, 0]]  # 2 must touch 1 and 3: only the right cell is left, too f
 def cli():
     """`pysolve.cli.main`."""
     return main
-
-
-def cut_path(size: int, seed: int, keep: int) -> list[list[int]]:
-    """A sparse clue set cut from a generated path (1, N and every keep-th number): often 2+ solutions,
-    sometimes 1, never a hard case up to 6x6."""
-    data = generate.generate(generate.Recipe(size, size, seed, givens=1.0))
-    last = size * size
-    return [[v if v in (1, last) or v % keep == seed % keep else 0 for v in row] for row in data["solution"]]
 
 
 def question(rows, count=None, strategy="fast", validate=False, **budget) -> Question:
@@ -340,10 +332,8 @@ def test_generated_puzzles_cross_check_on_all_back_ends(pysolve_backends, rows, 
 
 
 @settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 10**6), strategy=st.sampled_from(["fast", "original"]))
-def test_random_sparse_boards_agree_on_how_many_solutions(seed, strategy):
-    data = generate.generate(generate.Recipe(4, 4, seed, givens=1.0))
-    rows = [[v if v in (1, 16) or (v % 5 == seed % 5) else 0 for v in row] for row in data["solution"]]
+@given(rows=instances.boards(max_side=4), strategy=st.sampled_from(["fast", "original"]))
+def test_random_boards_agree_on_how_many_solutions(rows, strategy):
     report = crosscheck(PUZZLE, question(rows, count=50, strategy=strategy, seconds=20))
     assert (report.agree or (not report.compared and len(report.results) == 1)), report.difference
     assert len({answer.count for answer in report.results.values()}) == 1
@@ -391,9 +381,8 @@ def test_prolog_fast_runs_the_long_thin_boards_on_its_portfolio(name):
 
 @needs_prolog
 @settings(max_examples=10, deadline=None)
-@given(size=st.integers(3, 5), seed=st.integers(0, 10**6), keep=st.integers(2, 5))
-def test_the_prolog_strategies_find_the_same_solutions(size, seed, keep):
-    rows = cut_path(size, seed, keep)
+@given(rows=instances.boards(max_side=5, solvable=True))
+def test_the_prolog_strategies_find_the_same_solutions(rows):
     every = {}
     for strategy in ("walk", "clpfd", "original", "logic"):
         result = bridge.solutions("hidato", bridge.goal("solution", strategy, rows, bridge.Var("S")), seconds=30)
@@ -403,10 +392,10 @@ def test_the_prolog_strategies_find_the_same_solutions(size, seed, keep):
 
 @needs_prolog
 @settings(max_examples=10, deadline=None)
-@given(size=st.integers(3, 6), seed=st.integers(0, 10**6), keep=st.integers(2, 5))
-def test_the_propagating_search_is_the_same_search_in_prolog_and_python(size, seed, keep):
+@given(rows=instances.boards(max_side=6, solvable=True))
+def test_the_propagating_search_is_the_same_search_in_prolog_and_python(rows):
     """Same fixpoint, same branching: the same solutions in the same order."""
-    board = model.make_board(cut_path(size, seed, keep))
+    board = model.make_board(rows)
     in_python = python.search(board, 10**6, python.LOGIC, Budget(seconds=30))
     goal = bridge.goal("solution", "logic", board.grid(), bridge.Var("S"))
     in_prolog = [row["S"] for row in bridge.solutions("hidato", goal, seconds=30).require_complete("logic").rows]
@@ -443,9 +432,9 @@ def test_the_propagating_search_proves_the_sample_unique_by_logic_alone():
 
 @needs_prolog
 @settings(max_examples=10, deadline=None)
-@given(size=st.integers(4, 6), seed=st.integers(0, 10**6), keep=st.integers(3, 6))
-def test_the_propagating_search_agrees_with_clpfd_on_counts(size, seed, keep):
-    board = model.make_board(cut_path(size, seed, keep))
+@given(rows=instances.boards(max_side=6, solvable=True))
+def test_the_propagating_search_agrees_with_clpfd_on_counts(rows):
+    board = model.make_board(rows)
     found = python.search(board, 2, python.LOGIC, Budget())
     answer = PUZZLE.solve(Question(board, "cut", count=2, seconds=60), "prolog")
     assert found.status == answer.status == SOLVED

@@ -14,6 +14,7 @@ from pysolve.hidato.model import Board, Question
 from pysolve.options import Option, seconds_option
 from pysolve.paths import data_dir
 from pysolve.puzzle import brief
+from pysolve.rules import RulesInterface
 from pysolve.words import plural
 
 
@@ -37,6 +38,11 @@ class HidatoPuzzle(BoardPuzzle):
         Note("sample.json", "unique", "the 8-row sample (sample.txt) as JSON rows, the original's encoding"),
         Note("*", "unique"),
     )
+    rules = RulesInterface(
+        "hidato", ("+Board", "-Solution"),
+        "rows of integers (-1 blocked, 0 empty, 1..N a number), the board's shape kept",
+        own="hidato", instances="pysolve.hidato.instances", inputs=lambda question: [question.board.grid()],
+        default_size=4, min_size=2, size_words="at most N rows and N columns")
 
     options = board_options(
         "board: JSON rows (0 empty, -1 blocked) or text (__ empty, . blocked); or a shipped name "

@@ -13,6 +13,7 @@ from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.paths import data_dir
 from pysolve.puzzle import brief, deepened
+from pysolve.rules import RulesInterface
 from pysolve.sudoku import draw, generate, model, python
 from pysolve.sudoku.model import BOXES, Question
 from pysolve.words import plural
@@ -38,6 +39,10 @@ class SudokuPuzzle(BoardPuzzle):
         Note("sixteen", "each unique"),
         Note("*", "unique"),
     )
+    rules = RulesInterface(
+        "sudoku", ("+Board", "-Solution"), "N rows of N integers (0 empty, 1..N a value), N being 4, 6, 9 or 16",
+        own="sudoku", instances="pysolve.sudoku.instances", inputs=lambda question: [question.board.rows()],
+        default_size=4, min_size=4, size_words="sides 4, 6, 9 or 16 up to N")
 
     options = board_options(
         "one puzzle (an 81-character line, or 9 lines of 9) or many (one line each); or a shipped name "

@@ -1,0 +1,404 @@
+"""`pysolve check PUZZLE FILE.pl`: a rule base of one's own asked the random questions pysolve's back ends answer.
+
+The rule base defines the puzzle's rules interface (`Puzzle.rules`, e.g.
+`hidato(+Board, -Solution) is nondet`) and nothing else: no Python adapter.
+Hypothesis draws the questions (the puzzle's `instances` module) and, at
+the first question where the rule base's canonical answer differs from
+pysolve's Prolog and Python back ends', shrinks it to the smallest one that
+still differs. The report counts the questions tried and agreed, lists the
+goals on which the rule base raised an error or ran out of time, times it
+against pysolve's Prolog, and writes the smallest disagreement as an
+instance file that `pysolve solve` reads, both answers in its comments.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from pysolve import backends, bridge, files, puzzles, words
+from pysolve.answers import UNKNOWN, Answer
+from pysolve.api import PuzzleLike, get_puzzle
+from pysolve.crosscheck import first_disagreement
+from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
+from pysolve.puzzle import Puzzle
+from pysolve.rules import RulesInterface
+
+EXAMPLES = 50          # random questions asked unless told
+SECONDS = 5.0          # each back end's time limit per question, the rule base's included
+LIMIT = 10             # every question counts solutions up to this many (then "at least 10")
+SHRINK_SECONDS = 60.0  # shrinking stops here and reports the smallest disagreement found so far
+MAX_TIME_OUTS = 5      # the check stops after this many time-outs (a rule base that loops costs --seconds each)
+REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with
+AGREE, DISAGREE, ERRORS, UNDECIDED = "agree", "disagree", "errors", "unknown"  # verdicts
+EXTRA = "pip install 'pysolve[check]'"  # what installs hypothesis
+
+
+@dataclass
+class Finding:
+    """A question the rule base gave no answer to: the goal, and the error or the limit it passed."""
+
+    goal: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        """The finding as JSON."""
+        return {"goal": self.goal, "message": self.message}
+
+
+@dataclass
+class Disagreement:
+    """The smallest question found on which the rule base and pysolve part: the answers and where they part."""
+
+    question: Any
+    goal: str
+    difference: str
+    answers: dict[str, Answer]
+    text: str = ""      # the instance file: the board, both answers in comments
+    file: str = ""      # where it was written ("" when it was not)
+    shrinks: int = 0    # questions asked while shrinking
+
+    def to_json(self) -> dict[str, Any]:
+        """The disagreement as JSON, each answer as `pysolve solve --json` gives it."""
+        return {"goal": self.goal, "difference": self.difference, "file": self.file or None, "shrinks": self.shrinks,
+                "answers": {name: answer.to_json() for name, answer in self.answers.items()}, "text": self.text}
+
+
+@dataclass
+class CheckReport:
+    """What a check found: questions tried and agreed, errors and time-outs with their goals, the smallest
+    disagreement, and the rule base's time against pysolve's Prolog."""
+
+    puzzle: str
+    rules: str
+    predicate: str
+    seed: int
+    examples: int
+    max_size: int
+    seconds: float
+    tried: int = 0
+    agreed: int = 0
+    not_compared: int = 0  # questions pysolve's own back ends did not answer in time
+    errors: list[Finding] = field(default_factory=list)
+    time_outs: list[Finding] = field(default_factory=list)
+    disagreement: Disagreement | None = None
+    times: dict[str, float] = field(default_factory=dict)  # back end -> seconds over the questions all answered
+    ratios: list[float] = field(default_factory=list)      # per such question: the rule base's time / Prolog's
+    stopped: str = ""  # why the check ended before `examples` questions ("" when it did not)
+
+    @property
+    def verdict(self) -> str:
+        """DISAGREE, ERRORS (the rule base raised errors), UNDECIDED (only time-outs, or nothing compared)
+        or AGREE."""
+        if self.disagreement is not None:
+            return DISAGREE
+        if self.errors:
+            return ERRORS
+        return UNDECIDED if self.time_outs or not self.agreed else AGREE
+
+    @property
+    def ratio(self) -> float | None:
+        """The rule base's time over pysolve's Prolog's, on the questions every back end answered."""
+        mine, prolog = self.times.get(self.rules), self.times.get("prolog")
+        return mine / prolog if mine is not None and prolog else None
+
+    def summary(self) -> str:
+        """One line: the verdict and the counts."""
+        counts = (f"{self.tried} tried, {self.agreed} agreed, {words.plural(len(self.errors), 'error')}, "
+                  f"{words.plural(len(self.time_outs), 'time-out')}")
+        headline = {AGREE: "AGREE", DISAGREE: "DISAGREEMENT", ERRORS: "ERRORS", UNDECIDED: "NO VERDICT"}[self.verdict]
+        return f"{headline}: {self.rules} on {self.puzzle} questions: {counts}"
+
+    def lines(self) -> list[str]:
+        """The report as text: the summary, how it was asked, the disagreement, the findings and the times."""
+        asked = (f"seed {self.seed}, up to {self.examples} random questions, --max-size {self.max_size}, "
+                 f"{words.seconds(self.seconds)} each, {self.predicate}")
+        lines = [self.summary(), f"  asked: {asked}"]
+        if self.stopped:
+            lines.append(f"  stopped: {self.stopped}")
+        if self.not_compared:
+            lines.append(f"  not compared: {words.plural(self.not_compared, 'question')} pysolve's own back ends "
+                         "did not answer in time")
+        lines += disagreement_lines(self.disagreement)
+        lines += finding_lines("error", self.errors) + finding_lines("time-out", self.time_outs)
+        lines += time_lines(self)
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole report as one JSON object (`pysolve check --json`: what a grader reads)."""
+        return {"puzzle": self.puzzle, "rules": self.rules, "predicate": self.predicate, "verdict": self.verdict,
+                "summary": self.summary(), "seed": self.seed, "examples": self.examples, "max_size": self.max_size,
+                "seconds": self.seconds, "tried": self.tried, "agreed": self.agreed,
+                "not_compared": self.not_compared, "stopped": self.stopped or None,
+                "errors": [finding.to_json() for finding in self.errors],
+                "time_outs": [finding.to_json() for finding in self.time_outs],
+                "disagreement": self.disagreement.to_json() if self.disagreement else None,
+                "times": {name: round(seconds, 6) for name, seconds in self.times.items()},
+                "ratio_to_prolog": round(self.ratio, 3) if self.ratio is not None else None,
+                "median_ratio_to_prolog": round(statistics.median(self.ratios), 3) if self.ratios else None}
+
+
+def disagreement_lines(found: Disagreement | None) -> list[str]:
+    """The disagreement in the report: where the answers part, the goal, and the instance: its file's board
+    when a file was written (its comments hold every answer), else the whole text, answers and all."""
+    if found is None:
+        return []
+    lines = [f"  smallest disagreement (shrunk in {words.plural(found.shrinks, 'step')}): {found.difference}",
+             f"    goal: {found.goal}"]
+    if found.file:
+        lines.append(f"    written to {found.file} (pysolve solve reads it; its comments hold every answer)")
+    shown = [line for line in found.text.splitlines() if not (found.file and line.startswith("#"))]
+    return lines + ["    " + line for line in shown]
+
+
+def finding_lines(kind: str, findings: list[Finding], shown: int = 3) -> list[str]:
+    """The first `shown` errors or time-outs, each with the goal that caused it."""
+    lines = [f"  {kind}: {finding.message}\n    goal: {finding.goal}" for finding in findings[:shown]]
+    if len(findings) > shown:
+        lines.append(f"  ... and {len(findings) - shown} more ({kind}s; --json lists them all)")
+    return lines
+
+
+def time_lines(report: CheckReport) -> list[str]:
+    """The seconds each back end took on the questions all answered, and the rule base's ratio to Prolog's."""
+    if report.ratio is None:
+        return []
+    took = ", ".join(f"{name} {words.seconds(seconds)}" for name, seconds in report.times.items())
+    median = statistics.median(report.ratios)
+    return [f"  time: {took}; {report.rules} / prolog: {report.ratio:.2g}x in all, {median:.2g}x per question "
+            "(median)"]
+
+
+# --- the check ----------------------------------------------------------------------------------------------
+
+
+def check(puzzle: PuzzleLike, rules: str | os.PathLike[str], examples: int = EXAMPLES, seed: int | None = None,
+          max_size: int | None = None, seconds: float = SECONDS, out: str | os.PathLike[str] | None = None,
+          shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
+    """Ask the rule base file `rules` and pysolve's Prolog and Python back ends the same random questions of
+    `puzzle`, at most `examples` of them (boards up to `max_size`, each back end `seconds` per question), and
+    shrink the first disagreement; `out` names the instance file to write it to. Raises a PysolveError, before
+    any question, when hypothesis or SWI-Prolog is missing, the file is missing or does not load cleanly, or
+    it does not define the puzzle's interface predicate."""
+    chosen = get_puzzle(puzzle)
+    interface = interface_of(chosen)
+    size = checked_size(interface, max_size)
+    if examples < 1:
+        raise InputError(f"--examples {examples}: a check asks at least one question")
+    hypothesis = import_hypothesis()
+    path = load_rules(chosen, interface, rules)
+    if out is not None:
+        files.check_output(out, "--out")
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    report = CheckReport(chosen.name, path.name, interface.head, seed, examples, size, seconds)
+    asker = Asker(chosen, interface, path, report, shrink_seconds)
+    strategy = interface.strategies().questions(size, LIMIT, seconds)
+    try:
+        smallest = hypothesis.find(strategy, asker.disagrees, settings=search_settings(hypothesis, examples),
+                                   random=random.Random(seed))
+    except hypothesis.errors.NoSuchExample:
+        return report
+    found = report.disagreement = asker.disagreement(smallest)
+    found.text = instance_file(chosen, interface, report, found, out)
+    if out is not None:
+        found.file = files.write_text(out, found.text, "--out")
+    return report
+
+
+def default_out(rules: str | os.PathLike[str]) -> str:
+    """Where the CLI writes the smallest disagreement unless told: RULES-counterexample.txt, in this folder."""
+    return f"{Path(rules).stem}-counterexample.txt"
+
+
+def checked_size(interface: RulesInterface, max_size: int | None) -> int:
+    """`max_size`, or the interface's default; InputError below the smallest instance the puzzle draws."""
+    size = interface.default_size if max_size is None else max_size
+    if size < interface.min_size:
+        raise InputError(f"--max-size {size}: the random boards need --max-size {interface.min_size} or more "
+                         f"({interface.size_words})")
+    return size
+
+
+def interface_of(puzzle: Puzzle) -> RulesInterface:
+    """The puzzle's rules interface; UnknownName naming the puzzles that declare one when it has none."""
+    if puzzle.rules is None:
+        raise UnknownName(f"{puzzle.name} declares no rules interface to check; these do: {', '.join(checkable())}")
+    return puzzle.rules
+
+
+def checkable() -> list[str]:
+    """The puzzles that declare a rules interface, by name."""
+    return [name for name in puzzles.names() if puzzles.get(name).rules is not None]
+
+
+def import_hypothesis() -> ModuleType:
+    """hypothesis, which draws and shrinks the questions; PysolveError naming the extra that installs it."""
+    try:
+        hypothesis = importlib.import_module("hypothesis")
+        importlib.import_module("hypothesis.errors")
+    except ImportError:
+        raise PysolveError(f"pysolve check draws its questions with hypothesis, which is not installed: {EXTRA}") \
+            from None
+    return hypothesis
+
+
+def search_settings(hypothesis: ModuleType, examples: int) -> Any:
+    """Hypothesis settings of a check: `examples` questions, no database, no deadline, quiet, no health check
+    (a slow rule base is what a check measures)."""
+    return hypothesis.settings(max_examples=examples, database=None, deadline=None,
+                               verbosity=hypothesis.Verbosity.quiet,
+                               suppress_health_check=list(hypothesis.HealthCheck))
+
+
+def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Path:
+    """The rule base's path, loaded after pysolve's own (so a module of the same name is refused, not pysolve's)
+    and checked to define the interface predicate; one-line errors otherwise."""
+    path = bridge.resolve_rule_base(rules)
+    try:
+        backends.require("prolog")
+    except BackendUnavailable as error:
+        raise BackendUnavailable(f"checking {path.name} needs SWI-Prolog, the back end that runs a .pl rule base: "
+                                 f"{error}", hidden=error.hidden) from None
+    bridge.load(interface.own)
+    try:
+        bridge.load(path)
+    except PrologError as error:
+        raise PrologError(" ".join(str(error).split()), error.detail) from None
+    if not interface.defined_in(path):
+        raise InputError(f"{path.name} does not define {interface.indicator}, the rules interface of "
+                         f"{puzzle.name}: {interface.head}, the board and each solution {interface.terms} "
+                         f"(docs/{puzzle.name}.md, \"Check your own rules\")")
+    return path
+
+
+class Asker:
+    """Asks one question of the rule base and of pysolve's back ends, keeps the report's counts while
+    hypothesis generates, and remembers every verdict (hypothesis asks the smallest question again at the
+    end, and must hear the same)."""
+
+    def __init__(self, puzzle: Puzzle, interface: RulesInterface, path: Path, report: CheckReport,
+                 shrink_seconds: float) -> None:
+        self.puzzle, self.interface, self.path, self.report = puzzle, interface, path, report
+        self.shrink_seconds = shrink_seconds
+        self.verdicts: dict[str, bool] = {}
+        self.answers: dict[str, dict[str, Answer]] = {}  # key -> every answer to a question that disagreed
+        self.shrink_deadline: float | None = None         # set at the first disagreement
+        self.shrinks = 0
+
+    def disagrees(self, question: Any) -> bool:
+        """True when the rule base's answer to `question` differs from pysolve's (hypothesis's condition)."""
+        key = json.dumps(self.puzzle.describe(question), sort_keys=True)
+        if key not in self.verdicts:
+            self.verdicts[key] = self.first_verdict(key, question)
+        return self.verdicts[key]
+
+    def first_verdict(self, key: str, question: Any) -> bool:
+        """Ask `question` now: counted while generating; while shrinking only until the shrink time is up."""
+        if self.report.stopped:
+            return False
+        shrinking = self.shrink_deadline is not None
+        if shrinking and time.monotonic() > (self.shrink_deadline or 0):
+            return False
+        answers = self.ask(question, count=not shrinking)
+        self.shrinks += shrinking
+        if answers is None or first_disagreement(self.puzzle, answers) is None:
+            return False
+        self.answers[key] = answers
+        if not shrinking:
+            self.shrink_deadline = time.monotonic() + self.shrink_seconds
+        return True
+
+    def ask(self, question: Any, count: bool) -> dict[str, Answer] | None:
+        """Every answer to `question`, the rule base's first, or None when one gave none; each outcome recorded
+        in the report when `count` (while hypothesis generates, not while it shrinks)."""
+        mine = self.ask_rules(question)
+        theirs = {name: self.puzzle.solve(question, name) for name in REFERENCE}
+        answered = not isinstance(mine, str) and all(answer.status != UNKNOWN for answer in [mine, *theirs.values()])
+        answers = {self.report.rules: mine, **theirs} if answered and not isinstance(mine, str) else None
+        if count:
+            self.record(str(self.interface.goal(question)), mine, answers)
+        return answers
+
+    def record(self, goal: str, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
+        """Count one question generated: agreed (with the times), an error or a time-out of the rule base (with
+        its goal), or not compared (pysolve's own back ends ran out of time)."""
+        report = self.report
+        report.tried += 1
+        if isinstance(mine, str):
+            report.errors.append(Finding(goal, mine))
+        elif mine.status == UNKNOWN:
+            report.time_outs.append(Finding(goal, mine.reason))
+            self.stop_after_time_outs()
+        elif answers is None:
+            report.not_compared += 1
+        elif first_disagreement(self.puzzle, answers) is None:
+            report.agreed += 1
+            self.add_times(answers)
+
+    def ask_rules(self, question: Any) -> Answer | str:
+        """The rule base's answer, timed as a back end's; the error's one line when its goal raised one."""
+        try:
+            return self.puzzle.run(self.report.rules, self.asking(), question)
+        except PrologError as error:
+            return str(error)
+
+    def asking(self) -> Callable[[Any], Any]:
+        """The rule base as a solver: a question in, its Found out."""
+        return lambda question: self.interface.ask(self.path, question, self.report.seconds)
+
+    def stop_after_time_outs(self) -> None:
+        """Stop asking once MAX_TIME_OUTS questions ran out of time (a looping rule base costs --seconds each)."""
+        if len(self.report.time_outs) >= MAX_TIME_OUTS:
+            self.report.stopped = f"after {MAX_TIME_OUTS} time-outs of {self.report.rules}"
+
+    def add_times(self, answers: dict[str, Answer]) -> None:
+        """Add each back end's seconds on a question all answered, and the rule base's ratio to Prolog's."""
+        for name, answer in answers.items():
+            self.report.times[name] = self.report.times.get(name, 0.0) + answer.stats["seconds"]
+        prolog = answers["prolog"].stats["seconds"]
+        if prolog:
+            self.report.ratios.append(answers[self.report.rules].stats["seconds"] / prolog)
+
+    def disagreement(self, question: Any) -> Disagreement:
+        """The disagreement on `question` (one hypothesis found)."""
+        answers = self.answers[json.dumps(self.puzzle.describe(question), sort_keys=True)]
+        difference = first_disagreement(self.puzzle, answers) or ""
+        return Disagreement(question, str(self.interface.goal(question)), difference, answers, shrinks=self.shrinks)
+
+
+def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport, found: Disagreement,
+                  out: str | os.PathLike[str] | None) -> str:
+    """The disagreement as an instance file `pysolve solve PUZZLE FILE` reads (`out`, when it is written):
+    comments with how it was found, where the answers part and each answer drawn (the back ends that agree
+    under one heading), then the instance itself."""
+    comments = [f"pysolve check {puzzle.name} {report.rules} --seed {report.seed}: the smallest disagreement "
+                "found, shrunk by hypothesis",
+                f"the goal: {found.goal}", f"they part: {found.difference}", ""]
+    for names, answer in answer_groups(puzzle, found.answers):
+        comments += [f"{' and '.join(names)} answered:", *("  " + line for line in puzzle.render(answer).splitlines()),
+                     ""]
+    comments.append(f"ask pysolve again: pysolve solve {puzzle.name} {out or 'FILE'} --count {LIMIT}")
+    text = interface.strategies().instance_text(found.question)
+    return "\n".join(f"# {line}".rstrip() for line in comments) + "\n" + text.rstrip("\n") + "\n"
+
+
+def answer_groups(puzzle: Puzzle, answers: dict[str, Answer]) -> list[tuple[list[str], Answer]]:
+    """The answers grouped by their canonical form, in order: the names that gave each, and the first such
+    answer."""
+    groups: list[tuple[list[str], Answer]] = []
+    for name, answer in answers.items():
+        same = next((names for names, first in groups if puzzle.canonical(first) == puzzle.canonical(answer)), None)
+        if same is None:
+            groups.append(([name], answer))
+        else:
+            same.append(name)
+    return groups

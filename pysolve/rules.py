@@ -1,0 +1,95 @@
+"""A puzzle's rules interface: the predicate a rule base of one's own defines, so pysolve asks it with no adapter.
+
+A puzzle declares one (`Puzzle.rules`), pysolve's own rule base satisfies
+it, and `pysolve check PUZZLE FILE.pl` (pysolve.check) asks any `.pl` file
+that defines it the questions it asks its own back ends. For the board
+puzzles the predicate is `NAME(+Board, -Solution) is nondet`: the board in
+the very term form pysolve's rule bases take, every solution once on
+backtracking, in the same form.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from pysolve import bridge, files
+from pysolve.answers import Found, counted
+from pysolve.errors import PrologError
+
+OUTPUT = "Solution"  # the output variable of every goal asked through an interface
+LOOKUP_SECONDS = 10.0  # time limit of asking whether a rule base defines the predicate
+
+
+def rows_of_integers(value: Any) -> bool:
+    """True when `value` is a list of lists of integers: a board puzzle's solution term."""
+    return isinstance(value, list) and all(
+        isinstance(row, list) and all(type(cell) is int for cell in row) for row in value)
+
+
+@dataclass(frozen=True)
+class RulesInterface:
+    """The predicate a rule base of one's own defines for a puzzle, and how pysolve asks it.
+
+    `inputs(question)` gives the goal's input arguments (plain data for
+    `bridge.goal`); the last argument is the output, one solution per row
+    of the query, which must pass `solution_form`. `instances` names the
+    module of hypothesis strategies that draws random questions
+    (`questions(max_size, limit, seconds)`) and writes one as the file
+    `pysolve solve` reads (`instance_text(question)`).
+    """
+
+    predicate: str
+    arguments: tuple[str, ...]            # in PlDoc's modes: ("+Board", "-Solution")
+    terms: str                            # the term forms in words, for the docs and for messages
+    own: str                              # pysolve's rule base that satisfies the interface
+    instances: str                        # the module of hypothesis strategies for random questions
+    inputs: Callable[[Any], list[Any]]
+    default_size: int                     # `--max-size` when none is given
+    min_size: int                         # the smallest `--max-size` the instances allow
+    size_words: str                       # what `--max-size` bounds, in words
+    solution_form: Callable[[Any], bool] = rows_of_integers
+
+    @property
+    def arity(self) -> int:
+        """The predicate's arity: the inputs and the output."""
+        return len(self.arguments)
+
+    @property
+    def head(self) -> str:
+        """The predicate as PlDoc writes it: `hidato(+Board, -Solution) is nondet`."""
+        return f"{self.predicate}({', '.join(self.arguments)}) is nondet"
+
+    @property
+    def indicator(self) -> str:
+        """name/arity, as Prolog writes a predicate."""
+        return f"{self.predicate}/{self.arity}"
+
+    def goal(self, question: Any) -> bridge.Goal:
+        """The goal that asks a rule base `question`: the predicate on its inputs and the output variable."""
+        return bridge.goal(self.predicate, *self.inputs(question), bridge.Var(OUTPUT))
+
+    def defined_in(self, rule_base: str | os.PathLike[str]) -> bool:
+        """True when the (loaded) rule base defines the predicate or imports it."""
+        lookup = bridge.goal("current_predicate", bridge.goal("/", self.predicate, self.arity))
+        return bool(bridge.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
+
+    def ask(self, rule_base: str | os.PathLike[str], question: Any, seconds: float) -> Found:
+        """The rule base's answer to a board question: its first `question.limit` solutions within `seconds`,
+        counted when the question counts; unknown when the time ran out; PrologError naming the goal when a
+        solution is not in the interface's form (a board puzzle's answer is rows of integers)."""
+        goal = self.goal(question)
+        result = bridge.solutions(rule_base, goal, max_solutions=question.limit, seconds=seconds)
+        found = bridge.found_rows(result, OUTPUT, f"{self.indicator} of {os.path.basename(rule_base)}")
+        for solution in found.solutions:
+            if not self.solution_form(solution):
+                raise PrologError(f"goal {goal} gave {OUTPUT} = {files.excerpt(solution)}, not {self.terms}")
+        return counted(found, question.count)
+
+    def strategies(self) -> ModuleType:
+        """The module of hypothesis strategies for this puzzle's random questions (it imports hypothesis)."""
+        return importlib.import_module(self.instances)

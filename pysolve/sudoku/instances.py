@@ -1,0 +1,64 @@
+"""Random Sudoku instances as hypothesis strategies, for pysolve's tests, `pysolve check` and tests of one's own.
+
+A board is drawn the way hypothesis shrinks well: its side (4 first), a
+seed for a random complete grid (the generator's `full_grid`), which cells
+are blanked, and whether two givens swap values (which may leave no
+solution; a swap that repeats a value in a row, column or box is not made,
+as pysolve refuses such a board). Shrinking makes the board smaller, blanks
+fewer cells and swaps none, so the smallest board that still shows a
+difference is nearly filled in: few solutions, each easy to read.
+
+>>> from hypothesis import find
+>>> sum(value == 0 for row in find(boards(), lambda rows: True) for value in row)
+0
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import strategies as st
+
+from pysolve.boards import DEFAULT_SECONDS
+from pysolve.sudoku import draw as drawing
+from pysolve.sudoku import generate, model
+from pysolve.sudoku.model import BOXES, Grid, Question
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@st.composite
+def boards(draw: st.DrawFn, max_side: int = 4, solvable: bool = False) -> Grid:
+    """Rows of a Sudoku board of side at most `max_side` (4, 6, 9 or 16; at least 4), each cell blanked or
+    not; a solution exists unless two givens swapped values (never when `solvable`)."""
+    size = draw(st.sampled_from([side for side in BOXES if side <= max(max_side, 4)]))
+    solution = generate.full_grid(size, random.Random(draw(SEEDS)))
+    blanked = draw(st.lists(st.booleans(), min_size=size * size, max_size=size * size))
+    cells = [0 if blank else value for value, blank in zip(solution, blanked)]
+    if not solvable and draw(st.booleans()):
+        cells = swapped(cells, draw(st.integers(0, size * size)), draw(st.integers(0, size * size)))
+    return model.Board(tuple(cells)).rows()
+
+
+def swapped(cells: list[int], first: int, second: int) -> list[int]:
+    """`cells` with the values of its `first` and `second` givens (counted modulo their number) swapped, unless
+    that repeats a value in a row, column or box."""
+    givens = [cell for cell, value in enumerate(cells) if value]
+    if not givens:
+        return cells
+    one, other = givens[first % len(givens)], givens[second % len(givens)]
+    changed = list(cells)
+    changed[one], changed[other] = cells[other], cells[one]
+    return changed if not model.repeats(model.Board(tuple(changed))) else cells
+
+
+def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
+    """Questions counting the solutions of random boards up to `limit` (sides of at most `max_size`), each
+    search within `seconds`: what `pysolve check sudoku` asks."""
+    return boards(max_side=max_size).map(
+        lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
+
+
+def instance_text(question: Question) -> str:
+    """The question's board as a file `pysolve solve sudoku` reads (the grid drawn as text)."""
+    return drawing.text(question.board.rows())

@@ -1,0 +1,162 @@
+"""`pysolve check`: rule bases of one's own (tests/data/rules/) asked pysolve's random questions, on real engines.
+
+A correct rule base agrees, a wrong one is caught with a small shrunk
+counterexample that `pysolve solve` reads back, a looping one runs out of
+time with its goals named, bad input is one line and exit 2; pysolve's own
+rule bases satisfy the interfaces they declare.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from pysolve.bridge import HIDE_VARIABLE
+from pysolve.check import AGREE, check
+from pysolve.cli import main
+from pysolve.errors import PysolveError
+from pysolve.hidato import instances as hidato_instances
+from pysolve.hidato import model as hidato_model
+from pysolve.paths import rule_base_dir
+from pysolve.pytest_plugin import assert_rules_agree, needs_prolog
+from pysolve.sudoku import instances as sudoku_instances
+from pysolve.sudoku import model as sudoku_model
+
+RULES = Path(__file__).parent / "data" / "rules"
+CORRECT = {"hidato": RULES / "hidato_walk.pl", "sudoku": RULES / "sudoku_clpfd.pl"}
+WRONG = {"hidato": RULES / "hidato_ignores_clues.pl", "sudoku": RULES / "sudoku_no_boxes.pl"}
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of one `pysolve` command run in this process."""
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@needs_prolog
+@pytest.mark.parametrize("puzzle", ["hidato", "sudoku"])
+def test_pysolves_own_rule_bases_satisfy_the_interface_they_declare(puzzle):
+    report = check(puzzle, rule_base_dir() / f"{puzzle}.pl", examples=15, seed=1)
+    assert report.verdict == AGREE and report.agreed == report.tried > 0, report.lines()
+
+
+@needs_prolog
+@pytest.mark.parametrize("puzzle", ["hidato", "sudoku"])
+def test_a_correct_rule_base_of_ones_own_agrees(puzzle, capsys):
+    code, out, _ = run(["check", puzzle, str(CORRECT[puzzle]), "--examples", "25", "--seed", "2", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0 and report["verdict"] == "agree", report["summary"]
+    assert report["agreed"] == report["tried"] > 0 and report["errors"] == report["time_outs"] == []
+    assert report["ratio_to_prolog"] > 0 and set(report["times"]) == {CORRECT[puzzle].name, "prolog", "python"}
+
+
+@needs_prolog
+@pytest.mark.parametrize("puzzle, most_cells", [("hidato", 6), ("sudoku", 16)])
+def test_a_wrong_rule_base_is_caught_with_a_small_counterexample_that_solve_reads(puzzle, most_cells, tmp_path,
+                                                                                 capsys):
+    out = tmp_path / "smallest.txt"
+    code, printed, _ = run(["check", puzzle, str(WRONG[puzzle]), "--seed", "3", "--out", str(out), "--json"], capsys)
+    report = json.loads(printed)
+    found = report["disagreement"]
+    assert code == 1 and report["verdict"] == "disagree" and found["file"] == str(out)
+    assert "differ at answer" in found["difference"] and found["goal"].startswith(f"'{puzzle}'(")
+    mine, pysolve = found["answers"][WRONG[puzzle].name], found["answers"]["prolog"]
+    assert mine["count"] != pysolve["count"] or mine["solutions"] != pysolve["solutions"]
+    assert len(mine["question"]["puzzle"]) * len(mine["question"]["puzzle"][0]) <= most_cells  # shrunk
+    text = out.read_text(encoding="utf-8")
+    assert "they part:" in text and f"{WRONG[puzzle].name} answered:" in text and "prolog and python answered:" in text
+    code, printed, _ = run(["solve", puzzle, str(out), "--count", "10", "--backend", "python", "--json"], capsys)
+    assert code == 0 and json.loads(printed)["count"] == pysolve["count"]
+
+
+@needs_prolog
+def test_the_text_report_names_the_file_and_draws_the_board(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["check", "hidato", str(WRONG["hidato"]), "--seed", "3", "--examples", "20"], capsys)
+    assert code == 1 and out.startswith("DISAGREEMENT: hidato_ignores_clues.pl on hidato questions")
+    assert "written to hidato_ignores_clues-counterexample.txt" in out
+    assert (tmp_path / "hidato_ignores_clues-counterexample.txt").is_file()
+
+
+@needs_prolog
+def test_a_looping_rule_base_runs_out_of_time_with_its_goals_named(capsys):
+    code, out, _ = run(["check", "hidato", str(RULES / "hidato_loops.pl"), "--seconds", "0.3", "--examples", "3",
+                        "--seed", "1", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 3 and report["verdict"] == "unknown" and report["agreed"] == 0
+    assert len(report["time_outs"]) == report["tried"] == 3
+    assert all(finding["goal"].startswith("'hidato'([[") and "time limit of 0.3 s" in finding["message"]
+               for finding in report["time_outs"])
+
+
+@pytest.mark.parametrize("rules, extra, message", [
+    ("missing.pl", [], "rule base file '.*missing.pl' does not exist"),
+    ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
+    ("hidato_walk.pl", ["--examples", "0"], "--examples 0: a check asks at least one question"),
+    pytest.param("hidato_syntax_error.pl", [], "did not load cleanly: .*hidato_syntax_error.pl:4.*Syntax error",
+                 marks=needs_prolog),
+    pytest.param("hidato_other_name.pl", [], "hidato_other_name.pl does not define hidato/2, the rules interface",
+                 marks=needs_prolog),
+    pytest.param("sudoku_clpfd.pl", [], "sudoku_clpfd.pl does not define hidato/2", marks=needs_prolog),
+])
+def test_bad_input_is_one_line_and_exit_2(rules, extra, message, capsys):
+    code, out, err = run(["check", "hidato", str(RULES / rules), *extra], capsys)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert re.search(message, err), err
+
+
+def test_a_pl_rule_base_needs_swi_prolog_and_says_so_when_it_is_hidden():
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", "check", "hidato", str(CORRECT["hidato"])],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, HIDE_VARIABLE: "1"})
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.splitlines()) == 1
+    assert "checking hidato_walk.pl needs SWI-Prolog" in done.stderr and HIDE_VARIABLE in done.stderr
+
+
+def test_without_hypothesis_check_names_the_extra_that_installs_it(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "hypothesis", None)
+    with pytest.raises(PysolveError, match=r"hypothesis, which is not installed: pip install 'pysolve\[check\]'"):
+        check("hidato", CORRECT["hidato"])
+    code, _, err = run(["check", "hidato", str(CORRECT["hidato"])], capsys)
+    assert code == 2 and len(err.splitlines()) == 1
+
+
+def test_a_puzzle_without_a_rules_interface_is_refused_by_name():
+    with pytest.raises(PysolveError, match="tangram declares no rules interface to check; these do: hidato, sudoku"):
+        check("tangram", CORRECT["hidato"])
+
+
+# --- the plugin ------------------------------------------------------------------------------------------
+
+
+@needs_prolog
+def test_the_plugin_assertion_passes_on_correct_rules_and_shows_the_shrunk_counterexample_on_wrong_ones():
+    assert assert_rules_agree("sudoku", CORRECT["sudoku"], examples=10).agreed == 10
+    with pytest.raises(AssertionError) as failure:
+        assert_rules_agree("hidato", WRONG["hidato"], examples=20, seed=3)
+    message = str(failure.value)
+    assert message.startswith("DISAGREEMENT") and "smallest disagreement" in message
+    assert "hidato_ignores_clues.pl answered:" in message and "prolog and python answered:" in message
+
+
+# --- the public strategies --------------------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(hidato_instances.boards(max_side=3))
+def test_hidato_boards_keep_within_their_bounds_and_read_as_boards(rows):
+    assert len(rows) <= 3 and all(len(row) <= 3 for row in rows)
+    assert hidato_model.make_board(rows).size >= 2
+
+
+@settings(max_examples=20, deadline=None)
+@given(sudoku_instances.boards(max_side=6))
+def test_sudoku_boards_keep_within_their_bounds_and_repeat_no_value(rows):
+    assert len(rows) in (4, 6) and not sudoku_model.repeats(sudoku_model.make_board(rows))
