@@ -25,7 +25,7 @@ from pysolve import backends as _backends
 from pysolve.api import PuzzleLike, crosscheck, get_puzzle
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
-from pysolve.puzzle import Solver
+from pysolve.dispatch import Solver
 from pysolve.report import crosscheck_table
 
 OPTION = "--pysolve-backends"
