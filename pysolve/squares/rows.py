@@ -20,8 +20,8 @@ from pysolve.squares.model import Cell, Instance, Periods
 from pysolve.squares.visitors import Visit, only_canonical
 
 
-def fast(instance: Instance, visit: Visit, budget: Budget, classes: bool = False,
-         periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> None:
+def row_order(instance: Instance, visit: Visit, budget: Budget, classes: bool = False,
+              periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> None:
     """The same row-by-row search over an index: each position's candidates keyed by the needed labels.
 
     Labels become small integers; a candidate list holds only rotations that
