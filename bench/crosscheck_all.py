@@ -45,7 +45,7 @@ def shipped_cases(puzzle: Puzzle) -> Iterator[Case]:
 
 def generated(puzzle: Puzzle, folder: Path, **options: Any) -> str:
     """The path of an instance `pysolve generate PUZZLE` makes with these options."""
-    _, text = puzzle.generate(**options)
+    _, text = puzzle.generated(**options)
     path = folder / f"{puzzle.name}-{'-'.join(f'{key}{value}' for key, value in options.items())}.txt"
     path.write_text(text + "\n")
     return str(path)

@@ -24,7 +24,7 @@ program's search and asks each question of the search it names.
 The search is the original program's: positions row by row from the
 top-left, every unused piece in every rotation, kept when it matches the
 left and upper neighbours. Strategy `original` tries the pieces literally
-(select, rotate, check); strategy `indexed` asks a table of the rotations
+(select, rotate, check); strategy `rows` asks a table of the rotations
 that fit each kind of cell, keyed by the labels the upper and left
 neighbours need (one integer, which SWI-Prolog's first-argument index
 answers directly; see indexed_solution/2). Both enumerate the solutions in
@@ -55,10 +55,10 @@ as top halves joined to bottom halves, both filled by the indexed row order.
 %!  solution(+Strategy, -Grid) is nondet.
 %
 %   Grid is a solution of the puzzle of the running with_puzzle/6, found
-%   row by row from the top-left; Strategy is `original` or `indexed` (same
+%   row by row from the top-left; Strategy is `original` or `rows` (same
 %   solutions, same order). Raises an existence error outside with_puzzle/6.
 
-solution(indexed, Grid) :-
+solution(rows, Grid) :-
     puzzle_rule(_),
     indexed_solution(all, Grid).
 solution(original, Grid) :-
@@ -109,7 +109,7 @@ candidate(Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 %!  solve(+Strategy, +Rotation, -Grid) is nondet.
 %
 %   Grid is a solution of the puzzle of the running with_puzzle/6.
-%   Strategy `original` or `indexed` searches row by row (see
+%   Strategy `original` or `rows` searches row by row (see
 %   solution/2); `mrv` fills the most constrained cell first (see
 %   mrv_solution/1) and gives the same solutions in another order.
 %   Rotation `all`: every solution, in the original's order (`mrv`: by class).
@@ -123,7 +123,7 @@ candidate(Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 solve(Strategy, Rotation, Grid) :-
     must_be(atom, Strategy),
     must_be(atom, Rotation),
-    (   memberchk(Strategy, [original, indexed, mrv])
+    (   memberchk(Strategy, [original, rows, mrv])
     ->  true
     ;   domain_error(squares_strategy, Strategy)
     ),
@@ -142,7 +142,7 @@ rotation_solve(all, Strategy, Grid) :-
 rotation_solve(up_to_rotation, mrv, Grid) :-
     mrv_solution(Grid),
     canonical(Grid).
-rotation_solve(up_to_rotation, indexed, Grid) :-
+rotation_solve(up_to_rotation, rows, Grid) :-
     indexed_solution(canonical, Grid),
     canonical(Grid).
 rotation_solve(up_to_rotation, original, Grid) :-
@@ -162,7 +162,7 @@ class_member(Grid, Turned) :-
 %   Grid is a canonical solution (see solve/3, `up_to_rotation`) of the
 %   puzzle of the running with_puzzle/6 whose first cells, row by row from
 %   the top-left, are Prefix (a list of [Piece, Turns], or a variable for a
-%   free cell): one part of a count split into parts. Strategy `indexed`
+%   free cell): one part of a count split into parts. Strategy `rows`
 %   searches row by row from the end of Prefix, `mrv` places Prefix and then
 %   fills the most constrained cell first. Raises a domain error for another
 %   strategy.
@@ -170,13 +170,13 @@ class_member(Grid, Turned) :-
 prefix_solution(Strategy, Prefix, Grid) :-
     must_be(list, Prefix),
     puzzle_rule(_),
-    (   Strategy == indexed
+    (   Strategy == rows
     ->  grid_size(Rows, Cols),
         length(Grid, Rows),
         maplist(cell_row(Cols), Grid),
         append(Grid, Cells),
         append(Prefix, _, Cells),
-        rotation_solve(up_to_rotation, indexed, Grid)
+        rotation_solve(up_to_rotation, rows, Grid)
     ;   Strategy == mrv
     ->  mrv_solution(Prefix, Grid),
         canonical(Grid)

@@ -16,7 +16,7 @@ each value once.
 
 Three strategies answer solution/3:
 
-  - `propagate`: Python's fast search, node for node: each cell's
+  - `fast`: Python's fast search, node for node: each cell's
     candidates as a bit set, narrowed to a fixpoint by naked singles (a
     cell left one value takes it from its peers) and hidden singles (a
     value left one place in a unit goes there), then the first cell with
@@ -96,14 +96,14 @@ bands_of(Width, Row, Chunks) :-
 
 %!  solution(+Strategy, +Rows, -Solved) is nondet.
 %
-%   Solved is a solution of the board Rows found by Strategy, `propagate`,
+%   Solved is a solution of the board Rows found by Strategy, `fast`,
 %   `clpfd` or `plain`; every solution on backtracking. Raises a domain error for
 %   another strategy, a board that is not square of side 4, 6, 9 or 16,
 %   or a value outside 0..N.
 
 solution(Strategy, Rows, Solved) :-
     must_be(atom, Strategy),
-    (   memberchk(Strategy, [propagate, clpfd, plain])
+    (   memberchk(Strategy, [fast, clpfd, plain])
     ->  true
     ;   domain_error(sudoku_strategy, Strategy)
     ),
@@ -159,7 +159,7 @@ cell_term(Size, Value, Cell) :-
     ;   domain_error(sudoku_value, Value)
     ).
 
-search(propagate, Size, Cells, _) :-
+search(fast, Size, Cells, _) :-
     geometry(Size, Geometry),
     Geometry = geometry(_, _, _, Full, AllUnits),
     append(Cells, Values),

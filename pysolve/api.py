@@ -17,18 +17,19 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from pysolve import backends as _backends
 from pysolve import bridge, puzzles
 from pysolve import options as _options
 from pysolve.crosscheck import CrossCheck
 from pysolve.crosscheck import crosscheck as _crosscheck
+from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
-from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle, Solver
+from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle
 
-PuzzleLike = Union[str, Puzzle]
-BackendLike = Union[str, Solver]
+PuzzleLike = str | Puzzle
+BackendLike = str | Solver
 
 
 def get_puzzle(puzzle: PuzzleLike) -> Puzzle:
@@ -83,7 +84,7 @@ def generate(puzzle: PuzzleLike, out: str | os.PathLike[str] | None = None,
     if not chosen.can_generate:
         generating = ", ".join(name for name in puzzles.names() if puzzles.get(name).can_generate)
         raise UnknownName(f"{chosen.name} has no generator; these puzzles generate: {generating}")
-    return chosen.generate(out=out, **options)
+    return chosen.generated(out=out, **options)
 
 
 def _keywords(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The three back ends, their availability, and the default choice.
 
 A back end is only a name here: each puzzle holds its own solver for each
-back end (`pysolve.puzzle.Puzzle.solvers`). This module answers "can this
+back end (`pysolve.dispatch.Dispatch.solvers`). This module answers "can this
 back end run here, which version, and if not, why".
 """
 

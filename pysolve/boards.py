@@ -10,10 +10,10 @@ how its boards are read, drawn and checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 from pysolve import files
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
@@ -86,13 +86,13 @@ def board_options(file_help: str, validate_help: str, strategy: Option, *more: O
 class BoardPuzzle(Puzzle):
     """A Puzzle whose questions are BoardQuestions: the entries, canonical form, text and SVG they share."""
 
-    drawing: ClassVar[ModuleType]  # the puzzle's draw module: text(rows) and svg(rows, puzzle)
+    drawing: ModuleType  # the puzzle's draw module: text(rows) and svg(rows, puzzle)
 
     def total(self, question: BoardQuestion, counts: list[int]) -> int:
         """The parts' counts added up, stopping at the question's K as each part does."""
         return min(sum(counts), question.limit)
 
-    def entry(self, question: BoardQuestion) -> str:
+    def kind(self, question: BoardQuestion) -> str:
         """`validate` for a filled board to check, else `solve`."""
         return "validate" if question.validate else "solve"
 
@@ -143,11 +143,12 @@ class BoardPuzzle(Puzzle):
         asked = answer.question["count"]
         if not asked:
             return "solved"
-        if answer.count == 1 and asked > 1:
+        found = answer.count if answer.count is not None else len(answer.solutions)  # one's own may not count
+        if found == 1 and asked > 1:
             return "1 solution: unique"
-        return plural(answer.count, "solution") + (" (stopped at the limit)" if answer.count == asked else "")
+        return plural(found, "solution") + (" (stopped at the limit)" if found == asked else "")
 
-    def write_files(self, answer: Answer, outputs: dict[str, Any]) -> list[str]:
+    def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
         """The (first) solution, or the puzzle, as SVG when --svg OUT was given."""
         if not outputs.get("svg"):
             return []

@@ -329,7 +329,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_generate(args: argparse.Namespace) -> int:
     """The generated puzzle in its file format, printed or written to --out; with --json, described as JSON."""
     puzzle = puzzles.get(args.puzzle)
-    data, text = puzzle.generate(out=args.out, **options.from_namespace(puzzle.generate_options, args))
+    data, text = puzzle.generated(out=args.out, **options.from_namespace(puzzle.generate_options, args))
     if args.json:
         print_json(data)
     elif args.out is None:
@@ -366,7 +366,7 @@ def render_list(puzzle: str, instances: list[dict[str, Any]]) -> str:
 
 def run_play(args: argparse.Namespace) -> int:
     puzzle = puzzles.get(args.puzzle)
-    return puzzle.play(args.backend, **options.from_namespace(puzzle.play_options, args))
+    return puzzle.game(args.backend, **options.from_namespace(puzzle.play_options, args))
 
 
 def run_query(args: argparse.Namespace) -> int:

@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pysolve import backends, budget
+from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle, Solver
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 
-DECLINED = "declined"        # the back end does not answer this question (Puzzle.backends_for leaves it out)
+DECLINED = "declined"        # the back end does not answer this question (Dispatch.backends_for leaves it out)
 UNAVAILABLE = "unavailable"  # the back end cannot run here (not installed, hidden)
 FAILED = "failed"            # the back end raised an error
 # UNKNOWN (pysolve.puzzle): the back end passed its budget before it could answer

@@ -31,7 +31,7 @@ from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE as RULES_AGREE
 from pysolve.check import CheckReport, check
 from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
-from pysolve.puzzle import Solver
+from pysolve.dispatch import Solver
 from pysolve.report import crosscheck_table
 
 OPTION = "--pysolve-backends"

@@ -76,7 +76,7 @@ def test_hidden_prolog_is_named_unavailable_and_two_answers_still_agree() -> Non
 @pytest.fixture(scope="module")
 def readme_board(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The README's board: `pysolve generate hidato --rows 8 --cols 8 --seed 7`."""
-    _, text = puzzles.get("hidato").generate(rows=8, cols=8, seed=7)
+    _, text = puzzles.get("hidato").generated(rows=8, cols=8, seed=7)
     path = tmp_path_factory.mktemp("readme") / "hidato-8x8-seed7.txt"
     path.write_text(text + "\n")
     return path
@@ -106,7 +106,7 @@ def test_a_slow_back_end_answers_unknown_within_its_own_seconds(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """A generated 16x16 tangram counted: miniKanren needs far more than a second; the others' answers come
     first and the cross-check ends within its --seconds (and a bit)."""
-    _, text = puzzles.get("tangram").generate(seed=1)
+    _, text = puzzles.get("tangram").generated(seed=1)
     board = tmp_path / "tangram.txt"
     board.write_text(text + "\n")
     started = time.monotonic()

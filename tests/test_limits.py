@@ -344,7 +344,7 @@ def open_board(tmp_path: Path, side: int) -> str:
 
 def few_colours_eternity(tmp_path: Path) -> str:
     """A generated 8x8 eternity-rule squares instance with 3 colours: rows of many candidates."""
-    _, text = puzzles.get("squares").generate(rows=8, cols=8, colours=3, rule="eternity", seed=1)
+    _, text = puzzles.get("squares").generated(rows=8, cols=8, colours=3, rule="eternity", seed=1)
     path = tmp_path / "eternity8.txt"
     path.write_text(text + "\n")
     return str(path)

@@ -34,7 +34,7 @@ from pysolve.squares import (
 from pysolve.squares.generate import generate
 from pysolve.squares.model import ALL, COUNT, FIRST, Question
 from pysolve.squares.puzzle import PUZZLE
-from pysolve.squares.rows import fast
+from pysolve.squares.rows import row_order
 
 # Known answers: the spec (insects: 4 solutions, 1 up to rotation), Owen's README (3x3: 16).
 # The larger Owen counts are the ones every back end that finishes agrees on (bench/squares.py).
@@ -194,7 +194,7 @@ def test_the_insect_counts_past_sixteen_cells_fill_the_most_constrained_cell_fir
     question = Question(instance, ALL)
     assert model.most_constrained_first(question) and not model.most_constrained_first(replace(question, mode=FIRST))
     full = python.Collector(question)
-    fast(instance, full, Budget(), periods=instance.periods())  # row by row, no symmetry broken
+    row_order(instance, full, Budget(), periods=instance.periods())  # row by row, no symmetry broken
     answer = PUZZLE.solve(question, pysolve_backend)
     assert grids(answer) == sorted(full.grids) and answer.count == full.count >= 1
     counted = PUZZLE.solve(replace(question, mode=COUNT), pysolve_backend)
@@ -372,8 +372,8 @@ def test_every_prolog_search_finds_the_same_grids_as_the_full_enumeration(rows, 
         goal = prolog.with_puzzle(instance, bridge.goal("solve", strategy, rotation, Var("Grid")))
         return sorted(model.as_grid(row["Grid"]) for row in bridge.solutions(prolog.RULE_BASE, goal).rows)
 
-    assert grids("original", "all") == grids("indexed", "all") == sorted(full.grids)
-    for strategy in ("indexed", "mrv"):  # a quarter searched, each canonical grid turned
+    assert grids("original", "all") == grids("rows", "all") == sorted(full.grids)
+    for strategy in ("rows", "mrv"):  # a quarter searched, each canonical grid turned
         assert grids(strategy, "by_class") == grids(strategy, "all") == sorted(full.grids)
         canonical = [grid for grid in full.grids if model.is_canonical(grid, instance.periods())]
         assert grids(strategy, "up_to_rotation") == sorted(canonical)
@@ -383,8 +383,8 @@ def test_mrv_places_fewer_pieces_than_the_row_order_on_a_generated_insect_puzzle
     instance = generate(4, 4, 4, 1)
     rows_budget, mrv_budget = Budget(), Budget()
     by_rows = python.Collector(Question(instance, COUNT))
-    fast(instance, visitors.with_turns(by_rows, instance.periods()), rows_budget, classes=True,
-                periods=instance.periods())
+    row_order(instance, visitors.with_turns(by_rows, instance.periods()), rows_budget, classes=True,
+                     periods=instance.periods())
     assert mrv.mrv(Question(instance, COUNT), None, mrv_budget) == by_rows.count == 48
     assert mrv_budget.spent * 1.5 < rows_budget.spent
 
@@ -452,7 +452,7 @@ def test_the_python_searches_stop_at_their_node_budget():
     with pytest.raises(SearchLimitExceeded):
         reference.reference(model.load(), lambda grid: False, Budget(nodes=500))
     with pytest.raises(SearchLimitExceeded):
-        fast(model.load("eternity-5x5"), lambda grid: False, Budget(nodes=5000))
+        row_order(model.load("eternity-5x5"), lambda grid: False, Budget(nodes=5000))
     with pytest.raises(SearchLimitExceeded):
         halves.halves(Question(model.load("eternity-5x5"), COUNT), Budget(nodes=5000))
 
@@ -531,7 +531,7 @@ def loaded_puzzles() -> int:
 @needs_prolog
 @pytest.mark.parametrize("goal, wrong", [
     (bridge.goal("solve", "greedy", "all", Var("Grid")), "greedy"),
-    (bridge.goal("solve", "indexed", "sideways", Var("Grid")), "sideways"),
+    (bridge.goal("solve", "rows", "sideways", Var("Grid")), "sideways"),
 ])
 def test_solve_raises_on_a_bad_strategy_or_rotation(goal, wrong):
     with pytest.raises(PrologError, match=f"[Dd]omain error.*{wrong}"):
@@ -559,8 +559,8 @@ def test_piece_and_matches_answer_inside_with_puzzle():
 @pytest.mark.parametrize("goal", [
     bridge.goal("piece", Var("Id"), Var("Edges")),
     bridge.goal("matches", "R", Var("Other")),
-    bridge.goal("solution", "indexed", Var("Grid")),
-    bridge.goal("solve", "indexed", "up_to_rotation", Var("Grid")),
+    bridge.goal("solution", "rows", Var("Grid")),
+    bridge.goal("solve", "rows", "up_to_rotation", Var("Grid")),
 ])
 def test_the_puzzle_predicates_raise_outside_with_puzzle(goal):
     with pytest.raises(PrologError, match=r"no squares puzzle is chosen: ask inside with_puzzle\(Rule, Rows"):

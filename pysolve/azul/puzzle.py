@@ -19,7 +19,6 @@ class Azul(Puzzle):
 
     name = "azul"
     summary = "the board game Azul: a seeded game played on each back end (see also `pysolve azul`)"
-    can_play = True
     play_options = play.OPTIONS
     options = (
         Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
@@ -55,7 +54,7 @@ class Azul(Puzzle):
     def demo_questions(self) -> list[Question]:
         return [Question(2, 1)]
 
-    def start_game(self, backend: str, **values: Any) -> int:
+    def play(self, backend: str, **values: Any) -> int:
         """A person's seat at the table, the other seats played by strategies, until the person quits."""
         return play.start(backend, **values)
 

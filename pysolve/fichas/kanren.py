@@ -108,7 +108,7 @@ def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Boa
 STRATEGIES = ("dfs", "shortest")
 
 
-def answers(question: Question) -> bool:
+def can_answer(question: Question) -> bool:
     """Depth-first search and shortest paths; the other strategies need a frontier, not relations."""
     return question.strategy in STRATEGIES
 

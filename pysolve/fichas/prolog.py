@@ -12,7 +12,7 @@ from pysolve.search import TREE_STRATEGIES
 STRATEGIES = (*TREE_STRATEGIES, "shortest")
 
 
-def answers(question: Question) -> bool:
+def can_answer(question: Question) -> bool:
     """The course's tree strategies and shortest paths (A* is Python's alone)."""
     return question.strategy in STRATEGIES
 

@@ -9,24 +9,23 @@ from pysolve.budget import Budget
 from pysolve.hidato.model import Question
 
 RULE_BASE = "hidato"
-STRATEGIES = {"fast": "fast", "original": "original"}  # fast: propagation for 500 nodes, then the walk
 
 
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions: `original` from solution/3 (a stopped search keeps the solutions it
     found, and a count says "at least"), `fast` from solutions/4's portfolio (the propagating search within
     500 nodes, then the strengthened walk: Python's portfolio)."""
-    model = STRATEGIES[question.strategy]
-    stats = {"strategy": model}
-    if model == "fast":
-        goal = bridge.goal("solutions", model, question.board.grid(), question.limit, Var("All"))
+    strategy = question.strategy  # the same names in prolog/hidato.pl
+    stats = {"strategy": strategy}
+    if strategy == "fast":
+        goal = bridge.goal("solutions", strategy, question.board.grid(), question.limit, Var("All"))
         result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget)
         result.rows = [{"Solved": solved} for row in result.rows for solved in row["All"]]
     else:
-        goal = bridge.goal("solution", model, question.board.grid(), Var("Solved"))
+        goal = bridge.goal("solution", strategy, question.board.grid(), Var("Solved"))
         result = bridge.solutions(RULE_BASE, goal, max_solutions=question.limit, budget=budget)
         stats["prolog"] = result.status  # how the query ended (max_solutions, complete, ...)
-    return counted(bridge.found_rows(result, "Solved", f"Prolog {model} search", stats), question.count)
+    return counted(bridge.found_rows(result, "Solved", f"Prolog {strategy} search", stats), question.count)
 
 
 def validate(question: Question, budget: Budget) -> Found:

@@ -38,7 +38,7 @@ class HalfRows(CompiledRows):
 
     ARGUMENTS = "left, mask"
 
-    def __init__(self, instance: Instance, index: list, free: int, limit: Budget, top_left: int,
+    def __init__(self, instance: Instance, index: list, free: int, budget: Budget, top_left: int,
                  counts: dict[int, int], bottom: bool) -> None:
         rows, cols = instance.rows, instance.cols
         self.rows = rows - (rows + 1) // 2 if bottom else (rows + 1) // 2
@@ -47,7 +47,7 @@ class HalfRows(CompiledRows):
         self.rival = rival[::-1] if bottom else rival  # the half turn maps position p to size - 1 - p
         self.width = (free + 1).bit_length()  # bits of a code on the middle line
         self.cap = (memory.current_limit() or memory.default_limit()) // 2 // HALF_BYTES
-        super().__init__(instance, index, free, limit, {"counts": counts, "get": counts.get, "found": [0]})
+        super().__init__(instance, index, free, budget, {"counts": counts, "get": counts.get, "found": [0]})
         self.all = (1 << len(self.number)) - 1
         self.first = self.compile(0, self.rows * cols, None)
 
@@ -98,7 +98,7 @@ class HalfRows(CompiledRows):
 HALF_BYTES = 80  # bytes a top half's key and count take in a dict (measured with tracemalloc)
 
 
-def halves(question: Question, limit: Budget) -> int:
+def halves(question: Question, budget: Budget) -> int:
     """The number of canonical grids of a count under the eternity rule: top halves joined to bottom halves.
 
     Row by row, the top rows of a canonical grid (see `rivals`: under the
@@ -122,6 +122,6 @@ def halves(question: Question, limit: Budget) -> int:
     total = 0
     for top_left in sorted(corners):
         counts: dict[int, int] = {}
-        HalfRows(instance, index, free, limit, top_left, counts, bottom=False).run()
-        total += HalfRows(instance, index, free, limit, top_left, counts, bottom=True).run()
+        HalfRows(instance, index, free, budget, top_left, counts, bottom=False).run()
+        total += HalfRows(instance, index, free, budget, top_left, counts, bottom=True).run()
     return total

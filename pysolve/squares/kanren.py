@@ -149,7 +149,7 @@ MAX_CELLS = 64  # past 8x8 the placement tables grow past what the fallback shou
 MAX_COUNT_CELLS = 25  # past 5x5 a count or every solution is out of the relation's reach (docs/squares.md)
 
 
-def answers(question: Question) -> bool:
+def can_answer(question: Question) -> bool:
     """A first solution on boards of at most MAX_CELLS cells, a count or every solution on at most
     MAX_COUNT_CELLS (otherwise `--backend kanren` names the back ends that answer, and they are the default)."""
     cells = question.instance.rows * question.instance.cols

@@ -381,7 +381,7 @@ def grid_from_json(rows: list[list[dict[str, int]]]) -> Grid:
 
 
 FIRST, ALL, COUNT = "first", "all", "count"
-STRATEGIES = ("fast", "original")  # python: fast / reference; prolog: indexed / original
+STRATEGIES = ("fast", "original")  # what the user picks; `search` names what each back end runs for it
 DEFAULT_SECONDS = 60.0
 
 
@@ -487,6 +487,17 @@ def joins_halves(question: Question) -> bool:
     instance = question.instance
     return (question.strategy == "fast" and question.mode == COUNT and instance.rule == ETERNITY
             and instance.rows > 1 and not question.prefix)
+
+
+def search(question: Question) -> str:
+    """The search that answers `question`, by the one name both languages give it: the strategy `original`
+    is the search `original` (Python's `reference`); the strategy `fast` is `halves` where `joins_halves`
+    says so, `mrv` where `most_constrained_first` says so, else `rows` (the row order over an index)."""
+    if question.strategy == "original":
+        return "original"
+    if joins_halves(question):
+        return "halves"
+    return "mrv" if most_constrained_first(question) else "rows"
 
 
 def found(question: Question, grids: list[Grid], count: int, stats: dict[str, Any]) -> Found:

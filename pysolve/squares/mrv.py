@@ -33,12 +33,12 @@ from pysolve.squares.visitors import Visit, with_turns
 CHARGE = 4096  # candidates tried between two charges to the budget
 
 
-def mrv(question: Question, visit: Visit | None, limit: Budget) -> int:
+def mrv(question: Question, visit: Visit | None, budget: Budget) -> int:
     """The number of solutions (of classes with up_to_rotation), each passed to `visit` unless it is None.
 
     The question's prefix is placed first: only grids that begin with it count.
     """
-    return MostConstrainedFirst(question, visit, limit).run()
+    return MostConstrainedFirst(question, visit, budget).run()
 
 
 class MostConstrainedFirst:
@@ -46,6 +46,7 @@ class MostConstrainedFirst:
 
     __slots__ = (
         "allowed",
+        "budget",
         "cells",
         "checked",
         "classes",
@@ -58,7 +59,6 @@ class MostConstrainedFirst:
         "key",
         "known",
         "left",
-        "limit",
         "neighbours",
         "question",
         "rival",
@@ -69,11 +69,11 @@ class MostConstrainedFirst:
         "visit",
     )
 
-    def __init__(self, question: Question, visit: Visit | None, limit: Budget) -> None:
+    def __init__(self, question: Question, visit: Visit | None, budget: Budget) -> None:
         instance, periods = question.instance, question.periods
         rows, cols = instance.rows, instance.cols
         size = rows * cols
-        self.question, self.limit, self.rows, self.cols = question, limit, rows, cols
+        self.question, self.budget, self.rows, self.cols = question, budget, rows, cols
         self.fitting, self.entries_of, start = key_index(instance, tuple(sorted(periods.items())))
         self.neighbours = grid_neighbours(rows, cols)
         self.rival = rivals(rows, cols)
@@ -97,7 +97,7 @@ class MostConstrainedFirst:
         try:
             self.place()
         finally:
-            self.limit.spent += self.checked
+            self.budget.spent += self.checked
         return self.found * self.classes
 
     def begin(self, pos: int, cell: Cell | None) -> bool:
@@ -168,7 +168,7 @@ class MostConstrainedFirst:
             self.checked += 1
             if self.checked == CHARGE:
                 self.checked = 0
-                self.limit.spend(CHARGE)
+                self.budget.spend(CHARGE)
             unused = was ^ bits
             for other, side in empty_around:
                 fits = fitting.get(key[other] + adds[side], 0) & unused & allowed[other]

@@ -15,8 +15,7 @@ from pysolve.squares.model import (
     as_grid,
     class_size,
     found,
-    joins_halves,
-    most_constrained_first,
+    search,
 )
 
 RULE_BASE = "squares"
@@ -33,16 +32,6 @@ def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Go
     return bridge.goal("with_puzzle", instance.rule, instance.rows, instance.cols, pieces, pairs, options, inner)
 
 
-def strategy(question: Question) -> str:
-    """The search: solve/3's Strategy `original`, `mrv` where model.most_constrained_first says so, else
-    `indexed`; or `halves` (halves_count/1) where model.joins_halves says so."""
-    if question.strategy == "original":
-        return "original"
-    if joins_halves(question):
-        return "halves"
-    return "mrv" if most_constrained_first(question) else "indexed"
-
-
 def rotation(question: Question) -> str:
     """solve/3's Rotation: the original's order for a first solution or the original strategy, else by class."""
     if question.up_to_rotation:
@@ -52,25 +41,25 @@ def rotation(question: Question) -> str:
 
 def solve(question: Question, budget: Budget) -> Found:
     """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget."""
-    search = strategy(question)
-    stats = {"strategy": question.strategy}  # the name the user gave (`search` is solve/3's, internal)
+    chosen = search(question)  # solve/3's Strategy, or `halves` for halves_count/1
+    stats = {"strategy": question.strategy}
     if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
         prefix = [Var("_") if cell is None else list(cell) for cell in question.prefix]
-        inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", search, prefix, Var("_")),
+        inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", chosen, prefix, Var("_")),
                             Var("Count"))
-    elif search == "halves":  # the canonical grids, each a class
+    elif chosen == "halves":  # the canonical grids, each a class
         inner = bridge.goal("halves_count", Var("Count"))
     elif question.mode == COUNT:
-        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", search, rotation(question), Var("_")),
+        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", chosen, rotation(question), Var("_")),
                             Var("Count"))
     else:
-        inner = bridge.goal("solve", search, rotation(question), Var("Grid"))
+        inner = bridge.goal("solve", chosen, rotation(question), Var("Grid"))
     result = bridge.solutions(RULE_BASE, with_puzzle(question.instance, inner, question.count_orientations),
                               max_solutions=question.limit, budget=budget)
     if result.stopped:
         return bridge.unknown(result, budget.label, stats)
     if question.mode == COUNT:
-        classes = question.prefix or search == "halves"
+        classes = question.prefix or chosen == "halves"
         return found(question, [], result.rows[0]["Count"] * (class_size(question) if classes else 1), stats)
     grids: list[Grid] = [as_grid(row["Grid"]) for row in result.rows]
     return found(question, grids, len(grids), stats)

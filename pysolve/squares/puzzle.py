@@ -44,7 +44,6 @@ class Squares(Puzzle):
 
     name = "squares"
     summary = "edge-matching squares: the 3x3 insect puzzle and any R x C set"
-    can_generate = True
     splits = "counts of the fast strategy on two cells or more"
     shipped_aliases = ALIASES
     shipped_notes = (  # data/squares/README.md; tests/test_names.py counts the small ones
@@ -159,7 +158,7 @@ class Squares(Puzzle):
         """The instance an answer is about."""
         return answer.asked.instance
 
-    def create(self, rows: int, cols: int, colours: int, seed: int, rule: str) -> tuple[dict[str, Any], str]:
+    def generate(self, rows: int, cols: int, colours: int, seed: int, rule: str) -> tuple[dict[str, Any], str]:
         """A random solvable instance: JSON data, and the text of a file `pysolve solve squares` reads."""
         instance = generate(rows, cols, colours, seed, rule)
         return {"seed": seed, **instance.to_json()}, dump(instance).rstrip("\n")

@@ -4,7 +4,7 @@ One module per search, beside this one:
 
 - `reference`: the original program's search, literally (strategy
   `original`, and the trace of the replays);
-- `rows`: the same row order over an index, as compiled loops (`fast`): the
+- `rows`: the same row order over an index, as compiled loops: the
   first solution, and every question under the eternity rule but a count;
 - `halves`: counts under the eternity rule, top halves joined to bottom
   halves;
@@ -20,19 +20,10 @@ from __future__ import annotations
 from pysolve.answers import Found
 from pysolve.budget import Budget
 from pysolve.squares.halves import halves
-from pysolve.squares.model import (
-    COUNT,
-    FIRST,
-    Grid,
-    Question,
-    class_size,
-    found,
-    joins_halves,
-    most_constrained_first,
-)
+from pysolve.squares.model import COUNT, FIRST, Grid, Question, class_size, found, search
 from pysolve.squares.mrv import mrv
 from pysolve.squares.reference import reference
-from pysolve.squares.rows import fast
+from pysolve.squares.rows import row_order
 from pysolve.squares.visitors import only_canonical, with_turns
 
 
@@ -51,18 +42,19 @@ class Collector:
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """`fast` (indexed, symmetry-pruned) or `original` (the reference search), spending the budget."""
-    instance, collector, periods = question.instance, Collector(question), question.periods
-    if question.strategy == "original":
+    """The search `model.search` names for `question` (`fast`: indexed, symmetry-pruned; `original`: the
+    reference search), spending the budget."""
+    instance, collector, periods, chosen = question.instance, Collector(question), question.periods, search(question)
+    if chosen == "original":
         visit = only_canonical(collector, periods) if question.up_to_rotation else collector
         reference(instance, visit, budget, periods=periods)
-    elif question.mode == FIRST and not question.up_to_rotation:
-        fast(instance, collector, budget, periods=periods)
-    elif joins_halves(question):
+    elif chosen == "halves":
         collector.count = halves(question, budget) * class_size(question)
-    elif not most_constrained_first(question):
-        fast(instance, collector if question.up_to_rotation else with_turns(collector, periods), budget,
-             classes=True, periods=periods, prefix=question.row_prefix)
+    elif chosen == "rows" and question.mode == FIRST and not question.up_to_rotation:
+        row_order(instance, collector, budget, periods=periods)
+    elif chosen == "rows":
+        row_order(instance, collector if question.up_to_rotation else with_turns(collector, periods), budget,
+                  classes=True, periods=periods, prefix=question.row_prefix)
     elif question.mode == COUNT:
         collector.count = mrv(question, None, budget)
     else:

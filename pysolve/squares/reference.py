@@ -52,7 +52,7 @@ class Trace:
         return "".join(json.dumps(line) + "\n" for line in lines)
 
 
-def reference(instance: Instance, visit: Visit, limit: Budget, trace: Trace | None = None,
+def reference(instance: Instance, visit: Visit, budget: Budget, trace: Trace | None = None,
               periods: Periods | None = None) -> None:
     """The original's search: row by row, each unused piece in each rotation, left and up checked.
 
@@ -83,7 +83,7 @@ def reference(instance: Instance, visit: Visit, limit: Budget, trace: Trace | No
         for piece, turned in rotations:
             if piece in used:
                 continue
-            limit.spend(len(turned))
+            budget.spend(len(turned))
             for turns, edges in enumerate(turned):
                 if not fits(pos, edges):
                     continue

@@ -21,8 +21,8 @@ from pysolve.squares.model import Cell, Instance, Periods
 from pysolve.squares.visitors import Visit, only_canonical
 
 
-def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
-         periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> None:
+def row_order(instance: Instance, visit: Visit, budget: Budget, classes: bool = False,
+              periods: Periods | None = None, prefix: tuple[Cell, ...] = ()) -> None:
     """The same row-by-row search over an index: each position's candidates keyed by the needed labels.
 
     Labels become small integers; a candidate list holds only rotations that
@@ -42,7 +42,7 @@ def fast(instance: Instance, visit: Visit, limit: Budget, classes: bool = False,
         index[0] = first_candidates(index, rival)
     elif classes:  # a single cell: its classes are its turns
         visit = only_canonical(visit, periods)
-    RowSegments(instance, index, free, rival, visit, limit, prefix).run()
+    RowSegments(instance, index, free, rival, visit, budget, prefix).run()
 
 
 class CompiledRows:
@@ -87,8 +87,8 @@ class CompiledRows:
     ARGUMENTS = "left"  # what a segment function takes, before the shared names
     keeps_first = False  # whether the top-left's piece is kept in first[0] for the guarded corners
 
-    def __init__(self, instance: Instance, index: list, free: int, limit: Budget, shared: dict[str, Any]) -> None:
-        self.cols, self.free, self.index, self.limit = instance.cols, free, index, limit
+    def __init__(self, instance: Instance, index: list, free: int, budget: Budget, shared: dict[str, Any]) -> None:
+        self.cols, self.free, self.index, self.budget = instance.cols, free, index, budget
         self.number = {piece.id: n for n, piece in enumerate(instance.pieces)}
         self.shared: dict[str, Any] = {"above": [free] * instance.cols, "used": [False] * len(self.number),
                                        "ticks": [0], **shared}
@@ -128,7 +128,7 @@ class CompiledRows:
         """Charge the placements counted since the last charge to the budget (it raises past its limits)."""
         ticks = self.shared["ticks"]
         placed, ticks[0] = ticks[0], 0
-        self.limit.spend(placed)
+        self.budget.spend(placed)
 
     def carried(self, pos: int, piece: int, turns: int, south: int) -> object:
         """What a candidate carries for the innermost lines (the x of `row_loops`)."""
@@ -197,11 +197,11 @@ class RowSegments(CompiledRows):
     """
 
     def __init__(self, instance: Instance, index: list, free: int, rival: list[bool], visit: Visit,
-                 limit: Budget, prefix: tuple[Cell, ...] = ()) -> None:
+                 budget: Budget, prefix: tuple[Cell, ...] = ()) -> None:
         size = instance.rows * instance.cols
         self.visit, self.rival, self.keeps_first = visit, rival, any(rival)
         self.cells: list[Cell] = [(0, 0)] * size
-        super().__init__(instance, index, free, limit, {"cells": self.cells, "first": [0]})
+        super().__init__(instance, index, free, budget, {"cells": self.cells, "first": [0]})
         self.left = self.follow(prefix, index, rival)
         self.first = self.compile(len(prefix), size, self.solution)
 

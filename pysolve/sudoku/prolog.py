@@ -9,19 +9,17 @@ from pysolve.budget import Budget
 from pysolve.sudoku.model import Question
 
 RULE_BASE = "sudoku"
-STRATEGIES = {"fast": "propagate", "plain": "plain"}
 FROM_DIGIT_CODES = bytes((code - ord("0")) % 256 for code in range(256))  # bytes.translate: a cell's code -> value
 
 
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions of solution/3 (propagation for `fast`, plain backtracking for `plain`),
     packed into one string by packed_solutions/4."""
-    model = STRATEGIES[question.strategy]
-    goal = bridge.goal("packed_solutions", model, question.board.rows(), question.limit, Var("Packed"))
+    goal = bridge.goal("packed_solutions", question.strategy, question.board.rows(), question.limit, Var("Packed"))
     result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget)
     size = question.board.size
     result.rows = [{"Solved": grid} for row in result.rows for grid in unpacked(str(row["Packed"]), size)]
-    stats = {"strategy": question.strategy}  # the name the user gave; `model` is the rule base's
+    stats = {"strategy": question.strategy}
     return counted(bridge.found_rows(result, "Solved", f"Prolog {question.strategy} search", stats), question.count)
 
 

@@ -29,7 +29,6 @@ class SudokuPuzzle(BoardPuzzle):
 
     name = "sudoku"
     summary = "fill the grid so that rows, columns and boxes hold 1..N once; solve, count, validate, generate"
-    can_generate = True
     drawing = draw
     shipped_notes = (  # data/sudoku/README.md; tests/test_sudoku.py checks each puzzle's one solution
         Note("easy", "each unique", "the Wikipedia article on Sudoku, and Project Euler 96's Grid 01"),
@@ -60,10 +59,6 @@ class SudokuPuzzle(BoardPuzzle):
                help="stop removing givens at N (default: as few as stay unique)"),
     )
 
-    def questions(self, **given: Any) -> list[Question]:
-        """One question per puzzle in FILE (a file of one-line puzzles holds many), in order."""
-        return self.ask_all(**self.checked(self.question_options(), given, f"pysolve solve {self.name}"))
-
     def ask(self, **values: Any) -> Question:
         """The question FILE asks; InputError when it holds many puzzles and no --index picks one."""
         asked = self.ask_all(**values)
@@ -74,7 +69,8 @@ class SudokuPuzzle(BoardPuzzle):
 
     def ask_all(self, file: str, count: int | None, validate: bool, strategy: str, index: int | None,
                 seconds: float, nodes: int) -> list[Question]:
-        """The questions FILE and the options ask; InputError on a bad puzzle or a bad combination."""
+        """One question per puzzle in FILE (a file of one-line puzzles holds many), in order; InputError on a
+        bad puzzle or a bad combination."""
         if validate and count:
             raise InputError("--validate checks a filled grid; it takes no --count")
         boards = model.load(file)
@@ -119,7 +115,7 @@ class SudokuPuzzle(BoardPuzzle):
         return "not a solution: " + "; ".join(f"{kind} {number} holds {value} more than once"
                                               for kind, number, value in broken)
 
-    def create(self, size: int, seed: int | None, givens: int | None) -> tuple[dict[str, Any], str]:
+    def generate(self, size: int, seed: int | None, givens: int | None) -> tuple[dict[str, Any], str]:
         """A generated unique puzzle as JSON data and as a grid file `pysolve solve sudoku` reads."""
         seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         data = generate.generate(size, seed, givens)
@@ -155,8 +151,8 @@ def one_cell_filled(question: Question) -> list[Question]:
     if not branching:
         return [question]
     cell = min(branching, key=choices.__getitem__)
-    return [dataclasses.replace(question, board=dataclasses.replace(board, cells=cells[:cell] + (value,) + cells[cell + 1:]))
-            for value in candidates(cell)]
+    filled = [cells[:cell] + (value,) + cells[cell + 1:] for value in candidates(cell)]
+    return [dataclasses.replace(question, board=dataclasses.replace(board, cells=each)) for each in filled]
 
 
 PUZZLE = SudokuPuzzle()

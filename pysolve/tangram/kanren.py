@@ -24,7 +24,7 @@ MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
 MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
 
 
-def answers(question: Question) -> bool:
+def can_answer(question: Question) -> bool:
     """True for the instances the relations hold in reasonable time and memory (within the limits above)."""
     instance = question.instance
     return instance.width * instance.height <= MAX_CELLS and instance.slot_count <= MAX_SLOTS

@@ -31,8 +31,6 @@ class Tangram(Puzzle):
 
     name = "tangram"
     summary = "rectangle tangram: cover a board exactly with rectangles"
-    can_generate = True
-    can_play = True
     shipped_notes = (Note("classic", "36 tilings",
                           "the classic rectangle tangram: six rectangles of fixed orientation"),)
 
@@ -77,7 +75,7 @@ class Tangram(Puzzle):
         mode = "all" if all else "count" if count else "options" if options else "validate" if validate else "first"
         return Question(instance, mode, strategy, start, placed, options, seconds)
 
-    def entry(self, question: Question) -> str:
+    def kind(self, question: Question) -> str:
         """`options` and `validate` questions go to the functions of those names, the searches to `solve`."""
         return question.mode if question.mode in ("options", "validate") else "solve"
 
@@ -163,8 +161,8 @@ class Tangram(Puzzle):
         title = f"{instance.name}: {answer.question['mode']} ({answer.backend})"
         return [files.write_text(outputs["svg"], draw.svg(instance, tilings, title), "--svg")]
 
-    def create(self, width: int, height: int, pieces: int, seed: int | None,  # type: ignore[override]
-               rotations: bool, min_side: int, distinct: bool) -> tuple[dict[str, Any], str]:
+    def generate(self, width: int, height: int, pieces: int, seed: int | None, rotations: bool,
+                 min_side: int, distinct: bool) -> tuple[dict[str, Any], str]:
         """A board cut into rectangles: JSON, and the text of an instance file."""
         instance = generate(width, height, pieces, seed, rotations, min_side, distinct)
         return instance.to_json(), instance.to_text().rstrip("\n")
@@ -175,7 +173,7 @@ class Tangram(Puzzle):
         turning = ", turning" if instance.rotations else ""
         return f"{instance.width}x{instance.height}, {len(instance.pieces)} pieces{turning}"
 
-    def start_game(self, backend: str, file: str | None) -> int:  # type: ignore[override]
+    def play(self, backend: str, file: str | None) -> int:
         """Check the file and the back end, then run the full-screen game until the player quits."""
         from pysolve.tangram.play_app import start  # the game and Textual load only when a game starts
 

@@ -70,7 +70,7 @@ def generate_board(values: dict[str, Any]) -> dict[str, Any]:
     """A generated unique board (the generator's options, checked as the CLI checks them: rows and cols, or a
     shape)."""
     puzzle = board_puzzle("hidato")
-    data, text = puzzle.generate(**values)
+    data, text = puzzle.generated(**values)
     return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}
 
 

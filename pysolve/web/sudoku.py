@@ -62,7 +62,7 @@ def generate_grid(size: int, seed: int, givens: int | None, difficulty: str) -> 
             clock.check()
         except SearchLimitExceeded as error:
             raise InputError(f"{error} ({tried} seeds from {seed} tried); try another seed or difficulty") from None
-        data, text = puzzle.generate(size=size, seed=seed + tried, givens=givens)
+        data, text = puzzle.generated(size=size, seed=seed + tried, givens=givens)
         if difficulty in ("any", data["difficulty"]["label"]):
             return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}
     raise InputError(f"no {difficulty} {size}x{size} sudoku among seeds {seed} to {seed + SEED_TRIES - 1}; "

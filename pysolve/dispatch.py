@@ -1,0 +1,220 @@
+"""The machinery every puzzle inherits: checked entry points, back ends found by name, timed answers.
+
+`pysolve.puzzle.Puzzle` is what an author reads and fills: the options and
+the hooks. This module is what runs them, so that the core (CLI, API,
+cross-checks, web, plugin) asks any puzzle the same way:
+
+- checked entry points are nouns, each calling its hook, a verb, with the
+  values checked against the entry point's option table: `question`
+  -> `ask`, `questions` -> `ask_all`, `generated` -> `generate`, `game`
+  -> `play`;
+- a face exists when its hook is overridden (`can_generate`, `can_play`,
+  `can_split`): there are no flags to keep in step;
+- a back end is a module `<package>.<backend>` offering, for each kind of
+  question (`Puzzle.kind`), a function `(question, budget) -> Found`; a
+  module may define `can_answer(question) -> bool` to decline some questions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pysolve import backends, files, memory
+from pysolve import options as _options
+from pysolve.answers import Answer, Found, stopped
+from pysolve.budget import Budget
+from pysolve.catalogue import Catalogue, Note, build_catalogue
+from pysolve.errors import SearchLimitExceeded, UnknownName
+from pysolve.options import Option
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+Solver = Callable[..., Found]  # (question) for one's own solvers; (question, budget) for back-end modules
+
+
+class Dispatch:
+    """The entry points and back-end machinery of a puzzle; `pysolve.puzzle.Puzzle` adds the hooks they run."""
+
+    if TYPE_CHECKING:  # what the machinery reads of a puzzle: declared and documented in pysolve.puzzle.Puzzle
+        name: ClassVar[str]
+        options: ClassVar[tuple[Option, ...]]
+        generate_options: ClassVar[tuple[Option, ...]]
+        play_options: ClassVar[tuple[Option, ...]]
+        shipped_notes: ClassVar[tuple[Note, ...]]
+        shipped_aliases: ClassVar[Mapping[str, str]]
+
+        def ask(self, *_: Any, **values: Any) -> Any: ...
+        def ask_all(self, *_: Any, **values: Any) -> list[Any]: ...
+        def generate(self, *_: Any, **values: Any) -> tuple[dict[str, Any], str]: ...
+        def play(self, backend: str, *_: Any, **values: Any) -> int: ...
+        def split(self, question: Any) -> list[Any] | None: ...
+        def kind(self, question: Any) -> str: ...
+        def budget(self, question: Any) -> Budget: ...
+        def describe(self, question: Any) -> dict[str, Any]: ...
+        def located(self, given: Any) -> Any: ...
+        def shipped_folder(self) -> Path | None: ...
+
+    # --- checked entry points --------------------------------------------------------------------
+
+    def question(self, **given: Any) -> Any:
+        """The question these options ask (`file=...`, `count=True`), checked; InputError when bad."""
+        return self.ask(**self.checked(self.question_options(), given, f"pysolve solve {self.name}"))
+
+    def questions(self, **given: Any) -> list[Any]:
+        """The questions these options ask, checked: one, or many where the input holds many."""
+        return self.ask_all(**self.checked(self.question_options(), given, f"pysolve solve {self.name}"))
+
+    def generated(self, **given: Any) -> tuple[dict[str, Any], str]:
+        """A generated instance as (JSON-able data, the text of its file: what `pysolve solve` reads), from
+        the generator's options, checked; `out=FILE` (options.GENERATED_OUT) writes that text there too, whole
+        or not at all."""
+        what = f"pysolve generate {self.name}"
+        out = _options.check((_options.GENERATED_OUT,), {"out": given.pop("out", None)}, what)["out"]
+        data, text = self.generate(**self.checked(self.generate_options, given, what))
+        if out is not None:
+            files.write_text(out, text + "\n", _options.GENERATED_OUT.flag)
+        return data, text
+
+    def game(self, backend: str | None = None, **given: Any) -> int:
+        """The puzzle's interactive game (`pysolve play NAME`) from its options, checked, the rules asked of
+        `backend` (default: backends.default()), played until the player quits: its exit code."""
+        values = self.checked(self.play_options, given, f"pysolve play {self.name}")
+        return self.play(backend or backends.default(), **values)
+
+    def checked(self, table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
+        """`options.check` of `given` against `table`, each file option's shipped name turned into its file
+        (`located`): the values every entry point hands its hook."""
+        table = list(table)
+        values = _options.check(table, given, what)
+        for option in table:
+            if option.reads_file and values[option.name] is not None:
+                values[option.name] = self.located(values[option.name])
+        return values
+
+    def question_options(self) -> list[Option]:
+        """The options that make up a question (not the files an answer is written to)."""
+        return [option for option in self.options if not option.output]
+
+    def output_options(self) -> list[Option]:
+        """The options naming files to write (`svg`, ...)."""
+        return [option for option in self.options if option.output]
+
+    def catalogue(self) -> Catalogue:
+        """The shipped instances by name (`pysolve list NAME`), which every file option also takes."""
+        return build_catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases)
+
+    # --- faces: offered when their hook is overridden --------------------------------------------
+
+    def overrides(self, hook: str) -> bool:
+        """True when this puzzle's class overrides `hook`: a class below the one that defines its default
+        (pysolve.puzzle.Puzzle) defines it again."""
+        return sum(hook in vars(base) for base in type(self).__mro__) > 1
+
+    @property
+    def can_generate(self) -> bool:
+        """True when the puzzle has a generator (`pysolve generate NAME`): it overrides `generate`."""
+        return self.overrides("generate")
+
+    @property
+    def can_play(self) -> bool:
+        """True when the puzzle has a game (`pysolve play NAME`): it overrides `play`."""
+        return self.overrides("play")
+
+    @property
+    def can_split(self) -> bool:
+        """True when the puzzle splits some counts into parts (`--workers`): it overrides `split`."""
+        return self.overrides("split")
+
+    # --- back ends -------------------------------------------------------------------------------
+
+    def package(self) -> str:
+        """The package holding this puzzle's back-end modules (the one its class lives in)."""
+        return type(self).__module__.rpartition(".")[0]
+
+    def backend_module(self, backend: str) -> ModuleType | None:
+        """The module `<package>.<backend>`, or None when this puzzle has no such back end."""
+        backends.check_name(backend)
+        try:
+            return importlib.import_module(f"{self.package()}.{backend}")
+        except ModuleNotFoundError as error:
+            if error.name == f"{self.package()}.{backend}":
+                return None
+            raise
+
+    def solvers(self, question: Any) -> dict[str, Callable[[Any, Budget], Found]]:
+        """Back end name -> the function answering `question`, for the back ends that answer it."""
+        offered = {}
+        for backend in backends.NAMES:
+            module = self.backend_module(backend)
+            function = getattr(module, self.kind(question), None) if module else None
+            can_answer = getattr(module, "can_answer", None)
+            if function is not None and (can_answer is None or can_answer(question)):
+                offered[backend] = function
+        return offered
+
+    def backends_for(self, question: Any) -> list[str]:
+        """The back ends that answer `question`, in the order of backends.NAMES."""
+        return list(self.solvers(question))
+
+    def default_backend(self, question: Any) -> str:
+        """The default back end if it answers `question`, else the first available that does."""
+        offered = self.backends_for(question)
+        preferred = backends.default()
+        if preferred in offered:
+            return preferred
+        for name in offered:
+            if backends.available(name):
+                return name
+        if not offered:
+            raise UnknownName(f"no back end answers this {self.name} question")
+        return offered[0]
+
+    def solve(self, question: Any, backend: str | None = None) -> Answer:
+        """Ask one back end (default: backends.default(), else the first that answers) and time the answer."""
+        backend = backend or self.default_backend(question)
+        backends.check_name(backend)
+        solver = self.solvers(question).get(backend)
+        if solver is None:
+            offered = ", ".join(self.backends_for(question))
+            raise UnknownName(f"back end {backend!r} does not answer this {self.name} question; "
+                              f"use one of: {offered}")
+        backends.require(backend)
+        return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
+
+    def run(self, name: str, solver: Callable[[Any], Found], question: Any) -> Answer:
+        """Time `solver`'s answer to `question` and build the Answer, under back end `name`.
+
+        A search that runs out of its budget, of Python's recursion depth or of memory answers
+        `unknown`, with the reason in `stats`.
+        """
+        started, out_of_memory = time.perf_counter(), False
+        try:
+            found = solver(question)
+        except SearchLimitExceeded as error:
+            found = stopped(str(error))
+        except RecursionError:
+            found = stopped(f"{name} {self.name} search went deeper than Python's recursion limit "
+                            f"({sys.getrecursionlimit()} frames)")
+        except MemoryError:
+            out_of_memory = True  # the reason is written below, once the search's frames are freed
+        if out_of_memory:
+            found = stopped(memory.exhausted(f"{name} {self.name} search"))
+        seconds = time.perf_counter() - started
+        if not isinstance(found, Found):
+            raise TypeError(f"back end {name!r} returned {type(found).__name__}; it must return pysolve.Found")
+        return Answer(
+            puzzle=self.name,
+            backend=name,
+            solutions=found.solutions,
+            stats={"seconds": round(seconds, 6), **found.stats},
+            count=found.count,
+            status=found.status,
+            question=self.describe(question),
+            asked=question,
+        )
