@@ -118,12 +118,12 @@ solution(Strategy, Rows, Solved) :-
 %
 %   The rules interface (docs/sudoku.md, "Check your own rules"): Solution
 %   is a solution of Board, every solution once on backtracking, both N
-%   rows of N integers (0 empty). Here the `propagate` strategy answers
+%   rows of N integers (0 empty). Here the `fast` strategy answers
 %   it; `pysolve check sudoku FILE.pl` asks a rule base of one's own the
 %   same.
 
 sudoku(Board, Solution) :-
-    solution(propagate, Board, Solution).
+    solution(fast, Board, Solution).
 
 %!  packed_solutions(+Strategy, +Rows, +Max, -Packed) is det.
 %

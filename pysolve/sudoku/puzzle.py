@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pysolve.boards import BoardPuzzle, board_options
+from pysolve.board_puzzle import BoardPuzzle, board_options
 from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option

@@ -62,9 +62,7 @@ class Tangram(Puzzle):
     )
     play_options = (FILE,)
 
-    # The hooks below name the values they take: the core calls each with exactly its option table's values,
-    # checked, where the base class can only promise keywords (hence the ignored `override`).
-    def ask(self, file: str | None, all: bool, count: bool, options: str | None,  # type: ignore[override]
+    def ask(self, file: str | None, all: bool, count: bool, options: str | None,
             validate: bool, strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],
             seconds: float) -> Question:
         """The question FILE and the options ask, checked (InputError names what and where)."""

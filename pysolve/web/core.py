@@ -27,7 +27,7 @@ from starlette.requests import Request
 
 from pysolve import api, backends, budget
 from pysolve.answers import SOLVED, Answer
-from pysolve.boards import BoardPuzzle
+from pysolve.board_puzzle import BoardPuzzle
 from pysolve.web.guard import field_of
 
 T = TypeVar("T")
