@@ -19,7 +19,8 @@ from pysolve.azul.crosscheck import lockstep, lockstep_game
 from pysolve.azul.game import AzulGame, play_game, rules
 from pysolve.azul.model import GREY, SEED, VARIANTS, Question, RandomStream, check_state, tile_count, winners_of
 from pysolve.azul.prolog import conjunction, state_to_prolog
-from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, grey_column, tile_score
+from pysolve.azul.python import PythonEngine, Table
+from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
 from pysolve.azul.state import CHANCE, TERMINAL, Game, State
 from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible
 from pysolve.bridge import Var
