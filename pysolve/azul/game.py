@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pysolve import backends
-from pysolve.answers import Found
 from pysolve.azul import packed
 from pysolve.azul.model import (
     MAX_MOVES,
@@ -21,7 +20,6 @@ from pysolve.azul.model import (
     STANDARD,
     Engine,
     Move,
-    Question,
     RandomStream,
     check_move,
     check_players,
@@ -234,10 +232,3 @@ def _random_in_prolog(seeds: Sequence[int], players: int, budget: Budget | None,
     return [GameResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
                        winners, state["round"], state["moves"], state, variant=variant)
             for seed, (state, winners) in zip(seeds, finals)]
-
-
-def played(question: Question, backend: str, budget: Budget) -> Found:
-    """The demo's answer on one back end: the final state of the question's game, and how it went."""
-    result = play_game(question.players, question.seed, backend, budget=budget, variant=question.variant)
-    return Found([result.state], {"rounds": result.rounds, "moves": result.moves,
-                                  "scores": result.scores, "winners": result.winners})

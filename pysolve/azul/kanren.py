@@ -18,7 +18,6 @@ from typing import Any
 
 from pysolve import minikanren as mk
 from pysolve.answers import Found
-from pysolve.azul.game import played
 from pysolve.azul.model import (
     CENTRE,
     COLOUR_BONUS,
@@ -32,6 +31,7 @@ from pysolve.azul.model import (
     standard_colours,
 )
 from pysolve.azul.python import PythonEngine, Table
+from pysolve.azul.seeded import played
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 
@@ -42,7 +42,7 @@ Goal = mk.Goal
 
 def solve(question: Question, budget: Budget) -> Found:
     """The question's seeded game played to its end on the rules the relations answer."""
-    return played(question, "kanren", budget)
+    return played(question, KanrenEngine(), budget)
 
 
 def accepts(line: tuple[int, int], row_colours: tuple[int, ...], depth: int, colour: int) -> bool:

@@ -15,7 +15,6 @@ from typing import Any
 
 from pysolve import bridge
 from pysolve.answers import Found
-from pysolve.azul.game import played
 from pysolve.azul.model import (
     FACTORIES,
     GREY,
@@ -28,6 +27,7 @@ from pysolve.azul.model import (
     check_state,
     check_variant,
 )
+from pysolve.azul.seeded import final
 from pysolve.bridge import Var
 from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError
@@ -40,8 +40,11 @@ _ids = itertools.count(1)
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog)."""
-    return played(question, "prolog", budget)
+    """The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog, in what is left
+    of `budget`'s time)."""
+    stream = RandomStream(question.seed)
+    starter = stream.below(check_players(question.players))
+    return final(*PrologEngine().random_game(question.players, starter, stream, budget.remaining(), question.variant))
 
 
 def conjunction(*goals: bridge.Goal) -> bridge.Goal:

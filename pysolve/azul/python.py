@@ -31,15 +31,14 @@ from pysolve.azul.model import (
     winners_of,
 )
 from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
+from pysolve.azul.seeded import played
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 
 
 def solve(question: Question, budget: Budget) -> Found:
     """The question's seeded game played to its end on the Python rules."""
-    from pysolve.azul.game import played  # the game driver imports these rules
-
-    return played(question, "python", budget)
+    return played(question, PythonEngine(), budget)
 
 
 class Table:

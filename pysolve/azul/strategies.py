@@ -16,17 +16,12 @@ from typing import Any
 from pysolve.azul.heuristics import move_gain
 from pysolve.azul.model import Move, RandomStream
 from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.seeded import random_feasible
 from pysolve.azul.state import State
 from pysolve.errors import InputError, UnknownName
 from pysolve.report import short
 
 Strategy = Callable[[Mapping[str, Any], list[Move], RandomStream], Move]
-
-
-def random_feasible(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """The original strategy: uniform among moves putting a tile on a line, else among all."""
-    feasible = [move for move in moves if move[2]]
-    return rng.choice(feasible or moves)
 
 
 def _best(moves: list[Move], value: Callable[[Move], float], rng: RandomStream) -> Move:
