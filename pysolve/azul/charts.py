@@ -114,7 +114,7 @@ def score_spread(standings: Sequence[dict[str, Any]], scores: dict[str, list[int
 
 
 def chart(results: Sequence[Any], title: str = "") -> str:
-    """Both panels for a tournament's results (`GameResult`s), as one SVG document."""
+    """Both panels for a tournament's results (`MatchResult`s), as one SVG document."""
     summary = summarise(results)
     standings = summary["strategies"]
     scores: dict[str, list[int]] = {standing["strategy"]: [] for standing in standings}

@@ -1,6 +1,6 @@
 """Azul for reinforcement learning: a PettingZoo AEC environment and a Gymnasium single-agent wrapper.
 
-`AzulEnv(players)` is PettingZoo's agent-environment cycle over `state.State`:
+`AzulEnv(players)` is PettingZoo's agent-environment cycle over `tree.State`:
 agents `player_0`.. are the seats, the action space is fixed (`Discrete`, one
 action per source x colour x destination, `action_index`/`action_move`), each
 observation is `{"observation": int16 array, "action_mask": int8 array}`
@@ -8,7 +8,7 @@ observation is `{"observation": int16 array, "action_mask": int8 array}`
 are every seat's score change plus, at the end, +/-`win_reward` for winners
 and the others. Chance (the opening seat, every dealt tile) is drawn inside
 the environment from the game's `RandomStream`, so `reset(seed=S)` deals the
-game `play_game` deals with seed S. `AzulGymEnv` is one seat of it as a
+game `play_match` deals with seed S. `AzulGymEnv` is one seat of it as a
 Gymnasium `Env`, the other seats played by a named strategy.
 
 Needs the optional group `rl` (`pip install pysolve[rl]`): pettingzoo,
@@ -30,8 +30,8 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
 
 from pysolve.azul.draw import table as draw_table
 from pysolve.azul.model import CENTRE, FACTORIES, GREY, MARKER, MAX_MOVES, STANDARD, TOTAL_TILES, Move, RandomStream
-from pysolve.azul.state import Game, State
 from pysolve.azul.strategies import Strategy, strategy
+from pysolve.azul.tree import Game, State
 from pysolve.errors import InputError
 
 SOURCES_OFFSET = 1  # source -1 (the centre) is action block 0

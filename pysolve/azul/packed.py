@@ -1,6 +1,6 @@
 """The Python back end's fast path: whole random-feasible games on integer-packed boards.
 
-`random_game` plays the game `play_game` plays when every seat has the
+`random_game` plays the game `play_match` plays when every seat has the
 original random strategy (`random`), the same numbers of the same stream
 read in the same order, so its final state is the one the `Table` rules
 reach move by move (the tests compare them on many seeds and both

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -358,3 +359,19 @@ def screenshot(table: Table, moves: int, size: tuple[int, int] = (150, 42)) -> s
             return app.export_screenshot(title="pysolve azul play")
 
     return asyncio.run(run())
+
+
+def start(backend: str, players: int, seat: int, strategy: str, seed: int, variant: str, log: str | None,
+          delay: float) -> int:
+    """Run the full-screen game until the person quits (the options checked already, the table's before
+    the screen starts); return the exit code."""
+    others = [name.strip() for name in strategy.split(",") if name.strip()]
+    table = Table(players, seat, others, backend, seed, log, variant)
+    app = AzulApp(table, delay)
+    try:
+        app.run()
+    finally:
+        table.close()
+    if log:
+        print(f"wrote {log}", file=sys.stderr)
+    return app.return_code or 0

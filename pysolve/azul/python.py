@@ -326,7 +326,7 @@ class PythonEngine:
             self.deal(table, draw(self.deal_bag(table), stream.next()))
         return table.offer
 
-    # -- a deal, one tile at a time (the chance nodes of `state.State`) ----
+    # -- a deal, one tile at a time (the chance nodes of `tree.State`) ----
     @staticmethod
     def dealing(table: Table) -> bool:
         """A deal goes on: a factory has room and the bag or the lid holds a tile (only the deal fills factories)."""

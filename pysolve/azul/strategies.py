@@ -2,7 +2,7 @@
 
 `state` is the canonical snapshot (a mapping read lazily, so strategies that
 never look at it cost nothing), `rng` the game's `RandomStream`. A strategy
-that searches makes a `state.State` of the snapshot and looks ahead with
+that searches makes a `tree.State` of the snapshot and looks ahead with
 `child`, whichever back end plays the game: `lookahead` here, and the
 search players of `search` (`mcts`, `minimax`), named with their parameters
 (`mcts:1000`, `mcts:0.5s:greedy`, `minimax:3`).
@@ -17,7 +17,7 @@ from pysolve.azul.heuristics import move_gain
 from pysolve.azul.model import Move, RandomStream
 from pysolve.azul.search import Mcts, Minimax
 from pysolve.azul.seeded import random_feasible
-from pysolve.azul.state import State
+from pysolve.azul.tree import State
 from pysolve.errors import InputError, UnknownName
 from pysolve.report import short
 
