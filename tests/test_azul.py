@@ -447,13 +447,13 @@ def test_packed_random_games_are_the_table_games(players, variant):
 
 @needs_prolog
 def test_prolog_plays_a_tournament_in_batches_even_when_numbers_run_short(monkeypatch):
-    from pysolve.azul import prolog as prolog_rules
+    from pysolve.azul import prolog as azul_prolog
     from pysolve.azul import tournament as tour
 
     work = tour.tasks(3, tour.BATCH + 3, 40, "prolog", ["random"], variant=GREY)
     expected = [packed.random_game(3, task.seed, GREY) for task in work]
     assert [result.state for result in tour.run(work)] == expected
-    monkeypatch.setattr(prolog_rules, "BLOCK", 15)  # 45 numbers a game: every game asks again, and again
+    monkeypatch.setattr(azul_prolog, "BLOCK", 15)  # 45 numbers a game: every game asks again, and again
     results = tour.run(work[:3])
     assert [result.state for result in results] == expected[:3] and results[0].winners == packed.winners(expected[0])
 
@@ -623,7 +623,7 @@ def test_greedy_prefers_completing_a_line_over_the_floor():
 
 def test_callable_strategy_and_tournament_rotation():
     def always_floor(state, moves, rng):
-        return [move for move in moves if move[2] == 0][0]
+        return next(move for move in moves if move[2] == 0)
 
     result = play_match(2, 3, "python", [always_floor, "greedy"])
     assert result.strategies == ["always_floor", "greedy"] and result.winners == [1]
@@ -653,7 +653,8 @@ def test_cli_back_ends_agree_and_workers_give_the_same_results(pysolve_backend, 
 
 
 def test_cli_variant_grey(capsys):
-    assert main(["azul", "crosscheck", "--variant", "grey", "--games", "1", "--seed", "6", "--backends", "python,kanren"]) == 0
+    assert main(["azul", "crosscheck", "--variant", "grey", "--games", "1", "--seed", "6",
+                 "--backends", "python,kanren"]) == 0
     assert "1 grey game, " in capsys.readouterr().out
     assert main(["azul", "simulate", "--variant", "grey", "--games", "2", "--seed", "6", "--json"]) == 0
     games = json.loads(capsys.readouterr().out)["games"]

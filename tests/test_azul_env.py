@@ -89,7 +89,7 @@ def test_the_same_seed_replays_the_same_game_and_another_seed_does_not() -> None
 def test_a_seeded_environment_deals_the_game_play_match_deals() -> None:
     env = AzulEnv(3)
     env.reset(seed=9)
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         _, _, termination, truncation, _ = env.last()
         if termination or truncation:
             env.step(None)

@@ -179,7 +179,8 @@ class Terminal(io.StringIO):
 
 @pytest.mark.parametrize("argv, line", [
     (["simulate", "--games", "3", "--strategy", "lookahead"], r"\razul simulate: [0-3] of 3 games played, \d+ s"),
-    (["crosscheck", "--games", "2", "--backends", "python,kanren"], r"\razul crosscheck: 2 games on 2 back ends, \d+ s"),
+    (["crosscheck", "--games", "2", "--backends", "python,kanren"],
+     r"\razul crosscheck: 2 games on 2 back ends, \d+ s"),
 ])
 def test_a_long_run_shows_its_progress_on_a_terminal_and_nothing_in_its_output(monkeypatch, capsys, argv, line):
     from pysolve.azul import cli as azul_cli

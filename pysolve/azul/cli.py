@@ -177,7 +177,8 @@ def _render(results: list[MatchResult], summary: dict[str, Any]) -> str:
     more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
     standings = render_table(
         ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
-        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
+        [[s["strategy"], s["seats"], s["wins"],
+          f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
           f"{s['mean_score']:.2f} ({s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f})",
           f"{s['score_range'][0]} .. {s['score_range'][1]}"] for s in summary["strategies"]])
     return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:.1f} rounds and "
@@ -195,7 +196,8 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     for name in names:
         backends.check_name(name)
         engine(name)
-    with Ticker(f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},", sys.stderr, TICK):
+    label = f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},"
+    with Ticker(label, sys.stderr, TICK):
         report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
     if args.json:
         json.dump({"backends": names, "variant": args.variant, "games": report.games, "moves": report.moves,

@@ -17,7 +17,7 @@ gymnasium and numpy are imported here only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 try:
     import gymnasium
@@ -134,7 +134,8 @@ def win_signal(state: State, win_reward: float) -> list[float]:
 class AzulEnv(AECEnv):
     """Azul as a PettingZoo AEC environment: seats `player_0`.., masked Discrete actions, seeded chance."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "azul_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "azul_v0",
+                                          "is_parallelizable": False}
 
     def __init__(self, players: int = 2, win_reward: float = 1.0, max_moves: int = MAX_MOVES,
                  render_mode: str | None = None, variant: str = STANDARD) -> None:
@@ -240,7 +241,7 @@ class AzulGymEnv(gymnasium.Env):
     the mask), unless `illegal="raise"`.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares no ClassVar)
 
     def __init__(self, players: int = 2, seat: int = 0, opponent: str | Strategy = "greedy",
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,

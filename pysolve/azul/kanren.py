@@ -6,10 +6,10 @@ go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
 it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
 `floor_penaltyo` and `end_bonuso`; on the grey wall of the variant,
 `grey_cello` (the cells a full line's tile may take) and `grey_columno`
-(the one pysolve's policy picks). `KanrenEngine` is the Python rules with
-their rule methods answered by running these relations: slow, and checked
-against the other back ends move by move. `solve` answers the demo's
-question: one seeded game played to its end.
+(the one pysolve's policy picks). `KanrenEngine` is the Python engine with
+its rule methods answered by running these relations: slow, and checked
+against the other back ends move by move. `solve` answers the puzzle's
+question: one seeded game played to its end (`seeded.played`).
 """
 
 from __future__ import annotations

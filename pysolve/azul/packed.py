@@ -157,7 +157,7 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
                     + widths[3] * present[3] + widths[4] * present[4])
         if feasible:
             index = number() % feasible
-            for position, counts in enumerate(sources):
+            for position, counts in enumerate(sources):  # noqa: B007 (the source found, read after the loop)
                 for colour in range(5):
                     if counts[colour]:
                         if index < widths[colour]:
@@ -169,7 +169,7 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
             destination = LINES_OF[accepting[colour]][index] + 1
         else:  # no line takes anything: all moves put every tile on the floor
             index = number() % sum(present)
-            for position, counts in enumerate(sources):
+            for position, counts in enumerate(sources):  # noqa: B007 (the source found, read after the loop)
                 held = [colour for colour in range(5) if counts[colour]]
                 if index < len(held):
                     colour = held[index]

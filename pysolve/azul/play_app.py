@@ -16,13 +16,13 @@ import asyncio
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
@@ -141,7 +141,7 @@ class AzulApp(App[None]):
     #events { height: 1fr; margin: 0 1; color: $text-muted; }
     #help { height: auto; margin: 0 1; color: $text-muted; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "go_on", "let the others play"),
         Binding("u", "undo", "undo"),
         Binding("escape", "clear", "clear the typed keys"),
@@ -215,10 +215,10 @@ class AzulApp(App[None]):
         """What the person can do now, and the last message."""
         table = self.table
         if table.over:
-            winners = table.game.winners
+            winners = table.match.winners
             verdict = "you win" if table.seat in winners else f"seat {', '.join(map(str, winners))} wins"
             log = f"; the log is {table.log_path}" if table.log_path else ""
-            words = f"game over: scores {table.game.scores}, {verdict}{log}. q: quit"
+            words = f"game over: scores {table.match.scores}, {verdict}{log}. q: quit"
         elif table.pending:
             words = "your move is on the table: space lets the others play, u takes it back"
         elif table.person_to_move:

@@ -1,10 +1,11 @@
-"""The Python back end: the reference rules on plain data, fast.
+"""The Python back end: the reference engine, the rules on plain data, fast.
 
 A `Table` holds one game as flat lists of counts; `PythonEngine` applies the
-rules to it. The miniKanren back end subclasses `PythonEngine` and replaces
-the rule methods (`legal_moves`, `place`, `tile_score`, `floor_penalty`,
-`end_bonus`) with its relations, keeping this bookkeeping. `solve` answers
-the demo's question: one seeded game played to its end.
+rules to it, scoring with `scoring`. The miniKanren engine subclasses
+`PythonEngine` and replaces the rule methods (`legal_moves`, `place`,
+`tile_score`, `floor_penalty`, `end_bonus`, `grey_column`) with its
+relations, keeping this bookkeeping. `solve` answers the puzzle's question:
+one seeded game played to its end (`seeded.played`).
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ class PythonEngine:
 
     def export(self, table: Table) -> dict[str, Any]:
         """The canonical, JSON-able snapshot of a game."""
-        state = {
+        state: dict[str, Any] = {
             "players": table.players, "round": table.round, "moves": table.moves,
             "turn": table.turn, "starter": table.starter, "marker": table.marker,
             "factories": [list(factory) for factory in table.factories], "centre": list(table.centre),
