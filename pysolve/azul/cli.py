@@ -17,7 +17,7 @@ from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.match import MatchResult, engine
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
-from pysolve.azul.replay import check_record
+from pysolve.azul.replay import read_log
 from pysolve.azul.strategies import KNOWN, strategy
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
@@ -224,21 +224,3 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"wrote {path}", file=sys.stderr)
     print(told)
     return 0
-
-
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
-    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
-    records = []
-    for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        record = files.parse_json(line, where)
-        try:
-            records.append(check_record(record))
-        except InputError as error:
-            raise InputError(f"{where}: {error}") from None
-    if not records or records[0]["type"] != "start":
-        raise InputError(f"{path}: an Azul log starts with a start record")
-    return records

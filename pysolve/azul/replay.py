@@ -6,7 +6,8 @@ story rebuilds the table just before the tiling (`settle`: the move's tiles
 on their line and the floor) and tiles it one pattern line at a time,
 explaining each score. The story is a checker too: every move must lead to
 the logged state, and the narrated scores and walls must be the logged
-ones; a log that disagrees is refused with the record it fails at.
+ones; a log that disagrees is refused with the record it fails at. `read_log`
+reads a log file, each record checked (`check_record`) before it is told.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import copy
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from pysolve import files
 from pysolve.azul.model import (
     CENTRE,
     COLOUR_BONUS,
@@ -278,6 +281,24 @@ def check_record(record: Any) -> dict[str, Any]:
     if kind == "move":
         check_move(record["move"])
     return record
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
+    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
+    records = []
+    for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        record = files.parse_json(line, where)
+        try:
+            records.append(check_record(record))
+        except InputError as error:
+            raise InputError(f"{where}: {error}") from None
+    if not records or records[0]["type"] != "start":
+        raise InputError(f"{path}: an Azul log starts with a start record")
+    return records
 
 
 def story(records: Sequence[dict[str, Any]]) -> list[Step]:

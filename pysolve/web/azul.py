@@ -24,10 +24,9 @@ from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
-from pysolve.azul.cli import read_log
 from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
 from pysolve.azul.play import PERSON, Table
-from pysolve.azul.replay import Step, story
+from pysolve.azul.replay import Step, read_log, story
 from pysolve.azul.search import Mcts, Minimax
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.budget import Budget
