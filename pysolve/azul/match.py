@@ -38,9 +38,9 @@ from pysolve.errors import InputError, SearchLimitExceeded
 def engine(backend: str) -> Engine[Any]:
     """The engine of back end `backend`: the rules of Azul as it holds them (one instance per process).
 
-    The engine modules are imported here, on demand, because two of them need
-    what may be missing (SWI-Prolog, miniKanren); they import nothing above
-    the model, so nothing imported here leads back to this module.
+    Each engine module is imported when its back end is first asked for, so a
+    match on Python loads neither the Prolog bridge nor miniKanren; engines
+    import only the model, so nothing imported here leads back to this module.
     """
     backends.check_name(backend)
     if backend == "python":
