@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/azul.py [GAMES]  (not a test; prints tables measured in one run; every rate is
 the best of three equal parts, games i, i+1, ... in each)
 
-1. Whole random-feasible games (`play_game` with the `random` strategy on every
+1. Whole random-feasible games (`play_match` with the `random` strategy on every
    seat): Python on packed boards, Prolog inside one query per game through the
    bridge (and, as a tournament plays them, a batch of games a query), miniKanren move
    by move; both variants.
@@ -18,6 +18,7 @@ the best of three equal parts, games i, i+1, ... in each)
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import sys
@@ -26,13 +27,13 @@ from collections.abc import Callable
 from typing import Any
 
 from pysolve import bridge
-from pysolve.azul.game import play_game, random_games, rules
+from pysolve.azul.match import engine, play_match, random_matches
 from pysolve.azul.model import GREY, STANDARD, RandomStream
 from pysolve.azul.prolog import BLOCK, RULES, conjunction, state_from_prolog, state_to_prolog
 from pysolve.azul.search import Mcts
-from pysolve.azul.state import Game, State
 from pysolve.azul.strategies import random_feasible
 from pysolve.azul.tournament import BATCH
+from pysolve.azul.tree import Game, State
 from pysolve.backends import available
 
 KANREN_GAMES = 6
@@ -65,16 +66,21 @@ def games_table(games: int, backends: list[str]) -> None:
         measured = {}
         for backend in backends:
             count = KANREN_GAMES if backend == "kanren" else games
-            measured[backend] = cpu_rate(count, lambda seed: play_game(players, seed, backend, variant=variant))
+            one_game = functools.partial(play_match, players, backend=backend, variant=variant)
+            measured[backend] = cpu_rate(count, one_game)
             cpu, wall = measured[backend]
             print(f"{players:>7} {variant:>8} {backend:>7} {count:>6} {cpu:>12.1f} {wall:>13.1f} "
                   f"{measured['python'][0] / cpu:>9.1f}x")
         if "prolog" in backends:  # a tournament's games, BATCH to a query
-            cpu, wall = cpu_rate(games // BATCH, lambda part: random_games(
-                players, range(part * BATCH, (part + 1) * BATCH), "prolog", variant))
+            cpu, wall = cpu_rate(games // BATCH, functools.partial(prolog_batch, players, variant))
             cpu, wall = cpu * BATCH, wall * BATCH
             print(f"{players:>7} {variant:>8} {'prolog':>7} {games // BATCH * BATCH:>6} {cpu:>12.1f} {wall:>13.1f} "
                   f"{measured['python'][0] / cpu:>9.1f}x   ({BATCH} games a query)")
+
+
+def prolog_batch(players: int, variant: str, part: int) -> None:
+    """Batch number `part` of a tournament's random games in Prolog: BATCH seeds in one query."""
+    random_matches(players, range(part * BATCH, (part + 1) * BATCH), "prolog", variant)
 
 
 def position(seed: int = 1, players: int = 2) -> State:
@@ -107,23 +113,26 @@ def prolog_playout(start: dict[str, Any], stream: RandomStream) -> dict[str, Any
     return state_from_prolog(json.loads(row["Text"]))
 
 
+def playout_run(backend: str, snapshot: dict[str, Any], finals: dict[str, Any]) -> Callable[[int], None]:
+    """The work `cpu_rate` times: the playout from `snapshot` of stream `index` on `backend`, the first final
+    state kept in `finals`."""
+    begin = None if backend == "prolog" else State.from_json(snapshot, engine(backend))
+
+    def run(index: int) -> None:
+        stream = RandomStream(index)
+        finals.setdefault(backend, prolog_playout(snapshot, stream) if begin is None else state_playout(begin, stream))
+
+    return run
+
+
 def playouts_table(backends: list[str]) -> None:
     """Playouts per second on each engine, from the same position, checked to end alike."""
     snapshot = position().to_json()
     print(f"\n{'backend':>7} {'playouts':>9} {'playouts/s cpu':>15} {'vs python':>10}   (seed 1, round 1 to the end)")
-    finals, rates = {}, {}
+    finals: dict[str, Any] = {}
+    rates = {}
     for backend in backends:
-        if backend == "prolog":
-            def run(index: int) -> None:
-                final = prolog_playout(snapshot, RandomStream(index))
-                finals.setdefault(backend, final)
-        else:
-            begin = State.from_json(snapshot, rules(backend))
-
-            def run(index: int) -> None:
-                final = state_playout(begin, RandomStream(index))
-                finals.setdefault(backend, final)
-        rates[backend] = cpu_rate(PLAYOUTS[backend], run)[0]
+        rates[backend] = cpu_rate(PLAYOUTS[backend], playout_run(backend, snapshot, finals))[0]
         print(f"{backend:>7} {PLAYOUTS[backend]:>9} {rates[backend]:>15.1f} {rates['python'] / rates[backend]:>9.1f}x")
     assert all(final == finals["python"] for final in finals.values()), "the engines played different playouts"
     print(f"\n{'backend':>7} {'iterations':>11} {'MCTS iterations/s cpu':>22}   (UCT, one-round random playouts)")
@@ -132,7 +141,7 @@ def playouts_table(backends: list[str]) -> None:
             print(f"{backend:>7} {'-':>11} {'-':>22}   (MCTS searches States: a Prolog game is searched on the "
                   f"Python rules)")
             continue
-        root = State.from_json(snapshot, rules(backend))
+        root = State.from_json(snapshot, engine(backend))
         count = MCTS_ITERATIONS[backend]
         cpu = time.process_time()
         Mcts(iterations=count).search(root, random.Random(1))
@@ -144,7 +153,7 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     backends = ["python", "prolog", "kanren"] if available("prolog") else ["python", "kanren"]
     if "prolog" in backends:
-        play_game(2, 0, "prolog")  # start SWI-Prolog and load the rules outside the timing
+        play_match(2, 0, "prolog")  # start SWI-Prolog and load the rules outside the timing
     games_table(games, backends)
     playouts_table(backends)
 

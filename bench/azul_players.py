@@ -17,7 +17,7 @@ from typing import Any
 
 from pysolve import executors
 from pysolve.azul import tournament as tour
-from pysolve.azul.game import play_game
+from pysolve.azul.match import play_match
 from pysolve.azul.model import Move, RandomStream
 from pysolve.azul.strategies import strategy
 
@@ -46,7 +46,7 @@ def seconds_per_move(name: str) -> tuple[float, float, int]:
         return move
 
     for seed in range(TIMING_GAMES):
-        play_game(2, 2000 + seed, "python", [timed, "greedy"] if seed % 2 == 0 else ["greedy", timed])
+        play_match(2, 2000 + seed, "python", [timed, "greedy"] if seed % 2 == 0 else ["greedy", timed])
     return sum(times) / len(times), max(times), len(times)
 
 

@@ -16,12 +16,13 @@ from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
 from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
-from pysolve.azul.game import AzulGame, play_game, rules
+from pysolve.azul.match import Match, engine, play_match
 from pysolve.azul.model import GREY, SEED, VARIANTS, Question, RandomStream, check_state, tile_count, winners_of
 from pysolve.azul.prolog import conjunction, state_to_prolog
-from pysolve.azul.python import PythonEngine, Table, end_bonus, floor_penalty, grey_column, tile_score
-from pysolve.azul.state import CHANCE, TERMINAL, Game, State
+from pysolve.azul.python import PythonEngine, Table
+from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
 from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible
+from pysolve.azul.tree import CHANCE, TERMINAL, Game, State
 from pysolve.bridge import Var
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
@@ -142,7 +143,7 @@ def move_tiles(state: dict, colour: int, count: int, where: list[int]) -> None:
 
 def play_on(backend: str, state: dict, moves: list[tuple[int, int, int]], seed: int = 0) -> dict:
     """Load `state` into a back end's rules, play the moves, return the state after them."""
-    chosen = rules(backend)
+    chosen = engine(backend)
     handle = chosen.load(copy.deepcopy(state))
     stream = RandomStream(seed)
     for move in moves:
@@ -199,7 +200,7 @@ def test_a_full_pattern_line_is_never_a_destination(pysolve_backend):
     move_tiles(state, 0, 2, [0] * 5)
     state["boards"][0]["lines"][1] = [0, 2]
     move_tiles(state, 0, 2, state["centre"])
-    chosen = rules(pysolve_backend)
+    chosen = engine(pysolve_backend)
     handle = chosen.load(copy.deepcopy(state))
     moves = chosen.legal_moves(handle)
     chosen.close(handle)
@@ -328,7 +329,7 @@ def test_grey_column_by_each_back_end(pysolve_backend):
         if pysolve_backend == "prolog":
             found = bridge.first("azul", bridge.goal("grey_column", wall, colours, row, colour, Var("C")))
             return -1 if found is None else found["C"]
-        return rules(pysolve_backend).grey_column(wall, colours, row, colour)
+        return engine(pysolve_backend).grey_column(wall, colours, row, colour)
 
     assert column_of(0, 0) == 2         # below the white tile: 2 points; column 0 holds blue already
     assert column_of(2, 4) == 0         # white is in column 2: the others score 1 (column 0: 2, above blue)
@@ -417,7 +418,7 @@ def test_the_environment_plays_the_grey_variant():
 
 
 def test_grey_games_differ_from_standard_ones_and_fill_columns_freely():
-    grey, standard = play_game(2, 5, variant=GREY), play_game(2, 5)
+    grey, standard = play_match(2, 5, variant=GREY), play_match(2, 5)
     assert grey.state != standard.state and grey.to_json()["variant"] == GREY
     placed = [(row, column, colour) for board in grey.state["boards"]
               for row, cells in enumerate(board["colours"]) for column, colour in enumerate(cells) if colour >= 0]
@@ -427,10 +428,10 @@ def test_grey_games_differ_from_standard_ones_and_fill_columns_freely():
 # -- the fast path: whole random games on packed boards -------------------------------------------
 def table_game(players: int, seed: int, variant: str) -> dict:
     """The final state of the seeded random game played move by move on the Table rules."""
-    game = AzulGame(players, seed, "python", variant=variant)
-    while game.legal_moves():
-        game.play()
-    return game.state
+    match = Match(players, seed, "python", variant=variant)
+    while match.legal_moves():
+        match.play()
+    return match.state
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -440,19 +441,19 @@ def test_packed_random_games_are_the_table_games(players, variant):
         state = packed.random_game(players, seed, variant)
         assert state == table_game(players, seed, variant), (players, seed, variant)
         assert tile_count(state) == 100
-    result = play_game(players, 3, variant=variant)  # the fast path of play_game
+    result = play_match(players, 3, variant=variant)  # the fast path of play_match
     assert result.state == table_game(players, 3, variant) and result.winners == packed.winners(result.state)
 
 
 @needs_prolog
 def test_prolog_plays_a_tournament_in_batches_even_when_numbers_run_short(monkeypatch):
-    from pysolve.azul import prolog as prolog_rules
+    from pysolve.azul import prolog as azul_prolog
     from pysolve.azul import tournament as tour
 
     work = tour.tasks(3, tour.BATCH + 3, 40, "prolog", ["random"], variant=GREY)
     expected = [packed.random_game(3, task.seed, GREY) for task in work]
     assert [result.state for result in tour.run(work)] == expected
-    monkeypatch.setattr(prolog_rules, "BLOCK", 15)  # 45 numbers a game: every game asks again, and again
+    monkeypatch.setattr(azul_prolog, "BLOCK", 15)  # 45 numbers a game: every game asks again, and again
     results = tour.run(work[:3])
     assert [result.state for result in results] == expected[:3] and results[0].winners == packed.winners(expected[0])
 
@@ -528,13 +529,13 @@ def test_the_deal_is_chance_one_tile_at_a_time():
 @pytest.mark.parametrize("players, seed", [(2, 3), (3, 14), (4, 15)])
 def test_child_and_the_seeded_stream_play_the_seeded_game(pysolve_backend, players, seed):
     positions = [state.to_json() for state in seeded_states(players, seed) if not state.is_chance_node]
-    game = AzulGame(players, seed, pysolve_backend)
-    played_ = [game.state]
-    while game.legal_moves():
-        game.play()
-        played_.append(game.state)
-    winners = game.winners
-    game.close()
+    match = Match(players, seed, pysolve_backend)
+    played_ = [match.state]
+    while match.legal_moves():
+        match.play()
+        played_.append(match.state)
+    winners = match.winners
+    match.close()
     assert positions == played_
     assert seeded_states(players, seed)[-1].winners() == winners
 
@@ -543,19 +544,19 @@ def test_child_and_the_seeded_stream_play_the_seeded_game(pysolve_backend, playe
 def test_grey_states_play_the_seeded_grey_game(pysolve_backend, players, seed):
     positions = [state.to_json() for state in seeded_states(players, seed, Game(players, variant=GREY))
                  if not state.is_chance_node]
-    game = AzulGame(players, seed, pysolve_backend, variant=GREY)
-    played_ = [game.state]
-    while game.legal_moves():
-        game.play()
-        played_.append(game.state)
-    game.close()
+    match = Match(players, seed, pysolve_backend, variant=GREY)
+    played_ = [match.state]
+    while match.legal_moves():
+        match.play()
+        played_.append(match.state)
+    match.close()
     assert positions == played_ and positions[-1]["variant"] == GREY
 
 
 @pytest.mark.pysolve_backends("kanren")
 def test_states_on_the_minikanren_rules_are_the_same(pysolve_backend):
     python = [state.to_json() for state in seeded_states(2, 9)]
-    assert [state.to_json() for state in seeded_states(2, 9, Game(2, rules(pysolve_backend)))] == python
+    assert [state.to_json() for state in seeded_states(2, 9, Game(2, engine(pysolve_backend)))] == python
 
 
 @pytest.mark.parametrize("players, seed, strategies, scores, winners, moves", [
@@ -565,7 +566,7 @@ def test_states_on_the_minikanren_rules_are_the_same(pysolve_backend):
 ])
 def test_searching_strategies_choose_as_before(players, seed, strategies, scores, winners, moves):
     # the games lookahead played when it searched the Python rules' tables directly (before state.child)
-    result = play_game(players, seed, "python", strategies)
+    result = play_match(players, seed, "python", strategies)
     assert (result.scores, result.winners, result.moves) == (scores, winners, moves)
 
 
@@ -579,36 +580,36 @@ def test_lookahead_looks_at_children_only():
 
 # -- the simulation API ---------------------------------------------------------------------------
 def test_same_seed_same_game_and_state_round_trips():
-    first, second = play_game(3, 42, "python"), play_game(3, 42, "python")
+    first, second = play_match(3, 42, "python"), play_match(3, 42, "python")
     assert first.to_json() == second.to_json()
-    game = AzulGame(2, 5, "python")
+    match = Match(2, 5, "python")
     for _ in range(7):
-        game.play()
-    state = game.state
+        match.play()
+    state = match.state
     assert json.loads(json.dumps(state)) == state == check_state(state)
 
 
 def test_a_state_round_trips_through_each_back_end(pysolve_backend):
-    game = AzulGame(2, 5, "python")
+    match = Match(2, 5, "python")
     for _ in range(7):
-        game.play()
-    state = game.state
-    handle = rules(pysolve_backend).load(state)
-    assert rules(pysolve_backend).export(handle) == state
-    assert rules(pysolve_backend).legal_moves(handle) == game.legal_moves()
-    rules(pysolve_backend).close(handle)
+        match.play()
+    state = match.state
+    handle = engine(pysolve_backend).load(state)
+    assert engine(pysolve_backend).export(handle) == state
+    assert engine(pysolve_backend).legal_moves(handle) == match.legal_moves()
+    engine(pysolve_backend).close(handle)
 
 
 def test_illegal_move_and_strategy_errors():
-    game = AzulGame(2, 1, "python")
+    match = Match(2, 1, "python")
     with pytest.raises(InputError, match="illegal move"):
-        game.play((0, 0, 9))
+        match.play((0, 0, 9))
     with pytest.raises(InputError):
-        AzulGame(5, 1, "python")
+        Match(5, 1, "python")
     with pytest.raises(InputError, match="4 tiles, not 100|holds"):
-        broken = game.state
+        broken = match.state
         broken["bag"][0] += 1
-        rules("python").load(broken)
+        engine("python").load(broken)
 
 
 def test_greedy_prefers_completing_a_line_over_the_floor():
@@ -622,9 +623,9 @@ def test_greedy_prefers_completing_a_line_over_the_floor():
 
 def test_callable_strategy_and_tournament_rotation():
     def always_floor(state, moves, rng):
-        return [move for move in moves if move[2] == 0][0]
+        return next(move for move in moves if move[2] == 0)
 
-    result = play_game(2, 3, "python", [always_floor, "greedy"])
+    result = play_match(2, 3, "python", [always_floor, "greedy"])
     assert result.strategies == ["always_floor", "greedy"] and result.winners == [1]
 
 
@@ -652,12 +653,13 @@ def test_cli_back_ends_agree_and_workers_give_the_same_results(pysolve_backend, 
 
 
 def test_cli_variant_grey(capsys):
-    assert main(["azul", "crosscheck", "--variant", "grey", "--games", "1", "--seed", "6", "--backends", "python,kanren"]) == 0
+    assert main(["azul", "crosscheck", "--variant", "grey", "--games", "1", "--seed", "6",
+                 "--backends", "python,kanren"]) == 0
     assert "1 grey game, " in capsys.readouterr().out
     assert main(["azul", "simulate", "--variant", "grey", "--games", "2", "--seed", "6", "--json"]) == 0
     games = json.loads(capsys.readouterr().out)["games"]
     assert [game["variant"] for game in games] == [GREY, GREY]
-    assert games[0]["scores"] == play_game(2, 6, variant=GREY).scores
+    assert games[0]["scores"] == play_match(2, 6, variant=GREY).scores
     assert main(["solve", "azul", "--variant", "grey", "--seed", "6", "--json"]) == 0
     assert '"variant": "grey"' in capsys.readouterr().out
 
@@ -718,7 +720,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 def test_cli_replay_of_a_malformed_log(capsys, tmp_path):
     log = tmp_path / "bad.jsonl"
-    start = play_game(log=True).log[0]
+    start = play_match(log=True).log[0]
     log.write_text(json.dumps(start) + "\nnot json\n")
     assert main(["azul", "replay", str(log)]) == 2
     assert f"{log}:2: not JSON" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pysolve.azul import draw, svg
-from pysolve.azul.game import play_game
+from pysolve.azul.match import play_match
 from pysolve.azul.model import FLOOR_SLOTS, MARKER
 from pysolve.azul.replay import settle, story, tile_points, why
 from pysolve.azul.replay_page import frames, logged_games, page, page_steps, write_pictures
@@ -27,7 +27,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def log_of(players: int = 2, seed: int = 4, backend: str = "python", strategies=("random", "greedy")) -> list[dict]:
     """The records of one logged game."""
-    return play_game(players, seed, backend, list(strategies), log=True).log
+    return play_match(players, seed, backend, list(strategies), log=True).log
 
 
 def empty_wall() -> list[list[int]]:
@@ -76,7 +76,7 @@ def test_the_story_agrees_with_the_back_end_move_by_move_and_score_by_score(pyso
 def test_grey_wall_games_are_told_with_their_chosen_cells_and_fallen_lines(pysolve_backend):
     fallen = 0
     for players, seed in ((2, 0), (3, 1), (4, 2)):
-        records = play_game(players, seed, pysolve_backend, ["random", "greedy"], log=True, variant="grey").log
+        records = play_match(players, seed, pysolve_backend, ["random", "greedy"], log=True, variant="grey").log
         steps = story(records)
         assert steps[0].text.startswith(f"game seed {seed}: {players} players (grey wall variant)")
         final = [step for step in steps if step.kind == "bonus"][-1].state

@@ -17,7 +17,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from pysolve.azul.env import AzulEnv, AzulGymEnv, action_count, action_index, action_move, observation_bounds  # noqa: E402
-from pysolve.azul.game import play_game  # noqa: E402
+from pysolve.azul.match import play_match  # noqa: E402
 from pysolve.azul.model import FACTORIES, TOTAL_TILES, RandomStream  # noqa: E402
 from pysolve.azul.strategies import random_feasible  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
@@ -86,17 +86,17 @@ def test_the_same_seed_replays_the_same_game_and_another_seed_does_not() -> None
     assert first[0][1] != other[0][1]
 
 
-def test_a_seeded_environment_deals_the_game_play_game_deals() -> None:
+def test_a_seeded_environment_deals_the_game_play_match_deals() -> None:
     env = AzulEnv(3)
     env.reset(seed=9)
-    for agent in env.agent_iter():
+    for _ in env.agent_iter():
         _, _, termination, truncation, _ = env.last()
         if termination or truncation:
             env.step(None)
             continue
         move = random_feasible(env.state.to_json(), env.state.legal_moves(), env.stream)
         env.step(action_index(move))
-    assert env.state.to_json() == play_game(3, 9, "python").state
+    assert env.state.to_json() == play_match(3, 9, "python").state
 
 
 def test_observation_fields_at_the_start() -> None:

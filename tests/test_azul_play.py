@@ -106,7 +106,7 @@ def test_a_whole_game_from_the_keyboard_with_undos_on_each_back_end(pysolve_back
 
     moves, shown = run_app(table, script)
     assert table.over and moves == sum(record.get("seat") == 1 for record in table.records)
-    assert f"game over: scores {table.game.scores}" in shown and "the log is" in shown
+    assert f"game over: scores {table.match.scores}" in shown and "the log is" in shown
     assert main(["azul", "replay", str(log)]) == 0
 
 

@@ -13,12 +13,12 @@ import time
 import pytest
 
 from pysolve.azul import tournament as tour
-from pysolve.azul.game import play_game
 from pysolve.azul.heuristics import utilities, values
+from pysolve.azul.match import MatchResult, play_match
 from pysolve.azul.model import RandomStream
 from pysolve.azul.search import Mcts, Minimax
-from pysolve.azul.state import Game, State
 from pysolve.azul.strategies import strategy, strategy_name
+from pysolve.azul.tree import Game, State
 from pysolve.cli import main
 from pysolve.errors import InputError, UnknownName
 
@@ -31,7 +31,7 @@ def dealt(seed: int, players: int = 2) -> State:
     return state
 
 
-def wins_of(name: str, results: list[tour.GameResult]) -> int:
+def wins_of(name: str, results: list[MatchResult]) -> int:
     """Games `name` won (alone or shared) in a tournament."""
     return sum(1 for result in results for seat in result.winners if result.strategies[seat] == name)
 
@@ -49,7 +49,7 @@ def test_minimax_2_beats_random_in_every_one_of_6_games():
 
 def test_same_seed_same_moves_and_another_seed_other_moves():
     def moves(seed: int) -> list[list[int]]:
-        log = play_game(2, seed, "python", ["mcts:25", "minimax:1"], log=True).log
+        log = play_match(2, seed, "python", ["mcts:25", "minimax:1"], log=True).log
         return [record["move"] for record in log if record["type"] == "move"]
 
     first = moves(3)
@@ -59,8 +59,8 @@ def test_same_seed_same_moves_and_another_seed_other_moves():
 
 @pytest.mark.pysolve_backends("prolog", "python")
 def test_mcts_plays_the_same_game_whichever_back_end_holds_the_rules(pysolve_backend):
-    reference = play_game(2, 8, "python", ["mcts:15", "greedy"])
-    played = play_game(2, 8, pysolve_backend, ["mcts:15", "greedy"])
+    reference = play_match(2, 8, "python", ["mcts:15", "greedy"])
+    played = play_match(2, 8, pysolve_backend, ["mcts:15", "greedy"])
     assert (played.scores, played.moves, played.state) == (reference.scores, reference.moves, reference.state)
 
 
@@ -100,7 +100,7 @@ def test_minimax_at_depth_1_picks_the_move_of_best_projected_worth():
 
 
 def test_values_of_a_finished_game_are_its_scores_and_utilities_are_leads():
-    result = play_game(2, 12, "python", ["greedy", "random"])
+    result = play_match(2, 12, "python", ["greedy", "random"])
     assert values(result.state) == [float(score) for score in result.scores]
     rewards = utilities([30.0, 22.0])
     assert rewards[0] > 0.5 > rewards[1] and rewards[0] + rewards[1] == pytest.approx(1.0)
@@ -163,7 +163,7 @@ def test_the_mean_score_interval_stays_within_the_scores_where_the_normal_one_go
 
 def test_the_summary_gives_each_strategy_its_score_range_and_a_mean_interval_inside_it():
     scores = [(0, 30), (0, 31), (0, 29), (60, 30), (0, 33)]
-    results = [tour.GameResult(seed, 2, "python", ["random", "greedy"], list(pair), [1], 5, 50)
+    results = [MatchResult(seed, 2, "python", ["random", "greedy"], list(pair), [1], 5, 50)
                for seed, pair in enumerate(scores)]
     standings = {row["strategy"]: row for row in tour.summarise(results)["strategies"]}
     assert standings["random"]["score_range"] == [0, 60] and standings["random"]["ci95"][0] >= 0
@@ -179,7 +179,8 @@ class Terminal(io.StringIO):
 
 @pytest.mark.parametrize("argv, line", [
     (["simulate", "--games", "3", "--strategy", "lookahead"], r"\razul simulate: [0-3] of 3 games played, \d+ s"),
-    (["crosscheck", "--games", "2", "--backends", "python,kanren"], r"\razul crosscheck: 2 games on 2 back ends, \d+ s"),
+    (["crosscheck", "--games", "2", "--backends", "python,kanren"],
+     r"\razul crosscheck: 2 games on 2 back ends, \d+ s"),
 ])
 def test_a_long_run_shows_its_progress_on_a_terminal_and_nothing_in_its_output(monkeypatch, capsys, argv, line):
     from pysolve.azul import cli as azul_cli

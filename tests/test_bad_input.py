@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysolve import cli, executors, files
-from pysolve.azul.game import play_game
+from pysolve.azul.match import play_match
 from pysolve.errors import InputError
 from pysolve.paths import data_dir
 
@@ -103,7 +103,7 @@ def filled(argv: list[str], **paths: Path | str) -> list[str]:
 def azul_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A valid Azul log: one short game, as `simulate --log` writes it."""
     path = tmp_path_factory.mktemp("azul") / "game.jsonl"
-    path.write_text("".join(json.dumps(record) + "\n" for record in play_game(seed=1, log=True).log))
+    path.write_text("".join(json.dumps(record) + "\n" for record in play_match(seed=1, log=True).log))
     return path
 
 
@@ -507,7 +507,7 @@ HIDATO_JSON = st.one_of(JSON_TEXT, HIDATO_ROWS.map(json.dumps),
 
 def azul_records() -> list[dict[str, Any]]:
     """A real game's log records (one 2-player game)."""
-    return play_game(seed=3, log=True).log
+    return play_match(seed=3, log=True).log
 
 
 @st.composite

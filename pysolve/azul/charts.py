@@ -73,11 +73,12 @@ def win_rates(standings: Sequence[dict[str, Any]], top: float) -> tuple[list[str
     return out, bottom + 40
 
 
-def score_spread(standings: Sequence[dict[str, Any]], scores: dict[str, list[int]], top: float) -> tuple[list[str], float]:
+def score_spread(standings: Sequence[dict[str, Any]], scores: dict[str, list[int]],
+                 top: float) -> tuple[list[str], float]:
     """The score panel: per strategy a box (quartiles), the median, whiskers, every game a dot, the mean's interval."""
     left = LABEL_W
-    out = [_text(10, top + 16, "Scores: quartiles, median, range, every game, mean with its 95 % interval (bootstrap)", 14,
-                 weight="bold")]
+    out = [_text(10, top + 16, "Scores: quartiles, median, range, every game, mean with its 95 % interval (bootstrap)",
+                 14, weight="bold")]
     first = top + 30
     bottom = first + len(standings) * ROW_H * 1.4
     everything = [score for values in scores.values() for score in values]
@@ -114,7 +115,7 @@ def score_spread(standings: Sequence[dict[str, Any]], scores: dict[str, list[int
 
 
 def chart(results: Sequence[Any], title: str = "") -> str:
-    """Both panels for a tournament's results (`GameResult`s), as one SVG document."""
+    """Both panels for a tournament's results (`MatchResult`s), as one SVG document."""
     summary = summarise(results)
     standings = summary["strategies"]
     scores: dict[str, list[int]] = {standing["strategy"]: [] for standing in standings}

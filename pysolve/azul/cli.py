@@ -15,11 +15,10 @@ from pysolve import backends, executors, files, memory
 from pysolve.azul import draw
 from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
-from pysolve.azul.game import rules
+from pysolve.azul.match import MatchResult, engine
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
-from pysolve.azul.play import STRATEGY_NAMES
-from pysolve.azul.replay import check_record
-from pysolve.azul.strategies import strategy
+from pysolve.azul.replay import read_log
+from pysolve.azul.strategies import KNOWN, strategy
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import Ticker, render_table
@@ -40,7 +39,7 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
     _game_options(simulate)
     _backend_option(simulate, "--backend", choices=backends.NAMES, help=BACKEND_HELP)
     simulate.add_argument("--strategy", default="random", metavar="NAMES",
-                          help=f"strategies NAME[,NAME...] rotated over the seats: {STRATEGY_NAMES} (default random)")
+                          help=f"strategies NAME[,NAME...] rotated over the seats: {KNOWN} (default random)")
     simulate.add_argument("--workers", type=int, default=1, metavar="N", help="processes to play on (default 1)")
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
@@ -114,7 +113,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         executors.check_cluster(args.cluster)
     _check_outputs(args, "log", "chart")
     backend = args.backend or backends.default()
-    rules(backend)  # fail early when the back end cannot run here
+    engine(backend)  # fail early when the back end cannot run here
     names = _names(args.strategy, "strategy")
     for name in names:
         strategy(name)
@@ -138,11 +137,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _counting(ticker: Ticker, total: int) -> Callable[[tour.GameResult], None]:
+def _counting(ticker: Ticker, total: int) -> Callable[[MatchResult], None]:
     """`tour.run`'s callback after each game: `ticker`'s line (which adds the seconds) counts the games played."""
     done = itertools.count(1)
 
-    def step(result: tour.GameResult) -> None:
+    def step(result: MatchResult) -> None:
         ticker.label = _played(next(done), total)
 
     return step
@@ -161,7 +160,7 @@ def _check_outputs(args: argparse.Namespace, *names: str) -> None:
             files.check_output(getattr(args, name), f"--{name}")
 
 
-def _write_log(path: str, results: list[tour.GameResult]) -> None:
+def _write_log(path: str, results: list[MatchResult]) -> None:
     """Every game's records as JSON lines, each tagged with its game number; the file whole or not at all."""
     with files.writing(path, "--log") as out:
         for number, result in enumerate(results):
@@ -170,7 +169,7 @@ def _write_log(path: str, results: list[tour.GameResult]) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
-def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
+def _render(results: list[MatchResult], summary: dict[str, Any]) -> str:
     """Per-game lines (the first 20), the games' averages, the per-strategy table and what its intervals are."""
     rows = [[r.seed, " ".join(map(str, r.scores)), ",".join(map(str, r.winners)), r.rounds, r.moves]
             for r in results[:20]]
@@ -178,7 +177,8 @@ def _render(results: list[tour.GameResult], summary: dict[str, Any]) -> str:
     more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
     standings = render_table(
         ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
-        [[s["strategy"], s["seats"], s["wins"], f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
+        [[s["strategy"], s["seats"], s["wins"],
+          f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
           f"{s['mean_score']:.2f} ({s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f})",
           f"{s['score_range'][0]} .. {s['score_range'][1]}"] for s in summary["strategies"]])
     return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:.1f} rounds and "
@@ -195,8 +195,9 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         names = _names(args.backends, "backends")
     for name in names:
         backends.check_name(name)
-        rules(name)
-    with Ticker(f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},", sys.stderr, TICK):
+        engine(name)
+    label = f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},"
+    with Ticker(label, sys.stderr, TICK):
         report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
     if args.json:
         json.dump({"backends": names, "variant": args.variant, "games": report.games, "moves": report.moves,
@@ -223,21 +224,3 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"wrote {path}", file=sys.stderr)
     print(told)
     return 0
-
-
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
-    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
-    records = []
-    for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{number}"
-        record = files.parse_json(line, where)
-        try:
-            records.append(check_record(record))
-        except InputError as error:
-            raise InputError(f"{where}: {error}") from None
-    if not records or records[0]["type"] != "start":
-        raise InputError(f"{path}: an Azul log starts with a start record")
-    return records

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pysolve.azul.game import AzulGame
+from pysolve.azul.match import Match
 from pysolve.azul.model import STANDARD, TOTAL_TILES, tile_count
 from pysolve.crosscheck import first_difference
 
@@ -28,35 +28,35 @@ def lockstep_game(players: int, seed: int, backends: Sequence[str], strategies: 
                   report: Lockstep | None = None, variant: str = STANDARD) -> Lockstep:
     """Play one game of `variant` on every back end at once; compare legal moves, states and choices at each step."""
     report = report or Lockstep()
-    games = [AzulGame(players, seed, name, list(strategies), variant) for name in backends]
+    matches = [Match(players, seed, name, list(strategies), variant) for name in backends]
     try:
         while report.agree:
-            report.difference = _compare(games, seed)
-            if report.difference or not games[0].legal_moves():
+            report.difference = _compare(matches, seed)
+            if report.difference or not matches[0].legal_moves():
                 break
-            choices = [game.choose() for game in games]
+            choices = [match.choose() for match in matches]
             if len(set(choices)) > 1:
                 report.difference = f"seed {seed}: the back ends chose different moves {choices}"
                 break
-            for game, move in zip(games, choices):
-                game.play(move)
+            for match, move in zip(matches, choices):
+                match.play(move)
             report.moves += 1
-        if report.agree and len({tuple(game.winners) for game in games}) > 1:
+        if report.agree and len({tuple(match.winners) for match in matches}) > 1:
             report.difference = f"seed {seed}: the back ends name different winners"
     finally:
-        for game in games:
-            game.close()
+        for match in matches:
+            match.close()
     report.games += 1
     return report
 
 
-def _compare(games: list[AzulGame], seed: int) -> str | None:
+def _compare(matches: list[Match], seed: int) -> str | None:
     """Where the first back end and another differ now (legal moves, state, tile count), or None."""
-    first = games[0]
+    first = matches[0]
     state = first.state
     if tile_count(state) != TOTAL_TILES:
         return f"seed {seed}, move {state['moves']}: {first.backend} holds {tile_count(state)} tiles"
-    for other in games[1:]:
+    for other in matches[1:]:
         where = first_difference(first.legal_moves(), other.legal_moves(), "legal_moves")
         where = where or first_difference(state, other.state, "state")
         if where:

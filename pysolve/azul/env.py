@@ -1,6 +1,6 @@
 """Azul for reinforcement learning: a PettingZoo AEC environment and a Gymnasium single-agent wrapper.
 
-`AzulEnv(players)` is PettingZoo's agent-environment cycle over `state.State`:
+`AzulEnv(players)` is PettingZoo's agent-environment cycle over `tree.State`:
 agents `player_0`.. are the seats, the action space is fixed (`Discrete`, one
 action per source x colour x destination, `action_index`/`action_move`), each
 observation is `{"observation": int16 array, "action_mask": int8 array}`
@@ -8,7 +8,7 @@ observation is `{"observation": int16 array, "action_mask": int8 array}`
 are every seat's score change plus, at the end, +/-`win_reward` for winners
 and the others. Chance (the opening seat, every dealt tile) is drawn inside
 the environment from the game's `RandomStream`, so `reset(seed=S)` deals the
-game `play_game` deals with seed S. `AzulGymEnv` is one seat of it as a
+game `play_match` deals with seed S. `AzulGymEnv` is one seat of it as a
 Gymnasium `Env`, the other seats played by a named strategy.
 
 Needs the optional group `rl` (`pip install pysolve[rl]`): pettingzoo,
@@ -17,7 +17,7 @@ gymnasium and numpy are imported here only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 try:
     import gymnasium
@@ -30,8 +30,8 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
 
 from pysolve.azul.draw import table as draw_table
 from pysolve.azul.model import CENTRE, FACTORIES, GREY, MARKER, MAX_MOVES, STANDARD, TOTAL_TILES, Move, RandomStream
-from pysolve.azul.state import Game, State
 from pysolve.azul.strategies import Strategy, strategy
+from pysolve.azul.tree import Game, State
 from pysolve.errors import InputError
 
 SOURCES_OFFSET = 1  # source -1 (the centre) is action block 0
@@ -134,7 +134,8 @@ def win_signal(state: State, win_reward: float) -> list[float]:
 class AzulEnv(AECEnv):
     """Azul as a PettingZoo AEC environment: seats `player_0`.., masked Discrete actions, seeded chance."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "azul_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "azul_v0",
+                                          "is_parallelizable": False}
 
     def __init__(self, players: int = 2, win_reward: float = 1.0, max_moves: int = MAX_MOVES,
                  render_mode: str | None = None, variant: str = STANDARD) -> None:
@@ -240,7 +241,7 @@ class AzulGymEnv(gymnasium.Env):
     the mask), unless `illegal="raise"`.
     """
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares no ClassVar)
 
     def __init__(self, players: int = 2, seat: int = 0, opponent: str | Strategy = "greedy",
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,

@@ -25,7 +25,7 @@ from pysolve.azul.model import (
     Move,
     wall_column,
 )
-from pysolve.azul.python import board_column, end_bonus, tile_score
+from pysolve.azul.scoring import board_column, end_bonus, tile_score
 
 PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared
 WAITING = 0.6   # points credited per tile on a pattern line that carries over to the next round

@@ -6,10 +6,10 @@ go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
 it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
 `floor_penaltyo` and `end_bonuso`; on the grey wall of the variant,
 `grey_cello` (the cells a full line's tile may take) and `grey_columno`
-(the one pysolve's policy picks). `KanrenEngine` is the Python rules with
-their rule methods answered by running these relations: slow, and checked
-against the other back ends move by move. `solve` answers the demo's
-question: one seeded game played to its end.
+(the one pysolve's policy picks). `KanrenEngine` is the Python engine with
+its rule methods answered by running these relations: slow, and checked
+against the other back ends move by move. `solve` answers the puzzle's
+question: one seeded game played to its end (`seeded.played`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from typing import Any
 
 from pysolve import minikanren as mk
 from pysolve.answers import Found
-from pysolve.azul.game import played
 from pysolve.azul.model import (
     CENTRE,
     COLOUR_BONUS,
@@ -32,6 +31,7 @@ from pysolve.azul.model import (
     standard_colours,
 )
 from pysolve.azul.python import PythonEngine, Table
+from pysolve.azul.seeded import played
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 
@@ -42,7 +42,7 @@ Goal = mk.Goal
 
 def solve(question: Question, budget: Budget) -> Found:
     """The question's seeded game played to its end on the rules the relations answer."""
-    return played(question, "kanren", budget)
+    return played(question, KanrenEngine(), budget)
 
 
 def accepts(line: tuple[int, int], row_colours: tuple[int, ...], depth: int, colour: int) -> bool:

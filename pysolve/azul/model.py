@@ -1,7 +1,7 @@
 """Azul's constants, moves, the canonical state, and the game's one random stream.
 
-Shared by the three back ends (Prolog, miniKanren, Python) and the simulation
-layer. Colours are 0..4 (blue, yellow, red, black, white); the first-player
+Shared by the three engines (Prolog, miniKanren, Python) and everything above
+them. Colours are 0..4 (blue, yellow, red, black, white); the first-player
 marker on a floor is 5. A move is (source, colour, destination): source -1 is
 the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -40,7 +40,8 @@ Handle = TypeVar("Handle")
 
 @dataclass(frozen=True)
 class Question:
-    """The demo's question: one seeded game, the random-feasible strategy on every seat, played to its end."""
+    """The puzzle's question (`pysolve solve azul`, the demo): one seeded game, the random-feasible strategy on
+    every seat, played to its end."""
 
     players: int = 2
     seed: int = SEED
@@ -80,7 +81,7 @@ def check_move(move: Any) -> Move:
     return (source, colour, destination)
 
 
-def describe_move(move: Move) -> str:
+def describe_move(move: Sequence[int]) -> str:
     """A move in words: `factory 3: 2 red -> line 4`-style, without the count."""
     source, colour, destination = move
     where = "centre" if source == CENTRE else f"factory {source + 1}"
@@ -265,11 +266,12 @@ def check_state(state: Any) -> dict[str, Any]:
 
 
 class Engine(Protocol[Handle]):
-    """The rules of Azul as one back end holds them (OpenSpiel's Game): games kept behind handles.
+    """An engine: the rules of Azul as one back end holds them, its games kept behind handles.
 
     `prolog.PrologEngine`, `kanren.KanrenEngine` and `python.PythonEngine`
-    implement it. Every random number comes from the `RandomStream` handed in,
-    so the same stream gives the same game on each of them.
+    implement it; `match.engine(backend)` finds a back end's. Every random
+    number comes from the `RandomStream` handed in, so the same stream gives
+    the same game on each of them.
     """
 
     name: str

@@ -1,6 +1,6 @@
 """The Python back end's fast path: whole random-feasible games on integer-packed boards.
 
-`random_game` plays the game `play_game` plays when every seat has the
+`random_game` plays the game `play_match` plays when every seat has the
 original random strategy (`random`), the same numbers of the same stream
 read in the same order, so its final state is the one the `Table` rules
 reach move by move (the tests compare them on many seeds and both
@@ -157,7 +157,7 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
                     + widths[3] * present[3] + widths[4] * present[4])
         if feasible:
             index = number() % feasible
-            for position, counts in enumerate(sources):
+            for position, counts in enumerate(sources):  # noqa: B007 (the source found, read after the loop)
                 for colour in range(5):
                     if counts[colour]:
                         if index < widths[colour]:
@@ -169,7 +169,7 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
             destination = LINES_OF[accepting[colour]][index] + 1
         else:  # no line takes anything: all moves put every tile on the floor
             index = number() % sum(present)
-            for position, counts in enumerate(sources):
+            for position, counts in enumerate(sources):  # noqa: B007 (the source found, read after the loop)
                 held = [colour for colour in range(5) if counts[colour]]
                 if index < len(held):
                     colour = held[index]

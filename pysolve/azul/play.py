@@ -1,28 +1,26 @@
 """A person at the Azul table: one seat chosen by a person, the others by strategies, the rules asked
-of one back end (`AzulGame`), the person's last move taken back until the next player acts, and a game
+of one back end (a `Match`), the person's last move taken back until the next player acts, and a game
 log that `pysolve azul replay` reads (rewritten whole after every move).
 
-`Table` holds the game and knows nothing of screens; `play_app.AzulApp` is its Textual face.
+`Table` holds the match and knows nothing of screens; `play_app.AzulApp` is its Textual face, and the web
+page (`pysolve.web.azul`) another.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pysolve import files
-from pysolve.azul.game import AzulGame, rules
-from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, check_players, check_variant, describe_move
+from pysolve.azul.match import Match, engine
+from pysolve.azul.model import SEED, STANDARD, Move, check_players, check_variant, describe_move
 from pysolve.azul.replay import Step, move_steps, story
 from pysolve.azul.strategies import strategy as check_strategy
 from pysolve.errors import InputError
-from pysolve.options import Option
 
 PERSON = "you"
-MAX_DELAY = 60.0  # the longest pause between the other seats' moves, in seconds
 
 
 @dataclass
@@ -36,7 +34,7 @@ class Table:
     seed: int = SEED
     log_path: str | None = None
     variant: str = STANDARD
-    game: AzulGame = field(init=False)
+    match: Match = field(init=False)
     history: list[tuple[Move, int]] = field(init=False, default_factory=list)  # (move, stream numbers used before)
     records: list[dict[str, Any]] = field(init=False, default_factory=list)
     pending: bool = field(init=False, default=False)  # the person moved; the next player has not acted yet
@@ -51,10 +49,10 @@ class Table:
             raise InputError("--strategy: name at least one strategy for the other seats")
         for name in self.others:
             check_strategy(name)  # an unknown name fails here, before the game starts
-        rules(self.backend)
-        self.game = self._new_game()
+        engine(self.backend)
+        self.match = self._new_match()
         self.records = [{"type": "start", "seed": self.seed, "players": self.players, "engine": self.backend,
-                         "variant": self.variant, "strategies": self.names, "state": self.game.state}]
+                         "variant": self.variant, "strategies": self.names, "state": self.match.state}]
         self.told = [story(self.records)]
         self._save()
 
@@ -64,27 +62,27 @@ class Table:
         others = iter(self.others[index % len(self.others)] for index in range(self.players - 1))
         return [PERSON if seat == self.seat else next(others) for seat in range(self.players)]
 
-    def _new_game(self) -> AzulGame:
+    def _new_match(self) -> Match:
         """The seeded game from its start (the person's seat holds a strategy that is never asked)."""
         names = self.names
         names[self.seat] = "random"
-        return AzulGame(self.players, self.seed, self.backend, names, self.variant)
+        return Match(self.players, self.seed, self.backend, names, self.variant)
 
     # -- what the screen asks ------------------------------------------------------------------
     @property
     def state(self) -> dict[str, Any]:
         """The canonical state of the game now."""
-        return self.game.state
+        return self.match.state
 
     @property
     def over(self) -> bool:
         """True once the game has ended."""
-        return self.game.over
+        return self.match.over
 
     @property
     def turn(self) -> int:
         """The seat to move (-1 once over)."""
-        return -1 if self.over else self.game.rules.turn(self.game.handle)
+        return -1 if self.over else self.match.turn
 
     @property
     def person_to_move(self) -> bool:
@@ -98,7 +96,7 @@ class Table:
 
     def legal_moves(self) -> list[Move]:
         """The person's legal moves, from the back end (none when it is not the person's turn)."""
-        return list(self.game.legal_moves()) if self.person_to_move else []
+        return list(self.match.legal_moves()) if self.person_to_move else []
 
     def steps(self) -> list[Step]:
         """The game so far, told step by step (as `replay` tells it; the end is the prompt's)."""
@@ -109,7 +107,7 @@ class Table:
         """The person plays `move` (one of `legal_moves()`); it can be taken back until `confirm`."""
         if not self.person_to_move:
             raise InputError("it is not your turn")
-        if move not in self.game.legal_moves():
+        if move not in self.match.legal_moves():
             raise InputError(f"illegal move {list(move)} ({describe_move(move)})")
         self._play(move)
         self.pending = not self.over
@@ -118,14 +116,14 @@ class Table:
         """Take back the person's move (only before the next player acts): replay the game without it."""
         if not self.pending:
             raise InputError("nothing to take back: only your last move, before the next player acts")
-        self.game.close()
+        self.match.close()
         self.history.pop()
         self.records = self.records[:len(self.history) + 1]
         self.told = self.told[:len(self.records)]
-        self.game = self._new_game()
+        self.match = self._new_match()
         for move, used in self.history:
-            self.game.rng.advance(used - self.game.rng.used)
-            self.game.play(move)
+            self.match.rng.advance(used - self.match.rng.used)
+            self.match.play(move)
         self.pending = False
         self._save()
 
@@ -137,20 +135,20 @@ class Table:
         """One move of the strategy whose seat is to move (None when it is not a strategy's turn)."""
         if not self.others_to_move:
             return None
-        move = self.game.choose()
+        move = self.match.choose()
         self._play(move)
         return move
 
     def _play(self, move: Move) -> None:
         """Play a move on the back end, log it, and at the end log the result."""
         seat, before = self.turn, self.records[-1]["state"]
-        self.history.append((move, self.game.rng.used))
-        self.game.play(move)
-        record = {"type": "move", "seat": seat, "move": list(move), "state": self.game.state}
+        self.history.append((move, self.match.rng.used))
+        self.match.play(move)
+        record = {"type": "move", "seat": seat, "move": list(move), "state": self.match.state}
         self.records.append(record)
         self.told.append(move_steps(before, record, len(self.history), tuple(self.names)))
         if self.over:
-            self.records.append({"type": "end", "scores": self.game.scores, "winners": self.game.winners})
+            self.records.append({"type": "end", "scores": self.match.scores, "winners": self.match.winners})
         self._save()
 
     def _save(self) -> None:
@@ -159,39 +157,5 @@ class Table:
             files.write_text(self.log_path, "".join(json.dumps(record) + "\n" for record in self.records), "--log")
 
     def close(self) -> None:
-        """Free the back end's game."""
-        self.game.close()
-
-
-VARIANT = Option("variant", str, STANDARD, choices=VARIANTS,
-                 help="standard: the coloured wall; grey: the grey side of the board, any colour in any column")
-STRATEGY_NAMES = "random, greedy, lookahead, mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS], minimax[:DEPTH]"
-OPTIONS = (
-    Option("players", int, 2, "2, 3 or 4"),
-    Option("seat", int, 0, "your seat, from 0 (default 0; who opens is drawn)"),
-    Option("strategy", str, "greedy", f"strategies NAME[,NAME...] of the other seats, in turn: {STRATEGY_NAMES}",
-           metavar="NAMES"),
-    Option("seed", int, SEED, "the game's seed"),
-    VARIANT,
-    Option("log", metavar="FILE", output=True,
-           help="keep the game as JSON lines, rewritten after every move (`pysolve azul replay FILE` tells it)"),
-    Option("delay", float, 0.6, "seconds between the other seats' moves", minimum=0, maximum=MAX_DELAY),
-)  # `pysolve play azul` and its alias `pysolve azul play` (Azul.play_options)
-
-
-def start(backend: str, players: int, seat: int, strategy: str, seed: int, variant: str, log: str | None,
-          delay: float) -> int:
-    """Run the full-screen game until the person quits (the options checked already, the table's before
-    the screen starts); return the exit code."""
-    others = [name.strip() for name in strategy.split(",") if name.strip()]
-    table = Table(players, seat, others, backend, seed, log, variant)
-    from pysolve.azul.play_app import AzulApp  # Textual loads only when a game really starts
-
-    app = AzulApp(table, delay)
-    try:
-        app.run()
-    finally:
-        table.close()
-    if log:
-        print(f"wrote {log}", file=sys.stderr)
-    return app.return_code or 0
+        """Free the back end's copy of the match."""
+        self.match.close()

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
@@ -140,7 +141,7 @@ class AzulApp(App[None]):
     #events { height: 1fr; margin: 0 1; color: $text-muted; }
     #help { height: auto; margin: 0 1; color: $text-muted; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "go_on", "let the others play"),
         Binding("u", "undo", "undo"),
         Binding("escape", "clear", "clear the typed keys"),
@@ -214,10 +215,10 @@ class AzulApp(App[None]):
         """What the person can do now, and the last message."""
         table = self.table
         if table.over:
-            winners = table.game.winners
+            winners = table.match.winners
             verdict = "you win" if table.seat in winners else f"seat {', '.join(map(str, winners))} wins"
             log = f"; the log is {table.log_path}" if table.log_path else ""
-            words = f"game over: scores {table.game.scores}, {verdict}{log}. q: quit"
+            words = f"game over: scores {table.match.scores}, {verdict}{log}. q: quit"
         elif table.pending:
             words = "your move is on the table: space lets the others play, u takes it back"
         elif table.person_to_move:
@@ -358,3 +359,19 @@ def screenshot(table: Table, moves: int, size: tuple[int, int] = (150, 42)) -> s
             return app.export_screenshot(title="pysolve azul play")
 
     return asyncio.run(run())
+
+
+def start(backend: str, players: int, seat: int, strategy: str, seed: int, variant: str, log: str | None,
+          delay: float) -> int:
+    """Run the full-screen game until the person quits (the options checked already, the table's before
+    the screen starts); return the exit code."""
+    others = [name.strip() for name in strategy.split(",") if name.strip()]
+    table = Table(players, seat, others, backend, seed, log, variant)
+    app = AzulApp(table, delay)
+    try:
+        app.run()
+    finally:
+        table.close()
+    if log:
+        print(f"wrote {log}", file=sys.stderr)
+    return app.return_code or 0

@@ -4,7 +4,7 @@ Every call is one bounded query through `pysolve.bridge`. Random numbers go
 in as a list (peeked from the game's stream, then advanced by what Prolog
 used), so a game on this back end draws and chooses exactly as on the others.
 A game played only by the random-feasible strategy runs whole inside Prolog.
-`solve` answers the demo's question: one seeded game played to its end.
+`solve` answers the puzzle's question: one seeded game played to its end, whole inside Prolog.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import Any
 
 from pysolve import bridge
 from pysolve.answers import Found
-from pysolve.azul.game import played
 from pysolve.azul.model import (
     FACTORIES,
     GREY,
@@ -28,6 +27,7 @@ from pysolve.azul.model import (
     check_state,
     check_variant,
 )
+from pysolve.azul.seeded import final
 from pysolve.bridge import Var
 from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError
@@ -40,8 +40,11 @@ _ids = itertools.count(1)
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog)."""
-    return played(question, "prolog", budget)
+    """The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog, in what is left
+    of `budget`'s time)."""
+    stream = RandomStream(question.seed)
+    starter = stream.below(check_players(question.players))
+    return final(*PrologEngine().random_game(question.players, starter, stream, budget.remaining(), question.variant))
 
 
 def conjunction(*goals: bridge.Goal) -> bridge.Goal:
@@ -78,16 +81,15 @@ def _moves(rows: list[list[int]]) -> list[Move]:
     return [(source, colour, destination) for source, colour, destination in rows]
 
 
-class PrologGame:
-    """A handle on one game living in Prolog, with the legal moves last read."""
+class PrologHandle:
+    """A handle on one game living in Prolog (its id there), with its legal moves and seat to move once read."""
 
-    __slots__ = ("id", "moves", "players", "turn")
+    __slots__ = ("id", "next", "players")
 
     def __init__(self, game_id: int, players: int) -> None:
         self.id = game_id
         self.players = players
-        self.moves: list[Move] | None = None
-        self.turn: int | None = None
+        self.next: tuple[list[Move], int] | None = None  # (legal moves, seat to move) until the next change
 
 
 def state_from_prolog(row: list[Any]) -> dict[str, Any]:
@@ -124,48 +126,50 @@ class PrologEngine:
 
     name = "prolog"
 
-    def new_game(self, players: int, starter: int, stream: RandomStream, variant: str = STANDARD) -> PrologGame:
+    def new_game(self, players: int, starter: int, stream: RandomStream, variant: str = STANDARD) -> PrologHandle:
         """A fresh game of `variant` in Prolog, its first round dealt from the stream."""
-        game = PrologGame(next(_ids), check_players(players))
-        start = bridge.goal("new_game", game.id, players, check_variant(variant), starter,
-                            self._reserve(game, stream), Var("Used"))
-        row = _query(conjunction(start, self._next(game)), ("Used", "Turn"), ("Moves",))
+        handle = PrologHandle(next(_ids), check_players(players))
+        start = bridge.goal("new_game", handle.id, players, check_variant(variant), starter,
+                            self._reserve(handle, stream), Var("Used"))
+        row = _query(conjunction(start, self._next(handle)), ("Used", "Turn"), ("Moves",))
         stream.advance(row["Used"])
-        self._read_next(game, row)
-        return game
+        self._read_next(handle, row)
+        return handle
 
-    def legal_moves(self, game: PrologGame) -> list[Move]:
+    def legal_moves(self, handle: PrologHandle) -> list[Move]:
         """The legal moves of the player to move, in canonical order."""
-        if game.moves is None:
-            self._read_next(game, _query(self._next(game), ("Turn",), ("Moves",)))
-        return list(game.moves)
+        return list(self._known_next(handle)[0])
 
-    def turn(self, game: PrologGame) -> int:
+    def turn(self, handle: PrologHandle) -> int:
         """The seat to move (-1 once over)."""
-        if game.turn is None:
-            self._read_next(game, _query(self._next(game), ("Turn",), ("Moves",)))
-        return game.turn  # type: ignore[return-value]
+        return self._known_next(handle)[1]
+
+    def _known_next(self, handle: PrologHandle) -> tuple[list[Move], int]:
+        """The legal moves and the seat to move, asked of Prolog only when not known since the last change."""
+        return handle.next or self._read_next(handle, _query(self._next(handle), ("Turn",), ("Moves",)))
 
     @staticmethod
-    def _next(game: PrologGame) -> bridge.Goal:
+    def _next(handle: PrologHandle) -> bridge.Goal:
         """The goal binding Moves and Turn: what the player to move may do."""
-        return conjunction(bridge.goal("legal_moves", game.id, Var("Moves")), bridge.goal("turn", game.id, Var("Turn")))
+        return conjunction(bridge.goal("legal_moves", handle.id, Var("Moves")),
+                           bridge.goal("turn", handle.id, Var("Turn")))
 
     @staticmethod
-    def _read_next(game: PrologGame, row: dict[str, Any]) -> None:
-        """Keep the legal moves and turn a query returned."""
-        game.moves = _moves(row["Moves"])
-        game.turn = row["Turn"]
+    def _read_next(handle: PrologHandle, row: dict[str, Any]) -> tuple[list[Move], int]:
+        """Keep (and return) the legal moves and turn a query returned."""
+        handle.next = (_moves(row["Moves"]), row["Turn"])
+        return handle.next
 
-    def play(self, game: PrologGame, move: Move, stream: RandomStream) -> None:
+    def play(self, handle: PrologHandle, move: Move, stream: RandomStream) -> None:
         """Apply a legal move (and a round end with its deal) in one query."""
-        goal = conjunction(bridge.goal("play_move", game.id, move, self._reserve(game, stream), Var("Used")), self._next(game))
+        goal = conjunction(bridge.goal("play_move", handle.id, move, self._reserve(handle, stream), Var("Used")),
+                           self._next(handle))
         try:
             row = _query(goal, ("Used", "Turn"), ("Moves",))
         except PrologError:
-            raise InputError(f"illegal move {list(move)} in Prolog game {game.id}") from None
+            raise InputError(f"illegal move {list(move)} in Prolog game {handle.id}") from None
         stream.advance(row["Used"])
-        self._read_next(game, row)
+        self._read_next(handle, row)
 
     def random_game(self, players: int, starter: int, stream: RandomStream, seconds: float | None = None,
                     variant: str = STANDARD) -> tuple[dict[str, Any], list[int]]:
@@ -197,26 +201,27 @@ class PrologEngine:
             finished.append((state_from_prolog(json.loads(text)), seats))
         return finished
 
-    def export(self, game: PrologGame) -> dict[str, Any]:
+    def export(self, handle: PrologHandle) -> dict[str, Any]:
         """The canonical snapshot of a game."""
-        return state_from_prolog(json.loads(_query(bridge.goal("state_text", game.id, Var("Text")), ("Text",))["Text"]))
+        text = _query(bridge.goal("state_text", handle.id, Var("Text")), ("Text",))["Text"]
+        return state_from_prolog(json.loads(text))
 
-    def load(self, state: dict[str, Any]) -> PrologGame:
+    def load(self, state: dict[str, Any]) -> PrologHandle:
         """A new Prolog game continuing from a canonical snapshot (checked first)."""
         check_state(state)
-        game = PrologGame(next(_ids), state["players"])
-        _query(bridge.goal("import_state", game.id, state_to_prolog(state)))
-        return game
+        handle = PrologHandle(next(_ids), state["players"])
+        _query(bridge.goal("import_state", handle.id, state_to_prolog(state)))
+        return handle
 
-    def winners(self, game: PrologGame) -> list[int]:
+    def winners(self, handle: PrologHandle) -> list[int]:
         """Seats that win (or lead), by winners/2."""
-        return _query(bridge.goal("winners", game.id, Var("Seats")), ("Seats",))["Seats"]
+        return _query(bridge.goal("winners", handle.id, Var("Seats")), ("Seats",))["Seats"]
 
-    def close(self, game: PrologGame) -> None:
+    def close(self, handle: PrologHandle) -> None:
         """Retract the game's facts."""
-        _query(bridge.goal("drop_game", game.id))
+        _query(bridge.goal("drop_game", handle.id))
 
     @staticmethod
-    def _reserve(game: PrologGame, stream: RandomStream) -> list[int]:
+    def _reserve(handle: PrologHandle, stream: RandomStream) -> list[int]:
         """Enough random numbers for one full deal."""
-        return stream.peek(FACTORIES[game.players] * TILES_PER_FACTORY)
+        return stream.peek(FACTORIES[handle.players] * TILES_PER_FACTORY)

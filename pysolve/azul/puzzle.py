@@ -1,17 +1,37 @@
 """PUZZLE: Azul for `make demo` and `pysolve solve/crosscheck azul` (one seeded game played to its end
 on each back end; the final state must be the same everywhere), `pysolve play azul` (a seat at the table),
-and the `pysolve azul ...` commands."""
+and the `pysolve azul ...` commands.
+
+Like every puzzle's, its back ends are the modules `python`, `prolog` and `kanren` beside it, each
+answering the question with `solve` (found by `Puzzle.solvers`). The faces it starts (the terminal game,
+the command group) are imported only when started: they use matches and strategies, never this module.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pysolve.azul import cli, play
 from pysolve.azul.draw import table
-from pysolve.azul.model import FACTORIES, SEED, STANDARD, Question
+from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
+from pysolve.azul.strategies import KNOWN
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Puzzle
 from pysolve.words import plural
+
+MAX_DELAY = 60.0  # the longest pause between the other seats' moves, in seconds
+VARIANT = Option("variant", str, STANDARD, choices=VARIANTS,
+                 help="standard: the coloured wall; grey: the grey side of the board, any colour in any column")
+PLAY_OPTIONS = (
+    Option("players", int, 2, "2, 3 or 4"),
+    Option("seat", int, 0, "your seat, from 0 (default 0; who opens is drawn)"),
+    Option("strategy", str, "greedy", f"strategies NAME[,NAME...] of the other seats, in turn: {KNOWN}",
+           metavar="NAMES"),
+    Option("seed", int, SEED, "the game's seed"),
+    VARIANT,
+    Option("log", metavar="FILE", output=True,
+           help="keep the game as JSON lines, rewritten after every move (`pysolve azul replay FILE` tells it)"),
+    Option("delay", float, 0.6, "seconds between the other seats' moves", minimum=0, maximum=MAX_DELAY),
+)  # `pysolve play azul` and its alias `pysolve azul play`
 
 
 class Azul(Puzzle):
@@ -19,16 +39,16 @@ class Azul(Puzzle):
 
     name = "azul"
     summary = "the board game Azul: a seeded game played on each back end (see also `pysolve azul`)"
-    play_options = play.OPTIONS
+    play_options = PLAY_OPTIONS
     options = (
         Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
         Option("seed", int, SEED, "the game's seed"),
-        play.VARIANT,
+        VARIANT,
     )
 
-    def ask(self, players: int, seed: int, variant: str = STANDARD) -> Question:
-        """The seeded game of `players` and `variant` (checked against the choices already)."""
-        return Question(players, seed, variant)
+    def ask(self, **values: Any) -> Question:
+        """The seeded game the checked options name (`players`, `seed`, `variant`: the Question's fields)."""
+        return Question(**values)
 
     def canonical(self, answer: Answer) -> Any:
         """The final state (scores, walls, bag, lid, ...)."""
@@ -52,16 +72,21 @@ class Azul(Puzzle):
                 f"and {plural(stats['moves'], 'move')}")
 
     def demo_questions(self) -> list[Question]:
-        return [Question(2, 1)]
+        """The two-player game of the default seed."""
+        return [Question(2, SEED)]
 
     def play(self, backend: str, **values: Any) -> int:
         """A person's seat at the table, the other seats played by strategies, until the person quits."""
-        return play.start(backend, **values)
+        from pysolve.azul.play_app import start  # Textual loads only when a game really starts
+
+        return start(backend, **values)
 
     def add_commands(self, commands: Any) -> None:
         """`pysolve azul simulate|crosscheck|replay|play`: tournaments, lockstep runs, replays, and `play`
         again (the same as `pysolve play azul`)."""
-        cli.add_commands(commands, self)
+        from pysolve.azul.cli import add_commands  # the command group loads only with the CLI's parser
+
+        add_commands(commands, self)
 
 
 PUZZLE = Azul()

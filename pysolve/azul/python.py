@@ -1,28 +1,24 @@
-"""The Python back end: the reference rules on plain data, fast.
+"""The Python back end: the reference engine, the rules on plain data, fast.
 
 A `Table` holds one game as flat lists of counts; `PythonEngine` applies the
-rules to it. The miniKanren back end subclasses `PythonEngine` and replaces
-the rule methods (`legal_moves`, `place`, `tile_score`, `floor_penalty`,
-`end_bonus`) with its relations, keeping this bookkeeping. `solve` answers
-the demo's question: one seeded game played to its end.
+rules to it, scoring with `scoring`. The miniKanren engine subclasses
+`PythonEngine` and replaces the rule methods (`legal_moves`, `place`,
+`tile_score`, `floor_penalty`, `end_bonus`, `grey_column`) with its
+relations, keeping this bookkeeping. `solve` answers the puzzle's question:
+one seeded game played to its end (`seeded.played`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pysolve.answers import Found
 from pysolve.azul.model import (
     CENTRE,
-    COLOUR_BONUS,
-    COLUMN_BONUS,
     FACTORIES,
     FLOOR_SLOTS,
-    FLOOR_TOTALS,
     GREY,
     MARKER,
-    ROW_BONUS,
     STANDARD,
     TILES_PER_COLOUR,
     TILES_PER_FACTORY,
@@ -35,15 +31,15 @@ from pysolve.azul.model import (
     complete_rows,
     winners_of,
 )
+from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
+from pysolve.azul.seeded import played
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 
 
 def solve(question: Question, budget: Budget) -> Found:
     """The question's seeded game played to its end on the Python rules."""
-    from pysolve.azul.game import played  # the game driver imports these rules
-
-    return played(question, "python", budget)
+    return played(question, PythonEngine(), budget)
 
 
 class Table:
@@ -107,70 +103,6 @@ class Table:
         return other
 
 
-def tile_score(wall: list[list[int]], row: int, column: int) -> int:
-    """Points for the tile just placed at (row, column): 1 alone, else the runs through it longer than 1."""
-    horizontal = 1 + _run(wall, row, column, 0, -1) + _run(wall, row, column, 0, 1)
-    vertical = 1 + _run(wall, row, column, -1, 0) + _run(wall, row, column, 1, 0)
-    if horizontal == 1 and vertical == 1:
-        return 1
-    return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
-
-
-def _run(wall: list[list[int]], row: int, column: int, step_row: int, step_column: int) -> int:
-    """Filled cells next to (row, column) going one way, up to the first gap."""
-    count = 0
-    row, column = row + step_row, column + step_column
-    while 0 <= row < 5 and 0 <= column < 5 and wall[row][column]:
-        count += 1
-        row, column = row + step_row, column + step_column
-    return count
-
-
-def floor_penalty(items: int) -> int:
-    """Points lost for `items` on a floor (the marker counts; beyond 7 nothing more)."""
-    return FLOOR_TOTALS[min(items, FLOOR_SLOTS)]
-
-
-def end_bonus(wall: list[list[int]], colours: list[list[int]] | None = None) -> int:
-    """End-of-game bonus: 2 per complete row, 7 per complete column, 10 per complete colour.
-
-    `colours` are a grey wall's colours by cell; without them the wall is the coloured one.
-    """
-    columns = sum(1 for column in range(5) if all(wall[row][column] for row in range(5)))
-    if colours is None:
-        complete = sum(1 for colour in range(5) if all(wall[row][(colour + row) % 5] for row in range(5)))
-    else:
-        complete = sum(1 for colour in range(5) if sum(row.count(colour) for row in colours) == 5)
-    return ROW_BONUS * complete_rows(wall) + COLUMN_BONUS * columns + COLOUR_BONUS * complete
-
-
-def grey_columns(wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
-    """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
-    return [column for column in range(5)
-            if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
-
-
-def board_column(board: Mapping[str, Any], row: int, colour: int) -> int:
-    """The column where a canonical board's full line `row` of `colour` is tiled: the coloured wall's cell, or
-    the grey-wall policy's choice (-1: the line falls to the floor)."""
-    colours = board.get("colours")
-    if colours is None:
-        return (colour + row) % 5
-    return grey_column([list(cells) for cells in board["wall"]], colours, row, colour)
-
-
-def grey_column(wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
-    """The column pysolve's grey-wall policy places `colour` in: most points, the leftmost among equals; -1 if none."""
-    best, chosen = 0, -1
-    for column in grey_columns(wall, colours, row, colour):
-        wall[row][column] = 1
-        points = tile_score(wall, row, column)
-        wall[row][column] = 0
-        if points > best:
-            best, chosen = points, column
-    return chosen
-
-
 class PythonEngine:
     """The rules of Azul on `Table`s."""
 
@@ -219,7 +151,7 @@ class PythonEngine:
 
     def export(self, table: Table) -> dict[str, Any]:
         """The canonical, JSON-able snapshot of a game."""
-        state = {
+        state: dict[str, Any] = {
             "players": table.players, "round": table.round, "moves": table.moves,
             "turn": table.turn, "starter": table.starter, "marker": table.marker,
             "factories": [list(factory) for factory in table.factories], "centre": list(table.centre),
@@ -395,7 +327,7 @@ class PythonEngine:
             self.deal(table, draw(self.deal_bag(table), stream.next()))
         return table.offer
 
-    # -- a deal, one tile at a time (the chance nodes of `state.State`) ----
+    # -- a deal, one tile at a time (the chance nodes of `tree.State`) ----
     @staticmethod
     def dealing(table: Table) -> bool:
         """A deal goes on: a factory has room and the bag or the lid holds a tile (only the deal fills factories)."""

@@ -6,16 +6,20 @@ story rebuilds the table just before the tiling (`settle`: the move's tiles
 on their line and the floor) and tiles it one pattern line at a time,
 explaining each score. The story is a checker too: every move must lead to
 the logged state, and the narrated scores and walls must be the logged
-ones; a log that disagrees is refused with the record it fails at.
+ones; a log that disagrees is refused with the record it fails at. `read_log`
+reads a log file, each record checked (`check_record`) before it is told.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from pysolve import files
 from pysolve.azul.model import (
     CENTRE,
     COLOUR_BONUS,
@@ -34,7 +38,7 @@ from pysolve.errors import InputError
 from pysolve.files import excerpt
 
 NOBODY = -1  # `turn` while the walls are tiled: no seat is to move
-SLOT_PENALTIES = tuple(after - before for before, after in zip(FLOOR_TOTALS, FLOOR_TOTALS[1:]))  # 1 1 2 2 2 3 3
+SLOT_PENALTIES = tuple(after - before for before, after in itertools.pairwise(FLOOR_TOTALS))  # 1 1 2 2 2 3 3
 
 
 RECORD_FIELDS: dict[str, dict[str, type]] = {  # each kind of log record: the fields a replay reads, their types
@@ -127,7 +131,7 @@ def settle(before: dict[str, Any], move: Sequence[int]) -> tuple[dict[str, Any],
         state["centre"] = [held + rest for held, rest in zip(state["centre"], factory)]
         state["factories"][source] = [0] * 5
     if not taken:
-        raise InputError(f"move {list(move)} takes no tile: {describe_move(tuple(move))} is empty of that colour")
+        raise InputError(f"move {list(move)} takes no tile: {describe_move(move)} is empty of that colour")
     on_line = 0
     if destination:
         line = board["lines"][destination - 1]
@@ -154,7 +158,7 @@ def move_text(number: int, seat: int, name: str, move: Sequence[int], placed: Pl
     floor = board["floor"]
     after = f"; floor now {floor_text(floor)}: -{penalty(floor)}" if floor else ""
     who = f"seat {seat}" + (f" ({name})" if name else "")
-    return f"move {number}, {who}: {describe_move(tuple(move))}, {tiles}: {', '.join(parts)}{after}"
+    return f"move {number}, {who}: {describe_move(move)}, {tiles}: {', '.join(parts)}{after}"
 
 
 def floor_text(floor: list[int]) -> str:
@@ -269,13 +273,32 @@ def check_record(record: Any) -> dict[str, Any]:
         if not isinstance(value, wanted) or isinstance(value, bool):
             raise InputError(f"a {kind} record needs {name}, a JSON {_JSON_NAMES[wanted]}; got {excerpt(value)}")
         held = LISTS_OF.get(name)
-        if held and not all(isinstance(item, held) and not isinstance(item, bool) for item in value):
+        if held and not (isinstance(value, list)
+                         and all(isinstance(item, held) and not isinstance(item, bool) for item in value)):
             raise InputError(f"{kind} record: {name} must hold only {_JSON_NAMES[held]}s; got {excerpt(value)}")
     if "state" in RECORD_FIELDS[kind]:
         check_state(record["state"])
     if kind == "move":
         check_move(record["move"])
     return record
+
+
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
+    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
+    records = []
+    for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        record = files.parse_json(line, where)
+        try:
+            records.append(check_record(record))
+        except InputError as error:
+            raise InputError(f"{where}: {error}") from None
+    if not records or records[0]["type"] != "start":
+        raise InputError(f"{path}: an Azul log starts with a start record")
+    return records
 
 
 def story(records: Sequence[dict[str, Any]]) -> list[Step]:
@@ -323,7 +346,7 @@ def move_steps(before: dict[str, Any], record: dict[str, Any], number: int, name
     if not round_over:
         mismatch = _different(pre, after, ("factories", "centre", "lid", "marker", "boards"))
         if mismatch:
-            raise InputError(f"the logged state after {describe_move(tuple(move))} differs in {mismatch}")
+            raise InputError(f"the logged state after {describe_move(move)} differs in {mismatch}")
         return [Step("move", text, after, seat, ("source", move[0], move[1], move[2]), names)]
     pre["turn"] = NOBODY
     steps = [Step("move", text, pre, seat, ("source", move[0], move[1], move[2]), names)]

@@ -83,7 +83,8 @@ follow();
 """
 
 STYLE = """body{font-family:sans-serif;margin:1.5em} button{margin-right:.4em}
-#view{display:flex;gap:1.5em;align-items:flex-start} #table{flex:none} #steps{height:640px;overflow-y:auto;font-size:13px;
+#view{display:flex;gap:1.5em;align-items:flex-start} #table{flex:none} \
+#steps{height:640px;overflow-y:auto;font-size:13px;
 margin:0;padding-left:2.5em;min-width:26em} #steps li{cursor:pointer;padding:1px 4px}
 #steps li.now{background:#ffe8d6;outline:1px solid #e8590c} #steps li.tile,#steps li.floor,
 #steps li.bonus{color:#7a3b00} #steps li.deal,#steps li.tiling,#steps li.end{font-weight:bold}

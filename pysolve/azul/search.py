@@ -1,6 +1,6 @@
 """Search players on the Game/State interface: Monte Carlo tree search and depth-limited minimax.
 
-Both see a position only as `state.State` offers it (`clone`, `child`,
+Both see a position only as `tree.State` offers it (`clone`, `child`,
 `legal_moves`, `current_player`, chance nodes, `to_json`) and value it
 with `heuristics`; neither touches the rules' tables, so they search
 whichever back end plays the game (its canonical state becomes a State).
@@ -33,7 +33,7 @@ from typing import Any
 
 from pysolve.azul.heuristics import move_gain, utilities, values
 from pysolve.azul.model import Move, RandomStream
-from pysolve.azul.state import State
+from pysolve.azul.tree import State
 from pysolve.errors import InputError
 
 PLAYOUTS = ("random", "greedy")

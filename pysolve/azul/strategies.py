@@ -2,7 +2,7 @@
 
 `state` is the canonical snapshot (a mapping read lazily, so strategies that
 never look at it cost nothing), `rng` the game's `RandomStream`. A strategy
-that searches makes a `state.State` of the snapshot and looks ahead with
+that searches makes a `tree.State` of the snapshot and looks ahead with
 `child`, whichever back end plays the game: `lookahead` here, and the
 search players of `search` (`mcts`, `minimax`), named with their parameters
 (`mcts:1000`, `mcts:0.5s:greedy`, `minimax:3`).
@@ -16,17 +16,12 @@ from typing import Any
 from pysolve.azul.heuristics import move_gain
 from pysolve.azul.model import Move, RandomStream
 from pysolve.azul.search import Mcts, Minimax
-from pysolve.azul.state import State
+from pysolve.azul.seeded import random_feasible
+from pysolve.azul.tree import State
 from pysolve.errors import InputError, UnknownName
 from pysolve.report import short
 
 Strategy = Callable[[Mapping[str, Any], list[Move], RandomStream], Move]
-
-
-def random_feasible(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """The original strategy: uniform among moves putting a tile on a line, else among all."""
-    feasible = [move for move in moves if move[2]]
-    return rng.choice(feasible or moves)
 
 
 def _best(moves: list[Move], value: Callable[[Move], float], rng: RandomStream) -> Move:

@@ -15,7 +15,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysolve.azul.game import GameResult, play_game, random_games, random_only
+from pysolve.azul.match import MatchResult, play_match, random_matches, random_only
 from pysolve.azul.model import STANDARD, check_players, check_variant
 from pysolve.errors import InputError
 
@@ -32,9 +32,9 @@ class Task:
     variant: str = STANDARD
 
 
-def run_task(task: Task) -> GameResult:
+def run_task(task: Task) -> MatchResult:
     """Play one tournament game (a top-level function, so that it pickles to other processes)."""
-    return play_game(task.players, task.seed, task.backend, list(task.strategies), log=task.log, variant=task.variant)
+    return play_match(task.players, task.seed, task.backend, list(task.strategies), log=task.log, variant=task.variant)
 
 
 def tasks(players: int, games: int, seed: int, backend: str, strategies: Sequence[str],
@@ -99,7 +99,7 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
-def summarise(results: Sequence[GameResult]) -> dict[str, Any]:
+def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
     """Per-strategy standings plus game totals (a shared win counts as a win for each winner)."""
     standings: dict[str, Standing] = {}
     for result in results:
@@ -118,7 +118,7 @@ BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog:
 
 
 def run(work: Sequence[Task], executor: Executor | None = None,
-        progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+        progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
     """Play every task (on `executor`, else here), in order; call `progress` after each game."""
     results = []
     batchable = all(_batchable(task) for task in work) and len({(task.players, task.variant) for task in work}) == 1
@@ -135,10 +135,10 @@ def _batchable(task: Task) -> bool:
     return task.backend == "prolog" and not task.log and random_only(task.strategies)
 
 
-def _batched(work: Sequence[Task]) -> Iterator[GameResult]:
+def _batched(work: Sequence[Task]) -> Iterator[MatchResult]:
     """The results of batchable tasks (all of the same players and variant), BATCH a query."""
     for start in range(0, len(work), BATCH):
         part = work[start:start + BATCH]
-        yield from random_games(part[0].players, [task.seed for task in part], "prolog", part[0].variant)
+        yield from random_matches(part[0].players, [task.seed for task in part], "prolog", part[0].variant)
 
 

@@ -24,10 +24,9 @@ from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
-from pysolve.azul.cli import read_log
 from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
 from pysolve.azul.play import PERSON, Table
-from pysolve.azul.replay import Step, story
+from pysolve.azul.replay import Step, read_log, story
 from pysolve.azul.search import Mcts, Minimax
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.budget import Budget
@@ -139,7 +138,7 @@ def table_view(key: str, table: Table) -> dict[str, Any]:
     return {"id": key, "backend": table.backend, "seats": table.names, "seat": table.seat, "state": table.state,
             "turn": None if over else table.turn, "person_to_move": table.person_to_move, "pending": table.pending,
             "moves": [list(move) for move in table.legal_moves()], "over": over,
-            "winners": table.game.winners if over else [], "rounds": rounds_of(table.records),
+            "winners": table.match.winners if over else [], "rounds": rounds_of(table.records),
             "steps": steps_view(table.steps())}
 
 
@@ -156,7 +155,7 @@ def play_tournament(players: int, games: int, seed: int, backend: str, strategie
     and no further once the request is abandoned)."""
     clock = Budget(seconds=MAX_SECONDS, label=f"the tournament of {games} games")
     seats = [clocked(name, clock) for name in strategies]
-    # a task's strategies are played as play_game plays them: names, or the strategies themselves (Clocked)
+    # a task's strategies are played as play_match plays them: names, or the strategies themselves (Clocked)
     work = tournament.tasks(players, games, seed, backend, seats, variant=variant)  # type: ignore[arg-type]
     results = tournament.run(work, None, lambda result: clock.check())
     return {"summary": tournament.summarise(results), "chart": charts.chart(results)}

@@ -1,7 +1,7 @@
-"""Azul as OpenSpiel models a game: a `Game` makes `State`s, a State has children.
+"""Azul as a tree to search, modelled as OpenSpiel models a game: a `Game` makes `State`s, a State has children.
 
-A `State` is one position of the rules that work on `Table`s (the Python
-rules, or the miniKanren ones, which subclass them). `clone()` copies it,
+A `State` is one position of an engine that works on `Table`s (the Python
+engine, or the miniKanren one, which subclasses it). `clone()` copies it,
 `child(action)` is the position after one action, and the parent never
 changes. Chance is explicit: before the first round the opening seat is
 drawn, and every tile of a deal is drawn one at a time; at those nodes
@@ -10,7 +10,7 @@ with its weight (a seat 1 each, a colour the number of its tiles in the
 bag), and `apply_chance(outcome)` makes it so. The default chance policy
 is the game's seeded `RandomStream` (`sample_chance(stream)`): it draws what
 the back ends draw, so a game driven by `child` and the stream is the
-seeded game of `play_game`, move by move.
+seeded game of `play_match`, move by move.
 """
 
 from __future__ import annotations
@@ -24,44 +24,44 @@ from pysolve.errors import InputError
 CHANCE = -2    # current_player while the opening seat or a dealt tile is drawn
 TERMINAL = -1  # current_player once the game is over (the canonical state's turn)
 OPENING, DEALING, MOVING = "opening", "dealing", "moving"  # what the next action is
-PYTHON_RULES = PythonEngine()
+PYTHON_ENGINE = PythonEngine()
 
 
 class Game:
-    """Azul for `players` seats on rules that work on `Table`s (default: the Python rules), of `variant`
+    """Azul for `players` seats on an engine that works on `Table`s (default: the Python engine), of `variant`
     (`standard`, or `grey`: the rulebook's variant, any colour in any wall column)."""
 
-    def __init__(self, players: int = 2, rules: PythonEngine = PYTHON_RULES, variant: str = STANDARD) -> None:
+    def __init__(self, players: int = 2, engine: PythonEngine = PYTHON_ENGINE, variant: str = STANDARD) -> None:
         self.players = check_players(players)
-        self.rules = rules
+        self.engine = engine
         self.variant = check_variant(variant)
 
     def new_initial_state(self) -> State:
         """The position before anything happened: a chance node drawing the opening seat."""
-        return State(self.rules, Table(self.players, self.variant), OPENING)
+        return State(self.engine, Table(self.players, self.variant), OPENING)
 
 
 class State:
     """One position of a game: a seat to move, a chance node, or the end."""
 
-    __slots__ = ("_moves", "phase", "rules", "table")
+    __slots__ = ("_moves", "engine", "phase", "table")
 
-    def __init__(self, rules: PythonEngine, table: Table, phase: str) -> None:
-        self.rules, self.table, self.phase = rules, table, phase
+    def __init__(self, engine: PythonEngine, table: Table, phase: str) -> None:
+        self.engine, self.table, self.phase = engine, table, phase
         self._moves: list[Move] | None = None  # the legal moves, once asked
 
     @classmethod
-    def from_json(cls, state: dict[str, Any], rules: PythonEngine = PYTHON_RULES) -> State:
+    def from_json(cls, state: dict[str, Any], engine: PythonEngine = PYTHON_ENGINE) -> State:
         """The position of a canonical state (checked first): a seat to move, or the end."""
-        return cls(rules, rules.load(state), MOVING)
+        return cls(engine, engine.load(state), MOVING)
 
     def to_json(self) -> dict[str, Any]:
         """The canonical, JSON-able state (at a chance node: the tiles dealt so far)."""
-        return self.rules.export(self.table)
+        return self.engine.export(self.table)
 
     def clone(self) -> State:
         """An independent copy: what happens to one does not happen to the other."""
-        other = State(self.rules, self.table.copy(), self.phase)
+        other = State(self.engine, self.table.copy(), self.phase)
         other._moves = self._moves
         return other
 
@@ -90,7 +90,7 @@ class State:
         if self.phase != MOVING:
             return []
         if self._moves is None:
-            self._moves = self.rules.legal_moves(self.table)
+            self._moves = self.engine.legal_moves(self.table)
         return self._moves
 
     def chance_outcomes(self) -> list[tuple[int, int]]:
@@ -98,7 +98,7 @@ class State:
         if self.phase == OPENING:
             return [(seat, 1) for seat in range(self.table.players)]
         if self.phase == DEALING:
-            return [(colour, count) for colour, count in enumerate(self.rules.deal_bag(self.table)) if count]
+            return [(colour, count) for colour, count in enumerate(self.engine.deal_bag(self.table)) if count]
         return []
 
     def sample_chance(self, stream: RandomStream) -> int:
@@ -106,7 +106,7 @@ class State:
         if self.phase == OPENING:
             return stream.below(self.table.players)
         if self.phase == DEALING:
-            return draw(self.rules.deal_bag(self.table), stream.next())
+            return draw(self.engine.deal_bag(self.table), stream.next())
         raise InputError("not a chance node: a seat is to move or the game is over")
 
     # -- changing this state in place ---------------------------------------------------
@@ -121,7 +121,7 @@ class State:
         if move not in self.legal_moves():
             raise InputError(f"illegal move {move!r} in this state")
         self._moves = None
-        if self.rules.take_turn(self.table, move):
+        if self.engine.take_turn(self.table, move):
             self.phase = DEALING
         return self
 
@@ -129,7 +129,7 @@ class State:
         """Make a chance node come out as `outcome` (a seat, or a colour in the bag) in place; return this state."""
         table = self.table
         if self.phase == DEALING:
-            possible = outcome in range(5) and self.rules.deal_bag(table)[outcome] > 0
+            possible = outcome in range(5) and self.engine.deal_bag(table)[outcome] > 0
         else:
             possible = self.phase == OPENING and outcome in range(table.players)
         if not possible:
@@ -138,8 +138,8 @@ class State:
             table.turn = table.starter = outcome
             self.phase = DEALING
             return self
-        self.rules.deal(table, outcome)
-        if not self.rules.dealing(table):
+        self.engine.deal(table, outcome)
+        if not self.engine.dealing(table):
             self.phase = MOVING
         return self
 
@@ -150,7 +150,7 @@ class State:
 
     def winners(self) -> list[int]:
         """The seats that win (or lead): highest score, then more complete rows, else shared."""
-        return self.rules.winners(self.table)
+        return self.engine.winners(self.table)
 
     def __repr__(self) -> str:
         table = self.table

@@ -1,8 +1,11 @@
-"""The simulation API: a seeded game on one back end's rules, one strategy per seat.
+"""Matches: a seeded game of Azul driven on one back end's engine, one strategy per seat.
 
-All randomness comes from the game's `RandomStream` (seeded once): the seat
-that opens, every tile drawn, every strategy choice. The same seed therefore
-gives the same game, move by move, on every back end.
+`engine(backend)` is the `Engine` a back end holds the rules in; a `Match`
+drives one game on it (its seed, its strategies, `legal_moves()`, `play`),
+and `play_match` plays one to its end. All randomness comes from the match's
+`RandomStream` (seeded once): the seat that opens, every tile drawn, every
+strategy choice. The same seed therefore gives the same game, move by move,
+on every back end.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pysolve import backends
-from pysolve.answers import Found
 from pysolve.azul import packed
 from pysolve.azul.model import (
     MAX_MOVES,
@@ -21,7 +23,6 @@ from pysolve.azul.model import (
     STANDARD,
     Engine,
     Move,
-    Question,
     RandomStream,
     check_move,
     check_players,
@@ -34,8 +35,13 @@ from pysolve.errors import InputError, SearchLimitExceeded
 
 
 @functools.cache
-def rules(backend: str) -> Engine[Any]:
-    """The rules of Azul as back end `backend` holds them (one instance per process)."""
+def engine(backend: str) -> Engine[Any]:
+    """The engine of back end `backend`: the rules of Azul as it holds them (one instance per process).
+
+    Each engine module is imported when its back end is first asked for, so a
+    match on Python loads neither the Prolog bridge nor miniKanren; engines
+    import only the model, so nothing imported here leads back to this module.
+    """
     backends.check_name(backend)
     if backend == "python":
         from pysolve.azul.python import PythonEngine
@@ -49,15 +55,15 @@ def rules(backend: str) -> Engine[Any]:
 
 
 class LazyState(Mapping[str, Any]):
-    """A game's canonical state, exported from the back end only when first read."""
+    """A match's canonical state, exported from the engine only when first read."""
 
-    def __init__(self, game: AzulGame) -> None:
-        self._game = game
+    def __init__(self, match: Match) -> None:
+        self._match = match
         self._state: dict[str, Any] | None = None
 
     def _load(self) -> dict[str, Any]:
         if self._state is None:
-            self._state = self._game.state
+            self._state = self._match.state
         return self._state
 
     def __getitem__(self, key: str) -> Any:
@@ -70,8 +76,9 @@ class LazyState(Mapping[str, Any]):
         return len(self._load())
 
 
-class AzulGame:
-    """One seeded game on one back end: `legal_moves()`, `play(move)`, `state`, `over`, `scores`, `winners`.
+class Match:
+    """One seeded game on one back end's engine: `legal_moves()`, `play(move)`, `state`, `turn`, `over`, `scores`,
+    `winners`.
 
     `variant` is `standard` (the coloured wall) or `grey` (the rulebook's variant: any colour in any column).
     """
@@ -82,19 +89,24 @@ class AzulGame:
         self.variant = check_variant(variant)
         self.seed = seed
         self.backend = backend
-        self.rules = rules(backend)
+        self.engine = engine(backend)
         chosen = list(strategies) if strategies else ["random"]
         self.strategies = [strategy(chosen[seat % len(chosen)]) for seat in range(players)]
         self.strategy_names = [strategy_name(chosen[seat % len(chosen)]) for seat in range(players)]
         self.rng = RandomStream(seed)
-        self.handle = self.rules.new_game(players, self.rng.below(players), self.rng, variant)
+        self.handle = self.engine.new_game(players, self.rng.below(players), self.rng, variant)
         self.moves_played = 0
         self._moves: list[Move] | None = None  # the legal moves, until the next play
 
     @property
     def state(self) -> dict[str, Any]:
         """The canonical, JSON-able snapshot of the game."""
-        return self.rules.export(self.handle)
+        return self.engine.export(self.handle)
+
+    @property
+    def turn(self) -> int:
+        """The seat to move (-1 once over)."""
+        return self.engine.turn(self.handle)
 
     @property
     def over(self) -> bool:
@@ -109,12 +121,12 @@ class AzulGame:
     @property
     def winners(self) -> list[int]:
         """The seats that win (or lead): highest score, then more complete rows, else shared."""
-        return self.rules.winners(self.handle)
+        return self.engine.winners(self.handle)
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the player to move, in canonical order (empty once over)."""
         if self._moves is None:
-            self._moves = self.rules.legal_moves(self.handle)
+            self._moves = self.engine.legal_moves(self.handle)
         return self._moves
 
     def choose(self) -> Move:
@@ -122,8 +134,7 @@ class AzulGame:
         moves = self.legal_moves()
         if not moves:
             raise InputError("the game is over: no move to choose")
-        seat = self.rules.turn(self.handle)
-        return self.strategies[seat](LazyState(self), list(moves), self.rng)
+        return self.strategies[self.turn](LazyState(self), list(moves), self.rng)
 
     def play(self, move: Sequence[int] | None = None) -> Move:
         """Play `move` (default: the choice of the seat's strategy); InputError if illegal."""
@@ -135,22 +146,22 @@ class AzulGame:
         if self.moves_played >= MAX_MOVES:
             raise SearchLimitExceeded(f"game with seed {self.seed} passed {MAX_MOVES} moves")
         self._moves = None
-        self.rules.play(self.handle, chosen, self.rng)
+        self.engine.play(self.handle, chosen, self.rng)
         self.moves_played += 1
         return chosen
 
     def close(self) -> None:
-        """Free the back end's copy of the game."""
-        self.rules.close(self.handle)
+        """Free the engine's copy of the game."""
+        self.engine.close(self.handle)
 
 
 @dataclass
-class GameResult:
-    """How one game ended (the per-game record of `simulate --json`)."""
+class MatchResult:
+    """How one match ended (the per-game record of `simulate --json`)."""
 
     seed: int
     players: int
-    engine: str  # the back end (the key `simulate --json` has always shown)
+    backend: str
     strategies: list[str]
     scores: list[int]
     winners: list[int]
@@ -161,22 +172,22 @@ class GameResult:
     variant: str = STANDARD
 
     def to_json(self) -> dict[str, Any]:
-        """The result as a JSON-able dict, without the final state and log."""
-        data = asdict(self)
-        del data["state"], data["log"]
-        return data
+        """The result as a JSON-able dict, without the final state and log; the back end under the key `engine`,
+        which results and logs have always had."""
+        return {("engine" if key == "backend" else key): value for key, value in asdict(self).items()
+                if key not in ("state", "log")}
 
 
-def _result(game: AzulGame, state: dict[str, Any], winners: list[int], log: list[dict[str, Any]]) -> GameResult:
-    """A finished game's result."""
-    return GameResult(game.seed, game.players, game.backend, game.strategy_names,
-                      [board["score"] for board in state["boards"]], winners, state["round"], state["moves"],
-                      state, log, game.variant)
+def _result(match: Match, state: dict[str, Any], winners: list[int], log: list[dict[str, Any]]) -> MatchResult:
+    """A finished match's result."""
+    return MatchResult(match.seed, match.players, match.backend, match.strategy_names,
+                       [board["score"] for board in state["boards"]], winners, state["round"], state["moves"],
+                       state, log, match.variant)
 
 
-def play_game(players: int = 2, seed: int = SEED, backend: str = "python",
-              strategies: Sequence[str | Strategy] | None = None, log: bool = False,
-              budget: Budget | None = None, variant: str = STANDARD) -> GameResult:
+def play_match(players: int = 2, seed: int = SEED, backend: str = "python",
+               strategies: Sequence[str | Strategy] | None = None, log: bool = False,
+               budget: Budget | None = None, variant: str = STANDARD) -> MatchResult:
     """Play one game of `variant` to its end (a move spends a node of `budget`); with `log`, one record per move.
 
     A game of the random strategy alone, unlogged, runs whole inside the back end where it can: in Prolog
@@ -187,23 +198,23 @@ def play_game(players: int = 2, seed: int = SEED, backend: str = "python",
         return _random_in_prolog([seed], players, budget, check_variant(variant))[0]
     if whole and backend == "python" and budget is None:
         state = packed.random_game(players, seed, variant)
-        return GameResult(seed, players, "python", ["random"] * players, [board["score"] for board in state["boards"]],
-                          packed.winners(state), state["round"], state["moves"], state, variant=variant)
-    game = AzulGame(players, seed, backend, strategies, variant)
-    records = [{"type": "start", "seed": seed, "players": players, "engine": backend, "variant": game.variant,
-                "strategies": game.strategy_names, "state": game.state}] if log else []
+        return MatchResult(seed, players, "python", ["random"] * players, [board["score"] for board in state["boards"]],
+                           packed.winners(state), state["round"], state["moves"], state, variant=variant)
+    match = Match(players, seed, backend, strategies, variant)
+    records = [{"type": "start", "seed": seed, "players": players, "engine": backend, "variant": match.variant,
+                "strategies": match.strategy_names, "state": match.state}] if log else []
     try:
-        while game.legal_moves():
+        while match.legal_moves():
             if budget:
                 budget.spend()
-            seat = game.rules.turn(game.handle)
-            move = game.play()
+            seat = match.turn
+            move = match.play()
             if log:
-                records.append({"type": "move", "seat": seat, "move": list(move), "state": game.state})
-        state, winners = game.state, game.winners
+                records.append({"type": "move", "seat": seat, "move": list(move), "state": match.state})
+        state, winners = match.state, match.winners
     finally:
-        game.close()
-    result = _result(game, state, winners, records)
+        match.close()
+    result = _result(match, state, winners, records)
     if log:
         records.append({"type": "end", "scores": result.scores, "winners": winners})
     return result
@@ -214,30 +225,23 @@ def random_only(strategies: Sequence[str | Strategy] | None) -> bool:
     return all(s in (None, "random", random_feasible) for s in strategies or [])
 
 
-def random_games(players: int, seeds: Sequence[int], backend: str, variant: str = STANDARD) -> list[GameResult]:
-    """Whole games of the random strategy alone, one per seed: `play_game`'s, but in Prolog all in one query."""
+def random_matches(players: int, seeds: Sequence[int], backend: str, variant: str = STANDARD) -> list[MatchResult]:
+    """Whole matches of the random strategy alone, one per seed: `play_match`'s, but in Prolog all in one query."""
     if backend == "prolog":
         return _random_in_prolog(seeds, players, None, check_variant(variant))
-    return [play_game(players, seed, backend, variant=variant) for seed in seeds]
+    return [play_match(players, seed, backend, variant=variant) for seed in seeds]
 
 
-def _random_in_prolog(seeds: Sequence[int], players: int, budget: Budget | None, variant: str) -> list[GameResult]:
+def _random_in_prolog(seeds: Sequence[int], players: int, budget: Budget | None, variant: str) -> list[MatchResult]:
     """Random-feasible games run whole inside Prolog (one query for them all), same streams as elsewhere."""
     from pysolve.azul.prolog import PrologEngine
 
-    prolog = rules("prolog")
+    prolog = engine("prolog")
     assert isinstance(prolog, PrologEngine)
     check_players(players)
     streams = [RandomStream(seed) for seed in seeds]
     finals = prolog.random_games(players, [(stream.below(players), stream) for stream in streams],
                                  budget.remaining() if budget else None, variant)
-    return [GameResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
-                       winners, state["round"], state["moves"], state, variant=variant)
+    return [MatchResult(seed, players, "prolog", ["random"] * players, [board["score"] for board in state["boards"]],
+                        winners, state["round"], state["moves"], state, variant=variant)
             for seed, (state, winners) in zip(seeds, finals)]
-
-
-def played(question: Question, backend: str, budget: Budget) -> Found:
-    """The demo's answer on one back end: the final state of the question's game, and how it went."""
-    result = play_game(question.players, question.seed, backend, budget=budget, variant=question.variant)
-    return Found([result.state], {"rounds": result.rounds, "moves": result.moves,
-                                  "scores": result.scores, "winners": result.winners})
