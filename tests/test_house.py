@@ -161,3 +161,14 @@ def test_ruff_is_clean() -> None:
 def test_mypy_is_clean() -> None:
     run = tool("mypy")  # the files and the strictness are in pyproject.toml
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("script", sorted(path.name for path in (ROOT / "bench").glob("*.py")))
+def test_a_bench_script_still_imports(script: str) -> None:
+    """The benchmarks run once, by hand (`make bench`): that their imports still hold is checked here, so a
+    renamed module breaks a test, not next month's measurement."""
+    probe = ("import importlib.util, sys; sys.path.insert(0, 'bench'); "
+             f"spec = importlib.util.spec_from_file_location('bench_script', 'bench/{script}'); "
+             "spec.loader.exec_module(importlib.util.module_from_spec(spec))")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
