@@ -56,7 +56,8 @@ The propagators:
   of the union for a domain, and a side revised only when the other side
   changed; three columns: each value's rows indexed by its neighbours in
   the row, and only the values a removal touched are checked again; more
-  columns: the rows are scanned.
+  columns: compact table (the possible rows as a bit set, narrowed by what
+  each domain lost, and a value kept while one of its rows is possible).
 - linear sums and orderings keep bounds consistency.
 
 Limits: values are non-negative integers (the bit sets); domains are meant
@@ -300,9 +301,9 @@ class Distinct(Propagator):
             return True
         for x, bits in zip(self.slots, present):
             hit = bits & singles
-            if hit and hit != bits:
-                if not is_single(hit) or not store.narrow(x, hit if classes is None else classes.mask[hit]):
-                    return False
+            if hit and hit != bits and (
+                    not is_single(hit) or not store.narrow(x, hit if classes is None else classes.mask[hit])):
+                return False
         return True
 
 
@@ -428,24 +429,58 @@ class Triples(Propagator):
         return all(store.narrow(x, d) for x, d in zip(self.slots, domains))
 
 
-class Rows(Propagator):
-    """The slots' values are one of a table's rows: each position keeps the values of the rows still possible."""
+class Compact(Propagator):
+    """The slots' values are one of a table's rows, generalised arc consistency by compact table: the rows
+    still possible are a bit set (row i possible when bit i is set), narrowed by the values each domain lost
+    since the last run (or rebuilt from the values it kept, when fewer); a value stays while one of its
+    rows is possible. The store remembers the domains and rows this propagator last left."""
 
-    __slots__ = ("rows",)
+    __slots__ = ("table",)
     cheap = False
 
-    def __init__(self, slots: Sequence[int], rows: Sequence[tuple[int, ...]]) -> None:
+    def __init__(self, slots: Sequence[int], table: Table) -> None:
         super().__init__(slots)
-        self.rows = rows
+        self.table = table
 
     def propagate(self, store: FDStore) -> bool:
-        domains = [store.domains[x] for x in self.slots]
-        kept = [0] * len(domains)
-        for row in self.rows:
-            if all(d >> value & 1 for d, value in zip(domains, row)):
-                for i, value in enumerate(row):
-                    kept[i] |= 1 << value
-        return all(store.narrow(x, mask) for x, mask in zip(self.slots, kept))
+        table = self.table
+        domains = [store.domains[x] & column for x, column in zip(self.slots, table.columns)]
+        last = store.seen.get(self)
+        before, possible = (table.columns, table.every) if last is None else last
+        changed = []
+        for i, (old, new) in enumerate(zip(before, domains)):
+            if old != new:
+                changed.append(i)
+                removed = old & ~new
+                if removed.bit_count() < new.bit_count():
+                    possible &= ~rows_of(table.rows_with[i], removed)
+                else:
+                    possible &= rows_of(table.rows_with[i], new)
+        if not possible:
+            return False
+        for i, domain in enumerate(domains):
+            if changed == [i] or is_single(domain):
+                continue  # every value left has a possible row: only this position's values' rows were
+                # dropped, or this one value is in every row the narrowing by the domains has kept
+            rows_with, kept, rest = table.rows_with[i], 0, domain
+            while rest:
+                low = rest & -rest
+                if rows_with[low.bit_length() - 1] & possible:
+                    kept |= low
+                rest ^= low
+            domains[i] = kept
+        store.seen[self] = (tuple(domains), possible)
+        return all(store.narrow(x, d) for x, d in zip(self.slots, domains))
+
+
+def rows_of(rows_with: list[int], values: int) -> int:
+    """The bit set of the rows that hold one of `values` at a position (`rows_with`: value -> its rows)."""
+    rows = 0
+    while values:
+        low = values & -values
+        rows |= rows_with[low.bit_length() - 1]
+        values ^= low
+    return rows
 
 
 class Table:
@@ -464,6 +499,8 @@ class Table:
             self.index_pairs()
         elif width == 3:
             self.index_triples()
+        else:
+            self.index_rows()
 
     def index_pairs(self) -> None:
         """Per side, a value's bit -> the bit set of the other side's values it pairs with; a memo per side of
@@ -490,13 +527,27 @@ class Table:
                 for near, other in zip(self.near[i], (second, third)):
                     near[other] |= 1 << value
 
+    def index_rows(self) -> None:
+        """Per position, a value -> the bit set of the rows that hold it there; `every`, all rows."""
+        size = (len(self.rows) + 7) // 8
+        self.rows_with: list[list[int]] = []
+        for i, column in enumerate(self.columns):
+            bitmaps = {value: bytearray(size) for value in values_of(column)}  # bit sets built bytewise, in O(rows)
+            for number, row in enumerate(self.rows):
+                bitmaps[row[i]][number >> 3] |= 1 << (number & 7)
+            rows_with = [0] * (largest(column) + 1 if column else 0)
+            for value, bitmap in bitmaps.items():
+                rows_with[value] = int.from_bytes(bitmap, "little")
+            self.rows_with.append(rows_with)
+        self.every = (1 << len(self.rows)) - 1
+
     def propagator(self, slots: list[int]) -> Propagator:
         """The propagator of this table over `slots`."""
         if self.width == 2:
             return Pairs(slots[0], slots[1], self)
         if self.width == 3:
             return Triples(slots, self)
-        return Rows(slots, self.rows)
+        return Compact(slots, self)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -522,7 +573,7 @@ class FDStore(ConstraintStore):
         self.variables: list[Var | None] = []
         self.watchers: list[tuple[Propagator, ...]] = []
         self.domains: list[int] = []
-        self.seen: dict[Propagator, tuple[int, ...]] = {}
+        self.seen: dict[Propagator, Any] = {}  # each incremental propagator's own record
         self.budget: Budget | None = None
         self.private = True  # the shared structures belong to this copy alone (may be changed in place)
         self.queues: tuple[deque[Propagator], deque[Propagator]] = (deque(), deque())  # global, cheap
@@ -861,7 +912,7 @@ def unbound_slots(state: Any, xs: list[Any]) -> list[tuple[Var, int]]:
         if not is_var(target):
             continue
         slot = store.lvar_constraints.get(target) if store is not None else None
-        if slot is None or store.domains[slot] < 0:
+        if store is None or slot is None or store.domains[slot] < 0:
             raise FDError(f"labelfd: the variable {target} has no finite domain")
         unbound.append((target, slot))
     return unbound

@@ -457,6 +457,19 @@ def test_the_python_searches_stop_at_their_node_budget():
         halves.halves(Question(model.load("eternity-5x5"), COUNT), Budget(nodes=5000))
 
 
+@pytest.mark.parametrize("block_rows", [kanren.BLOCK_ROWS, 0])
+def test_kanren_counts_with_and_without_its_block_tables(monkeypatch, block_rows):
+    """The 2 x 2 block tables only repeat the pairs and the all-different: a board whose blocks pass
+    BLOCK_ROWS (here all of them, at 0) falls back on the pairs and gets the same solutions."""
+    monkeypatch.setattr(kanren, "BLOCK_ROWS", block_rows)
+    for name, classes in (("eternity-4x4", 9), ("eternity-5x5", 4)):
+        grids = kanren.solutions(model.load(name), True, 0, Budget(nodes=100_000))
+        assert len(grids) == classes
+        assert all(model.placement_problems(model.load(name), grid) == [] for grid in grids)
+    insects = model.load("insects")
+    assert len(kanren.solutions(insects, False, 0, Budget(nodes=100_000))) == 4
+
+
 def test_kanren_stops_at_its_budget():
     with pytest.raises(SearchLimitExceeded):
         kanren.solutions(model.load("eternity-6x6"), False, 0, Budget(nodes=200))

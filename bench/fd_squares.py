@@ -1,0 +1,100 @@
+"""miniKanren's finite-domain squares relation against Prolog and Python, measured in one run (not a test).
+
+    .venv/bin/python bench/fd_squares.py [--seconds 600] [--skip-count]
+
+Rows: Owen's 5x5 count, Owen's 6x6 first solution and Owen's 6x6 count (260
+solutions), then the fd layer's other users, Sudoku hardest #11 and the
+README's generated 8x8 Hidato, each on every back end. The 6x6 count goes to
+the relation directly (`kanren.solutions`), since the back end declines it:
+it runs to its end or to `--seconds`, and the row says how many rotation
+classes (65 in all) and labelled cells it reached. Figures are CPU seconds of
+this process (Prolog runs inside it); ratios are kanren/prolog and
+kanren/python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pysolve import puzzles
+from pysolve.backends import available
+from pysolve.budget import Budget
+from pysolve.errors import SearchLimitExceeded
+from pysolve.report import render_table
+from pysolve.squares import kanren
+from pysolve.squares.model import load
+
+BACKENDS = ("kanren", "prolog", "python")
+
+
+def timed(family: str, options: dict[str, Any], backend: str) -> tuple[float, str]:
+    """CPU seconds and the printed count (or status) of one back end's answer."""
+    puzzle = puzzles.get(family)
+    question = puzzle.question(**options)
+    started = time.process_time()
+    answer = puzzle.solve(question, backend)
+    return time.process_time() - started, str(answer.count if answer.count is not None else answer.status)
+
+
+def kanren_count(name: str, seconds: float) -> tuple[float, str]:
+    """The relation's count of one grid per rotation class: CPU seconds and 'classes, cells labelled'."""
+    budget = Budget(nodes=10**10, seconds=seconds)
+    started = time.process_time()
+    try:
+        classes = f"{len(kanren.solutions(load(name), True, 0, budget))} classes"
+    except SearchLimitExceeded:
+        classes = "unfinished"
+    return time.process_time() - started, f"{classes}, {budget.spent} cells"
+
+
+def ratio(mine: float, other: float | None) -> str:
+    return "" if other is None or other <= 0 else f"{mine / other:.1f}x"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=600.0, help="the 6x6 count's limit on kanren")
+    parser.add_argument("--skip-count", action="store_true", help="leave out the 6x6 count")
+    args = parser.parse_args()
+    hidato = Path(tempfile.gettempdir()) / "pysolve-bench-hidato-8x8-seed7.txt"
+    command = [str(Path(sys.executable).with_name("pysolve")), "generate", "hidato", "--rows", "8", "--cols", "8",
+               "--seed", "7", "--out", str(hidato)]
+    subprocess.run(command, check=True, capture_output=True)
+    questions: list[tuple[str, str, dict[str, Any]]] = [
+        ("squares eternity-5x5 --count", "squares", {"file": "eternity-5x5", "count": True}),
+        ("squares eternity-6x6 (first)", "squares", {"file": "eternity-6x6"}),
+        ("squares eternity-6x6 --count", "squares", {"file": "eternity-6x6", "count": True}),
+        ("sudoku hardest --index 11", "sudoku", {"file": "hardest", "index": 11}),
+        ("hidato 8x8 seed 7 (README)", "hidato", {"file": str(hidato)}),
+    ]
+    rows = []
+    for label, family, options in questions:
+        times: dict[str, float | None] = {}
+        shown: dict[str, str] = {}
+        for backend in BACKENDS:
+            if backend == "prolog" and not available("prolog"):
+                times[backend], shown[backend] = None, "absent"
+            elif backend == "kanren" and label.endswith("6x6 --count"):
+                if args.skip_count:
+                    times[backend], shown[backend] = None, "skipped"
+                else:
+                    times[backend], shown[backend] = kanren_count("eternity-6x6", args.seconds)
+            else:
+                times[backend], shown[backend] = timed(family, options, backend)
+        mine = times["kanren"]
+        rows.append([label, *(f"{times[b]:.2f} s ({shown[b]})" if times[b] is not None else shown[b]
+                              for b in BACKENDS),
+                     ratio(mine, times["prolog"]) if mine else "", ratio(mine, times["python"]) if mine else ""])
+    print(render_table(["question", *BACKENDS, "kanren/prolog", "kanren/python"], rows))
+
+
+if __name__ == "__main__":
+    main()
