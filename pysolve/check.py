@@ -428,8 +428,8 @@ def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport
     for names, answer in answer_groups(puzzle, found.answers):
         comments += [f"{' and '.join(names)} answered:", *("  " + line for line in puzzle.render(answer).splitlines()),
                      ""]
-    flags = interface.solve_flags.format(limit=LIMIT)
-    comments.append(f"ask pysolve again: pysolve solve {puzzle.name} {out or 'FILE'} {flags}")
+    arguments = interface.solve_args.format(file=out or "FILE", limit=LIMIT)
+    comments.append(f"ask pysolve again: pysolve solve {puzzle.name} {arguments}")
     text = interface.strategies().instance_text(found.question)
     return "\n".join(f"# {line}".rstrip() for line in comments) + "\n" + text.rstrip("\n") + "\n"
 

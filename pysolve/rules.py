@@ -69,7 +69,7 @@ class RulesInterface:
     solution_form: Callable[[Any], bool] = rows_of_integers
     shaped: Callable[[Any, Found], Found] = counted_as_asked  # the solutions as pysolve's back ends answer
     limit: Callable[[Any], int] = attrgetter("limit")  # solutions asked of a rule base per question (0: all)
-    solve_flags: str = "--count {limit}"  # the `pysolve solve` options that ask pysolve the same question
+    solve_args: str = "{file} --count {limit}"  # `pysolve solve NAME`'s arguments that ask the same question
 
     @property
     def arity(self) -> int:
