@@ -68,16 +68,24 @@ def test_a_correct_rule_base_of_ones_own_agrees(puzzle, capsys):
     assert report["ratio_to_prolog"] > 0 and set(report["times"]) == {CORRECT[puzzle].name, "prolog", "python"}
 
 
+def caught(puzzle: str, out: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    """The disagreement `pysolve check --json` finds in the puzzle's wrong rule base (seed 3), written to `out`:
+    exit code 1, its goal the interface's."""
+    code, printed, _ = run(["check", puzzle, str(WRONG[puzzle]), "--seed", "3", "--out", str(out), "--json"], capsys)
+    report = json.loads(printed)
+    found = report["disagreement"]
+    assert code == 1 and report["verdict"] == "disagree" and found["file"] == str(out)
+    assert found["goal"].startswith(f"'{puzzle}'(")
+    return found
+
+
 @needs_prolog
 @pytest.mark.parametrize("puzzle, most_cells", [("hidato", 6), ("sudoku", 16)])
 def test_a_wrong_rule_base_is_caught_with_a_small_counterexample_that_solve_reads(puzzle, most_cells, tmp_path,
                                                                                  capsys):
     out = tmp_path / "smallest.txt"
-    code, printed, _ = run(["check", puzzle, str(WRONG[puzzle]), "--seed", "3", "--out", str(out), "--json"], capsys)
-    report = json.loads(printed)
-    found = report["disagreement"]
-    assert code == 1 and report["verdict"] == "disagree" and found["file"] == str(out)
-    assert "differ at answer" in found["difference"] and found["goal"].startswith(f"'{puzzle}'(")
+    found = caught(puzzle, out, capsys)
+    assert "differ at answer" in found["difference"]
     mine, pysolve = found["answers"][WRONG[puzzle].name], found["answers"]["prolog"]
     assert mine["count"] != pysolve["count"] or mine["solutions"] != pysolve["solutions"]
     assert len(mine["question"]["puzzle"]) * len(mine["question"]["puzzle"][0]) <= most_cells  # shrunk
@@ -111,10 +119,7 @@ def solve_arguments(puzzle: str, written: Path) -> list[str]:
 def test_a_wrong_rule_base_of_another_puzzle_is_caught_small_and_solve_reads_it_back(puzzle, most, tmp_path,
                                                                                     capsys):
     out = tmp_path / "smallest.txt"
-    code, printed, _ = run(["check", puzzle, str(WRONG[puzzle]), "--seed", "3", "--out", str(out), "--json"], capsys)
-    report = json.loads(printed)
-    found = report["disagreement"]
-    assert code == 1 and report["verdict"] == "disagree" and found["goal"].startswith(f"'{puzzle}'(")
+    found = caught(puzzle, out, capsys)
     mine, pysolve = found["answers"][WRONG[puzzle].name], found["answers"]["prolog"]
     assert smallest_size(puzzle, mine["question"]) <= most  # shrunk
     assert f"{WRONG[puzzle].name} answered:" in out.read_text(encoding="utf-8")
