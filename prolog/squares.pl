@@ -264,8 +264,8 @@ larger_than(TopLeft, Piece) :-
 %   `[Id, [N, E, S, W]]`, Pairs of `[Head, Body]`), every solution once on
 %   backtracking: Rows rows of Cols cells `[Piece, Turns]`, every piece
 %   in each of its four turns (a piece that looks the same turned still
-%   lies four ways). Here the indexed search answers it; `pysolve check
+%   lies four ways). Here the row-order search answers it; `pysolve check
 %   squares FILE.pl` asks a rule base of one's own the same.
 
 squares(Rule, Rows, Cols, Pieces, Pairs, Grid) :-
-    with_puzzle(Rule, Rows, Cols, Pieces, Pairs, [turns(every)], solve(indexed, all, Grid)).
+    with_puzzle(Rule, Rows, Cols, Pieces, Pairs, [turns(every)], solve(rows, all, Grid)).
