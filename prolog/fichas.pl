@@ -8,7 +8,8 @@
             board_state/2,             % ?Board, ?State
             move/2,                    % +Board, -Next
             solve/6,                   % +M, +N, +Strategy, +Flavour, -Path, -Expanded
-            shortest/4                 % +M, +N, -Path, -Expanded
+            shortest/4,                % +M, +N, -Path, -Expanded
+            fichas/3                   % +M, +N, -Path
           ]).
 
 /** <module> The tokens puzzle ("el problema de las fichas")
@@ -203,3 +204,14 @@ shortest(M, N, Path, Expanded) :-
     start(M, N, Start),
     mirrored_shortest_path(fichas, Start, States, Expanded),
     maplist(board_state, Path, States).
+
+%!  fichas(+M, +N, -Path) is nondet.
+%
+%   The rules interface (docs/fichas.md, "Check your own rules"): Path is
+%   a shortest solution of order (M, N), the board atoms from the start
+%   ('BBHVV') to the goal ('VVHBB'); only the first Path is read. Here
+%   shortest/4 answers it; `pysolve check fichas FILE.pl` asks a rule base
+%   of one's own the same and compares the length and the moves.
+
+fichas(M, N, Path) :-
+    shortest(M, N, Path, _).

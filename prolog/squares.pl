@@ -10,7 +10,8 @@
             halves_count/1,     % -Count
             prefix_solution/3,  % +Strategy, +Prefix, -Grid
             rotate_grid/2,      % +Grid, -Turned
-            canonical/1         % +Grid
+            canonical/1,        % +Grid
+            squares/6           % +Rule, +Rows, +Cols, +Pieces, +Pairs, -Grid
           ]).
 
 /** <module> Edge-matching squares: the 3x3 insect puzzle and any R x C set
@@ -255,3 +256,16 @@ enough_larger(TopLeft, Ids, Needed) :-
 
 larger_than(TopLeft, Piece) :-
     when(ground(TopLeft-Piece), Piece > TopLeft).
+
+%!  squares(+Rule, +Rows, +Cols, +Pieces, +Pairs, -Grid) is nondet.
+%
+%   The rules interface (docs/squares.md, "Check your own rules"): Grid
+%   is a solution of the puzzle with_puzzle/6 takes (Pieces a list of
+%   `[Id, [N, E, S, W]]`, Pairs of `[Head, Body]`), every solution once on
+%   backtracking: Rows rows of Cols cells `[Piece, Turns]`, every piece
+%   in each of its four turns (a piece that looks the same turned still
+%   lies four ways). Here the row-order search answers it; `pysolve check
+%   squares FILE.pl` asks a rule base of one's own the same.
+
+squares(Rule, Rows, Cols, Pieces, Pairs, Grid) :-
+    with_puzzle(Rule, Rows, Cols, Pieces, Pairs, [turns(every)], solve(rows, all, Grid)).

@@ -13,7 +13,8 @@
             memo_count/5,               % +Scan, +Order, +Placed, -Count, -Stats
             bfs_tiling/3,               % +Order, +Placed, -Tiling
             piece_options/3,            % +Piece, +Placed, -Options
-            tiling_problems/2           % +Placements, -Problems
+            tiling_problems/2,          % +Placements, -Problems
+            tangram/5                   % +Width, +Height, +Pieces, +Rotations, -Tiling
           ]).
 
 /** <module> Rectangle tangram: cover a board exactly with rectangles
@@ -610,6 +611,20 @@ breadth_first(Queue, Tail, Chosen) :-
 piece_options(Piece, Placed, Options) :-
     free_cells(Placed, Free),
     options(Piece, Free, Options).
+
+%!  tangram(+Width, +Height, +Pieces, +Rotations, -Tiling) is nondet.
+%
+%   The rules interface (docs/tangram.md, "Check your own rules"): Tiling
+%   covers the board Width x Height exactly with Pieces (a list of `[Name,
+%   PieceWidth, PieceHeight]`; Rotations `true` when a piece may also lie
+%   turned), every tiling once on backtracking: one placement `[Piece, X,
+%   Y, W, H]` per piece (bottom-left cell, the size it lies with). Here
+%   the `cell` search answers it; `pysolve check tangram FILE.pl` asks a
+%   rule base of one's own the same.
+
+tangram(Width, Height, Pieces, Rotations, Tiling) :-
+    maplist([[Name | _], Name]>>true, Pieces, Order),
+    with_instance(Width, Height, Pieces, Rotations, tiling(cell, Order, [], Tiling)).
 
 %!  tiling_problems(+Placements, -Problems) is det.
 %

@@ -2,12 +2,16 @@
 
 The rule base defines the puzzle's rules interface (`Puzzle.rules`, e.g.
 `hidato(+Board, -Solution) is nondet`) and nothing else: no Python adapter.
+A Python module of miniKanren relations (`FILE.py`, defining e.g.
+`hidatoo(board, solution)`; pysolve.relations) is checked the same way, and
+needs no SWI-Prolog: with Prolog hidden it is compared with pysolve's
+miniKanren and Python back ends.
 Hypothesis draws the questions (the puzzle's `instances` module) and, at
 the first question where the rule base's canonical answer differs from
-pysolve's Prolog and Python back ends', shrinks it to the smallest one that
-still differs. The report counts the questions tried and agreed, lists the
-goals on which the rule base raised an error or ran out of time, times it
-against pysolve's Prolog, and writes the smallest disagreement as an
+pysolve's Prolog and Python back ends' (`compared_backends`), shrinks it
+to the smallest one that still differs. The report counts the questions
+tried and agreed, lists the goals on which the rule base raised an error
+or ran out of time, times it against pysolve's Prolog, and writes the smallest disagreement as an
 instance file that `pysolve solve` reads, both answers in its comments.
 """
 
@@ -25,20 +29,21 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pysolve import backends, bridge, files, puzzles, words
-from pysolve.answers import UNKNOWN, Answer
+from pysolve import backends, bridge, files, puzzles, relations, words
+from pysolve.answers import UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.crosscheck import first_disagreement
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
 from pysolve.puzzle import Puzzle
-from pysolve.rules import RulesInterface
+from pysolve.rules import RulesError, RulesInterface
 
 EXAMPLES = 50          # random questions asked unless told
 SECONDS = 5.0          # each back end's time limit per question, the rule base's included
 LIMIT = 10             # every question counts solutions up to this many (then "at least 10")
 SHRINK_SECONDS = 60.0  # shrinking stops here and reports the smallest disagreement found so far
 MAX_TIME_OUTS = 5      # the check stops after this many time-outs (a rule base that loops costs --seconds each)
-REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with
+REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with...
+WITHOUT_PROLOG = ("kanren", "python")  # ...and with SWI-Prolog missing or hidden (a module of relations)
 AGREE, DISAGREE, ERRORS, UNDECIDED = "agree", "disagree", "errors", "unknown"  # verdicts
 EXTRA = "pip install 'pysolve[check]'"  # what installs hypothesis
 
@@ -94,6 +99,7 @@ class CheckReport:
     times: dict[str, float] = field(default_factory=dict)  # back end -> seconds over the questions all answered
     ratios: list[float] = field(default_factory=list)      # per such question: the rule base's time / Prolog's
     stopped: str = ""  # why the check ended before `examples` questions ("" when it did not)
+    compared: tuple[str, ...] = REFERENCE  # pysolve's back ends the rules were compared with
 
     @property
     def verdict(self) -> str:
@@ -122,7 +128,7 @@ class CheckReport:
         """The report as text: the summary, how it was asked, the disagreement, the findings and the times."""
         asked = (f"seed {self.seed}, up to {self.examples} random questions, --max-size {self.max_size}, "
                  f"{words.seconds(self.seconds)} each, {self.predicate}")
-        lines = [self.summary(), f"  asked: {asked}"]
+        lines = [self.summary(), f"  asked: {asked}", f"  compared with: {' and '.join(self.compared)}"]
         if self.stopped:
             lines.append(f"  stopped: {self.stopped}")
         if self.not_compared:
@@ -137,7 +143,7 @@ class CheckReport:
         """The whole report as one JSON object (`pysolve check --json`: what a grader reads)."""
         return {"puzzle": self.puzzle, "rules": self.rules, "predicate": self.predicate, "verdict": self.verdict,
                 "summary": self.summary(), "seed": self.seed, "examples": self.examples, "max_size": self.max_size,
-                "seconds": self.seconds, "tried": self.tried, "agreed": self.agreed,
+                "seconds": self.seconds, "compared": list(self.compared), "tried": self.tried, "agreed": self.agreed,
                 "not_compared": self.not_compared, "stopped": self.stopped or None,
                 "errors": [finding.to_json() for finding in self.errors],
                 "time_outs": [finding.to_json() for finding in self.time_outs],
@@ -184,23 +190,25 @@ def time_lines(report: CheckReport) -> list[str]:
 def check(puzzle: PuzzleLike, rules: str | os.PathLike[str], examples: int = EXAMPLES, seed: int | None = None,
           max_size: int | None = None, seconds: float = SECONDS, out: str | os.PathLike[str] | None = None,
           shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
-    """Ask the rule base file `rules` and pysolve's Prolog and Python back ends the same random questions of
-    `puzzle`, at most `examples` of them (boards up to `max_size`, each back end `seconds` per question), and
-    shrink the first disagreement; `out` names the instance file to write it to. Raises a PysolveError, before
-    any question, when hypothesis or SWI-Prolog is missing, the file is missing or does not load cleanly, or
-    it does not define the puzzle's interface predicate."""
+    """Ask the rule base file `rules` (a .pl file, or a .py module of relations) and pysolve's Prolog and Python
+    back ends (miniKanren and Python without Prolog) the same random questions of `puzzle`, at most `examples`
+    of them (boards up to `max_size`, each back end `seconds` per question), and shrink the first
+    disagreement; `out` names the instance file to write it to. Raises a PysolveError, before any question,
+    when hypothesis (or SWI-Prolog, for a .pl file) is missing, the file is missing or does not load cleanly,
+    or it does not define the puzzle's interface predicate (or relation)."""
     chosen = get_puzzle(puzzle)
     interface = interface_of(chosen)
     size = checked_size(interface, max_size)
     if examples < 1:
         raise InputError(f"--examples {examples}: a check asks at least one question")
     hypothesis = import_hypothesis()
-    path = load_rules(chosen, interface, rules)
+    own = load_own(chosen, interface, rules)
     if out is not None:
         files.check_output(out, "--out")
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    report = CheckReport(chosen.name, path.name, interface.head, seed, examples, size, seconds)
-    asker = Asker(chosen, interface, path, report, shrink_seconds)
+    report = CheckReport(chosen.name, own.name, own.head, seed, examples, size, seconds,
+                         compared=compared_backends())
+    asker = Asker(chosen, own, report, shrink_seconds)
     strategy = interface.strategies().questions(size, LIMIT, seconds)
     try:
         smallest = hypothesis.find(strategy, asker.disagrees, settings=search_settings(hypothesis, examples),
@@ -259,6 +267,41 @@ def search_settings(hypothesis: ModuleType, examples: int) -> Any:
                                suppress_health_check=list(hypothesis.HealthCheck))
 
 
+@dataclass(frozen=True)
+class Own:
+    """The rules of one's own being checked, a .pl rule base or a module of relations: its file's name, the
+    interface it defines (PlDoc's head or Python's call), how it answers a question and the goal that asks."""
+
+    name: str
+    head: str
+    answer: Callable[[Any, float], Found]  # (question, seconds) -> its answer
+    goal: Callable[[Any], str]
+
+
+def load_own(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Own:
+    """The rules in the file `rules`: a module of relations when it ends in .py, else a rule base."""
+    if Path(rules).suffix == ".py":
+        return load_relations(puzzle, interface, rules)
+    path = load_rules(puzzle, interface, rules)
+    return Own(path.name, interface.head, lambda question, seconds: interface.ask(path, question, seconds),
+               lambda question: str(interface.goal(question)))
+
+
+def load_relations(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Own:
+    """The module of relations in `rules`, imported, its relation found and miniKanren required."""
+    backends.require("kanren")
+    relation = relations.relation_in(relations.load_module(rules), interface, puzzle.name)
+    return Own(Path(rules).name, interface.relation_head,
+               lambda question, seconds: relations.ask(relation, interface, question, seconds),
+               lambda question: relations.goal_text(interface, question))
+
+
+def compared_backends() -> tuple[str, ...]:
+    """pysolve's back ends the rules are compared with: Prolog and Python, or miniKanren and Python when
+    SWI-Prolog is missing or hidden."""
+    return REFERENCE if backends.available("prolog") else WITHOUT_PROLOG
+
+
 def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Path:
     """The rule base's path, loaded after pysolve's own (so a module of the same name is refused, not pysolve's)
     and checked to define the interface predicate; one-line errors otherwise."""
@@ -285,9 +328,8 @@ class Asker:
     hypothesis generates, and remembers every verdict (hypothesis asks the smallest question again at the
     end, and must hear the same)."""
 
-    def __init__(self, puzzle: Puzzle, interface: RulesInterface, path: Path, report: CheckReport,
-                 shrink_seconds: float) -> None:
-        self.puzzle, self.interface, self.path, self.report = puzzle, interface, path, report
+    def __init__(self, puzzle: Puzzle, own: Own, report: CheckReport, shrink_seconds: float) -> None:
+        self.puzzle, self.own, self.report = puzzle, own, report
         self.shrink_seconds = shrink_seconds
         self.verdicts: dict[str, bool] = {}
         self.answers: dict[str, dict[str, Answer]] = {}  # key -> every answer to a question that disagreed
@@ -321,11 +363,11 @@ class Asker:
         """Every answer to `question`, the rule base's first, or None when one gave none; each outcome recorded
         in the report when `count` (while hypothesis generates, not while it shrinks)."""
         mine = self.ask_rules(question)
-        theirs = {name: self.puzzle.solve(question, name) for name in REFERENCE}
+        theirs = {name: self.puzzle.solve(question, name) for name in self.report.compared}
         answered = not isinstance(mine, str) and all(answer.status != UNKNOWN for answer in [mine, *theirs.values()])
         answers = {self.report.rules: mine, **theirs} if answered and not isinstance(mine, str) else None
         if count:
-            self.record(str(self.interface.goal(question)), mine, answers)
+            self.record(self.own.goal(question), mine, answers)
         return answers
 
     def record(self, goal: str, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
@@ -348,12 +390,12 @@ class Asker:
         """The rule base's answer, timed as a back end's; the error's one line when its goal raised one."""
         try:
             return self.puzzle.run(self.report.rules, self.asking(), question)
-        except PrologError as error:
+        except (PrologError, RulesError) as error:
             return str(error)
 
-    def asking(self) -> Callable[[Any], Any]:
+    def asking(self) -> Callable[[Any], Found]:
         """The rule base as a solver: a question in, its Found out."""
-        return lambda question: self.interface.ask(self.path, question, self.report.seconds)
+        return lambda question: self.own.answer(question, self.report.seconds)
 
     def stop_after_time_outs(self) -> None:
         """Stop asking once MAX_TIME_OUTS questions ran out of time (a looping rule base costs --seconds each)."""
@@ -364,7 +406,7 @@ class Asker:
         """Add each back end's seconds on a question all answered, and the rule base's ratio to Prolog's."""
         for name, answer in answers.items():
             self.report.times[name] = self.report.times.get(name, 0.0) + answer.stats["seconds"]
-        prolog = answers["prolog"].stats["seconds"]
+        prolog = answers["prolog"].stats["seconds"] if "prolog" in answers else 0
         if prolog:
             self.report.ratios.append(answers[self.report.rules].stats["seconds"] / prolog)
 
@@ -372,7 +414,7 @@ class Asker:
         """The disagreement on `question` (one hypothesis found)."""
         answers = self.answers[json.dumps(self.puzzle.describe(question), sort_keys=True)]
         difference = first_disagreement(self.puzzle, answers) or ""
-        return Disagreement(question, str(self.interface.goal(question)), difference, answers, shrinks=self.shrinks)
+        return Disagreement(question, self.own.goal(question), difference, answers, shrinks=self.shrinks)
 
 
 def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport, found: Disagreement,
@@ -386,7 +428,8 @@ def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport
     for names, answer in answer_groups(puzzle, found.answers):
         comments += [f"{' and '.join(names)} answered:", *("  " + line for line in puzzle.render(answer).splitlines()),
                      ""]
-    comments.append(f"ask pysolve again: pysolve solve {puzzle.name} {out or 'FILE'} --count {LIMIT}")
+    arguments = interface.solve_args.format(file=out or "FILE", limit=LIMIT)
+    comments.append(f"ask pysolve again: pysolve solve {puzzle.name} {arguments}")
     text = interface.strategies().instance_text(found.question)
     return "\n".join(f"# {line}".rstrip() for line in comments) + "\n" + text.rstrip("\n") + "\n"
 

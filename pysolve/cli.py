@@ -71,7 +71,8 @@ def build_parser() -> Parser:
             memory.add_option(puzzle_parser)
             puzzle_parser.set_defaults(run=run)
 
-    checking = commands.add_parser("check", help="check a .pl rule base of your own on random questions")
+    checking = commands.add_parser("check", help="check a .pl rule base (or .py relations) of your own on random "
+                                                 "questions")
     checked = checking.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
     for puzzle in all_puzzles():
         if puzzle.rules is not None:
@@ -152,7 +153,9 @@ def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
     rules = puzzle.rules
     assert rules is not None
     parser = puzzles_parser.add_parser(puzzle.name, help=f"check a rule base that defines {rules.head}")
-    parser.add_argument("rules", metavar="RULES.pl", help=f"your rule base: a .pl file defining {rules.indicator}")
+    parser.add_argument("rules", metavar="RULES", help=f"your rules: a .pl file defining {rules.indicator}, or a "
+                                                       f".py module of miniKanren relations defining "
+                                                       f"{rules.relation_head}")
     parser.add_argument("--examples", type=non_negative_int, default=CHECK_EXAMPLES, metavar="N",
                         help=f"ask at most N random questions (default {CHECK_EXAMPLES})")
     parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")

@@ -5,7 +5,10 @@ it, and `pysolve check PUZZLE FILE.pl` (pysolve.check) asks any `.pl` file
 that defines it the questions it asks its own back ends. For the board
 puzzles the predicate is `NAME(+Board, -Solution) is nondet`: the board in
 the very term form pysolve's rule bases take, every solution once on
-backtracking, in the same form.
+backtracking, in the same form. The same interface names the miniKanren
+relation a Python module of one's own defines (`relation`: the predicate's
+name and an `o`, e.g. `hidatoo(board, solution)`), asked the same inputs
+as plain Python data (pysolve.relations).
 """
 
 from __future__ import annotations
@@ -14,21 +17,32 @@ import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from types import ModuleType
 from typing import Any
 
 from pysolve import bridge, files
 from pysolve.answers import Found, counted
-from pysolve.errors import PrologError
+from pysolve.errors import PysolveError
 
 OUTPUT = "Solution"  # the output variable of every goal asked through an interface
 LOOKUP_SECONDS = 10.0  # time limit of asking whether a rule base defines the predicate
+
+
+class RulesError(PysolveError):
+    """A rule base or a relation of one's own failed a question: its goal raised, or it gave a solution that is
+    not in its interface's term form."""
 
 
 def rows_of_integers(value: Any) -> bool:
     """True when `value` is a list of lists of integers: a board puzzle's solution term."""
     return isinstance(value, list) and all(
         isinstance(row, list) and all(type(cell) is int for cell in row) for row in value)
+
+
+def counted_as_asked(question: Any, found: Found) -> Found:
+    """A board puzzle's answer from the solutions a rule base gave: counted when the question counts."""
+    return counted(found, question.count)
 
 
 @dataclass(frozen=True)
@@ -53,6 +67,9 @@ class RulesInterface:
     min_size: int                         # the smallest `--max-size` the instances allow
     size_words: str                       # what `--max-size` bounds, in words
     solution_form: Callable[[Any], bool] = rows_of_integers
+    shaped: Callable[[Any, Found], Found] = counted_as_asked  # the solutions as pysolve's back ends answer
+    limit: Callable[[Any], int] = attrgetter("limit")  # solutions asked of a rule base per question (0: all)
+    solve_args: str = "{file} --count {limit}"  # `pysolve solve NAME`'s arguments that ask the same question
 
     @property
     def arity(self) -> int:
@@ -69,6 +86,17 @@ class RulesInterface:
         """name/arity, as Prolog writes a predicate."""
         return f"{self.predicate}/{self.arity}"
 
+    @property
+    def relation(self) -> str:
+        """The miniKanren relation's name: the predicate's and an `o` (`hidatoo`)."""
+        return f"{self.predicate}o"
+
+    @property
+    def relation_head(self) -> str:
+        """The relation as Python calls it: `hidatoo(board, solution)`."""
+        names = ", ".join(argument.lstrip("+-?").lower() for argument in self.arguments)
+        return f"{self.relation}({names})"
+
     def goal(self, question: Any) -> bridge.Goal:
         """The goal that asks a rule base `question`: the predicate on its inputs and the output variable."""
         return bridge.goal(self.predicate, *self.inputs(question), bridge.Var(OUTPUT))
@@ -79,16 +107,22 @@ class RulesInterface:
         return bool(bridge.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
 
     def ask(self, rule_base: str | os.PathLike[str], question: Any, seconds: float) -> Found:
-        """The rule base's answer to a board question: its first `question.limit` solutions within `seconds`,
-        counted when the question counts; unknown when the time ran out; PrologError naming the goal when a
-        solution is not in the interface's form (a board puzzle's answer is rows of integers)."""
+        """The rule base's answer to `question`: its first `limit(question)` solutions within `seconds`;
+        unknown when the time ran out; RulesError naming the goal when a solution is not in the interface's
+        form."""
         goal = self.goal(question)
-        result = bridge.solutions(rule_base, goal, max_solutions=question.limit, seconds=seconds)
+        result = bridge.solutions(rule_base, goal, max_solutions=self.limit(question), seconds=seconds)
         found = bridge.found_rows(result, OUTPUT, f"{self.indicator} of {os.path.basename(rule_base)}")
+        return self.answer(str(goal), question, found)
+
+    def answer(self, goal: str, question: Any, found: Found) -> Found:
+        """`found` (the solutions a rule base or a relation gave to `goal`) as pysolve's back ends answer
+        `question`; RulesError naming the goal when a solution is not in the interface's form (a board
+        puzzle's answer is rows of integers)."""
         for solution in found.solutions:
             if not self.solution_form(solution):
-                raise PrologError(f"goal {goal} gave {OUTPUT} = {files.excerpt(solution)}, not {self.terms}")
-        return counted(found, question.count)
+                raise RulesError(f"goal {goal} gave {OUTPUT} = {files.excerpt(solution)}, not {self.terms}")
+        return self.shaped(question, found)
 
     def strategies(self) -> ModuleType:
         """The module of hypothesis strategies for this puzzle's random questions (it imports hypothesis)."""

@@ -3,7 +3,9 @@
 A correct rule base agrees, a wrong one is caught with a small shrunk
 counterexample that `pysolve solve` reads back, a looping one runs out of
 time with its goals named, bad input is one line and exit 2; pysolve's own
-rule bases satisfy the interfaces they declare.
+rule bases satisfy the interfaces they declare. Modules of miniKanren
+relations of one's own (tests/data/rules/*.py) are checked the same way,
+with or without SWI-Prolog.
 """
 
 from __future__ import annotations
@@ -22,16 +24,24 @@ from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE, check
 from pysolve.cli import main
 from pysolve.errors import PysolveError
+from pysolve.fichas import instances as fichas_instances
 from pysolve.hidato import instances as hidato_instances
 from pysolve.hidato import model as hidato_model
 from pysolve.paths import rule_base_dir
 from pysolve.pytest_plugin import assert_rules_agree, needs_prolog
+from pysolve.squares import instances as squares_instances
 from pysolve.sudoku import instances as sudoku_instances
 from pysolve.sudoku import model as sudoku_model
+from pysolve.tangram import instances as tangram_instances
 
 RULES = Path(__file__).parent / "data" / "rules"
-CORRECT = {"hidato": RULES / "hidato_walk.pl", "sudoku": RULES / "sudoku_clpfd.pl"}
-WRONG = {"hidato": RULES / "hidato_ignores_clues.pl", "sudoku": RULES / "sudoku_no_boxes.pl"}
+CORRECT = {"hidato": RULES / "hidato_walk.pl", "sudoku": RULES / "sudoku_clpfd.pl",
+           "squares": RULES / "squares_rows.pl", "fichas": RULES / "fichas_bfs.pl",
+           "tangram": RULES / "tangram_first_cell.pl"}
+WRONG = {"hidato": RULES / "hidato_ignores_clues.pl", "sudoku": RULES / "sudoku_no_boxes.pl",
+         "squares": RULES / "squares_same_labels.pl", "fichas": RULES / "fichas_short_moves.pl",
+         "tangram": RULES / "tangram_never_turns.pl"}
+RELATIONS = {"right": RULES / "hidato_relations.py", "wrong": RULES / "hidato_relations_ignore_clues.py"}
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -42,14 +52,14 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 @needs_prolog
-@pytest.mark.parametrize("puzzle", ["hidato", "sudoku"])
+@pytest.mark.parametrize("puzzle", sorted(CORRECT))
 def test_pysolves_own_rule_bases_satisfy_the_interface_they_declare(puzzle):
     report = check(puzzle, rule_base_dir() / f"{puzzle}.pl", examples=15, seed=1)
     assert report.verdict == AGREE and report.agreed == report.tried > 0, report.lines()
 
 
 @needs_prolog
-@pytest.mark.parametrize("puzzle", ["hidato", "sudoku"])
+@pytest.mark.parametrize("puzzle", sorted(CORRECT))
 def test_a_correct_rule_base_of_ones_own_agrees(puzzle, capsys):
     code, out, _ = run(["check", puzzle, str(CORRECT[puzzle]), "--examples", "25", "--seed", "2", "--json"], capsys)
     report = json.loads(out)
@@ -58,16 +68,24 @@ def test_a_correct_rule_base_of_ones_own_agrees(puzzle, capsys):
     assert report["ratio_to_prolog"] > 0 and set(report["times"]) == {CORRECT[puzzle].name, "prolog", "python"}
 
 
+def caught(puzzle: str, out: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    """The disagreement `pysolve check --json` finds in the puzzle's wrong rule base (seed 3), written to `out`:
+    exit code 1, its goal the interface's."""
+    code, printed, _ = run(["check", puzzle, str(WRONG[puzzle]), "--seed", "3", "--out", str(out), "--json"], capsys)
+    report = json.loads(printed)
+    found = report["disagreement"]
+    assert code == 1 and report["verdict"] == "disagree" and found["file"] == str(out)
+    assert found["goal"].startswith(f"'{puzzle}'(")
+    return found
+
+
 @needs_prolog
 @pytest.mark.parametrize("puzzle, most_cells", [("hidato", 6), ("sudoku", 16)])
 def test_a_wrong_rule_base_is_caught_with_a_small_counterexample_that_solve_reads(puzzle, most_cells, tmp_path,
                                                                                  capsys):
     out = tmp_path / "smallest.txt"
-    code, printed, _ = run(["check", puzzle, str(WRONG[puzzle]), "--seed", "3", "--out", str(out), "--json"], capsys)
-    report = json.loads(printed)
-    found = report["disagreement"]
-    assert code == 1 and report["verdict"] == "disagree" and found["file"] == str(out)
-    assert "differ at answer" in found["difference"] and found["goal"].startswith(f"'{puzzle}'(")
+    found = caught(puzzle, out, capsys)
+    assert "differ at answer" in found["difference"]
     mine, pysolve = found["answers"][WRONG[puzzle].name], found["answers"]["prolog"]
     assert mine["count"] != pysolve["count"] or mine["solutions"] != pysolve["solutions"]
     assert len(mine["question"]["puzzle"]) * len(mine["question"]["puzzle"][0]) <= most_cells  # shrunk
@@ -75,6 +93,40 @@ def test_a_wrong_rule_base_is_caught_with_a_small_counterexample_that_solve_read
     assert "they part:" in text and f"{WRONG[puzzle].name} answered:" in text and "prolog and python answered:" in text
     code, printed, _ = run(["solve", puzzle, str(out), "--count", "10", "--backend", "python", "--json"], capsys)
     assert code == 0 and json.loads(printed)["count"] == pysolve["count"]
+
+
+def smallest_size(puzzle: str, question: dict) -> int:
+    """How large a disagreement's question is: the cells of a squares grid or a tangram board, a fichas order's
+    tokens."""
+    if puzzle == "squares":
+        return question["rows"] * question["cols"]
+    if puzzle == "tangram":
+        return question["board"][0] * question["board"][1]
+    return question["m"] + question["n"]
+
+
+def solve_arguments(puzzle: str, written: Path) -> list[str]:
+    """What `pysolve solve PUZZLE` is given to ask a written disagreement again (the instance file, or for
+    fichas, which has none, the file's arguments), every solution listed."""
+    if puzzle == "fichas":
+        return [word for line in written.read_text(encoding="utf-8").splitlines() if not line.startswith("#")
+                for word in line.split()]
+    return [str(written), "--all", *(["--count-orientations"] if puzzle == "squares" else [])]
+
+
+@needs_prolog
+@pytest.mark.parametrize("puzzle, most", [("squares", 2), ("fichas", 3), ("tangram", 4)])
+def test_a_wrong_rule_base_of_another_puzzle_is_caught_small_and_solve_reads_it_back(puzzle, most, tmp_path,
+                                                                                    capsys):
+    out = tmp_path / "smallest.txt"
+    found = caught(puzzle, out, capsys)
+    mine, pysolve = found["answers"][WRONG[puzzle].name], found["answers"]["prolog"]
+    assert smallest_size(puzzle, mine["question"]) <= most  # shrunk
+    assert f"{WRONG[puzzle].name} answered:" in out.read_text(encoding="utf-8")
+    code, printed, _ = run(["solve", puzzle, *solve_arguments(puzzle, out), "--backend", "python", "--json"], capsys)
+    again = json.loads(printed)
+    assert code == 0 and again.get("count") == pysolve.get("count")  # squares and tangram count their answers
+    assert again["stats"].get("moves") == pysolve["stats"].get("moves")  # fichas gives the moves of its path
 
 
 @needs_prolog
@@ -129,8 +181,65 @@ def test_without_hypothesis_check_names_the_extra_that_installs_it(capsys, monke
 
 
 def test_a_puzzle_without_a_rules_interface_is_refused_by_name():
-    with pytest.raises(PysolveError, match="tangram declares no rules interface to check; these do: hidato, sudoku"):
-        check("tangram", CORRECT["hidato"])
+    with pytest.raises(PysolveError, match="azul declares no rules interface to check; these do: .*fichas.*tangram"):
+        check("azul", CORRECT["hidato"])
+
+
+# --- modules of miniKanren relations ------------------------------------------------------------------------
+
+
+def test_a_correct_module_of_relations_agrees_and_a_wrong_one_is_caught_small(tmp_path, capsys):
+    code, out, _ = run(["check", "hidato", str(RELATIONS["right"]), "--examples", "15", "--seed", "2", "--json"],
+                       capsys)
+    report = json.loads(out)
+    assert code == 0 and report["verdict"] == "agree" and report["agreed"] == report["tried"] > 0, report["summary"]
+    assert report["predicate"] == "hidatoo(board, solution)" and report["compared"][-1] == "python"
+    written = tmp_path / "smallest.txt"
+    code, out, _ = run(["check", "hidato", str(RELATIONS["wrong"]), "--seed", "3", "--out", str(written)], capsys)
+    assert code == 1 and out.startswith("DISAGREEMENT: hidato_relations_ignore_clues.py") and "hidatoo([[" in out
+    code, out, _ = run(["solve", "hidato", str(written), "--count", "10", "--backend", "python"], capsys)
+    assert code == 0 and "1 solution" in out
+
+
+def test_relations_are_checked_against_kanren_and_python_when_prolog_is_hidden():
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", "check", "hidato", str(RELATIONS["right"]),
+                           "--examples", "8", "--seed", "2", "--json"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, HIDE_VARIABLE: "1"})
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["verdict"] == "agree", done.stderr
+    assert report["compared"] == ["kanren", "python"] and report["ratio_to_prolog"] is None
+
+
+def test_a_relation_that_raises_or_loops_is_an_error_or_a_time_out_with_its_call(tmp_path, capsys):
+    raising = tmp_path / "raising.py"
+    raising.write_text("def hidatoo(board, solution):\n    return board[99]\n", encoding="utf-8")
+    code, out, _ = run(["check", "hidato", str(raising), "--examples", "3", "--seed", "1", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "errors" and report["errors"][0]["goal"].startswith("hidatoo([[")
+    assert "raised IndexError: list index out of range" in report["errors"][0]["message"]
+    looping = tmp_path / "looping.py"
+    looping.write_text("import itertools\nfrom pysolve.minikanren import disj_over, eq\n\n"
+                       "def hidatoo(board, solution):  # tries every number, none of which fits\n"
+                       "    return disj_over(itertools.count(), lambda number: eq(1, 2))\n", encoding="utf-8")
+    code, out, _ = run(["check", "hidato", str(looping), "--seconds", "0.3", "--examples", "2", "--seed", "1",
+                        "--json"], capsys)
+    report = json.loads(out)
+    assert code == 3 and len(report["time_outs"]) == report["tried"] == 2
+    assert all("time limit of 0.3 s" in finding["message"] for finding in report["time_outs"])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("def hidatoo(board:\n", r"broken.py does not import: SyntaxError: "),
+    ("import no_such_module_here\n", r"broken.py does not import: ModuleNotFoundError: No module named"),
+    ("def solve(board, solution): ...\n", r"broken.py does not define hidatoo\(board, solution\), the relation"),
+])
+def test_a_module_that_does_not_import_or_lacks_the_relation_is_one_line_and_exit_2(text, message, tmp_path,
+                                                                                    capsys):
+    broken = tmp_path / "broken.py"
+    broken.write_text(text, encoding="utf-8")
+    code, out, err = run(["check", "hidato", str(broken)], capsys)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert re.search(message, err), err
 
 
 # --- the plugin ------------------------------------------------------------------------------------------
@@ -154,6 +263,24 @@ def test_the_plugin_assertion_passes_on_correct_rules_and_shows_the_shrunk_count
 def test_hidato_boards_keep_within_their_bounds_and_read_as_boards(rows):
     assert len(rows) <= 3 and all(len(row) <= 3 for row in rows)
     assert hidato_model.make_board(rows).size >= 2
+
+
+@settings(max_examples=20, deadline=None)
+@given(squares_instances.instances(max_side=3))
+def test_squares_instances_keep_within_their_bounds(instance):
+    assert instance.rows <= 3 and instance.cols <= 3 and len(instance.pieces) == instance.rows * instance.cols
+
+
+@settings(max_examples=20, deadline=None)
+@given(tangram_instances.instances(max_side=3, max_pieces=3))
+def test_tangram_instances_keep_within_their_bounds_and_cover_their_board(instance):
+    assert instance.width <= 3 and instance.height <= 3 and 1 <= len(instance.pieces) <= 3
+    assert sum(piece.area for piece in instance.pieces) == instance.width * instance.height
+
+
+@given(fichas_instances.orders(max_order=2))
+def test_fichas_orders_keep_within_their_bound(order):
+    assert all(0 <= side <= 2 for side in order)
 
 
 @settings(max_examples=20, deadline=None)

@@ -14,6 +14,7 @@ from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.fichas import kanren as fichas_kanren
+from pysolve.fichas.instances import orders
 from pysolve.fichas.model import Boards, Question, goal, heuristic, is_solution, moves_lower_bound, start, successors
 from pysolve.fichas.puzzle import PUZZLE, Fichas
 from pysolve.minikanren import Budget
@@ -78,10 +79,11 @@ def test_crosscheck_agrees(pysolve_backends: list[str], order: tuple[int, int], 
 
 
 @settings(max_examples=25, deadline=None)
-@given(m=st.integers(0, 6), n=st.integers(0, 6),
-       strategy=st.sampled_from(["dfs", "best-first", "hill-climbing", "shortest"]),
+@given(order=orders(max_order=6), strategy=st.sampled_from(["dfs", "best-first", "hill-climbing", "shortest"]),
        flavour=st.sampled_from(["hs", "py"]))
-def test_random_orders_crosscheck(pysolve_backends: list[str], m: int, n: int, strategy: str, flavour: str) -> None:
+def test_random_orders_crosscheck(pysolve_backends: list[str], order: tuple[int, int], strategy: str,
+                                  flavour: str) -> None:
+    m, n = order
     if strategy == "dfs":  # depth-first tree search wanders for minutes past (3, 3)
         m, n = min(m, 3), min(n, 3)
     only = [b for b in pysolve_backends if not (b == "kanren" and m + n > 7)]

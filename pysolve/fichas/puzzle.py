@@ -4,13 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from pysolve.answers import NO_SOLUTION, Found
 from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.crosscheck import NOT_GIVEN
 from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.rules import RulesInterface
 from pysolve.search import DEFAULT_MAX_EXPANSIONS, FLAVOURS, TREE_STRATEGIES
 from pysolve.words import plural
+
+
+def is_path(value: Any) -> bool:
+    """True when `value` is a list of board atoms (strings): a path in the rules interface's form."""
+    return isinstance(value, list) and all(isinstance(board, str) for board in value)
+
+
+def first_path(question: Question, given: Found) -> Found:
+    """The first path a rule base of one's own gave, as the back ends answer (with its moves); no solution when
+    it gave none; an answer cut short by the time limit as it is."""
+    if given.status == UNKNOWN or not given.solutions:
+        return given if given.status == UNKNOWN else Found([], given.stats, status=NO_SOLUTION)
+    path = given.solutions[0]
+    return Found([path], {**given.stats, "moves": len(path) - 1})
 
 
 class Fichas(Puzzle):
@@ -26,6 +42,13 @@ class Fichas(Puzzle):
                                      "Python (py) search library tried them", choices=FLAVOURS),
         seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
     )
+    rules = RulesInterface(
+        "fichas", ("+M", "+N", "-Path"),
+        "a list of board atoms ('BBHVV' ... 'VVHBB'), a shortest path from the start to the goal",
+        own="fichas", instances="pysolve.fichas.instances", inputs=lambda question: [question.m, question.n],
+        default_size=3, min_size=0, size_words="the order's M and N",
+        solution_form=is_path, shaped=first_path, limit=lambda question: 1,
+        solve_args="$(grep -v '^#' {file})")
 
     def ask(self, m: int, n: int, strategy: str, flavour: str, seconds: float) -> Question:
         """The order (m, n), the strategy, the flavour and the time limit (the model checks the ranges)."""

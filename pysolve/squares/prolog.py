@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Goal, Var
@@ -26,10 +28,16 @@ def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Go
 
     `every_turn` counts a symmetric piece once per turn (option turns(every)) instead of once per board.
     """
-    pieces = [[piece.id, list(piece.edges)] for piece in instance.pieces]
-    pairs = [list(pair) for pair in instance.pairs]
     options = [bridge.goal("turns", "every" if every_turn else "distinct")]
-    return bridge.goal("with_puzzle", instance.rule, instance.rows, instance.cols, pieces, pairs, options, inner)
+    rule, rows, cols, pieces, pairs = puzzle_terms(instance)
+    return bridge.goal("with_puzzle", rule, rows, cols, pieces, pairs, options, inner)
+
+
+def puzzle_terms(instance: Instance) -> list[Any]:
+    """`instance` as with_puzzle's first arguments: Rule, Rows, Cols, Pieces (`[Id, [N, E, S, W]]` each) and
+    Pairs (`[Head, Body]` each); the rules interface's inputs too."""
+    pieces = [[piece.id, list(piece.edges)] for piece in instance.pieces]
+    return [instance.rule, instance.rows, instance.cols, pieces, [list(pair) for pair in instance.pairs]]
 
 
 def rotation(question: Question) -> str:

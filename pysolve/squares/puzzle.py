@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
+from pysolve.answers import Found
 from pysolve.budget import Budget
 from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
+from pysolve.rules import RulesInterface
 from pysolve.squares import draw, mrv, reference
 from pysolve.squares.generate import generate
 from pysolve.squares.model import (
@@ -27,16 +29,36 @@ from pysolve.squares.model import (
     Grid,
     Instance,
     Question,
+    as_grid,
     dump,
+    found,
     grid_from_json,
     load,
     most_constrained_first,
     next_cells,
 )
+from pysolve.squares.prolog import puzzle_terms
 from pysolve.words import plural
 
 TRACE_EVENTS = 200_000
 OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
+
+
+def is_grid(value: Any) -> bool:
+    """True when `value` is rows of [Piece, Turns] integer pairs: a grid in the rules interface's form."""
+    return isinstance(value, list) and all(
+        isinstance(row, list) and all(isinstance(cell, list) and len(cell) == 2
+                                      and all(type(number) is int for number in cell) for cell in row)
+        for row in value)
+
+
+def every_grid(question: Question, given: Found) -> Found:
+    """The grids a rule base of one's own gave (every one: the interface's questions ask for all), as the back
+    ends answer; an answer cut short by the time limit as it is."""
+    if given.status == UNKNOWN:
+        return given
+    grids = [as_grid(solution) for solution in given.solutions]
+    return found(question, grids, len(grids), given.stats)
 
 
 class Squares(Puzzle):
@@ -51,6 +73,14 @@ class Squares(Puzzle):
         *(Note(ALIASES[f"eternity-{side}x{side}"], f"{count} solutions, {count // 4} up to rotation", OWEN)
           for side, count in ((3, 16), (4, 36), (5, 16), (6, 260))),
     )
+
+    rules = RulesInterface(
+        "squares", ("+Rule", "+Rows", "+Cols", "+Pieces", "+Pairs", "-Grid"),
+        "Rows rows of Cols cells [Piece, Turns] (each piece once, turned 0..3 quarter turns clockwise)",
+        own="squares", instances="pysolve.squares.instances", inputs=lambda question: puzzle_terms(question.instance),
+        default_size=2, min_size=1, size_words="rows and columns",
+        solution_form=is_grid, shaped=every_grid,
+        solve_args="{file} --all --count-orientations")
 
     options = (
         Option("file", positional=True, metavar="FILE",

@@ -8,14 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
+from pysolve.answers import Found
 from pysolve.catalogue import Note
 from pysolve.crosscheck import NOT_GIVEN
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
+from pysolve.rules import RulesError, RulesInterface
 from pysolve.tangram import draw
-from pysolve.tangram.found import placement_of
+from pysolve.tangram.found import found, placement_of
 from pysolve.tangram.generate import generate
 from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.prolog import to_tiling
 from pysolve.tangram.question import DEFAULT_SECONDS, STRATEGIES, Question
 from pysolve.tangram.reader import load_instance, parse_place
 from pysolve.tangram.rules import describe_problem, inside
@@ -24,6 +27,33 @@ from pysolve.words import plural
 SHOWN = 12  # tilings drawn as text before the rest are only counted
 FILE = Option("file", positional=True, metavar="FILE",
               help="instance file or shipped name (default: classic, the 10x10)")
+
+
+def interface_inputs(question: Question) -> list[Any]:
+    """The rules interface's inputs: Width, Height, Pieces (`[Name, Width, Height]` each) and Rotations."""
+    instance = question.instance
+    pieces = [[piece.name, piece.width, piece.height] for piece in instance.pieces]
+    return [instance.width, instance.height, pieces, instance.rotations]
+
+
+def is_tiling(value: Any) -> bool:
+    """True when `value` is a list of `[Piece, X, Y, W, H]` placements: a tiling in the interface's form."""
+    return isinstance(value, list) and all(
+        isinstance(placement, list) and len(placement) == 5 and isinstance(placement[0], str)
+        and all(type(number) is int for number in placement[1:]) for placement in value)
+
+
+def every_tiling(question: Question, given: Found) -> Found:
+    """The tilings a rule base of one's own gave (every one: the interface's questions ask for all), each in
+    piece order, as the back ends answer; an answer cut short by the time limit as it is. RulesError when a
+    placement names no piece of the instance."""
+    if given.status == UNKNOWN:
+        return given
+    tilings = [to_tiling(solution) for solution in given.solutions]
+    unknown = {p.piece for tiling in tilings for p in tiling} - set(question.instance.names)
+    if unknown:
+        raise RulesError(f"a tiling places {', '.join(sorted(unknown))}, not one of the pieces given")
+    return found(question, [question.instance.sort(tiling) for tiling in tilings], given.stats)
 
 
 class Tangram(Puzzle):
@@ -61,6 +91,12 @@ class Tangram(Puzzle):
         Option("distinct", bool, help="no two pieces of the same size (turned or not)"),
     )
     play_options = (FILE,)
+    rules = RulesInterface(
+        "tangram", ("+Width", "+Height", "+Pieces", "+Rotations", "-Tiling"),
+        "a list of placements [Piece, X, Y, W, H] (bottom-left cell, the size it lies with), one per piece",
+        own="tangram", instances="pysolve.tangram.instances", inputs=interface_inputs,
+        default_size=4, min_size=1, size_words="the board's width and height",
+        solution_form=is_tiling, shaped=every_tiling, solve_args="{file} --all")
 
     def ask(self, file: str | None, all: bool, count: bool, options: str | None,
             validate: bool, strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],

@@ -1,0 +1,55 @@
+"""Random edge-matching squares as hypothesis strategies, for pysolve's tests, `pysolve check` and tests of one's own.
+
+An instance is drawn the way hypothesis shrinks well: its rows and
+columns, the matching rule (insect first), the number of edge colours and
+a seed for the generator (`generate.generate`: a solved grid cut into
+pieces, turned and shuffled, so every instance has a solution). Shrinking
+makes the grid smaller, the rule the insect's and the colours fewer, so
+the smallest instance that still shows a difference has few pieces, each
+easy to draw. In a test of one's own:
+
+    @given(instances(max_side=3))
+    def test_my_solver_agrees(instance): ...
+
+>>> from hypothesis import find
+>>> instance = find(instances(), lambda instance: True)  # the smallest instance of all
+>>> instance.rows, instance.cols, instance.rule
+(1, 1, 'insect')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from pysolve.squares import model
+from pysolve.squares.generate import generate
+from pysolve.squares.model import ALL, RULES, Instance, Question
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@st.composite
+def instances(draw: st.DrawFn, max_side: int = 2, rules: Sequence[str] = RULES, min_colours: int = 2,
+              max_colours: int = 4) -> Instance:
+    """A solvable instance of at most `max_side` rows and columns under one of `rules`, its seams in
+    `min_colours` to `max_colours` colours (fewer colours match more ways: more solutions)."""
+    rows, cols = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    rule = draw(st.sampled_from(rules))
+    colours = draw(st.integers(min_colours, max_colours))
+    return generate(rows, cols, colours, draw(SEEDS), rule)
+
+
+def questions(max_size: int = 2, limit: int = 10, seconds: float = model.DEFAULT_SECONDS) -> \
+        st.SearchStrategy[Question]:
+    """Questions asking every solution of random instances (at most `max_size` rows and columns), each piece
+    in all four turns, each search within `seconds`: what `pysolve check squares` asks. Every solution is
+    listed, however many (`limit` is the board puzzles' count; these boards stay small)."""
+    return instances(max_side=max_size).map(
+        lambda instance: Question(instance, ALL, count_orientations=True, seconds=seconds))
+
+
+def instance_text(question: Question) -> str:
+    """The question's instance as a file `pysolve solve squares` reads (the keyword format)."""
+    return model.dump(question.instance)
