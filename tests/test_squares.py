@@ -267,7 +267,7 @@ def brute_force(question: Question) -> Found:
     for order in permutations(instance.pieces):
         for turns in product(range(4), repeat=len(order)):
             edges = [piece.turned(turn) for piece, turn in zip(order, turns)]
-            at = lambda r, c: edges[r * cols + c]  # noqa: E731
+            at = lambda r, c, edges=edges: edges[r * cols + c]  # noqa: E731
             good = all(
                 (touch(at(r, c)[1], at(r, c + 1)[3]) if c + 1 < cols else on_border(at(r, c)[1]))
                 and (touch(at(r, c)[2], at(r + 1, c)[0]) if r + 1 < rows else on_border(at(r, c)[2]))
@@ -349,8 +349,8 @@ def test_mrv_counting_a_quarter_and_multiplying_agrees_with_the_full_enumeration
                                                                                up_to_rotation):
     instance = generate(rows, cols, colours, seed, rule)
     full = python.Collector(Question(instance, ALL))
-    reference.reference(instance, visitors.only_canonical(full, instance.periods()) if up_to_rotation else full, Budget(),
-                     periods=instance.periods())
+    visit = visitors.only_canonical(full, instance.periods()) if up_to_rotation else full
+    reference.reference(instance, visit, Budget(), periods=instance.periods())
     question = Question(instance, COUNT, up_to_rotation)
     assert mrv.mrv(question, None, Budget()) == full.count >= 1  # the generated grid is a solution
     listed = python.Collector(Question(instance, ALL, up_to_rotation))
@@ -399,8 +399,8 @@ def test_joining_halves_counts_what_the_reference_search_counts(pysolve_backends
     question = Question(instance, COUNT, up_to_rotation, count_orientations=count_orientations)
     assert model.joins_halves(question)
     every = python.Collector(Question(instance, ALL))
-    reference.reference(instance, visitors.only_canonical(every, question.periods) if up_to_rotation else every, Budget(),
-                     periods=question.periods)
+    visit = visitors.only_canonical(every, question.periods) if up_to_rotation else every
+    reference.reference(instance, visit, Budget(), periods=question.periods)
     for backend in pysolve_backends:
         answer = PUZZLE.solve(question, backend)
         assert answer.count == every.count >= 1, backend  # the generated grid is a solution
