@@ -1,0 +1,147 @@
+:- module(pysolve_trace,
+          [ trace_open/2,              % +File, +Limit
+            trace_close/1,             % -Counts
+            trace_enter/3,             % +Label, +Parent, -Node
+            trace_fail/1,              % +Node
+            trace_solution/1,          % +Node
+            trace_root/1               % -Node
+          ]).
+
+/** <module> A Prolog search recorded as it runs
+
+The Prolog half of pysolve's trace format (`pysolve/trace.py` documents
+it): a search calls trace_enter/3 for each choice it makes, trace_fail/1
+at a dead end and trace_solution/1 at an answer, and the events are
+appended, one JSON object a line, to the file that Python opened and wrote
+the header of. Python then reads the counts from trace_close/1 and writes
+the `end` line.
+
+A node is `node(Id, Depth)`; the root is `node(0, 0)`. trace_enter/3
+writes the `backtrack` event itself when the search backtracks into it, so
+a search is traced by threading nodes through its clauses, with no other
+change to its control. When no trace is open every predicate here only
+computes the node and writes nothing.
+
+The file is one per process, opened by trace_open/2 and closed by
+trace_close/1; the counters are global flags, so a search traced in one
+thread is counted whole.
+*/
+
+:- use_module(library(http/json), [json_write/3]).
+:- use_module(library(error), [must_be/2]).
+
+:- dynamic tracing/2.                  % tracing(Stream, Limit): a trace is open
+
+counter(nodes).
+counter(fails).
+counter(backtracks).
+counter(solutions).
+counter(events).
+
+%!  trace_open(+File, +Limit) is det.
+%
+%   Append the events of the searches that follow to File, at most Limit
+%   of them (past that they are only counted).
+
+trace_open(File, Limit) :-
+    must_be(atom, File),
+    must_be(nonneg, Limit),
+    trace_close(_),
+    open(File, append, Stream, [encoding(utf8)]),
+    forall(counter(Name), (flag_name(Name, Flag), flag(Flag, _, 0))),
+    assertz(tracing(Stream, Limit)).
+
+%!  trace_close(-Counts) is det.
+%
+%   Close the trace file; Counts is `counts(Nodes, Fails, Backtracks,
+%   Solutions, Events)` of what was recorded since trace_open/2.
+
+trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
+    forall(retract(tracing(Stream, _)), close(Stream)),
+    count(nodes, Nodes),
+    count(fails, Fails),
+    count(backtracks, Backtracks),
+    count(solutions, Solutions),
+    count(events, Events).
+
+%!  trace_root(-Node) is det.
+%
+%   The root of the search tree: `node(0, 0)`.
+
+trace_root(node(0, 0)).
+
+%!  trace_enter(+Label, +Parent, -Node) is multi.
+%
+%   Node is a new child of Parent, made by the choice Label (any term,
+%   written as text). Succeeds once; on backtracking it records that the
+%   search left Node, then fails.
+
+trace_enter(Label, node(ParentId, ParentDepth), node(Id, Depth)) :-
+    Depth is ParentDepth + 1,
+    (   tracing(_, _)
+    ->  bump(nodes, Id),
+        format(string(Text), "~w", [Label]),
+        emit(_{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}),
+        (   true
+        ;   bump(backtracks, _),
+            emit(_{e:backtrack, id:Id, depth:Depth}),
+            fail
+        )
+    ;   Id = 0
+    ).
+
+%!  trace_fail(+Node) is det.
+%
+%   Node is a dead end.
+
+trace_fail(node(Id, Depth)) :-
+    (   tracing(_, _)
+    ->  bump(fails, _),
+        emit(_{e:fail, id:Id, depth:Depth})
+    ;   true
+    ).
+
+%!  trace_solution(+Node) is det.
+%
+%   Node completes an answer.
+
+trace_solution(node(Id, Depth)) :-
+    (   tracing(_, _)
+    ->  bump(solutions, Count),
+        emit(_{e:solution, id:Id, depth:Depth, count:Count})
+    ;   true
+    ).
+
+emit(Event) :-
+    bump(events, N),
+    tracing(Stream, Limit),
+    (   N =< Limit
+    ->  json_write_dict_line(Stream, Event)
+    ;   true
+    ).
+
+json_write_dict_line(Stream, Event) :-
+    dict_pairs(Event, _, Pairs),
+    event_order(Pairs, Ordered),
+    json_write(Stream, json(Ordered), [width(0)]),
+    nl(Stream).
+
+%   The keys in the order the Python writer uses: e, id, parent, depth, then the rest.
+event_order(Pairs, Ordered) :-
+    findall(Key=Value,
+            ( member(Key, [e, id, parent, depth, label, count]),
+              memberchk(Key-Value, Pairs)
+            ),
+            Ordered).
+
+bump(Name, Value) :-
+    flag_name(Name, Flag),
+    flag(Flag, Old, Old + 1),
+    Value is Old + 1.
+
+count(Name, Value) :-
+    flag_name(Name, Flag),
+    flag(Flag, Value, Value).
+
+flag_name(Name, Flag) :-
+    atom_concat(pysolve_trace_, Name, Flag).

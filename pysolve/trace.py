@@ -1,0 +1,203 @@
+"""A search recorded as it runs: one JSON-lines format that every back end writes.
+
+`pysolve solve PUZZLE ... --trace FILE` records the search of the back end
+that answers, written by that back end's own search (Prolog's from the
+Prolog search, miniKanren's from its goals, Python's from its loops), so
+that the searches of two or three back ends can be replayed side by side.
+
+The format, one JSON object per line:
+
+    {"trace": "pysolve", "version": 1, "puzzle": "sudoku", "backend": "prolog", "question": {...}}
+    {"e": "enter", "id": 1, "parent": 0, "depth": 1, "label": "r1c3=4"}
+    {"e": "fail", "id": 1, "depth": 1}
+    {"e": "backtrack", "id": 1, "depth": 1}
+    {"e": "enter", "id": 2, "parent": 0, "depth": 1, "label": "r1c3=7"}
+    {"e": "solution", "id": 9, "depth": 5, "count": 1}
+    {"e": "end", "status": "solved", "nodes": 9, "fails": 3, "backtracks": 3, "solutions": 1,
+     "events": 25, "truncated": false, "seconds": 0.01}
+
+- The first line names the question (`Puzzle.describe`), the puzzle and the back end.
+- `enter`: a node of the search tree, made by one choice that `label` says in
+  the puzzle's words (a cell bound to a value, a piece placed, a state
+  reached); ids count from 1 in the order nodes are made, the root is 0.
+  `depth` is the parent's depth plus one.
+- `fail`: the node is a dead end (its choice broke a rule, or no choice
+  below it is left). `backtrack`: the search leaves the node and undoes its
+  choice. A breadth-first search enters nodes in the order it makes them and
+  never backtracks.
+- `solution`: the node completes an answer; `count` numbers the answers.
+- `end`, always the last line: how the search ended (`solved`, `no solution`,
+  `unknown` with a `reason`) and its counters. Past `limit` events nothing
+  more is written but everything is still counted: `truncated` says so.
+
+`Trace` writes the format from Python; `prolog/pysolve_trace.pl` writes the
+same lines from Prolog into the file the `Trace` opened; `read_trace` reads a
+file back, checked.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from pysolve.errors import InputError
+
+VERSION = 1
+DEFAULT_LIMIT = 200_000  # events written at most; a search goes on counting past it
+EVENTS = ("enter", "fail", "backtrack", "solution", "end")
+STATUSES = ("solved", "no solution", "unknown")
+
+
+class Trace:
+    """The recorder of one search: `enter` a node, `fail`, `backtrack`, `solution`, then `end`.
+
+    Depth-first searches use the stack: `push(label)` enters a child of the
+    node on top, `pop()` backtracks from it, `fail()` and `solution()` mark it.
+    Other searches name the parent: `enter(label, parent)` returns the new id.
+    """
+
+    def __init__(self, path: str | Path, puzzle: str, backend: str, question: dict[str, Any],
+                 limit: int = DEFAULT_LIMIT) -> None:
+        self.path, self.limit = Path(path), limit
+        self.nodes = self.fails = self.backtracks = self.solutions = self.events = 0
+        self.depths: dict[int, int] = {0: 0}
+        self.stack: list[int] = [0]
+        self.started = time.perf_counter()
+        self.file: IO[str] | None = self.path.open("w", encoding="utf-8")
+        self._write({"trace": "pysolve", "version": VERSION, "puzzle": puzzle, "backend": backend,
+                     "question": question})
+
+    # --- writing -----------------------------------------------------------------------------------
+
+    def _write(self, record: dict[str, Any]) -> None:
+        if self.file is not None:
+            self.file.write(json.dumps(record, separators=(", ", ": ")) + "\n")
+
+    def _event(self, record: dict[str, Any]) -> None:
+        self.events += 1
+        if self.events <= self.limit:
+            self._write(record)
+
+    def enter(self, label: str, parent: int = 0) -> int:
+        """A new node below `parent` (0: the root), made by the choice `label`; its id."""
+        self.nodes += 1
+        node, depth = self.nodes, self.depths.get(parent, 0) + 1
+        self.depths[node] = depth
+        self._event({"e": "enter", "id": node, "parent": parent, "depth": depth, "label": label})
+        return node
+
+    def fail(self, node: int | None = None) -> None:
+        """`node` (default: the node on top of the stack) is a dead end."""
+        node = self.stack[-1] if node is None else node
+        self.fails += 1
+        self._event({"e": "fail", "id": node, "depth": self.depths.get(node, 0)})
+
+    def backtrack(self, node: int) -> None:
+        """The search leaves `node`, its choice undone."""
+        self.backtracks += 1
+        self._event({"e": "backtrack", "id": node, "depth": self.depths.pop(node, 0)})
+
+    def solution(self, node: int | None = None) -> None:
+        """`node` (default: the node on top of the stack) completes an answer."""
+        node = self.stack[-1] if node is None else node
+        self.solutions += 1
+        self._event({"e": "solution", "id": node, "depth": self.depths.get(node, 0), "count": self.solutions})
+
+    def push(self, label: str) -> int:
+        """Depth-first: enter a child of the node on top of the stack, which it then tops."""
+        node = self.enter(label, self.stack[-1])
+        self.stack.append(node)
+        return node
+
+    def pop(self) -> None:
+        """Depth-first: backtrack from the node on top of the stack."""
+        self.backtrack(self.stack.pop())
+
+    def end(self, status: str, reason: str = "") -> None:
+        """The last line: how the search ended and its counters; closes the file."""
+        if status not in STATUSES:
+            raise ValueError(f"trace status {status!r} is not one of {', '.join(STATUSES)}")
+        record: dict[str, Any] = {"e": "end", "status": status}
+        if reason:
+            record["reason"] = reason
+        record.update(nodes=self.nodes, fails=self.fails, backtracks=self.backtracks, solutions=self.solutions,
+                      events=self.events, truncated=self.events > self.limit,
+                      seconds=round(time.perf_counter() - self.started, 6))
+        self._write(record)
+        self.close()
+
+    # --- sharing the file with Prolog -----------------------------------------------------------
+
+    def flush(self) -> None:
+        """Write out what is buffered, so that another writer (Prolog) can append after it."""
+        if self.file is not None:
+            self.file.flush()
+
+    def counted(self, nodes: int, fails: int, backtracks: int, solutions: int, events: int) -> None:
+        """Add what another writer (prolog/pysolve_trace.pl) recorded in this file to the counters."""
+        self.nodes += nodes
+        self.fails += fails
+        self.backtracks += backtracks
+        self.solutions += solutions
+        self.events += events
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+# --- reading ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Recorded:
+    """A trace file read back: its header, its events in order, and its `end` line."""
+
+    header: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    end: dict[str, Any] = field(default_factory=dict)
+
+
+def read_trace(path: str | Path, max_events: int = 1_000_000) -> Recorded:
+    """The trace in `path`, every line checked against the format; InputError naming the line otherwise."""
+    where = str(path)
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{where}: cannot read the trace ({error})") from None
+    if not lines:
+        raise InputError(f"{where}: empty, not a pysolve trace")
+    records = [_record(line, where, number) for number, line in enumerate(lines, 1)]
+    header = records[0]
+    if header.get("trace") != "pysolve" or header.get("version") != VERSION:
+        raise InputError(f"{where}:1: not a pysolve trace of version {VERSION}")
+    recorded = Recorded(header)
+    for number, record in enumerate(records[1:], 2):
+        kind = record.get("e")
+        if kind not in EVENTS:
+            raise InputError(f"{where}:{number}: unknown event {kind!r}")
+        if kind == "end":
+            if number != len(records):
+                raise InputError(f"{where}:{number}: 'end' before the last line")
+            recorded.end = record
+        elif len(recorded.events) < max_events:
+            if not isinstance(record.get("id"), int) or not isinstance(record.get("depth"), int):
+                raise InputError(f"{where}:{number}: an event needs integer 'id' and 'depth'")
+            recorded.events.append(record)
+    if not recorded.end:
+        raise InputError(f"{where}: no 'end' line: the search did not finish writing")
+    return recorded
+
+
+def _record(line: str, where: str, number: int) -> dict[str, Any]:
+    try:
+        record = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        raise InputError(f"{where}:{number}: not a JSON object") from None
+    if not isinstance(record, dict):
+        raise InputError(f"{where}:{number}: not a JSON object")
+    return record
