@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.trace import Trace
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
 DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
@@ -97,6 +98,8 @@ class Budget:
     """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out.
 
     Made in a web worker, its time limit is at most the request's cap (see `serving`), unbounded included.
+    The search also finds here the recorder of its trace, `trace` (None: nothing is recorded; see
+    pysolve.trace), since the budget is what every search is handed.
     """
 
     def __init__(self, nodes: int = 0, seconds: float = 0.0, label: str = "search") -> None:
@@ -107,6 +110,7 @@ class Budget:
         self.seconds = min(seconds or cap, cap) if cap else seconds
         self.spent = 0
         self.started = time.perf_counter()
+        self.trace: Trace | None = None
 
     def spend(self, nodes: int = 1) -> None:
         """Count `nodes` nodes; raise SearchLimitExceeded when the node or time budget is gone."""

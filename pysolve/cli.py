@@ -60,6 +60,9 @@ def build_parser() -> Parser:
             if command == "solve":
                 options.add_to_parser(puzzle.options, puzzle_parser)
                 puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
+                puzzle_parser.add_argument("--trace", metavar="FILE",
+                                           help="record the back end's own search in FILE, one JSON event a "
+                                                "line (`pysolve trace` replays it)")
                 if puzzle.can_split:
                     add_parallel_options(puzzle_parser)
             else:
@@ -236,16 +239,19 @@ def run_solve(args: argparse.Namespace) -> int:
     outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
                             f"pysolve solve {puzzle.name}")
     in_parts = getattr(args, "workers", 1) != 1 or cluster is not None
-    if in_parts and len(questions) > 1:
-        raise InputError(f"--workers/--cluster count one puzzle in parts; this file holds {len(questions)}: "
-                         "pick one with --index K")
+    for flag, given in (("--workers/--cluster count one puzzle in parts", in_parts),
+                        ("--trace records one search", args.trace is not None)):
+        if given and len(questions) > 1:
+            raise InputError(f"{flag}; this file holds {len(questions)}: pick one with --index K")
+    if in_parts and args.trace is not None:
+        raise InputError("--trace records one search in one process: leave out --workers/--cluster")
     if len(questions) == 1:
         if in_parts:
             answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, cluster)
         else:
             with Ticker(f"{puzzle.name}: searching"):
-                answer = puzzle.solve(questions[0], args.backend)
-        written = puzzle.write_files(answer, outputs)
+                answer = puzzle.solve(questions[0], args.backend, args.trace)
+        written = puzzle.write_files(answer, outputs) + ([args.trace] if args.trace is not None else [])
         print_answer(puzzle, answer, args.json, args.verbose)
         for path in written:
             print(f"wrote {path}", file=sys.stderr)

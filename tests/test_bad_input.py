@@ -59,7 +59,6 @@ WRITERS = {  # every output flag, on a quick command that writes it
     "hidato --svg": ["solve", "hidato", str(SAMPLES["hidato"][0]), "--backend", "python", "--svg", OUT],
     "sudoku --svg": ["solve", "sudoku", str(SAMPLES["sudoku"][0]), "--backend", "python", "--svg", OUT],
     "squares --svg": ["solve", "squares", "--backend", "python", "--svg", OUT],
-    "squares --trace": ["solve", "squares", "--backend", "python", "--trace", OUT],
     "squares --trace-html": ["solve", "squares", "--backend", "python", "--trace-html", OUT],
     "azul simulate --log": ["azul", "simulate", "--log", OUT],
     "azul simulate --chart": ["azul", "simulate", "--chart", OUT],

@@ -690,21 +690,7 @@ def test_a_full_trace_stops_the_search_and_says_so():
     assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), trace.events, trace.truncated)
 
 
-def test_the_trace_as_json_lines_holds_every_event_between_a_start_and_an_end(tmp_path, cli, capsys):
-    out = tmp_path / "trace.jsonl"
-    assert cli(["solve", "squares", "--all", "--backend", "python", "--trace", str(out)]) == 0
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    start, events, end = lines[0], lines[1:-1], lines[-1]
-    assert start["kind"] == "start" and model.instance_from_json(start) == model.load()
-    trace = reference.Trace()
-    reference.reference(model.load(), lambda grid: False, Budget(), trace)
-    assert [(e["kind"], *[e[k] for k in ("pos", "piece", "turns") if k in e]) for e in events] == trace.events
-    assert [e["number"] for e in events if e["kind"] == "solution"] == [1, 2, 3, 4]
-    assert all(e["pos"] == 3 * e["row"] + e["col"] for e in events if e["kind"] != "solution")
-    assert end == {"kind": "end", "events": len(trace.events), "solutions": 4, "truncated": False}
-
-
-@pytest.mark.parametrize("option", ["--trace", "--trace-html"])
+@pytest.mark.parametrize("option", ["--trace-html"])
 def test_a_trace_into_a_missing_directory_is_one_line_and_leaves_nothing(tmp_path, cli, capsys, option):
     target = tmp_path / "missing" / "trace.out"
     assert cli(["solve", "squares", "--backend", "python", option, str(target)]) == 2
@@ -788,7 +774,7 @@ def test_the_options_ask_the_question_and_the_help_shows_them(cli, capsys):
     assert cli(["solve", "squares", "--help"]) == 0
     usage = capsys.readouterr().out
     assert "[--all | --count]" in usage and "--trace-html OUT" in usage and "(default 60)" in usage
-    assert "--trace OUT" in usage
+    assert "--trace FILE" in usage
 
 
 def test_svg_without_a_solution_to_draw_is_an_input_error(cli, capsys, tmp_path):

@@ -98,8 +98,6 @@ class Squares(Puzzle):
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
                help="write an HTML page replaying the original search step by step"),
-        Option("trace", metavar="OUT", output=True,
-               help="write the original search as JSON lines, one event a line (for other tools)"),
     )
     generate_options = (
         Option("rows", int, 3, help="rows of the grid"),
@@ -175,13 +173,10 @@ class Squares(Puzzle):
                                  "(--count does not keep them)")
             picture = draw.svg_grid(instance, grid_from_json(answer.solutions[0]))
             written.append(files.write_text(outputs["svg"], picture, "--svg"))
-        if outputs.get("trace_html") or outputs.get("trace"):
+        if outputs.get("trace_html"):
             trace = search_trace(instance, answer.question["mode"] == FIRST, self.budget(answer.asked))
-            if outputs.get("trace_html"):
-                page = draw.replay_html(instance, trace.events, trace.truncated)
-                written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
-            if outputs.get("trace"):
-                written.append(files.write_text(outputs["trace"], trace.json_lines(instance), "--trace"))
+            page = draw.replay_html(instance, trace.events, trace.truncated)
+            written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
         return written
 
     def instance_of(self, answer: Answer) -> Instance:

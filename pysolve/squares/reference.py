@@ -4,13 +4,12 @@ Positions row by row from the top-left, every unused piece in every
 rotation, kept when it matches its left and upper neighbours (and, under the
 eternity rule, the frame). It is the slowest of the Python searches and the
 one the others are checked against; with a `Trace` it records every
-placement, backtrack and solution (`pysolve solve squares --trace`, the web
-replay).
+placement, backtrack and solution (`pysolve solve squares --trace-html`, the
+web replay).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from pysolve.budget import Budget
@@ -32,24 +31,6 @@ class Trace:
             self.truncated = True
             return
         self.events.append(event)
-
-    def json_lines(self, instance: Instance) -> str:
-        """The trace as JSON lines for other tools: a `start` line (the instance), one per event, an `end` line."""
-        cols = instance.cols
-        lines = [{"kind": "start", **instance.to_json()}]
-        solutions = 0
-        for kind, *rest in self.events:
-            line: dict[str, object] = {"kind": kind}
-            if kind == "solution":
-                solutions += 1
-                line["number"] = solutions
-            else:
-                line.update(zip(("pos", "piece", "turns"), rest))  # a removal names its cell only
-                line["row"], line["col"] = divmod(rest[0], cols)
-            lines.append(line)
-        lines.append({"kind": "end", "events": len(self.events), "solutions": solutions,
-                      "truncated": self.truncated})
-        return "".join(json.dumps(line) + "\n" for line in lines)
 
 
 def reference(instance: Instance, visit: Visit, budget: Budget, trace: Trace | None = None,
