@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from pysolve.azul.env import AzulGymEnv, action_count, action_index, legal_masks, observe_state  # noqa: E402
 from pysolve.azul.model import GREY, STANDARD  # noqa: E402
-from pysolve.azul.vector import AzulVectorEnv  # noqa: E402
+from pysolve.azul.vector import AzulVectorEnv, parallel_env  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 
 
@@ -182,6 +182,27 @@ def test_the_single_env_passes_gymnasiums_check_env_on_both_walls() -> None:
         warnings.simplefilter("error")
         for variant in (STANDARD, GREY):
             check_env(AzulGymEnv(3, opponent="random", variant=variant), skip_render_check=True)
+
+
+@pytest.mark.filterwarnings("ignore:Observation")  # a Dict with the mask, as PettingZoo's own classic games
+def test_the_parallel_form_passes_pettingzoos_parallel_api_test_and_replays_a_seed() -> None:
+    from pettingzoo.test import parallel_api_test
+
+    parallel_api_test(parallel_env(3, variant=GREY), num_cycles=300)
+
+    def game(seed: int) -> list[tuple]:
+        env = parallel_env(2)
+        observations, _ = env.reset(seed=seed)
+        picker, record = np.random.default_rng(0), []
+        while env.agents:
+            actions = {agent: int(picker.choice(np.flatnonzero(observations[agent]["action_mask"])))
+                       if observations[agent]["action_mask"].any() else 0 for agent in env.agents}
+            observations, rewards, *_ = env.step(actions)
+            record.append(({agent: seen["observation"].tolist() for agent, seen in observations.items()}, rewards))
+        return record
+
+    first = game(4)
+    assert game(4) == first and game(5) != first and len(first) > 40
 
 
 def test_render_and_bad_settings() -> None:

@@ -18,6 +18,11 @@ tables are played on the Python engine directly, every observation is
 encoded into one array at once and every mask computed from the
 observations in one batched numpy pass (`env.legal_masks`).
 
+`parallel_env(players, ...)` is the PettingZoo parallel form of `env.AzulEnv`
+(PettingZoo's own turn-based conversion: every step takes the action of the
+seat to move from the actions given and ignores the others'), for libraries
+that step PettingZoo parallel environments.
+
 Needs the optional group `rl` (`pip install pysolve[rl]`), as `env` does.
 """
 
@@ -31,9 +36,12 @@ import numpy as np
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from pysolve.azul.env import (
     ACTION_MOVES,
+    AzulEnv,
     Seat,
     game_seed,
     legal_masks,
@@ -144,3 +152,9 @@ class AzulVectorEnv(VectorEnv):
         """Every table as text ("ansi")."""
         texts = [render_text(table.state, self.render_mode) for table in self.tables]
         return None if None in texts else tuple(text for text in texts if text is not None)
+
+
+def parallel_env(players: int = 2, **options: Any) -> ParallelEnv:
+    """`AzulEnv(players, **options)` as a PettingZoo ParallelEnv: a step plays the action given for the seat to
+    move (`infos[agent]["active_agent"]` names it; its mask is the only one not all 0) and ignores the others."""
+    return turn_based_aec_to_parallel(AzulEnv(players, **options))
