@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import SyncVectorEnv
 
-from pysolve.azul.env import ACTION_MOVES, AzulGymEnv, legal_masks, observation_values
+from pysolve.azul.env import ACTION_MOVES, AzulGymEnv, legal_masks, moves_mask, observation_values
 from pysolve.azul.match import engine
 from pysolve.azul.model import STANDARD, RandomStream
 from pysolve.azul.seeded import random_feasible
@@ -114,7 +114,13 @@ def environments(steps: int) -> None:
 
 
 def timed_steps(backend: str, steps: int, players: int = 2) -> tuple[dict[str, float], int, int]:
-    """`steps` single-seat steps on `backend`'s engine, each part timed: (CPU seconds by part, steps, moves)."""
+    """`steps` single-seat steps on `backend`'s engine, each part timed: (CPU seconds by part, steps, moves).
+
+    The parts of `AzulGymEnv.step` on the Python engine: every legal-move list (the other seats' and the
+    learning seat's, for its mask), every move applied with the deals it leads to, the observation encoded,
+    the mask made from the learning seat's list, the choices. On Prolog the same, each list, move and state
+    a query, and the state exported (then read into a table and encoded) for the observation.
+    """
     rules, python = engine(backend), engine("python")
     timers = dict.fromkeys(PHASES, 0.0)
     clock = time.process_time
@@ -124,41 +130,37 @@ def timed_steps(backend: str, steps: int, players: int = 2) -> tuple[dict[str, f
     while done < steps:
         stream = RandomStream(game)
         handle = rules.new_game(players, stream.below(players), stream, STANDARD)
-        over = False
-        while not over and done < steps:
+        while rules.turn(handle) >= 0 and done < steps:
             start = clock()
-            moves_now = rules.legal_moves(handle) if rules.turn(handle) != 0 else []
-            legal_done = clock()
-            move = random_feasible({}, moves_now, stream) if moves_now else None
-            chosen = clock()
-            if move is None:  # the learning seat moves: its observation and mask, then its action
+            legal = rules.legal_moves(handle)
+            listed = clock()
+            timers["legal moves"] += listed - start
+            if rules.turn(handle) == 0:  # the learning seat: its observation and mask, then its action
                 table = handle if backend == "python" else python.load(rules.export(handle))
-                observation = np.fromiter(observation_values(table, 0), dtype=np.int16)
+                np.fromiter(observation_values(table, 0), dtype=np.int16)
                 observed = clock()
-                mask = legal_masks(observation, players)
+                mask = moves_mask(legal, players)
                 masked = clock()
-                legal = np.flatnonzero(mask)
-                move = ACTION_MOVES[int(legal[chooser.randrange(len(legal))])]
-                chosen_agent = clock()
-                timers["observation"] += observed - chosen
+                actions = np.flatnonzero(mask)
+                move = ACTION_MOVES[int(actions[chooser.randrange(len(actions))])]
+                timers["observation"] += observed - listed
                 timers["mask"] += masked - observed
-                timers["choice"] += chosen_agent - masked
-                chosen = chosen_agent
                 done += 1
             else:
-                timers["legal moves"] += legal_done - start
-                timers["choice"] += chosen - legal_done
+                masked = listed
+                move = random_feasible({}, legal, stream)
+            chosen = clock()
+            timers["choice"] += chosen - masked
             rules.play(handle, move, stream)
             timers["apply"] += clock() - chosen
             moves += 1
-            over = rules.turn(handle) < 0
         rules.close(handle)
         game += 1
     return timers, done, moves
 
 
 def breakdown(steps: int) -> None:
-    """Section 3: a step's parts on each engine, in microseconds per step and shares."""
+    """Section 3: a step's parts on each engine, in microseconds per step and shares; then the vector env's."""
     backends = ["python"] + (["prolog"] if available("prolog") else [])
     print(f"\n{'engine':<7} {'steps':>6} {'moves/step':>10} " + " ".join(f"{phase:>13}" for phase in PHASES)
           + f" {'total us/step':>14} {'vs python':>10}")
@@ -171,6 +173,27 @@ def breakdown(steps: int) -> None:
         print(f"{backend:<7} {done:>6} {moves / done:>10.2f} {shares} {totals[backend]:>14.1f} "
               f"{totals[backend] / totals['python']:>9.1f}x")
     print("(each part: microseconds per step, then its share of the step)")
+    vector_parts(steps)
+
+
+def vector_parts(steps: int, tables: int = 64) -> None:
+    """The vector env at `tables` tables: a table-step's microseconds in all, in encoding all observations at
+    once, in the batched masks, and the rest (the tables' moves, deals and the loop over them)."""
+    env = AzulVectorEnv(tables, 2)
+    total = 1e6 / best_rate(steps, vector_env(env, tables))
+    rounds = max(steps // tables // REPEATS, 1)
+    started = time.process_time()
+    for _ in range(rounds):
+        observations = env._observe()["observation"]
+    encoded = time.process_time()
+    for _ in range(rounds):
+        legal_masks(observations, 2)
+    masked = time.process_time()
+    encoding = (encoded - started) / rounds / tables * 1e6
+    masks = (masked - encoded) / rounds / tables * 1e6
+    print(f"\nAzulVectorEnv, {tables} tables: {total:.1f} us a table-step: observations and masks "
+          f"{encoding:.1f} us (of which the batched masks {masks:.1f} us), the tables' moves, deals and loop "
+          f"{total - encoding:.1f} us")
 
 
 def main() -> None:
