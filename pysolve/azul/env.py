@@ -76,6 +76,7 @@ def action_move(action: int) -> Move:
 
 
 ACTION_MOVES = [action_move(action) for action in range(action_count(max(FACTORIES)))]  # by action number
+ACTION_NUMBERS = {move: action for action, move in enumerate(ACTION_MOVES)}  # action_index as a dict
 
 
 def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarray, np.ndarray]:
@@ -191,7 +192,7 @@ def moves_mask(moves: list[Move], players: int) -> np.ndarray:
     """1 for the action of each move in `moves`, else 0: one table's mask from the legal moves the engine
     listed (cheaper than `legal_masks` for a single table, the same mask: a test compares them)."""
     mask = np.zeros(action_count(players), dtype=np.int8)
-    mask[list(map(action_index, moves))] = 1
+    mask[list(map(ACTION_NUMBERS.__getitem__, moves))] = 1
     return mask
 
 
