@@ -375,14 +375,7 @@ class AzulGymEnv(gymnasium.Env):
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,
                  render_mode: str | None = None, variant: str = STANDARD) -> None:
         super().__init__()
-        check_players(players)
-        check_variant(variant)
-        if seat not in range(players):
-            raise InputError(f"seat {seat}: expected 0..{players - 1}")
-        if illegal not in ("lose", "raise"):
-            raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise InputError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
+        check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
         self.players, self.seat, self.agent, self.illegal = players, seat, f"player_{seat}", illegal
         self.win_reward = float(win_reward)
         self.render_mode = render_mode
@@ -425,6 +418,19 @@ class AzulGymEnv(gymnasium.Env):
     def render(self) -> str | None:
         """The table as text ("ansi" returns it, "human" prints it)."""
         return render_text(self.seat_table.state, self.render_mode)
+
+
+def check_settings(players: int, seat: int, illegal: str, variant: str, render_mode: str | None,
+                   render_modes: list[str]) -> None:
+    """InputError for the settings of a seat's environment (single or vector) that cannot be."""
+    check_players(players)
+    check_variant(variant)
+    if seat not in range(players):
+        raise InputError(f"seat {seat}: expected 0..{players - 1}")
+    if illegal not in ("lose", "raise"):
+        raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
+    if render_mode not in (None, *render_modes):
+        raise InputError(f"render_mode {render_mode!r}: expected one of {render_modes}")
 
 
 def seat_spaces(players: int, variant: str) -> tuple[spaces.Dict, spaces.Discrete]:

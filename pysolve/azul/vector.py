@@ -43,6 +43,7 @@ from pysolve.azul.env import (
     ACTION_MOVES,
     AzulEnv,
     Seat,
+    check_settings,
     game_seed,
     legal_masks,
     observation_bounds,
@@ -50,7 +51,7 @@ from pysolve.azul.env import (
     render_text,
     seat_spaces,
 )
-from pysolve.azul.model import MAX_MOVES, STANDARD, check_players, check_variant
+from pysolve.azul.model import MAX_MOVES, STANDARD
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.errors import InputError
 
@@ -66,14 +67,8 @@ class AzulVectorEnv(VectorEnv):
                  render_mode: str | None = None, variant: str = STANDARD) -> None:
         if not (isinstance(num_envs, int) and num_envs >= 1):
             raise InputError(f"num_envs {num_envs!r}: expected a whole number >= 1")
-        check_players(players)
-        self.variant = check_variant(variant)
-        if seat not in range(players):
-            raise InputError(f"seat {seat}: expected 0..{players - 1}")
-        if illegal not in ("lose", "raise"):
-            raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise InputError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
+        check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
+        self.variant = variant
         self.num_envs, self.players, self.seat, self.illegal = num_envs, players, seat, illegal
         self.win_reward = float(win_reward)
         self.render_mode = render_mode
