@@ -28,7 +28,7 @@ from typing import Any
 
 from pysolve import files
 from pysolve.azul.match import Match
-from pysolve.azul.model import FLOOR, STANDARD, RandomStream, check_players, check_variant
+from pysolve.azul.model import FLOOR, STANDARD, RandomStream
 from pysolve.crosscheck import first_difference
 from pysolve.errors import InputError
 from pysolve.files import excerpt
@@ -59,8 +59,6 @@ def file_name(players: int, variant: str, seed: int) -> str:
 
 def record(players: int = 2, seed: int = 1, variant: str = STANDARD, backend: str = "python") -> list[dict[str, Any]]:
     """The records of a new playthrough: the seeded game on `backend`'s engine, the chooser's moves."""
-    check_players(players)
-    check_variant(variant)
     chooser = RandomStream(seed + CHOOSER_SEED)
     match = Match(players, seed, backend, variant=variant)
     records: list[dict[str, Any]] = [{
@@ -72,7 +70,7 @@ def record(players: int = 2, seed: int = 1, variant: str = STANDARD, backend: st
         while legal := match.legal_moves():
             state = match.state
             move = choose(legal, chooser)
-            records.append({"type": "step", "step": len(records) - 1 - _rounds(records), "seat": match.turn,
+            records.append({"type": "step", "step": match.moves_played, "seat": match.turn,
                             "state": state, "legal": [list(item) for item in legal], "move": list(move)})
             match.play(move)
             after = match.state
@@ -83,11 +81,6 @@ def record(players: int = 2, seed: int = 1, variant: str = STANDARD, backend: st
     finally:
         match.close()
     return records
-
-
-def _rounds(records: list[dict[str, Any]]) -> int:
-    """How many records are not steps, after the header (the round records so far)."""
-    return sum(1 for item in records if item["type"] == "round")
 
 
 def _scores(state: dict[str, Any]) -> list[int]:
