@@ -8,7 +8,8 @@ to its next turn (the opponents play `random`, the cheapest strategy, so the
 figures measure the environment), with the chance in between; the learning
 seat picks a uniformly random legal action from its mask.
 
-1. The single-seat Gymnasium env (`AzulGymEnv`), 2 to 4 players.
+1. The single-seat Gymnasium env (`AzulGymEnv`), 2 to 4 players; and the
+   PettingZoo AEC env (`AzulEnv`), whose step is one move of any seat.
 2. The vector env (`AzulVectorEnv`) at N = 1, 8, 64 tables, steps of all
    tables counted, against Gymnasium's own `SyncVectorEnv` over `AzulGymEnv`
    (the same games), and the ratio to the single env.
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import SyncVectorEnv
 
-from pysolve.azul.env import ACTION_MOVES, AzulGymEnv, legal_masks, moves_mask, observation_values
+from pysolve.azul.env import ACTION_MOVES, AzulEnv, AzulGymEnv, legal_masks, moves_mask, observation_values
 from pysolve.azul.match import engine
 from pysolve.azul.model import STANDARD, RandomStream
 from pysolve.azul.seeded import random_feasible
@@ -71,6 +72,27 @@ def single_env(players: int) -> Callable[[int], int]:
     return run
 
 
+def aec_env(players: int) -> Callable[[int], int]:
+    """`count` moves through the PettingZoo AEC cycle of `AzulEnv` (every seat random legal), games as they end."""
+    env = AzulEnv(players)
+    env.reset(seed=1)
+    uniform = np.random.default_rng(0).random(10**6).tolist()
+
+    def run(count: int) -> int:
+        for index in range(count):
+            if not env.agents:
+                env.reset()
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(uniform[index] * len(legal))]))
+        return count
+
+    return run
+
+
 def pick(masks: np.ndarray, uniform: np.ndarray) -> np.ndarray:
     """One uniformly random legal action per row (0 where none: a table starting its next game)."""
     cumulative = masks.cumsum(axis=1, dtype=np.int32)
@@ -102,6 +124,9 @@ def environments(steps: int) -> None:
         single[players] = best_rate(steps, single_env(players))
         print(f"{f'AzulGymEnv, {players} players':<34} {1:>6} {single[players]:>12,.0f} "
               f"{1e6 / single[players]:>12.1f} us {1.0:>9.2f}x")
+    aec = best_rate(steps, aec_env(2))
+    print(f"{'AzulEnv (AEC: a step is one move)':<34} {1:>6} {aec:>12,.0f} {1e6 / aec:>12.1f} us "
+          f"{aec / single[2]:>9.2f}x")
     for tables in (1, 8, 64):
         rate = best_rate(steps, vector_env(AzulVectorEnv(tables, 2), tables))
         print(f"{'AzulVectorEnv, 2 players':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
