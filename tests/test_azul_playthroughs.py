@@ -8,6 +8,8 @@ import gzip
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pysolve.azul import playthrough
 from pysolve.cli import main
@@ -32,6 +34,17 @@ def test_the_set_covers_every_player_count_and_both_walls_with_long_games() -> N
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_every_engine_replays_every_playthrough_exactly(pysolve_backend: str, name: str) -> None:
     assert playthrough.replay(RECORDED[name], pysolve_backend) is None
+
+
+@settings(max_examples=2, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # pysolve_backend is a plain name
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(["standard", "grey"]))
+def test_a_new_playthrough_of_any_seed_replays_on_every_engine(pysolve_backend: str, players: int, seed: int,
+                                                               variant: str) -> None:
+    records = playthrough.record(players, seed, variant)
+    assert records[-1]["state"]["over"] and records[0]["command"].endswith(playthrough.file_name(players, variant,
+                                                                                                 seed))
+    assert playthrough.replay(records, pysolve_backend) is None
 
 
 def test_recording_again_gives_the_same_records() -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 gymnasium = pytest.importorskip("gymnasium")
@@ -17,8 +19,16 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
-from pysolve.azul.env import AzulGymEnv, action_count, action_index, legal_masks, observe_state  # noqa: E402
-from pysolve.azul.model import GREY, STANDARD  # noqa: E402
+from pysolve.azul.env import (  # noqa: E402
+    AzulGymEnv,
+    action_count,
+    action_index,
+    legal_masks,
+    observation_values,
+    observe_state,
+)
+from pysolve.azul.match import Match  # noqa: E402
+from pysolve.azul.model import GREY, STANDARD, VARIANTS  # noqa: E402
 from pysolve.azul.vector import AzulVectorEnv, parallel_env  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 
@@ -153,6 +163,25 @@ def test_batched_masks_equal_single_ones_on_both_walls() -> None:
                                                                   for one in observations]
 
 
+@settings(max_examples=25, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS),
+       moves=st.integers(0, 150))
+def test_batched_masks_are_the_engines_legal_moves_in_random_positions(players: int, seed: int, variant: str,
+                                                                         moves: int) -> None:
+    match = Match(players, seed, "python", variant=variant)
+    for _ in range(moves):
+        if not match.legal_moves():
+            break
+        match.play()
+    state = match.state
+    table = match.handle
+    observations = np.stack([np.array(observation_values(table, seat), dtype=np.int16) for seat in range(players)])
+    masks = legal_masks(observations, players, variant)
+    for seat in range(players):
+        expected = {action_index(move) for move in match.legal_moves()} if seat == state["turn"] else set()
+        assert set(np.flatnonzero(masks[seat]).tolist()) == expected
+
+
 def test_an_illegal_action_ends_that_tables_game_or_raises() -> None:
     env = AzulVectorEnv(3, win_reward=2.0)
     observations, _ = env.reset(seed=1)
@@ -208,11 +237,11 @@ def test_the_parallel_form_passes_pettingzoos_parallel_api_test_and_replays_a_se
 def test_render_and_bad_settings() -> None:
     texts = AzulVectorEnv(2, render_mode="ansi").render()
     assert texts is not None and len(texts) == 2 and all("factories:" in text for text in texts)
-    for given, message in (({"num_envs": 0}, "num_envs 0"), ({"players": 5}, "2 to 4 players"),
+    for settings_given, message in (({"num_envs": 0}, "num_envs 0"), ({"players": 5}, "2 to 4 players"),
                            ({"seat": 2}, "seat 2"), ({"illegal": "ignore"}, "illegal="),
                            ({"variant": "blue"}, "unknown Azul variant"), ({"render_mode": "rgb"}, "render_mode")):
         with pytest.raises(InputError, match=message):
-            AzulVectorEnv(**given)
+            AzulVectorEnv(**settings_given)
     with pytest.raises(InputError, match="3 seeds for 2 tables"):
         AzulVectorEnv(2).reset(seed=[1, 2, 3])
     with pytest.raises(InputError, match="reset_mask"):
