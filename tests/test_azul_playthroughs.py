@@ -99,6 +99,11 @@ def test_bad_files_are_input_errors(tmp_path: Path) -> None:
     headless.write_bytes(gzip.compress(b'{"type": "end"}\n'))
     with pytest.raises(InputError, match="starts with its header"):
         playthrough.read(headless)
+    nameless = tmp_path / "nameless.jsonl.gz"
+    nameless.write_bytes(gzip.compress(b'{"type": "start", "format": 1, "players": 2, "variant": "grey"}\n'
+                                       b'{"type": "end"}\n'))
+    with pytest.raises(InputError, match="nameless.jsonl.gz:1: the header's seed should be an integer"):
+        playthrough.read(nameless)
 
 
 def test_the_record_command_writes_the_kept_playthrough_and_records_old_ones_again(
@@ -120,6 +125,7 @@ def test_the_record_command_writes_the_kept_playthrough_and_records_old_ones_aga
     ([], "give --out FILE"),
     (["--out", "x", "--again", "y"], "give --out FILE"),
     (["--again", "/nonexistent/y.jsonl.gz"], "no such file"),
+    (["--again", str(Path(__file__).parent / "data" / "rules")], "not a gzipped playthrough"),
     (["--out", "/nonexistent/dir/x.jsonl.gz"], "--out"),
 ])
 def test_bad_record_commands_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
@@ -127,3 +133,12 @@ def test_bad_record_commands_are_one_line_and_exit_2(capsys: pytest.CaptureFixtu
     assert main(["azul", "record", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_recording_again_from_a_header_that_cannot_be_names_the_file(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    odd = tmp_path / "odd.jsonl.gz"
+    odd.write_bytes(gzip.compress(b'{"type": "start", "format": 1, "players": 9, "variant": "grey", "seed": 1}\n'
+                                  b'{"type": "end"}\n'))
+    assert main(["azul", "record", "--again", str(odd)]) == 2
+    assert f"{odd}: Azul is for 2 to 4 players, not 9" in capsys.readouterr().err

@@ -235,7 +235,10 @@ def run_record(args: argparse.Namespace) -> int:
         jobs = [(head["players"], head["variant"], head["seed"], path) for path, head in headers]
     for players, variant, seed, path in jobs:
         files.check_output(path, "--out")
-        records = playthrough.record(players, seed, variant)
+        try:
+            records = playthrough.record(players, seed, variant)
+        except InputError as error:
+            raise InputError(f"{path}: {error}") from None
         playthrough.write(path, records)
         print(f"wrote {path}: {plural(records[-1]['state']['moves'], 'move')} "
               f"of a {players}-player {variant} game, seed {seed}", file=sys.stderr)

@@ -118,6 +118,9 @@ def read(path: str | Path) -> list[dict[str, Any]]:
     header = records[0] if records else {}
     if header.get("type") != "start" or header.get("format") != FORMAT or records[-1]["type"] != "end":
         raise InputError(f"{path}: a playthrough of format {FORMAT} starts with its header and ends with the end")
+    for key, kind in (("players", int), ("variant", str), ("seed", int)):
+        if not isinstance(header.get(key), kind):
+            raise InputError(f"{path}:1: the header's {key} should be {'a string' if kind is str else 'an integer'}")
     return records
 
 
