@@ -9,7 +9,11 @@ are every seat's score change plus, at the end, +/-`win_reward` for winners
 and the others. Chance (the opening seat, every dealt tile) is drawn inside
 the environment from the game's `RandomStream`, so `reset(seed=S)` deals the
 game `play_match` deals with seed S. `AzulGymEnv` is one seat of it as a
-Gymnasium `Env`, the other seats played by a named strategy.
+Gymnasium `Env`, the other seats played by a named strategy; it plays its
+table on the Python engine directly (`Seat`), the same games faster, and
+`vector.AzulVectorEnv` steps many such tables together. A mask comes from
+the engine's legal moves (`moves_mask`) or, for many observations at once,
+from the observations themselves (`legal_masks`, batched in numpy).
 
 Needs the optional group `rl` (`pip install pysolve[rl]`): pettingzoo,
 gymnasium and numpy are imported here only.
@@ -144,7 +148,7 @@ class MaskLayout:
         self.grey = variant == GREY
         self.sources = np.array([offer + colour for colour in range(5)]
                                 + [factory * 5 + colour for factory in range(factories) for colour in range(5)])
-        self.shape = (factories + 1, 5, DESTINATIONS)
+        self.source_count = factories + 1  # the centre, then the factories, as the actions order them
         self.to_move = offer + 17
         board = offer + 18  # the observer's own board
         self.wall = slice(board + 1, board + 26)
@@ -182,7 +186,7 @@ def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD)
     takes = (empty & ~held) | (open_line & (colours[..., None] == COLOUR_RANGE))  # (..., line, colour)
     allowed = np.ones((*batch, 5, DESTINATIONS), dtype=bool)  # (..., colour, destination): the floor always
     allowed[..., 1:] = np.swapaxes(takes, -1, -2)
-    offered = observations[..., layout.sources].reshape(*batch, layout.shape[0], 5, 1) > 0
+    offered = observations[..., layout.sources].reshape(*batch, layout.source_count, 5, 1) > 0
     mask = offered & allowed[..., None, :, :]
     mask &= (observations[..., layout.to_move] == 0).reshape(*batch, 1, 1, 1)
     return mask.reshape(*batch, -1).view(np.int8)
