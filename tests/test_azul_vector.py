@@ -20,6 +20,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from pysolve.azul.env import (  # noqa: E402
+    AzulEnv,
     AzulGymEnv,
     action_count,
     action_index,
@@ -29,6 +30,7 @@ from pysolve.azul.env import (  # noqa: E402
 )
 from pysolve.azul.match import Match  # noqa: E402
 from pysolve.azul.model import GREY, STANDARD, VARIANTS  # noqa: E402
+from pysolve.azul.strategies import strategy  # noqa: E402
 from pysolve.azul.vector import AzulVectorEnv, parallel_env  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 
@@ -94,6 +96,37 @@ def test_the_same_games_as_gymnasiums_sync_vector_env_over_the_single_seat_env(
     expected = run(reference, 10, steps)
     assert run(ours, 10, steps) == expected
     assert sum(any(record[3]) for record in expected[1:]) >= (3 if opponent == "random" else 1)  # games ended
+
+
+@pytest.mark.parametrize(("players", "seat", "variant", "opponent"),
+                         [(2, 0, STANDARD, "random"), (3, 2, GREY, "greedy"), (4, 1, GREY, "random")])
+def test_the_fast_seat_plays_the_games_of_the_aec_environment(players: int, seat: int, variant: str,
+                                                              opponent: str) -> None:
+    """AzulGymEnv (the Python engine on a bare table) against AzulEnv (State and the AEC cycle), driven alike."""
+    single = AzulGymEnv(players, seat=seat, opponent=opponent, variant=variant, win_reward=2.0)
+    aec = AzulEnv(players, win_reward=2.0, variant=variant)
+    others = strategy(opponent)
+    agent = f"player_{seat}"
+    picker = np.random.default_rng(players)
+    for game in (3, 4):
+        observation, _ = single.reset(seed=game)
+        aec.reset(seed=game)
+        reward, done = 0.0, False
+        while True:
+            while aec.agent_selection != agent and not (aec.terminations[agent] or aec.truncations[agent]):
+                state = aec.state
+                aec.step(action_index(others(state.to_json(), state.legal_moves(), aec.stream)))
+            seen = aec.observe(agent)
+            assert observation["observation"].tolist() == seen["observation"].tolist()
+            assert observation["action_mask"].tolist() == seen["action_mask"].tolist()
+            assert reward == aec._cumulative_rewards[agent]  # the seat's reward since its last move
+            if done:
+                break
+            action = int(picker.choice(np.flatnonzero(observation["action_mask"])))
+            observation, reward, terminated, truncated, _ = single.step(action)
+            aec.step(action)
+            done = terminated or truncated
+        assert single.state.to_json() == aec.state.to_json() and aec.state.is_terminal
 
 
 def test_seeding_is_deterministic_and_seeds_differ() -> None:
