@@ -161,6 +161,22 @@ def test_next_step_autoreset_starts_a_new_game_ignoring_the_action() -> None:
     assert env.tables[0].table.moves <= 1
 
 
+def test_gymnasiums_episode_statistics_wrapper_reads_the_games_returns() -> None:
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    env = RecordEpisodeStatistics(AzulVectorEnv(4, win_reward=3.0))
+    observations, _ = env.reset(seed=1)
+    picker = np.random.default_rng(0)
+    ended = 0
+    for _ in range(120):
+        observations, _, terminations, _, info = env.step(random_actions(observations["action_mask"], picker))
+        for index in np.flatnonzero(info.get("_episode", np.zeros(4, dtype=bool))):
+            assert terminations[index]
+            assert info["episode"]["r"][index] in (info["scores"][index][0] + 3.0, info["scores"][index][0] - 3.0)
+            ended += 1
+    assert ended >= 8
+
+
 def test_masks_are_the_legal_moves_of_every_table_at_every_step() -> None:
     env = AzulVectorEnv(6, players=4, variant=GREY)
     observations, _ = env.reset(seed=21)
