@@ -1,4 +1,4 @@
-"""`pysolve azul simulate|crosscheck|replay|play`: the game's own command group (added by `Azul.add_commands`;
+"""`pysolve azul simulate|crosscheck|replay|record|play`: the game's own command group (added by `Azul.add_commands`;
 `play` is `pysolve play azul` under a second name)."""
 
 from __future__ import annotations
@@ -65,6 +65,16 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
                                                              "(default: the last)")
     memory.add_option(replay)
     replay.set_defaults(run=run_replay)
+    record = commands.add_parser("record", help="record a playthrough: a seeded game with every state and legal "
+                                                 "move, for every engine to replay (tests/data/azul_playthroughs)")
+    record.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    record.add_argument("--variant", default=STANDARD, help=f"{'|'.join(VARIANTS)} (default {STANDARD})")
+    record.add_argument("--seed", type=int, default=SEED, help=f"the game's seed (default {SEED})")
+    record.add_argument("--out", metavar="FILE", help="the playthrough to write (gzipped JSON lines)")
+    record.add_argument("--again", nargs="+", metavar="FILE",
+                        help="record these playthroughs again, each from its own header (players, variant, seed), "
+                             "after a change of the rules")
+    record.set_defaults(run=run_record)
     add_play_parser(commands, puzzle, "play")
 
 
@@ -208,6 +218,31 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         print(f"{plural(report.games, f'{args.variant} game')}, {plural(report.moves, 'move')} compared on "
               f"{', '.join(names)}: {verdict}")
     return 0 if report.agree else 1
+
+
+def run_record(args: argparse.Namespace) -> int:
+    """Write a new playthrough (--out), or record the --again ones anew from their headers."""
+    from pysolve.azul import playthrough
+
+    if (args.out is None) == (args.again is None):
+        raise InputError("record: give --out FILE for a new playthrough, or --again FILE... to record old ones anew")
+    if args.again is None:
+        args.games = 1
+        _check_counts(args)
+        jobs = [(args.players, args.variant, args.seed, args.out)]
+    else:
+        headers = [(path, playthrough.read(path)[0]) for path in args.again]
+        jobs = [(head["players"], head["variant"], head["seed"], path) for path, head in headers]
+    for players, variant, seed, path in jobs:
+        files.check_output(path, "--out")
+        try:
+            records = playthrough.record(players, seed, variant)
+        except InputError as error:
+            raise InputError(f"{path}: {error}") from None
+        playthrough.write(path, records)
+        print(f"wrote {path}: {plural(records[-1]['state']['moves'], 'move')} "
+              f"of a {players}-player {variant} game, seed {seed}", file=sys.stderr)
+    return 0
 
 
 def run_replay(args: argparse.Namespace) -> int:

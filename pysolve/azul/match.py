@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pysolve import backends
 from pysolve.azul import packed
@@ -54,10 +54,19 @@ def engine(backend: str) -> Engine[Any]:
     return KanrenEngine()
 
 
-class LazyState(Mapping[str, Any]):
-    """A match's canonical state, exported from the engine only when first read."""
+class Snapshot(Protocol):
+    """Anything with a canonical `state` (a `Match`, a table of the environments)."""
 
-    def __init__(self, match: Match) -> None:
+    @property
+    def state(self) -> dict[str, Any]:
+        """The canonical, JSON-able state."""
+        ...
+
+
+class LazyState(Mapping[str, Any]):
+    """A match's (or any snapshot's) canonical state, exported from the engine only when first read."""
+
+    def __init__(self, match: Snapshot) -> None:
         self._match = match
         self._state: dict[str, Any] | None = None
 
