@@ -1,0 +1,70 @@
+// The Traces page: trace files uploaded, or a question traced live on the server, then replayed (traces.js).
+"use strict";
+
+let traced = [];
+
+whenRefused(() => {
+  // A refusal replaces the replay: no stale trees under a new error.
+  if (replay) replay.stop();
+  document.getElementById("replay").hidden = true;
+});
+
+async function readFiles() {
+  const files = [...document.getElementById("files").files];
+  const traces = await Promise.all(files.map(async file => ({ name: file.name, text: await file.text() })));
+  return working(async () => startReplay(await call("POST", "/api/traces/read", { traces })));
+}
+
+function optionField(option) {
+  // One question option: a shipped instance picked by name (FILE), a choice, a flag, or a value typed.
+  const label = Object.assign(document.createElement("label"), { title: option.help });
+  let input;
+  if (option.file) {
+    input = document.createElement("select");
+    input.append(new Option("(the default)", ""));
+    for (const each of option.shipped) input.append(new Option(each, each));
+  } else if (option.choices.length) {
+    input = document.createElement("select");
+    for (const each of option.choices) input.append(new Option(each, each));
+    if (option.default !== null) input.value = option.default;
+  } else if (option.type === "bool") {
+    input = Object.assign(document.createElement("input"), { type: "checkbox" });
+  } else {
+    input = Object.assign(document.createElement("input"), { size: 8,
+      placeholder: option.default === null ? (option.required ? "required" : "") : String(option.default) });
+  }
+  input.dataset.option = option.name;
+  input.dataset.type = option.type;
+  label.append(`${option.positional ? option.name.toUpperCase() : option.name.replaceAll("_", "-")} `, input);
+  return label;
+}
+
+function choose() {
+  const puzzle = traced.find(p => p.name === document.getElementById("puzzle").value);
+  document.getElementById("summary").textContent = puzzle ? puzzle.summary : "no puzzle records its searches yet";
+  document.getElementById("options").replaceChildren(...(puzzle ? puzzle.options.map(optionField) : []));
+}
+
+function values() {
+  const chosen = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    if (input.dataset.type === "bool") { if (input.checked) chosen[input.dataset.option] = true; continue; }
+    if (input.value.trim()) chosen[input.dataset.option] = input.value.trim();
+  }
+  return chosen;
+}
+
+function askLive() {
+  const backends = [...document.querySelectorAll(".only:checked")].map(box => box.value);
+  const puzzle = document.getElementById("puzzle").value;
+  return working(async () => startReplay(await call("POST", "/api/traces/ask", { puzzle, options: values(), backends })));
+}
+
+document.getElementById("read").onclick = readFiles;
+document.getElementById("ask").onclick = askLive;
+document.getElementById("puzzle").onchange = choose;
+(async () => {
+  traced = (await call("GET", "/api/traces/puzzles")).puzzles;
+  for (const p of traced) document.getElementById("puzzle").append(new Option(p.name, p.name));
+  choose();
+})();

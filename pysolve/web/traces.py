@@ -1,0 +1,115 @@
+"""The Traces page's endpoints: two to four searches of one question replayed side by side.
+
+The traces come uploaded (their text, in the body: up to the server's 1 MB,
+some 12,000 events; a bigger one is replayed by `pysolve trace --html`) or
+asked live: the page names the puzzle, the question's options and the back
+ends, and the server runs each back end's search with `--trace` itself, in
+its worker under the usual bounds, into a private temporary folder, and
+sends back the replay (`pysolve.replay`). It never reads a path a request
+names: an uploaded trace is written into that folder first, a FILE option
+is a shipped instance's name (`guard.Files`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from pysolve import api, backends, replay
+from pysolve.errors import InputError, PysolveError
+from pysolve.puzzle import Puzzle
+from pysolve.trace import read_trace
+from pysolve.web.core import Choice, Workers
+from pysolve.web.crosscheck import each_seconds, in_page_words, puzzles_view, with_files
+from pysolve.web.guard import Files, body, excerpt, field_of
+
+LIVE_SECONDS = 10.0  # each back end's time limit when the page does not set one
+
+
+def traced(puzzle: Puzzle) -> bool:
+    """True when the puzzle records its searches (`pysolve solve NAME --trace FILE`)."""
+    return any(option.name == "trace" for option in puzzle.options)
+
+
+def uploaded(items: list[Any]) -> dict[str, Any]:
+    """The replay of uploaded traces (`[{"name", "text"}, ...]`), each read and checked as a trace file."""
+    if not all(isinstance(item, dict) for item in items):
+        raise InputError("the field 'traces' is a list of {\"name\": ..., \"text\": ...} (uploaded trace files)")
+    names = [field_of(item, "name", str, default=f"trace-{number}.jsonl") for number, item in enumerate(items, 1)]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise InputError(f"two uploaded traces are named {excerpt(twice[0])}: each goes by a name of its own")
+    replay.how_many(len(items))
+    with Files() as files:
+        paths = [files.upload(field_of(item, "text", str, required=True), name) for item, name in zip(items, names)]
+        return shown(replay.together([replay.condensed(read_trace(path), Path(path).name)
+                                      for path in paths]))
+
+
+def shown(traces: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the page replays: the traces, what was left out of them, and how many nodes a tree draws."""
+    notes = [note for note in (replay.left_out(trace) for trace in traces) if note]
+    return {"traces": traces, "notes": notes, "drawn": replay.DRAWN}
+
+
+def live(puzzle: Puzzle, values: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Each back end in `names` asked the question with `--trace`, in turn, its trace read back; the replay, and
+    why each back end that gave none did not (InputError when fewer than two did)."""
+    if not traced(puzzle):
+        raise InputError(f"{puzzle.name} records no search (its solve has no --trace); the puzzles that do: "
+                         f"{', '.join(name for name in api.puzzle_names() if traced(api.get_puzzle(name))) or 'none'}")
+    asked = {**values, "seconds": each_seconds(puzzle, {"seconds": LIVE_SECONDS, **values})}
+    traces, missing = [], []
+    with Files(puzzle.catalogue()) as files:
+        try:
+            options = with_files(puzzle, asked, files)
+            puzzle.question(**options)
+        except InputError as error:
+            raise in_page_words(puzzle, error) from None
+        for name in names:
+            path = files.folder / f"{name}.jsonl"
+            try:
+                api.solve(puzzle, backend=name, trace=str(path), **options)
+                traces.append(replay.condensed(read_trace(path), f"{name}.jsonl"))
+            except PysolveError as error:
+                missing.append(f"{name}: {files.shown(str(error))}")
+    if len(traces) < 2:
+        raise InputError("side by side needs two searches; " + ("; ".join(missing) or "no back end was asked"))
+    view = shown(replay.together(traces))
+    view["notes"] += [f"no trace from {reason}" for reason in missing]
+    return view
+
+
+def routes(workers: Workers, choice: Choice) -> list[Route]:
+    """The page's endpoints: the puzzles that record searches, uploaded traces read, a live question traced."""
+
+    async def puzzles(request: Request) -> JSONResponse:
+        views = [view for view in puzzles_view() if traced(api.get_puzzle(view["name"]))]
+        for view in views:
+            view["options"] = [option for option in view["options"] if option["name"] != "trace"]
+        return JSONResponse({"puzzles": views, "most": replay.MAX_TRACES})
+
+    async def read(request: Request) -> JSONResponse:
+        data = await body(request)
+        return JSONResponse(await workers.run(request, uploaded, field_of(data, "traces", list, required=True)))
+
+    async def ask(request: Request) -> JSONResponse:
+        data = await body(request)
+        puzzle = api.get_puzzle(field_of(data, "puzzle", str, required=True))
+        values = field_of(data, "options", dict, default={})
+        names = field_of(data, "backends", list) or list(choice.available)
+        if not all(isinstance(name, str) for name in names) or len(names) > len(backends.NAMES):
+            raise InputError(f"the field 'backends' is a list of back-end names, not {excerpt(names)}")
+        for name in names:
+            backends.check_name(name)
+        return JSONResponse(await workers.run(request, live, puzzle, values, list(dict.fromkeys(names))))
+
+    return [
+        Route("/api/traces/puzzles", puzzles, methods=["GET"]),
+        Route("/api/traces/read", read, methods=["POST"]),
+        Route("/api/traces/ask", ask, methods=["POST"]),
+    ]
