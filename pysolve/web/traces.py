@@ -27,9 +27,6 @@ from pysolve.web.core import Choice, Workers
 from pysolve.web.crosscheck import each_seconds, in_page_words, puzzles_view, with_files
 from pysolve.web.guard import Files, body, excerpt, field_of
 
-LIVE_SECONDS = 10.0  # each back end's time limit when the page does not set one
-
-
 def traced(puzzle: Puzzle) -> bool:
     """True when the puzzle records its searches (`pysolve solve NAME --trace FILE`)."""
     return any(option.name == "trace" for option in puzzle.options)
@@ -62,7 +59,9 @@ def live(puzzle: Puzzle, values: dict[str, Any], names: list[str]) -> dict[str, 
     if not traced(puzzle):
         raise InputError(f"{puzzle.name} records no search (its solve has no --trace); the puzzles that do: "
                          f"{', '.join(name for name in api.puzzle_names() if traced(api.get_puzzle(name))) or 'none'}")
-    asked = {**values, "seconds": each_seconds(puzzle, {"seconds": LIVE_SECONDS, **values})}
+    asked = dict(values)
+    if any(option.name == "seconds" for option in puzzle.question_options()):
+        asked["seconds"] = each_seconds(puzzle, values)  # each back end's, as in a cross-check: 8 s unless asked
     traces, missing = [], []
     with Files(puzzle.catalogue()) as files:
         try:

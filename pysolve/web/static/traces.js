@@ -179,8 +179,12 @@ class Replay {
   get mode() { return document.getElementById("mode").value; }
 
   span() {
+    return this.spanOf(this.mode);
+  }
+
+  spanOf(mode) {
     // The length of the replay: the most events kept (lockstep), or the longest search's seconds (clocks).
-    return this.mode === "lockstep" ? Math.max(...this.runs.map(run => run.trace.kept))
+    return mode === "lockstep" ? Math.max(...this.runs.map(run => run.trace.kept))
       : Math.max(...this.runs.map(run => run.seconds));
   }
 
@@ -197,12 +201,17 @@ class Replay {
     $("restart").onclick = () => { this.pause(); this.pos = 0; this.show(); };
     $("end").onclick = () => { this.pause(); this.pos = this.span(); this.show(); };
     $("mode").onchange = () => {
-      const share = this.pos / this.span();
+      const share = this.pos / this.spanOf(this.shownMode);
       this.slider();
       this.pos = this.mode === "lockstep" ? Math.round(share * this.span()) : share * this.span();
       this.show();
     };
-    $("slider").oninput = () => { this.pause(); this.pos = Number($("slider").value); this.show(); };
+    $("slider").oninput = () => {
+      const chosen = Number($("slider").value);
+      this.pause();
+      this.pos = chosen;
+      this.show();
+    };
     this.slider();
   }
 
@@ -219,7 +228,7 @@ class Replay {
     const differ = ["strategy", "flavour"].filter(key =>
       new Set(this.runs.map(run => JSON.stringify(run.trace.question[key]))).size > 1);
     const count = this.runs.length;
-    const width = Math.max(220, Math.min(560, Math.floor(((trees.clientWidth || 1100) - 24 * (count - 1)) / count)));
+    const width = Math.max(220, Math.min(560, Math.floor(((trees.clientWidth || 1100) - 24 * count) / count)));
     this.figures = this.runs.map((run, index) => {
       const figure = document.createElement("figure");
       figure.className = "tree";
@@ -288,7 +297,7 @@ class Replay {
     document.getElementById("where").textContent = clocks
       ? `${formatSeconds(this.pos)} of ${formatSeconds(span)}` : `event ${Math.floor(this.pos)} of ${span}`;
     this.box.dataset.pos = String(this.pos);
-    this.box.dataset.mode = this.mode;
+    this.box.dataset.mode = this.shownMode = this.mode;
     document.getElementById("play").textContent = this.playing ? "pause" : "play";
   }
 

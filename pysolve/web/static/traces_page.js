@@ -9,10 +9,13 @@ whenRefused(() => {
   document.getElementById("replay").hidden = true;
 });
 
-async function readFiles() {
-  const files = [...document.getElementById("files").files];
-  const traces = await Promise.all(files.map(async file => ({ name: file.name, text: await file.text() })));
-  return working(async () => startReplay(await call("POST", "/api/traces/read", { traces })));
+function readFiles() {
+  // The chosen files' text, sent to be read and checked; the replay of what comes back.
+  return working(async () => {
+    const files = [...document.getElementById("files").files];
+    const traces = await Promise.all(files.map(async file => ({ name: file.name, text: await file.text() })));
+    startReplay(await call("POST", "/api/traces/read", { traces }));
+  });
 }
 
 function optionField(option) {

@@ -1,0 +1,113 @@
+"""Searches side by side in a real headless Chromium: uploaded traces replayed in lockstep and by their own
+clocks, counted per search as they go; a page `pysolve trace --html` wrote, with traces of 200,000 events,
+replayed with its tree bounded. The browser and the server are test_web_browser's fixtures.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from playwright.sync_api import Page
+from test_traces_page import STRATEGIES, big, fichas  # noqa: F401  (fixtures)
+from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401  (fixtures)
+
+from pysolve import cli, replay
+from pysolve.trace import read_trace
+
+
+def figures(page: Page) -> list[dict[str, str]]:
+    """What each tree's figure says of its search: events replayed, counters, nodes drawn, done."""
+    return page.locator("figure.tree").evaluate_all("figures => figures.map(f => ({...f.dataset}))")
+
+
+def counted(path: Path, events: int) -> dict[str, str]:
+    """The counters of a trace file's search after its first `events` events, counted here in Python."""
+    recorded = read_trace(path)
+    kinds = [event["e"] for event in recorded.events[:events]]
+    return {"at": str(len(kinds)), "nodes": str(kinds.count("enter")), "fails": str(kinds.count("fail")),
+            "backtracks": str(kinds.count("backtrack")), "solutions": str(kinds.count("solution"))}
+
+
+def test_uploaded_traces_in_lockstep_and_by_their_clocks(base: str, page: Page, fichas: list[Path],
+                                                         pictures: Path) -> None:
+    page.goto(f"{base}/traces")
+    page.set_input_files("#files", [str(path) for path in fichas])
+    page.click("#read")
+    settle(page)
+    assert page.is_visible("#replay") and len(figures(page)) == 4
+    assert [row.split("\t")[0] for row in page.locator("#counters tr[data-index]").all_inner_texts()] == [
+        f"python · strategy {strategy}" for strategy in STRATEGIES]
+    for _ in range(7):
+        page.click("#step")
+    lengths = [len(read_trace(path).events) for path in fichas]
+    for figure, path, length in zip(figures(page), fichas, lengths):  # event 7 of each, or its last
+        assert {key: figure[key] for key in ("at", "nodes", "fails", "backtracks", "solutions")} == \
+            counted(path, min(7, length))
+    page.click("#back")
+    assert [figure["at"] for figure in figures(page)] == [str(min(6, length)) for length in lengths]
+
+    page.select_option("#mode", "clocks")
+    page.click("#restart")
+    seconds = [read_trace(path).end["seconds"] for path in fichas]
+    page.click("#step")  # the one event that comes first by the clocks: the search with the fewest seconds a step
+    firsts = [second / length for second, length in zip(seconds, lengths)]
+    assert [figure["at"] for figure in figures(page)] == ["1" if first == min(firsts) else "0" for first in firsts]
+    page.select_option("#speed", "50")
+    page.click("#play")
+    page.wait_for_function("document.getElementById('play').textContent === 'play'", timeout=30_000)
+    done = figures(page)
+    assert all(figure["done"] == "true" for figure in done)
+    for figure, path, length in zip(done, fichas, lengths):
+        assert {key: figure[key] for key in ("at", "nodes", "fails", "backtracks", "solutions")} == \
+            counted(path, length)
+        assert figure["drawn"] == figure["nodes"]  # small trees are drawn whole
+    statuses = [row.split("\t")[-1] for row in page.locator("#counters tr[data-index]").all_inner_texts()]
+    assert statuses == [read_trace(path).end["status"] for path in fichas]
+    page.select_option("#mode", "lockstep")
+    page.eval_on_selector("#slider", "slider => { slider.value = '12'; slider.dispatchEvent(new Event('input')); }")
+    assert [figure["at"] for figure in figures(page)] == [str(min(12, length)) for length in lengths]
+    page.select_option("#mode", "clocks")
+    page.click("#end")
+    screenshot(page, pictures, "traces")
+
+
+def test_a_refused_upload_replaces_the_replay(base: str, page: Page, fichas: list[Path], tmp_path: Path) -> None:
+    page.goto(f"{base}/traces")
+    page.set_input_files("#files", [str(path) for path in fichas[:2]])
+    page.click("#read")
+    settle(page)
+    assert page.is_visible("#replay")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a trace\n")
+    page.set_input_files("#files", [str(fichas[0]), str(bad)])
+    page.click("#read")
+    settle(page)
+    assert page.text_content("#error") == "bad.jsonl:1: not a JSON object"
+    assert not page.is_visible("#replay")
+
+
+def test_an_exported_page_replays_big_traces_with_a_bounded_tree(page: Page, big: list[Path],
+                                                                 tmp_path: Path) -> None:
+    out = tmp_path / "big.html"
+    assert cli.main(["trace", *map(str, big), "--html", str(out)]) == 0
+    started = time.perf_counter()
+    page.goto(out.as_uri())
+    page.wait_for_selector("figure.tree canvas")
+    assert time.perf_counter() - started < 20  # loaded and laid out (on a loaded machine)
+    page.click("#end")
+    for figure in figures(page):
+        assert figure["at"] == str(replay.EMBEDDED) and int(figure["drawn"]) == replay.DRAWN
+        assert int(figure["nodes"]) > replay.DRAWN
+    notes = page.locator("#notes li").all_inner_texts()
+    assert any("holds its first 20,000 of" in note and "counted, not drawn" in note for note in notes)
+    assert any("replays its first 100,000 of the 200,000 events in the file" in note for note in notes)
+    drawing = page.evaluate("(() => { const t = performance.now(); replay.pos = replay.span() / 2; replay.show();"
+                            " return performance.now() - t; })()")
+    assert drawing < 5_000  # a jump back, replayed from the start and drawn, in well under the budget
+    page.select_option("#mode", "clocks")
+    page.click("#restart")
+    page.select_option("#speed", "1000")
+    page.click("#play")
+    page.wait_for_function("document.getElementById('play').textContent === 'play'", timeout=60_000)
+    assert all(figure["done"] == "true" for figure in figures(page))
