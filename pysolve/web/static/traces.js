@@ -232,6 +232,7 @@ class Replay {
     this.figures = this.runs.map((run, index) => {
       const figure = document.createElement("figure");
       figure.className = "tree";
+      figure.style.width = `${width}px`;  // the path under the tree wraps within it
       figure.dataset.index = String(index);
       const caption = document.createElement("figcaption");
       const settings = differ.map(key => `${key} ${run.trace.question[key]}`).join(", ");
