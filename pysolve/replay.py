@@ -128,14 +128,15 @@ def export_html(traces: Sequence[dict[str, Any]], title: str = "") -> str:
     data = {"traces": list(traces), "notes": notes, "drawn": DRAWN}
     script = (STATIC / "traces.js").read_text(encoding="utf-8")
     style = (STATIC / "traces.css").read_text(encoding="utf-8")
-    heading = title or f"{traces[0]['puzzle']}: {len(traces)} searches side by side"
+    told = f"{len(traces)} searches side by side" if len(traces) > 1 else "a search replayed"
+    heading = title or f"{traces[0]['puzzle']}: {told}"
     page = (HERE / "web" / "templates" / "traces_controls.html").read_text(encoding="utf-8")
     embedded = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     head = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(heading)}</title>\n<style>\n{style}</style>\n</head>\n")
-    told = (f"<p class=\"keys\">Written by <code>pysolve trace</code>: each search's own recorded events, replayed "
+    written = (f"<p class=\"keys\">Written by <code>pysolve trace</code>: each search's own recorded events, replayed "
             f"side by side (at most {EMBEDDED:,} events of each trace are embedded).</p>\n")
-    return (f'{head}<body class="export">\n<h1>{html.escape(heading)}</h1>\n{told}{page}\n'
+    return (f'{head}<body class="export">\n<h1>{html.escape(heading)}</h1>\n{written}{page}\n'
             f'<script type="application/json" id="replay-data">{embedded}</script>\n'
             f"<script>\n{script}\nstartReplay(JSON.parse(document.getElementById('replay-data').textContent));\n"
             f"</script>\n</body>\n</html>\n")

@@ -27,6 +27,7 @@ from pysolve.web.core import Choice, Workers
 from pysolve.web.crosscheck import each_seconds, in_page_words, puzzles_view, with_files
 from pysolve.web.guard import Files, body, excerpt, field_of
 
+
 def traced(puzzle: Puzzle) -> bool:
     """True when the puzzle records its searches (`pysolve solve NAME --trace FILE`)."""
     return any(option.name == "trace" for option in puzzle.options)
