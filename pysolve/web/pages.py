@@ -46,7 +46,8 @@ class Page:
 
 
 def registered() -> dict[str, Page]:
-    """Puzzle name -> its page, in the puzzle registry's order; TypeError for an entry point that is no Page."""
+    """Puzzle name -> its page, in the puzzle registry's order, then pysolve's TOOLS; TypeError for an entry point
+    that is no Page."""
     declared = {point.name: point for point in entry_points(group=GROUP)}
     found = {}
     for name in [*puzzles.names(), *TOOLS]:

@@ -100,7 +100,8 @@ class Run {
   }
 
   timeOf(events) {
-    return events * this.seconds / this.trace.searched;
+    // When, by its own clock, this search made its first `events` events.
+    return this.trace.searched ? events * this.seconds / this.trace.searched : 0;
   }
 
   path() {
@@ -201,7 +202,7 @@ class Replay {
     $("restart").onclick = () => { this.pause(); this.pos = 0; this.show(); };
     $("end").onclick = () => { this.pause(); this.pos = this.span(); this.show(); };
     $("mode").onchange = () => {
-      const share = this.pos / this.spanOf(this.shownMode);
+      const share = this.pos / this.spanOf(this.shownMode) || 0;  // 0 when the replay has no length
       this.slider();
       this.pos = this.mode === "lockstep" ? Math.round(share * this.span()) : share * this.span();
       this.show();
@@ -247,7 +248,7 @@ class Replay {
     });
     const first = this.runs[0].trace;
     const asked = Object.entries(first.question).filter(([key]) => !differ.includes(key))
-      .map(([key, value]) => `${key}=${typeof value === "object" ? "[...]" : value}`).join(", ");
+      .map(([key, value]) => `${key}=${value !== null && typeof value === "object" ? "[...]" : value}`).join(", ");
     document.getElementById("question").textContent = `${first.puzzle}: ${asked}`;
     const notes = document.getElementById("notes");
     notes.replaceChildren(...this.notes.map(text => Object.assign(document.createElement("li"), { textContent: text })));
