@@ -9,7 +9,8 @@ with its data, script and style inside (`export_html`).
 A replay draws the search tree as it grows. Its nodes are numbered in the
 order the search made them (1, 2, ...; the root is 0), whatever ids the
 file used, so that the page needs no look-up: an `enter` event carries its
-parent's number, every other event the number of its node.
+parent's number, every other event the number of its node. A node's depth
+is its parent's plus one, as the format says, so the page counts it itself.
 
 Traces are big (a trace file holds up to 200,000 events): a replay keeps at
 most `keep` events of each, the page draws at most DRAWN nodes of each tree
@@ -50,8 +51,10 @@ def condensed(recorded: Recorded, name: str, keep: int = KEPT) -> dict[str, Any]
         kind = event["e"]
         if kind == "enter":
             parent = event.get("parent", 0)
+            if not isinstance(parent, int) or isinstance(parent, bool):
+                raise InputError(f"{name}:{line}: an enter needs an integer 'parent', not {json.dumps(parent)[:40]}")
             if parent not in numbers or event["id"] in numbers:
-                problem = "enters a node twice" if event["id"] in numbers else f"names parent {parent!r}, never entered"
+                problem = "is entered twice" if event["id"] in numbers else f"names parent {parent!r}, never entered"
                 raise InputError(f"{name}:{line}: node {event['id']} {problem}")
             numbers[event["id"]] = len(numbers)
             refs.append(numbers[parent])
@@ -134,8 +137,8 @@ def export_html(traces: Sequence[dict[str, Any]], title: str = "") -> str:
     embedded = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     head = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{html.escape(heading)}</title>\n<style>\n{style}</style>\n</head>\n")
-    written = (f"<p class=\"keys\">Written by <code>pysolve trace</code>: each search's own recorded events, replayed "
-            f"side by side (at most {EMBEDDED:,} events of each trace are embedded).</p>\n")
+    written = (f"<p class=\"keys\">Written by <code>pysolve trace</code>: each search's own recorded events, "
+               f"replayed side by side (at most {EMBEDDED:,} events of each trace are embedded).</p>\n")
     return (f'{head}<body class="export">\n<h1>{html.escape(heading)}</h1>\n{written}{page}\n'
             f'<script type="application/json" id="replay-data">{embedded}</script>\n'
             f"<script>\n{script}\nstartReplay(JSON.parse(document.getElementById('replay-data').textContent));\n"

@@ -159,6 +159,10 @@ def test_a_big_trace_is_embedded_up_to_its_bound_and_says_so(big: list[Path], tm
      ":2: a fail of node 7, never entered"),
     ('{"trace": "pysolve", "version": 1, "puzzle": "fichas"}\n{"e": "enter", "id": 1, "parent": 5, "depth": 1}\n'
      '{"e": "end"}\n', ":2: node 1 names parent 5, never entered"),
+    ('{"trace": "pysolve", "version": 1, "puzzle": "fichas"}\n{"e": "enter", "id": 1, "parent": [0], "depth": 1}\n'
+     '{"e": "end"}\n', ":2: an enter needs an integer 'parent', not [0]"),
+    ('{"trace": "pysolve", "version": 1, "puzzle": "fichas"}\n{"e": "enter", "id": 1, "parent": 0, "depth": 1}\n'
+     '{"e": "enter", "id": 1, "parent": 0, "depth": 1}\n{"e": "end"}\n', ":3: node 1 is entered twice"),
     ("\xff\xfe not text", "cannot read the trace"),
 ])
 def test_a_bad_trace_file_is_one_line_and_exit_2(fichas: list[Path], tmp_path: Path, text: str, said: str,
