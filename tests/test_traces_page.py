@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from test_web_pages import client, refused  # noqa: F401  (a fixture)
 from traced_searches import fichas_trace, queens_trace
@@ -259,3 +261,26 @@ def test_a_huge_or_deep_body_is_refused(client: TestClient, big: list[Path]) -> 
     deep = '{"traces": ' + "[" * 10_000 + "]" * 10_000 + "}"
     assert "nests arrays and objects deeper" in refused(client.post(
         "/api/traces/read", content=deep, headers={"Content-Type": "application/json"}))
+
+
+TRACE_LINES = ['{"trace": "pysolve", "version": 1, "puzzle": "fichas", "backend": "python", "question": {}}',
+               '{"e": "enter", "id": 1, "parent": 0, "depth": 1, "label": "a"}', '{"e": "fail", "id": 1, "depth": 1}',
+               '{"e": "backtrack", "id": 1, "depth": 1}', '{"e": "solution", "id": 1, "depth": 1, "count": 1}',
+               '{"e": "end", "status": "solved", "events": 3, "seconds": 0.1}', '{"e": "enter", "id": "x"}', "[]",
+               '{"e": "enter", "id": 2, "parent": {"a": 1}, "depth": 1}', "{", '{"trace": "pysolve"}']
+TRACE_TEXTS = st.lists(st.sampled_from(TRACE_LINES) | st.text(max_size=20), max_size=8).map("\n".join)
+UPLOADS = st.lists(st.fixed_dictionaries({"name": st.sampled_from(["a.jsonl", "b.jsonl", "c", "../x", ""])
+                                          | st.text(max_size=8), "text": TRACE_TEXTS | st.integers()}),
+                   max_size=5)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(body=st.fixed_dictionaries({"traces": UPLOADS}) | st.dictionaries(st.sampled_from(["traces", "name"]),
+                                                                           st.recursive(st.none() | st.text(max_size=5),
+                                                                                        st.lists, max_leaves=6)))
+def test_fuzz_uploads_are_answered_2xx_or_one_line_4xx(client: TestClient, body: dict) -> None:
+    answer = client.post("/api/traces/read", json=body)
+    if answer.status_code != 200:
+        refused(answer)
+    else:
+        assert 2 <= len(answer.json()["traces"]) <= replay.MAX_TRACES
