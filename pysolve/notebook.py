@@ -12,6 +12,7 @@ trace files in the page `pysolve trace --html` writes, inside the notebook.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 import tempfile
@@ -22,6 +23,7 @@ from typing import Any
 from pysolve import answers, puzzles, replay
 from pysolve.answers import Answer
 from pysolve.board_puzzle import BoardPuzzle
+from pysolve.errors import PysolveError
 from pysolve.trace import read_trace
 
 SHOWN = 6000  # characters of an answer's text shown when its puzzle draws no SVG
@@ -47,7 +49,8 @@ def picture(answer: Answer) -> str:
     if any(option.name == "svg" for option in puzzle.output_options()) and answer.solutions:
         with tempfile.TemporaryDirectory(prefix="pysolve-notebook-") as folder:
             out = Path(folder) / "answer.svg"
-            puzzle.write_files(answer, {"svg": str(out)})
+            with contextlib.suppress(PysolveError):  # an answer this puzzle does not draw: its text below
+                puzzle.write_files(answer, {"svg": str(out)})
             if out.exists():
                 return out.read_text(encoding="utf-8")
     text = ANSI.sub("", puzzle.render(answer))

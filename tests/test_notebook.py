@@ -46,6 +46,17 @@ def test_an_answer_shows_its_puzzles_picture() -> None:
     assert tilings.count("<svg") == 1
 
 
+@pytest.mark.parametrize("name", pysolve.puzzle_names())
+def test_every_puzzles_answer_shows_itself(name: str) -> None:
+    puzzle = pysolve.get_puzzle(name)
+    for question in puzzle.demo_questions()[:2]:
+        answer = pysolve.solve(name, question=question, backend="python")
+        shown = answer._repr_html_()
+        assert f"<b>{name}</b> on <b>python</b>" in shown and f">{answer.status}<" in shown
+        drawn = any(option.name == "svg" for option in puzzle.output_options()) and answer.solutions
+        assert ("<svg" in shown) if drawn else ("<pre>" in shown and "<svg" not in shown)
+
+
 def test_a_crosscheck_report_shows_its_verdict_rows_and_answer() -> None:
     report = pysolve.crosscheck("hidato", "sample", count=2, backends=["python", "kanren"])
     shown = report._repr_html_()
