@@ -72,7 +72,8 @@ def test_uploaded_traces_in_lockstep_and_by_their_clocks(base: str, page: Page, 
     screenshot(page, pictures, "traces")
 
 
-def test_a_refused_upload_replaces_the_replay(base: str, page: Page, fichas: list[Path], tmp_path: Path) -> None:
+def test_a_refused_upload_replaces_the_replay(base: str, page: Page, fichas: list[Path], big: list[Path],
+                                              tmp_path: Path) -> None:
     page.goto(f"{base}/traces")
     page.set_input_files("#files", [str(path) for path in fichas[:2]])
     page.click("#read")
@@ -85,6 +86,11 @@ def test_a_refused_upload_replaces_the_replay(base: str, page: Page, fichas: lis
     settle(page)
     assert page.text_content("#error") == "bad.jsonl:1: not a JSON object"
     assert not page.is_visible("#replay")
+    page.set_input_files("#files", [str(path) for path in big])
+    page.click("#read")
+    settle(page)
+    assert (page.text_content("#error") or "").endswith("more than the 1 MB this server takes; replay them with "
+                                                         "pysolve trace FILE1 FILE2 --html OUT")
 
 
 def test_an_exported_page_replays_big_traces_with_a_bounded_tree(page: Page, big: list[Path],

@@ -1,6 +1,7 @@
 // The Traces page: trace files uploaded, or a question traced live on the server, then replayed (traces.js).
 "use strict";
 
+const MAX_UPLOAD = 1000000;  // bytes of a request body this server takes (pysolve.web.guard.MAX_BODY)
 let traced = [];
 
 whenRefused(() => {
@@ -13,6 +14,12 @@ function readFiles() {
   // The chosen files' text, sent to be read and checked; the replay of what comes back.
   return working(async () => {
     const files = [...document.getElementById("files").files];
+    const size = files.reduce((sum, file) => sum + file.size, 0);
+    if (size > MAX_UPLOAD) {
+      showError(`these traces hold ${(size / 1e6).toFixed(1)} MB, more than the 1 MB this server takes; ` +
+        "replay them with pysolve trace FILE1 FILE2 --html OUT");
+      return;
+    }
     const traces = await Promise.all(files.map(async file => ({ name: file.name, text: await file.text() })));
     startReplay(await call("POST", "/api/traces/read", { traces }));
   });
