@@ -67,8 +67,30 @@ def test_uploaded_traces_in_lockstep_and_by_their_clocks(base: str, page: Page, 
     page.select_option("#mode", "lockstep")
     page.eval_on_selector("#slider", "slider => { slider.value = '12'; slider.dispatchEvent(new Event('input')); }")
     assert [figure["at"] for figure in figures(page)] == [str(min(12, length)) for length in lengths]
+    page.locator("#counters").click()  # away from the form: the keys drive the replay
+    page.keyboard.press("Home")
+    assert {figure["at"] for figure in figures(page)} == {"0"}
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert {figure["at"] for figure in figures(page)} == {"2"}
+    canvas = page.locator("figure.tree canvas").first
+    width = int(canvas.get_attribute("width") or 0)
+    canvas.hover(position={"x": width / 2, "y": 9})  # the root: on top, in the middle
+    assert canvas.get_attribute("title") == "the root"
     page.select_option("#mode", "clocks")
-    page.click("#end")
+    page.locator("#counters").click()
+    page.keyboard.press("End")
+    assert all(figure["done"] == "true" for figure in figures(page))
+    dfs = read_trace(fichas[0])  # its ids count 1, 2, ... in the order made, as the replay numbers nodes
+    parents = {event["id"]: event["parent"] for event in dfs.events if event["e"] == "enter"}
+    labels = {event["id"]: event["label"] for event in dfs.events if event["e"] == "enter"}
+    solution = next(event["id"] for event in dfs.events if event["e"] == "solution")
+    path = [solution]
+    while parents[path[-1]]:
+        path.append(parents[path[-1]])
+    told = " > ".join(labels[node] for node in reversed(path))
+    assert page.evaluate(f"replay.runs[0].told({solution})") == \
+        f"node {solution} at depth {len(path)}, a solution: {told}"
     screenshot(page, pictures, "traces")
 
 

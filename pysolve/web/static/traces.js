@@ -110,11 +110,37 @@ class Run {
     return nodes.reverse();
   }
 
+  placing(canvas) {
+    // Where node i is drawn on `canvas`: [x(i), y(i)] in pixels.
+    const pad = 8, width = canvas.width, height = canvas.height;
+    return [i => pad + this.x[i] * (width - 2 * pad), i => pad + this.depth[i] / this.deepest * (height - 2 * pad)];
+  }
+
+  nodeAt(canvas, x, y) {
+    // The drawn node entered so far nearest to (x, y), within 8 pixels; -1 when none.
+    const [px, py] = this.placing(canvas);
+    let best = -1, near = 64;
+    for (let i = 0; i <= this.shown; i++) {
+      if (i && !(this.state[i] & 1)) continue;
+      const d = (px(i) - x) ** 2 + (py(i) - y) ** 2;
+      if (d < near) { near = d; best = i; }
+    }
+    return best;
+  }
+
+  told(node) {
+    // A node in words: the choices that lead to it, and what became of it.
+    const choices = [];
+    for (let at = node; at; at = this.parent[at]) choices.push(this.trace.labels[at - 1]);
+    const state = this.state[node];
+    const fate = state & 4 ? "a solution" : state & 2 ? "failed" : state & 8 ? "left (backtracked)" : "open";
+    return node ? `node ${node} at depth ${this.depth[node]}, ${fate}: ${choices.reverse().join(" > ")}` : "the root";
+  }
+
   draw(canvas) {
     const g = canvas.getContext("2d"), width = canvas.width, height = canvas.height, pad = 8;
     g.clearRect(0, 0, width, height);
-    const px = i => pad + this.x[i] * (width - 2 * pad);
-    const py = i => pad + this.depth[i] / this.deepest * (height - 2 * pad);
+    const [px, py] = this.placing(canvas);
     const size = Math.max(1.5, Math.min(6, (width - 2 * pad) / this.leaves / 2.5, (height - 2 * pad) / this.deepest / 3));
     const edges = new Path2D(), marks = { open: new Path2D(), left: new Path2D(), fail: new Path2D() };
     const solutions = [];
@@ -207,6 +233,13 @@ class Replay {
       this.pos = this.mode === "lockstep" ? Math.round(share * this.span()) : share * this.span();
       this.show();
     };
+    document.onkeydown = event => {
+      // Keys, unless one is typing: space plays or pauses, the arrows step, Home and End go to either end.
+      if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) && event.target.type !== "range") return;
+      if (event.target.tagName === "BUTTON" && event.key === " ") return;  // the button pressed, as always
+      const button = { " ": "play", ArrowRight: "step", ArrowLeft: "back", Home: "restart", End: "end" }[event.key];
+      if (button) { event.preventDefault(); $(button).click(); }
+    };
     $("slider").oninput = () => {
       const chosen = Number($("slider").value);
       this.pause();
@@ -242,6 +275,11 @@ class Replay {
       const canvas = Object.assign(document.createElement("canvas"), { width, height: 340 });
       const path = Object.assign(document.createElement("p"), { className: "path" });
       const note = Object.assign(document.createElement("p"), { className: "keys drawn" });
+      canvas.onmousemove = event => {
+        const box = canvas.getBoundingClientRect();
+        const node = run.nodeAt(canvas, event.clientX - box.left, event.clientY - box.top);
+        canvas.title = node < 0 ? "" : run.told(node);
+      };
       figure.append(caption, canvas, path, note);
       trees.append(figure);
       return { figure, canvas, path, note };
