@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 from test_web_pages import client, refused  # noqa: F401  (a fixture)
 from traced_searches import fichas_trace, queens_trace
 
-from pysolve import api, cli, replay
+from pysolve import api, backends, cli, replay
 from pysolve.errors import InputError
 from pysolve.trace import read_trace
 from pysolve.web.guard import MAX_BODY
@@ -125,10 +125,11 @@ def test_a_label_cannot_close_the_pages_script(tmp_path: Path) -> None:
 
     traces = []
     for backend in ("python", "kanren"):
-        trace = Trace(tmp_path / f"{backend}.jsonl", "toy", backend, {"n": 1})
-        trace.push("</script><script>alert(1)</script>")
-        trace.solution()
-        trace.end("solved")
+        with (tmp_path / f"{backend}.jsonl").open("w", encoding="utf-8") as out:
+            trace = Trace(out, "toy", backend, {"n": 1})
+            trace.push("</script><script>alert(1)</script>")
+            trace.solution()
+            trace.end("solved")
         traces.append(tmp_path / f"{backend}.jsonl")
     out = tmp_path / "page.html"
     assert cli.main(["trace", *map(str, traces), "--html", str(out)]) == 0
@@ -185,6 +186,12 @@ def test_missing_files_and_counts_are_one_line(fichas: list[Path], tmp_path: Pat
 
 # ---------------------------------------------------------------- the page's endpoints
 
+def recorded_by(name: str) -> list[str]:
+    """The back ends of puzzle `name` whose searches record themselves (their modules' `can_trace`)."""
+    puzzle = api.get_puzzle(name)
+    return [backend for backend in backends.NAMES if hasattr(puzzle.backend_module(backend), "can_trace")]
+
+
 def uploads(paths: list[Path]) -> list[dict[str, str]]:
     return [{"name": path.name, "text": path.read_text(encoding="utf-8")} for path in paths]
 
@@ -207,10 +214,8 @@ def test_uploaded_traces_are_replayed(client: TestClient, fichas: list[Path]) ->
 
 def test_the_puzzles_offered_live_are_those_that_record(client: TestClient) -> None:
     listed = client.get("/api/traces/puzzles").json()
-    recording = [name for name in api.puzzle_names()
-                 if any(option.name == "trace" for option in api.get_puzzle(name).options)]
+    recording = [name for name in api.puzzle_names() if recorded_by(name)]
     assert [view["name"] for view in listed["puzzles"]] == recording and listed["most"] == replay.MAX_TRACES
-    assert all(option["name"] != "trace" for view in listed["puzzles"] for option in view["options"])
 
 
 @pytest.mark.parametrize("name", api.puzzle_names())
@@ -220,7 +225,7 @@ def test_a_live_ask_replays_or_says_why_not(client: TestClient, name: str,
     options = {"file": puzzle.catalogue().entries[0].file} if any(
         option.reads_file and option.positional for option in puzzle.options) and puzzle.catalogue().entries else {}
     answer = client.post("/api/traces/ask", json={"puzzle": name, "options": options, "backends": pysolve_backends})
-    if not any(option.name == "trace" for option in puzzle.options):
+    if not recorded_by(name):
         assert f"{name} records no search (its solve has no --trace)" in refused(answer)
     elif answer.status_code == 200:
         traces = answer.json()["traces"]

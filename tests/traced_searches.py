@@ -18,10 +18,11 @@ from pysolve.trace import DEFAULT_LIMIT, Trace
 
 def fichas_trace(path: Path, m: int, n: int, strategy: str, backend: str = "python") -> Path:
     """The search of fichas (m, n) by `strategy` (dfs, bfs, best-first, hill-climbing), recorded into `path`."""
-    trace = Trace(path, "fichas", backend, {"m": m, "n": n, "strategy": strategy, "flavour": "hs"})
-    found = {"dfs": depth_first, "bfs": breadth_first, "best-first": best_first,
-             "hill-climbing": hill_climbing}[strategy](trace, start(m, n))
-    trace.end("solved" if found else "no solution")
+    with path.open("w", encoding="utf-8") as out:
+        trace = Trace(out, "fichas", backend, {"m": m, "n": n, "strategy": strategy, "flavour": "hs"})
+        found = {"dfs": depth_first, "bfs": breadth_first, "best-first": best_first,
+                 "hill-climbing": hill_climbing}[strategy](trace, start(m, n))
+        trace.end("solved" if found else "no solution")
     return path
 
 
@@ -96,7 +97,6 @@ def queens_trace(path: Path, size: int, backend: str = "python", limit: int = DE
                  strategy: str = "left") -> Path:
     """Every placement of `size` queens, depth-first row by row, each row's columns from the left (or from the
     right), recorded into `path` (at most `limit` events)."""
-    trace = Trace(path, "queens", backend, {"n": size, "strategy": strategy}, limit=limit)
     columns_in_order = range(size) if strategy == "left" else range(size - 1, -1, -1)
 
     def place(columns: tuple[int, ...]) -> None:
@@ -112,6 +112,8 @@ def queens_trace(path: Path, size: int, backend: str = "python", limit: int = DE
                 place((*columns, column))
             trace.pop()
 
-    place(())
-    trace.end("solved")
+    with path.open("w", encoding="utf-8") as out:
+        trace = Trace(out, "queens", backend, {"n": size, "strategy": strategy}, limit=limit)
+        place(())
+        trace.end("solved")
     return path

@@ -29,8 +29,9 @@ from pysolve.web.guard import Files, body, excerpt, field_of
 
 
 def traced(puzzle: Puzzle) -> bool:
-    """True when the puzzle records its searches (`pysolve solve NAME --trace FILE`)."""
-    return any(option.name == "trace" for option in puzzle.options)
+    """True when a back end of the puzzle records its searches (`pysolve solve NAME --trace FILE`: its module's
+    `can_trace`, which may still decline some questions)."""
+    return any(hasattr(puzzle.backend_module(name), "can_trace") for name in backends.NAMES)
 
 
 def uploaded(items: list[Any]) -> dict[str, Any]:
@@ -89,8 +90,6 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
 
     async def puzzles(request: Request) -> JSONResponse:
         views = [view for view in puzzles_view() if traced(api.get_puzzle(view["name"]))]
-        for view in views:
-            view["options"] = [option for option in view["options"] if option["name"] != "trace"]
         return JSONResponse({"puzzles": views, "most": replay.MAX_TRACES})
 
     async def read(request: Request) -> JSONResponse:
