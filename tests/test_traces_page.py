@@ -222,8 +222,12 @@ def test_the_puzzles_offered_live_are_those_that_record(client: TestClient) -> N
 def test_a_live_ask_replays_or_says_why_not(client: TestClient, name: str,
                                             pysolve_backends: list[str]) -> None:
     puzzle = api.get_puzzle(name)
-    options = {"file": puzzle.catalogue().entries[0].file} if any(
-        option.reads_file and option.positional for option in puzzle.options) and puzzle.catalogue().entries else {}
+    options: dict[str, str] = {}
+    names = {option.name for option in puzzle.question_options()}
+    if "file" in names and puzzle.catalogue().entries:
+        options["file"] = puzzle.catalogue().entries[0].file  # a shipped instance, by name
+    if "index" in names:
+        options["index"] = "1"  # a file of many puzzles: the first
     answer = client.post("/api/traces/ask", json={"puzzle": name, "options": options, "backends": pysolve_backends})
     if not recorded_by(name):
         assert f"{name} records no search (its solve has no --trace)" in refused(answer)
@@ -232,7 +236,7 @@ def test_a_live_ask_replays_or_says_why_not(client: TestClient, name: str,
         assert len(traces) >= 2 and {trace["backend"] for trace in traces} <= set(pysolve_backends)
     else:
         message = refused(answer)  # each back end that gave no trace, and why
-        assert message.startswith("side by side needs two searches") or "required" in message
+        assert message.startswith("side by side needs two searches; ") or " is required" in message
         assert "pysolve-upload-" not in message
 
 

@@ -13,6 +13,7 @@ from test_traces_page import STRATEGIES, big, fichas, recorded_by  # noqa: F401 
 from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401  (fixtures)
 
 from pysolve import api, cli, replay
+from pysolve.paths import data_dir
 from pysolve.trace import read_trace
 
 
@@ -141,7 +142,8 @@ def test_an_exported_page_replays_big_traces_with_a_bounded_tree(page: Page, big
     assert all(figure["done"] == "true" for figure in figures(page))
 
 
-def test_the_live_form_offers_the_puzzles_that_record(base: str, page: Page, pysolve_backends: list[str]) -> None:
+def test_the_live_form_offers_the_puzzles_that_record(base: str, page: Page, pysolve_backends: list[str],
+                                                      pictures: Path) -> None:
     page.goto(f"{base}/traces")
     page.wait_for_function("document.getElementById('summary').textContent !== ''")
     recording = [name for name in api.puzzle_names() if recorded_by(name)]
@@ -150,10 +152,23 @@ def test_the_live_form_offers_the_puzzles_that_record(base: str, page: Page, pys
     assert page.locator(".only").evaluate_all("boxes => boxes.map(box => box.value)") == pysolve_backends
     if not recording:
         return
+    if "squares" in recording:  # the insect puzzle, its default: a search that backtracks
+        page.select_option("#puzzle", "squares")
+    else:
+        page.select_option("#puzzle", recording[0])
+        if page.locator("#options select[data-option=file]").count():
+            page.select_option("#options select[data-option=file]", index=1)  # the first shipped instance
+        if page.locator("#options [data-option=index]").count():
+            page.fill("#options [data-option=index]", "1")
     page.click("#ask")
     settle(page)
     error = page.text_content("#error") or ""
     if error:  # each back end that gave no trace, and why; no replay under the error
         assert error.startswith("side by side needs two searches; ") and not page.is_visible("#replay")
-    else:
-        assert len(figures(page)) >= 2 and page.is_visible("#replay")
+        return
+    assert len(figures(page)) >= 2 and page.is_visible("#replay")
+    page.click("#end")
+    assert all(figure["done"] == "true" for figure in figures(page))
+    shown = page.text_content("#question") or ""
+    assert "pysolve-upload-" not in shown and str(data_dir()) not in shown  # no folder of the server
+    screenshot(page, pictures, "traces-live")

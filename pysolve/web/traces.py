@@ -12,6 +12,7 @@ is a shipped instance's name (`guard.Files`).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -78,11 +79,11 @@ def live(puzzle: Puzzle, values: dict[str, Any], names: list[str]) -> dict[str, 
                 traces.append(replay.condensed(read_trace(path), f"{name}.jsonl"))
             except PysolveError as error:
                 missing.append(f"{name}: {files.shown(str(error))}")
-    if len(traces) < 2:
-        raise InputError("side by side needs two searches; " + ("; ".join(missing) or "no back end was asked"))
-    view = shown(replay.together(traces))
-    view["notes"] += [f"no trace from {reason}" for reason in missing]
-    return view
+        if len(traces) < 2:
+            raise InputError("side by side needs two searches; " + ("; ".join(missing) or "no back end was asked"))
+        view = shown(replay.together(traces))
+        view["notes"] += [f"no trace from {reason}" for reason in missing]
+        return json.loads(files.shown(json.dumps(view)))  # the question names its files as the request did
 
 
 def routes(workers: Workers, choice: Choice) -> list[Route]:
