@@ -240,6 +240,58 @@ def test_a_live_ask_replays_or_says_why_not(client: TestClient, name: str,
         assert "pysolve-upload-" not in message
 
 
+def test_the_live_form_knows_the_settings_that_compare(client: TestClient) -> None:
+    assert client.get("/api/traces/puzzles").json()["settings"] == list(replay.SETTINGS)
+
+
+VARIED = [name for name in api.puzzle_names() if any(option.name in replay.SETTINGS and option.choices
+                                                     for option in api.get_puzzle(name).question_options())]
+
+
+@pytest.mark.parametrize("name", VARIED)
+def test_a_live_ask_compares_a_settings_values(client: TestClient, name: str) -> None:
+    puzzle = api.get_puzzle(name)
+    setting = next(option for option in puzzle.question_options() if option.name in replay.SETTINGS and option.choices)
+    options: dict[str, str] = {}
+    names = {option.name for option in puzzle.question_options()}
+    if "file" in names and puzzle.catalogue().entries:
+        options["file"] = puzzle.catalogue().entries[0].file
+    if "index" in names:
+        options["index"] = "1"
+    if name == "fichas":
+        options.update(m="2", n="2")
+    values = list(setting.choices[:2])
+    answer = client.post("/api/traces/ask", json={"puzzle": name, "options": options, "backends": ["python"],
+                                                  "vary": setting.name, "values": values})
+    if not recorded_by(name):
+        assert f"{name} records no search" in refused(answer)
+    elif answer.status_code == 200:
+        traces = answer.json()["traces"]
+        assert [trace["question"][setting.name] for trace in traces] == values
+        assert [trace["name"] for trace in traces] == [f"python-{value}.jsonl" for value in values]
+    else:
+        assert refused(answer).startswith("side by side needs two searches; python-")
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"vary": "strategy", "values": ["dfs", "bfs"], "backends": ["python", "kanren"]},
+     "the values of strategy side by side are asked of one back end; the field 'backends' names 2"),
+    ({"vary": "m", "values": ["1", "2"], "backends": ["python"]}, "the field 'vary' names a search setting of fichas "
+     "that has choices (strategy, flavour), not \"m\""),
+    ({"vary": "strategy", "values": ["dfs", "sideways"], "backends": ["python"]},
+     'strategy is one of dfs, bfs, best-first, hill-climbing, shortest, astar, not "sideways"'),
+    ({"vary": "strategy", "values": ["dfs", "dfs"], "backends": ["python"]}, "takes 2 to 4 traces, not 1"),
+    ({"vary": "strategy", "values": [["dfs"], "bfs"], "backends": ["python"]},
+     "the field 'values' is a list of the varied setting's choices"),
+    ({"backends": [1]}, "the field 'backends' is a list of back-end names"),
+    ({"backends": ["python", "cobol"]}, "cobol"),
+])
+def test_a_bad_live_ask_is_a_one_line_400(client: TestClient, body: dict, said: str) -> None:
+    message = refused(client.post("/api/traces/ask", json={"puzzle": "fichas", "options": {"m": "2", "n": "2"},
+                                                           **body}))
+    assert said in message
+
+
 @pytest.mark.parametrize(("body", "said"), [
     ({}, "the field 'traces' is required"),
     ({"traces": "x"}, "the field 'traces' must be list"),

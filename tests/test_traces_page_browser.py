@@ -172,3 +172,16 @@ def test_the_live_form_offers_the_puzzles_that_record(base: str, page: Page, pys
     shown = page.text_content("#question") or ""
     assert "pysolve-upload-" not in shown and str(data_dir()) not in shown  # no folder of the server
     screenshot(page, pictures, "traces-live")
+    settings = page.locator("#compare option").evaluate_all("options => options.map(o => o.value).filter(Boolean)")
+    if settings:  # one back end, a setting's values side by side
+        page.select_option("#compare", settings[0])
+        assert page.is_hidden("#which") and page.is_disabled(f"#options [data-option={settings[0]}]")
+        ticked = page.locator(".value:checked").evaluate_all("boxes => boxes.map(box => box.value)")
+        page.click("#ask")
+        settle(page)
+        error = page.text_content("#error") or ""
+        if error:
+            assert error.startswith("side by side needs two searches; ")
+        else:
+            captions = page.locator("figure.tree figcaption").all_inner_texts()
+            assert len(captions) == len(ticked) and all(value in caption for value, caption in zip(ticked, captions))

@@ -3,7 +3,8 @@
 The traces come uploaded (their text, in the body: up to the server's 1 MB,
 some 12,000 events; a bigger one is replayed by `pysolve trace --html`) or
 asked live: the page names the puzzle, the question's options and the back
-ends, and the server runs each back end's search with `--trace` itself, in
+ends (or one back end and the values of a search setting to compare, such
+as fichas' strategies), and the server runs each search with `--trace` itself, in
 its worker under the usual bounds, into a private temporary folder, and
 sends back the replay (`pysolve.replay`). It never reads a path a request
 names: an uploaded trace is written into that folder first, a FILE option
@@ -56,29 +57,57 @@ def shown(traces: list[dict[str, Any]]) -> dict[str, Any]:
     return {"traces": traces, "notes": notes, "drawn": replay.DRAWN}
 
 
-def live(puzzle: Puzzle, values: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Each back end in `names` asked the question with `--trace`, in turn, its trace read back; the replay, and
-    why each back end that gave none did not (InputError when fewer than two did)."""
+Run = tuple[str, dict[str, Any], str]  # a back end, the options it is asked with beyond the question's, a name
+
+
+def runs_of(puzzle: Puzzle, names: list[str], vary: str | None, values: list[Any] | None) -> list[Run]:
+    """The searches a live ask makes: each back end in `names` asked the question; or, with `vary` (a search
+    setting of the puzzle that has choices, such as fichas' strategy), the one back end in `names` asked with
+    each of `values` (2 to MAX_TRACES of the choices)."""
+    if vary is None:
+        return [(name, {}, f"{name}.jsonl") for name in names]
+    varied = [option for option in puzzle.question_options()
+              if option.name == vary and option.name in replay.SETTINGS and option.choices]
+    if not varied:
+        settings = [option.name for option in puzzle.question_options()
+                    if option.name in replay.SETTINGS and option.choices]
+        raise InputError(f"the field 'vary' names a search setting of {puzzle.name} that has choices "
+                         f"({', '.join(settings) or 'it has none'}), not {excerpt(vary)}")
+    if len(names) != 1:
+        raise InputError(f"the values of {vary} side by side are asked of one back end; the field 'backends' "
+                         f"names {len(names)}")
+    picked = list(dict.fromkeys(values or []))
+    for value in picked:
+        if value not in varied[0].choices:
+            raise InputError(f"{vary} is one of {', '.join(map(str, varied[0].choices))}, not {excerpt(value)}")
+    replay.how_many(len(picked))
+    return [(names[0], {vary: value}, f"{names[0]}-{value}.jsonl") for value in picked]
+
+
+def live(puzzle: Puzzle, values: dict[str, Any], runs: list[Run]) -> dict[str, Any]:
+    """Each run (`runs_of`) asked with `--trace`, in turn, its trace read back; the replay, and why each that
+    gave no trace did not (InputError when fewer than two did)."""
     if not traced(puzzle):
         raise InputError(f"{puzzle.name} records no search (its solve has no --trace); the puzzles that do: "
                          f"{', '.join(name for name in api.puzzle_names() if traced(api.get_puzzle(name))) or 'none'}")
     asked = dict(values)
     if any(option.name == "seconds" for option in puzzle.question_options()):
-        asked["seconds"] = each_seconds(puzzle, values)  # each back end's, as in a cross-check: 8 s unless asked
+        asked["seconds"] = each_seconds(puzzle, values)  # each search's, as in a cross-check: 8 s unless asked
     traces, missing = [], []
     with Files(puzzle.catalogue()) as files:
         try:
             options = with_files(puzzle, asked, files)
-            puzzle.question(**options)
+            for _, changed, _ in runs:
+                puzzle.question(**{**options, **changed})
         except InputError as error:
             raise in_page_words(puzzle, error) from None
-        for name in names:
-            path = files.folder / f"{name}.jsonl"
+        for number, (name, changed, called) in enumerate(runs, 1):
+            path = files.folder / f"{number}.jsonl"
             try:
-                api.solve(puzzle, backend=name, trace=str(path), **options)
-                traces.append(replay.condensed(read_trace(path), f"{name}.jsonl"))
+                api.solve(puzzle, backend=name, trace=str(path), **{**options, **changed})
+                traces.append(replay.condensed(read_trace(path), called))
             except PysolveError as error:
-                missing.append(f"{name}: {files.shown(str(error))}")
+                missing.append(f"{called.removesuffix('.jsonl')}: {files.shown(str(error))}")
         if len(traces) < 2:
             raise InputError("side by side needs two searches; " + ("; ".join(missing) or "no back end was asked"))
         view = shown(replay.together(traces))
@@ -91,7 +120,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
 
     async def puzzles(request: Request) -> JSONResponse:
         views = [view for view in puzzles_view() if traced(api.get_puzzle(view["name"]))]
-        return JSONResponse({"puzzles": views, "most": replay.MAX_TRACES})
+        return JSONResponse({"puzzles": views, "most": replay.MAX_TRACES, "settings": list(replay.SETTINGS)})
 
     async def read(request: Request) -> JSONResponse:
         data = await body(request)
@@ -106,7 +135,11 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
             raise InputError(f"the field 'backends' is a list of back-end names, not {excerpt(names)}")
         for name in names:
             backends.check_name(name)
-        return JSONResponse(await workers.run(request, live, puzzle, values, list(dict.fromkeys(names))))
+        varied = field_of(data, "values", list)
+        if varied is not None and not all(isinstance(value, str) for value in varied):
+            raise InputError(f"the field 'values' is a list of the varied setting's choices, not {excerpt(varied)}")
+        runs = runs_of(puzzle, list(dict.fromkeys(names)), field_of(data, "vary", str), varied)
+        return JSONResponse(await workers.run(request, live, puzzle, values, runs))
 
     return [
         Route("/api/traces/puzzles", puzzles, methods=["GET"]),

@@ -3,6 +3,7 @@
 
 const MAX_UPLOAD = 1000000;  // bytes of a request body this server takes (pysolve.web.guard.MAX_BODY)
 let traced = [];
+let settings = [];  // the search settings whose values can be compared side by side (pysolve.replay.SETTINGS)
 
 whenRefused(() => {
   // A refusal replaces the replay: no stale trees under a new error.
@@ -49,15 +50,48 @@ function optionField(option) {
   return label;
 }
 
+function chosenPuzzle() {
+  return traced.find(p => p.name === document.getElementById("puzzle").value);
+}
+
 function choose() {
-  const puzzle = traced.find(p => p.name === document.getElementById("puzzle").value);
+  const puzzle = chosenPuzzle();
   document.getElementById("summary").textContent = puzzle ? puzzle.summary : "no puzzle records its searches yet";
   document.getElementById("options").replaceChildren(...(puzzle ? puzzle.options.map(optionField) : []));
+  const compare = document.getElementById("compare");
+  compare.replaceChildren(new Option("the back ends ticked", ""));
+  for (const option of puzzle ? puzzle.options : []) {
+    if (settings.includes(option.name) && option.choices.length > 1) {
+      compare.append(new Option(`the values of ${option.name} ticked, on the back end chosen above`, option.name));
+    }
+  }
+  comparing();
+}
+
+function comparing() {
+  // Comparing the back ends: their boxes. Comparing a setting's values: its choices (the first four ticked),
+  // in place of its own field.
+  const vary = document.getElementById("compare").value;
+  document.getElementById("which").hidden = Boolean(vary);
+  const box = document.getElementById("values");
+  box.hidden = !vary;
+  box.replaceChildren();
+  for (const input of document.querySelectorAll("#options [data-option]")) input.disabled = input.dataset.option === vary;
+  if (!vary) return;
+  const option = chosenPuzzle().options.find(each => each.name === vary);
+  box.append(`${vary}: `);
+  option.choices.forEach((value, index) => {
+    const tick = Object.assign(document.createElement("input"), { type: "checkbox", className: "value", value,
+      checked: index < 4 });
+    const label = document.createElement("label");
+    label.append(tick, ` ${value}`);
+    box.append(label);
+  });
 }
 
 function values() {
   const chosen = {};
-  for (const input of document.querySelectorAll("#options [data-option]")) {
+  for (const input of document.querySelectorAll("#options [data-option]:not(:disabled)")) {
     if (input.dataset.type === "bool") { if (input.checked) chosen[input.dataset.option] = true; continue; }
     if (input.value.trim()) chosen[input.dataset.option] = input.value.trim();
   }
@@ -65,16 +99,23 @@ function values() {
 }
 
 function askLive() {
-  const backends = [...document.querySelectorAll(".only:checked")].map(box => box.value);
-  const puzzle = document.getElementById("puzzle").value;
-  return working(async () => startReplay(await call("POST", "/api/traces/ask", { puzzle, options: values(), backends })));
+  const puzzle = document.getElementById("puzzle").value, vary = document.getElementById("compare").value;
+  const asked = { puzzle, options: values() };
+  if (vary) {
+    Object.assign(asked, { backends: [chosenBackend()], vary,
+      values: [...document.querySelectorAll(".value:checked")].map(box => box.value) });
+  } else {
+    asked.backends = [...document.querySelectorAll(".only:checked")].map(box => box.value);
+  }
+  return working(async () => startReplay(await call("POST", "/api/traces/ask", asked)));
 }
 
 document.getElementById("read").onclick = readFiles;
 document.getElementById("ask").onclick = askLive;
 document.getElementById("puzzle").onchange = choose;
+document.getElementById("compare").onchange = comparing;
 (async () => {
-  traced = (await call("GET", "/api/traces/puzzles")).puzzles;
+  ({ puzzles: traced, settings } = await call("GET", "/api/traces/puzzles"));
   for (const p of traced) document.getElementById("puzzle").append(new Option(p.name, p.name));
   choose();
 })();
