@@ -16,12 +16,15 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pysolve import api, cli, dispatch
 from pysolve.answers import UNKNOWN, Answer
 from pysolve.hidato import instances as hidato_instances
 from pysolve.hidato import model as hidato_model
 from pysolve.paths import data_dir
+from pysolve.squares import instances as squares_instances
+from pysolve.squares import model as squares_model
 from pysolve.sudoku import instances as sudoku_instances
 from pysolve.sudoku import model as sudoku_model
 from pysolve.trace import Recorded, Trace, read_trace
@@ -35,6 +38,12 @@ CASES = {  # name -> (puzzle, options, whether the search places every cell itse
                      True),
     "hidato fast": ("hidato", {"file": str(HIDATO / "rect_6x6_s12.txt"), "count": 2}, False),
     "hidato original": ("hidato", {"file": str(HIDATO / "sample.txt"), "count": 2, "strategy": "original"}, True),
+}
+SQUARES = {  # name -> (options, the back ends whose search finds one grid per class of turned grids)
+    "squares first": ({}, ()),
+    "squares original all": ({"all": True, "strategy": "original"}, ()),
+    "squares eternity all": ({"file": "eternity-3x3", "all": True}, ("python", "prolog")),
+    "squares fast count": ({"file": "insects", "count": True}, BACKENDS),
 }
 
 
@@ -178,6 +187,66 @@ def test_a_question_whose_search_records_nothing_gets_one_line(tmp_path: Path,
     assert not (tmp_path / "t.jsonl").exists()
 
 
+def squares_grids(trace: Recorded, entered: dict[int, dict[str, Any]], rows: int, cols: int) -> list[list[list[Any]]]:
+    """The grid at each solution: the moves on its path ({"piece", "turns"} at a cell; None where the search
+    placed nothing, its propagation did)."""
+    grids = []
+    for event in trace.events:
+        if event["e"] == "solution":
+            grid: list[list[Any]] = [[None] * cols for _ in range(rows)]
+            node = event["id"]
+            while node:
+                move = entered[node]["move"]
+                grid[move["row"] - 1][move["col"] - 1] = {"piece": move["piece"], "turns": move["turns"]}
+                node = entered[node]["parent"]
+            grids.append(grid)
+    return grids
+
+
+def check_squares(answer: Answer, trace: Recorded, backend: str, by_class: bool) -> None:
+    """The grids at the trace's solutions are the answer's (each cell the search placed agrees; Python and Prolog
+    place every cell), as many as the answer's, or one per class of turned grids for a search by class."""
+    entered = check_tree(trace)
+    asked = answer.asked
+    grids = squares_grids(trace, entered, asked.instance.rows, asked.instance.cols)
+    found = answer.count if answer.count is not None else len(answer.solutions)
+    assert trace.end["status"] == answer.status and len(grids) == trace.end["solutions"]
+    if by_class:
+        assert len(grids) * squares_model.class_size(asked) == found
+    else:
+        assert len(grids) == found
+    for grid in grids if answer.solutions else []:
+        assert any(all(cell in (None, want) for row, wanted in zip(grid, solution) for cell, want in zip(row, wanted))
+                   for solution in answer.solutions)
+        if backend != "kanren":
+            assert grid in answer.solutions
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", SQUARES)
+def test_each_squares_search_records_itself(case: str, backend: str, tmp_path: Path) -> None:
+    options, by_class = SQUARES[case]
+    answer, trace = traced(tmp_path, "squares", backend, **options)
+    assert trace.header["question"] == answer.question
+    check_squares(answer, trace, backend, backend in by_class)
+
+
+@pytest.mark.parametrize("case", SQUARES)
+def test_squares_python_and_prolog_search_node_for_node_alike(case: str, tmp_path: Path) -> None:
+    """The original's and the row order's searches, in both languages (the insects' count: the row order)."""
+    _, python = traced(tmp_path, "squares", "python", **SQUARES[case][0])
+    _, prolog = traced(tmp_path, "squares", "prolog", **SQUARES[case][0])
+    assert python.events == prolog.events and python.events
+
+
+def test_the_halves_count_records_nothing_and_says_which_do(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["solve", "squares", "eternity-3x3", "--count", "--backend", "python",
+                     "--trace", str(tmp_path / "t.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "records no trace; back ends that record it: kanren" in err
+
+
 RANDOM = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -195,3 +264,13 @@ def test_random_sudoku_searches_replay(backend: str, question: Any, tmp_path: Pa
 def test_random_hidato_searches_replay(backend: str, question: Any, tmp_path: Path) -> None:
     answer, trace = traced(tmp_path, "hidato", backend, question)
     check_replay("hidato", answer, trace, places_all=False)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@RANDOM
+@given(instance=squares_instances.instances(max_side=2), mode=st.sampled_from([squares_model.FIRST, "original"]))
+def test_random_squares_searches_replay(backend: str, instance: Any, mode: str, tmp_path: Path) -> None:
+    question = (squares_model.Question(instance) if mode == squares_model.FIRST else
+                squares_model.Question(instance, squares_model.ALL, strategy="original"))
+    answer, trace = traced(tmp_path, "squares", backend, question)
+    check_squares(answer, trace, backend, by_class=False)
