@@ -923,7 +923,7 @@ def traced_labelling(state: Any, xs: list[Any], labelled: list[tuple[Var, int]],
                      say: Say) -> Iterator[Any]:
     """`labelfd`'s search, each value tried recorded in `trace`: a node entered, failed when propagation
     empties a domain, left when the search moves on; a solution at each answer."""
-    store, position = state.constraints[FDStore], {}
+    store, position = state.constraints[FDStore], dict[int, int]()
     for index, x in enumerate(xs):  # each labelled variable's first place in xs
         target = walk(x, state.data)
         if is_var(target):

@@ -28,7 +28,6 @@ from pysolve.squares.model import (
     INSECT,
     RULES,
     STRATEGIES,
-    Grid,
     Instance,
     Question,
     as_grid,
