@@ -143,6 +143,17 @@ def test_python_and_prolog_search_node_for_node_alike(case: str, tmp_path: Path)
     assert python.events == prolog.events and python.events
 
 
+def test_hidatos_portfolio_records_both_searches_the_walk_from_the_root(tmp_path: Path) -> None:
+    """On a long board the propagating search spends its 500 nodes; the walk then starts at the root again,
+    in both languages alike."""
+    options = {"file": str(HIDATO / "long" / "snake_4x46.txt")}
+    python_answer, python = traced(tmp_path, "hidato", "python", **options)
+    _, prolog = traced(tmp_path, "hidato", "prolog", **options)
+    assert python.events == prolog.events
+    assert sum(event["e"] == "enter" and event["parent"] == 0 for event in python.events) == 2
+    check_replay("hidato", python_answer, python, places_all=True)
+
+
 def test_labels_say_the_move_in_the_puzzles_words(tmp_path: Path) -> None:
     _, sudoku = traced(tmp_path, "sudoku", "prolog", **CASES["sudoku plain"][1])
     _, hidato = traced(tmp_path, "hidato", "kanren", **CASES["hidato fast"][1])
