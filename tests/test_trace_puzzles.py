@@ -268,19 +268,13 @@ RANDOM = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCh
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("puzzle", ["sudoku", "hidato"])
 @RANDOM
-@given(question=sudoku_instances.questions(max_size=4, limit=5))
-def test_random_sudoku_searches_replay(backend: str, question: Any, tmp_path: Path) -> None:
-    answer, trace = traced(tmp_path, "sudoku", backend, question)
-    check_replay("sudoku", answer, trace, places_all=False)
-
-
-@pytest.mark.parametrize("backend", BACKENDS)
-@RANDOM
-@given(question=hidato_instances.questions(max_size=4, limit=5))
-def test_random_hidato_searches_replay(backend: str, question: Any, tmp_path: Path) -> None:
-    answer, trace = traced(tmp_path, "hidato", backend, question)
-    check_replay("hidato", answer, trace, places_all=False)
+@given(data=st.data())
+def test_random_board_searches_replay(puzzle: str, backend: str, data: st.DataObject, tmp_path: Path) -> None:
+    instances = sudoku_instances if puzzle == "sudoku" else hidato_instances
+    answer, trace = traced(tmp_path, puzzle, backend, data.draw(instances.questions(max_size=4, limit=5)))
+    check_replay(puzzle, answer, trace, places_all=False)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
