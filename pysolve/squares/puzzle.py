@@ -39,10 +39,10 @@ from pysolve.squares.model import (
     next_cells,
 )
 from pysolve.squares.prolog import puzzle_terms
-from pysolve.trace import Recorded, Trace
+from pysolve.trace import DEFAULT_LIMIT, Recorded, Trace
 from pysolve.words import plural
 
-TRACE_EVENTS = 200_000
+TRACE_EVENTS = DEFAULT_LIMIT  # events a replay page holds at most, as a --trace file
 OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
 
 
@@ -166,7 +166,7 @@ class Squares(Puzzle):
         return "\n\n".join(parts)
 
     def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
-        """--svg: the first solution as SVG; --trace-html / --trace: the original's search replayed / as JSON lines."""
+        """--svg: the first solution as SVG; --trace-html: the original's search replayed (`search_trace`)."""
         written = []
         instance = self.instance_of(answer)
         if outputs.get("svg"):
