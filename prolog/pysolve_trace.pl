@@ -93,20 +93,22 @@ trace_enter(Label, Parent, Node) :-
 trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
     Depth is ParentDepth + 1,
     (   tracing(_, _)
-    ->  bump(nodes, Id),
-        format(string(Text), "~w", [Label]),
-        (   Move == []
-        ->  Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}
-        ;   Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text, move:json(Move)}
-        ),
-        emit(Event),
+    ->  sig_atomic(entered(Label, Move, ParentId, Depth, Id)),
         (   true
-        ;   bump(backtracks, _),
-            emit(_{e:backtrack, id:Id, depth:Depth}),
+        ;   sig_atomic(( bump(backtracks, _), emit(_{e:backtrack, id:Id, depth:Depth}) )),
             fail
         )
     ;   Id = 0
     ).
+
+entered(Label, Move, ParentId, Depth, Id) :-
+    bump(nodes, Id),
+    format(string(Text), "~w", [Label]),
+    (   Move == []
+    ->  Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}
+    ;   Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text, move:json(Move)}
+    ),
+    emit(Event).
 
 %!  trace_fail(+Node) is det.
 %
@@ -114,8 +116,7 @@ trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
 
 trace_fail(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  bump(fails, _),
-        emit(_{e:fail, id:Id, depth:Depth})
+    ->  sig_atomic(( bump(fails, _), emit(_{e:fail, id:Id, depth:Depth}) ))
     ;   true
     ).
 
@@ -125,11 +126,14 @@ trace_fail(node(Id, Depth)) :-
 
 trace_solution(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  bump(solutions, Count),
-        emit(_{e:solution, id:Id, depth:Depth, count:Count})
+    ->  sig_atomic(( bump(solutions, Count), emit(_{e:solution, id:Id, depth:Depth, count:Count}) ))
     ;   true
     ).
 
+%   emit(+Event): count Event, write it while under the limit. Its callers
+%   count and write each event inside sig_atomic/1: a time limit (a signal)
+%   waits until the line is out, so a search stopped by its budget leaves
+%   no half line in the file and counts only what it wrote.
 emit(Event) :-
     bump(events, N),
     tracing(Stream, Limit),

@@ -236,15 +236,15 @@ def test_squares_trace_ends_on_every_solution(web: httpx.Client) -> None:
     trace = web.post("/api/squares/trace", json={"instance": "insects"}).json()
     events = trace["events"]
     assert trace["solutions"] == 4 and not trace["truncated"]
-    assert {event[0] for event in events} == {"place", "back", "solution"}
+    assert {event["e"] for event in events} == {"enter", "backtrack", "solution"}
     on_board: dict[int, tuple[int, int]] = {}
     for event in events:  # replayed as the page does: the board is full at each solution
-        if event[0] == "place":
-            on_board[event[1]] = (event[2], event[3])
-        elif event[0] == "back":
-            del on_board[event[1]]
+        if event["e"] == "enter":
+            on_board[event["id"]] = (event["move"]["row"], event["move"]["col"])
+        elif event["e"] == "backtrack":
+            del on_board[event["id"]]
         else:
-            assert len(on_board) == 9
+            assert len(set(on_board.values())) == len(on_board) == 9
     assert 'id="p1"' in trace["defs"]
 
 

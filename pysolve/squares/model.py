@@ -429,6 +429,15 @@ class Question:
         return self.instance.periods(self.count_orientations)
 
 
+def placement(pos: int, cols: int, piece: int, turns: int) -> tuple[str, dict[str, int]]:
+    """A search's choice, `piece` turned `turns` quarter turns on position `pos`, as a trace says it
+    (pysolve.trace): the label 'piece 7 turned 1 at r1c2' and the move {"row": 1, "col": 2, "piece": 7,
+    "turns": 1}, rows and columns from 1."""
+    r, c = divmod(pos, cols)
+    return f"piece {piece} turned {turns} at r{r + 1}c{c + 1}", {"row": r + 1, "col": c + 1, "piece": piece,
+                                                                   "turns": turns}
+
+
 def class_size(question: Question) -> int:
     """How many counted grids each canonical grid stands for: 1 up to rotation, else the turns of the whole
     grid that keep its shape (4 square, 2 not; the grids of a class are distinct above one cell)."""

@@ -2,8 +2,9 @@
 
 The trace is the one `pysolve solve squares --trace-html` writes (the
 Python reference search: row by row, every unused piece in each turn,
-recording each placement, backtrack and solution), here run over the whole
-search so that the page can jump from one solution to the next. The pieces
+recording each placement, backtrack and solution in pysolve's trace format,
+pysolve.trace), here run over the whole search so that the page can jump
+from one solution to the next. The pieces
 are the SVG groups of `pysolve.squares.draw`, shared with the static replay.
 """
 
@@ -17,8 +18,9 @@ from starlette.routing import Route
 
 from pysolve import api, files
 from pysolve.errors import UnknownName
-from pysolve.squares import draw, reference
+from pysolve.squares import draw
 from pysolve.squares.model import SHIPPED, Instance, Question, parse, shipped_dir
+from pysolve.squares.puzzle import search_trace
 from pysolve.web.core import Workers
 from pysolve.web.guard import body, excerpt, field_of
 
@@ -26,14 +28,12 @@ MAX_EVENTS = 50_000  # events sent to the page; a longer search is cut (and says
 
 
 def trace(instance: Instance) -> dict[str, Any]:
-    """The whole search on `instance` as events, under the squares question's usual budget."""
-    budget = api.get_puzzle("squares").budget(Question(instance))
-    recorded = reference.Trace(max_events=MAX_EVENTS)
-    reference.reference(instance, lambda grid: False, budget, recorded)
+    """The whole search on `instance` as events of the trace format, under the squares question's usual budget."""
+    recorded = search_trace(instance, False, api.get_puzzle("squares").budget(Question(instance)), MAX_EVENTS)
     return {"name": instance.name, "rows": instance.rows, "cols": instance.cols, "rule": instance.rule,
-            "defs": draw.defs(instance), "size": draw.SIZE, "events": [list(event) for event in recorded.events],
-            "truncated": recorded.truncated,
-            "solutions": sum(1 for event in recorded.events if event[0] == "solution")}
+            "defs": draw.defs(instance), "size": draw.SIZE, "events": recorded.events,
+            "truncated": recorded.end["truncated"],
+            "solutions": sum(1 for event in recorded.events if event["e"] == "solution")}
 
 
 def shipped(name: str) -> Instance:
