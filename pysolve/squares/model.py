@@ -270,7 +270,6 @@ def shipped_dir() -> Path:
 
 
 ALIASES = {f"eternity-{n}x{n}": f"eternity/pieces_{n:02d}x{n:02d}" for n in range(3, 7)}  # short names: alias -> name
-SHIPPED = {"insects": "insects.txt", **{alias: f"{name}.txt" for alias, name in ALIASES.items()}}  # the web's list
 DEFAULT = "insects"
 
 
