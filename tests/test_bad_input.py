@@ -33,7 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pysolve import cli, executors, files
+from pysolve import budget, cli, executors, files
 from pysolve.azul.match import play_match
 from pysolve.errors import InputError
 from pysolve.paths import data_dir
@@ -389,6 +389,55 @@ def test_ctrl_c_leaves_no_log_and_no_part(moment: str, games: int, tmp_path: Pat
     _, err = run_.communicate(timeout=60)
     assert run_.returncode == 130 and err == "pysolve: interrupted\n", err
     assert list(tmp_path.iterdir()) == []
+
+
+EXIT_AFTER_CTRL_C = """
+import signal, sys
+from pysolve import budget
+signal.signal(signal.SIGINT, budget.on_interrupt)
+sys.unraisablehook = budget.unraisable  # as the CLI's main installs them
+
+class Closing:
+    def __del__(self):  # a search's stream closed as Python exits, looking at its budget once more
+        budget.Budget().check()
+
+at_exit = Closing()
+try:
+    signal.raise_signal(signal.SIGINT)
+except KeyboardInterrupt:  # as the CLI's main ends a run on Ctrl-C
+    budget.interrupt_handled()
+    print("pysolve: interrupted", file=sys.stderr)
+sys.exit(130)
+"""
+
+
+def test_an_interrupt_once_handled_raises_nothing_while_python_exits() -> None:
+    """The race behind a Ctrl-C that hung `azul simulate` now and then: the interrupt, handled, was still
+    remembered, so a budget looked at in a finaliser as Python exited raised it again, and redelivering it
+    started a thread that never runs once Python is exiting: the process waited for ever."""
+    run_ = subprocess.run([sys.executable, "-c", EXIT_AFTER_CTRL_C], capture_output=True, text=True, timeout=30)
+    assert (run_.returncode, run_.stderr) == (130, "pysolve: interrupted\n")
+
+
+def test_a_redelivery_arriving_after_the_interrupt_was_handled_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A swallowed interrupt is redelivered unless the run handled it first; one already on its way when the
+    run handled it is dropped on arrival instead of breaking the run's exit. (The arrival is the handler
+    called here, as Python calls it in the main thread.)"""
+    sent: list[bool] = []
+    monkeypatch.setattr(budget._thread, "interrupt_main", lambda: sent.append(True))
+    monkeypatch.setattr(budget, "_interrupted", True)
+    monkeypatch.setattr(budget, "_echoes", 0)
+    budget._redeliver()  # before the run handled the interrupt: raised on arrival
+    with pytest.raises(KeyboardInterrupt):
+        budget.on_interrupt(signal.SIGINT, None)
+    budget._redeliver()  # one more on its way ...
+    budget.interrupt_handled()  # ... when the run handles the interrupt
+    assert budget.on_interrupt(signal.SIGINT, None) is None  # it arrives: dropped
+    budget._redeliver()  # once handled, nothing more is sent
+    assert (sent, budget._interrupted, budget._echoes) == ([True, True], False, 0)
+    budget.Budget().check()  # and budgets work again in this process
+    with pytest.raises(KeyboardInterrupt):  # a new Ctrl-C is one
+        budget.on_interrupt(signal.SIGINT, None)
 
 
 # ---------------------------------------------------------------- clusters and workers
