@@ -362,7 +362,7 @@ def simulate(tmp_path: Path, games: int, **limits: Any) -> subprocess.Popen[str]
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
             resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_size"], limits["file_size"]))
 
-    return subprocess.Popen([sys.executable, "-m", "pysolve.cli", "azul", "simulate", "--games", str(games),
+    return subprocess.Popen([sys.executable, "-m", "pysolve", "azul", "simulate", "--games", str(games),
                              "--log", "game.log", "--backend", "python"], cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, preexec_fn=limited)
 
@@ -440,6 +440,27 @@ def test_a_redelivery_arriving_after_the_interrupt_was_handled_is_dropped(monkey
     budget.Budget().check()  # and budgets work again in this process
     with pytest.raises(KeyboardInterrupt):  # a new Ctrl-C is one
         budget.on_interrupt(signal.SIGINT, None)
+
+
+CTRL_C_WHILE_LOADING = """
+import builtins, signal, sys
+load = builtins.__import__
+
+def loading(name, *args, **kwargs):  # Ctrl-C as the command starts loading the CLI
+    if name == "pysolve.cli":
+        signal.raise_signal(signal.SIGINT)
+    return load(name, *args, **kwargs)
+
+builtins.__import__ = loading
+sys.argv = ["pysolve", "azul", "simulate", "--games", "3000"]
+from pysolve.__main__ import main  # what the `pysolve` command and `python -m pysolve` run
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line() -> None:
+    run_ = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_LOADING], capture_output=True, text=True, timeout=60)
+    assert (run_.returncode, run_.stdout, run_.stderr) == (130, "", "pysolve: interrupted\n")
 
 
 # ---------------------------------------------------------------- clusters and workers
