@@ -133,7 +133,7 @@ def test_the_web_takes_every_name_the_cli_takes_but_no_path() -> None:
         assert str(data_dir()) not in str(error.value)
     with pytest.raises(InputError, match="close names: insects"):
         web_crosscheck.ask(squares, {"file": "insect"}, ["python"])
-    with pytest.raises(InputError, match=r"close names: eternity-4x4, eternity-3x3, "):  # aliases offered, as the CLI does
+    with pytest.raises(InputError, match=r"close names: eternity-4x4, eternity-3x3, "):  # aliases, as the CLI offers
         web_crosscheck.ask(squares, {"file": "eternity-3x4"}, ["python"])
 
 
