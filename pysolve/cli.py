@@ -443,11 +443,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, budget.on_interrupt)
         sys.unraisablehook = budget.unraisable
+    args = None
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
-        return int(exit_.code or 0)
-    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
+            return int(exit_.code or 0)
         bound = 0
         if hasattr(args, "memory"):
             bound = memory.default_limit() if args.memory is None else memory.parse_size(args.memory)
@@ -462,6 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pysolve: error: {detail or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        budget.interrupt_handled()
         print("pysolve: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

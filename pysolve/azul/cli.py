@@ -63,6 +63,8 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
     replay.add_argument("--svg", metavar="FILE", help="also write the table at step --step as SVG")
     replay.add_argument("--step", type=int, default=0, help="the step --svg draws, numbered as on the page "
                                                              "(default: the last)")
+    replay.add_argument("--game", type=int, default=1, help="the game of a log of several whose step --svg draws, "
+                                                            "numbered as on the page (default: the first)")
     memory.add_option(replay)
     replay.set_defaults(run=run_replay)
     record = commands.add_parser("record", help="record a playthrough: a seeded game with every state and legal "
@@ -255,7 +257,7 @@ def run_replay(args: argparse.Namespace) -> int:
         told = draw.replay(records, args.every_move)
     except InputError as error:
         raise InputError(f"{args.log}: {error}") from None
-    for path in write_pictures(records, args.html, args.svg, args.step):
+    for path in write_pictures(records, args.html, args.svg, args.step, args.game):
         print(f"wrote {path}", file=sys.stderr)
     print(told)
     return 0

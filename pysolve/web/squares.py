@@ -17,12 +17,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pysolve import api, files
-from pysolve.errors import UnknownName
 from pysolve.squares import draw
-from pysolve.squares.model import SHIPPED, Instance, Question, parse, shipped_dir
+from pysolve.squares.model import Instance, Question, parse
 from pysolve.squares.puzzle import search_trace
 from pysolve.web.core import Workers
-from pysolve.web.guard import body, excerpt, field_of
+from pysolve.web.guard import body, field_of, shipped_file
 
 MAX_EVENTS = 50_000  # events sent to the page; a longer search is cut (and says so)
 
@@ -37,18 +36,22 @@ def trace(instance: Instance) -> dict[str, Any]:
 
 
 def shipped(name: str) -> Instance:
-    """The shipped instance `name`, read from data/squares/ (never a path on the server, nor a file of that
-    name where the server runs); UnknownName when there is none."""
-    if name not in SHIPPED:
-        raise UnknownName(f"no shipped squares instance {excerpt(name)}; shipped: {', '.join(SHIPPED)}")
-    return parse(files.read_text(shipped_dir() / SHIPPED[name], "squares file"), name)
+    """The shipped instance `name` (any of its names the CLI takes: `insects`, `eternity-6x6`,
+    `eternity/pieces_06x06`), never a path on the server; UnknownName when there is none."""
+    path = shipped_file(api.get_puzzle("squares").catalogue(), name, "the instance")
+    return parse(files.read_text(path, "squares file"), name)
+
+
+def names() -> list[str]:
+    """The shipped instances as the page lists them: each by its shortest name (`insects`, `eternity-3x3`)."""
+    return [min(entry.names, key=len) for entry in api.get_puzzle("squares").catalogue().entries]
 
 
 def routes(workers: Workers) -> list[Route]:
     """The squares endpoints: the shipped instances, and the trace of one (shipped or uploaded)."""
 
     async def instances(request: Request) -> JSONResponse:
-        return JSONResponse({"instances": list(SHIPPED)})
+        return JSONResponse({"instances": names()})
 
     async def replay(request: Request) -> JSONResponse:
         data = await body(request)
