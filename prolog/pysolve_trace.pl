@@ -5,7 +5,8 @@
             trace_enter/4,             % +Label, +Move, +Parent, -Node
             trace_fail/1,              % +Node
             trace_solution/1,          % +Node
-            trace_root/1               % -Node
+            trace_root/1,              % -Node
+            trace_active/0
           ]).
 
 /** <module> A Prolog search recorded as it runs
@@ -77,6 +78,14 @@ trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
 %   The root of the search tree: `node(0, 0)`.
 
 trace_root(node(0, 0)).
+
+%!  trace_active is semidet.
+%
+%   A trace is open: a search that records itself only then (a traced
+%   variant of its loop) asks this once, when it starts.
+
+trace_active :-
+    tracing(_, _).
 
 %!  trace_enter(+Label, +Parent, -Node) is multi.
 %!  trace_enter(+Label, +Move, +Parent, -Node) is multi.
