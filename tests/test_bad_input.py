@@ -60,6 +60,8 @@ WRITERS = {  # every output flag, on a quick command that writes it
     "sudoku --svg": ["solve", "sudoku", str(SAMPLES["sudoku"][0]), "--backend", "python", "--svg", OUT],
     "squares --svg": ["solve", "squares", "--backend", "python", "--svg", OUT],
     "squares --trace-html": ["solve", "squares", "--backend", "python", "--trace-html", OUT],
+    "fichas --trace": ["solve", "fichas", "--m", "1", "--n", "1", "--backend", "python", "--trace", OUT],
+    "tangram --trace": ["solve", "tangram", "--backend", "python", "--trace", OUT],
     "azul simulate --log": ["azul", "simulate", "--log", OUT],
     "azul simulate --chart": ["azul", "simulate", "--chart", OUT],
     "azul replay --html": ["azul", "replay", LOG, "--html", OUT],
