@@ -86,9 +86,8 @@ initial_frontier('best-first', Problem, Item, heap(Heap)) :-
 
 frontier_search(Frontier0, Flavour, Problem, Tracer, Expanded0, Reversed, Expanded) :-
     (   take(Frontier0, Item, Frontier1)
-    ->  item(Tracer, Item, Parent, Path),
+    ->  taken(Tracer, Problem, Item, Path, Node),
         Path = [State|_],
-        visit(Tracer, Problem, State, Parent, Node),
         (   Problem:goal(State)
         ->  solved(Tracer, Node), Reversed = Path, Expanded = Expanded0
         ;   Expanded1 is Expanded0 + 1,
@@ -191,11 +190,14 @@ tracer(Strategy, Tracer) :-
     ;   Tracer = untraced
     ).
 
-%   item(+Tracer, +Item, -Parent, -Path): a frontier item's path and the
-%   node its last step came from; item_state(+Item, -State): its state.
+%   taken(+Tracer, +Problem, +Item, -Path, -Node): the path of the frontier
+%   item taken, its last state recorded as Node below the node its last step
+%   came from; item_state(+Item, -State): an item's last state.
 
-item(untraced, Path, none, Path).
-item(traced(_), Parent-Path, Parent, Path).
+taken(untraced, _, Path, Path, none).
+taken(traced(Scored), Problem, Parent-Path, Path, Node) :-
+    Path = [State|_],
+    visit(traced(Scored), Problem, State, Parent, Node).
 
 item_state([State|_], State).
 item_state(_-[State|_], State).
