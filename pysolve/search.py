@@ -279,7 +279,7 @@ def mirrored_shortest_path(
                     node = enter(trace, describe, board, node)
                 trace.solution(node)
             return Result(trace_back(parent, meeting) + half_back, budget.spent)
-        next_layer = []
+        next_layer: list[Board] = []
         for board in layer:
             budget.spend()
             if trace is not None:
