@@ -19,8 +19,9 @@ was generated from; the goal taken is the solution, a state expanded into
 no new state is a dead end (`fail`). Hill climbing takes the state it climbs
 to; `mirrored_shortest_path` takes each state it expands, then the state
 where the search meets its mirror image, then the half of the path read in
-the mirror, one node a state below it, the goal last. `describe` gives a
-state's label and `move`.
+the mirror, one node a state below it, the goal last; `shortest_path` (A*)
+takes each board it pops that is no stale entry. `describe` gives a state's
+label and `move`.
 """
 
 from __future__ import annotations
@@ -223,27 +224,42 @@ def shortest_path(
     problem: Problem[Board],
     lower_bound: Callable[[Board], int] | None = None,
     budget: Budget | None = None,
+    describe: Describe = labelled,
 ) -> Result[list[Board]]:
-    """A* graph search with a visited set; `lower_bound` (admissible, default 0) makes it Dijkstra/BFS.
+    """A* graph search with a visited set; `lower_bound` (admissible and consistent, default 0) makes it
+    Dijkstra/BFS.
 
-    Returns the path from the start to a nearest goal, and the states expanded.
+    Returns the path from the start to a nearest goal, and the states
+    expanded. Recorded in `budget.trace` when there is one: a node per board
+    taken from the frontier (a stale entry is no board taken), below the
+    board it was reached from (final once taken, the bound being consistent),
+    `describe` labelling it; a board that improves on no successor is a dead end.
     """
     estimate = lower_bound or (lambda board: 0)
     budget, start, tie = expansions(budget), problem.initial(), itertools.count()
     best_cost = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
+    trace = budget.trace
+    nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board taken (None: the root)
     frontier = [(estimate(start), next(tie), 0, start)]
     while frontier:
         _, _, cost, board = heapq.heappop(frontier)
         if cost > best_cost[board]:
             continue  # a stale entry: a cheaper way here was found later
+        if trace is not None:
+            nodes[board] = enter(trace, describe, board, nodes[parent[board]])
         if problem.is_goal(board):
+            if trace is not None:
+                trace.solution(nodes[board])
             return Result(trace_back(parent, board), budget.spent)
         budget.spend()
+        before = len(frontier)
         for child in problem.successors(board):
             if cost + 1 < best_cost.get(child, cost + 2):
                 best_cost[child], parent[child] = cost + 1, board
                 heapq.heappush(frontier, (cost + 1 + estimate(child), next(tie), cost + 1, child))
+        if trace is not None and len(frontier) == before:
+            trace.fail(nodes[board])
     return Result(None, budget.spent)
 
 

@@ -138,6 +138,15 @@ def test_random_orders_record_the_same_fichas_tree(strategy: str, flavour: str, 
     assert tree(python[1]) == tree(prolog[1])
 
 
+@pytest.mark.parametrize("order", [(2, 2), (3, 3), (0, 2)])
+def test_a_star_records_the_boards_it_takes(order: tuple[int, int], tmp_path: Path) -> None:
+    question = FichasQuestion(*order, "astar")
+    answer, recorded = traced(FICHAS, question, "python", tmp_path)
+    check_fichas(answer, recorded, question)
+    labels = [event["label"] for event in recorded.events if event["e"] == "enter"]
+    assert len(labels) == len(set(labels))  # a graph search takes every board once
+
+
 def test_hill_climbing_records_its_dead_end(tmp_path: Path) -> None:
     question = FichasQuestion(3, 4, "hill-climbing")
     for backend in ("python", "prolog"):

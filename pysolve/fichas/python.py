@@ -1,5 +1,5 @@
 """The imperative back end: the course strategies and A* from pysolve.search, which record themselves in a trace
-(all but A*: docs/fichas.md, "Searches recorded")."""
+(docs/fichas.md, "Searches recorded")."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pysolve.puzzle import NO_SOLUTION, Found
 
 
 def can_trace(question: Question) -> bool:
-    """Every strategy but A* records its search."""
-    return question.strategy != "astar"
+    """Every strategy records its search."""
+    return True
 
 
 def solve(question: Question, budget: Budget) -> Found:
@@ -22,7 +22,8 @@ def solve(question: Question, budget: Budget) -> Found:
                                                lambda board: describe(board, question.strategy))
         path, expanded = result.goal, result.expanded
     elif question.strategy == "astar":
-        result = search.shortest_path(boards, moves_lower_bound, budget)
+        result = search.shortest_path(boards, moves_lower_bound, budget,
+                                      lambda board: describe(board, question.strategy))
         path, expanded = result.goal, result.expanded
     else:
         tree = search.tree_search(question.strategy, search.PathProblem(boards), question.flavour, budget,
