@@ -5,7 +5,8 @@
             trace_enter/4,             % +Label, +Move, +Parent, -Node
             trace_fail/1,              % +Node
             trace_solution/1,          % +Node
-            trace_root/1               % -Node
+            trace_root/1,              % -Node
+            trace_active/0
           ]).
 
 /** <module> A Prolog search recorded as it runs
@@ -78,6 +79,14 @@ trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
 
 trace_root(node(0, 0)).
 
+%!  trace_active is semidet.
+%
+%   A trace is open: a search that records itself only then (a traced
+%   variant of its loop) asks this once, when it starts.
+
+trace_active :-
+    tracing(_, _).
+
 %!  trace_enter(+Label, +Parent, -Node) is multi.
 %!  trace_enter(+Label, +Move, +Parent, -Node) is multi.
 %
@@ -93,22 +102,18 @@ trace_enter(Label, Parent, Node) :-
 trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
     Depth is ParentDepth + 1,
     (   tracing(_, _)
-    ->  sig_atomic(entered(Label, Move, ParentId, Depth, Id)),
+    ->  format(string(Text), "~w", [Label]),
+        (   Move == []
+        ->  Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}
+        ;   Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text, move:json(Move)}
+        ),
+        record(nodes, Id, Event),
         (   true
-        ;   sig_atomic(( bump(backtracks, _), emit(_{e:backtrack, id:Id, depth:Depth}) )),
+        ;   record(backtracks, _, _{e:backtrack, id:Id, depth:Depth}),
             fail
         )
     ;   Id = 0
     ).
-
-entered(Label, Move, ParentId, Depth, Id) :-
-    bump(nodes, Id),
-    format(string(Text), "~w", [Label]),
-    (   Move == []
-    ->  Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}
-    ;   Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text, move:json(Move)}
-    ),
-    emit(Event).
 
 %!  trace_fail(+Node) is det.
 %
@@ -116,7 +121,7 @@ entered(Label, Move, ParentId, Depth, Id) :-
 
 trace_fail(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  sig_atomic(( bump(fails, _), emit(_{e:fail, id:Id, depth:Depth}) ))
+    ->  record(fails, _, _{e:fail, id:Id, depth:Depth})
     ;   true
     ).
 
@@ -126,14 +131,18 @@ trace_fail(node(Id, Depth)) :-
 
 trace_solution(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  sig_atomic(( bump(solutions, Count), emit(_{e:solution, id:Id, depth:Depth, count:Count}) ))
+    ->  record(solutions, Count, _{e:solution, id:Id, depth:Depth, count:Count})
     ;   true
     ).
 
-%   emit(+Event): count Event, write it while under the limit. Its callers
-%   count and write each event inside sig_atomic/1: a time limit (a signal)
-%   waits until the line is out, so a search stopped by its budget leaves
-%   no half line in the file and counts only what it wrote.
+%   record(+Counter, -Value, +Event): bump Counter (Value: its new value,
+%   which Event may hold) and write Event, signals held off meanwhile: a
+%   search stopped by its time limit leaves every event it counted written
+%   whole.
+
+record(Counter, Value, Event) :-
+    sig_atomic(( bump(Counter, Value), emit(Event) )).
+
 emit(Event) :-
     bump(events, N),
     tracing(Stream, Limit),

@@ -63,6 +63,8 @@ WRITERS = {  # every output flag, on a quick command that writes it
     "sudoku --trace": ["solve", "sudoku", str(SAMPLES["sudoku"][0]), "--backend", "python", "--trace", OUT],
     "hidato --trace": ["solve", "hidato", str(SAMPLES["hidato"][0]), "--backend", "python", "--trace", OUT],
     "squares --trace": ["solve", "squares", "--backend", "python", "--trace", OUT],
+    "fichas --trace": ["solve", "fichas", "--m", "1", "--n", "1", "--backend", "python", "--trace", OUT],
+    "tangram --trace": ["solve", "tangram", "--backend", "python", "--trace", OUT],
     "azul simulate --log": ["azul", "simulate", "--log", OUT],
     "azul simulate --chart": ["azul", "simulate", "--chart", OUT],
     "azul replay --html": ["azul", "replay", LOG, "--html", OUT],
