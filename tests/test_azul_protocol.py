@@ -46,6 +46,10 @@ def deciding(players: int, variant: str, seed: int, steps: int) -> State:
     return state
 
 
+FIRST = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "  # a game's first position
+         "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-")
+
+
 # -- position strings ----------------------------------------------------------------------------
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 10 ** 6), st.integers(0, 600))
@@ -79,8 +83,7 @@ def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend, p
 
 
 def test_the_first_position_of_a_game_reads_as_documented():
-    text = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "
-            "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-")
+    text = FIRST
     state, phase = position.read(text)
     assert phase == "p" and state["turn"] == 1 and state["factories"][0] == [2, 1, 1, 0, 0]
     assert position.write(state) == text
@@ -100,8 +103,7 @@ def test_the_first_position_of_a_game_reads_as_documented():
     (lambda f: [*f[:8], "17,15,15,16,18", *f[9:]], "101 tiles"),
 ])
 def test_a_bad_position_string_is_one_line_naming_its_field(change, field):
-    fields = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "
-              "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-").split(" ")
+    fields = FIRST.split(" ")
     with pytest.raises(InputError) as caught:
         position.read(" ".join(change(fields)))
     assert field in str(caught.value) and "\n" not in str(caught.value)

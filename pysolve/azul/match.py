@@ -232,10 +232,11 @@ def play_match(players: int = 2, seed: int = SEED, backend: str = "python",
                 if log:
                     records.append({"type": "move", "seat": seat, "move": list(move), "state": match.state})
             state, winners = match.state, match.winners
+            match.tell_end([board["score"] for board in state["boards"]], winners)
         except AgentFault as fault:
             state, winners = forfeited(match.state, fault.seat)
             forfeit = {"seat": fault.seat, "name": fault.name, "reason": fault.reason}
-        match.tell_end([board["score"] for board in state["boards"]], winners, forfeit and forfeit["seat"])
+            match.tell_end([board["score"] for board in state["boards"]], winners, fault.seat)
     finally:
         match.close()
     result = _result(match, state, winners, records)
