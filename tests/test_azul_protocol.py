@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import shlex
 import subprocess
 import sys
@@ -15,9 +16,11 @@ from hypothesis import strategies as st
 
 from pysolve.azul import position
 from pysolve.azul import tournament as tour
+from pysolve.azul.heuristics import move_gain
 from pysolve.azul.match import engine, play_match
 from pysolve.azul.model import VARIANTS, RandomStream
 from pysolve.azul.protocol import STARTUP_SECONDS, Agent, AgentFault, serve
+from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax, Node, pruned
 from pysolve.azul.strategies import strategy
 from pysolve.azul.tree import Game, State
 from pysolve.cli import main
@@ -228,3 +231,58 @@ def test_the_agent_command_serves_until_quit():
     run = subprocess.run([*shlex.split(PYSOLVE), "azul", "agent", "--strategy", "mcts:50"],
                          input="azul 1\nquit\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.splitlines()[-1] == "ready"
+
+
+# -- search players at a time per move ----------------------------------------------------------
+@pytest.mark.parametrize(("name", "expected"), [
+    ("minimax:0.5s", Minimax(depth=MAX_DEPTH, seconds=0.5)),
+    ("minimax:4:0.2s", Minimax(depth=4, seconds=0.2)),
+    ("minimax:0.2s:4", Minimax(depth=4, seconds=0.2)),
+    ("mcts:1s:w4", Mcts(seconds=1.0, width=4)),
+    ("mcts:w0:greedy", Mcts(width=0, playout="greedy")),
+])
+def test_search_players_take_a_time_per_move_by_name(name, expected):
+    assert strategy(name) == expected
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("minimax:0s", "above 0"),
+    ("minimax:1s:2s", "one depth in plies and a time per move"),
+    ("minimax:2:3", "one depth in plies and a time per move"),
+    ("mcts:w999", "a node keeps 1 to 200 moves"),
+    ("minimax:nans", "above 0 and at most 3600, not nan"),
+])
+def test_a_bad_time_or_width_is_one_line_naming_the_strategy(name, message):
+    with pytest.raises(InputError, match=message) as caught:
+        strategy(name)
+    assert name in str(caught.value)
+
+
+def test_minimax_by_the_clock_plays_the_deepest_search_it_finished():
+    state = deciding(2, "standard", 21, 10)
+    snapshot, moves = state.to_json(), state.legal_moves()
+    no_time = Minimax(depth=MAX_DEPTH, seconds=1e-9)(snapshot, moves, RandomStream(1))
+    assert no_time == Minimax(1)(snapshot, moves, RandomStream(1))  # one ply always finishes, nothing deeper did
+    started = time.monotonic()
+    timed = Minimax(depth=MAX_DEPTH, seconds=0.3)(snapshot, moves, RandomStream(1))
+    assert time.monotonic() - started < 3 and timed in moves
+
+
+def test_mcts_by_the_clock_stops_near_its_time():
+    state = deciding(3, "grey", 5, 20)
+    started = time.monotonic()
+    move, iterations = Mcts(seconds=0.3).search(state, random.Random(1))
+    assert time.monotonic() - started < 3 and move in state.legal_moves() and iterations >= 1
+
+
+def test_a_narrow_tree_keeps_the_best_line_moves_and_the_floor_only_when_nothing_else_is_left():
+    state = deciding(2, "standard", 8, 0)
+    snapshot = state.to_json()
+    ordered = sorted(state.legal_moves(), key=lambda move: move_gain(snapshot, move))
+    kept = pruned(ordered, 4)
+    assert len(kept) == 4 and all(move[2] for move in kept)
+    assert kept == [move for move in ordered if move[2]][-4:]
+    floor_only = [move for move in ordered if not move[2]]
+    assert pruned(floor_only, 4) == floor_only[-4:]
+    root = Node(state, 2, width=4)
+    assert sorted(root.untried) == sorted(kept)
