@@ -27,7 +27,7 @@ from pysolve.azul.python import PythonEngine
 from pysolve.azul.search import Mcts
 from pysolve.azul.tree import Game, State
 
-SEARCHES = [("random", 0), ("greedy", 0), ("random", search.WIDTH), ("greedy", search.WIDTH)]
+SEARCHES = [("random", 0), ("greedy", 0), ("random", search.WIDTH), ("greedy", search.WIDTH)]  # the last: the default
 ITERATIONS = {"python": 1000, "kanren": 40}
 
 
