@@ -69,20 +69,23 @@ def test_a_position_string_round_trips_every_reachable_state(players, variant, s
 
 
 @pytest.mark.parametrize("backend", ["python", "kanren", "prolog"])
-@settings(max_examples=8, deadline=None)
-@given(players=st.sampled_from([2, 3, 4]), variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10 ** 6),
-       steps=st.integers(0, 400))
-def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend, players, variant, seed, steps):
-    state = reached(players, variant, seed, steps)
-    if state.is_chance_node or state.is_terminal:
-        return
-    read, _ = position.read(position.of_state(state))
-    rules = engine(backend)
-    handle = rules.load(read)
-    try:
-        assert rules.legal_moves(handle) == state.legal_moves()
-    finally:
-        rules.close(handle)
+def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend):
+    rules = engine(backend)  # with Prolog hidden, its case is skipped here
+
+    @settings(max_examples=8, deadline=None)
+    @given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 10 ** 6), st.integers(0, 400))
+    def agree(players, variant, seed, steps):
+        state = deciding(players, variant, seed, steps)
+        if state.is_terminal:
+            return
+        read, _ = position.read(position.of_state(state))
+        handle = rules.load(read)
+        try:
+            assert rules.legal_moves(handle) == state.legal_moves()
+        finally:
+            rules.close(handle)
+
+    agree()
 
 
 def test_the_first_position_of_a_game_reads_as_documented():
