@@ -289,3 +289,18 @@ def test_a_narrow_tree_keeps_the_best_line_moves_and_the_floor_only_when_nothing
     assert pruned(floor_only, 4) == floor_only[-4:]
     root = Node(state, 2, width=4)
     assert sorted(root.untried) == sorted(kept)
+
+
+def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):
+    script = tmp_path / "deaf.py"
+    script.write_text(f"{HANDSHAKE}\nimport time\ntime.sleep(60)\n")
+    agent = Agent(f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}", seconds=0.5)
+    state = deciding(2, "standard", 1, 0)
+    agent._start(state.to_json())
+    started = time.monotonic()
+    try:
+        with pytest.raises(AgentFault, match="late: it does not read its input within 0.5 s"):
+            agent._send("info " + "x" * 1_000_000)  # far more than a pipe holds
+        assert time.monotonic() - started < 3
+    finally:
+        agent.close()

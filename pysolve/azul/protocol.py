@@ -30,6 +30,7 @@ import contextlib
 import dataclasses
 import os
 import queue
+import select
 import shlex
 import shutil
 import signal
@@ -135,9 +136,8 @@ class Agent:
         process, self._process = self._process, None
         if process is None:
             return
-        with contextlib.suppress(OSError, ValueError):
-            process.stdin.write("quit\n")  # type: ignore[union-attr]
-            process.stdin.flush()  # type: ignore[union-attr]
+        with contextlib.suppress(AgentFault):
+            self._send("quit", QUIT_SECONDS, process)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(QUIT_SECONDS)
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -175,11 +175,23 @@ class Agent:
         wall = state.get("variant", STANDARD)
         self._send(f"game seat {self.seat} players {state['players']} wall {wall} seconds {self.seconds:g}")
 
-    def _send(self, line: str) -> None:
-        """Write one line to the agent; AgentFault when it has gone."""
+    def _send(self, line: str, seconds: float | None = None, process: subprocess.Popen[str] | None = None) -> None:
+        """Write one line to the agent within `seconds` (default its time per move), on its pipe made
+        non-blocking: an agent that stops reading its input fills the pipe and is late, it never blocks the
+        game. AgentFault when it has gone or is late."""
+        process = process or self._process
+        assert process is not None and process.stdin is not None
+        data = (line + "\n").encode()
+        deadline = time.monotonic() + (seconds or self.seconds)
         try:
-            self._process.stdin.write(line + "\n")  # type: ignore[union-attr]
-            self._process.stdin.flush()  # type: ignore[union-attr]
+            pipe = process.stdin.fileno()
+            os.set_blocking(pipe, False)
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [pipe], [], left)[1]:
+                    raise self._fault(f"late: it does not read its input within {seconds or self.seconds:g} s")
+                with contextlib.suppress(BlockingIOError):
+                    data = data[os.write(pipe, data):]
         except (OSError, ValueError):
             raise self._crashed() from None
 
