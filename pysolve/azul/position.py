@@ -98,11 +98,17 @@ def _board(board: dict[str, Any], grey: bool) -> str:
     return f"{board['score']}:{_wall(board, grey)}:{lines}:{floor}"
 
 
+def phase_of(state: dict[str, Any]) -> str:
+    """The phase letter of a canonical state, which holds no chance node: `x` once over, else the phase whose
+    decision the seat to move makes (`p`, taking tiles)."""
+    return OVER if state["over"] else OFFER
+
+
 def write(state: dict[str, Any], phase: str | None = None) -> str:
-    """The position string of a canonical state; `phase` is a letter of PHASES (default: `p` while a seat
-    takes tiles, `x` once over)."""
+    """The position string of a canonical state; `phase` is a letter of PHASES (default `phase_of(state)`;
+    a chance node's letter comes from its `tree.State`, see `of_state`)."""
     grey = state.get("variant", STANDARD) == GREY
-    letter = phase or (OVER if state["over"] else OFFER)
+    letter = phase or phase_of(state)
     acting = f"{letter}{state['turn']}" if PHASES[letter][1] else letter
     marker = "c" if state["marker"] == CENTRE else str(state["marker"])
     fields = [f"{state['players']}{'g' if grey else 's'}", acting, str(state["round"]), str(state["moves"]),
@@ -114,7 +120,7 @@ def write(state: dict[str, Any], phase: str | None = None) -> str:
 def of_state(state: State) -> str:
     """The position string of a `tree.State` (chance nodes and the end included)."""
     if state.phase == MOVING:
-        return write(state.to_json(), OVER if state.is_terminal else OFFER)
+        return write(state.to_json())
     return write(state.to_json(), next(letter for letter, (phase, _) in PHASES.items() if phase == state.phase))
 
 

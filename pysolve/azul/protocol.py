@@ -111,13 +111,14 @@ class Agent:
         snapshot = dict(state)
         if self._process is None:
             self._start(snapshot)
-        self._send(f"position {position.write(snapshot)}")
-        self._send("moves " + " ".join(position.move_code(move) for move in moves))
+        phase = position.phase_of(snapshot)
+        self._send(f"position {position.write(snapshot, phase)}")
+        self._send("moves " + " ".join(position.move_code(move, phase) for move in moves))
         self._send("go")
         line = self._answer("move", self.seconds, "late: no move within")
         code = line.partition(" ")[2].strip()
         try:
-            move = position.parse_move(code)
+            move = position.parse_move(code, phase)
         except InputError:
             raise self._fault(f"illegal move {excerpt(code, 40)} (not a move code)") from None
         if move not in moves:
@@ -260,6 +261,7 @@ def serve(chosen: Strategy, name: str, requests: IO[str], answers: IO[str], seed
     i draws from the stream of `seed + i`."""
     strategy_now, seconds, rng = chosen, MOVE_SECONDS, RandomStream(seed)
     state: dict[str, Any] | None = None
+    phase = position.OFFER
     moves: list[Move] = []
     games = 0
 
@@ -288,13 +290,13 @@ def serve(chosen: Strategy, name: str, requests: IO[str], answers: IO[str], seed
             rng = RandomStream(seed + games)
             games += 1
         elif word == "position":
-            state, _ = position.read(rest)
+            state, phase = position.read(rest)
         elif word == "moves":
-            moves = [position.parse_move(code) for code in rest.split()]
+            moves = [position.parse_move(code, phase) for code in rest.split()]
         elif word == "go":
             if state is None or not moves:
                 raise InputError("agent: go before a position and its moves")
-            say(f"move {position.move_code(within(strategy_now, seconds)(state, moves, rng))}")
+            say(f"move {position.move_code(within(strategy_now, seconds)(state, moves, rng), phase)}")
         elif word == "quit":
             break
         elif word not in ("end", ""):
