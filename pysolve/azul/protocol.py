@@ -114,8 +114,9 @@ class Agent:
         phase = position.phase_of(snapshot)
         self._send(f"position {position.write(snapshot, phase)}")
         self._send("moves " + " ".join(position.move_code(move, phase) for move in moves))
+        asked = time.monotonic()  # the clock runs from the moment `go` is written
         self._send("go")
-        line = self._answer("move", self.seconds, "late: no move within")
+        line = self._answer("move", self.seconds, "late: no move within", asked)
         code = line.partition(" ")[2].strip()
         try:
             move = position.parse_move(code, phase)
@@ -161,7 +162,7 @@ class Agent:
         self._stderr = threading.Thread(target=_pump, args=(self._process.stderr, self._errors.append, False),
                                         daemon=True)
         self._stderr.start()
-        self._send(f"azul {VERSION}")
+        self._send(f"azul {VERSION}", STARTUP_SECONDS)
         while True:
             line = self._answer("", STARTUP_SECONDS, "silent: no ready within")
             word, _, rest = line.partition(" ")
@@ -172,9 +173,10 @@ class Agent:
             elif word != "option":
                 raise self._fault(f"garbage in its handshake: {excerpt(line, 60)}")
         for option, value in self.options.items():
-            self._send(f"set {option} {value}")
+            self._send(f"set {option} {value}", STARTUP_SECONDS)
         wall = state.get("variant", STANDARD)
-        self._send(f"game seat {self.seat} players {state['players']} wall {wall} seconds {self.seconds:g}")
+        self._send(f"game seat {self.seat} players {state['players']} wall {wall} seconds {self.seconds:g}",
+                   STARTUP_SECONDS)
 
     def _send(self, line: str, seconds: float | None = None, process: subprocess.Popen[str] | None = None) -> None:
         """Write one line to the agent within `seconds` (default its time per move), on its pipe made
@@ -188,18 +190,21 @@ class Agent:
             pipe = process.stdin.fileno()
             os.set_blocking(pipe, False)
             while data:
+                try:
+                    data = data[os.write(pipe, data):]
+                    continue
+                except BlockingIOError:
+                    pass  # the pipe is full: wait until the agent reads, within the time
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([], [pipe], [], left)[1]:
                     raise self._fault(f"late: it does not read its input within {seconds or self.seconds:g} s")
-                with contextlib.suppress(BlockingIOError):
-                    data = data[os.write(pipe, data):]
         except (OSError, ValueError):
             raise self._crashed() from None
 
-    def _answer(self, word: str, seconds: float, late: str) -> str:
+    def _answer(self, word: str, seconds: float, late: str, since: float | None = None) -> str:
         """The agent's next line that is not `info` (and starts with `word` when one is given), read within
-        `seconds`; AgentFault when it is late, crashes, or writes something else."""
-        deadline = time.monotonic() + seconds
+        `seconds` from `since` (default now); AgentFault when it is late, crashes, or writes something else."""
+        deadline = (since or time.monotonic()) + seconds
         while True:
             left = deadline - time.monotonic()
             try:
