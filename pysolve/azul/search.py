@@ -9,14 +9,13 @@ whichever back end plays the game (its canonical state becomes a State).
 so tree nodes keep their positions, each node only its `width` best moves by
 immediate gain (a move to the floor alone only when no line takes a tile:
 with many moves legal, the time goes to the few that matter); a round's end
-is a chance node (the next
-deal), where the tree stops and a playout goes on for `rounds` round ends,
-each deal drawn from a determinisation of the hidden bag order (the
-iteration's own random generator, weighted by the tiles in the bag). A
-playout is `greedy` (best immediate gain, the default) or `random` (the
-original random-feasible strategy); the position it reaches is valued for every seat
-(max-n: each seat's reward is its lead over the best other seat) and the
-rewards go back up the path. Every random number comes from a generator
+is a chance node (the next deal), where the tree stops and a playout goes on
+for `rounds` round ends, each deal drawn from a determinisation of the
+hidden bag order (the iteration's own random generator, weighted by the
+tiles in the bag). A playout is `greedy` (best immediate gain, the default)
+or `random` (the original random-feasible strategy); the position it
+reaches is valued for every seat (max-n: each seat's reward is its lead
+over the best other seat) and the rewards go back up the path. Every random number comes from a generator
 seeded by one number of the game's stream, so a seeded game is the same
 game every time; a time budget (seconds per move) makes it depend on speed.
 
