@@ -304,3 +304,14 @@ def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):
         assert time.monotonic() - started < 3
     finally:
         agent.close()
+
+
+def test_options_given_to_an_agent_are_set_after_its_handshake():
+    agent = Agent(f"{PYSOLVE} azul agent --strategy greedy", seconds=20, options={"strategy": "minimax:1"})
+    state = deciding(3, "grey", 14, 30)
+    try:
+        move = agent(state.to_json(), state.legal_moves(), RandomStream(1))
+    finally:
+        agent.close()
+    assert agent.agent_name == "greedy"
+    assert move == Minimax(1)(state.to_json(), state.legal_moves(), RandomStream(1))
