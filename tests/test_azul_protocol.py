@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 import shlex
 import subprocess
@@ -183,6 +184,10 @@ def test_forfeits_are_reported_by_the_simulate_command(tmp_path, capsys):
     assert main(["azul", "simulate", "--games", "2", "--strategy", f"{command},greedy", "--move-seconds", "2"]) == 0
     out = capsys.readouterr().out
     assert out.count("forfeit: seed") == 2 and "illegal move 9w5" in out
+    assert main(["azul", "simulate", "--games", "1", "--strategy", f"{command},greedy", "--json"]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert told["games"][0]["forfeit"]["name"] == command and told["games"][0]["scores"][0] == 0
+    assert told["summary"]["forfeits"][0]["reason"].startswith("illegal move 9w5")
 
 
 @pytest.mark.parametrize(("strategy_list", "message"), [
