@@ -90,7 +90,7 @@ class Agent:
     """A strategy played by an outside program over the protocol: `cmd:COMMAND` in a strategy list.
 
     The process starts at the agent's first move (one process per seat per game) and ends at `close`.
-    `name` is what standings call it (`cmd:COMMAND`); the name the agent gives is kept in `agent_name`.
+    Standings call it by its `__name__`, `cmd:COMMAND`; the name the agent gives itself is `agent_name`.
     """
 
     def __init__(self, command: str, seconds: float = MOVE_SECONDS, options: Mapping[str, str] | None = None) -> None:
