@@ -5,12 +5,13 @@ Run: .venv/bin/python bench/azul_time.py [GAMES] [SECONDS]  (not a test; prints 
 First the search speed: MCTS iterations (one playout each) per CPU second
 from the first decision of seed 1's two-player game, for each playout
 policy and tree width, on the Python and the miniKanren rules (a Prolog
-game is searched on the Python rules). Then `mcts:SECONDSs` (the default search player at a time per
-move) against mcts:1000 as it was before it searched greedy playouts on a
-narrow tree (`mcts:1000:random:w0`), the default `mcts:1000`, and
-lookahead: GAMES games each on the Python rules, seeds 1000.., seats
-swapped every game, Wilson 95 % intervals. A time per move is wall-clock
-time, so on a loaded machine every timed player searches less.
+game is searched on the Python rules). Then `mcts:SECONDSs` (the default
+search player at a time per move) against the old defaults at the same
+time (`mcts:SECONDSs:random:w0`: random playouts, every move kept),
+mcts:1000 as it was before (`mcts:1000:random:w0`), and lookahead: GAMES
+games each on the Python rules, seeds 1000.., seats swapped every game,
+Wilson 95 % intervals. A time per move is wall-clock time, so on a loaded
+machine every timed player searches less.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def main() -> None:
     speed_table()
     print("\n| strategy | against | games | wins | win rate | 95 % interval | mean score | opponent's |")
     print("|---|---|---|---|---|---|---|---|")
-    for opponent in ("mcts:1000:random:w0", "mcts:1000", "lookahead"):
+    for opponent in (f"mcts:{seconds}s:random:w0", "mcts:1000:random:w0", "lookahead"):
         match(f"mcts:{seconds}s", opponent, games)
 
 
