@@ -459,18 +459,15 @@ class Compact(Propagator):
     since the last run (or rebuilt from the values it kept, when fewer); a value stays while one of its
     rows is possible. The store remembers the domains and rows this propagator last left.
 
-    A value's support is looked for first at its residue, the row that supported it last time (a hint kept
-    on the propagator and shared by every state: a stale hint costs only the full look-up), read as one
-    byte of the possible rows; the full look-up (the value's rows and the possible ones) runs when that
-    row has gone, and its highest row is the next residue."""
+    Measured and left out (docs/squares.md): residual supports, each value's last supporting row tested
+    first; on Owen's squares the test of a remembered row costs, in Python, what the look-up costs."""
 
-    __slots__ = ("residues", "table")
+    __slots__ = ("table",)
     cheap = False
 
     def __init__(self, slots: Sequence[int], table: Table) -> None:
         super().__init__(slots)
         self.table = table
-        self.residues = [[rows.bit_length() - 1 if rows else 0 for rows in rows_with] for rows_with in table.rows_with]
 
     def propagate(self, store: FDStore) -> bool:
         table, slots, current = self.table, self.slots, store.domains
@@ -489,24 +486,16 @@ class Compact(Propagator):
                 possible &= rows_of(table.rows_with[i], new)
         if not possible:
             return False
-        view = possible.to_bytes(table.size, "little")
         for i, domain in enumerate(domains):
             if changed == [i] or not domain & (domain - 1):
                 continue  # every value left has a possible row: only this position's values' rows were
                 # dropped, or this one value is in every row the narrowing by the domains has kept
-            rows_with, residues, kept, rest = table.rows_with[i], self.residues[i], 0, domain
+            rows_with, kept, rest = table.rows_with[i], 0, domain
             while rest:
                 low = rest & -rest
-                rest ^= low
-                value = low.bit_length() - 1
-                row = residues[value]
-                if view[row >> 3] >> (row & 7) & 1:
+                if rows_with[low.bit_length() - 1] & possible:
                     kept |= low
-                else:
-                    support = rows_with[value] & possible
-                    if support:
-                        kept |= low
-                        residues[value] = support.bit_length() - 1
+                rest ^= low
             domains[i] = kept
         store.seen[self] = (domains, possible)
         for x, domain in zip(slots, domains):
@@ -582,7 +571,6 @@ class Table:
                 rows_with[value] = int.from_bytes(bitmap, "little")
             self.rows_with.append(rows_with)
         self.every = (1 << len(self.rows)) - 1
-        self.size = size  # the bytes of a bit set of rows
 
     def propagator(self, slots: list[int]) -> Propagator:
         """The propagator of this table over `slots`."""
