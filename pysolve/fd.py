@@ -50,14 +50,16 @@ The propagators:
 - all-different removes a bound value from its peers, fails when fewer
   values remain than variables (pigeonhole), and when the values are
   exactly as many as the variables binds a value that only one variable can
-  still take (a hidden single).
+  still take (a hidden single). With classes, the classes each domain meets
+  are remembered and updated from the values it lost.
 - a table keeps, per position, only the values some still-possible row has
   (generalised arc consistency). Two columns: per-value support sets, a memo
   of the union for a domain, and a side revised only when the other side
   changed; three columns: each value's rows indexed by its neighbours in
   the row, and only the values a removal touched are checked again; more
   columns: compact table (the possible rows as a bit set, narrowed by what
-  each domain lost, and a value kept while one of its rows is possible).
+  each domain lost, and a value kept while one of its rows is possible; a
+  table none of whose domains changed since its last run is not run again).
 - linear sums and orderings keep bounds consistency.
 
 Limits: values are non-negative integers (the bit sets); domains are meant
@@ -498,10 +500,7 @@ class Compact(Propagator):
                 rest ^= low
             domains[i] = kept
         store.seen[self] = (domains, possible)
-        for x, domain in zip(slots, domains):
-            if current[x] != domain and not store.narrow(x, domain):
-                return False
-        return True
+        return all(current[x] == domain or store.narrow(x, domain) for x, domain in zip(slots, domains))
 
 
 def rows_of(rows_with: list[int], values: int) -> int:
