@@ -16,14 +16,14 @@ this module in `pysolve.fd`, on miniKanren's own constraint store.
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
 
-__all__ = ["Budget", "conj", "disj", "disj_over", "eq", "fail", "given", "lazy", "project",
-           "reify", "require", "run", "unify", "var", "where"]
+__all__ = ["Budget", "Cons", "collect", "conj", "disj", "disj_over", "eq", "fail", "given", "iterate", "lazy",
+           "project", "reify", "require", "run", "unify", "var", "where"]
 
 State = Any  # kanren's substitution: a mapping of variables to terms (its own goals type it loosely)
 Goal = Callable[[State], Iterator[State]]
@@ -61,9 +61,65 @@ def require() -> None:
 if not PROBLEM:
     from kanren import eq, var
     from kanren.core import fail
-    from unification import reify, unify
+    from unification import isvar, reify, unify
 else:  # pragma: no cover - exercised only on a broken install
-    eq = var = reify = unify = fail = None  # type: ignore[assignment]
+    eq = var = isvar = reify = unify = fail = None  # type: ignore[assignment]
+
+
+class Cons:
+    """A list cell `[head | tail]` (the empty list is `()`), for lists that searches extend at the front.
+
+    Cells share their tails, as Prolog's lists do, and a cell knows whether it holds a variable, so
+    reifying a long ground list (a frontier of paths) costs nothing: the reifier stops at ground cells.
+    """
+
+    __slots__ = ("ground", "head", "tail")
+
+    def __init__(self, head: Any, tail: Any) -> None:
+        self.head, self.tail = head, tail
+        self.ground = _is_ground(head) and _is_ground(tail)
+
+    def __iter__(self) -> Iterator[Any]:
+        cell: Any = self
+        while isinstance(cell, Cons):
+            yield cell.head
+            cell = cell.tail
+
+    def __repr__(self) -> str:
+        return f"Cons({self.head!r}, {self.tail!r})"
+
+
+def _is_ground(term: Any) -> bool:
+    """True when `term` holds no logic variable (a Cons says so itself)."""
+    if isinstance(term, Cons):
+        return term.ground
+    if isinstance(term, tuple):
+        return all(_is_ground(item) for item in term)
+    return not isvar(term)
+
+
+if not PROBLEM:
+    from unification.core import _reify, _unify, construction_sentinel
+
+    def _unify_cons(u: Cons, v: Cons, state: State) -> Iterator[Any]:
+        """Cells unify head with head and tail with tail (through unification's own evaluation stack)."""
+        state = yield _unify(u.head, v.head, state)
+        if state is not False:
+            state = yield _unify(u.tail, v.tail, state)
+        yield state
+
+    def _reify_cons(cell: Cons, state: State) -> Iterator[Any]:
+        """A ground cell is its own value; otherwise the cell of its reified head and tail."""
+        if cell.ground:
+            yield cell
+            return
+        head = yield _reify(cell.head, state)
+        tail = yield _reify(cell.tail, state)
+        yield construction_sentinel
+        yield Cons(head, tail)
+
+    _unify.add((Cons, Cons, Mapping), _unify_cons)
+    _reify.add((Cons, Mapping), _reify_cons)
 
 
 def conj(*goals: Goal) -> Goal:
@@ -139,6 +195,40 @@ def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
             yield result
 
     return project_goal
+
+
+def collect(template: Any, goal: Goal, items: Any) -> Goal:
+    """`items` is the list (Cons cells) of `template`'s values in every answer of `goal`, in order
+    (Prolog's findall/3)."""
+
+    def collect_goal(state: State) -> Iterator[State]:
+        found: Any = ()
+        for value in reversed([reify(template, answer) for answer in goal(state)]):
+            found = Cons(value, found)
+        yield from eq(items, found)(state)
+
+    return collect_goal
+
+
+def iterate(step: Callable[[Any, Any], Goal], start: Any, end: Any) -> Goal:
+    """`end` is where `step(term, next)` leads from `start`, taken step after step until no step applies.
+
+    Each step commits to its first answer, as Prolog's if-then-else does; `start` must be ground when the
+    goal runs. This is a tail-recursive relation run in constant stack (Prolog's last-call optimisation):
+    written as recursion, a search of a million steps would nest a million Python generators.
+    """
+
+    def iterate_goal(state: State) -> Iterator[State]:
+        term = reify(start, state)
+        while True:
+            following = var()
+            answer = next(step(term, following)({}), None)
+            if answer is None:
+                break
+            term = reify(following, answer)
+        yield from eq(end, term)(state)
+
+    return iterate_goal
 
 
 def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:
