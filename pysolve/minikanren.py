@@ -22,7 +22,7 @@ from typing import Any
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
 
-__all__ = ["Budget", "Cons", "collect", "conj", "disj", "disj_over", "eq", "fail", "given", "iterate", "lazy",
+__all__ = ["Budget", "Cons", "Struct", "collect", "conj", "disj", "disj_over", "eq", "fail", "given", "iterate", "lazy",
            "project", "reify", "require", "run", "unify", "var", "where"]
 
 State = Any  # kanren's substitution: a mapping of variables to terms (its own goals type it loosely)
@@ -89,9 +89,22 @@ class Cons:
         return f"Cons({self.head!r}, {self.tail!r})"
 
 
+class Struct(tuple):
+    """A compound term (a tuple: Prolog's `node(K, V, L, R)` is `Struct(("node", k, v, l, r))`) that knows
+    whether it is ground, as Cons cells do: trees and heaps of such terms reify in the time of their
+    newly built part, not of their whole size."""
+
+    ground: bool
+
+    def __new__(cls, items: Iterable[Any]) -> Struct:
+        struct = super().__new__(cls, items)
+        struct.ground = all(_is_ground(item) for item in struct)
+        return struct
+
+
 def _is_ground(term: Any) -> bool:
-    """True when `term` holds no logic variable (a Cons says so itself)."""
-    if isinstance(term, Cons):
+    """True when `term` holds no logic variable (a Cons or a Struct says so itself)."""
+    if isinstance(term, (Cons, Struct)):
         return term.ground
     if isinstance(term, tuple):
         return all(_is_ground(item) for item in term)
@@ -99,7 +112,7 @@ def _is_ground(term: Any) -> bool:
 
 
 if not PROBLEM:
-    from unification.core import _reify, _unify, construction_sentinel
+    from unification.core import _reify, _reify_Iterable_ctor, _unify, construction_sentinel
 
     def _unify_cons(u: Cons, v: Cons, state: State) -> Iterator[Any]:
         """Cells unify head with head and tail with tail (through unification's own evaluation stack)."""
@@ -118,8 +131,13 @@ if not PROBLEM:
         yield construction_sentinel
         yield Cons(head, tail)
 
+    def _reify_struct(struct: Struct, state: State) -> Any:
+        """A ground term is its own value; otherwise the term of its reified items."""
+        return struct if struct.ground else _reify_Iterable_ctor(Struct, struct, state)
+
     _unify.add((Cons, Cons, Mapping), _unify_cons)
     _reify.add((Cons, Mapping), _reify_cons)
+    _reify.add((Struct, Mapping), _reify_struct)
 
 
 def conj(*goals: Goal) -> Goal:

@@ -24,6 +24,7 @@ from pysolve.minikanren import (
     Budget,
     Cons,
     Goal,
+    Struct,
     collect,
     conj,
     disj,
@@ -169,9 +170,9 @@ def nodeo(key, path, one, other, node) -> Goal:
     one_rank, other_rank, rank = var(), var(), var()
     return conj(ranko(one, one_rank), ranko(other, other_rank),
                 disj(conj(where(lambda a, b: a >= b, one_rank, other_rank), succo(other_rank, rank),
-                          eq(node, ("node", rank, key, path, one, other))),
+                          eq(node, Struct(("node", rank, key, path, one, other)))),
                      conj(where(lambda a, b: a < b, one_rank, other_rank), succo(one_rank, rank),
-                          eq(node, ("node", rank, key, path, other, one)))))
+                          eq(node, Struct(("node", rank, key, path, other, one))))))
 
 
 def mergeo(one, other, merged) -> Goal:
@@ -191,7 +192,7 @@ def mergeo(one, other, merged) -> Goal:
 
 def heap_pusho(heap, key, path, pushed) -> Goal:
     """`pushed` is `heap` with `path` added under `key`."""
-    return mergeo(heap, ("node", 1, key, path, (), ()), pushed)
+    return mergeo(heap, Struct(("node", 1, key, path, (), ())), pushed)
 
 
 def heap_popo(heap, path, rest) -> Goal:
@@ -311,16 +312,92 @@ def tree_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
                 disj(eq(end, ("found", path, expanded)), conj(eq(end, ("exhausted", expanded)), eq(path, ()))))
 
 
-STRATEGIES = ("dfs", "bfs", "best-first", "hill-climbing", "shortest")
+# --- A*: graph search, the cheapest known cost of each board in a search tree term ------------------------
 
 
-def can_answer(question: Question) -> bool:
-    """Every strategy but A*."""
-    return question.strategy in STRATEGIES
+def compareo(order, one, other) -> Goal:
+    """`order` is "<", "=" or ">" as `one` stands to `other` in Python's order (Prolog's compare/3)."""
+    return project(lambda a, b: "<" if a < b else "=" if a == b else ">", order, one, other)
+
+
+def lookupo(tree, key, default, value) -> Goal:
+    """`value` is what the search tree `tree` ((), or ("tree", key, value, left, right)) holds under `key`,
+    `default` when it holds nothing there."""
+    here, held, left, right, order = var(), var(), var(), var(), var()
+    return disj(
+        conj(eq(tree, ()), eq(value, default)),
+        conj(eq(tree, ("tree", here, held, left, right)), compareo(order, key, here),
+             disj(conj(eq(order, "="), eq(value, held)),
+                  conj(eq(order, "<"), lazy(lookupo, left, key, default, value)),
+                  conj(eq(order, ">"), lazy(lookupo, right, key, default, value)))),
+    )
+
+
+def inserto(tree, key, value, updated) -> Goal:
+    """`updated` is `tree` holding `value` under `key` (in place of what it held there)."""
+    here, held, left, right, changed, order = var(), var(), var(), var(), var(), var()
+    return disj(
+        conj(eq(tree, ()), eq(updated, Struct(("tree", key, value, (), ())))),
+        conj(eq(tree, ("tree", here, held, left, right)), compareo(order, key, here),
+             disj(conj(eq(order, "="), eq(updated, Struct(("tree", key, value, left, right)))),
+                  conj(eq(order, "<"), lazy(inserto, left, key, value, changed),
+                       eq(updated, Struct(("tree", here, held, changed, right)))),
+                  conj(eq(order, ">"), lazy(inserto, right, key, value, changed),
+                       eq(updated, Struct(("tree", here, held, left, changed)))))),
+    )
+
+
+def relaxo(search, children, cost, relaxed) -> Goal:
+    """`relaxed` is the A* search term ("astar", Heap, Costs, Tie, E) with each child path that reaches its
+    board in `cost` moves, fewer than known, recorded in Costs and queued under (cost + bound, Tie)."""
+    heap, costs, tie, expanded = var(), var(), var(), var()
+    child, others, board, known, estimate, key, heap1, costs1, tie1, following = (var() for _ in range(10))
+    improve = conj(eq(child, Cons(board, var())), lookupo(costs, board, cost + 1, known),
+                   disj(conj(where(lambda a: cost < a, known), inserto(costs, board, cost, costs1),
+                             project(lambda b: moves_lower_bound("".join(b)), estimate, board),
+                             project(lambda h, t: (cost + h, t), key, estimate, tie),
+                             heap_pusho(heap, key, (cost, child), heap1), succo(tie, tie1),
+                             eq(following, ("astar", heap1, costs1, tie1, expanded))),
+                        conj(where(lambda a: cost >= a, known), eq(following, search))))
+    return disj(conj(eq(children, ()), eq(relaxed, search)),
+                conj(eq(children, Cons(child, others)), eq(search, ("astar", heap, costs, tie, expanded)),
+                     improve, lazy(relaxo, following, others, cost, relaxed)))
+
+
+def astar_stepo(search, following, question: Question, budget: Budget) -> Goal:
+    """One step of A* from ("astar", Heap, Costs, Tie, E): take the cheapest entry (Cost, Path); skip it when
+    a cheaper way to its board is known, end with ("found", Path, E) at the goal, else expand every successor
+    board (graph search: a board seen before counts only when reached cheaper); an empty heap ends it."""
+    m, n, length = question.m, question.n, question.m + question.n + 1
+    heap, costs, tie, expanded, rest, cost, path, board, best, expanded1, children, after = (
+        var() for _ in range(12))
+    return disj(
+        conj(eq(search, ("astar", (), var(), var(), expanded)), eq(following, ("exhausted", expanded))),
+        conj(eq(search, ("astar", heap, costs, tie, expanded)), lazy(heap_popo, heap, (cost, path), rest),
+             eq(path, Cons(board, var())), lazy(lookupo, costs, board, None, best),
+             disj(conj(where(lambda c, b: c > b, cost, best), eq(following, ("astar", rest, costs, tie, expanded))),
+                  conj(where(lambda c, b: c <= b, cost, best),
+                       disj(conj(goal_patho(path, m, n), eq(following, ("found", path, expanded))),
+                            conj(not_goal_patho(path, m, n), budget.tick(), succo(expanded, expanded1),
+                                 collect(Cons(after, path), lazy(moveo, board, after, length), children),
+                                 given(lambda c: relaxo(("astar", rest, costs, tie, expanded1), children, c + 1,
+                                                        following), cost)))))),
+    )
+
+
+def astar_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
+    """`path` (latest board first) is a shortest path found by A* under the admissible, consistent bound
+    on the moves left, () when there is none; `expanded` counts the boards it expanded."""
+    first = tuple(start(question.m, question.n))
+    heap, search, end = var(), var(), var()
+    return conj(heap_pusho((), (moves_lower_bound("".join(first)), 0), (0, Cons(first, ())), heap),
+                eq(search, ("astar", heap, Struct(("tree", first, 0, (), ())), 1, 0)),
+                iterate(lambda term, following: astar_stepo(term, following, question, budget), search, end),
+                disj(eq(end, ("found", path, expanded)), conj(eq(end, ("exhausted", expanded)), eq(path, ()))))
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Answer a course strategy (tree search over its frontier) or `shortest` (iterative deepening)."""
+    """Answer a course strategy (tree search over its frontier), `astar` or `shortest` (iterative deepening)."""
     path, expanded = var(), var()
     if question.strategy == "shortest":
         first = tuple(start(question.m, question.n))
@@ -332,7 +409,8 @@ def solve(question: Question, budget: Budget) -> Found:
         boards = list(answers[0])
         states = budget.spent
     else:
-        latest_first, states = run(tree_searcho(question, path, expanded, budget), (path, expanded))[0]
+        searcho = astar_searcho if question.strategy == "astar" else tree_searcho
+        latest_first, states = run(searcho(question, path, expanded, budget), (path, expanded))[0]
         boards = list(latest_first)[::-1]
     if not boards:
         return Found([], {"states": states}, status=NO_SOLUTION)
