@@ -22,8 +22,8 @@ from typing import Any
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
 
-__all__ = ["Budget", "Cons", "Struct", "collect", "conj", "disj", "disj_over", "eq", "fail", "given", "iterate", "lazy",
-           "project", "reify", "require", "run", "unify", "var", "where"]
+__all__ = ["Budget", "Cons", "Struct", "collect", "conj", "disj", "disj_over", "eq", "fail", "given", "holds",
+           "iterate", "lazy", "project", "reify", "require", "run", "unify", "var", "where"]
 
 State = Any  # kanren's substitution: a mapping of variables to terms (its own goals type it loosely)
 Goal = Callable[[State], Iterator[State]]
@@ -247,6 +247,11 @@ def iterate(step: Callable[[Any, Any], Goal], start: Any, end: Any) -> Goal:
         yield from eq(end, term)(state)
 
     return iterate_goal
+
+
+def holds(goal: Goal) -> bool:
+    """True when `goal` has an answer (a check: a ground question asked of a relation)."""
+    return next(goal({}), None) is not None
 
 
 def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:
