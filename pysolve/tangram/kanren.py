@@ -25,15 +25,6 @@ from pysolve.tangram.pieces import Instance, Placement, Slot
 from pysolve.tangram.question import Question
 from pysolve.tangram.search import breadth_first
 
-MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
-MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
-
-
-def can_answer(question: Question) -> bool:
-    """True for the instances the relations hold in reasonable time and memory (within the limits above)."""
-    instance = question.instance
-    return instance.width * instance.height <= MAX_CELLS and instance.slot_count <= MAX_SLOTS
-
 
 def slot_goal(slot: Slot, free: int, placement: Any, rest: Any) -> mk.Goal:
     """`placement` is the slot's placement and `rest` the free cells it leaves, if it fits `free`."""
