@@ -5,7 +5,8 @@
             trace_enter/4,             % +Label, +Move, +Parent, -Node
             trace_fail/1,              % +Node
             trace_solution/1,          % +Node
-            trace_root/1               % -Node
+            trace_root/1,              % -Node
+            trace_active/0
           ]).
 
 /** <module> A Prolog search recorded as it runs
@@ -78,6 +79,14 @@ trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
 
 trace_root(node(0, 0)).
 
+%!  trace_active is semidet.
+%
+%   A trace is open: a search that records itself only then (a traced
+%   variant of its loop) asks this once, when it starts.
+
+trace_active :-
+    tracing(_, _).
+
 %!  trace_enter(+Label, +Parent, -Node) is multi.
 %!  trace_enter(+Label, +Move, +Parent, -Node) is multi.
 %
@@ -93,16 +102,14 @@ trace_enter(Label, Parent, Node) :-
 trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
     Depth is ParentDepth + 1,
     (   tracing(_, _)
-    ->  bump(nodes, Id),
-        format(string(Text), "~w", [Label]),
+    ->  format(string(Text), "~w", [Label]),
         (   Move == []
         ->  Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}
         ;   Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text, move:json(Move)}
         ),
-        emit(Event),
+        record(nodes, Id, Event),
         (   true
-        ;   bump(backtracks, _),
-            emit(_{e:backtrack, id:Id, depth:Depth}),
+        ;   record(backtracks, _, _{e:backtrack, id:Id, depth:Depth}),
             fail
         )
     ;   Id = 0
@@ -114,8 +121,7 @@ trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
 
 trace_fail(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  bump(fails, _),
-        emit(_{e:fail, id:Id, depth:Depth})
+    ->  record(fails, _, _{e:fail, id:Id, depth:Depth})
     ;   true
     ).
 
@@ -125,10 +131,17 @@ trace_fail(node(Id, Depth)) :-
 
 trace_solution(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  bump(solutions, Count),
-        emit(_{e:solution, id:Id, depth:Depth, count:Count})
+    ->  record(solutions, Count, _{e:solution, id:Id, depth:Depth, count:Count})
     ;   true
     ).
+
+%   record(+Counter, -Value, +Event): bump Counter (Value: its new value,
+%   which Event may hold) and write Event, signals held off meanwhile: a
+%   search stopped by its time limit leaves every event it counted written
+%   whole.
+
+record(Counter, Value, Event) :-
+    sig_atomic(( bump(Counter, Value), emit(Event) )).
 
 emit(Event) :-
     bump(events, N),

@@ -50,14 +50,16 @@ The propagators:
 - all-different removes a bound value from its peers, fails when fewer
   values remain than variables (pigeonhole), and when the values are
   exactly as many as the variables binds a value that only one variable can
-  still take (a hidden single).
+  still take (a hidden single). With classes, the classes each domain meets
+  are remembered and updated from the values it lost.
 - a table keeps, per position, only the values some still-possible row has
   (generalised arc consistency). Two columns: per-value support sets, a memo
   of the union for a domain, and a side revised only when the other side
   changed; three columns: each value's rows indexed by its neighbours in
   the row, and only the values a removal touched are checked again; more
   columns: compact table (the possible rows as a bit set, narrowed by what
-  each domain lost, and a value kept while one of its rows is possible).
+  each domain lost, and a value kept while one of its rows is possible; a
+  table none of whose domains changed since its last run is not run again).
 - linear sums and orderings keep bounds consistency.
 
 Limits: values are non-negative integers (the bit sets); domains are meant
@@ -77,6 +79,7 @@ from unification import Var, unify
 
 from pysolve.budget import Budget
 from pysolve.errors import PysolveError
+from pysolve.trace import Trace
 
 Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minikanren.Goal)
 
@@ -266,29 +269,39 @@ class Distinct(Propagator):
         self.classes = classes
 
     def propagate(self, store: FDStore) -> bool:
-        domains, classes = store.domains, self.classes
+        domains, classes, slots = store.domains, self.classes, self.slots
+        masks = [domains[x] for x in slots]
         taken = 0
-        for x in self.slots:
-            mask = domains[x]
-            if mask > 0 and is_single(mask):
+        for mask in masks:
+            if mask > 0 and not mask & (mask - 1):
                 whole = mask if classes is None else classes.of_value(mask)
                 if taken & whole:
                     return False
                 taken |= whole
-        for x in self.slots:
-            mask = domains[x]
-            if mask & taken and not (mask > 0 and is_single(mask)) and not store.narrow(x, ~taken):
-                return False
-        return self.hidden_singles(store)
+        if taken:
+            for k, mask in enumerate(masks):
+                if mask & taken and (mask < 0 or mask & (mask - 1)):
+                    if not store.narrow(slots[k], ~taken):
+                        return False
+                    masks[k] = domains[slots[k]]
+        return self.hidden_singles(store, masks)
 
-    def hidden_singles(self, store: FDStore) -> bool:
+    def hidden_singles(self, store: FDStore, masks: list[int]) -> bool:
         """Fail when fewer values (classes) remain than variables; when exactly as many, every one is someone's,
         so one that only one variable can take is that variable's. Only when every domain is finite."""
-        masks = [store.domains[x] for x in self.slots]
-        if any(mask < 0 for mask in masks):
+        if min(masks) < 0:
             return True
         classes = self.classes
-        present = masks if classes is None else [classes.present(mask) for mask in masks]
+        if classes is None:
+            present = masks
+        else:  # the classes each domain meets, from those it met last time when it lost few values since
+            last = store.seen.get(self)
+            if last is None:
+                present = [classes.present(mask) for mask in masks]
+            else:
+                present = [bits if mask == old else classes.narrowed(bits, old, mask)
+                           for mask, old, bits in zip(masks, *last)]
+            store.seen[self] = (masks, present)
         once = twice = 0
         for bits in present:
             twice |= once & bits
@@ -335,6 +348,20 @@ class Classes:
             bit = self.by_value[single] = 1 << len(self.mask)
             self.mask[bit] = single
         return bit
+
+    def narrowed(self, bits: int, old: int, new: int) -> int:
+        """The bits of the classes `new` meets, given those (`bits`) of a domain `old` that holds it: the classes
+        of the values removed that have none left."""
+        removed = old & ~new
+        if removed.bit_count() > new.bit_count():
+            return self.present(new)
+        while removed:
+            bit = self.class_bit(removed & -removed)
+            whole = self.mask[bit]
+            if not new & whole:
+                bits &= ~bit
+            removed &= ~whole
+        return bits
 
     def present(self, domain: int) -> int:
         """The bits of the classes a domain meets (memoised)."""
@@ -433,7 +460,10 @@ class Compact(Propagator):
     """The slots' values are one of a table's rows, generalised arc consistency by compact table: the rows
     still possible are a bit set (row i possible when bit i is set), narrowed by the values each domain lost
     since the last run (or rebuilt from the values it kept, when fewer); a value stays while one of its
-    rows is possible. The store remembers the domains and rows this propagator last left."""
+    rows is possible. The store remembers the domains and rows this propagator last left.
+
+    Measured and left out (docs/squares.md): residual supports, each value's last supporting row tested
+    first; on Owen's squares the test of a remembered row costs, in Python, what the look-up costs."""
 
     __slots__ = ("table",)
     cheap = False
@@ -443,23 +473,24 @@ class Compact(Propagator):
         self.table = table
 
     def propagate(self, store: FDStore) -> bool:
-        table = self.table
-        domains = [store.domains[x] & column for x, column in zip(self.slots, table.columns)]
+        table, slots, current = self.table, self.slots, store.domains
+        domains = [current[x] & column for x, column in zip(slots, table.columns)]
         last = store.seen.get(self)
         before, possible = (table.columns, table.every) if last is None else last
-        changed = []
-        for i, (old, new) in enumerate(zip(before, domains)):
-            if old != new:
-                changed.append(i)
-                removed = old & ~new
-                if removed.bit_count() < new.bit_count():
-                    possible &= ~rows_of(table.rows_with[i], removed)
-                else:
-                    possible &= rows_of(table.rows_with[i], new)
+        changed = [i for i, old in enumerate(before) if old != domains[i]]
+        if last is not None and not changed:
+            return True  # the domains this propagator left: still its fixpoint
+        for i in changed:
+            new = domains[i]
+            removed = before[i] & ~new
+            if removed.bit_count() < new.bit_count():
+                possible &= ~rows_of(table.rows_with[i], removed)
+            else:
+                possible &= rows_of(table.rows_with[i], new)
         if not possible:
             return False
         for i, domain in enumerate(domains):
-            if changed == [i] or is_single(domain):
+            if changed == [i] or not domain & (domain - 1):
                 continue  # every value left has a possible row: only this position's values' rows were
                 # dropped, or this one value is in every row the narrowing by the domains has kept
             rows_with, kept, rest = table.rows_with[i], 0, domain
@@ -469,8 +500,8 @@ class Compact(Propagator):
                     kept |= low
                 rest ^= low
             domains[i] = kept
-        store.seen[self] = (tuple(domains), possible)
-        return all(store.narrow(x, d) for x, d in zip(self.slots, domains))
+        store.seen[self] = (domains, possible)
+        return all(current[x] == domain or store.narrow(x, domain) for x, domain in zip(slots, domains))
 
 
 def rows_of(rows_with: list[int], values: int) -> int:
@@ -877,16 +908,24 @@ def within(budget: Budget) -> Goal:
 STRATEGIES = ("ff", "leftmost")
 
 
-def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
+def labelfd(xs: Sequence[Any], strategy: str = "ff", say: Say | None = None) -> Goal:
     """Every x of xs bound, values tried in ascending order; the variable chosen next is the one with the
     fewest values left ("ff", first-fail; ties: the most constraints, then the first) or the first unbound
-    ("leftmost"). Depth-first, with an explicit stack (no recursion limit on long lists)."""
+    ("leftmost"). Depth-first, with an explicit stack (no recursion limit on long lists).
+
+    When the budget given by `within` carries a trace (pysolve.trace), each value tried is recorded as a
+    node, `say(i, value)` giving its label and move (xs[i] bound to value; default `x<i+1>=value`), with
+    the failures of propagation, the backtracking and the solutions."""
     if strategy not in STRATEGIES:
         raise FDError(f"labelfd strategies are {', '.join(STRATEGIES)}, not {strategy!r}")
     xs = list(xs)
 
     def labelfd_goal(state: Any) -> Iterator[Any]:
         labelled = unbound_slots(state, xs)
+        store = state.constraints.get(FDStore) if isinstance(state, ConstrainedState) else None
+        if store is not None and store.budget is not None and store.budget.trace is not None:
+            yield from traced_labelling(state, xs, labelled, strategy, store.budget.trace, say or said)
+            return
         stack = [iter([state])]
         while stack:
             child = next(stack[-1], None)
@@ -900,6 +939,52 @@ def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
                 stack.append(branches(child, *chosen))
 
     return labelfd_goal
+
+
+Say = Callable[[int, int], tuple[str, dict[str, Any] | None]]  # (position in xs, value) -> (label, move)
+
+
+def said(position: int, value: int) -> tuple[str, dict[str, Any] | None]:
+    """The label of a binding in no puzzle's words: the variable by its position, from 1."""
+    return f"x{position + 1}={value}", None
+
+
+def traced_labelling(state: Any, xs: list[Any], labelled: list[tuple[Var, int]], strategy: str, trace: Trace,
+                     say: Say) -> Iterator[Any]:
+    """`labelfd`'s search, each value tried recorded in `trace`: a node entered, failed when propagation
+    empties a domain, left when the search moves on; a solution at each answer."""
+    store, position = state.constraints[FDStore], dict[int, int]()
+    for index, x in enumerate(xs):  # each labelled variable's first place in xs
+        target = walk(x, state.data)
+        if is_var(target):
+            position.setdefault(store.lvar_constraints[target], index)
+
+    def traced_branches(parent: ConstrainedState, x: Var, slot: int, node: int) -> Iterator[tuple[Any, int]]:
+        store = parent.constraints[FDStore]
+        for value in values_of(store.domains[slot]):
+            if store.budget is not None:
+                store.budget.spend()
+            label, move = say(position[slot], value)
+            child_node = trace.enter(label, node, move)
+            child = unify(x, value, parent)
+            if child is False:
+                trace.fail(child_node)
+            else:
+                yield child, child_node
+            trace.backtrack(child_node)
+
+    stack: list[Iterator[tuple[Any, int]]] = [iter([(state, 0)])]
+    while stack:
+        child, node = next(stack[-1], (None, 0))
+        if child is None:
+            stack.pop()
+            continue
+        chosen = choose(child.constraints[FDStore], labelled, strategy) if labelled else None
+        if chosen is None:
+            trace.solution(node)
+            yield child
+        else:
+            stack.append(traced_branches(child, *chosen, node))
 
 
 def unbound_slots(state: Any, xs: list[Any]) -> list[tuple[Var, int]]:

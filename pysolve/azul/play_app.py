@@ -31,6 +31,7 @@ from textual.widgets.option_list import Option
 from pysolve.azul import draw
 from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move
 from pysolve.azul.play import Table
+from pysolve.azul.position import move_code
 from pysolve.errors import PysolveError
 
 TILE_STYLES = {letter: Style(color=ink, bgcolor=fill, bold=True) for letter, fill, ink in
@@ -83,10 +84,9 @@ def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def move_key(move: Move) -> str:
-    """The keys that type a move: source (c or factory number), colour letter, destination (f or line)."""
-    source, colour, destination = move
-    return (("c" if source == CENTRE else str(source + 1)) + LETTERS[colour].lower()
-            + ("f" if destination == 0 else str(destination)))
+    """The keys that type a move: its code (source c or factory number, colour letter, destination f or
+    line), the one outside agents read and write."""
+    return move_code(move)
 
 
 def move_label(move: Move, state: dict[str, Any]) -> str:

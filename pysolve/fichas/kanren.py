@@ -11,6 +11,12 @@ leftist heap of paths (each a list of boards, the latest first, sharing
 their tails), taken apart with `eq` one clause per shape. A search is a
 step relation followed until no step applies (`iterate`, the loop Prolog's
 last-call optimisation makes of its recursion).
+
+Depth-first search and iterative deepening record themselves when the
+budget carries a trace (docs/fichas.md, "Searches recorded"): a node per
+board the relation takes (tested for the goal, then moved from), as
+Python's and Prolog's searches do; a board the bound or the table prunes
+is never taken.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from collections.abc import Callable
 from itertools import count
 from typing import Any
 
-from pysolve.fichas.model import HOLE, OFFSETS, Question, goal, heuristic, moves_lower_bound, start
+from pysolve.fichas.model import HOLE, OFFSETS, Question, describe, goal, heuristic, moves_lower_bound, start
 from pysolve.minikanren import (
     Budget,
     Cons,
@@ -29,6 +35,7 @@ from pysolve.minikanren import (
     conj,
     disj,
     disj_over,
+    entered,
     eq,
     fail,
     given,
@@ -36,6 +43,7 @@ from pysolve.minikanren import (
     lazy,
     project,
     run,
+    solved,
     var,
     where,
 )
@@ -68,9 +76,35 @@ def goalo(board, m: int, n: int) -> Goal:
     return eq(board, tuple(goal(m, n)))
 
 
+def step(board, visited: Path, then: Callable[[Board, Path], Goal]) -> Goal:
+    """Continue with `then(b, visited + (b,))` for the value b of `board`, unless b was visited."""
+    return given(lambda value: fail if value in visited else then(value, visited + (value,)), board)
+
+
 def extend(board, path: Path, then: Callable[[Board, Path], Goal]) -> Goal:
     """Continue with `then(b, path + (b,))` for the value b of `board`."""
     return given(lambda value: then(value, path + (value,)), board)
+
+
+def depth_first_patho(board: Board, visited: Path, path, question: Question, budget: Budget) -> Goal:
+    """`path` is the first simple path from `board` to the goal in depth-first successor order."""
+    m, n = question.m, question.n
+    offsets = OFFSETS if question.flavour == "hs" else OFFSETS[::-1]
+    after = var()
+
+    def deeper(next_board: Board, next_visited: Path) -> Goal:
+        return depth_first_patho(next_board, next_visited, path, question, budget)
+
+    return taken(board, question, budget, disj(
+        conj(goalo(board, m, n), eq(path, visited), solved(budget.trace)),
+        conj(where(lambda b: b != tuple(goal(m, n)), board), budget.tick(),
+             moveo(board, after, len(board), offsets), step(after, visited, deeper)),
+    ))
+
+
+def taken(board: Board, question: Question, budget: Budget, goal: Goal) -> Goal:
+    """`goal`, the search from `board`, recorded as the node of `board` when the budget carries a trace."""
+    return entered(budget.trace, board, lambda cells: describe("".join(cells), question.strategy), goal)
 
 
 def within_patho(board: Board, path_so_far: Path, path, moves_left: int, question: Question,
@@ -90,10 +124,10 @@ def within_patho(board: Board, path_so_far: Path, path, moves_left: int, questio
         return within_patho(next_board, next_path, path, moves_left - 1, question, budget, failed)
 
     search = disj(
-        conj(goalo(board, m, n), eq(path, path_so_far)),
+        conj(goalo(board, m, n), eq(path, path_so_far), solved(budget.trace)),
         conj(budget.tick(), moveo(board, after, len(board)), extend(after, path_so_far, deeper)),
     )
-    return remember_failure(search, board, moves_left, failed)
+    return taken(board, question, budget, remember_failure(search, board, moves_left, failed))
 
 
 def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Board, int]) -> Goal:
@@ -294,7 +328,6 @@ def initialo(question: Question, search) -> Goal:
     first = Cons(tuple(start(question.m, question.n)), ())
     estimate, heap = var(), var()
     shapes = {
-        "dfs": eq(search, ("frontier", ("stack", Cons(first, ())), 0)),
         "bfs": eq(search, ("frontier", ("queue", Cons(first, ()), ()), 0)),
         "best-first": conj(heuristico(first, estimate), project(lambda h: (h, 0, 0), key := var(), estimate),
                            heap_pusho((), key, first, heap), eq(search, ("frontier", ("heap", heap), 0))),
@@ -396,10 +429,22 @@ def astar_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
                 disj(eq(end, ("found", path, expanded)), conj(eq(end, ("exhausted", expanded)), eq(path, ()))))
 
 
+def can_trace(question: Question) -> bool:
+    """Depth-first search and iterative deepening record their search (iterative deepening: each round a new
+    tree below the root); the frontier searches do not yet."""
+    return question.strategy in ("dfs", "shortest")
+
+
 def solve(question: Question, budget: Budget) -> Found:
-    """Answer a course strategy (tree search over its frontier), `astar` or `shortest` (iterative deepening)."""
+    """Answer `dfs` (recursion in successor order), the other course strategies (tree search over their
+    frontier), `astar` or `shortest` (iterative deepening)."""
     path, expanded = var(), var()
-    if question.strategy == "shortest":
+    if question.strategy == "dfs":
+        first = tuple(start(question.m, question.n))
+        found_paths = run(depth_first_patho(first, (first,), path, question, budget), path, limit=1)
+        boards = list(found_paths[0]) if found_paths else []
+        states = budget.spent
+    elif question.strategy == "shortest":
         first = tuple(start(question.m, question.n))
         failed: dict[Board, int] = {}
         for moves in count(moves_lower_bound("".join(first))):
