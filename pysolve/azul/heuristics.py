@@ -1,7 +1,10 @@
 """What a position is worth, read from the canonical state: the scoring that search players and greedy share.
 
 `move_gain` is the change of the mover's score if the round ended right
-after a move (what `greedy` maximises). `values` projects every seat's
+after a move (what `greedy` maximises; for a column chosen on a grey wall,
+the tile's points). `tiling_value` is the mover's projected worth after a
+column choice (what `greedy` maximises there: the points, and how far the
+tile brings rows, columns and colours towards their bonuses). `values` projects every seat's
 score to the end of the round (full lines tiled and scored, the floor
 lost, the clamp at 0) and adds what the wall promises: the bonuses already
 earned, a share of those half-way done, and the tiles waiting on lines that
@@ -23,6 +26,7 @@ from pysolve.azul.model import (
     FLOOR_TOTALS,
     ROW_BONUS,
     Move,
+    is_tiling,
     wall_column,
 )
 from pysolve.azul.scoring import board_column, end_bonus, tile_score
@@ -33,9 +37,14 @@ SCALE = 8.0     # points of lead that make a reward of about 0.73 (the logistic'
 
 
 def move_gain(state: Mapping[str, Any], move: Move) -> int:
-    """The change of the mover's score if the round ended right after `move` (line scored, floor lost)."""
+    """The change of the mover's score if the round ended right after `move` (line scored, floor lost; a column
+    choice: the tile's points)."""
     source, colour, destination = move
     board = state["boards"][state["turn"]]
+    if is_tiling(move):
+        wall = [list(cells) for cells in board["wall"]]
+        wall[colour][destination] = 1
+        return tile_score(wall, colour, destination)
     taken = (state["centre"] if source == CENTRE else state["factories"][source])[colour]
     items = len(board["floor"])
     added = 1 if source == CENTRE and state["marker"] == CENTRE and items < FLOOR_SLOTS else 0
@@ -54,6 +63,23 @@ def move_gain(state: Mapping[str, Any], move: Move) -> int:
             taken += destination
     after = min(items + added + taken, FLOOR_SLOTS)
     return gain - (FLOOR_TOTALS[after] - FLOOR_TOTALS[items])
+
+
+def tiling_value(state: Mapping[str, Any], move: Move) -> float:
+    """The mover's projected worth (`board_value`) once its tile of a column choice (WALL, row, column) is on
+    the wall: the points, the bonuses it brings nearer, the lines below projected by the policy."""
+    _, row, column = move
+    board = state["boards"][state["turn"]]
+    wall = [list(cells) for cells in board["wall"]]
+    colours = [list(cells) for cells in board["colours"]]
+    lines = [list(line) for line in board["lines"]]
+    colour = lines[row][0]
+    wall[row][column] = 1
+    colours[row][column] = colour
+    lines[row] = [-1, 0]
+    placed = {"score": board["score"] + tile_score(wall, row, column), "wall": wall, "colours": colours,
+              "lines": lines, "floor": board["floor"]}
+    return board_value(placed, False)
 
 
 def board_value(board: Mapping[str, Any], over: bool) -> float:

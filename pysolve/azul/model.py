@@ -4,6 +4,8 @@ Shared by the three engines (Prolog, miniKanren, Python) and everything above
 them. Colours are 0..4 (blue, yellow, red, black, white); the first-player
 marker on a floor is 5. A move is (source, colour, destination): source -1 is
 the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
+On the grey wall a round ends with the tiling phase, where a full line's
+owner chooses its tile's column: the move (WALL, row, column), both 0-based.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ TOTAL_TILES = TILES_PER_COLOUR * len(COLOURS)
 MAX_MOVES = 5000  # a game still running after this many moves is stopped (a strategy that never tiles)
 STANDARD, GREY = "standard", "grey"
 VARIANTS = (STANDARD, GREY)  # the coloured wall, and the rulebook's variant on the grey side of the board
+WALL = -2  # the source of a tiling move (WALL, row, column): a full line's tile to a column of a grey wall
+TILING = "tiling"  # a canonical state's `phase` while a grey wall's owner chooses a column (absent otherwise)
 
 Move = tuple[int, int, int]
 Handle = TypeVar("Handle")
@@ -72,6 +76,25 @@ def check_variant(variant: str) -> str:
     return variant
 
 
+def is_tiling(move: Sequence[int]) -> bool:
+    """True for a tiling move (WALL, row, column), False for a move taking tiles."""
+    return move[0] == WALL
+
+
+def feasible(moves: list[Move]) -> list[Move]:
+    """What the original strategy picks among: the moves putting a tile on a pattern line (none, when
+    there is none), and every column of a tiling decision (each places a tile)."""
+    return [move for move in moves if move[2] or move[0] == WALL]
+
+
+def pending_line(lines: Sequence[Sequence[int]]) -> int:
+    """The row (0-based) of the topmost full pattern line of `lines` ([colour, count] pairs), -1 if none."""
+    for row, (_, count) in enumerate(lines):
+        if count == row + 1:
+            return row
+    return -1
+
+
 def check_move(move: Any) -> Move:
     """A move given as a 3-sequence of integers, as a tuple; InputError when malformed."""
     try:
@@ -84,6 +107,8 @@ def check_move(move: Any) -> Move:
 def describe_move(move: Sequence[int]) -> str:
     """A move in words: `factory 3: 2 red -> line 4`-style, without the count."""
     source, colour, destination = move
+    if source == WALL:
+        return f"line {colour + 1} -> wall column {destination + 1}"
     where = "centre" if source == CENTRE else f"factory {source + 1}"
     to = "floor" if destination == FLOOR else f"line {destination}"
     return f"{where}: {COLOURS[colour]} -> {to}"
@@ -237,8 +262,8 @@ STATE_KEYS = {"players", "round", "moves", "turn", "starter", "marker", "factori
 
 def check_state(state: Any) -> dict[str, Any]:
     """`state` if it is a well-formed canonical Azul state holding all 100 tiles, else InputError."""
-    if not isinstance(state, dict) or set(state) - {"variant"} != STATE_KEYS:
-        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))} (and variant)")
+    if not isinstance(state, dict) or set(state) - {"variant", "phase"} != STATE_KEYS:
+        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))} (and variant, phase)")
     players = check_players(state["players"])
     variant = check_variant(state.get("variant", STANDARD))
     for key in ("round", "moves"):
@@ -262,7 +287,21 @@ def check_state(state: Any) -> dict[str, Any]:
         raise InputError(f"state turn: {excerpt(state['turn'])} is not a seat (or -1 once over)")
     if tile_count(state) != TOTAL_TILES:
         raise InputError(f"state holds {tile_count(state)} tiles, not {TOTAL_TILES}")
+    if "phase" in state:
+        _tiling_phase(state, variant)
     return state
+
+
+def _tiling_phase(state: dict[str, Any], variant: str) -> None:
+    """InputError unless a state's `phase` is a grey wall's tiling: the offer taken, the seat to choose holding
+    a full line (on a grey wall only, never once over)."""
+    if state["phase"] != TILING or variant != GREY or state["over"]:
+        raise InputError(f"state phase: {excerpt(state['phase'])} is not {TILING!r} (a grey wall's tiling, "
+                         f"before the game is over)")
+    if any(state["centre"]) or any(any(factory) for factory in state["factories"]):
+        raise InputError("state phase: the walls are tiled only once the factories and the centre are empty")
+    if pending_line(state["boards"][state["turn"]]["lines"]) < 0:
+        raise InputError(f"state phase: seat {state['turn']} is to tile but has no full pattern line")
 
 
 class Engine(Protocol[Handle]):

@@ -20,6 +20,7 @@ from pysolve.azul.model import (
     GREY,
     STANDARD,
     TILES_PER_FACTORY,
+    TILING,
     Move,
     Question,
     RandomStream,
@@ -94,16 +95,18 @@ class PrologHandle:
 
 def state_from_prolog(row: list[Any]) -> dict[str, Any]:
     """The canonical state from export_state/2's plain lists (read back as JSON: atoms as strings)."""
-    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, over, variant = row
+    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, phase, variant = row
     state = {
         "players": players, "round": round_, "moves": moves, "turn": turn, "starter": starter,
         "marker": marker, "factories": factories, "centre": centre, "bag": bag, "lid": lid,
         "boards": [{"score": score, "wall": wall, "lines": lines, "floor": floor, **_colours(colours)}
                    for score, wall, lines, floor, colours in boards],
-        "over": over in (True, "true"),
+        "over": phase == "over",
     }
     if variant == GREY:
         state["variant"] = GREY
+    if phase == TILING:
+        state["phase"] = TILING
     return state
 
 
@@ -118,7 +121,8 @@ def state_to_prolog(state: dict[str, Any]) -> list[Any]:
               for board in state["boards"]]
     fields = [state[key] for key in ("players", "round", "moves", "turn", "starter", "marker",
                                      "factories", "centre", "bag", "lid")]
-    return [*fields, boards, bool(state["over"]), state.get("variant", STANDARD)]
+    phase = "over" if state["over"] else state.get("phase", "offer")
+    return [*fields, boards, phase, state.get("variant", STANDARD)]
 
 
 class PrologEngine:

@@ -6,7 +6,8 @@ with `heuristics`; neither touches the rules' tables, so they search
 whichever back end plays the game (its canonical state becomes a State).
 
 `Mcts` is UCT with one tree per decision. Within a round nothing is hidden,
-so tree nodes keep their positions; a round's end is a chance node (the next
+so tree nodes keep their positions (the grey wall's column choices at a
+round's end included: decision nodes like any other); a round's end is a chance node (the next
 deal), where the tree stops and a playout goes on for `rounds` round ends,
 each deal drawn from a determinisation of the hidden bag order (the
 iteration's own random generator, weighted by the tiles in the bag). A
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pysolve.azul.heuristics import move_gain, utilities, values
-from pysolve.azul.model import Move, RandomStream
+from pysolve.azul.model import Move, RandomStream, feasible
 from pysolve.azul.tree import State
 from pysolve.errors import InputError
 
@@ -153,8 +154,7 @@ class Mcts:
                 top = max(gains)
                 state.apply_move(generator.choice([m for m, gain in zip(moves, gains) if gain == top]))
             else:
-                feasible = [move for move in moves if move[2]]
-                state.apply_move(generator.choice(feasible or moves))
+                state.apply_move(generator.choice(feasible(moves) or moves))
         return state
 
 
