@@ -2,7 +2,9 @@
 
 `AzulEnv(players)` is PettingZoo's agent-environment cycle over `tree.State`:
 agents `player_0`.. are the seats, the action space is fixed (`Discrete`, one
-action per source x colour x destination, `action_index`/`action_move`), each
+action per source x colour x destination, then one per wall cell for the grey
+wall's column choices, which the coloured wall never offers;
+`action_index`/`action_move`), each
 observation is `{"observation": int16 array, "action_mask": int8 array}`
 (fields in docs/azul.md, "The PettingZoo environment"), the rewards of a step
 are every seat's score change plus, at the end, +/-`win_reward` for winners
@@ -29,7 +31,19 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
                       f"(pettingzoo, gymnasium, numpy): {missing}") from missing
 
 from pysolve.azul.draw import table as draw_table
-from pysolve.azul.model import CENTRE, FACTORIES, GREY, MARKER, MAX_MOVES, STANDARD, TOTAL_TILES, Move, RandomStream
+from pysolve.azul.model import (
+    CENTRE,
+    FACTORIES,
+    GREY,
+    MARKER,
+    MAX_MOVES,
+    STANDARD,
+    TOTAL_TILES,
+    WALL,
+    Move,
+    RandomStream,
+    pending_line,
+)
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.azul.tree import Game, State
 from pysolve.errors import InputError
@@ -37,22 +51,37 @@ from pysolve.errors import InputError
 SOURCES_OFFSET = 1  # source -1 (the centre) is action block 0
 DESTINATIONS = 6    # 0 the floor, 1..5 a pattern line
 BOARD_FIELDS = 38   # score 1, wall 25, line colours 5, line counts 5, floor items 1, holds marker 1
+WALL_CELLS = 25     # the actions choosing a grey wall's cell (row, column) for a full line's tile
 MAX_SCORE = 1000    # an upper bound of any Azul score, for the observation space
 
 
-def action_count(players: int) -> int:
-    """The size of the fixed action space: (centre + factories) x 5 colours x 6 destinations."""
+def taking_actions(players: int) -> int:
+    """How many actions take tiles: (centre + factories) x 5 colours x 6 destinations; the 25 wall cells follow."""
     return (FACTORIES[players] + 1) * 5 * DESTINATIONS
 
 
-def action_index(move: Move) -> int:
-    """The action number of a move (source, colour, destination)."""
+def action_count(players: int) -> int:
+    """The size of the fixed action space: the moves taking tiles, then a grey wall's 25 cells."""
+    return taking_actions(players) + WALL_CELLS
+
+
+def action_index(move: Move, players: int | None = None) -> int:
+    """The action number of a move (source, colour, destination) or, given the `players` whose action space it
+    is, a column choice (WALL, row, column)."""
     source, colour, destination = move
+    if source == WALL:
+        if players is None:
+            raise InputError("a column choice's action number depends on the players: action_index(move, players)")
+        return taking_actions(players) + colour * 5 + destination
     return ((source + SOURCES_OFFSET) * 5 + colour) * DESTINATIONS + destination
 
 
-def action_move(action: int) -> Move:
-    """The move (source, colour, destination) an action number stands for."""
+def action_move(action: int, players: int | None = None) -> Move:
+    """The move an action number stands for: (source, colour, destination), or, given the `players` whose action
+    space it is, (WALL, row, column) past the moves taking tiles."""
+    cell = int(action) - taking_actions(players) if players else -1
+    if cell >= 0:
+        return (WALL, *divmod(cell, 5))
     block, destination = divmod(int(action), DESTINATIONS)
     source, colour = divmod(block, 5)
     return (source - SOURCES_OFFSET, colour, destination)
@@ -73,6 +102,7 @@ def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarra
     field(10, 0, TOTAL_TILES)                  # bag, lid
     field(1, 0, MAX_MOVES)                     # round
     field(1, 0, players)                       # seat to move, counted from the observer (players once over)
+    field(1, 0, 5)                             # the pattern line whose tile's column is chosen (0: none)
     for _ in range(players):
         field(1, 0, MAX_SCORE)                 # score
         field(25, 0, 5 if variant == GREY else 1)  # wall: 1 = tiled (grey: 1 + the tile's colour)
@@ -93,6 +123,8 @@ def observe_state(state: State, seat: int) -> np.ndarray:
     values += table.bag + table.lid
     values.append(table.round)
     values.append(players if table.over else (table.turn - seat) % players)
+    values.append(1 + pending_line(list(zip(table.line_colours[table.turn], table.line_counts[table.turn])))
+                  if table.tiling else 0)
     for offset in range(players):
         other = (seat + offset) % players
         values.append(table.scores[other])
@@ -110,7 +142,7 @@ def action_mask(state: State, players: int) -> np.ndarray:
     """1 for each action that is a legal move of the seat to move, else 0."""
     mask = np.zeros(action_count(players), dtype=np.int8)
     for move in state.legal_moves():
-        mask[action_index(move)] = 1
+        mask[action_index(move, players)] = 1
     return mask
 
 
@@ -195,7 +227,7 @@ class AzulEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = action_move(action)  # type: ignore[arg-type]
+        move = action_move(action, self.players)  # type: ignore[arg-type]
         if move not in self.state.legal_moves():
             raise InputError(f"action {action} = move {move} is not legal for {agent}")
         before = self.state.returns()
@@ -264,7 +296,7 @@ class AzulGymEnv(gymnasium.Env):
         while not (env.terminations[self.agent] or env.truncations[self.agent]) and env.agent_selection != self.agent:
             state = env.state
             move = self.opponent(state.to_json(), list(state.legal_moves()), env.stream)
-            env.step(action_index(move))
+            env.step(action_index(move, env.players))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -277,9 +309,10 @@ class AzulGymEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Play `action`, then the others; the reward is this seat's score change meanwhile (+ win signal)."""
         env = self.aec
-        if action_move(action) not in env.state.legal_moves():
+        if action_move(action, env.players) not in env.state.legal_moves():
             if self.illegal == "raise":
-                raise InputError(f"action {action} = move {action_move(action)} is not legal for {self.agent}")
+                move = action_move(action, env.players)
+                raise InputError(f"action {action} = move {move} is not legal for {self.agent}")
             return env.observe(self.agent), -env.win_reward, True, False, {"illegal": True}
         env.step(int(action))
         self._others()
