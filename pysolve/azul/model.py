@@ -95,6 +95,12 @@ def pending_line(lines: Sequence[Sequence[int]]) -> int:
     return -1
 
 
+def grey_columns(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]], row: int, colour: int) -> list[int]:
+    """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
+    return [column for column in range(5)
+            if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
+
+
 def check_move(move: Any) -> Move:
     """A move given as a 3-sequence of integers, as a tuple; InputError when malformed."""
     try:

@@ -34,10 +34,11 @@ from pysolve.azul.model import (
     check_state,
     check_variant,
     complete_rows,
+    grey_columns,
     pending_line,
     winners_of,
 )
-from pysolve.azul.scoring import end_bonus, floor_penalty, grey_columns, tile_score
+from pysolve.azul.scoring import end_bonus, floor_penalty, tile_score
 from pysolve.azul.seeded import played
 from pysolve.budget import Budget
 from pysolve.errors import InputError
