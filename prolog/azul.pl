@@ -16,6 +16,7 @@
             end_bonus/2,           % +Wall, -Points
             end_bonus/3,           % +Wall, +Colours, -Points
             grey_columns/5,        % +Wall, +Colours, +Row, +Colour, -Columns
+            row_completable/3,     % +Wall, +Colours, +Row
             floor_points/2,        % +Items, -Points
             winners_of/3           % +Scores, +Rows, -Seats
           ]).
@@ -60,7 +61,7 @@ the random strategy chooses.
 
 :- set_prolog_flag(optimise, true).   % compile the rules' arithmetic inline
 :- use_module(azul_facts).
-:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2]).
+:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2, permutation/2]).
 :- use_module(library(apply), [maplist/2, maplist/3, maplist/4, foldl/4, foldl/6]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(pairs), [pairs_values/2]).
@@ -381,9 +382,11 @@ tile_on(azul(Players, Round, Moves, Seat, Starter0, _, Marker, Factories, Centre
         ;   Starter = Marker
         ),
         State1 = azul(Players, Round, Moves, Starter, Starter, offer, centre, Factories, Centre, Bag, Lid, Boards),
-        (   member(board(_, Wall, _, _, _), Boards),
-            complete_rows(Wall, Rows),
-            Rows > 0
+        (   (   member(board(_, Wall, _, _, _), Boards),
+                complete_rows(Wall, Rows),
+                Rows > 0
+            ;   \+ open_walls(Boards)
+            )
         ->  finish(State1, State),
             Rest = Randoms
         ;   start_round(State1, Randoms, Rest, State)
@@ -475,6 +478,37 @@ set_cell(Wall0, Row, Column, Value, Wall) :-
     swap_nth0(Row, Wall0, Cells0, Cells, Wall),
     swap_nth0(Column, Cells0, _, Value, Cells).
 
+%   open_walls(+Boards): some row of some wall can still be completed
+%   (always, on the coloured wall).
+open_walls(Boards) :-
+    member(board(_, Wall, Colours, _, _), Boards),
+    (   Colours == none
+    ->  true
+    ;   between(0, 4, Row),
+        row_completable(Wall, Colours, Row)
+    ),
+    !.
+
+%!  row_completable(+Wall, +Colours, +Row) is semidet.
+%
+%   Row of a grey wall can still be completed: the colours it lacks can
+%   fill its free cells, one to a cell, none in a column already holding
+%   it. Bad column choices can close every row of every wall; then the
+%   game ends.
+
+row_completable(Wall, Colours, Row) :-
+    must_be(list, Colours),
+    nth0(Row, Wall, Cells),
+    nth0(Row, Colours, RowColours),
+    findall(Column, nth0(Column, Cells, 0), Free),
+    findall(Colour, ( between(0, 4, Colour), \+ memberchk(Colour, RowColours) ), Missing),
+    permutation(Missing, Order),
+    maplist(column_lacks(Colours), Free, Order),
+    !.
+
+column_lacks(Colours, Column, Colour) :-
+    \+ ( member(ColourRow, Colours), nth0(Column, ColourRow, Colour) ).
+
 %!  grey_columns(+Wall, +Colours, +Row, +Colour, -Columns) is det.
 %
 %   Columns (ascending) are those where row Row of a grey wall (Wall 0/1
@@ -484,9 +518,7 @@ set_cell(Wall0, Row, Column, Value, Wall) :-
 grey_columns(Wall, Colours, Row, Colour, Columns) :-
     must_be(list, Colours),
     nth0(Row, Wall, Cells),
-    findall(Column, ( nth0(Column, Cells, 0),
-                      \+ ( member(ColourRow, Colours), nth0(Column, ColourRow, Colour) ) ),
-            Columns).
+    findall(Column, ( nth0(Column, Cells, 0), column_lacks(Colours, Column, Colour) ), Columns).
 
 floor_to_lid(Item, Lid0, Lid) :-
     (   marker_item(Item)

@@ -17,7 +17,18 @@ from pysolve.azul import kanren as kr
 from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
 from pysolve.azul.match import Match, engine, play_match
-from pysolve.azul.model import GREY, SEED, VARIANTS, Question, RandomStream, check_state, tile_count, winners_of
+from pysolve.azul.model import (
+    GREY,
+    SEED,
+    VARIANTS,
+    Question,
+    RandomStream,
+    check_state,
+    complete_rows,
+    row_completable,
+    tile_count,
+    winners_of,
+)
 from pysolve.azul.prolog import conjunction, state_to_prolog
 from pysolve.azul.python import PythonEngine, Table
 from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
@@ -364,6 +375,28 @@ def test_grey_tiling_phase_refuses_what_is_not_a_column_and_bad_phases(pysolve_b
             check_state(wrong)
     with pytest.raises(InputError):
         Match(2, 1, "python").play((-2, 0, 0))  # no tiling on the coloured wall
+
+
+def test_a_grey_game_ends_when_no_row_of_any_wall_can_be_completed(pysolve_backend):
+    result = play_match(2, 1610, pysolve_backend, variant=GREY)  # random columns close every row by round 8
+    state = result.state
+    assert state["over"] and state == packed.random_game(2, 1610, GREY)
+    assert not any(complete_rows(board["wall"]) for board in state["boards"])
+
+    def completable(board: dict, row: int) -> bool:
+        if pysolve_backend == "prolog":
+            goal = bridge.goal("row_completable", board["wall"], board["colours"], row)
+            return bridge.first("azul", goal) is not None
+        return engine(pysolve_backend).row_completable(board["wall"], board["colours"], row)
+
+    assert not any(completable(board, row) for board in state["boards"] for row in range(5))
+    fresh = grey_state()["boards"][0]
+    half = copy.deepcopy(fresh)
+    half["wall"][0][:3], half["colours"][0][:3] = [1, 1, 1], [0, 1, 2]
+    half["wall"][1][3], half["colours"][1][3] = 1, 3   # black above: row 0 still takes black in column 4
+    assert completable(fresh, 0) and completable(half, 0)
+    half["wall"][2][4], half["colours"][2][4] = 1, 3   # and black under column 4 too: row 0 is closed
+    assert not completable(half, 0) and row_completable(half["wall"], half["colours"], 1)
 
 
 def test_grey_columns_by_each_back_end(pysolve_backend):

@@ -26,7 +26,9 @@ from pysolve.azul.model import (
     FLOOR_TOTALS,
     ROW_BONUS,
     Move,
+    grey_columns,
     is_tiling,
+    row_completable,
     wall_column,
 )
 from pysolve.azul.scoring import board_column, end_bonus, tile_score
@@ -34,6 +36,7 @@ from pysolve.azul.scoring import board_column, end_bonus, tile_score
 PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared
 WAITING = 0.6   # points credited per tile on a pattern line that carries over to the next round
 SCALE = 8.0     # points of lead that make a reward of about 0.73 (the logistic's unit)
+CLOSED = 3.0    # points a column choice is charged per colour a grey row can no longer take
 
 
 def move_gain(state: Mapping[str, Any], move: Move) -> int:
@@ -79,7 +82,20 @@ def tiling_value(state: Mapping[str, Any], move: Move) -> float:
     lines[row] = [-1, 0]
     placed = {"score": board["score"] + tile_score(wall, row, column), "wall": wall, "colours": colours,
               "lines": lines, "floor": board["floor"]}
-    return board_value(placed, False)
+    return board_value(placed, False) - CLOSED * closed(wall, colours)
+
+
+def closed(wall: list[list[int]], colours: list[list[int]]) -> int:
+    """How many colours a grey wall's rows lack but can no longer take (every free cell's column holds the
+    colour), each row that can no longer be completed counting as one more: what a column choice gives up."""
+    count = 0
+    for row in range(5):
+        if all(wall[row]):
+            continue
+        missing = [colour for colour in range(5) if colour not in colours[row]]
+        count += sum(not grey_columns(wall, colours, row, colour) for colour in missing)
+        count += not row_completable(wall, colours, row)
+    return count
 
 
 def board_value(board: Mapping[str, Any], over: bool) -> float:

@@ -6,7 +6,8 @@ go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
 it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
 `floor_penaltyo` and `end_bonuso`; on the grey wall of the variant,
 `grey_cello` (the cells a full line's tile may take: the columns its owner
-chooses from in the tiling phase). `KanrenEngine` is the Python engine with
+chooses from in the tiling phase) and `completableo` (a row that can still
+be completed; when none is left on any wall, the game ends). `KanrenEngine` is the Python engine with
 its rule methods answered by running these relations: slow, and checked
 against the other back ends move by move. `solve` answers the puzzle's
 question: one seeded game played to its end (`seeded.played`).
@@ -14,6 +15,7 @@ question: one seeded game played to its end (`seeded.played`).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from pysolve import minikanren as mk
@@ -67,6 +69,15 @@ def grey_cello(wall: tuple, colours: tuple, row: int, colour: int, column: Any) 
     return mk.disj_over(range(5), lambda cell: mk.conj(
         mk.where(lambda: wall[row][cell] == 0 and all(colours[other][cell] != colour for other in range(5))),
         mk.eq(column, cell)))
+
+
+def completableo(wall: tuple, colours: tuple, row: int) -> Goal:
+    """A grey wall's `row` can still be completed: some order of the colours it lacks fills its free cells, none
+    in a column already holding it (succeeds once per such order)."""
+    free = [column for column in range(5) if not wall[row][column]]
+    missing = [colour for colour in range(5) if colour not in colours[row]]
+    return mk.disj_over(list(itertools.permutations(missing)), lambda order: mk.where(
+        lambda: all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))))
 
 
 def legal_moveo(sources: tuple, lines: tuple, colours: tuple, move: Any, budget: mk.Budget) -> Goal:
@@ -252,6 +263,10 @@ class KanrenEngine(PythonEngine):
         bonus = mk.var()
         return _one(end_bonuso(_frozen(wall), bonus, None if colours is None else _frozen(colours)), bonus,
                     "end_bonuso")
+
+    def row_completable(self, wall: list[list[int]], colours: list[list[int]], row: int) -> bool:
+        """completableo succeeds."""
+        return bool(mk.run(completableo(_frozen(wall), _frozen(colours), row), mk.var(), 1))
 
     def grey_columns(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
         """All answers of grey_cello, ascending."""

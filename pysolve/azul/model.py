@@ -11,6 +11,7 @@ owner chooses its tile's column: the move (WALL, row, column), both 0-based.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,15 @@ def grey_columns(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]]
     """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
     return [column for column in range(5)
             if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
+
+
+def row_completable(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]], row: int) -> bool:
+    """A grey wall's `row` can still be completed: the colours it lacks can fill its free cells, one to a cell,
+    none in a column already holding it. Bad choices can close every row of every wall; then the game ends."""
+    free = [column for column in range(5) if not wall[row][column]]
+    missing = [colour for colour in range(5) if colour not in colours[row]]
+    return any(all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))
+               for order in itertools.permutations(missing))
 
 
 def check_move(move: Any) -> Move:

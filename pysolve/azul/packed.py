@@ -32,6 +32,7 @@ from pysolve.azul.model import (
     RandomStream,
     check_players,
     check_variant,
+    row_completable,
     winners_of,
 )
 from pysolve.errors import SearchLimitExceeded
@@ -124,6 +125,12 @@ class Board:
         self.cells[row * 5 + column] = colour
         return POINTS[RUN[rows[row]][column]][RUN[columns[column]][row]]
 
+    def open(self) -> bool:
+        """Some row of this grey wall can still be completed."""
+        colours = [self.cells[row * 5:row * 5 + 5] for row in range(5)]
+        walls = [[row >> column & 1 for column in range(5)] for row in self.rows]
+        return any(row_completable(walls, colours, row) for row in range(5))
+
     def grey_columns(self, row: int, colour: int) -> list[int]:
         """The columns of a grey wall's `row` that may take `colour` (free cells, their column without it)."""
         return LINES_OF[~(self.rows[row] | self.colour_columns[colour]) & FULL]
@@ -208,7 +215,8 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
             starter = marker
         marker = CENTRE
         turn = starter
-        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)):
+        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)) or grey and not any(
+                board.open() for board in boards):
             break  # a tile in the bag or the lid: the next deal deals at least one
         offer = _deal(factories, bag, lid, number)
         present = _presence(sources)

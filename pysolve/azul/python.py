@@ -36,6 +36,7 @@ from pysolve.azul.model import (
     complete_rows,
     grey_columns,
     pending_line,
+    row_completable,
     winners_of,
 )
 from pysolve.azul.scoring import end_bonus, floor_penalty, tile_score
@@ -267,6 +268,10 @@ class PythonEngine:
         """End-of-game bonus of one wall (with `colours`, a grey one)."""
         return end_bonus(wall, colours)
 
+    def row_completable(self, wall: list[list[int]], colours: list[list[int]], row: int) -> bool:
+        """A grey wall's `row` can still be completed (its missing colours fit its free cells' columns)."""
+        return row_completable(wall, colours, row)
+
     def grey_columns(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
         """The columns of a grey wall's `row` that may take `colour`: free cells whose column lacks it."""
         return grey_columns(wall, colours, row, colour)
@@ -325,10 +330,16 @@ class PythonEngine:
             table.starter = table.marker
         table.marker = CENTRE
         table.turn = table.starter
-        if any(complete_rows(wall) for wall in table.walls) or not (any(table.bag) or any(table.lid)):
+        if any(complete_rows(wall) for wall in table.walls) or not (any(table.bag) or any(table.lid)) \
+                or not self._open(table):
             self._finish(table)
             return False
         return True
+
+    def _open(self, table: Table) -> bool:
+        """Some row of some wall can still be completed (always on the coloured wall)."""
+        return table.variant != GREY or any(self.row_completable(wall, colours, row)
+                                            for wall, colours in zip(table.walls, table.colours) for row in range(5))
 
     def _tile_wall(self, table: Table, seat: int) -> bool:
         """Move full lines to the wall top to bottom, scoring each tile, then the floor penalty and the clamp at 0;
