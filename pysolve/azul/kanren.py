@@ -76,8 +76,10 @@ def completableo(wall: tuple, colours: tuple, row: int) -> Goal:
     in a column already holding it (succeeds once per such order)."""
     free = [column for column in range(5) if not wall[row][column]]
     missing = [colour for colour in range(5) if colour not in colours[row]]
-    return mk.disj_over(list(itertools.permutations(missing)), lambda order: mk.where(
-        lambda: all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))))
+    def fits(order: tuple[int, ...]) -> bool:
+        return all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))
+
+    return mk.disj_over(list(itertools.permutations(missing)), lambda order: mk.where(fits, order))
 
 
 def legal_moveo(sources: tuple, lines: tuple, colours: tuple, move: Any, budget: mk.Budget) -> Goal:

@@ -215,8 +215,8 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
             starter = marker
         marker = CENTRE
         turn = starter
-        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)) or grey and not any(
-                board.open() for board in boards):
+        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)) or (grey and not any(
+                board.open() for board in boards)):
             break  # a tile in the bag or the lid: the next deal deals at least one
         offer = _deal(factories, bag, lid, number)
         present = _presence(sources)

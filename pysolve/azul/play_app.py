@@ -31,8 +31,8 @@ from textual.widgets.option_list import Option
 
 from pysolve.azul import draw
 from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move, is_tiling
-from pysolve.azul.scoring import tile_score
 from pysolve.azul.play import Table
+from pysolve.azul.scoring import tile_score
 from pysolve.errors import PysolveError
 
 TILE_STYLES = {letter: Style(color=ink, bgcolor=fill, bold=True) for letter, fill, ink in

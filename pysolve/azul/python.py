@@ -162,7 +162,8 @@ class PythonEngine:
         seat = table.turn
         row = pending_line(list(zip(table.line_colours[seat], table.line_counts[seat])))
         colour = table.line_colours[seat][row]
-        return [(WALL, row, column) for column in self.grey_columns(table.walls[seat], table.colours[seat], row, colour)]
+        columns = self.grey_columns(table.walls[seat], table.colours[seat], row, colour)
+        return [(WALL, row, column) for column in columns]
 
     def apply(self, table: Table, move: Move) -> None:
         """Take and place the tiles of a legal move, nothing more (the turn does not pass)."""
