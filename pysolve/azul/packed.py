@@ -32,7 +32,6 @@ from pysolve.azul.model import (
     RandomStream,
     check_players,
     check_variant,
-    row_completable,
     winners_of,
 )
 from pysolve.errors import SearchLimitExceeded
@@ -126,14 +125,27 @@ class Board:
         return POINTS[RUN[rows[row]][column]][RUN[columns[column]][row]]
 
     def open(self) -> bool:
-        """Some row of this grey wall can still be completed."""
-        colours = [self.cells[row * 5:row * 5 + 5] for row in range(5)]
-        walls = [[row >> column & 1 for column in range(5)] for row in self.rows]
-        return any(row_completable(walls, colours, row) for row in range(5))
+        """Some row of this grey wall can still be completed (`model.row_completable` on the masks: the colours
+        the row lacks matched to its free cells, each to a column without it)."""
+        columns = self.colour_columns
+        for row in range(5):
+            free = ~self.rows[row] & FULL
+            bit = 1 << row
+            if _matched([free & ~columns[colour] for colour, rows in enumerate(self.colour_rows) if not rows & bit], 0):
+                return True
+        return False
 
     def grey_columns(self, row: int, colour: int) -> list[int]:
         """The columns of a grey wall's `row` that may take `colour` (free cells, their column without it)."""
         return LINES_OF[~(self.rows[row] | self.colour_columns[colour]) & FULL]
+
+
+def _matched(masks: list[int], used: int) -> bool:
+    """Each of `masks` (the columns a colour may take) gets a column of its own, none of `used`."""
+    if not masks:
+        return True
+    rest = masks[1:]
+    return any(_matched(rest, used | 1 << column) for column in LINES_OF[masks[0] & ~used])
 
 
 def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, Any]:
