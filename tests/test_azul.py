@@ -32,7 +32,7 @@ from pysolve.azul.model import (
 from pysolve.azul.prolog import conjunction, state_to_prolog
 from pysolve.azul.python import PythonEngine, Table
 from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
-from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible
+from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasible, strategy
 from pysolve.azul.tree import CHANCE, TERMINAL, Game, State
 from pysolve.bridge import Var
 from pysolve.cli import main
@@ -479,6 +479,27 @@ def test_grey_random_seeds_agree_column_by_column(pysolve_backends, players, see
     assert report.agree, report.difference
     logged = play_match(players, seed, pysolve_backends[-1], ["random"], log=True, variant=GREY)
     assert packed.random_game(players, seed, GREY) == logged.state  # the fast path chooses the same columns
+
+
+def test_every_strategy_chooses_a_column_and_the_searches_search_them():
+    state = grey_state()
+    put_tile(state, 0, 0, 0, 1)
+    put_tile(state, 0, 0, 1, 2)                # seat 0's row 1: yellow, red, then three free cells
+    move_tiles(state, 0, 1, state["centre"])   # the last tile: blue to line 1
+    during, legal = tiling_on("python", state, [(-1, 0, 1)])
+    assert legal == [(-2, 0, 2), (-2, 0, 3), (-2, 0, 4)]
+    root = State.from_json(copy.deepcopy(during))
+    assert root.is_tiling and root.current_player == 0 and root.legal_moves() == legal
+    assert [move_gain(during, move) for move in legal] == [3, 1, 1]  # beside the two: a row of three
+    for name in ("greedy", "lookahead", "mcts:60", "minimax:2", "random+policy", "mcts:30+policy"):
+        stream = RandomStream(1)
+        assert strategy(name)(during, list(legal), stream) == (-2, 0, 2), name
+    stream = RandomStream(1)
+    assert strategy("random+policy")(during, list(legal), stream) == (-2, 0, 2) and stream.used == 0  # no number
+    picked = {random_feasible(during, list(legal), RandomStream(seed)) for seed in range(40)}
+    assert picked == set(legal)  # random: any of them
+    child = root.child((-2, 0, 2))
+    assert not child.is_tiling and child.table.walls[0][0][:3] == [1, 1, 1] and root.is_tiling
 
 
 def test_greedy_reads_the_grey_wall():
