@@ -340,7 +340,8 @@ class Engine(Protocol[Handle]):
         ...
 
     def legal_moves(self, handle: Handle) -> list[Move]:
-        """The legal moves of the seat to move, in canonical order (none once over)."""
+        """The legal moves of the seat to move, in canonical order (none once over); in a grey wall's tiling
+        phase the columns (WALL, row, column) of its top full line."""
         ...
 
     def turn(self, handle: Handle) -> int:
@@ -348,7 +349,8 @@ class Engine(Protocol[Handle]):
         ...
 
     def play(self, handle: Handle, move: Move, stream: RandomStream) -> None:
-        """Apply a legal move; at the end of the offer tile the walls, then deal from `stream` or end."""
+        """Apply a legal move; at the end of the offer tile the walls (on a grey wall up to the next column to
+        choose), then deal from `stream` or end."""
         ...
 
     def export(self, handle: Handle) -> dict[str, Any]:
