@@ -82,7 +82,15 @@ def tiling_value(state: Mapping[str, Any], move: Move) -> float:
     lines[row] = [-1, 0]
     placed = {"score": board["score"] + tile_score(wall, row, column), "wall": wall, "colours": colours,
               "lines": lines, "floor": board["floor"]}
-    return board_value(placed, False) - CLOSED * closed(wall, colours)
+    return grey_worth(placed, False)
+
+
+def grey_worth(board: Mapping[str, Any], over: bool) -> float:
+    """A grey board's worth for its column choices: `board_value`, less CLOSED for every colour a row can no
+    longer take (`closed`) while the game goes on."""
+    if over:
+        return board_value(board, over)
+    return board_value(board, over) - CLOSED * closed([list(cells) for cells in board["wall"]], board["colours"])
 
 
 def closed(wall: list[list[int]], colours: list[list[int]]) -> int:

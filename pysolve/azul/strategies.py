@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pysolve.azul.heuristics import board_value, move_gain, tiling_value
+from pysolve.azul.heuristics import grey_worth, move_gain, tiling_value
 from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
 from pysolve.azul.scoring import grey_column
 from pysolve.azul.search import Mcts, Minimax
@@ -75,7 +75,7 @@ def _own_best(state: State, seat: int) -> float:
     if state.is_tiling and state.current_player == seat:
         return max(_own_best(state.child(move), seat) for move in state.legal_moves())
     snapshot = state.to_json()
-    return board_value(snapshot["boards"][seat], snapshot["over"])
+    return grey_worth(snapshot["boards"][seat], snapshot["over"])
 
 
 def policy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
