@@ -142,6 +142,7 @@ def test_the_gymnasium_wrapper_passes_check_env_and_plays_to_the_end_against_gre
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(AzulGymEnv(2, opponent="greedy"), skip_render_check=True)
+        check_env(AzulGymEnv(2, opponent="greedy", variant="grey"), skip_render_check=True)
     env = AzulGymEnv(3, seat=1, opponent="greedy", win_reward=2.0)
     observation, info = env.reset(seed=4)
     assert info["seed"] == 4
