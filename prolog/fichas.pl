@@ -4,6 +4,7 @@
             goal/1,                    % +State
             successor/2,               % +State, -Next
             heuristic/2,               % +State, -H
+            state_label/2,             % +State, -Board
             mirror/2,                  % +State, -Mirrored
             board_state/2,             % ?Board, ?State
             move/2,                    % +Board, -Next
@@ -25,7 +26,7 @@ V = 2, cell 0 the least significant), then five bits of hole position,
 then five bits of length:  State = (Cells << 10) \/ (Hole << 5) \/ Length.
 
 This module is a problem for pysolve_search.pl: it defines successor/2,
-goal/1 and heuristic/2 over states.
+goal/1, heuristic/2 and state_label/2 over states.
 */
 
 :- set_prolog_flag(optimise, true).   % compile the arithmetic of the moves inline
@@ -180,6 +181,14 @@ count_inversions(Index, Digits, Greens0, H0, H) :-
     ;   Greens = Greens0, H1 = H0
     ),
     count_inversions(Cell, Digits, Greens, H1, H).
+
+%!  state_label(+State, -Board) is det.
+%
+%   Board is the atom of State: the label of its node when the search is
+%   recorded ('BBHVV').
+
+state_label(State, Board) :-
+    board_state(Board, State).
 
 %!  solve(+M, +N, +Strategy, +Flavour, -Path, -Expanded) is det.
 %

@@ -39,6 +39,13 @@ solutions/4 with `fast` runs the portfolio Python's fast strategy runs:
 `logic` for at most logic_share/1 search nodes (it proves sparse boards
 unique in a few hundred nodes, where the walk would wander), then the
 walk (it runs the long thin boards, where propagation wanders).
+
+`traced(original)`, `traced(walk)`, `traced(logic)` and `traced(fast)` run
+the same searches recorded as they run (pysolve_trace): each number put on
+a cell is a node labelled `12 at r2c5` with the move `{"number": 12,
+"row": 2, "col": 5}` (rows and columns from 1); a node fails where the
+walk's prunings or the propagation reject it. The untraced clauses are
+left as they were, so that they keep their speed.
 */
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, tuples_in/2,
@@ -51,6 +58,7 @@ walk (it runs the long thin boards, where propagation wanders).
 :- use_module(library(error), [domain_error/2, must_be/2]).
 :- use_module(pysolve_bits, [bit_member/2]).
 :- use_module(library(solution_sequences), [limit/2]).
+:- use_module(pysolve_trace, [trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
 
 :- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
 
@@ -81,7 +89,8 @@ open_cells(Rows, Cells) :-
 %
 %   Solved is a solution of the board Rows (same shape, -1 kept for
 %   blocked cells), found by Strategy (`original`, `walk`, `logic` or
-%   `clpfd`); every solution on backtracking. Raises a domain error for another strategy
+%   `clpfd`, or `traced(S)` for the first three: recorded); every solution
+%   on backtracking. Raises a domain error for another strategy
 %   and a type error unless Rows is a list of lists of integers.
 
 solution(Strategy, Rows, Solved) :-
@@ -89,8 +98,8 @@ solution(Strategy, Rows, Solved) :-
     solved(Strategy, Rows, Solved).
 
 checked(Strategy, Rows) :-
-    must_be(atom, Strategy),
-    (   memberchk(Strategy, [clpfd, logic, original, walk])
+    must_be(callable, Strategy),
+    (   memberchk(Strategy, [clpfd, logic, original, walk, traced(logic), traced(original), traced(walk)])
     ->  true
     ;   domain_error(hidato_strategy, Strategy)
     ),
@@ -120,19 +129,24 @@ hidato(Board, Solution) :-
 %
 %   Solutions lists the first Max solutions of the board Rows (all when
 %   Max is 0). Strategy is one of solution/3's, or `fast`: `logic` while
-%   it stays within logic_share/1 search nodes, else the strengthened walk.
+%   it stays within logic_share/1 search nodes, else the strengthened walk
+%   (`traced(fast)`: both recorded, the walk from the root again).
 
 solutions(Strategy, Rows, Max, Solutions) :-
     must_be(nonneg, Max),
-    (   Strategy == fast
+    (   portfolio(Strategy, Logic, Walk)
     ->  must_be(list(list(integer)), Rows),
-        logic_share(Nodes),
-        catch(first_solutions(logic(Nodes), Rows, Max, Solutions),
+        catch(first_solutions(Logic, Rows, Max, Solutions),
               hidato_logic_share_spent,
-              first_solutions(walk, Rows, Max, Solutions))
+              first_solutions(Walk, Rows, Max, Solutions))
     ;   checked(Strategy, Rows),
         first_solutions(Strategy, Rows, Max, Solutions)
     ).
+
+portfolio(fast, logic(Nodes), walk) :-
+    logic_share(Nodes).
+portfolio(traced(fast), traced(logic(Nodes)), traced(walk)) :-
+    logic_share(Nodes).
 
 first_solutions(Strategy, Rows, Max, Solutions) :-
     (   Max =:= 0
@@ -185,13 +199,44 @@ neighbour_indexes(IndexOf, R-C, Indexes) :-
 positions(clpfd, Board, Positions) :-
     clpfd_positions(Board, Positions).
 positions(original, Board, Positions) :-
-    walk_positions(Board, Positions).
+    walk_positions(Board, untraced, Positions).
 positions(walk, Board, Positions) :-
-    strong_walk_positions(Board, Positions).
+    strong_walk_positions(Board, untraced, Positions).
 positions(logic, Board, Positions) :-
-    logic_positions(Board, inf, Positions).
+    logic_positions(Board, inf, untraced, Positions).
 positions(logic(Nodes), Board, Positions) :-
-    logic_positions(Board, Nodes, Positions).
+    logic_positions(Board, Nodes, untraced, Positions).
+positions(traced(Strategy), Board, Positions) :-
+    Board = board(_, _, _, _, Coords),
+    Places =.. [places|Coords],
+    trace_root(Root),
+    traced_positions(Strategy, Board, traced(Places, Root), Positions).
+
+traced_positions(original, Board, Mode, Positions) :-
+    walk_positions(Board, Mode, Positions).
+traced_positions(walk, Board, Mode, Positions) :-
+    strong_walk_positions(Board, Mode, Positions).
+traced_positions(logic, Board, Mode, Positions) :-
+    logic_positions(Board, inf, Mode, Positions).
+traced_positions(logic(Nodes), Board, Mode, Positions) :-
+    logic_positions(Board, Nodes, Mode, Positions).
+
+% number_at(+Places, +K, +Cell, +Node, -Child): Child, below Node, is K put
+% on Cell, as the trace says it (Places: arg Cell is its Row-Column from 0).
+number_at(Places, K, Cell, Node, Child) :-
+    arg(Cell, Places, R0-C0),
+    R is R0 + 1,
+    C is C0 + 1,
+    format(atom(Label), "~w at r~wc~w", [K, R, C]),
+    trace_enter(Label, [number=K, row=R, col=C], Node, Child).
+
+% checked_at(+Goal, +Node): Goal holds; when not, Node is marked a dead end.
+checked_at(Goal, Node) :-
+    (   call(Goal)
+    ->  true
+    ;   trace_fail(Node),
+        fail
+    ).
 
 clpfd_positions(board(N, _, Adjacent, Givens, _), Positions) :-
     length(Positions, N),
@@ -211,14 +256,20 @@ consecutive_pairs([_], []).
 consecutive_pairs([A, B|Rest], [[A, B]|Pairs]) :-
     consecutive_pairs([B|Rest], Pairs).
 
-walk_positions(board(N, _, Adjacent, Givens, _), Positions) :-
+% walk_positions(+Board, +Mode, -Positions): the original's walk,
+% `untraced` or traced(Places, Root) (recorded below Root).
+walk_positions(board(N, _, Adjacent, Givens, _), Mode, Positions) :-
     list_to_assoc(Givens, GivenCells),
     findall(Cell-given, member(_-Cell, Givens), UsedPairs),
     list_to_assoc(UsedPairs, Used),
     get_assoc(1, GivenCells, Start),
     Walk = walk(N, Adjacent, GivenCells),
-    viable(Walk, 1, Start, Used),
-    walk(Walk, 1, Start, Used, [Start], Reversed),
+    (   Mode = traced(Places, Root)
+    ->  checked_at(viable(Walk, 1, Start, Used), Root),
+        traced_walk(Walk, Places, 1, Start, Used, [Start], Reversed, Root)
+    ;   viable(Walk, 1, Start, Used),
+        walk(Walk, 1, Start, Used, [Start], Reversed)
+    ),
     reverse(Reversed, Positions).
 
 % walk(+Walk, +K, +Cell, +Used, +Placed, -Reversed): K sits on Cell; place K+1..N.
@@ -230,6 +281,20 @@ walk(Walk, K, Cell, Used, Placed, Reversed) :-
         next_cell(Walk, K1, Cell, Used, Next, Used1),
         viable(Walk, K1, Next, Used1),
         walk(Walk, K1, Next, Used1, [Next|Placed], Reversed)
+    ).
+
+% traced_walk(+Walk, +Places, +K, +Cell, +Used, +Placed, -Reversed, +Node):
+% walk/6 recorded below Node.
+traced_walk(Walk, Places, K, Cell, Used, Placed, Reversed, Node) :-
+    Walk = walk(N, _, _),
+    (   K =:= N
+    ->  Reversed = Placed,
+        trace_solution(Node)
+    ;   K1 is K + 1,
+        next_cell(Walk, K1, Cell, Used, Next, Used1),
+        number_at(Places, K1, Next, Node, Child),
+        checked_at(viable(Walk, K1, Next, Used1), Child),
+        traced_walk(Walk, Places, K1, Next, Used1, [Next|Placed], Reversed, Child)
     ).
 
 % next_cell(+Walk, +K, +Cell, +Used, -Next, -Used1): K's cell next to Cell.
@@ -263,7 +328,7 @@ viable(walk(N, Adjacent, GivenCells), K, Cell, Used) :-
 %   bits(Stride, Open, CellBits, Near) with CellBits/Near indexed by cell:
 %   its bit, and the bits of its king neighbours.
 
-strong_walk_positions(board(N, _, Adjacent, Givens, Coords), Positions) :-
+strong_walk_positions(board(N, _, Adjacent, Givens, Coords), Mode, Positions) :-
     cell_bits(Coords, Adjacent, Bits),
     Bits = bits(_, Open, CellBits, _),
     list_to_assoc(Givens, GivenCells),
@@ -275,8 +340,12 @@ strong_walk_positions(board(N, _, Adjacent, Givens, Coords), Positions) :-
     Walk = strong(N, GivenCells, Bits, Last, Later, Adjacent),
     arg(Start, CellBits, StartBit),
     Free is Open /\ \StartBit,
-    strong_viable(Walk, 1, Start, Free, Used),
-    strong_walk(Walk, 1, Start, Free, Used, [Start], Reversed),
+    (   Mode = traced(Places, Root)
+    ->  checked_at(strong_viable(Walk, 1, Start, Free, Used), Root),
+        traced_strong_walk(Walk, Places, 1, Start, Free, Used, [Start], Reversed, Root)
+    ;   strong_viable(Walk, 1, Start, Free, Used),
+        strong_walk(Walk, 1, Start, Free, Used, [Start], Reversed)
+    ),
     reverse(Reversed, Positions).
 
 cell_bits(Coords, Adjacent, bits(Stride, Open, CellBits, Near)) :-
@@ -333,6 +402,28 @@ strong_walk(Walk, K, Cell, Free, Used, Placed, Reversed) :-
         Used1 is Used \/ Bit,
         strong_viable(Walk, K1, Next, Free1, Used1),
         strong_walk(Walk, K1, Next, Free1, Used1, [Next|Placed], Reversed)
+    ).
+
+% traced_strong_walk(+Walk, +Places, +K, +Cell, +Free, +Used, +Placed,
+% -Reversed, +Node): strong_walk/7 recorded below Node.
+traced_strong_walk(Walk, Places, K, Cell, Free, Used, Placed, Reversed, Node) :-
+    Walk = strong(N, GivenCells, Bits, _, _, Adjacent),
+    (   K =:= N
+    ->  Reversed = Placed,
+        trace_solution(Node)
+    ;   K1 is K + 1,
+        (   get_assoc(K1, GivenCells, Target)
+        ->  Next = Target
+        ;   cornered_first(Bits, Adjacent, Cell, Used, Candidates),
+            member(Next, Candidates)
+        ),
+        number_at(Places, K1, Next, Node, Child),
+        Bits = bits(_, _, CellBits, _),
+        arg(Next, CellBits, Bit),
+        Free1 is Free /\ \Bit,
+        Used1 is Used \/ Bit,
+        checked_at(strong_viable(Walk, K1, Next, Free1, Used1), Child),
+        traced_strong_walk(Walk, Places, K1, Next, Free1, Used1, [Next|Placed], Reversed, Child)
     ).
 
 %   cornered_first(+Bits, +Adjacent, +Cell, +Used, -Candidates): the unused
@@ -419,16 +510,19 @@ due_givens([G-Bit|Pending], K, Moves, Reach, Rest) :-
 %   counts the search nodes against Nodes (`inf`: no bound); past them the
 %   ball hidato_logic_share_spent ends the search.
 
-logic_positions(board(N, _, Adjacent, Givens, Coords), Nodes, Positions) :-
+logic_positions(board(N, _, Adjacent, Givens, Coords), Nodes, Mode, Positions) :-
     cell_bits(Coords, Adjacent, bits(Stride, Open, CellBits, _)),
     numlist(1, N, Numbers),
     maplist(start_domain(Givens, CellBits, Open), Numbers, Sets),
     Domains =.. [domains|Sets],
     Logic = logic(N, Stride, Open, spent(0, Nodes)),
-    logic_search(Logic, Domains, Numbers),
     CellBits =.. [_|BitList],
     findall(Bit-Cell, nth1(Cell, BitList, Bit), BitCells),
     list_to_assoc(BitCells, CellOf),
+    (   Mode = traced(Places, Root)
+    ->  traced_logic_search(Logic, Domains, Numbers, Places-CellOf, Root)
+    ;   logic_search(Logic, Domains, Numbers)
+    ),
     Domains =.. [_|Cells],
     maplist(cell_of_set(CellOf), Cells, Positions0),
     Positions = Positions0.
@@ -456,6 +550,24 @@ logic_search(Logic, Domains, Changed) :-
         bit_member(Bit, Set),
         setarg(Number, Domains, Bit),
         logic_search(Logic, Domains, [Number])
+    ).
+
+% traced_logic_search(+Logic, !Domains, +Changed, +Places-CellOf, +Node):
+% logic_search/3 recorded below Node (CellOf: a cell's bit to its index).
+traced_logic_search(Logic, Domains, Changed, Where, Node) :-
+    Logic = logic(N, _, _, Spent),
+    spend_node(Spent),
+    checked_at(logic_propagate(Logic, Domains, Changed), Node),
+    most_constrained(1, N, Domains, 0, inf, Number),
+    (   Number =:= 0
+    ->  trace_solution(Node)
+    ;   arg(Number, Domains, Set),
+        bit_member(Bit, Set),
+        setarg(Number, Domains, Bit),
+        Where = Places-CellOf,
+        get_assoc(Bit, CellOf, Cell),
+        number_at(Places, Number, Cell, Node, Child),
+        traced_logic_search(Logic, Domains, [Number], Where, Child)
     ).
 
 spend_node(Spent) :-

@@ -11,19 +11,35 @@ meta-argument `:`) naming the module that defines
 
   - successor(+State, -Next): the next states, on backtracking, in order;
   - goal(+State): State is a goal;
-  - heuristic(+State, -H): an integer estimate, lower is closer.
+  - heuristic(+State, -H): an integer estimate, lower is closer;
+  - state_label(+State, -Label): the state in the problem's words, asked
+    only when the search is recorded.
 
 Tree search works on simple paths (a state's successors leave out states
 already on its path); the goal test happens when a state is taken from the
 frontier, never when it is generated, and a goal state is not expanded.
 The flavour fixes the order children enter the frontier: `hs` (the Haskell
 library) or `py` (the Python library).
+
+When a trace is open (pysolve_trace.pl) a search records itself, the same
+way pysolve.search records Python's: a node per state taken from the
+frontier (the start first; tested for the goal, then expanded), below the
+node of the state it was generated from; the goal taken is the solution,
+a state expanded into no new state is a dead end (`fail`). Hill climbing
+takes the state it climbs to; the shortest path takes each state it
+expands, then the state where the search meets its mirror image, then the
+half of the path read in the mirror, one node a state below it, the goal
+last. States are labelled by state_label/2, their `move` is `state` (and
+`h`, the heuristic, for best-first and hill climbing). Whether a trace is
+open is asked once per search: the untraced search only threads an atom
+through.
 */
 
 :- use_module(library(lists), [append/3, member/2, reverse/2]).
 :- use_module(library(apply), [foldl/4, maplist/3]).
 :- use_module(library(heaps), [add_to_heap/4, get_from_heap/4, singleton_heap/3]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
+:- use_module(pysolve_trace, [trace_active/0, trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
 
 :- meta_predicate
     tree_search(:, +, +, +, -, -),
@@ -43,35 +59,42 @@ tree_search(Qualified, Strategy, Flavour, Start, Path, Expanded) :-
     problem_module(Qualified, Problem),
     must_be_one_of(strategy, [dfs, bfs, 'best-first', 'hill-climbing'], Strategy),
     must_be_one_of(flavour, [hs, py], Flavour),
-    strategy_search(Strategy, Flavour, Problem, Start, Reversed, Expanded),
+    tracer(Strategy, Tracer),
+    trace_root(Root),
+    strategy_search(Strategy, Flavour, Problem, Tracer, Root, Start, Reversed, Expanded),
     reverse(Reversed, Path).
 
-strategy_search('hill-climbing', _Flavour, Problem, Start, Reversed, Expanded) :-
-    hill_climbing([Start], Problem, 0, Reversed, Expanded).
-strategy_search(Strategy, Flavour, Problem, Start, Reversed, Expanded) :-
-    initial_frontier(Strategy, Problem, [Start], Frontier),
-    frontier_search(Frontier, Flavour, Problem, 0, Reversed, Expanded).
+strategy_search('hill-climbing', _Flavour, Problem, Tracer, Root, Start, Reversed, Expanded) :-
+    hill_climbing([Start], Problem, Tracer, Root, 0, Reversed, Expanded).
+strategy_search(Strategy, Flavour, Problem, Tracer, Root, Start, Reversed, Expanded) :-
+    items(Tracer, Root, [[Start]], [Item]),
+    initial_frontier(Strategy, Problem, Item, Frontier),
+    frontier_search(Frontier, Flavour, Problem, Tracer, 0, Reversed, Expanded).
 
-%   A frontier holds paths, most recent state first: stack(Paths) for
-%   depth-first, queue(Front, ReversedBack) for breadth-first and
+%   A frontier holds items, one per path (most recent state first): the
+%   path itself, or Parent-Path when the search is recorded (Parent: the
+%   node of the state the path's last step came from). It is stack(Items)
+%   for depth-first, queue(Front, ReversedBack) for breadth-first and
 %   heap(Heap) keyed by key(H, Order, Index) for best-first.
 
-initial_frontier(dfs, _, Path, stack([Path])).
-initial_frontier(bfs, _, Path, queue([Path], [])).
-initial_frontier('best-first', Problem, Path, heap(Heap)) :-
-    Path = [Start],
+initial_frontier(dfs, _, Item, stack([Item])).
+initial_frontier(bfs, _, Item, queue([Item], [])).
+initial_frontier('best-first', Problem, Item, heap(Heap)) :-
+    item_state(Item, Start),
     Problem:heuristic(Start, H),
-    singleton_heap(Heap, key(H, 0, 0), Path).
+    singleton_heap(Heap, key(H, 0, 0), Item).
 
-frontier_search(Frontier0, Flavour, Problem, Expanded0, Reversed, Expanded) :-
-    (   take(Frontier0, Path, Frontier1)
-    ->  Path = [State|_],
+frontier_search(Frontier0, Flavour, Problem, Tracer, Expanded0, Reversed, Expanded) :-
+    (   take(Frontier0, Item, Frontier1)
+    ->  taken(Tracer, Problem, Item, Path, Node),
+        Path = [State|_],
         (   Problem:goal(State)
-        ->  Reversed = Path, Expanded = Expanded0
+        ->  solved(Tracer, Node), Reversed = Path, Expanded = Expanded0
         ;   Expanded1 is Expanded0 + 1,
             children(Problem, Path, Children),
-            add_children(Frontier1, Flavour, Problem, Expanded1, Children, Frontier2),
-            frontier_search(Frontier2, Flavour, Problem, Expanded1, Reversed, Expanded)
+            items(Tracer, Node, Children, Items),
+            add_children(Frontier1, Flavour, Problem, Expanded1, Items, Frontier2),
+            frontier_search(Frontier2, Flavour, Problem, Tracer, Expanded1, Reversed, Expanded)
         )
     ;   Reversed = [], Expanded = Expanded0
     ).
@@ -105,22 +128,24 @@ expansion_order(hs, Expansion, Order) :-         % latest expansion first on tie
     Order is -Expansion.
 expansion_order(py, Expansion, Expansion).       % first in, first out on ties
 
-push_child(Problem, Order, Path, Heap0-Index, Heap-Index1) :-
-    Path = [State|_],
+push_child(Problem, Order, Item, Heap0-Index, Heap-Index1) :-
+    item_state(Item, State),
     Problem:heuristic(State, H),
-    add_to_heap(Heap0, key(H, Order, Index), Path, Heap),
+    add_to_heap(Heap0, key(H, Order, Index), Item, Heap),
     Index1 is Index + 1.
 
-hill_climbing(Path, Problem, Expanded0, Reversed, Expanded) :-
+hill_climbing(Path, Problem, Tracer, Parent, Expanded0, Reversed, Expanded) :-
     Path = [State|_],
+    visit(Tracer, Problem, State, Parent, Node),
     (   Problem:goal(State)
-    ->  Reversed = Path, Expanded = Expanded0
+    ->  solved(Tracer, Node), Reversed = Path, Expanded = Expanded0
     ;   Expanded1 is Expanded0 + 1,
         children(Problem, Path, Children),
         (   Children = [First|Rest]
         ->  foldl(lower_heuristic(Problem), Rest, First, Best),
-            hill_climbing(Best, Problem, Expanded1, Reversed, Expanded)
-        ;   Reversed = [], Expanded = Expanded1
+            hill_climbing(Best, Problem, Tracer, Node, Expanded1, Reversed, Expanded)
+        ;   dead_end(Tracer, Node),
+            Reversed = [], Expanded = Expanded1
         )
     ).
 
@@ -150,6 +175,68 @@ children(Problem, Path, Children) :-
 
 extend_path(Path, Next, [Next|Path]).
 
+%   Recording (see the module's header). Tracer is `untraced`, or
+%   traced(Scored) when a trace is open: Scored is `scored` when the
+%   strategy orders states by their heuristic (its `move` then gives `h`),
+%   else `plain`. A node is pysolve_trace's node(Id, Depth); the untraced
+%   search passes `none` for it.
+
+tracer(Strategy, Tracer) :-
+    (   trace_active
+    ->  (   memberchk(Strategy, ['best-first', 'hill-climbing'])
+        ->  Tracer = traced(scored)
+        ;   Tracer = traced(plain)
+        )
+    ;   Tracer = untraced
+    ).
+
+%   taken(+Tracer, +Problem, +Item, -Path, -Node): the path of the frontier
+%   item taken, its last state recorded as Node below the node its last step
+%   came from; item_state(+Item, -State): an item's last state.
+
+taken(untraced, _, Path, Path, none).
+taken(traced(Scored), Problem, Parent-Path, Path, Node) :-
+    Path = [State|_],
+    visit(traced(Scored), Problem, State, Parent, Node).
+
+item_state([State|_], State).
+item_state(_-[State|_], State).
+
+%   items(+Tracer, +Node, +Paths, -Items): the paths generated from Node as
+%   frontier items; when none is, Node is a dead end.
+
+items(untraced, _, Paths, Paths).
+items(traced(_), Node, Paths, Items) :-
+    (   Paths == []
+    ->  trace_fail(Node)
+    ;   true
+    ),
+    maplist(item_of(Node), Paths, Items).
+
+item_of(Node, Path, Node-Path).
+
+%   visit(+Tracer, +Problem, +State, +Parent, -Node): State is taken,
+%   recorded as a node below Parent. Frontier searches never backtrack, so
+%   the node is entered once (no backtrack event).
+
+visit(untraced, _, _, _, none).
+visit(traced(Scored), Problem, State, Parent, Node) :-
+    Problem:state_label(State, Label),
+    (   Scored == scored
+    ->  Problem:heuristic(State, H),
+        Move = [state=Label, h=H]
+    ;   Move = [state=Label]
+    ),
+    once(trace_enter(Label, Move, Parent, Node)).
+
+solved(untraced, _).
+solved(traced(_), Node) :-
+    trace_solution(Node).
+
+dead_end(untraced, _).
+dead_end(traced(_), Node) :-
+    trace_fail(Node).
+
 %!  mirrored_shortest_path(+Problem, +Start, -Path, -Expanded) is det.
 %
 %   Path is a shortest path from Start to the goal (states, Start first), or
@@ -163,26 +250,32 @@ extend_path(Path, Next, [Next|Path]).
 %   integers): the visited set is a table of clauses hashed on them.
 
 :- thread_local seen/3.                  % State, Depth, Parent
+:- thread_local node_of/2.               % State, Node: the node of a state expanded, when recorded
 
 mirrored_shortest_path(Qualified, Start, Path, Expanded) :-
     problem_module(Qualified, Problem),
     must_be(atomic, Start),
+    tracer(shortest, Tracer),
     setup_call_cleanup(
-        retractall(seen(_, _, _)),
+        forget_seen,
         (   assertz(seen(Start, 0, none)),
-            layers([Start], 0, Problem, 0, Meeting, Expanded),
-            meeting_path(Meeting, Problem, Path)
+            layers([Start], 0, Problem, Tracer, 0, Meeting, Expanded),
+            meeting_path(Meeting, Problem, Tracer, Path)
         ),
-        retractall(seen(_, _, _))).
+        forget_seen).
 
-layers(Layer, Depth, Problem, Expanded0, Meeting, Expanded) :-
+forget_seen :-
+    retractall(seen(_, _, _)),
+    retractall(node_of(_, _)).
+
+layers(Layer, Depth, Problem, Tracer, Expanded0, Meeting, Expanded) :-
     (   Layer == []
     ->  Meeting = none, Expanded = Expanded0
     ;   closest_meeting(Layer, Problem, Found)
     ->  Meeting = Found, Expanded = Expanded0
     ;   Depth1 is Depth + 1,
-        grow(Layer, Problem, Depth1, Next, [], Expanded0, Expanded1),
-        layers(Next, Depth1, Problem, Expanded1, Meeting, Expanded)
+        grow(Layer, Problem, Tracer, Depth1, Next, [], Expanded0, Expanded1),
+        layers(Next, Depth1, Problem, Tracer, Expanded1, Meeting, Expanded)
     ).
 
 %   closest_meeting(+Layer, +Problem, -State) is semidet: the first state of
@@ -197,15 +290,41 @@ closest_meeting(Layer, Problem, State) :-
             Met),
     keysort(Met, [_-State|_]).
 
-%   grow(+Layer, +Problem, +Depth, -Next, ?Tail, +E0, -E): expand Layer;
-%   Next-Tail holds the states seen for the first time, at Depth.
+%   grow(+Layer, +Problem, +Tracer, +Depth, -Next, ?Tail, +E0, -E): expand
+%   Layer; Next-Tail holds the states seen for the first time, at Depth.
 
-grow([], _, _, Tail, Tail, Expanded, Expanded).
-grow([State|Layer], Problem, Depth, Next, Tail, Expanded0, Expanded) :-
+grow([], _, _, _, Tail, Tail, Expanded, Expanded).
+grow([State|Layer], Problem, Tracer, Depth, Next, Tail, Expanded0, Expanded) :-
     Expanded1 is Expanded0 + 1,
+    expanded(Tracer, Problem, State, Node),
     findall(Child, Problem:successor(State, Child), Children),
     new_children(Children, State, Depth, Next, Next1),
-    grow(Layer, Problem, Depth, Next1, Tail, Expanded1, Expanded).
+    (   Tracer == untraced
+    ->  true
+    ;   Next == Next1                        % nothing new below State
+    ->  trace_fail(Node)
+    ;   true
+    ),
+    grow(Layer, Problem, Tracer, Depth, Next1, Tail, Expanded1, Expanded).
+
+%   expanded(+Tracer, +Problem, +State, -Node): State, taken from its layer,
+%   recorded below the node of the state that first reached it.
+
+expanded(untraced, _, _, none).
+expanded(traced(Scored), Problem, State, Node) :-
+    layer_node(traced(Scored), Problem, State, Node),
+    assertz(node_of(State, Node)).
+
+layer_node(Tracer, Problem, State, Node) :-
+    seen(State, _, Parent),
+    parent_node(Parent, ParentNode),
+    visit(Tracer, Problem, State, ParentNode, Node).
+
+parent_node(none, Root) :-
+    trace_root(Root).
+parent_node(State, Node) :-
+    State \== none,
+    node_of(State, Node).
 
 new_children([], _, _, Tail, Tail).
 new_children([Child|Children], Parent, Depth, Next, Tail) :-
@@ -216,15 +335,26 @@ new_children([Child|Children], Parent, Depth, Next, Tail) :-
     ),
     new_children(Children, Parent, Depth, Next1, Tail).
 
-meeting_path(none, _, []).
-meeting_path(State, Problem, Path) :-
+meeting_path(none, _, _, []).
+meeting_path(State, Problem, Tracer, Path) :-
     State \== none,
     trace_back(State, ToStart),
     reverse(ToStart, FromStart),
     Problem:mirror(State, Mirrored),
     trace_back(Mirrored, MirroredToStart),
     maplist(Problem:mirror, MirroredToStart, [_|ToGoal]),
+    met(Tracer, Problem, State, ToGoal),
     append(FromStart, ToGoal, Path).
+
+%   met(+Tracer, +Problem, +Meeting, +ToGoal): the meeting state recorded
+%   as taken, then the states ToGoal (the mirrored half of the path) one
+%   below the other, the last the solution.
+
+met(untraced, _, _, _).
+met(traced(Scored), Problem, State, ToGoal) :-
+    layer_node(traced(Scored), Problem, State, Node),
+    foldl(visit(traced(Scored), Problem), ToGoal, Node, Last),
+    trace_solution(Last).
 
 trace_back(State, [State|Rest]) :-
     seen(State, _, Parent),

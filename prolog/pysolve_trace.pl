@@ -1,10 +1,12 @@
 :- module(pysolve_trace,
-          [ trace_open/2,              % +File, +Limit
+          [ trace_open/3,              % +File, +Limit, +NodesBefore
             trace_close/1,             % -Counts
             trace_enter/3,             % +Label, +Parent, -Node
+            trace_enter/4,             % +Label, +Move, +Parent, -Node
             trace_fail/1,              % +Node
             trace_solution/1,          % +Node
-            trace_root/1               % -Node
+            trace_root/1,              % -Node
+            trace_active/0
           ]).
 
 /** <module> A Prolog search recorded as it runs
@@ -12,9 +14,8 @@
 The Prolog half of pysolve's trace format (`pysolve/trace.py` documents
 it): a search calls trace_enter/3 for each choice it makes, trace_fail/1
 at a dead end and trace_solution/1 at an answer, and the events are
-appended, one JSON object a line, to the file that Python opened and wrote
-the header of. Python then reads the counts from trace_close/1 and writes
-the `end` line.
+appended, one JSON object a line, events to a file of its own, which Python adds to the trace (after the
+events it wrote itself) with the counts from trace_close/1.
 
 A node is `node(Id, Depth)`; the root is `node(0, 0)`. trace_enter/3
 writes the `backtrack` event itself when the search backtracks into it, so
@@ -31,6 +32,7 @@ thread is counted whole.
 :- use_module(library(error), [must_be/2]).
 
 :- dynamic tracing/2.                  % tracing(Stream, Limit): a trace is open
+:- dynamic nodes_before/1.             % the nodes the trace held when it was opened
 
 counter(nodes).
 counter(fails).
@@ -38,27 +40,34 @@ counter(backtracks).
 counter(solutions).
 counter(events).
 
-%!  trace_open(+File, +Limit) is det.
+%!  trace_open(+File, +Limit, +NodesBefore) is det.
 %
 %   Append the events of the searches that follow to File, at most Limit
-%   of them (past that they are only counted).
+%   of them (past that they are only counted); node ids go on from
+%   NodesBefore, the nodes the trace already holds.
 
-trace_open(File, Limit) :-
+trace_open(File, Limit, NodesBefore) :-
     must_be(atom, File),
     must_be(nonneg, Limit),
+    must_be(nonneg, NodesBefore),
     trace_close(_),
     open(File, append, Stream, [encoding(utf8)]),
     forall(counter(Name), (flag_name(Name, Flag), flag(Flag, _, 0))),
+    flag(pysolve_trace_nodes, _, NodesBefore),
+    retractall(nodes_before(_)),
+    assertz(nodes_before(NodesBefore)),
     assertz(tracing(Stream, Limit)).
 
 %!  trace_close(-Counts) is det.
 %
 %   Close the trace file; Counts is `counts(Nodes, Fails, Backtracks,
-%   Solutions, Events)` of what was recorded since trace_open/2.
+%   Solutions, Events)` of what was recorded since trace_open/3.
 
 trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
     forall(retract(tracing(Stream, _)), close(Stream)),
-    count(nodes, Nodes),
+    count(nodes, Last),
+    (   nodes_before(Before) -> true ; Before = 0 ),
+    Nodes is Last - Before,
     count(fails, Fails),
     count(backtracks, Backtracks),
     count(solutions, Solutions),
@@ -70,21 +79,37 @@ trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
 
 trace_root(node(0, 0)).
 
+%!  trace_active is semidet.
+%
+%   A trace is open: a search that records itself only then (a traced
+%   variant of its loop) asks this once, when it starts.
+
+trace_active :-
+    tracing(_, _).
+
 %!  trace_enter(+Label, +Parent, -Node) is multi.
+%!  trace_enter(+Label, +Move, +Parent, -Node) is multi.
 %
 %   Node is a new child of Parent, made by the choice Label (any term,
-%   written as text). Succeeds once; on backtracking it records that the
-%   search left Node, then fails.
+%   written as text). Move, where given, is the same choice as data: a
+%   list of Key=Value pairs, written as the event's `move` object (values
+%   integers, atoms or lists of them). Succeeds once; on backtracking it
+%   records that the search left Node, then fails.
 
-trace_enter(Label, node(ParentId, ParentDepth), node(Id, Depth)) :-
+trace_enter(Label, Parent, Node) :-
+    trace_enter(Label, [], Parent, Node).
+
+trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
     Depth is ParentDepth + 1,
     (   tracing(_, _)
-    ->  bump(nodes, Id),
-        format(string(Text), "~w", [Label]),
-        emit(_{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}),
+    ->  format(string(Text), "~w", [Label]),
+        (   Move == []
+        ->  Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text}
+        ;   Event = _{e:enter, id:Id, parent:ParentId, depth:Depth, label:Text, move:json(Move)}
+        ),
+        record(nodes, Id, Event),
         (   true
-        ;   bump(backtracks, _),
-            emit(_{e:backtrack, id:Id, depth:Depth}),
+        ;   record(backtracks, _, _{e:backtrack, id:Id, depth:Depth}),
             fail
         )
     ;   Id = 0
@@ -96,8 +121,7 @@ trace_enter(Label, node(ParentId, ParentDepth), node(Id, Depth)) :-
 
 trace_fail(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  bump(fails, _),
-        emit(_{e:fail, id:Id, depth:Depth})
+    ->  record(fails, _, _{e:fail, id:Id, depth:Depth})
     ;   true
     ).
 
@@ -107,10 +131,17 @@ trace_fail(node(Id, Depth)) :-
 
 trace_solution(node(Id, Depth)) :-
     (   tracing(_, _)
-    ->  bump(solutions, Count),
-        emit(_{e:solution, id:Id, depth:Depth, count:Count})
+    ->  record(solutions, Count, _{e:solution, id:Id, depth:Depth, count:Count})
     ;   true
     ).
+
+%   record(+Counter, -Value, +Event): bump Counter (Value: its new value,
+%   which Event may hold) and write Event, signals held off meanwhile: a
+%   search stopped by its time limit leaves every event it counted written
+%   whole.
+
+record(Counter, Value, Event) :-
+    sig_atomic(( bump(Counter, Value), emit(Event) )).
 
 emit(Event) :-
     bump(events, N),
@@ -129,7 +160,7 @@ json_write_dict_line(Stream, Event) :-
 %   The keys in the order the Python writer uses: e, id, parent, depth, then the rest.
 event_order(Pairs, Ordered) :-
     findall(Key=Value,
-            ( member(Key, [e, id, parent, depth, label, count]),
+            ( member(Key, [e, id, parent, depth, label, move, count]),
               memberchk(Key-Value, Pairs)
             ),
             Ordered).

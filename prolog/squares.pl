@@ -32,6 +32,12 @@ answers directly; see indexed_solution/2). Both enumerate the solutions in
 the same order. Strategy `mrv` fills the most constrained cell first (see
 mrv_solution/1). Under the eternity rule, halves_count/1 counts the grids
 as top halves joined to bottom halves, both filled by the indexed row order.
+
+solve/3 asked `traced(Strategy)` runs the same search recorded as it runs
+(pysolve_trace): each placement a node labelled `piece 7 turned 1 at
+r1c2`, each complete grid a solution (the `mrv` search: a node fails where
+an empty cell is left no candidate). The halves' count records nothing.
+The untraced clauses are left as they were, so that they keep their speed.
 */
 
 :- use_module(library(lists), [append/2, append/3, last/2, member/2, select/3]).
@@ -41,7 +47,8 @@ as top halves joined to bottom halves, both filled by the indexed row order.
 :- reexport(squares_puzzle, [with_puzzle/6, with_puzzle/7, piece/2, rotated/3, matches/2, canonical/1,
                              rotate_grid/2]).
 :- use_module(squares_puzzle, [puzzle_rule/1, grid_size/2, tile/2, piece_turn/2, meets/2, closes/2,
-                               grid_turn/2]).
+                               grid_turn/2, traced_search/0, trace_placement/5]).
+:- use_module(pysolve_trace, [trace_root/1, trace_solution/1]).
 :- reexport(squares_mrv, [mrv_solution/1]).
 :- use_module(squares_mrv, [mrv_solution/2]).
 :- reexport(squares_rows, [halves_count/1]).
@@ -68,7 +75,11 @@ solution(original, Grid) :-
     findall(Id, tile(Id, _), Unused),
     length(Top, Cols),
     maplist(=(border), Top),
-    fill_rows(Rows, Top, Unused, Grid).
+    (   traced_search
+    ->  trace_root(Root),
+        traced_fill_rows(Rows, Top, Unused, Grid, Root)
+    ;   fill_rows(Rows, Top, Unused, Grid)
+    ).
 
 fill_rows(0, _, [], []).
 fill_rows(Rows, Above, Unused0, [Cells|Grid]) :-
@@ -92,6 +103,37 @@ fill_row([Up|Ups], Left, Bottom, Unused0, Unused,
     closes(Right, E),
     closes(Bottom, S),
     fill_row(Ups, edge(E), Bottom, Unused1, Unused, Cells, Below).
+
+% traced_fill_rows(+Rows, +Above, +Unused0, -Grid, +Node): fill_rows/4
+% recorded below Node, each placement a node (its position: the pieces
+% placed so far), each grid a solution.
+traced_fill_rows(0, _, [], [], Node) :-
+    trace_solution(Node).
+traced_fill_rows(Rows, Above, Unused0, [Cells|Grid], Node0) :-
+    Rows > 0,
+    (   Rows =:= 1
+    ->  Bottom = last
+    ;   Bottom = inner
+    ),
+    traced_fill_row(Above, border, Bottom, Unused0, Unused, Cells, Below, Node0, Node),
+    Left is Rows - 1,
+    traced_fill_rows(Left, Below, Unused, Grid, Node).
+
+traced_fill_row([], _, _, Unused, Unused, [], [], Node, Node).
+traced_fill_row([Up|Ups], Left, Bottom, Unused0, Unused,
+                [[Piece, Turns]|Cells], [edge(S)|Below], Node0, Node) :-
+    (   Ups == []
+    ->  Right = last
+    ;   Right = inner
+    ),
+    candidate(Up, Left, Unused0, Unused1, Piece, Turns, [_, E, S, _]),
+    closes(Right, E),
+    closes(Bottom, S),
+    grid_size(Rows, Cols),
+    length(Unused0, Free),
+    Pos is Rows * Cols - Free,
+    trace_placement(Pos, Piece, Turns, Node0, Node1),
+    traced_fill_row(Ups, edge(E), Bottom, Unused1, Unused, Cells, Below, Node1, Node).
 
 %   candidate(+Up, +Left, +Unused0, -Unused, -Piece, -Turns, -Edges): an
 %   unused piece in a rotation that meets the upper and left neighbours.
@@ -118,13 +160,19 @@ candidate(Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 %   turns of the whole grid. `by_class`: every solution, each canonical one
 %   followed by its turns. The last two break the symmetry during the
 %   search (see corners_rule/1), so they search about a quarter of the tree.
-%   Raises a domain error for another strategy or rotation, an existence
-%   error outside with_puzzle/6.
+%   Strategy traced(S) runs S recorded (pysolve_trace). Raises a domain
+%   error for another strategy or rotation, an existence error outside
+%   with_puzzle/6.
 
 solve(Strategy, Rotation, Grid) :-
-    must_be(atom, Strategy),
+    must_be(callable, Strategy),
     must_be(atom, Rotation),
-    (   memberchk(Strategy, [original, rows, mrv])
+    (   Strategy = traced(Search)
+    ->  Traced = true
+    ;   Search = Strategy,
+        Traced = false
+    ),
+    (   memberchk(Search, [original, rows, mrv])
     ->  true
     ;   domain_error(squares_strategy, Strategy)
     ),
@@ -133,7 +181,8 @@ solve(Strategy, Rotation, Grid) :-
     ;   domain_error(squares_rotation, Rotation)
     ),
     puzzle_rule(_),
-    rotation_solve(Rotation, Strategy, Grid).
+    b_setval(squares_traced, Traced),
+    rotation_solve(Rotation, Search, Grid).
 
 rotation_solve(all, mrv, Grid) :-
     rotation_solve(by_class, mrv, Grid).

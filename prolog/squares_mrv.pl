@@ -18,7 +18,8 @@ another puzzle replaces it (the hook squares_puzzle:drop_tables/0).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(squares_puzzle, [puzzle_rule/1, rule/1, grid_size/2, tile/2, piece_turn/2, rotated/3,
                                rival_positions/3, cell_kind/4, kind_fits/3, label_code/3, partner_code/5,
-                               puzzle_labels/2]).
+                               puzzle_labels/2, traced_search/0, trace_placement/5]).
+:- use_module(pysolve_trace, [trace_fail/1, trace_root/1, trace_solution/1]).
 
 :- set_prolog_flag(optimise, true).   % compile the search's arithmetic inline (file-local)
 
@@ -74,7 +75,11 @@ mrv_solution(Prefix, Grid) :-
     Empty is (1 << Size) - 1,
     State = mrv(Keys, Cells, Allowed, Rivals),
     mrv_begin(Prefix, 0, State, Empty-0-Unused, Empty1-Frontier1-Unused1),
-    mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals),
+    (   traced_search
+    ->  trace_root(Root),
+        traced_mrv_fill(Empty1, Frontier1, Unused1, State, Root)
+    ;   mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
+    ),
     Cells =.. [_|Placed],
     cells_grid(Placed, Cols, Grid).
 
@@ -135,6 +140,33 @@ mrv_fill(Empty, Frontier, Unused, Keys, Cells, Allowed, Rivals) :-
         best_cell(Rest, Unused, Keys, Allowed, First, Count, Best),
         mrv_place(Best, _, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
         mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
+    ).
+
+%   traced_mrv_fill(+Empty, +Frontier, +Unused, +State, +Node): mrv_fill/7
+%   recorded below Node, each placement a node, failed where a frontier
+%   cell is left no candidate, each grid a solution.
+traced_mrv_fill(Empty, Frontier, Unused, State, Node) :-
+    State = mrv(Keys, _, Allowed, _),
+    (   Empty =:= 0
+    ->  trace_solution(Node)
+    ;   Frontier =:= 0
+    ->  mrv_root(Piece),
+        Last is msb(Empty),
+        between(0, Last, Pos),
+        mrv_place(Pos, Piece-Turns, State, Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        trace_placement(Pos, Piece, Turns, Node, Child),
+        traced_mrv_fill(Empty1, Frontier1, Unused1, State, Child)
+    ;   First is lsb(Frontier),
+        (   cell_count(First, Unused, Keys, Allowed, Count),
+            Rest is Frontier /\ (Frontier - 1),
+            best_cell(Rest, Unused, Keys, Allowed, First, Count, Pos)
+        ->  true
+        ;   trace_fail(Node),
+            fail
+        ),
+        mrv_place(Pos, Piece-Turns, State, Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        trace_placement(Pos, Piece, Turns, Node, Child),
+        traced_mrv_fill(Empty1, Frontier1, Unused1, State, Child)
     ).
 
 %   cell_count(+Pos, +Unused, +Keys, +Allowed, -Count): the candidates of

@@ -21,7 +21,9 @@
             kind_fits/3,        % +Rule, +Kind, +Edges
             label_code/3,       % +Labels, +Label, -Code
             partner_code/5,     % +Rule, +Labels, +Free, +Edge, -Code
-            puzzle_labels/2     % -Labels, -Free
+            puzzle_labels/2,    % -Labels, -Free
+            traced_search/0,
+            trace_placement/5   % +Pos, +Piece, +Turns, +Node, -Child
           ]).
 
 /** <module> Edge-matching squares: the running puzzle, its pieces, rules and symmetries
@@ -49,13 +51,16 @@ with_puzzle/7 with the option turns(every) tries all four turns of every
 piece instead (the count of the older versions).
 
 The last exports are the searches' shared vocabulary: the current puzzle's
-facts, how an edge meets a neighbour or closes a row, and the integer codes
-of labels and kinds of cell that the indexed searches' tables are keyed by.
+facts, how an edge meets a neighbour or closes a row, the integer codes
+of labels and kinds of cell that the indexed searches' tables are keyed by,
+and how a search asked to record itself (solve/3's `traced(Strategy)`)
+knows it and says a placement (pysolve_trace).
 */
 
 :- use_module(library(lists), [append/2, member/2, nth0/3, reverse/2]).
 :- use_module(library(apply), [maplist/2, maplist/3, maplist/4]).
 :- use_module(library(error), [domain_error/2, must_be/2, permission_error/3]).
+:- use_module(pysolve_trace, [trace_enter/4]).
 
 :- meta_predicate with_puzzle(+, +, +, +, +, 0), with_puzzle(+, +, +, +, +, +, 0).
 
@@ -430,3 +435,31 @@ puzzle_labels(Labels, Free) :-
     append(Labels0, Paired, Labels1),
     sort(Labels1, Labels),
     length(Labels, Free).
+
+		 /*******************************
+		 *        SEARCHES RECORDED      *
+		 *******************************/
+
+%!  traced_search is semidet.
+%
+%   The search that begins is to record itself: squares:solve/3 was asked
+%   `traced(Strategy)`, and set the backtrackable global variable
+%   `squares_traced` (each search looks once, as it begins, and runs its
+%   untraced clauses otherwise).
+
+traced_search :-
+    nb_current(squares_traced, true).
+
+%!  trace_placement(+Pos, +Piece, +Turns, +Node, -Child) is multi.
+%
+%   Child, below Node, is Piece turned Turns times on position Pos
+%   (row-major from 0), as the trace says it: the label `piece 7 turned 1
+%   at r1c2` and the move `{"row": 1, "col": 2, "piece": 7, "turns": 1}`
+%   (rows and columns from 1).
+
+trace_placement(Pos, Piece, Turns, Node, Child) :-
+    grid_size(_, Cols),
+    R is Pos // Cols + 1,
+    C is Pos mod Cols + 1,
+    format(atom(Label), "piece ~w turned ~w at r~wc~w", [Piece, Turns, R, C]),
+    trace_enter(Label, [row=R, col=C, piece=Piece, turns=Turns], Node, Child).

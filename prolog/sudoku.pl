@@ -27,6 +27,13 @@ Three strategies answer solution/3:
   - `plain`: the reference backtracking: cells in reading order, each
     empty one takes a value from 1 up that its row, column and box do not
     hold yet.
+
+`traced(fast)` and `traced(plain)` run the same searches recorded as they
+run (pysolve_trace): each value tried is a node labelled `r3c4=7` with the
+move `{"row": 3, "col": 4, "value": 7}`; a node fails when propagation
+breaks a rule (`fast`) or when the next empty cell has no value left
+(`plain`). The untraced clauses are left as they were, so that they keep
+their speed.
 */
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, transpose/2,
@@ -37,6 +44,7 @@ Three strategies answer solution/3:
 :- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
 :- use_module(pysolve_bits, [bit_member/2]).
+:- use_module(pysolve_trace, [trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
 :- use_module(library(ordsets), [ord_del_element/3, ord_union/2]).
 
 :- set_prolog_flag(optimise, true).   % compile the propagation's arithmetic inline (file-local)
@@ -97,13 +105,14 @@ bands_of(Width, Row, Chunks) :-
 %!  solution(+Strategy, +Rows, -Solved) is nondet.
 %
 %   Solved is a solution of the board Rows found by Strategy, `fast`,
-%   `clpfd` or `plain`; every solution on backtracking. Raises a domain error for
+%   `clpfd` or `plain` (or `traced(fast)`, `traced(plain)`: recorded);
+%   every solution on backtracking. Raises a domain error for
 %   another strategy, a board that is not square of side 4, 6, 9 or 16,
 %   or a value outside 0..N.
 
 solution(Strategy, Rows, Solved) :-
-    must_be(atom, Strategy),
-    (   memberchk(Strategy, [fast, clpfd, plain])
+    must_be(callable, Strategy),
+    (   memberchk(Strategy, [fast, clpfd, plain, traced(fast), traced(plain)])
     ->  true
     ;   domain_error(sudoku_strategy, Strategy)
     ),
@@ -160,15 +169,9 @@ cell_term(Size, Value, Cell) :-
     ).
 
 search(fast, Size, Cells, _) :-
-    geometry(Size, Geometry),
-    Geometry = geometry(_, _, _, Full, AllUnits),
-    append(Cells, Values),
-    maplist(start_mask(Full), Values, MaskList),
-    Masks =.. [masks|MaskList],
-    findall(Cell, ( nth1(Cell, Values, Value), integer(Value) ), Givens),
-    propagating_search(Geometry, Masks, Givens, AllUnits),
-    Masks =.. [_|Found],
-    maplist(mask_value, Found, Values).
+    masks_search(untraced, Size, Cells).
+search(traced(fast), Size, Cells, _) :-
+    masks_search(traced, Size, Cells).
 search(clpfd, Size, Cells, units(Rows, Columns, Boxes)) :-
     append(Cells, Vars),
     Vars ins 1..Size,
@@ -176,16 +179,27 @@ search(clpfd, Size, Cells, units(Rows, Columns, Boxes)) :-
     maplist(all_distinct, Columns),
     maplist(all_distinct, Boxes),
     labeling([ff], Vars).
-search(plain, Size, Cells, units(Rows, Columns, Boxes)) :-
+search(plain, Size, Cells, Units) :-
+    plain_entries(Size, Cells, Units, Values, Entries),
+    fill(Entries, Values).
+search(traced(plain), Size, Cells, Units) :-
+    plain_entries(Size, Cells, Units, Values, Entries),
+    trace_root(Root),
+    traced_fill(Entries, Values, Root).
+
+% plain_entries(+Size, +Cells, +Units, -Values, -Entries): the values 1..Size
+% and the cells in reading order (cell_entries/6); fails when a unit repeats
+% a given.
+plain_entries(Size, Cells, units(Rows, Columns, Boxes), Values, Entries) :-
     \+ broken_units(Rows, Columns, Boxes, [_|_]),
     numlist(1, Size, Values),
     box_shape(Size, BoxRows, BoxColumns),
     PerBand is Size // BoxColumns,
-    cell_entries(Cells, Columns, Boxes, shape(BoxRows, BoxColumns, PerBand), 0, Entries),
-    fill(Entries, Values).
+    cell_entries(Cells, Columns, Boxes, shape(BoxRows, BoxColumns, PerBand), 0, Entries).
 
 % cell_entries(+Rows, +Columns, +Boxes, +Shape, +R, -Entries): each cell of
-% rows R.. as cell(Value, Row, Column, Box), in reading order.
+% rows R.. as cell(Value, Row, Column, Box, At), in reading order, At its
+% place as Row-Column from 1.
 cell_entries([], _, _, _, _, []).
 cell_entries([Row|Rows], Columns, Boxes, Shape, R, Entries) :-
     row_entries(Row, Row, Columns, Boxes, Shape, R, 0, Entries, Rest),
@@ -193,17 +207,19 @@ cell_entries([Row|Rows], Columns, Boxes, Shape, R, Entries) :-
     cell_entries(Rows, Columns, Boxes, Shape, R1, Rest).
 
 row_entries([], _, _, _, _, _, _, Entries, Entries).
-row_entries([V|Vs], Row, [Column|Columns], Boxes, Shape, R, C, [cell(V, Row, Column, Box)|Entries], Rest) :-
+row_entries([V|Vs], Row, [Column|Columns], Boxes, Shape, R, C, [cell(V, Row, Column, Box, R1-C1)|Entries],
+            Rest) :-
     Shape = shape(BoxRows, BoxColumns, PerBand),
     B is R // BoxRows * PerBand + C // BoxColumns,
     nth0(B, Boxes, Box),
+    R1 is R + 1,
     C1 is C + 1,
     row_entries(Vs, Row, Columns, Boxes, Shape, R, C1, Entries, Rest).
 
 % fill(+Entries, +Values): give each empty cell, in order, a value its
 % row, column and box do not hold.
 fill([], _).
-fill([cell(V, Row, Column, Box)|Entries], Values) :-
+fill([cell(V, Row, Column, Box, _)|Entries], Values) :-
     (   integer(V)
     ->  true
     ;   member(Value, Values),
@@ -216,6 +232,31 @@ fill([cell(V, Row, Column, Box)|Entries], Values) :-
 
 absent(Value, Unit) :-
     \+ ( member(Cell, Unit), Cell == Value ).
+
+% traced_fill(+Entries, +Values, +Node): fill/2 recorded below Node: each
+% value placed a node, a dead end where an empty cell has no value left.
+traced_fill([], _, Node) :-
+    trace_solution(Node).
+traced_fill([cell(V, Row, Column, Box, R-C)|Entries], Values, Node) :-
+    (   integer(V)
+    ->  traced_fill(Entries, Values, Node)
+    ;   \+ ( member(Value, Values), absent(Value, Row), absent(Value, Column), absent(Value, Box) )
+    ->  trace_fail(Node),
+        fail
+    ;   member(Value, Values),
+        absent(Value, Row),
+        absent(Value, Column),
+        absent(Value, Box),
+        V = Value,
+        placed(R, C, Value, Node, Child),
+        traced_fill(Entries, Values, Child)
+    ).
+
+% placed(+Row, +Column, +Value, +Node, -Child): Child, below Node, is Value
+% placed at Row, Column (from 1), as the trace says it.
+placed(R, C, Value, Node, Child) :-
+    format(atom(Label), "r~wc~w=~w", [R, C, Value]),
+    trace_enter(Label, [row=R, col=C, value=Value], Node, Child).
 
 %   The propagating search. Cells are numbered 1..N*N in reading order, units
 %   1..3N (rows, columns, boxes). Geometry is geometry(Peers, Units, UnitsOf,
@@ -259,6 +300,23 @@ start_mask(Full, Value, Mask) :-
 mask_value(Mask, Value) :-
     Value is msb(Mask) + 1.
 
+% masks_search(+Mode, +Size, ?Cells): the propagating search on the board
+% Cells (its givens bound, the rest free), recorded when Mode is `traced`.
+masks_search(Mode, Size, Cells) :-
+    geometry(Size, Geometry),
+    Geometry = geometry(_, _, _, Full, AllUnits),
+    append(Cells, Values),
+    maplist(start_mask(Full), Values, MaskList),
+    Masks =.. [masks|MaskList],
+    findall(Cell, ( nth1(Cell, Values, Value), integer(Value) ), Givens),
+    (   Mode == traced
+    ->  trace_root(Root),
+        traced_search(Geometry, Masks, Givens, AllUnits, Size, Root)
+    ;   propagating_search(Geometry, Masks, Givens, AllUnits)
+    ),
+    Masks =.. [_|Found],
+    maplist(mask_value, Found, Values).
+
 % propagating_search(+Geometry, !Masks, +Singles, +Changed): propagate from
 % the cells just left one candidate (Singles) and the units whose cells
 % changed (Changed, a bit set), then branch on the first cell with the
@@ -275,6 +333,30 @@ propagating_search(Geometry, Masks, Singles, Changed) :-
         Geometry = geometry(_, _, UnitsOf, _, _),
         arg(Cell, UnitsOf, Units),
         propagating_search(Geometry, Masks, [Cell], Units)
+    ).
+
+% traced_search(+Geometry, !Masks, +Singles, +Changed, +Size, +Node):
+% propagating_search/4 recorded below Node, each value tried a node, a
+% failure where propagation breaks a rule.
+traced_search(Geometry, Masks, Singles, Changed, Size, Node) :-
+    (   propagate(Singles, Changed, Geometry, Masks)
+    ->  functor(Masks, _, Count),
+        fewest_candidates(1, Count, Masks, 0, 99, Cell),
+        (   Cell =:= 0
+        ->  trace_solution(Node)
+        ;   arg(Cell, Masks, Mask),
+            bit_member(Bit, Mask),
+            setarg(Cell, Masks, Bit),
+            R is (Cell - 1) // Size + 1,
+            C is (Cell - 1) mod Size + 1,
+            Value is msb(Bit) + 1,
+            placed(R, C, Value, Node, Child),
+            Geometry = geometry(_, _, UnitsOf, _, _),
+            arg(Cell, UnitsOf, Units),
+            traced_search(Geometry, Masks, [Cell], Units, Size, Child)
+        )
+    ;   trace_fail(Node),
+        fail
     ).
 
 % fewest_candidates(+Cell, +Count, +Masks, +Best0, +Fewest0, -Best): the

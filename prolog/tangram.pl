@@ -34,6 +34,15 @@ of its options in board order (depth-first through backtracking, or
 breadth-first with a queue), or (strategy `cell`) cover the first free cell
 with each unused piece in turn.
 
+When a trace is open (pysolve_trace.pl), the searches for tilings record
+themselves (a traced variant, chosen once per search): a node per
+placement, labelled `piece P at (X, Y) WxH` with the placement as its
+`move`, below the placement before it; the placement that completes a
+tiling is a solution, one after which the next piece (or the first free
+cell) has no option is a dead end. Depth-first searches write a backtrack
+when they undo a placement; the breadth-first search enters a partial
+tiling when it takes it from the queue, below the one it extends.
+
 The classic instance, counted:
 
     ?- with_instance(10, 10, [[green, 4, 2], [blue, 4, 5], [red, 3, 8],
@@ -46,6 +55,7 @@ The classic instance, counted:
 
 :- use_module(library(lists), [append/2, append/3, clumped/2, intersection/3, member/2, numlist/3, reverse/2,
                                 select/3]).
+:- use_module(pysolve_trace, [trace_active/0, trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
 :- use_module(library(yall), [(>>)/4]).
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
@@ -268,9 +278,16 @@ search_start(Strategy, Order, Placed, Free) :-
     must_be(list(atom), Order),
     free_cells(Placed, Free).
 
-fill(dfs, Order, Free, Placements) :-
+fill(Strategy, Order, Free, Placements) :-
+    (   trace_active
+    ->  trace_root(Root),
+        traced_fill(Strategy, Order, Free, Root, Placements)
+    ;   untraced_fill(Strategy, Order, Free, Placements)
+    ).
+
+untraced_fill(dfs, Order, Free, Placements) :-
     place_all(Order, Free, Placements).
-fill(cell, Pieces, Free, Placements) :-
+untraced_fill(cell, Pieces, Free, Placements) :-
     cover(Free, Pieces, Placements).
 
 cover(Free, Pieces, Placements) :-
@@ -284,6 +301,51 @@ cover(Free, Pieces, Placements) :-
         Placements = [[Piece, X, Y, W, H]|More],
         cover(Free1, Rest, More)
     ).
+
+%   traced_fill(+Strategy, +Order, +Free, +Parent, -Placements): fill/4,
+%   recorded below the node Parent.
+
+traced_fill(dfs, Order, Free, Parent, Placements) :-
+    traced_place_all(Order, Free, Parent, Placements).
+traced_fill(cell, Pieces, Free, Parent, Placements) :-
+    traced_cover(Free, Pieces, Parent, Placements).
+
+traced_place_all([], _, Node, []) :-
+    trace_solution(Node).
+traced_place_all([Piece|Pieces], Free0, Parent, [Placement|Placements]) :-
+    Placement = [Piece|_],
+    (   step(Placement, Free0, Free)
+    *-> placement_node(Placement, Parent, Node),
+        traced_place_all(Pieces, Free, Node, Placements)
+    ;   trace_fail(Parent),
+        fail
+    ).
+
+traced_cover(Free, Pieces, Parent, Placements) :-
+    (   Free =:= 0,
+        Pieces == []
+    ->  Placements = [],
+        trace_solution(Parent)
+    ;   Anchor is lsb(Free),
+        (   select(Piece, Pieces, Rest),
+            slot(Piece, Anchor, X, Y, W, H, Mask),
+            Free /\ Mask =:= Mask
+        *-> Placement = [Piece, X, Y, W, H],
+            placement_node(Placement, Parent, Node),
+            Free1 is Free xor Mask,
+            Placements = [Placement|More],
+            traced_cover(Free1, Rest, Node, More)
+        ;   trace_fail(Parent),
+            fail
+        )
+    ).
+
+%   placement_node(+Placement, +Parent, -Node): Placement recorded as a
+%   child of Parent (a backtrack is written when the search undoes it).
+
+placement_node([Piece, X, Y, W, H], Parent, Node) :-
+    format(string(Label), "piece ~w at (~w, ~w) ~wx~w", [Piece, X, Y, W, H]),
+    trace_enter(Label, [piece=Piece, x=X, y=Y, w=W, h=H], Parent, Node).
 
 in_piece_order(Placed, New, Tiling) :-
     append(Placed, New, All),
@@ -586,21 +648,40 @@ add_shape(Widths0-Heights0, [W, H], Ws0-Hs0, Ws-Hs) :-
 bfs_tiling(Order, Placed, Tiling) :-
     must_be(list(atom), Order),
     free_cells(Placed, Free),
-    Queue = [state(Free, Order, [])|Tail],
-    breadth_first(Queue, Tail, Chosen),
+    (   trace_active -> Traced = true ; Traced = false ),
+    trace_root(Root),
+    Queue = [state(Free, Order, [], Root)|Tail],
+    breadth_first(Queue, Tail, Traced, Chosen),
     in_piece_order(Placed, Chosen, Tiling).
 
-breadth_first(Queue, Tail, Chosen) :-
+%   A state of the queue is state(Free, ToPlace, Reversed, Parent): Parent
+%   is the node of the state it extends (recorded), else the root.
+
+breadth_first(Queue, Tail, Traced, Chosen) :-
     Queue \== Tail,
-    Queue = [state(Free, ToPlace, Reversed)|Rest],
+    Queue = [state(Free, ToPlace, Reversed, Parent)|Rest],
+    taken(Traced, Reversed, Parent, Node),
     (   ToPlace == []
-    ->  reverse(Reversed, Chosen)
+    ->  (   Traced == true -> trace_solution(Node) ; true ),
+        reverse(Reversed, Chosen)
     ;   ToPlace = [Piece|Pieces],
-        findall(state(Free1, Pieces, [[Piece|Where]|Reversed]),
+        findall(state(Free1, Pieces, [[Piece|Where]|Reversed], Node),
                 step([Piece|Where], Free, Free1),
                 Children),
+        (   Traced == true, Children == [] -> trace_fail(Node) ; true ),
         append(Children, NewTail, Tail),
-        breadth_first(Rest, NewTail, Chosen)
+        breadth_first(Rest, NewTail, Traced, Chosen)
+    ).
+
+%   taken(+Traced, +Reversed, +Parent, -Node): the state taken from the
+%   queue, whose last placement heads Reversed, recorded below Parent (the
+%   start, nothing placed, is the root itself). A queue never backtracks.
+
+taken(false, _, Node, Node).
+taken(true, Reversed, Parent, Node) :-
+    (   Reversed = [Placement|_]
+    ->  once(placement_node(Placement, Parent, Node))
+    ;   Node = Parent
     ).
 
 %!  piece_options(+Piece, +Placed, -Options) is det.

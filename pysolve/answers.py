@@ -6,11 +6,18 @@ build answers without importing the puzzle machinery.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import html
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
+SHOWN = 2000  # characters of an answer's JSON a notebook shows when it cannot draw it
+
+# How a notebook draws an answer with its puzzle's picture: set by pysolve.notebook when it loads (the
+# cross-check, and so the API, load it); answers know no puzzle, so they ask through this.
+NOTEBOOK: Callable[[Answer], str] | None = None
 
 
 @dataclass
@@ -45,6 +52,12 @@ class Answer:
         if self.count is not None:
             data["count"] = self.count
         return data
+
+    def _repr_html_(self) -> str:
+        """The answer in a notebook (Jupyter): drawn by pysolve.notebook, else its JSON."""
+        if NOTEBOOK is not None:
+            return NOTEBOOK(self)
+        return f"<pre>{html.escape(json.dumps(self.to_json(), indent=1, default=str)[:SHOWN])}</pre>"
 
 
 @dataclass

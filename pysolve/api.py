@@ -120,19 +120,23 @@ def _ask(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any],
 
 
 def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: BackendLike | None = None,
-          **options: Any) -> Answer:
+          trace: str | os.PathLike[str] | None = None, **options: Any) -> Answer:
     """One back end's answer (default: prolog when available) to the question the options ask.
 
     `backend` is a built-in back end's name, or a back end of one's own (a
     `RuleBase`, or any callable question -> Found). Picture options such as
     `svg="out.svg"` write their files as the CLI does (built-in back ends).
+    `trace="search.jsonl"` records the back end's own search there
+    (pysolve.trace), where that back end records one.
     """
     chosen = get_puzzle(puzzle)
     asked, outputs = _ask(chosen, args, options, question)
     if backend is not None and not isinstance(backend, str):
+        if trace is not None:
+            raise InputError("trace=: only pysolve's own back ends record their searches")
         answer = _answer(chosen, asked, backend_name(backend), backend)
     else:
-        answer = chosen.solve(asked, backend)
+        answer = chosen.solve(asked, backend, trace)
     chosen.write_files(answer, outputs)
     return answer
 

@@ -20,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
 from pysolve.budget import DEFAULT_SECONDS, Budget, time_limit
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
+from pysolve.trace import Trace
 
 HIDE_VARIABLE = "PYSOLVE_NO_PROLOG"
 
@@ -327,7 +329,9 @@ def solutions(
     `max_solutions` 0 means all; `inferences` 0 means unbounded. The time
     limit is `seconds`, else what is left of `budget`, else DEFAULT_SECONDS.
     Bounds are enforced inside Prolog, so a long search always comes back.
-    InputError for `seconds` that are no time limit (nan, inf, 0).
+    InputError for `seconds` that are no time limit (nan, inf, 0). When the
+    budget carries a trace, the events the goal records (prolog/pysolve_trace.pl)
+    join it.
     """
     given_seconds = seconds
     if seconds is None:
@@ -341,7 +345,7 @@ def solutions(
         f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "
         f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows, Wide), Status, Message)"
     )
-    with _lock, _interruptible():
+    with _lock, _interruptible(), _recording(prolog, budget.trace if budget is not None else None):
         rows = _materialise(prolog, call, maxresult=1)
     (row,) = rows
     if row["Status"] == "interrupted":
@@ -357,6 +361,30 @@ def solutions(
               "inference_limit": f"inference limit of {inferences} inferences",
               "resource_limit": str(row["Message"])}
     return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
+
+
+@contextlib.contextmanager
+def _recording(prolog: Any, trace: Trace | None) -> Iterator[None]:
+    """While the block runs, the Prolog searches it asks record their events (pysolve_trace's predicates) in
+    a file of their own, added to `trace` at the end, whatever ended the block. Nothing when `trace` is
+    None. Called with the lock held."""
+    if trace is None:
+        yield
+        return
+    load("pysolve_trace")
+    handle, part = tempfile.mkstemp(prefix="pysolve-trace-", suffix=".jsonl")
+    os.close(handle)
+    try:
+        room = max(trace.limit - trace.events, 0)
+        _materialise(prolog, f"pysolve_trace:trace_open({_prolog_path(Path(part))}, {room}, {trace.nodes})")
+        try:
+            yield
+        finally:
+            (counts,) = _materialise(prolog, "pysolve_trace:trace_close(counts(N, F, B, S, E))")
+            trace.include(Path(part).read_text(encoding="utf-8"),
+                          counts["N"], counts["F"], counts["B"], counts["S"], counts["E"])
+    finally:
+        os.unlink(part)
 
 
 def wide_integers(value: Any) -> Any:

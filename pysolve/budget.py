@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.trace import Trace
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
 DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
@@ -67,6 +68,12 @@ def time_limit(seconds: float, what: str = "--seconds") -> float:
     return seconds
 
 
+REDELIVER = 0.01  # seconds after a swallowed interrupt before it is delivered again (out of the finaliser by then)
+_redelivery: threading.Timer | None = None  # the redelivery on its way, if any
+_echoes = 0  # redeliveries sent to the main thread and not yet arrived
+_interrupt_lock = threading.RLock()  # taken by the signal handler too, which runs in the main thread: reentrant
+
+
 def on_interrupt(signum: int, frame: Any) -> None:
     """SIGINT handler of the CLI: remember the interrupt, then raise KeyboardInterrupt.
 
@@ -74,29 +81,62 @@ def on_interrupt(signum: int, frame: Any) -> None:
     runs (a miniKanren stream closed by the garbage collector, say); the
     remembered interrupt makes the next budget check raise it again, and
     `unraisable` delivers it once more to code that checks no budget, so no
-    work outlives Ctrl-C.
+    work outlives Ctrl-C. A redelivery that arrives after the interrupt was
+    handled (`interrupt_handled`) is dropped: it would break the run's exit.
     """
-    global _interrupted
-    _interrupted = True
+    global _interrupted, _echoes
+    with _interrupt_lock:
+        if _echoes:
+            _echoes -= 1
+            if not _interrupted:
+                return
+        _interrupted = True
     raise KeyboardInterrupt
 
 
 def unraisable(hook_args: Any) -> None:
     """sys.unraisablehook of the CLI: an interrupt swallowed in a finaliser is silent and delivered again
     to the main thread, where the code the finaliser interrupted goes on (see on_interrupt); anything else
-    is reported as Python would."""
+    is reported as Python would.
+
+    Never while Python exits (`sys.is_finalizing`): the run is over, and a thread started then never runs,
+    so starting one would wait for ever."""
+    global _redelivery
     if _interrupted and issubclass(hook_args.exc_type, KeyboardInterrupt):
-        redeliver = threading.Timer(0.01, _thread.interrupt_main)  # later: not inside this hook, which swallows it
-        redeliver.daemon = True
-        redeliver.start()
+        with _interrupt_lock:
+            if not sys.is_finalizing() and (_redelivery is None or not _redelivery.is_alive()):
+                _redelivery = threading.Timer(REDELIVER, _redeliver)  # later: not inside this hook, which swallows it
+                _redelivery.daemon = True
+                _redelivery.start()
         return
     sys.__unraisablehook__(hook_args)
+
+
+def _redeliver() -> None:
+    """Interrupt the main thread again, unless the interrupt was handled meanwhile."""
+    global _echoes
+    with _interrupt_lock:
+        if _interrupted:
+            _echoes += 1
+            _thread.interrupt_main()
+
+
+def interrupt_handled() -> None:
+    """Say that Ctrl-C reached the code that ends the run (the CLI's `main`): no redelivery follows (one would
+    land in the exit, or in the next run of this process), and budgets check the clock again."""
+    global _interrupted
+    with _interrupt_lock:
+        _interrupted = False
+        if _redelivery is not None:
+            _redelivery.cancel()
 
 
 class Budget:
     """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out.
 
     Made in a web worker, its time limit is at most the request's cap (see `serving`), unbounded included.
+    The search also finds here the recorder of its trace, `trace` (None: nothing is recorded; see
+    pysolve.trace), since the budget is what every search is handed.
     """
 
     def __init__(self, nodes: int = 0, seconds: float = 0.0, label: str = "search") -> None:
@@ -107,6 +147,7 @@ class Budget:
         self.seconds = min(seconds or cap, cap) if cap else seconds
         self.spent = 0
         self.started = time.perf_counter()
+        self.trace: Trace | None = None
 
     def spend(self, nodes: int = 1) -> None:
         """Count `nodes` nodes; raise SearchLimitExceeded when the node or time budget is gone."""

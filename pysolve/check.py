@@ -6,6 +6,9 @@ A Python module of miniKanren relations (`FILE.py`, defining e.g.
 `hidatoo(board, solution)`; pysolve.relations) is checked the same way, and
 needs no SWI-Prolog: with Prolog hidden it is compared with pysolve's
 miniKanren and Python back ends.
+A solver of one's own in Python (a function question -> pysolve.Found, or a
+pysolve.RuleBase) is checked the same way from the API and the pytest plugin
+(`assert_backends_agree(..., reference=f, examples=N)`).
 Hypothesis draws the questions (the puzzle's `instances` module) and, at
 the first question where the rule base's canonical answer differs from
 pysolve's Prolog and Python back ends' (`compared_backends`), shrinks it
@@ -33,6 +36,7 @@ from pysolve import backends, bridge, files, puzzles, relations, words
 from pysolve.answers import UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.crosscheck import first_disagreement
+from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
 from pysolve.puzzle import Puzzle
 from pysolve.rules import RulesError, RulesInterface
@@ -187,10 +191,11 @@ def time_lines(report: CheckReport) -> list[str]:
 # --- the check ----------------------------------------------------------------------------------------------
 
 
-def check(puzzle: PuzzleLike, rules: str | os.PathLike[str], examples: int = EXAMPLES, seed: int | None = None,
-          max_size: int | None = None, seconds: float = SECONDS, out: str | os.PathLike[str] | None = None,
-          shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
-    """Ask the rule base file `rules` (a .pl file, or a .py module of relations) and pysolve's Prolog and Python
+def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: int = EXAMPLES,
+          seed: int | None = None, max_size: int | None = None, seconds: float = SECONDS,
+          out: str | os.PathLike[str] | None = None, shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
+    """Ask the rule base file `rules` (a .pl file, a .py module of relations, or a solver of one's own in Python:
+    question -> Found, whose `seconds` are its own to keep) and pysolve's Prolog and Python
     back ends (miniKanren and Python without Prolog) the same random questions of `puzzle`, at most `examples`
     of them (boards up to `max_size`, each back end `seconds` per question), and shrink the first
     disagreement; `out` names the instance file to write it to. Raises a PysolveError, before any question,
@@ -278,8 +283,11 @@ class Own:
     goal: Callable[[Any], str]
 
 
-def load_own(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Own:
-    """The rules in the file `rules`: a module of relations when it ends in .py, else a rule base."""
+def load_own(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str] | Solver) -> Own:
+    """The rules in the file `rules`: a module of relations when it ends in .py, else a rule base; or a solver
+    of one's own in Python."""
+    if not isinstance(rules, (str, os.PathLike)):
+        return load_solver(puzzle, rules)
     if Path(rules).suffix == ".py":
         return load_relations(puzzle, interface, rules)
     path = load_rules(puzzle, interface, rules)
@@ -294,6 +302,25 @@ def load_relations(puzzle: Puzzle, interface: RulesInterface, rules: str | os.Pa
     return Own(Path(rules).name, interface.relation_head,
                lambda question, seconds: relations.ask(relation, interface, question, seconds),
                lambda question: relations.goal_text(interface, question))
+
+
+def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
+    """A solver of one's own in Python as the rules checked: an exception it raises is its error on that
+    question (RulesError, with the exception's type and message), as a rule base's Prolog error is."""
+    if not callable(solver):
+        raise InputError(f"a solver of one's own is a function question -> pysolve.Found, not {solver!r}")
+    name = getattr(solver, "name", None) or getattr(solver, "__name__", type(solver).__name__)
+
+    def answer(question: Any, seconds: float) -> Found:
+        try:
+            return solver(question)
+        except PysolveError:
+            raise
+        except Exception as error:  # the user's code: any error it raises is what the check reports
+            raise RulesError(f"{name} raised {type(error).__name__}: {error}") from None
+
+    return Own(str(name), f"{name}(question) -> Found", answer,
+               lambda question: f"{name}({json.dumps(puzzle.describe(question))})")
 
 
 def compared_backends() -> tuple[str, ...]:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import api, backends, bridge, budget, executors, memory, options, parallel, puzzles, words
+from pysolve import api, backends, bridge, budget, executors, files, memory, options, parallel, puzzles, replay, words
 from pysolve.answers import UNKNOWN, Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
@@ -60,6 +60,9 @@ def build_parser() -> Parser:
             if command == "solve":
                 options.add_to_parser(puzzle.options, puzzle_parser)
                 puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
+                puzzle_parser.add_argument("--trace", metavar="FILE",
+                                           help="record the back end's own search in FILE, one JSON event a "
+                                                "line (`pysolve trace` replays it)")
                 if puzzle.can_split:
                     add_parallel_options(puzzle_parser)
             else:
@@ -114,6 +117,12 @@ def build_parser() -> Parser:
     query.add_argument("--json", action="store_true", help="print JSON (values never cut)")
     memory.add_option(query)
     query.set_defaults(run=run_query)
+
+    traces = commands.add_parser("trace", help="replay two to four recorded searches of one question side by side")
+    traces.add_argument("traces", metavar="FILE", nargs="+",
+                        help="trace files (`pysolve solve PUZZLE ... --trace FILE`) of one question")
+    traces.add_argument("--html", metavar="OUT", help="write a self-contained page that replays them side by side")
+    traces.set_defaults(run=run_trace)
 
     demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
     demo.set_defaults(run=run_demo)
@@ -236,16 +245,19 @@ def run_solve(args: argparse.Namespace) -> int:
     outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
                             f"pysolve solve {puzzle.name}")
     in_parts = getattr(args, "workers", 1) != 1 or cluster is not None
-    if in_parts and len(questions) > 1:
-        raise InputError(f"--workers/--cluster count one puzzle in parts; this file holds {len(questions)}: "
-                         "pick one with --index K")
+    for flag, given in (("--workers/--cluster count one puzzle in parts", in_parts),
+                        ("--trace records one search", args.trace is not None)):
+        if given and len(questions) > 1:
+            raise InputError(f"{flag}; this file holds {len(questions)}: pick one with --index K")
+    if in_parts and args.trace is not None:
+        raise InputError("--trace records one search in one process: leave out --workers/--cluster")
     if len(questions) == 1:
         if in_parts:
             answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, cluster)
         else:
             with Ticker(f"{puzzle.name}: searching"):
-                answer = puzzle.solve(questions[0], args.backend)
-        written = puzzle.write_files(answer, outputs)
+                answer = puzzle.solve(questions[0], args.backend, args.trace)
+        written = puzzle.write_files(answer, outputs) + ([args.trace] if args.trace is not None else [])
         print_answer(puzzle, answer, args.json, args.verbose)
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
@@ -398,6 +410,24 @@ def cut(value: Any, width: int) -> str:
     return f"{text[:width]}... ({len(text):,} characters; --max-width 0 shows all)"
 
 
+def run_trace(args: argparse.Namespace) -> int:
+    """Each trace's search in one line (its end line's counters), what a replay leaves out; with --html, the
+    self-contained page that replays them (at most replay.EMBEDDED events of each)."""
+    replay.how_many(len(args.traces))
+    traces = replay.read(args.traces, replay.EMBEDDED)
+    for trace in traces:
+        end = trace["end"]
+        counters = ", ".join(f"{end.get(key)} {key}" for key in ("nodes", "fails", "backtracks", "solutions"))
+        print(f"{trace['name']}: {trace['backend']}, {end.get('status')}, {counters}, "
+              f"{trace['searched']:,} events, {end.get('seconds')} s")
+    for note in filter(None, map(replay.left_out, traces)):
+        print(note)
+    if args.html:
+        files.write_text(args.html, replay.export_html(traces), "--html")
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0
+
+
 def run_demo(args: argparse.Namespace) -> int:
     return demo_report(sys.stdout)
 
@@ -413,11 +443,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, budget.on_interrupt)
         sys.unraisablehook = budget.unraisable
+    args = None
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
-        return int(exit_.code or 0)
-    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed
+            return int(exit_.code or 0)
         bound = 0
         if hasattr(args, "memory"):
             bound = memory.default_limit() if args.memory is None else memory.parse_size(args.memory)
@@ -432,6 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pysolve: error: {detail or error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        budget.interrupt_handled()
         print("pysolve: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

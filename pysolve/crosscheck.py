@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pysolve import backends, budget
+from pysolve import backends, budget, notebook
 from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
@@ -104,6 +104,10 @@ class CrossCheck:
             return f"DISAGREEMENT: {self.difference}{unanswered}"
         names = ", ".join(self.results)
         return f"all back ends agree ({names})" if not missing else f"the answers of {names} agree{unanswered}"
+
+    def _repr_html_(self) -> str:
+        """The report in a notebook (Jupyter): the verdict, every back end's row, the first answer drawn."""
+        return notebook.crosscheck_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-able dict (`pysolve crosscheck --json`)."""

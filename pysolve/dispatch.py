@@ -12,12 +12,15 @@ cross-checks, web, plugin) asks any puzzle the same way:
   `can_split`): there are no flags to keep in step;
 - a back end is a module `<package>.<backend>` offering, for each kind of
   question (`Puzzle.kind`), a function `(question, budget) -> Found`; a
-  module may define `can_answer(question) -> bool` to decline some questions.
+  module may define `can_answer(question) -> bool` to decline some questions,
+  and `can_trace(question) -> bool` when its searches record themselves in
+  `budget.trace` (pysolve.trace: `pysolve solve ... --trace FILE`).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -26,11 +29,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pysolve import backends, files, memory
 from pysolve import options as _options
-from pysolve.answers import Answer, Found, stopped
+from pysolve.answers import UNKNOWN, Answer, Found, stopped
 from pysolve.budget import Budget
 from pysolve.catalogue import Catalogue, Note, build_catalogue
-from pysolve.errors import SearchLimitExceeded, UnknownName
+from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
 from pysolve.options import Option
+from pysolve.trace import Trace
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -175,8 +179,9 @@ class Dispatch:
             raise UnknownName(f"no back end answers this {self.name} question")
         return offered[0]
 
-    def solve(self, question: Any, backend: str | None = None) -> Answer:
-        """Ask one back end (default: backends.default(), else the first that answers) and time the answer."""
+    def solve(self, question: Any, backend: str | None = None, trace: str | os.PathLike[str] | None = None) -> Answer:
+        """Ask one back end (default: backends.default(), else the first that answers) and time the answer;
+        with `trace`, the back end's own search is recorded in that file (pysolve.trace), whole or not at all."""
         backend = backend or self.default_backend(question)
         backends.check_name(backend)
         solver = self.solvers(question).get(backend)
@@ -184,8 +189,37 @@ class Dispatch:
             offered = ", ".join(self.backends_for(question))
             raise UnknownName(f"back end {backend!r} does not answer this {self.name} question; "
                               f"use one of: {offered}")
+        if trace is not None:
+            return self.traced(question, backend, solver, trace)
         backends.require(backend)
         return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
+
+    def can_trace(self, question: Any, backend: str) -> bool:
+        """True when `backend`'s search for `question` records itself (its module's `can_trace`)."""
+        can_trace = getattr(self.backend_module(backend), "can_trace", None)
+        return can_trace is not None and bool(can_trace(question))
+
+    def traced(self, question: Any, backend: str, solver: Callable[[Any, Budget], Found],
+               path: str | os.PathLike[str]) -> Answer:
+        """`solve` with `backend`'s search recorded in `path`; InputError when that search records nothing."""
+        path = files.check_output(path, "--trace")
+        if not self.can_trace(question, backend):
+            traced = [name for name in self.backends_for(question) if self.can_trace(question, name)]
+            offered = f"back ends that record it: {', '.join(traced)}" if traced else "no back end records it"
+            raise InputError(f"--trace: the {backend} search of this {self.name} question records no trace; "
+                             f"{offered}")
+        backends.require(backend)
+        with files.writing(path, "--trace") as out:
+            recorder = Trace(out, self.name, backend, self.describe(question))
+
+            def recorded(asked: Any) -> Found:
+                budget = self.budget(asked)
+                budget.trace = recorder
+                return solver(asked, budget)
+
+            answer = self.run(backend, recorded, question)
+            recorder.end(answer.status, answer.reason if answer.status == UNKNOWN else "")
+        return answer
 
     def run(self, name: str, solver: Callable[[Any], Found], question: Any) -> Answer:
         """Time `solver`'s answer to `question` and build the Answer, under back end `name`.

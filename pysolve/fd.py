@@ -77,6 +77,7 @@ from unification import Var, unify
 
 from pysolve.budget import Budget
 from pysolve.errors import PysolveError
+from pysolve.trace import Trace
 
 Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minikanren.Goal)
 
@@ -877,16 +878,24 @@ def within(budget: Budget) -> Goal:
 STRATEGIES = ("ff", "leftmost")
 
 
-def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
+def labelfd(xs: Sequence[Any], strategy: str = "ff", say: Say | None = None) -> Goal:
     """Every x of xs bound, values tried in ascending order; the variable chosen next is the one with the
     fewest values left ("ff", first-fail; ties: the most constraints, then the first) or the first unbound
-    ("leftmost"). Depth-first, with an explicit stack (no recursion limit on long lists)."""
+    ("leftmost"). Depth-first, with an explicit stack (no recursion limit on long lists).
+
+    When the budget given by `within` carries a trace (pysolve.trace), each value tried is recorded as a
+    node, `say(i, value)` giving its label and move (xs[i] bound to value; default `x<i+1>=value`), with
+    the failures of propagation, the backtracking and the solutions."""
     if strategy not in STRATEGIES:
         raise FDError(f"labelfd strategies are {', '.join(STRATEGIES)}, not {strategy!r}")
     xs = list(xs)
 
     def labelfd_goal(state: Any) -> Iterator[Any]:
         labelled = unbound_slots(state, xs)
+        store = state.constraints.get(FDStore) if isinstance(state, ConstrainedState) else None
+        if store is not None and store.budget is not None and store.budget.trace is not None:
+            yield from traced_labelling(state, xs, labelled, strategy, store.budget.trace, say or said)
+            return
         stack = [iter([state])]
         while stack:
             child = next(stack[-1], None)
@@ -900,6 +909,52 @@ def labelfd(xs: Sequence[Any], strategy: str = "ff") -> Goal:
                 stack.append(branches(child, *chosen))
 
     return labelfd_goal
+
+
+Say = Callable[[int, int], tuple[str, dict[str, Any] | None]]  # (position in xs, value) -> (label, move)
+
+
+def said(position: int, value: int) -> tuple[str, dict[str, Any] | None]:
+    """The label of a binding in no puzzle's words: the variable by its position, from 1."""
+    return f"x{position + 1}={value}", None
+
+
+def traced_labelling(state: Any, xs: list[Any], labelled: list[tuple[Var, int]], strategy: str, trace: Trace,
+                     say: Say) -> Iterator[Any]:
+    """`labelfd`'s search, each value tried recorded in `trace`: a node entered, failed when propagation
+    empties a domain, left when the search moves on; a solution at each answer."""
+    store, position = state.constraints[FDStore], dict[int, int]()
+    for index, x in enumerate(xs):  # each labelled variable's first place in xs
+        target = walk(x, state.data)
+        if is_var(target):
+            position.setdefault(store.lvar_constraints[target], index)
+
+    def traced_branches(parent: ConstrainedState, x: Var, slot: int, node: int) -> Iterator[tuple[Any, int]]:
+        store = parent.constraints[FDStore]
+        for value in values_of(store.domains[slot]):
+            if store.budget is not None:
+                store.budget.spend()
+            label, move = say(position[slot], value)
+            child_node = trace.enter(label, node, move)
+            child = unify(x, value, parent)
+            if child is False:
+                trace.fail(child_node)
+            else:
+                yield child, child_node
+            trace.backtrack(child_node)
+
+    stack: list[Iterator[tuple[Any, int]]] = [iter([(state, 0)])]
+    while stack:
+        child, node = next(stack[-1], (None, 0))
+        if child is None:
+            stack.pop()
+            continue
+        chosen = choose(child.constraints[FDStore], labelled, strategy) if labelled else None
+        if chosen is None:
+            trace.solution(node)
+            yield child
+        else:
+            stack.append(traced_branches(child, *chosen, node))
 
 
 def unbound_slots(state: Any, xs: list[Any]) -> list[tuple[Var, int]]:

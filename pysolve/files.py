@@ -11,6 +11,7 @@ import json
 import os
 import re
 import reprlib
+import signal
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -174,16 +175,34 @@ def writing(path: str | os.PathLike[str], option: str) -> Iterator[TextIO]:
                 yield out
             return
         target = Path(os.path.realpath(where))
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name[:TEMPORARY_NAME_KEEPS]}.", suffix=".part",
-                                             dir=target.parent)
+        temporary: str | None = None
         try:
+            with _interrupts_held():  # a Ctrl-C waits until the temporary has a name here, to remove it by
+                handle, temporary = tempfile.mkstemp(prefix=f".{target.name[:TEMPORARY_NAME_KEEPS]}.",
+                                                     suffix=".part", dir=target.parent)
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 yield out
             os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes owner-only files; a plain open would not
             os.replace(temporary, target)
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            if temporary is not None:
+                with _interrupts_held(), contextlib.suppress(FileNotFoundError):  # a second Ctrl-C waits too
+                    os.unlink(temporary)
             raise
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold SIGINT while the block runs (it arrives, as Python's KeyboardInterrupt, just after): for the few
+    steps that must not be cut in two, such as making a temporary file and learning its name."""
+    if not hasattr(signal, "pthread_sigmask"):  # not on this system: nothing held
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _existing_output(where: str, name: str) -> os.stat_result | None:

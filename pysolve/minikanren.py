@@ -11,6 +11,8 @@ complete on finite search spaces. `Budget` (from pysolve.budget) bounds a
 search in nodes and seconds so that a relation never hangs. Finite-domain
 constraints (domains, all-different, tables, sums, labelling) live beside
 this module in `pysolve.fd`, on miniKanren's own constraint store.
+A depth-first search written with these goals records itself in a trace
+(pysolve.trace) through `entered`, `dead_ends` and `solved`.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
+from pysolve.trace import Trace
 
-__all__ = ["Budget", "conj", "disj", "disj_over", "eq", "fail", "given", "lazy", "project",
-           "reify", "require", "run", "unify", "var", "where"]
+__all__ = ["Budget", "conj", "dead_ends", "disj", "disj_over", "entered", "eq", "fail", "given", "lazy", "project",
+           "reify", "require", "run", "solved", "unify", "var", "where"]
 
 State = Any  # kanren's substitution: a mapping of variables to terms (its own goals type it loosely)
 Goal = Callable[[State], Iterator[State]]
@@ -139,6 +142,57 @@ def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
             yield result
 
     return project_goal
+
+
+def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str, dict[str, Any]]],
+            goal: Goal) -> Goal:
+    """`goal`, recorded in `trace` as a node of a depth-first search (no trace: `goal` itself).
+
+    When it runs, the node is entered below the node whose goal runs it,
+    labelled by `describe` of the value `term` has then (a label and a move);
+    it is a dead end when `goal` gives no answer and enters no node below it
+    (`dead_ends`), and it is left (backtrack) once `goal` has given all its
+    answers: the events Prolog's trace_enter/4 writes on backtracking. A
+    search stopped after an answer leaves the nodes above it as they are.
+    """
+    if trace is None:
+        return goal
+    below = dead_ends(trace, goal)
+
+    def entered_goal(state: State) -> Iterator[State]:
+        label, move = describe(reify(term, state))
+        trace.push(label, move)
+        yield from below(state)
+        trace.pop()
+
+    return entered_goal
+
+
+def dead_ends(trace: Trace | None, goal: Goal) -> Goal:
+    """`goal`; when it gives no answer and enters no node, the node on top of `trace`'s stack is a dead end."""
+    if trace is None:
+        return goal
+
+    def dead_ends_goal(state: State) -> Iterator[State]:
+        nodes, answered = trace.nodes, False
+        for answer in goal(state):
+            answered = True
+            yield answer
+        if not answered and trace.nodes == nodes:
+            trace.fail()
+
+    return dead_ends_goal
+
+
+def solved(trace: Trace | None) -> Goal:
+    """Succeed once; the node on top of `trace`'s stack (when there is a trace) completes an answer."""
+
+    def solved_goal(state: State) -> Iterator[State]:
+        if trace is not None:
+            trace.solution()
+        yield state
+
+    return solved_goal
 
 
 def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:

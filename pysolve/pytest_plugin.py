@@ -8,7 +8,10 @@
   The session fixture `pysolve_backends` is the whole list.
 - `assert_backends_agree(puzzle, ..., reference=my_solver)` asks several back
   ends (and one's own solvers) one question and, when they disagree, fails
-  with the table of answers, where they first differ, and a diff.
+  with the table of answers, where they first differ, and a diff. With
+  `examples=N` it asks one's own solver and pysolve's back ends N random
+  questions instead (`pysolve check`'s machinery) and fails with the
+  smallest disagreement hypothesis shrank to.
 - `assert_rules_agree(puzzle, "my_rules.pl", examples=N)` asks a rule base of
   one's own (the puzzle's rules interface) and pysolve's back ends N random
   questions and fails with the report of `pysolve check`: the smallest
@@ -32,6 +35,7 @@ from pysolve.check import AGREE as RULES_AGREE
 from pysolve.check import CheckReport, check
 from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.dispatch import Solver
+from pysolve.errors import InputError
 from pysolve.report import crosscheck_table
 
 OPTION = "--pysolve-backends"
@@ -125,7 +129,8 @@ def pysolve_backends() -> list[str]:
 def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
                           backends: Sequence[str] | None = None,
                           reference: Solver | Sequence[Solver] | None = None,
-                          **options: Any) -> CrossCheck:
+                          examples: int | None = None, seed: int = 0, max_size: int | None = None,
+                          **options: Any) -> CrossCheck | CheckReport:
     """Assert that the back ends (default: the session's) and `reference` agree on one question.
 
     `reference` is one's own solver (a function question -> pysolve.Found, or a
@@ -133,13 +138,39 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
     back end asked that answers such a question must answer (one that declines
     it is only listed), and the answers must agree; the failure says which
     failed, in the words of `pysolve crosscheck`. Returns the cross-check report.
+
+    With `examples=N`, `reference` (one solver) is asked N random questions of
+    the puzzle (boards up to `max_size`, drawn from `seed`: the same questions
+    every run) beside pysolve's Prolog and Python back ends (miniKanren and
+    Python with Prolog hidden); the failure holds `pysolve check`'s report with
+    the smallest disagreement drawn. Returns that report.
     """
     __tracebackhide__ = True
+    if examples is not None:
+        return assert_solver_agrees(puzzle, reference, examples, seed, max_size, args, question, backends,
+                                    options)
     mine = [] if reference is None else [reference] if callable(reference) else list(reference)
     chosen = session_backends() if backends is None else list(backends)
     report = crosscheck(puzzle, *args, question=question, backends=chosen, also=mine, **options)
     if not report.agree or report.skipped:
         raise AssertionError(failure_message(puzzle, report))
+    return report
+
+
+def assert_solver_agrees(puzzle: PuzzleLike, reference: Solver | Sequence[Solver] | None, examples: int, seed: int,
+                         max_size: int | None, args: tuple[Any, ...], question: Any, backends: Sequence[str] | None,
+                         options: dict[str, Any]) -> CheckReport:
+    """`assert_backends_agree` with `examples`: one solver of one's own on random questions."""
+    __tracebackhide__ = True
+    if args or question is not None or backends is not None or options:
+        raise InputError("assert_backends_agree(..., examples=N) draws its own questions and compares with "
+                         "pysolve's reference back ends: give only reference=, examples=, seed= and max_size=")
+    if not callable(reference):
+        raise InputError("assert_backends_agree(..., examples=N) checks one solver of one's own: "
+                         "give reference=my_solver")
+    report = check(puzzle, reference, examples=examples, seed=seed, max_size=max_size)
+    if report.verdict != RULES_AGREE:
+        raise AssertionError("\n".join(report.lines()))
     return report
 
 

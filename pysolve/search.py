@@ -10,6 +10,18 @@ Tree strategies follow the course definitions exactly: the goal test happens
 when a state is taken from the frontier (the start first), a goal state is
 not expanded, and the flavour (`hs` for the Haskell library, `py` for the
 Python one) fixes the order children enter the frontier.
+
+A search records itself when its budget carries a trace (pysolve.trace,
+`pysolve solve ... --trace FILE`), the same way prolog/pysolve_search.pl
+records Prolog's: a node per state taken from the frontier (the start
+first; tested for the goal, then expanded), below the node of the state it
+was generated from; the goal taken is the solution, a state expanded into
+no new state is a dead end (`fail`). Hill climbing takes the state it climbs
+to; `mirrored_shortest_path` takes each state it expands, then the state
+where the search meets its mirror image, then the half of the path read in
+the mirror, one node a state below it, the goal last; `shortest_path` (A*)
+takes each board it pops that is no stale entry. `describe` gives a state's
+label and `move`.
 """
 
 from __future__ import annotations
@@ -19,15 +31,30 @@ import itertools
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pysolve.budget import Budget
+from pysolve.trace import Trace
 
 State = TypeVar("State")
 Board = TypeVar("Board", bound=Hashable)
 
 FLAVOURS = ("hs", "py")
 DEFAULT_MAX_EXPANSIONS = 2_000_000
+
+Describe = Callable[[Any], tuple[str, dict[str, Any]]]  # a state's label and move in a trace
+
+
+def enter(trace: Trace, describe: Describe, state: object, parent: int) -> int:
+    """Record `state` as a node below `parent`; its id."""
+    label, move = describe(state)
+    return trace.enter(label, parent, move)
+
+
+def labelled(state: object) -> tuple[str, dict[str, Any]]:
+    """A state's label in a trace, its text, and its move, `{"state": text}`."""
+    text = str(state)
+    return text, {"state": text}
 
 
 class Problem(Protocol[State]):
@@ -120,6 +147,60 @@ TREE_STRATEGIES = {
 }
 
 
+def tree_search(strategy: str, problem: Problem[State], flavour: str, budget: Budget,
+                describe: Describe) -> Result[State]:
+    """The tree strategy named `strategy` on `problem`, recorded in `budget.trace` when there is one (`describe`
+    labels a state)."""
+    search = TREE_STRATEGIES[strategy]
+    if budget.trace is None:
+        return search(problem, flavour, budget)
+    recorded = search(Recorded(problem, budget.trace, describe), flavour, budget)
+    return Result(recorded.goal.state if recorded.goal is not None else None, recorded.expanded)
+
+
+@dataclass(eq=False, slots=True)
+class Taken(Generic[State]):
+    """A state of a recorded search: the node it was generated from, and its own node once taken."""
+
+    state: State
+    parent: int
+    node: int
+
+
+class Recorded(Generic[State]):
+    """`problem` with its tree search recorded in `trace`: the states are Taken, and the problem's questions
+    write the events.
+
+    Every tree strategy above tests a state for the goal once, when it takes
+    it from the frontier (or climbs to it), and asks for the successors of
+    the states it has taken only: so the goal test enters the state's node
+    (below the node it was generated from) and marks the goal the solution,
+    and a state with no successors is a dead end.
+    """
+
+    def __init__(self, problem: Problem[State], trace: Trace, describe: Describe) -> None:
+        self.problem, self.trace, self.describe = problem, trace, describe
+
+    def initial(self) -> Taken[State]:
+        return Taken(self.problem.initial(), 0, 0)
+
+    def is_goal(self, taken: Taken[State]) -> bool:
+        taken.node = enter(self.trace, self.describe, taken.state, taken.parent)
+        if self.problem.is_goal(taken.state):
+            self.trace.solution(taken.node)
+            return True
+        return False
+
+    def successors(self, taken: Taken[State]) -> list[Taken[State]]:
+        children = [Taken(child, taken.node, 0) for child in self.problem.successors(taken.state)]
+        if not children:
+            self.trace.fail(taken.node)
+        return children
+
+    def heuristic(self, taken: Taken[State]) -> int:
+        return self.problem.heuristic(taken.state)
+
+
 class PathProblem(Generic[Board]):
     """Tree search over simple paths of a board problem: a state is the path so far."""
 
@@ -143,27 +224,42 @@ def shortest_path(
     problem: Problem[Board],
     lower_bound: Callable[[Board], int] | None = None,
     budget: Budget | None = None,
+    describe: Describe = labelled,
 ) -> Result[list[Board]]:
-    """A* graph search with a visited set; `lower_bound` (admissible, default 0) makes it Dijkstra/BFS.
+    """A* graph search with a visited set; `lower_bound` (admissible and consistent, default 0) makes it
+    Dijkstra/BFS.
 
-    Returns the path from the start to a nearest goal, and the states expanded.
+    Returns the path from the start to a nearest goal, and the states
+    expanded. Recorded in `budget.trace` when there is one: a node per board
+    taken from the frontier (a stale entry is no board taken), below the
+    board it was reached from (final once taken, the bound being consistent),
+    `describe` labelling it; a board that improves on no successor is a dead end.
     """
     estimate = lower_bound or (lambda board: 0)
     budget, start, tie = expansions(budget), problem.initial(), itertools.count()
     best_cost = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
+    trace = budget.trace
+    nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board taken (None: the root)
     frontier = [(estimate(start), next(tie), 0, start)]
     while frontier:
         _, _, cost, board = heapq.heappop(frontier)
         if cost > best_cost[board]:
             continue  # a stale entry: a cheaper way here was found later
+        if trace is not None:
+            nodes[board] = enter(trace, describe, board, nodes[parent[board]])
         if problem.is_goal(board):
+            if trace is not None:
+                trace.solution(nodes[board])
             return Result(trace_back(parent, board), budget.spent)
         budget.spend()
+        before = len(frontier)
         for child in problem.successors(board):
             if cost + 1 < best_cost.get(child, cost + 2):
                 best_cost[child], parent[child] = cost + 1, board
                 heapq.heappush(frontier, (cost + 1 + estimate(child), next(tie), cost + 1, child))
+        if trace is not None and len(frontier) == before:
+            trace.fail(nodes[board])
     return Result(None, budget.spent)
 
 
@@ -171,6 +267,7 @@ def mirrored_shortest_path(
     problem: Problem[Board],
     mirror: Callable[[Board], Board],
     budget: Budget | None = None,
+    describe: Describe = labelled,
 ) -> Result[list[Board]]:
     """A shortest path for a problem whose goal is the start seen in a mirror.
 
@@ -179,24 +276,37 @@ def mirrored_shortest_path(
     its mirror image. A search back from the goal would then only repeat the
     forward search in the mirror: one breadth-first search (graph search, a
     visited set) meets itself halfway, at the layer holding a middle board.
-    Returns the path and the states expanded.
+    Returns the path and the states expanded. Recorded in `budget.trace`
+    when there is one, `describe` labelling a board.
     """
     budget, start = expansions(budget), problem.initial()
     depth: dict[Board, int] = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
+    trace = budget.trace
+    nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board expanded (None: the root)
     layer = [start]
     while layer:
         meeting = closest_meeting(layer, depth, mirror)
         if meeting is not None:
-            half_back = [mirror(board) for board in trace_back(parent, mirror(meeting))]
-            return Result(trace_back(parent, meeting) + half_back[-2::-1], budget.spent)
-        next_layer = []
+            half_back = [mirror(board) for board in trace_back(parent, mirror(meeting))][-2::-1]
+            if trace is not None:
+                node = nodes[parent[meeting]]
+                for board in [meeting, *half_back]:
+                    node = enter(trace, describe, board, node)
+                trace.solution(node)
+            return Result(trace_back(parent, meeting) + half_back, budget.spent)
+        next_layer: list[Board] = []
         for board in layer:
             budget.spend()
+            if trace is not None:
+                nodes[board] = enter(trace, describe, board, nodes[parent[board]])
+            before = len(next_layer)
             for child in problem.successors(board):
                 if child not in depth:
                     depth[child], parent[child] = depth[board] + 1, board
                     next_layer.append(child)
+            if trace is not None and len(next_layer) == before:
+                trace.fail(nodes[board])
         layer = next_layer
     return Result(None, budget.spent)
 

@@ -8,7 +8,7 @@ that the searches of two or three back ends can be replayed side by side.
 The format, one JSON object per line:
 
     {"trace": "pysolve", "version": 1, "puzzle": "sudoku", "backend": "prolog", "question": {...}}
-    {"e": "enter", "id": 1, "parent": 0, "depth": 1, "label": "r1c3=4"}
+    {"e": "enter", "id": 1, "parent": 0, "depth": 1, "label": "r1c3=4", "move": {"row": 1, "col": 3, "value": 4}}
     {"e": "fail", "id": 1, "depth": 1}
     {"e": "backtrack", "id": 1, "depth": 1}
     {"e": "enter", "id": 2, "parent": 0, "depth": 1, "label": "r1c3=7"}
@@ -20,7 +20,9 @@ The format, one JSON object per line:
 - `enter`: a node of the search tree, made by one choice that `label` says in
   the puzzle's words (a cell bound to a value, a piece placed, a state
   reached); ids count from 1 in the order nodes are made, the root is 0.
-  `depth` is the parent's depth plus one.
+  `depth` is the parent's depth plus one. `move`, where given, says the same
+  choice as data a board can replay (its keys are the puzzle's: docs/guide.md,
+  "Searches recorded").
 - `fail`: the node is a dead end (its choice broke a rule, or no choice
   below it is left). `backtrack`: the search leaves the node and undoes its
   choice. A breadth-first search enters nodes in the order it makes them and
@@ -30,9 +32,14 @@ The format, one JSON object per line:
   `unknown` with a `reason`) and its counters. Past `limit` events nothing
   more is written but everything is still counted: `truncated` says so.
 
-`Trace` writes the format from Python; `prolog/pysolve_trace.pl` writes the
-same lines from Prolog into the file the `Trace` opened; `read_trace` reads a
-file back, checked.
+`Trace` writes the format from Python into a text stream (`Dispatch.solve`
+gives it one whose contents reach the `--trace` file whole or not at all);
+`prolog/pysolve_trace.pl` writes the same events from Prolog into a file of
+its own, which `bridge.solutions` adds to the trace once the query is done
+(`Trace.include`); `read_trace` reads a file back, checked.
+
+A search finds its recorder as `budget.trace` (None when nothing is
+recorded: a search then pays one test per node at most).
 """
 
 from __future__ import annotations
@@ -43,12 +50,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN
 from pysolve.errors import InputError
 
 VERSION = 1
 DEFAULT_LIMIT = 200_000  # events written at most; a search goes on counting past it
 EVENTS = ("enter", "fail", "backtrack", "solution", "end")
-STATUSES = ("solved", "no solution", "unknown")
+STATUSES = (SOLVED, NO_SOLUTION, UNKNOWN)
 
 
 class Trace:
@@ -59,34 +67,38 @@ class Trace:
     Other searches name the parent: `enter(label, parent)` returns the new id.
     """
 
-    def __init__(self, path: str | Path, puzzle: str, backend: str, question: dict[str, Any],
+    def __init__(self, out: IO[str], puzzle: str, backend: str, question: dict[str, Any],
                  limit: int = DEFAULT_LIMIT) -> None:
-        self.path, self.limit = Path(path), limit
+        self.out: IO[str] | None = out
+        self.limit = limit
         self.nodes = self.fails = self.backtracks = self.solutions = self.events = 0
         self.depths: dict[int, int] = {0: 0}
         self.stack: list[int] = [0]
         self.started = time.perf_counter()
-        self.file: IO[str] | None = self.path.open("w", encoding="utf-8")
         self._write({"trace": "pysolve", "version": VERSION, "puzzle": puzzle, "backend": backend,
                      "question": question})
 
     # --- writing -----------------------------------------------------------------------------------
 
     def _write(self, record: dict[str, Any]) -> None:
-        if self.file is not None:
-            self.file.write(json.dumps(record, separators=(", ", ": ")) + "\n")
+        if self.out is not None:
+            self.out.write(json.dumps(record, separators=(", ", ": ")) + "\n")
 
     def _event(self, record: dict[str, Any]) -> None:
         self.events += 1
         if self.events <= self.limit:
             self._write(record)
 
-    def enter(self, label: str, parent: int = 0) -> int:
-        """A new node below `parent` (0: the root), made by the choice `label`; its id."""
+    def enter(self, label: str, parent: int = 0, move: dict[str, Any] | None = None) -> int:
+        """A new node below `parent` (0: the root), made by the choice `label` (`move`: the same as data);
+        its id."""
         self.nodes += 1
         node, depth = self.nodes, self.depths.get(parent, 0) + 1
         self.depths[node] = depth
-        self._event({"e": "enter", "id": node, "parent": parent, "depth": depth, "label": label})
+        event = {"e": "enter", "id": node, "parent": parent, "depth": depth, "label": label}
+        if move is not None:
+            event["move"] = move
+        self._event(event)
         return node
 
     def fail(self, node: int | None = None) -> None:
@@ -106,9 +118,9 @@ class Trace:
         self.solutions += 1
         self._event({"e": "solution", "id": node, "depth": self.depths.get(node, 0), "count": self.solutions})
 
-    def push(self, label: str) -> int:
+    def push(self, label: str, move: dict[str, Any] | None = None) -> int:
         """Depth-first: enter a child of the node on top of the stack, which it then tops."""
-        node = self.enter(label, self.stack[-1])
+        node = self.enter(label, self.stack[-1], move)
         self.stack.append(node)
         return node
 
@@ -117,7 +129,7 @@ class Trace:
         self.backtrack(self.stack.pop())
 
     def end(self, status: str, reason: str = "") -> None:
-        """The last line: how the search ended and its counters; closes the file."""
+        """The last line: how the search ended and its counters; nothing is written after it."""
         if status not in STATUSES:
             raise ValueError(f"trace status {status!r} is not one of {', '.join(STATUSES)}")
         record: dict[str, Any] = {"e": "end", "status": status}
@@ -127,27 +139,18 @@ class Trace:
                       events=self.events, truncated=self.events > self.limit,
                       seconds=round(time.perf_counter() - self.started, 6))
         self._write(record)
-        self.close()
+        self.out = None
 
-    # --- sharing the file with Prolog -----------------------------------------------------------
-
-    def flush(self) -> None:
-        """Write out what is buffered, so that another writer (Prolog) can append after it."""
-        if self.file is not None:
-            self.file.flush()
-
-    def counted(self, nodes: int, fails: int, backtracks: int, solutions: int, events: int) -> None:
-        """Add what another writer (prolog/pysolve_trace.pl) recorded in this file to the counters."""
+    def include(self, lines: str, nodes: int, fails: int, backtracks: int, solutions: int, events: int) -> None:
+        """Add the events another writer recorded (prolog/pysolve_trace.pl: at most `limit - events` lines,
+        node ids from `nodes + 1` on) and its counters."""
+        if self.out is not None:
+            self.out.write(lines)
         self.nodes += nodes
         self.fails += fails
         self.backtracks += backtracks
         self.solutions += solutions
         self.events += events
-
-    def close(self) -> None:
-        if self.file is not None:
-            self.file.close()
-            self.file = None
 
 
 # --- reading ----------------------------------------------------------------------------------------

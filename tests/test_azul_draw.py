@@ -195,7 +195,7 @@ def test_the_replay_command_writes_the_page_and_a_step_as_svg(tmp_path, capsys):
     assert html.escape(page_steps(records)[11].text) in picture.read_text() and "<script>" in page_file.read_text()
     assert main(["azul", "replay", str(log), "--svg", str(tmp_path / "late.svg"), "--step", "999"]) == 2
     error = capsys.readouterr().err
-    assert "--step 999: the game has steps 1 to" in error and error.count("\n") == 1
+    assert "--step 999: game 1 has steps 1 to" in error and error.count("\n") == 1
     assert main(["azul", "replay", str(log), "--html", str(tmp_path / "missing" / "x.html")]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["game.html", "game.jsonl", "step.svg"]
@@ -304,6 +304,30 @@ def test_the_replay_page_of_a_log_of_several_games_holds_every_game():
     assert text.count("<option ") == 4 and "4 games: <select" in text and "<label hidden" not in text
     assert [game.title.split(":")[0] for game in games] == [f"game seed {seed}" for seed in range(4)]
     assert page_steps(records) == games[0].steps
+
+
+def test_the_replay_command_draws_a_step_of_the_game_asked_for(tmp_path, capsys):
+    log = tmp_path / "games.jsonl"
+    records = games_log(3)
+    log.write_text("".join(json.dumps(record) + "\n" for record in records))
+    games = logged_games(records)
+    for number, game in enumerate(games, 1):
+        picture = tmp_path / f"game{number}.svg"
+        assert main(["azul", "replay", str(log), "--svg", str(picture), "--game", str(number), "--step", "5"]) == 0
+        assert html.escape(game.steps[4].text) in picture.read_text()
+        assert page_steps(records, number) == game.steps
+    assert len({(tmp_path / f"game{number}.svg").read_text() for number in (1, 2, 3)}) == 3  # three games drawn
+    capsys.readouterr()
+    for wrong in ("0", "4", "-1"):
+        assert main(["azul", "replay", str(log), "--svg", str(tmp_path / "x.svg"), "--game", wrong]) == 2
+        assert capsys.readouterr().err == f"pysolve: error: --game {wrong}: the log holds games 1 to 3\n"
+    last = len(games[2].steps)
+    assert main(["azul", "replay", str(log), "--svg", str(tmp_path / "x.svg"), "--game", "3", "--step",
+                 str(last + 1)]) == 2
+    assert f"--step {last + 1}: game 3 has steps 1 to {last}" in capsys.readouterr().err
+    assert not (tmp_path / "x.svg").exists()
+    with pytest.raises(InputError, match=r"^--game 2: the log holds one game \(1\)$"):
+        page_steps(log_of(), 2)
 
 
 def test_a_logged_name_cannot_close_the_pages_script():

@@ -151,7 +151,7 @@ def test_the_gymnasium_wrapper_passes_check_env_and_plays_to_the_end_against_gre
         action = int(picker.choice(np.flatnonzero(observation["action_mask"])))
         observation, reward, terminated, truncated, _ = env.step(action)
         total, steps, done = total + reward, steps + 1, terminated or truncated
-    state = env.aec.state
+    state = env.state
     assert terminated and state.is_terminal and steps > 10
     assert total == state.returns()[1] + (2.0 if 1 in state.winners() else -2.0)
 

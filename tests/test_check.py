@@ -20,15 +20,17 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
+import pysolve
+from pysolve import Found
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE, check
 from pysolve.cli import main
-from pysolve.errors import PysolveError
+from pysolve.errors import InputError, PysolveError
 from pysolve.fichas import instances as fichas_instances
 from pysolve.hidato import instances as hidato_instances
 from pysolve.hidato import model as hidato_model
 from pysolve.paths import rule_base_dir
-from pysolve.pytest_plugin import assert_rules_agree, needs_prolog
+from pysolve.pytest_plugin import assert_backends_agree, assert_rules_agree, needs_prolog
 from pysolve.squares import instances as squares_instances
 from pysolve.sudoku import instances as sudoku_instances
 from pysolve.sudoku import model as sudoku_model
@@ -287,3 +289,53 @@ def test_fichas_orders_keep_within_their_bound(order):
 @given(sudoku_instances.boards(max_side=6))
 def test_sudoku_boards_keep_within_their_bounds_and_repeat_no_value(rows):
     assert len(rows) in (4, 6) and not sudoku_model.repeats(sudoku_model.make_board(rows))
+
+
+# --- a Python solver of one's own, through the plugin ---------------------------------------------------------
+
+
+def pysolve_python(question):
+    """A solver of one's own that is right: pysolve's Python back end, asked through the API."""
+    answer = pysolve.solve("sudoku", question=question, backend="python")
+    return Found(answer.solutions, count=answer.count, status=answer.status)
+
+
+def first_only(question):
+    """A wrong solver: it stops at the first solution, so it miscounts every board with two or more."""
+    found = pysolve_python(question)
+    return Found(found.solutions[:1], count=min(found.count or 0, 1), status=found.status)
+
+
+def raises_on_blanks(question):
+    """A solver that breaks: it raises on any board with a blank."""
+    raise ValueError("blanks are not supported")
+
+
+def test_a_right_python_solver_agrees_on_random_questions():
+    report = assert_backends_agree("sudoku", reference=pysolve_python, examples=10, seed=1)
+    assert report.agreed == 10 and report.rules == "pysolve_python"
+
+
+def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
+    with pytest.raises(AssertionError) as failure:
+        assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)
+    message = str(failure.value)
+    assert message.startswith("DISAGREEMENT: first_only on sudoku") and "smallest disagreement" in message
+    assert "first_only answered:" in message
+
+
+def test_a_python_solver_that_raises_is_reported_with_its_call():
+    with pytest.raises(AssertionError) as failure:
+        assert_backends_agree("sudoku", reference=raises_on_blanks, examples=3, seed=4)
+    message = str(failure.value)
+    assert message.startswith("ERRORS") and "raises_on_blanks raised ValueError: blanks are not supported" in message
+    assert "raises_on_blanks({" in message
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"reference": None}, "give reference=my_solver"),
+    ({"reference": pysolve_python, "m": 2}, "draws its own questions"),
+])
+def test_random_questions_take_one_solver_and_nothing_else(given, message):
+    with pytest.raises(InputError, match=message):
+        assert_backends_agree("sudoku", examples=3, **given)

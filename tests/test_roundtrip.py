@@ -109,13 +109,43 @@ def test_cli_generate_out_writes_the_file_json_describes_it(puzzle: str, tmp_pat
     assert code == 2 and "--out" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("puzzle", ["hidato", "sudoku"])
-def test_cli_solve_reads_generate_json_where_the_reader_takes_it(puzzle: str, tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    described = tmp_path / "made.json"
-    described.write_text(run(["generate", puzzle, *flags({**SMALL[puzzle], "seed": 4}), "--json"], capsys))
-    assert json.loads(run(["solve", puzzle, str(described), "--json", "--backend", "python"], capsys))["solutions"] \
-        == [json.loads(described.read_text())["solution"]]
+@pytest.mark.parametrize("puzzle", sorted(SMALL))
+def test_cli_solve_reads_what_generate_json_prints(puzzle: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """generate --json -> solve, for every puzzle: the same answer as from the text form of the same instance,
+    the generator's solution where it prints one, and every solution a solution."""
+    options = flags({**SMALL[puzzle], "seed": 4})
+    described, written = tmp_path / "made.json", tmp_path / "made.txt"
+    described.write_text(run(["generate", puzzle, *options, "--json"], capsys))
+    written.write_text(run(["generate", puzzle, *options], capsys))
+    answers = [json.loads(run(["solve", puzzle, str(file), "--json", "--backend", "python"], capsys))
+               for file in (described, written)]
+    assert answers[0]["status"] == "solved" and answers[0]["solutions"] == answers[1]["solutions"]
+    made = json.loads(described.read_text())
+    if "solution" in made:
+        assert answers[0]["solutions"] == [made["solution"]]
+    assert problems(puzzle, str(described), answers[0]["solutions"][0]) == []
+
+
+@pytest.mark.parametrize("puzzle, text, words", [
+    ("tangram", '{"width": 3, "height": 3, "pieces": [{"key": "a", "name": "x", "colour": "#ff0000", '
+                '"width": 3.5, "height": 3}]}', "made.json:pieces[0]: piece size '3.5' is not an integer"),
+    ("tangram", '{"width": 3, "height": 3, "pieces": {"a": 1}}', "made.json:pieces: must be a list of objects"),
+    ("tangram", '{"width": 3, "height": 3, "rotations": "yes", "pieces": []}', "made.json:rotations: must be true"),
+    ("tangram", "[1, 2]", "made.json: a tangram instance in JSON is an object"),
+    ("tangram", '{"width": 3', "made.json: not JSON"),
+    ("squares", '{"rows": 3, "cols": "x", "pieces": []}', "made.json:rows: columns 'x' is not an integer"),
+    ("squares", '{"rows": 3, "cols": 3, "pieces": [{"id": 1, "edges": [1, 2]}]}', "made.json:pieces[0]: cannot read"),
+    ("squares", '{"rows": 3, "cols": 3, "pairs": 5, "pieces": []}', "made.json:pairs: must be a list, not 5"),
+    ("squares", '{"rows": 3, "cols": 3}', "made.json: a squares instance in JSON is an object"),
+    ("squares", "[" * 100_000, "made.json: the JSON nests too deeply to read"),
+])
+def test_json_that_is_no_instance_is_one_line_naming_the_field(puzzle: str, text: str, words: str, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "made.json").write_text(text)
+    assert cli.main(["solve", puzzle, str(tmp_path / "made.json"), "--backend", "python"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and words in err, err
 
 
 @pytest.mark.parametrize("puzzle, made", [("sudoku", "9x9, "), ("tangram", "board 16 16"), ("squares", "grid 3 3")])

@@ -34,8 +34,9 @@ from pysolve.squares import (
 from pysolve.squares.generate import generate
 from pysolve.squares.instances import instances
 from pysolve.squares.model import ALL, COUNT, FIRST, Question
-from pysolve.squares.puzzle import PUZZLE
+from pysolve.squares.puzzle import PUZZLE, search_trace
 from pysolve.squares.rows import row_order
+from pysolve.trace import read_trace
 
 # Known answers: the spec (insects: 4 solutions, 1 up to rotation), Owen's README (3x3: 16).
 # The larger Owen counts are the ones every back end that finishes agrees on (bench/squares.py).
@@ -239,7 +240,7 @@ def test_a_piece_lies_in_as_many_ways_as_it_looks_different():
     assert model.Piece(1, ("R", "a", "R", "A")).period == 4
 
 
-@pytest.mark.parametrize("name", sorted(model.SHIPPED))
+@pytest.mark.parametrize("name", [model.DEFAULT, *model.ALIASES])
 def test_the_shipped_sets_have_no_symmetric_piece_so_their_counts_are_unchanged(name):
     assert {piece.period for piece in model.load(name).pieces} == {4}
 
@@ -669,42 +670,34 @@ def test_a_solution_as_svg_places_every_piece(tmp_path, cli, capsys):
 
 
 def test_the_trace_replays_every_placement_and_backtrack(tmp_path, cli, capsys):
-    trace = reference.Trace()
-    reference.reference(model.load(), lambda grid: False, Budget(), trace)
-    kinds = [event[0] for event in trace.events]
-    assert kinds.count("solution") == 4
-    assert kinds.count("place") == kinds.count("back")
+    recorded = search_trace(model.load(), False, Budget())
+    kinds = [event["e"] for event in recorded.events]
+    assert kinds.count("solution") == recorded.end["solutions"] == 4
+    assert kinds.count("enter") == kinds.count("backtrack") == recorded.end["nodes"]
     out = tmp_path / "replay.html"
     assert cli(["solve", "squares", "--all", "--backend", "python", "--trace-html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
     data = json.loads(page.split("const DATA = ", 1)[1].split(";", 1)[0])
-    assert [tuple(event) for event in data["events"]] == trace.events
+    assert data["events"] == recorded.events
     for control in ('id="play"', 'id="pause"', 'id="step"', 'id="speed"', '<g id="p9">'):
         assert control in page
 
 
+def test_the_replay_and_trace_record_one_search(tmp_path):
+    """--trace-html replays the events `--trace` writes of the original search (one format, one search)."""
+    path = tmp_path / "search.jsonl"
+    PUZZLE.solve(Question(model.load(), ALL, strategy="original"), "python", path)
+    assert read_trace(path).events == search_trace(model.load(), False, Budget()).events
+
+
 def test_a_full_trace_stops_the_search_and_says_so():
-    trace = reference.Trace(max_events=100)
-    reference.reference(model.load("eternity-6x6"), lambda grid: False, Budget(seconds=5), trace)
-    assert trace.truncated and len(trace.events) == 100
-    assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), trace.events, trace.truncated)
+    recorded = search_trace(model.load("eternity-6x6"), False, Budget(seconds=5), limit=100)
+    assert recorded.end["truncated"] and len(recorded.events) == 100
+    assert "cut after 100 events" in draw.replay_html(model.load("eternity-6x6"), recorded.events,
+                                                      recorded.end["truncated"])
 
 
-def test_the_trace_as_json_lines_holds_every_event_between_a_start_and_an_end(tmp_path, cli, capsys):
-    out = tmp_path / "trace.jsonl"
-    assert cli(["solve", "squares", "--all", "--backend", "python", "--trace", str(out)]) == 0
-    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
-    start, events, end = lines[0], lines[1:-1], lines[-1]
-    assert start["kind"] == "start" and model.instance_from_json(start) == model.load()
-    trace = reference.Trace()
-    reference.reference(model.load(), lambda grid: False, Budget(), trace)
-    assert [(e["kind"], *[e[k] for k in ("pos", "piece", "turns") if k in e]) for e in events] == trace.events
-    assert [e["number"] for e in events if e["kind"] == "solution"] == [1, 2, 3, 4]
-    assert all(e["pos"] == 3 * e["row"] + e["col"] for e in events if e["kind"] != "solution")
-    assert end == {"kind": "end", "events": len(trace.events), "solutions": 4, "truncated": False}
-
-
-@pytest.mark.parametrize("option", ["--trace", "--trace-html"])
+@pytest.mark.parametrize("option", ["--trace-html"])
 def test_a_trace_into_a_missing_directory_is_one_line_and_leaves_nothing(tmp_path, cli, capsys, option):
     target = tmp_path / "missing" / "trace.out"
     assert cli(["solve", "squares", "--backend", "python", option, str(target)]) == 2
@@ -714,9 +707,12 @@ def test_a_trace_into_a_missing_directory_is_one_line_and_leaves_nothing(tmp_pat
 
 
 def test_the_replay_pauses_on_each_solution_and_ends_on_the_last_one():
-    page = draw.replay_html(model.load(), [("place", 0, 1, 0), ("solution",), ("back", 0)], False)
+    page = draw.replay_html(model.load(), [{"e": "enter", "id": 1, "parent": 0, "depth": 1, "label": "",
+                                            "move": {"row": 1, "col": 1, "piece": 1, "turns": 0}},
+                                           {"e": "solution", "id": 1, "depth": 1, "count": 1},
+                                           {"e": "backtrack", "id": 1, "depth": 1}], False)
     script = page.split("<script>", 1)[1]
-    solution_branch = script.split("} else {  // a solution", 1)[1].split("\n  }\n", 1)[0]
+    solution_branch = script.split("} else if (event.e === 'solution') {  // a solution", 1)[1].split("\n  }\n", 1)[0]
     assert "last = cells.map" in solution_branch and "pause();" in solution_branch
     assert "function finish()" in script and "if (next >= events.length) finish();" in script
     assert "pauses on\nevery solution" in page and "ends on the last solution found" in page
@@ -788,7 +784,7 @@ def test_the_options_ask_the_question_and_the_help_shows_them(cli, capsys):
     assert cli(["solve", "squares", "--help"]) == 0
     usage = capsys.readouterr().out
     assert "[--all | --count]" in usage and "--trace-html OUT" in usage and "(default 60)" in usage
-    assert "--trace OUT" in usage
+    assert "--trace FILE" in usage
 
 
 def test_svg_without_a_solution_to_draw_is_an_input_error(cli, capsys, tmp_path):

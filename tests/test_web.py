@@ -208,11 +208,12 @@ def test_hidato_generated_board_solved(web: httpx.Client) -> None:
 
 
 def test_hidato_generated_in_a_shipped_shape(web: httpx.Client) -> None:
-    assert web.get("/api/hidato/boards").json()["shapes"] == ["cross", "diamond", "ring"]
-    made = web.post("/api/hidato/generate", json={"shape": "diamond", "seed": 2}).json()
+    assert web.get("/api/hidato/boards").json()["shapes"] == ["shapes/cross", "shapes/diamond", "shapes/ring"]
+    made = web.post("/api/hidato/generate", json={"shape": "shapes/diamond", "seed": 2}).json()
     shape = hidato_model.load_shape(ROOT / "data/hidato/shapes/diamond.txt")
     assert made["data"]["cells"] == shape.size and made["data"]["unique"]
-    assert "no shipped hidato shape" in error_of(web.post("/api/hidato/generate", json={"shape": "/etc/hosts"}), 400)
+    assert error_of(web.post("/api/hidato/generate", json={"shape": "/etc/hosts"}), 400).startswith(
+        'the shape: no shipped instance "/etc/hosts" (this server reads only shipped instances and uploaded text)')
 
 
 def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
@@ -224,7 +225,7 @@ def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
 def test_hidato_bad_input(web: httpx.Client) -> None:
     assert "line 1, cell 2" in error_of(web.post("/api/hidato/solve", json={"board": "1 ?? 3\n"}), 400)
     assert "'board' is required" in error_of(web.post("/api/hidato/solve", json={}), 400)
-    assert "no shipped hidato board" in error_of(web.get("/api/hidato/boards/nope"), 400)
+    assert "the board: no shipped instance \"nope\"" in error_of(web.get("/api/hidato/boards/nope"), 400)
     assert "--rows R --cols C" in error_of(web.post("/api/hidato/generate", json={"seed": 1}), 400)
     assert "'rows' must be int" in error_of(web.post("/api/hidato/generate", json={"rows": "5", "cols": 5}), 400)
 
@@ -232,19 +233,20 @@ def test_hidato_bad_input(web: httpx.Client) -> None:
 # ---------------------------------------------------------------- squares
 
 def test_squares_trace_ends_on_every_solution(web: httpx.Client) -> None:
-    assert web.get("/api/squares/instances").json()["instances"][0] == "insects"
+    assert web.get("/api/squares/instances").json()["instances"] == [
+        "eternity-3x3", "eternity-4x4", "eternity-5x5", "eternity-6x6", "insects"]  # as `pysolve list squares`
     trace = web.post("/api/squares/trace", json={"instance": "insects"}).json()
     events = trace["events"]
     assert trace["solutions"] == 4 and not trace["truncated"]
-    assert {event[0] for event in events} == {"place", "back", "solution"}
+    assert {event["e"] for event in events} == {"enter", "backtrack", "solution"}
     on_board: dict[int, tuple[int, int]] = {}
     for event in events:  # replayed as the page does: the board is full at each solution
-        if event[0] == "place":
-            on_board[event[1]] = (event[2], event[3])
-        elif event[0] == "back":
-            del on_board[event[1]]
+        if event["e"] == "enter":
+            on_board[event["id"]] = (event["move"]["row"], event["move"]["col"])
+        elif event["e"] == "backtrack":
+            del on_board[event["id"]]
         else:
-            assert len(on_board) == 9
+            assert len(set(on_board.values())) == len(on_board) == 9
     assert 'id="p1"' in trace["defs"]
 
 
@@ -253,7 +255,7 @@ def test_squares_uploaded_file_and_bad_input(web: httpx.Client) -> None:
     trace = web.post("/api/squares/trace", json={"file": text, "name": "mine.txt"}).json()
     assert trace["name"] == "mine.txt" and trace["rows"] == 3 and trace["solutions"] == 16
     passwd = web.post("/api/squares/trace", json={"instance": "/etc/passwd"})
-    assert "no shipped squares instance" in error_of(passwd, 400)
+    assert "the instance: no shipped instance \"/etc/passwd\"" in error_of(passwd, 400)
     assert error_of(web.post("/api/squares/trace", json={"file": "grid 2\n"}), 400).startswith("the uploaded file")
 
 

@@ -6,7 +6,10 @@ bodies are counted as they arrive (a chunked 1,000 MB body is refused after
 1 MB, the server's peak memory flat); no request reads a path on the server;
 POSTs come as JSON from the page's own origin; searches are capped, stopped
 when their client leaves, and a full line answers 503 at once. A fuzz of
-every JSON endpoint ends the file.
+every endpoint the application has ends the file: the list comes from the
+application itself (`ENDPOINTS`), so an endpoint added later is fuzzed too,
+and while the fuzz runs every file the server opens is watched (`READS`):
+only shipped instances, uploads and the server's own code and pages.
 """
 
 from __future__ import annotations
@@ -18,25 +21,29 @@ import os
 import re
 import resource
 import socket
+import sys
+import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.routing import Route
 from test_web import serving, the_command
 
-from pysolve import budget, cli
+from pysolve import api, budget, cli
 from pysolve.budget import Budget
-from pysolve.errors import SearchLimitExceeded
+from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.paths import data_dir
-from pysolve.web.app import MAX_MESSAGE
+from pysolve.web.app import MAX_MESSAGE, create_app
 from pysolve.web.core import MAX_SECONDS, WAITING, WORKERS
-from pysolve.web.guard import MAX_BODY, MAX_DEPTH
+from pysolve.web.guard import MAX_BODY, MAX_DEPTH, shipped_file
 
 JSON = {"Content-Type": "application/json"}
 SLOW = [  # work of 20 s and more: a search that looks at its budget all the time, a tournament of long games
@@ -65,10 +72,14 @@ class Connection:
 
     def ask(self, method: str, path: str, body: bytes | None = None,
             headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any], http.client.HTTPResponse]:
-        """Status, JSON answer and response of one request on this connection (JSON sent unless told)."""
+        """Status, JSON answer and response of one request on this connection (JSON sent unless told); an answer
+        that is not JSON (an Azul log) as {"text": ...}."""
         self.http.request(method, path, body=body, headers=JSON if headers is None else headers)
         response = self.http.getresponse()
-        return response.status, json.loads(response.read()), response
+        data = response.read()
+        if response.getheader("content-type", "").startswith("application/json"):
+            return response.status, json.loads(data), response
+        return response.status, {"text": data.decode()}, response
 
     @property
     def same(self) -> bool:
@@ -109,9 +120,48 @@ def games(base: str) -> dict[str, str]:
     return {"tangram": tangram["id"], "azul": azul["id"]}
 
 
-POSTS = ["/api/tangram/games", "/api/tangram/games/{tangram}/moves", "/api/squares/trace", "/api/azul/games",
-         "/api/azul/games/{azul}/moves", "/api/azul/games/{azul}/undo", "/api/azul/games/{azul}/continue",
-         "/api/azul/replay", "/api/azul/tournament", "/api/hidato/solve", "/api/hidato/generate", "/api/crosscheck"]
+def endpoints() -> dict[str, frozenset[str]]:
+    """Every endpoint of the application as `create_app` builds it (path -> methods), pages and the static
+    folder aside: the tests below take their lists from here, so that no endpoint can be forgotten."""
+    app = create_app("python")
+    return {route.path: frozenset(route.methods or ()) for route in app.routes
+            if isinstance(route, Route) and route.path.startswith("/api/")}
+
+
+ENDPOINTS = endpoints()
+POSTS = sorted(path for path, methods in ENDPOINTS.items() if "POST" in methods)
+GETS = sorted(path for path, methods in ENDPOINTS.items() if "GET" in methods)
+PARAMETER = re.compile(r"\{(\w+)(?::\w+)?\}")  # {key}, {name:path}
+
+
+def url_text(text: str) -> str:
+    """`text` quoted for a URL; a lone surrogate goes as its bytes (%ED%A0%80), which are no UTF-8."""
+    return quote(text, safe="", errors="surrogatepass")
+
+
+def filled(path: str, games: dict[str, str], value: str | None = None) -> str:
+    """`path` with its parameters given: `value` (quoted) when given, else the id of the game of that page
+    (`/api/azul/games/{key}`: the Azul table), else a name no page knows."""
+    kind = path.split("/")[2]
+
+    def one(match: re.Match[str]) -> str:
+        return url_text(value) if value is not None else games.get(kind, "nothing-of-that-name")
+
+    return PARAMETER.sub(one, path)
+
+
+def test_the_endpoints_are_those_of_every_page() -> None:
+    """The enumeration sees every page's endpoints (each registered page adds its own, the cross-check too)."""
+    pages = {path.split("/")[2] for path in ENDPOINTS}
+    assert {"azul", "crosscheck", "fichas", "hidato", "squares", "sudoku", "tangram", "backends"} <= pages
+    assert {"/api/sudoku/solve", "/api/sudoku/generate", "/api/fichas/solve", "/api/fichas/compare",
+            "/api/crosscheck", "/api/hidato/solve", "/api/squares/trace", "/api/tangram/games"} <= set(POSTS)
+    assert "/api/hidato/boards/{name:path}" in GETS and "/api/tangram/games/{key}/tilings" in GETS
+
+
+PATHS = ["/etc/passwd", "../../../../etc/passwd", "/dev/zero", "/dev/stdin", "/proc/self/environ", "~/.bashrc",
+         "file:///etc/passwd", "data/hidato/sample.txt", str(data_dir() / "squares" / "insects.txt"), "./insects",
+         "insects.txt/../insects.txt", "..", "/", ""]  # paths the server must never open (shipped files by path too)
 DEEP = b"[" * 100_000 + b"]" * 100_000
 SURROGATE = "\ud800"  # a lone surrogate: JSON can carry it, UTF-8 cannot
 
@@ -143,6 +193,10 @@ BAD = [  # (endpoint, body, status, words the error holds)
     ("/api/azul/tournament", raw({"strategies": ["mcts:" + "9" * 5000]}), 400, ""),
     ("/api/azul/tournament", raw({"games": 10**9}), 400, "1 to 200"),
     ("/api/azul/games", raw({"seats": ["you", "mcts:nans"]}), 400, "not nan"),
+    ("/api/azul/tournament", raw({"strategies": ["cmd:touch /tmp/pwned", "greedy"]}), 400,
+     "outside agents play only from the command line"),
+    ("/api/azul/games", raw({"seats": ["you", "cmd:sh -c 'id'"]}), 400, "outside agents play only"),
+    ("/api/azul/tournament", raw({"strategies": ["minimax:5s"]}), 400, "at most 2 s a move"),
     ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": NaN}}', 400, "NaN"),
     ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": Infinity}}', 400, "Infinity"),
     ("/api/crosscheck", b'{"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": -Infinity}}', 400, "Infinity"),
@@ -157,13 +211,70 @@ BAD = [  # (endpoint, body, status, words the error holds)
     ("/api/hidato/solve", b'{"board": "1 2", "n": ' + b"1" * 5000 + b"}", 400, "a number it cannot read"),
     ("/api/hidato/solve", b'{"board": "\xff\xfe"}', 400, "not UTF-8 text (byte 0xff at offset 11)"),
     ("/api/hidato/generate", raw({"rows": 10**6, "cols": 10**6}), 400, "at most 4096"),
+    *[("/api/hidato/generate", raw({"shape": path}), 400, "the shape: no shipped instance") for path in PATHS],
+    ("/api/hidato/generate", raw({"rows": 5, "cols": 5, "givens": 1e308}), 400, "not a fraction between 0 and 1"),
+    ("/api/hidato/generate", b'{"rows": 5, "cols": 5, "givens": NaN}', 400, "NaN"),
+    ("/api/hidato/generate", raw({"rows": 5, "cols": 5, "holes": 10**20}), 400, "fewer than 2 of the 25 cells"),
+    ("/api/hidato/solve", raw({"board": "1 " + "__ " * 5000 + "9999"}), 400, "at most 4096"),
+    ("/api/hidato/solve", raw({"board": "/etc/passwd"}), 400, "the board"),
+    # Sudoku: a grid is text, never a file; the count, size, difficulty and givens are bounded
+    ("/api/sudoku/solve", raw({"grid": nested(20)}), 400, "'grid' must be str, not [[[[["),
+    ("/api/sudoku/solve", raw({"grid": "/etc/passwd"}), 400, "the grid: line 1: 11 cells"),
+    ("/api/sudoku/solve", raw({"grid": "top95"}), 400, "the grid: line 1: 5 cells"),
+    ("/api/sudoku/solve", raw({"grid": "x" * 900_000}), 400, "900000 cells"),
+    ("/api/sudoku/solve", raw({"grid": SURROGATE}), 400, "'grid' is not Unicode text"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "count": 10**9}), 400, "K is 1 to 1000"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "count": 0}), 400, "K is 1 to 1000"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "count": 1e308}), 400, "'count' must be int"),
+    ("/api/sudoku/solve", b'{"grid": "", "count": Infinity}', 400, "Infinity"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "count": 2, "validate": True}), 400, "takes no count"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "validate": "yes"}), 400, "'validate' must be bool"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "strategy": "/etc/passwd"}), 400, "is not one of"),
+    ("/api/sudoku/solve", raw({"grid": "." * 81, "backend": "../prolog"}), 400, "../prolog"),
+    ("/api/sudoku/solve", raw({"grid": "\n".join(["." * 81] * 2000)}), 400, "2000 puzzles"),
+    ("/api/sudoku/generate", raw({"size": 10**30}), 400, "is not one of"),
+    ("/api/sudoku/generate", b'{"size": 1e999}', 400, "too large"),
+    ("/api/sudoku/generate", raw({"size": 9.0}), 400, "'size' must be int"),
+    ("/api/sudoku/generate", raw({"givens": 10**9}), 400, "is not between 0 and 81"),
+    ("/api/sudoku/generate", raw({"givens": -1}), 400, "is not between 0 and 81"),
+    ("/api/sudoku/generate", raw({"difficulty": ["hard"]}), 400, "'difficulty' must be str"),
+    ("/api/sudoku/generate", raw({"difficulty": "/dev/zero"}), 400, "is not one of"),
+    ("/api/sudoku/generate", raw({"seed": "1"}), 400, "'seed' must be int"),
+    # fichas: the order is bounded, the strategy and flavour are names
+    ("/api/fichas/solve", raw({"m": 10**30, "n": 1}), 400, "is out of range"),
+    ("/api/fichas/solve", raw({"m": -1, "n": 1}), 400, "is out of range"),
+    ("/api/fichas/solve", b'{"m": NaN, "n": 1}', 400, "NaN"),
+    ("/api/fichas/solve", raw({"m": True, "n": 1}), 400, "'m' must be int, not true"),
+    ("/api/fichas/solve", raw({"m": 1, "n": 1, "strategy": {"dfs": 1}}), 400, "'strategy' must be str"),
+    ("/api/fichas/solve", raw({"m": 1, "n": 1, "strategy": "/etc/passwd"}), 400, "unknown strategy"),
+    ("/api/fichas/solve", raw({"m": 1}), 400, "'n' is required"),
+    ("/api/fichas/compare", raw({"m": 1, "n": 10**30}), 400, "is out of range"),
+    ("/api/fichas/compare", raw({"m": 1, "n": 1, "flavour": "../hs"}), 400, "unknown flavour"),
+    ("/api/fichas/compare", raw({"m": 1, "n": 1, "flavour": nested(5)}), 400, "'flavour' must be str"),
+    # the cross-check's uploads: plain names, text only
+    *[("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": {"text": "grid 1 1\n", "name": name}}}),
+       400, "one plain file name") for name in ["/etc/passwd", "..", ".", "", "a/b", "x" * 101, "a\nb"]],
+    ("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": {"name": "a.txt"}}}), 400, "'text' is required"),
+    ("/api/crosscheck", raw({"puzzle": "squares", "options": {"file": {"text": nested(4)}}}), 400,
+     "'text' must be str"),
+    ("/api/crosscheck", raw({"puzzle": "sudoku", "options": {"file": {"text": "1" * 81}}}), 400, "given twice"),
+    ("/api/crosscheck", raw({"puzzle": "hidato", "options": {"file": 5}}), 400, "a shipped instance's name"),
+    # the tangram and squares paste boxes: text read as an instance, never as a file name
+    ("/api/tangram/games", raw({"instance": "/etc/passwd"}), 400, "unknown statement '/etc/passwd'"),
+    ("/api/tangram/games", raw({"instance": "classic"}), 400, "unknown statement 'classic'"),
+    ("/api/tangram/games", raw({"instance": "board 100000 100000\npiece 1 a #ff0000 1 1\n"}), 400, "at most 4096"),
+    ("/api/tangram/games", raw({"instance": 5}), 400, "'instance' must be str"),
+    ("/api/squares/trace", raw({"file": "/dev/zero"}), 400, "the uploaded file:1: cannot read"),
+    ("/api/squares/trace", raw({"file": "x" * 900_000}), 400, "(900,000 characters)"),
+    ("/api/squares/trace", raw({"file": "grid 1 1\n", "name": ["x"]}), 400, "'name' must be str"),
+    *[("/api/squares/trace", raw({"instance": path}), 400, "the instance: no shipped instance") for path in PATHS],
 ]
 
 
 def test_bad_bodies_are_a_one_line_4xx_and_the_connection_goes_on(base: str, games: dict[str, str]) -> None:
     connection = Connection(base)
     for path, body, status, words in BAD:
-        got, answer, _ = connection.ask("POST", path.format(**games), body)
+        got, answer, _ = connection.ask("POST", filled(path, games), body)
         assert (got, words in one_line(answer)) == (status, True), (path, body[:80], answer)
         assert connection.ask("GET", "/api/backends")[0] == 200 and connection.same, (path, body[:80])
     connection.close()
@@ -198,8 +309,8 @@ def test_crosscheck_reads_no_path_on_the_server(base: str, tmp_path: Path) -> No
     os.mkfifo(fifo)
     connection = Connection(base, timeout=10)
     for path in ["/etc/passwd", "../../../../etc/hostname", "/dev/zero", str(fifo),
-                 str(data_dir() / "tangram/classic.txt"), "eternity-6x6", ""]:
-        for puzzle in ("squares", "tangram", "hidato"):
+                 str(data_dir() / "tangram/classic.txt"), "eternity/../insects", ""]:
+        for puzzle in ("squares", "tangram", "hidato", "sudoku"):
             started = time.monotonic()
             request = {"puzzle": puzzle, "options": {"file": path}}
             got, answer, _ = connection.ask("POST", "/api/crosscheck", raw(request))
@@ -230,6 +341,41 @@ def test_crosscheck_takes_shipped_names_and_uploads(base: str) -> None:
     hidato = {"puzzle": "hidato", "options": {"file": "sample.txt", "count": 2}, "backends": ["python"]}
     status, report, _ = connection.ask("POST", "/api/crosscheck", raw(hidato))
     assert status == 200 and report["question"]["file"] == "sample.txt" and report["results"][0]["summary"]
+    connection.close()
+
+
+@pytest.mark.parametrize("puzzle", ["hidato", "squares", "sudoku", "tangram"])
+def test_the_server_takes_every_name_the_cli_takes_and_no_path(puzzle: str) -> None:
+    """Each shipped instance by its name, its file or an alias (squares' `eternity-6x6`), as `pysolve solve`
+    takes it (the catalogue); an existing file by its path, which the CLI reads, is refused."""
+    catalogue = api.get_puzzle(puzzle).catalogue()
+    for entry in catalogue.entries:
+        for name in entry.names:
+            assert shipped_file(catalogue, name, "FILE") == entry.path == Path(catalogue.locate(name))
+        for path in (str(entry.path), os.path.relpath(entry.path), f"data/{puzzle}/{entry.file}"):
+            with pytest.raises(UnknownName, match="^FILE: no shipped instance .*this server reads only"):
+                shipped_file(catalogue, path, "FILE")
+
+
+def test_the_pages_take_the_cli_names(base: str) -> None:
+    """The squares and Hidato pages list and take the catalogue's names; the cross-check takes aliases."""
+    connection = Connection(base)
+    assert connection.ask("GET", "/api/squares/instances")[1]["instances"] == [
+        min(entry.names, key=len) for entry in api.get_puzzle("squares").catalogue().entries]
+    for name in ("eternity-3x3", "eternity/pieces_03x03", "eternity/pieces_03x03.txt"):
+        status, trace, _ = connection.ask("POST", "/api/squares/trace", raw({"instance": name}))
+        assert (status, trace.get("name"), trace.get("solutions")) == (200, name, 16), trace
+    listed = connection.ask("GET", "/api/hidato/boards")[1]
+    names = api.get_puzzle("hidato").catalogue().names()
+    assert sorted(listed["boards"] + listed["shapes"]) == sorted(names) and "public/csp_a1_6x6" in listed["boards"]
+    for name in ("sample", "sample.txt", "public/csp_a1_6x6", "long/snake_3x50"):
+        status, board, _ = connection.ask("GET", f"/api/hidato/boards/{name}")
+        assert status == 200 and board["text"].startswith("#"), (name, board)
+    status, made, _ = connection.ask("POST", "/api/hidato/generate", raw({"shape": "shapes/ring.txt", "seed": 2}))
+    assert status == 200 and made["data"]["cells"] == 64, made
+    request = {"puzzle": "squares", "options": {"file": "eternity-3x3", "count": True}, "backends": ["python"]}
+    status, report, _ = connection.ask("POST", "/api/crosscheck", raw(request))
+    assert status == 200 and report["results"][0]["summary"].startswith("16 solutions"), report
     connection.close()
 
 
@@ -349,12 +495,45 @@ def test_searches_in_a_worker_are_capped_and_stop_once_abandoned() -> None:
 
 # ---------------------------------------------------------------- the fuzz
 
+ROOT = Path(__file__).resolve().parent.parent
+READABLE = [data_dir(), ROOT / "pysolve", ROOT / "prolog", Path(sys.prefix), Path(sys.base_prefix),
+            Path(tempfile.gettempdir()) / "pysolve-upload-"]
+# what the server may open: shipped instances, uploads, its own code, pages and Prolog files, Python's library
+
+
+class Reads:
+    """The files the server opens and the folders it lists while `watching`: seen by an audit hook, in every
+    thread but the test's own (the server and its workers run in threads of this process)."""
+
+    def __init__(self) -> None:
+        self.watching = False
+        self.seen: Counter[tuple[str, str]] = Counter()  # (open or list, path)
+        self.main = threading.main_thread()
+        sys.addaudithook(self.hook)  # for the rest of the process; it costs a test of `watching` per event
+
+    def hook(self, event: str, args: tuple[Any, ...]) -> None:
+        if self.watching and event in ("open", "os.listdir", "os.scandir") and args and \
+                isinstance(args[0], (str, bytes, os.PathLike)) and threading.current_thread() is not self.main:
+            self.seen["open" if event == "open" else "list", os.path.abspath(os.fsdecode(args[0]))] += 1
+
+    def strays(self) -> list[str]:
+        """What was opened that is none of READABLE's, or listed that is neither READABLE's nor a folder of
+        sys.path (which Python's importer lists when a module loads lazily)."""
+        importer = {os.path.abspath(folder or os.curdir) for folder in sys.path}
+        return sorted(path for kind, path in self.seen if not any(path.startswith(str(root)) for root in READABLE)
+                      and not (kind == "list" and path in importer))
+
+
+READS = Reads()
+
 FIELDS = ["backend", "instance", "action", "piece", "cell", "definitive", "file", "name", "players", "seats", "seed",
           "variant", "move", "log", "games", "strategies", "board", "rows", "cols", "shape", "holes", "givens",
-          "puzzle", "options", "backends", "count", "all", "seconds", "m", "n", "strategy", "text"]
+          "puzzle", "options", "backends", "count", "all", "seconds", "m", "n", "strategy", "text", "grid",
+          "validate", "size", "difficulty", "flavour", "index"]
 WORDS = ["python", "kanren", "prolog", "tangram", "squares", "hidato", "sudoku", "fichas", "azul", "insects",
-         "classic.txt", "sample.txt", "you", "greedy", "random", "mcts:5", "minimax:1", "select", "choose", "hint",
-         "undo", "grey", "cross", "green", "/etc/passwd", "../../etc/hostname", SURROGATE, "a\x00b", "1 __\n__ 4\n"]
+         "classic.txt", "sample.txt", "sample", "top95", "eternity-3x3", "shapes/ring", "you", "greedy", "random",
+         "mcts:5", "minimax:1", "select", "choose", "hint", "undo", "grey", "cross", "green", "dfs", "astar", "hs",
+         "hard", "any", SURROGATE, "a\x00b", "1 __\n__ 4\n", "." * 16, "1 2 | . .\n", *PATHS]
 NUMBERS = st.integers(-3, 3) | st.sampled_from([2**31, 2**63, 10**30, -10**30]) | st.floats(allow_nan=False,
                                                                                            allow_infinity=False)
 # small numbers ask small questions: a valid question must answer quickly (the caps are tested above)
@@ -368,7 +547,12 @@ BODIES = st.one_of(
     VALUES.map(raw),  # any JSON at all
     st.tuples(st.integers(0, 3 * MAX_DEPTH), st.dictionaries(st.sampled_from(FIELDS), VALUES, max_size=2))
     .map(lambda pair: raw({"options": json.loads("[" * pair[0] + json.dumps(pair[1]) + "]" * pair[0])})),  # nesting
-    st.integers(0, MAX_BODY - 100).map(lambda size: raw({"file": "x" * size, "instance": "squares"})),  # sizes
+    st.tuples(st.sampled_from(FIELDS), st.integers(0, MAX_BODY // 2 - 100), st.sampled_from("x. 1\n[")).map(
+        lambda item: raw({item[0]: item[2] * item[1], "instance": "squares"})),  # sizes, up to the limit (\n: 2 bytes)
+    st.tuples(st.sampled_from(FIELDS), st.integers(0, 100_000)).map(lambda item: raw({item[0]: [1] * item[1]})),
+    st.tuples(st.sampled_from(FIELDS), st.sampled_from(["NaN", "Infinity", "-Infinity", "1e999", "-1e999", "1" * 5000,
+                                                        "1e-400", "-0.0", "9" * 400 + ".5"]))
+    .map(lambda item: f'{{"{item[0]}": {item[1]}, "m": 1, "n": 1}}'.encode()),  # numbers JSON has not, or barely
     st.binary(max_size=40),  # not even JSON
 )
 TALLY: Counter[str] = Counter()
@@ -376,24 +560,86 @@ TALLY: Counter[str] = Counter()
 
 @pytest.fixture(scope="module")
 def fuzzed(base: str, games: dict[str, str]) -> Iterator[dict[str, Any]]:
-    """One connection for the whole fuzz (bodies past the limit are the tests' above); the tally printed."""
+    """One connection for the whole fuzz (bodies past the limit are the tests' above), the files the server
+    opens watched meanwhile; the tally printed."""
     own = {**JSON, "Origin": base}
     senders = {"json": JSON, "json from the page": own, "text/plain": {"Content-Type": "text/plain"},
                "json from elsewhere": {**JSON, "Origin": "http://evil.example"}}
     state = {"connection": Connection(base), "games": games, "senders": senders}
-    yield state
+    READS.watching = True
+    try:
+        yield state
+    finally:
+        READS.watching = False
     print(f"fuzz: {sum(TALLY.values())} requests: " + ", ".join(f"{key} {n}" for key, n in sorted(TALLY.items())))
+    print(f"fuzz: the server opened {len(READS.seen)} files and folders")
+
+
+def answered(connection: Connection, method: str, path: str, body: bytes | None = None,
+             headers: dict[str, str] | None = None) -> None:
+    """One fuzzed request: answered 2xx or 4xx (a 4xx with a one-line error), within the serving limits,
+    on the same connection, and nothing opened but READABLE files."""
+    started = time.monotonic()
+    status, answer, _ = connection.ask(method, path, body, headers)
+    TALLY[f"{method} {status}"] += 1
+    assert 200 <= status < 500, (method, path, (body or b"")[:80], status, answer)
+    if status >= 400:
+        one_line(answer)
+    assert time.monotonic() - started < MAX_SECONDS + 10, (method, path, (body or b"")[:80])
+    assert connection.same, (method, path, (body or b"")[:80])
+    assert not READS.strays(), (method, path, (body or b"")[:80], READS.strays())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
+                                                                        "text/plain", "json from elsewhere"]))
+def test_fuzz_every_post_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, body: bytes,
+                                                          sender: str) -> None:
+    answered(fuzzed["connection"], "POST", filled(path, fuzzed["games"]), body, fuzzed["senders"][sender])
+
+
+NAMES = st.sampled_from(WORDS) | st.text(max_size=30) | st.text(alphabet="./%~_-a0", max_size=12) \
+    | st.integers(0, 2000).map(lambda size: "a" * size)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
-                                                                        "text/plain", "json from elsewhere"]))
-def test_fuzz_every_json_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, body: bytes,
-                                                          sender: str) -> None:
-    connection = fuzzed["connection"]
-    status, answer, _ = connection.ask("POST", path.format(**fuzzed["games"]), body, fuzzed["senders"][sender])
-    TALLY[str(status)] += 1
-    assert 200 <= status < 500, (status, answer)
-    if status >= 400:
-        one_line(answer)
-    assert connection.same, (path, body[:80])
+@given(path=st.sampled_from(GETS), name=st.none() | NAMES, query=st.dictionaries(st.sampled_from(FIELDS), NAMES,
+                                                                                max_size=2))
+def test_fuzz_every_get_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, name: str | None,
+                                                         query: dict[str, str]) -> None:
+    """Each GET endpoint with its parameter (a game id, a board's name) fuzzed, `..` and paths above all, and
+    a query string it does not read."""
+    query_text = "&".join(f"{url_text(key)}={url_text(value)}" for key, value in query.items())
+    target = filled(path, fuzzed["games"], name) + (f"?{query_text}" if query else "")
+    answered(fuzzed["connection"], "GET", target, headers={})
+
+
+@pytest.mark.parametrize("path", sorted(ENDPOINTS))
+def test_every_endpoint_refuses_the_methods_it_does_not_take(base: str, games: dict[str, str], path: str) -> None:
+    connection = Connection(base)
+    for method in ("GET", "POST", "PUT", "DELETE", "PATCH"):
+        if method not in ENDPOINTS[path]:
+            status, answer, _ = connection.ask(method, filled(path, games), b"{}")
+            assert status == 405 and one_line(answer) == "Method Not Allowed" and connection.same, (method, answer)
+    connection.close()
+
+
+def test_the_watch_sees_a_file_opened_by_another_thread(tmp_path: Path) -> None:
+    stray = tmp_path / "not-ours.txt"
+    stray.write_text("secret")
+    READS.watching = True
+    try:
+        reader = threading.Thread(target=stray.read_text)
+        reader.start()
+        reader.join()
+        stray.read_text()  # in the test's own thread: not the server's
+    finally:
+        READS.watching = False
+    assert READS.seen["open", str(stray)] == 1 and str(stray) in READS.strays()
+    del READS.seen["open", str(stray)]
+
+
+def test_the_fuzz_opened_only_shipped_instances_uploads_and_the_servers_own_files(fuzzed: dict[str, Any]) -> None:
+    """After both fuzzes: the server opened files (the check is not vacuous), every one of them READABLE."""
+    assert any(path.startswith(str(data_dir())) for _, path in READS.seen), READS.seen
+    assert READS.strays() == []

@@ -49,7 +49,7 @@ def refused(response: object, status: int = 400) -> str:
 def test_the_menu_lists_every_registered_page_then_the_crosscheck(client: TestClient) -> None:
     registered = pages.registered()
     own = [name for name, page in registered.items() if page.folder is None]  # pysolve's own templates
-    assert own == ["azul", "fichas", "hidato", "squares", "sudoku", "tangram"]  # and any installed beside them
+    assert own == ["azul", "fichas", "hidato", "squares", "sudoku", "tangram", "traces"]  # and any installed beside
     index = client.get("/").text
     menu = re.findall(r'<nav>.*?</nav>', index, re.S)[0]
     expected = [f'<a href="/{name}"' for name in registered] + ['<a href="/crosscheck"']

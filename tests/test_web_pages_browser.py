@@ -1,6 +1,7 @@
 """The puzzle pages in headless Chromium: a Sudoku grid typed and solved, a second solution shown, fichas stepped
 through and compared, Hidato's second solution, tangram and squares instances pasted, and errors that replace
-the result. The Sudoku and fichas screenshots are those docs/web.md shows (PYSOLVE_SCREENSHOTS=1)."""
+the result, the Hidato and squares lists as the CLI names them. The Sudoku and fichas screenshots are those
+docs/web.md shows (PYSOLVE_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -175,3 +176,33 @@ def test_squares_instance_pasted(base: str, page: Page) -> None:
     assert page.text_content("#error").startswith("the pasted instance")
     assert page.text_content("#where") == "" and page.locator("#board use").count() == 0
     page.click("#step")  # nothing loaded: nothing happens
+
+
+def test_hidato_and_squares_pages_list_the_clis_names(base: str, page: Page, pictures: Path) -> None:
+    """The lists are the catalogue's (`pysolve list`): a public Hidato board, a shape named as the CLI names it
+    (shown without its folder), squares by their short names."""
+    page.goto(f"{base}/hidato")
+    settle(page)
+    assert "public/csp_a1_6x6" in page.locator("#shipped option").all_text_contents()
+    page.select_option("#shipped", "public/hakank_p3_5x5")
+    page.click("#load")
+    settle(page)
+    assert page.text_content("#verdict").startswith("public/hakank_p3_5x5: press solve")
+    assert page.locator("#shape option").all_text_contents() == ["rectangle", "cross", "diamond", "ring"]
+    page.select_option("#shape", label="ring")
+    assert page.input_value("#shape") == "shapes/ring" and page.is_disabled("#rows")
+    page.fill("#seed", "2")
+    page.click("#generate")
+    settle(page)
+    assert page.text_content("#verdict").startswith("generated: 10x10, ") and " of 64 cells" in page.text_content(
+        "#verdict")
+    screenshot(page, pictures, "hidato-shape")
+    page.goto(f"{base}/squares")
+    settle(page)
+    assert page.locator("#instance option").all_text_contents() == [
+        "eternity-3x3", "eternity-4x4", "eternity-5x5", "eternity-6x6", "insects"]
+    page.select_option("#instance", "eternity-3x3")
+    page.click("#load")
+    page.wait_for_function("document.getElementById('where').textContent.startsWith('eternity-3x3')")
+    assert page.text_content("#where").endswith("solutions so far: 0 of 16")
+    screenshot(page, pictures, "squares-eternity")

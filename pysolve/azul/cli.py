@@ -1,5 +1,5 @@
-"""`pysolve azul simulate|crosscheck|replay|play`: the game's own command group (added by `Azul.add_commands`;
-`play` is `pysolve play azul` under a second name)."""
+"""`pysolve azul simulate|crosscheck|agent|replay|record|play`: the game's own command group (added by
+`Azul.add_commands`; `play` is `pysolve play azul` under a second name)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pysolve.azul import tournament as tour
 from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.match import MatchResult, engine
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
+from pysolve.azul.protocol import MOVE_SECONDS, check_seconds, serve
 from pysolve.azul.replay import read_log
 from pysolve.azul.strategies import KNOWN, strategy
 from pysolve.errors import InputError
@@ -40,6 +41,9 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
     _backend_option(simulate, "--backend", choices=backends.NAMES, help=BACKEND_HELP)
     simulate.add_argument("--strategy", default="random", metavar="NAMES",
                           help=f"strategies NAME[,NAME...] rotated over the seats: {KNOWN} (default random)")
+    simulate.add_argument("--move-seconds", type=float, default=MOVE_SECONDS, metavar="S",
+                          help=f"an outside agent's (cmd:) time per move; late, it loses the game (default "
+                               f"{MOVE_SECONDS:g})")
     simulate.add_argument("--workers", type=int, default=1, metavar="N", help="processes to play on (default 1)")
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
@@ -56,6 +60,12 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
     memory.add_option(check)
     check.set_defaults(run=run_crosscheck)
 
+    agent = commands.add_parser("agent", help="play a strategy as an outside agent over stdin/stdout "
+                                              "(docs/azul-protocol.md)")
+    agent.add_argument("--strategy", default="greedy", metavar="NAME", help=f"the strategy: {KNOWN} (default greedy)")
+    agent.add_argument("--seed", type=int, default=SEED, help=f"game i draws from seed + i (default {SEED})")
+    agent.set_defaults(run=run_agent)
+
     replay = commands.add_parser("replay", help="print a logged game step by step (every move, each round's scoring)")
     replay.add_argument("log", metavar="LOG", help="a JSON-lines log written by `simulate --log` or `play --log`")
     replay.add_argument("--every-move", action="store_true", help="draw the whole table after every move")
@@ -63,8 +73,20 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
     replay.add_argument("--svg", metavar="FILE", help="also write the table at step --step as SVG")
     replay.add_argument("--step", type=int, default=0, help="the step --svg draws, numbered as on the page "
                                                              "(default: the last)")
+    replay.add_argument("--game", type=int, default=1, help="the game of a log of several whose step --svg draws, "
+                                                            "numbered as on the page (default: the first)")
     memory.add_option(replay)
     replay.set_defaults(run=run_replay)
+    record = commands.add_parser("record", help="record a playthrough: a seeded game with every state and legal "
+                                                 "move, for every engine to replay (tests/data/azul_playthroughs)")
+    record.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+    record.add_argument("--variant", default=STANDARD, help=f"{'|'.join(VARIANTS)} (default {STANDARD})")
+    record.add_argument("--seed", type=int, default=SEED, help=f"the game's seed (default {SEED})")
+    record.add_argument("--out", metavar="FILE", help="the playthrough to write (gzipped JSON lines)")
+    record.add_argument("--again", nargs="+", metavar="FILE",
+                        help="record these playthroughs again, each from its own header (players, variant, seed), "
+                             "after a change of the rules")
+    record.set_defaults(run=run_record)
     add_play_parser(commands, puzzle, "play")
 
 
@@ -115,10 +137,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     backend = args.backend or backends.default()
     engine(backend)  # fail early when the back end cannot run here
     names = _names(args.strategy, "strategy")
+    check_seconds(args.move_seconds)
     for name in names:
         strategy(name)
     work = tour.tasks(args.players, args.games, args.seed, backend, names, log=args.log is not None,
-                      variant=args.variant)
+                      variant=args.variant, move_seconds=args.move_seconds)
     workers = executors.useful_workers(args.workers, len(work))
     with Ticker(_played(0, len(work)), sys.stderr, TICK) as ticker, \
             executors.executor(workers, args.cluster) as executor:
@@ -175,6 +198,8 @@ def _render(results: list[MatchResult], summary: dict[str, Any]) -> str:
             for r in results[:20]]
     games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
     more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
+    more += "".join(f"\nforfeit: seed {lost['seed']}, seat {lost['seat']}, {lost['name']} {lost['reason']}"
+                    for lost in summary.get("forfeits", []))
     standings = render_table(
         ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
         [[s["strategy"], s["seats"], s["wins"],
@@ -184,6 +209,12 @@ def _render(results: list[MatchResult], summary: dict[str, Any]) -> str:
     return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:.1f} rounds and "
             f"{summary['mean_moves']:.1f} moves on average\n{standings}\n"
             "intervals: Wilson's for a win rate, the bootstrap percentile interval for a mean score")
+
+
+def run_agent(args: argparse.Namespace) -> int:
+    """Serve a strategy over the agent protocol on stdin/stdout until `quit` or the end of the input."""
+    chosen = strategy(args.strategy)
+    return serve(chosen, args.strategy, sys.stdin, sys.stdout, args.seed, resolve=strategy)
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
@@ -212,6 +243,31 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     return 0 if report.agree else 1
 
 
+def run_record(args: argparse.Namespace) -> int:
+    """Write a new playthrough (--out), or record the --again ones anew from their headers."""
+    from pysolve.azul import playthrough
+
+    if (args.out is None) == (args.again is None):
+        raise InputError("record: give --out FILE for a new playthrough, or --again FILE... to record old ones anew")
+    if args.again is None:
+        args.games = 1
+        _check_counts(args)
+        jobs = [(args.players, args.variant, args.seed, args.out)]
+    else:
+        headers = [(path, playthrough.read(path)[0]) for path in args.again]
+        jobs = [(head["players"], head["variant"], head["seed"], path) for path, head in headers]
+    for players, variant, seed, path in jobs:
+        files.check_output(path, "--out")
+        try:
+            records = playthrough.record(players, seed, variant)
+        except InputError as error:
+            raise InputError(f"{path}: {error}") from None
+        playthrough.write(path, records)
+        print(f"wrote {path}: {plural(records[-1]['state']['moves'], 'move')} "
+              f"of a {players}-player {variant} game, seed {seed}", file=sys.stderr)
+    return 0
+
+
 def run_replay(args: argparse.Namespace) -> int:
     """Print a JSON-lines game log step by step; --html and --svg write its pictures."""
     from pysolve.azul.replay_page import write_pictures
@@ -222,7 +278,7 @@ def run_replay(args: argparse.Namespace) -> int:
         told = draw.replay(records, args.every_move)
     except InputError as error:
         raise InputError(f"{args.log}: {error}") from None
-    for path in write_pictures(records, args.html, args.svg, args.step):
+    for path in write_pictures(records, args.html, args.svg, args.step, args.game):
         print(f"wrote {path}", file=sys.stderr)
     print(told)
     return 0

@@ -11,7 +11,11 @@ are every seat's score change plus, at the end, +/-`win_reward` for winners
 and the others. Chance (the opening seat, every dealt tile) is drawn inside
 the environment from the game's `RandomStream`, so `reset(seed=S)` deals the
 game `play_match` deals with seed S. `AzulGymEnv` is one seat of it as a
-Gymnasium `Env`, the other seats played by a named strategy.
+Gymnasium `Env`, the other seats played by a named strategy; it plays its
+table on the Python engine directly (`Seat`), the same games faster, and
+`vector.AzulVectorEnv` steps many such tables together. A mask comes from
+the engine's legal moves (`moves_mask`) or, for many observations at once,
+from the observations themselves (`legal_masks`, batched in numpy).
 
 Needs the optional group `rl` (`pip install pysolve[rl]`): pettingzoo,
 gymnasium and numpy are imported here only.
@@ -19,6 +23,8 @@ gymnasium and numpy are imported here only.
 
 from __future__ import annotations
 
+import functools
+from itertools import chain
 from typing import Any, ClassVar
 
 try:
@@ -31,6 +37,7 @@ except ImportError as missing:  # pragma: no cover - depends on the installation
                       f"(pettingzoo, gymnasium, numpy): {missing}") from missing
 
 from pysolve.azul.draw import table as draw_table
+from pysolve.azul.match import LazyState
 from pysolve.azul.model import (
     CENTRE,
     FACTORIES,
@@ -42,10 +49,14 @@ from pysolve.azul.model import (
     WALL,
     Move,
     RandomStream,
+    check_players,
+    check_variant,
     pending_line,
+    wall_column,
 )
+from pysolve.azul.python import Table
 from pysolve.azul.strategies import Strategy, strategy
-from pysolve.azul.tree import Game, State
+from pysolve.azul.tree import MOVING, PYTHON_ENGINE, Game, State
 from pysolve.errors import InputError
 
 SOURCES_OFFSET = 1  # source -1 (the centre) is action block 0
@@ -87,6 +98,13 @@ def action_move(action: int, players: int | None = None) -> Move:
     return (source - SOURCES_OFFSET, colour, destination)
 
 
+# players -> the move of each action number, and action_index as a dict (the wall cells' numbers depend on players)
+ACTION_MOVES = {players: [action_move(action, players) for action in range(action_count(players))]
+                for players in FACTORIES}
+ACTION_NUMBERS = {players: {move: action for action, move in enumerate(moves)}
+                  for players, moves in ACTION_MOVES.items()}
+
+
 def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarray, np.ndarray]:
     """Lowest and highest value of every observation field (the layout of `observe`)."""
     low: list[int] = []
@@ -113,36 +131,97 @@ def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarra
     return np.array(low, dtype=np.int16), np.array(high, dtype=np.int16)
 
 
-def observe_state(state: State, seat: int) -> np.ndarray:
-    """The observation of `seat`: the offer, bag and lid, round, who moves, then the boards from `seat` on."""
-    table = state.table
+def observation_values(table: Table, seat: int) -> list[int]:
+    """The observation of `seat` as a list of ints (the layout of `observation_bounds`), read off the table."""
     players = table.players
-    values: list[int] = [count for factory in table.factories for count in factory]
+    values = list(chain.from_iterable(table.factories))
     values += table.centre
     values.append(1 if table.marker == CENTRE and not table.over else 0)
-    values += table.bag + table.lid
+    values += table.bag
+    values += table.lid
     values.append(table.round)
     values.append(players if table.over else (table.turn - seat) % players)
     values.append(1 + pending_line(list(zip(table.line_colours[table.turn], table.line_counts[table.turn])))
                   if table.tiling else 0)
+    grey = table.variant == GREY
     for offset in range(players):
         other = (seat + offset) % players
         values.append(table.scores[other])
-        if table.variant == GREY:
-            values += [colour + 1 for row in table.colours[other] for colour in row]
+        if grey:
+            values += [colour + 1 for colour in chain.from_iterable(table.colours[other])]
         else:
-            values += [cell for row in table.walls[other] for cell in row]
-        values += table.line_colours[other] + table.line_counts[other]
+            values += chain.from_iterable(table.walls[other])
+        values += table.line_colours[other]
+        values += table.line_counts[other]
         floor = table.floors[other]
-        values += [len(floor), 1 if MARKER in floor else 0]
-    return np.array(values, dtype=np.int16)
+        values.append(len(floor))
+        values.append(1 if MARKER in floor else 0)
+    return values
 
 
-def action_mask(state: State, players: int) -> np.ndarray:
-    """1 for each action that is a legal move of the seat to move, else 0."""
+def observe_state(state: State, seat: int) -> np.ndarray:
+    """The observation of `seat`: the offer, bag and lid, round, who moves, then the boards from `seat` on."""
+    return np.array(observation_values(state.table, seat), dtype=np.int16)
+
+
+class MaskLayout:
+    """Where `legal_masks` reads an observation of `players` on `variant`'s wall (index arrays, made once)."""
+
+    def __init__(self, players: int, variant: str) -> None:
+        factories = FACTORIES[players]
+        offer = factories * 5
+        self.grey = variant == GREY
+        self.sources = np.array([offer + colour for colour in range(5)]
+                                + [factory * 5 + colour for factory in range(factories) for colour in range(5)])
+        self.source_count = factories + 1  # the centre, then the factories, as the actions order them
+        self.to_move = offer + 17
+        board = offer + 18  # the observer's own board
+        self.wall = slice(board + 1, board + 26)
+        self.line_colours = slice(board + 26, board + 31)
+        self.line_counts = slice(board + 31, board + 36)
+        # standard wall: the cell of colour c in row i is i * 5 + (c + i) % 5
+        self.cells = np.array([[row * 5 + wall_column(row, colour) for colour in range(5)] for row in range(5)])
+
+
+@functools.cache
+def mask_layout(players: int, variant: str) -> MaskLayout:
+    """The `MaskLayout` of `players` and `variant` (one per process)."""
+    return MaskLayout(players, variant)
+
+
+COLOUR_RANGE = np.arange(5)
+
+
+def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD) -> np.ndarray:
+    """The action masks of observations (shape (..., fields) -> (..., actions), int8), each computed from
+    its observation alone: a move is legal when its source holds the colour and its line takes it (empty
+    with the colour not yet in the wall row, or partly filled with it; the floor always does), and only
+    for the observer to move. Batched: one call for all the tables of a vector environment."""
+    layout = mask_layout(players, variant)
+    batch = observations.shape[:-1]
+    wall = observations[..., layout.wall]
+    if layout.grey:  # a grey cell holds 1 + its tile's colour: the row holds colour c where a cell is c + 1
+        held = (wall.reshape(*batch, 5, 5, 1) == COLOUR_RANGE + 1).any(axis=-2)
+    else:
+        held = wall[..., layout.cells] > 0
+    colours = observations[..., layout.line_colours]
+    counts = observations[..., layout.line_counts]
+    empty = (counts == 0)[..., None]
+    open_line = ((counts > 0) & (counts <= COLOUR_RANGE))[..., None]  # partly filled: line i holds at most i
+    takes = (empty & ~held) | (open_line & (colours[..., None] == COLOUR_RANGE))  # (..., line, colour)
+    allowed = np.ones((*batch, 5, DESTINATIONS), dtype=bool)  # (..., colour, destination): the floor always
+    allowed[..., 1:] = np.swapaxes(takes, -1, -2)
+    offered = observations[..., layout.sources].reshape(*batch, layout.source_count, 5, 1) > 0
+    mask = offered & allowed[..., None, :, :]
+    mask &= (observations[..., layout.to_move] == 0).reshape(*batch, 1, 1, 1)
+    return mask.reshape(*batch, -1).view(np.int8)
+
+
+def moves_mask(moves: list[Move], players: int) -> np.ndarray:
+    """1 for the action of each move in `moves`, else 0: one table's mask from the legal moves the engine
+    listed (cheaper than `legal_masks` for a single table, the same mask: a test compares them)."""
     mask = np.zeros(action_count(players), dtype=np.int8)
-    for move in state.legal_moves():
-        mask[action_index(move, players)] = 1
+    mask[list(map(ACTION_NUMBERS[players].__getitem__, moves))] = 1
     return mask
 
 
@@ -180,12 +259,9 @@ class AzulEnv(AECEnv):
             raise InputError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        low, high = observation_bounds(players, variant)
-        count = action_count(players)
-        self.observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.int16),
-            "action_mask": spaces.Box(0, 1, (count,), dtype=np.int8)}) for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
+        observation_space, action_space = seat_spaces(players, variant)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seeds = np.random.default_rng()
         self.seed_used = 0
         self.reset()
@@ -217,9 +293,8 @@ class AzulEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What `agent` sees: the table from its seat, and its action mask (all 0 unless it moves)."""
         seat = self.possible_agents.index(agent)
-        mover = self.state.current_player == seat
-        mask = action_mask(self.state, self.players) if mover else np.zeros(action_count(self.players), np.int8)
-        return {"observation": observe_state(self.state, seat), "action_mask": mask}
+        moves = self.state.legal_moves() if self.state.current_player == seat else []
+        return {"observation": observe_state(self.state, seat), "action_mask": moves_mask(moves, self.players)}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (a legal one; None once it is done), then draw chance."""
@@ -250,17 +325,66 @@ class AzulEnv(AECEnv):
 
     def render(self) -> str | None:
         """The table as text ("ansi" returns it, "human" prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("AzulEnv.render() called without a render_mode")
-            return None
-        text = draw_table(self.state.to_json())
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.state.to_json(), self.render_mode)
 
     def close(self) -> None:
         """Nothing to free."""
+
+
+class Seat:
+    """One table played from one seat: this seat's moves come from outside, the other seats play `opponent`.
+
+    The fast path under `AzulGymEnv` and `vector.AzulVectorEnv`: the Python
+    engine on a bare `Table` (no `State`, no AEC bookkeeping), chance drawn
+    from the game's `RandomStream` as `AzulEnv` draws it (the opening seat,
+    then each tile), the opponents reading the same stream, so a seed gives
+    the game `AzulEnv` and the old wrapper gave.
+    """
+
+    __slots__ = ("engine", "max_moves", "opponent", "players", "seat", "stream", "table", "variant")
+
+    def __init__(self, players: int, seat: int, opponent: Strategy, max_moves: int, variant: str) -> None:
+        self.players, self.seat, self.opponent, self.max_moves = players, seat, opponent, max_moves
+        self.variant = variant
+        self.engine = PYTHON_ENGINE
+        self.stream = RandomStream(0)
+        self.table = Table(players, variant)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The canonical state (what a strategy reads, through a `LazyState`)."""
+        return self.engine.export(self.table)
+
+    def reset(self, seed: int) -> None:
+        """A new game of seed `seed`, played by the others up to this seat's first move."""
+        self.stream = stream = RandomStream(seed)
+        self.table = self.engine.new_game(self.players, stream.below(self.players), stream, self.variant)
+        self._others()
+
+    def play(self, move: Move) -> int:
+        """Play this seat's (legal) move, then the others' up to its next turn or the end; its score change."""
+        table = self.table
+        before = table.scores[self.seat]
+        self.engine.play(table, move, self.stream)
+        self._others()
+        return table.scores[self.seat] - before
+
+    def _others(self) -> None:
+        """The other seats' moves until this seat is to move, the game is over or it reached `max_moves`."""
+        table, engine, seat = self.table, self.engine, self.seat
+        while not table.over and table.turn != seat and table.moves < self.max_moves:
+            engine.play(table, self.opponent(LazyState(self), engine.legal_moves(table), self.stream), self.stream)
+
+    @property
+    def truncated(self) -> bool:
+        """True once `max_moves` moves were played and the game is not over."""
+        return not self.table.over and self.table.moves >= self.max_moves
+
+    def win_signal(self, win_reward: float) -> float:
+        """At the end, +win_reward if this seat wins (or shares the win), else -win_reward; 0 before."""
+        if not self.table.over:
+            return 0.0
+        return win_reward if self.seat in self.engine.winners(self.table) else -win_reward
 
 
 class AzulGymEnv(gymnasium.Env):
@@ -270,7 +394,8 @@ class AzulGymEnv(gymnasium.Env):
     of a step is the seat's score change from its move to its next turn (or
     the end) plus the win signal. An illegal action ends the episode with
     reward -`win_reward` and info `illegal` (Gymnasium samples actions without
-    the mask), unless `illegal="raise"`.
+    the mask), unless `illegal="raise"`. `state` is the position as a `State`
+    (for agents that search it).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares no ClassVar)
@@ -279,47 +404,80 @@ class AzulGymEnv(gymnasium.Env):
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,
                  render_mode: str | None = None, variant: str = STANDARD) -> None:
         super().__init__()
-        if seat not in range(players):
-            raise InputError(f"seat {seat}: expected 0..{players - 1}")
-        if illegal not in ("lose", "raise"):
-            raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
-        self.aec = AzulEnv(players, win_reward, max_moves, render_mode, variant)
-        self.seat, self.agent, self.illegal = seat, f"player_{seat}", illegal
-        self.opponent = strategy(opponent)
+        check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
+        self.players, self.seat, self.agent, self.illegal = players, seat, f"player_{seat}", illegal
+        self.win_reward = float(win_reward)
         self.render_mode = render_mode
-        self.observation_space = self.aec.observation_space(self.agent)
-        self.action_space = self.aec.action_space(self.agent)
+        self.seat_table = Seat(players, seat, strategy(opponent), max_moves, variant)
+        self.observation_space, self.action_space = seat_spaces(players, variant)
+        self._mask = np.zeros(action_count(players), dtype=np.int8)
 
-    def _others(self) -> None:
-        """Let the other seats play their strategy (reading the game's stream) until this seat moves or the end."""
-        env = self.aec
-        while not (env.terminations[self.agent] or env.truncations[self.agent]) and env.agent_selection != self.agent:
-            state = env.state
-            move = self.opponent(state.to_json(), list(state.legal_moves()), env.stream)
-            env.step(action_index(move, env.players))
+    @property
+    def state(self) -> State:
+        """The position as a `State` (shares the table: read it, search its `child`ren, do not apply to it)."""
+        return State(PYTHON_ENGINE, self.seat_table.table, MOVING)
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        """This seat's observation and action mask now (fresh arrays)."""
+        table = self.seat_table.table
+        moves = PYTHON_ENGINE.legal_moves(table) if table.turn == self.seat else []
+        self._mask = moves_mask(moves, self.players)
+        return {"observation": np.array(observation_values(table, self.seat), dtype=np.int16),
+                "action_mask": self._mask}
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new game (seeded like `AzulEnv.reset`), played by the others up to this seat's first move."""
         super().reset(seed=seed)
-        self.aec.reset(seed=seed if seed is not None else int(self.np_random.integers(2**31)))
-        self._others()
-        return self.aec.observe(self.agent), {"seed": self.aec.seed_used}
+        game = game_seed(seed, self.np_random)
+        self.seat_table.reset(game)
+        return self._observe(), {"seed": game}
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Play `action`, then the others; the reward is this seat's score change meanwhile (+ win signal)."""
-        env = self.aec
-        if action_move(action, env.players) not in env.state.legal_moves():
+        seat_table = self.seat_table
+        if not (0 <= action < len(self._mask) and self._mask[action]):
             if self.illegal == "raise":
-                move = action_move(action, env.players)
-                raise InputError(f"action {action} = move {move} is not legal for {self.agent}")
-            return env.observe(self.agent), -env.win_reward, True, False, {"illegal": True}
-        env.step(int(action))
-        self._others()
-        reward = float(env._cumulative_rewards[self.agent])
-        return (env.observe(self.agent), reward, env.terminations[self.agent], env.truncations[self.agent],
-                {"scores": env.state.returns()})
+                raise InputError(f"action {action} is not legal for {self.agent} now")
+            return self._observe(), -self.win_reward, True, False, {"illegal": True}
+        reward = seat_table.play(ACTION_MOVES[self.players][action]) + seat_table.win_signal(self.win_reward)
+        return (self._observe(), float(reward), seat_table.table.over, seat_table.truncated,
+                {"scores": list(seat_table.table.scores)})
 
     def render(self) -> str | None:
-        """The table as text, as `AzulEnv.render`."""
-        return self.aec.render()
+        """The table as text ("ansi" returns it, "human" prints it)."""
+        return render_text(self.seat_table.state, self.render_mode)
+
+
+def check_settings(players: int, seat: int, illegal: str, variant: str, render_mode: str | None,
+                   render_modes: list[str]) -> None:
+    """InputError for the settings of a seat's environment (single or vector) that cannot be."""
+    check_players(players)
+    check_variant(variant)
+    if seat not in range(players):
+        raise InputError(f"seat {seat}: expected 0..{players - 1}")
+    if illegal not in ("lose", "raise"):
+        raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
+    if render_mode not in (None, *render_modes):
+        raise InputError(f"render_mode {render_mode!r}: expected one of {render_modes}")
+
+
+def seat_spaces(players: int, variant: str) -> tuple[spaces.Dict, spaces.Discrete]:
+    """The observation space (observation and action mask) and the action space of one seat."""
+    low, high = observation_bounds(players, variant)
+    count = action_count(players)
+    return (spaces.Dict({"observation": spaces.Box(low, high, dtype=np.int16),
+                         "action_mask": spaces.Box(0, 1, (count,), dtype=np.int8)}),
+            spaces.Discrete(count))
+
+
+def render_text(state: dict[str, Any], render_mode: str | None) -> str | None:
+    """A canonical state as text for `render_mode` ("ansi" returns it, "human" prints it, None warns)."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode")
+        return None
+    text = draw_table(state)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pysolve import backends
 from pysolve.azul import packed
@@ -27,8 +27,11 @@ from pysolve.azul.model import (
     check_move,
     check_players,
     check_variant,
+    complete_rows,
     describe_move,
+    winners_of,
 )
+from pysolve.azul.protocol import MOVE_SECONDS, Agent, AgentFault
 from pysolve.azul.strategies import Strategy, random_feasible, strategy, strategy_name
 from pysolve.budget import Budget
 from pysolve.errors import InputError, SearchLimitExceeded
@@ -54,10 +57,19 @@ def engine(backend: str) -> Engine[Any]:
     return KanrenEngine()
 
 
-class LazyState(Mapping[str, Any]):
-    """A match's canonical state, exported from the engine only when first read."""
+class Snapshot(Protocol):
+    """Anything with a canonical `state` (a `Match`, a table of the environments)."""
 
-    def __init__(self, match: Match) -> None:
+    @property
+    def state(self) -> dict[str, Any]:
+        """The canonical, JSON-able state."""
+        ...
+
+
+class LazyState(Mapping[str, Any]):
+    """A match's (or any snapshot's) canonical state, exported from the engine only when first read."""
+
+    def __init__(self, match: Snapshot) -> None:
         self._match = match
         self._state: dict[str, Any] | None = None
 
@@ -84,14 +96,15 @@ class Match:
     """
 
     def __init__(self, players: int = 2, seed: int = SEED, backend: str = "python",
-                 strategies: Sequence[str | Strategy] | None = None, variant: str = STANDARD) -> None:
+                 strategies: Sequence[str | Strategy] | None = None, variant: str = STANDARD,
+                 move_seconds: float = MOVE_SECONDS) -> None:
         self.players = check_players(players)
         self.variant = check_variant(variant)
         self.seed = seed
         self.backend = backend
         self.engine = engine(backend)
         chosen = list(strategies) if strategies else ["random"]
-        self.strategies = [strategy(chosen[seat % len(chosen)]) for seat in range(players)]
+        self.strategies = [strategy(chosen[seat % len(chosen)], move_seconds) for seat in range(players)]
         self.strategy_names = [strategy_name(chosen[seat % len(chosen)]) for seat in range(players)]
         self.rng = RandomStream(seed)
         self.handle = self.engine.new_game(players, self.rng.below(players), self.rng, variant)
@@ -150,9 +163,18 @@ class Match:
         self.moves_played += 1
         return chosen
 
+    def tell_end(self, scores: list[int], winners: list[int], forfeit: int | None = None) -> None:
+        """Tell the outside agents at the table how the game ended."""
+        for chosen in self.strategies:
+            if isinstance(chosen, Agent):
+                chosen.game_over(scores, winners, forfeit)
+
     def close(self) -> None:
-        """Free the engine's copy of the game."""
+        """Free the engine's copy of the match, and end the processes of its outside agents."""
         self.engine.close(self.handle)
+        for chosen in self.strategies:
+            if isinstance(chosen, Agent):
+                chosen.close()
 
 
 @dataclass
@@ -170,12 +192,13 @@ class MatchResult:
     state: dict[str, Any] = field(repr=False, default_factory=dict)
     log: list[dict[str, Any]] = field(repr=False, default_factory=list)
     variant: str = STANDARD
+    forfeit: dict[str, Any] | None = None  # an outside agent that lost the game by failing: seat, name, reason
 
     def to_json(self) -> dict[str, Any]:
-        """The result as a JSON-able dict, without the final state and log; the back end under the key `engine`,
-        which results and logs have always had."""
+        """The result as a JSON-able dict, without the final state and log (nor a forfeit when there is
+        none); the back end under the key `engine`, which results and logs have always had."""
         return {("engine" if key == "backend" else key): value for key, value in asdict(self).items()
-                if key not in ("state", "log")}
+                if key not in ("state", "log") and not (key == "forfeit" and value is None)}
 
 
 def _result(match: Match, state: dict[str, Any], winners: list[int], log: list[dict[str, Any]]) -> MatchResult:
@@ -187,8 +210,12 @@ def _result(match: Match, state: dict[str, Any], winners: list[int], log: list[d
 
 def play_match(players: int = 2, seed: int = SEED, backend: str = "python",
                strategies: Sequence[str | Strategy] | None = None, log: bool = False,
-               budget: Budget | None = None, variant: str = STANDARD) -> MatchResult:
+               budget: Budget | None = None, variant: str = STANDARD,
+               move_seconds: float = MOVE_SECONDS) -> MatchResult:
     """Play one game of `variant` to its end (a move spends a node of `budget`); with `log`, one record per move.
+
+    An outside agent (`cmd:...`, held to `move_seconds` a move) that fails forfeits: the game stops there,
+    its seat scores 0, the other seats keep their scores so far and the best of them win (the usual rule).
 
     A game of the random strategy alone, unlogged, runs whole inside the back end where it can: in Prolog
     (one query), and in Python on packed boards (without a budget: it counts no moves).
@@ -200,24 +227,43 @@ def play_match(players: int = 2, seed: int = SEED, backend: str = "python",
         state = packed.random_game(players, seed, variant)
         return MatchResult(seed, players, "python", ["random"] * players, [board["score"] for board in state["boards"]],
                            packed.winners(state), state["round"], state["moves"], state, variant=variant)
-    match = Match(players, seed, backend, strategies, variant)
+    match = Match(players, seed, backend, strategies, variant, move_seconds)
     records = [{"type": "start", "seed": seed, "players": players, "engine": backend, "variant": match.variant,
                 "strategies": match.strategy_names, "state": match.state}] if log else []
+    forfeit: dict[str, Any] | None = None
     try:
-        while match.legal_moves():
-            if budget:
-                budget.spend()
-            seat = match.turn
-            move = match.play()
-            if log:
-                records.append({"type": "move", "seat": seat, "move": list(move), "state": match.state})
-        state, winners = match.state, match.winners
+        try:
+            while match.legal_moves():
+                if budget:
+                    budget.spend()
+                seat = match.turn
+                move = match.play()
+                if log:
+                    records.append({"type": "move", "seat": seat, "move": list(move), "state": match.state})
+            state, winners = match.state, match.winners
+            match.tell_end([board["score"] for board in state["boards"]], winners)
+        except AgentFault as fault:
+            state, winners = forfeited(match.state, fault.seat)
+            forfeit = {"seat": fault.seat, "name": fault.name, "reason": fault.reason}
+            match.tell_end([board["score"] for board in state["boards"]], winners, fault.seat)
     finally:
         match.close()
     result = _result(match, state, winners, records)
+    result.forfeit = forfeit
     if log:
-        records.append({"type": "end", "scores": result.scores, "winners": winners})
+        records.append({"type": "end", "scores": result.scores, "winners": winners,
+                        **({"forfeit": forfeit} if forfeit else {})})
     return result
+
+
+def forfeited(state: dict[str, Any], seat: int) -> tuple[dict[str, Any], list[int]]:
+    """(the state with `seat`'s score 0, the winners among the other seats by the usual rule) of a game
+    stopped when `seat`'s agent failed."""
+    state["boards"][seat]["score"] = 0
+    others = [other for other in range(state["players"]) if other != seat]
+    best = winners_of([state["boards"][other]["score"] for other in others],
+                      [complete_rows(state["boards"][other]["wall"]) for other in others])
+    return state, [others[index] for index in best]
 
 
 def random_only(strategies: Sequence[str | Strategy] | None) -> bool:

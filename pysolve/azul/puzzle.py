@@ -82,8 +82,8 @@ class Azul(Puzzle):
         return start(backend, **values)
 
     def add_commands(self, commands: Any) -> None:
-        """`pysolve azul simulate|crosscheck|replay|play`: tournaments, lockstep runs, replays, and `play`
-        again (the same as `pysolve play azul`)."""
+        """`pysolve azul simulate|crosscheck|replay|record|play`: tournaments, lockstep runs, replays,
+        playthroughs, and `play` again (the same as `pysolve play azul`)."""
         from pysolve.azul.cli import add_commands  # the command group loads only with the CLI's parser
 
         add_commands(commands, self)

@@ -178,18 +178,23 @@ def logged_games(records: Sequence[dict[str, Any]]) -> list[Game]:
     return games
 
 
-def page_steps(records: Sequence[dict[str, Any]]) -> list[Step]:
-    """The steps --step numbers: the first game's (`--svg` draws one step of the log's first game)."""
-    return logged_games(records)[0].steps
+def page_steps(records: Sequence[dict[str, Any]], game: int = 1) -> list[Step]:
+    """The steps --step numbers: those of game `game` of the log (from 1, as the page's #game=K); InputError
+    naming --game when the log holds no such game."""
+    games = logged_games(records)
+    if not 1 <= game <= len(games):
+        held = "one game (1)" if len(games) == 1 else f"games 1 to {len(games)}"
+        raise InputError(f"--game {game}: the log holds {held}")
+    return games[game - 1].steps
 
 
 def write_pictures(records: Sequence[dict[str, Any]], page_path: str | None, svg_path: str | None,
-                   number: int = 0) -> list[str]:
-    """Write the replay page and/or the SVG of step `number` (from 1, as the page numbers them; 0: the last),
-    each whole or not at all; the paths written."""
-    steps = page_steps(records)
+                   number: int = 0, game: int = 1) -> list[str]:
+    """Write the replay page (every game) and/or the SVG of step `number` of game `game` (both from 1, as the
+    page numbers them; step 0: the last), each whole or not at all; the paths written."""
+    steps = page_steps(records, game)
     if not 0 <= number <= len(steps):
-        raise InputError(f"--step {number}: the game has steps 1 to {len(steps)}")
+        raise InputError(f"--step {number}: game {game} has steps 1 to {len(steps)}")
     written = []
     if page_path is not None:
         written.append(files.write_text(page_path, page(records), "--html"))

@@ -23,8 +23,9 @@ from typing import Any
 
 from pysolve.azul.heuristics import grey_worth, move_gain, tiling_value
 from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
+from pysolve.azul.protocol import MOVE_SECONDS, Agent
 from pysolve.azul.scoring import grey_column
-from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax
 from pysolve.azul.seeded import random_feasible
 from pysolve.azul.tree import State
 from pysolve.errors import InputError, UnknownName
@@ -99,9 +100,11 @@ def with_columns(player: Strategy, columns: Strategy) -> Strategy:
 COLUMNS: dict[str, Strategy] = {"policy": policy}  # the column strategies a name's `+` suffix may name
 STRATEGIES: dict[str, Strategy] = {"random": random_feasible, "greedy": greedy, "lookahead": lookahead}
 MAX_DIGITS = 12  # digits a whole-number parameter may have
-SEARCHES = ("mcts", "minimax")  # strategies with parameters: mcts[:N|:Ts][:random|:greedy][:rN], minimax[:D]
-KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS]", "minimax[:DEPTH]"]
-                  ) + "; any of them +policy (the grey wall's columns by pysolve's fixed policy)"
+SEARCHES = ("mcts", "minimax")  # strategies with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN], minimax[:D][:Ts]
+AGENT = "cmd:"  # an outside agent: cmd:COMMAND (docs/azul-protocol.md)
+KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS][:wWIDTH]",
+                   "minimax[:DEPTH][:SECONDSs]"]) + "; any of them +policy (the grey wall's columns by pysolve's " \
+    "fixed policy); cmd:COMMAND (an outside agent, choosing its columns too)"
 
 
 def _search(name: str) -> Strategy:
@@ -115,26 +118,36 @@ def _search(name: str) -> Strategy:
 
 
 def _minimax(parameters: list[str]) -> Minimax:
-    """Minimax from the parameters after `minimax:` (one depth at most)."""
-    if len(parameters) > 1 or not all(parameter.isdecimal() for parameter in parameters):
-        raise InputError("minimax takes one depth in plies, as in minimax:2")
-    return Minimax(*map(_whole, parameters))
+    """Minimax from the parameters after `minimax:` (a depth, SECONDSs, or both; seconds alone search as deep
+    as the time allows)."""
+    settings: dict[str, Any] = {}
+    for parameter in parameters:
+        if parameter.isdecimal() and "depth" not in settings:
+            settings["depth"] = _whole(parameter)
+        elif parameter.endswith("s") and _number(parameter[:-1]) and "seconds" not in settings:
+            settings["seconds"] = float(parameter[:-1])
+        else:
+            raise InputError("minimax takes one depth in plies and a time per move, as in minimax:2 or "
+                             "minimax:0.5s or minimax:6:0.5s")
+    if "seconds" in settings:
+        settings.setdefault("depth", MAX_DEPTH)
+    return Minimax(**settings)
 
 
 def _mcts(parameters: list[str]) -> Mcts:
-    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS)."""
+    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH)."""
     settings: dict[str, Any] = {}
     for parameter in parameters:
         if parameter.isdecimal():
             settings["iterations"] = _whole(parameter)
         elif parameter in ("random", "greedy"):
             settings["playout"] = parameter
-        elif parameter[:1] == "r" and parameter[1:].isdecimal():
-            settings["rounds"] = _whole(parameter[1:])
+        elif parameter[:1] in ("r", "w") and parameter[1:].isdecimal():
+            settings["rounds" if parameter[0] == "r" else "width"] = _whole(parameter[1:])
         elif parameter.endswith("s") and _number(parameter[:-1]):
             settings["seconds"] = float(parameter[:-1])
         else:
-            raise InputError(f"{parameter!r} is not ITERATIONS, SECONDSs, random|greedy or rROUNDS")
+            raise InputError(f"{parameter!r} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS or wWIDTH")
     return Mcts(**settings)
 
 
@@ -155,10 +168,13 @@ def _number(text: str) -> bool:
     return True
 
 
-def strategy(name_or_callable: str | Strategy) -> Strategy:
-    """A strategy by name (random, greedy, lookahead, mcts..., minimax...) or the callable itself."""
+def strategy(name_or_callable: str | Strategy, move_seconds: float = MOVE_SECONDS) -> Strategy:
+    """A strategy by name (random, greedy, lookahead, mcts..., minimax..., any of them +policy, cmd:COMMAND: an
+    outside agent held to `move_seconds` a move) or the callable itself."""
     if callable(name_or_callable):
         return name_or_callable
+    if name_or_callable.startswith(AGENT):  # the whole rest is its command: it chooses its columns itself
+        return Agent(name_or_callable.removeprefix(AGENT), move_seconds)
     base, plus, columns = name_or_callable.rpartition("+")
     if plus and columns in COLUMNS:
         return with_columns(strategy(base), COLUMNS[columns])

@@ -17,6 +17,7 @@ from typing import Any
 
 from pysolve.azul.match import MatchResult, play_match, random_matches, random_only
 from pysolve.azul.model import STANDARD, check_players, check_variant
+from pysolve.azul.protocol import MOVE_SECONDS
 from pysolve.errors import InputError
 
 
@@ -30,15 +31,17 @@ class Task:
     strategies: tuple[str, ...]
     log: bool = False
     variant: str = STANDARD
+    move_seconds: float = MOVE_SECONDS  # an outside agent's time per move
 
 
 def run_task(task: Task) -> MatchResult:
     """Play one tournament game (a top-level function, so that it pickles to other processes)."""
-    return play_match(task.players, task.seed, task.backend, list(task.strategies), log=task.log, variant=task.variant)
+    return play_match(task.players, task.seed, task.backend, list(task.strategies), log=task.log, variant=task.variant,
+                      move_seconds=task.move_seconds)
 
 
 def tasks(players: int, games: int, seed: int, backend: str, strategies: Sequence[str],
-          log: bool = False, variant: str = STANDARD) -> list[Task]:
+          log: bool = False, variant: str = STANDARD, move_seconds: float = MOVE_SECONDS) -> list[Task]:
     """The games of a tournament: game i has seed `seed + i` and the strategies rotated by i seats."""
     check_players(players)
     check_variant(variant)
@@ -46,7 +49,7 @@ def tasks(players: int, games: int, seed: int, backend: str, strategies: Sequenc
         raise InputError(f"--games must be at least 1, not {games}")
     names = list(strategies) or ["random"]
     return [Task(players, seed + index, backend,
-                 tuple(names[(seat + index) % len(names)] for seat in range(players)), log, variant)
+                 tuple(names[(seat + index) % len(names)] for seat in range(players)), log, variant, move_seconds)
             for index in range(games)]
 
 
@@ -100,7 +103,8 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
-    """Per-strategy standings plus game totals (a shared win counts as a win for each winner)."""
+    """Per-strategy standings plus game totals (a shared win counts as a win for each winner), and the games
+    outside agents forfeited."""
     standings: dict[str, Standing] = {}
     for result in results:
         for seat, name in enumerate(result.strategies):
@@ -108,10 +112,14 @@ def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
             standing.seats += 1
             standing.wins += seat in result.winners
             standing.scores.append(result.scores[seat])
-    return {"games": len(results),
-            "mean_rounds": round(sum(r.rounds for r in results) / len(results), 3),
-            "mean_moves": round(sum(r.moves for r in results) / len(results), 3),
-            "strategies": [standing.to_json() for standing in standings.values()]}
+    summary = {"games": len(results),
+               "mean_rounds": round(sum(r.rounds for r in results) / len(results), 3),
+               "mean_moves": round(sum(r.moves for r in results) / len(results), 3),
+               "strategies": [standing.to_json() for standing in standings.values()]}
+    forfeits = [{"seed": result.seed, **result.forfeit} for result in results if result.forfeit]
+    if forfeits:  # games an outside agent lost by failing (absent when none did)
+        summary["forfeits"] = forfeits
+    return summary
 
 
 BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog: this many per query

@@ -4,6 +4,10 @@
 'B', 'H', 'V'); paths are found depth-first in successor order (the course
 `dfs`, either flavour) or by iterative deepening (shortest first), pruned
 by the admissible bound on the moves left and a table of failed boards.
+Both record themselves when the budget carries a trace (docs/fichas.md,
+"Searches recorded"): a node per board the relation takes (tested for the
+goal, then moved from), as Python's and Prolog's searches do; a board the
+bound or the table prunes is never taken.
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import count
 
-from pysolve.fichas.model import HOLE, OFFSETS, Question, goal, moves_lower_bound, start
-from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, eq, fail, given, run, var, where
+from pysolve.fichas.model import HOLE, OFFSETS, Question, describe, goal, moves_lower_bound, start
+from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, entered, eq, fail, given, run, solved, var, where
 from pysolve.puzzle import NO_SOLUTION, Found
 
 Board = tuple[str, ...]
@@ -61,11 +65,16 @@ def depth_first_patho(board: Board, visited: Path, path, question: Question, bud
     def deeper(next_board: Board, next_visited: Path) -> Goal:
         return depth_first_patho(next_board, next_visited, path, question, budget)
 
-    return disj(
-        conj(goalo(board, m, n), eq(path, visited)),
+    return taken(board, question, budget, disj(
+        conj(goalo(board, m, n), eq(path, visited), solved(budget.trace)),
         conj(where(lambda b: b != tuple(goal(m, n)), board), budget.tick(),
              moveo(board, after, len(board), offsets), step(after, visited, deeper)),
-    )
+    ))
+
+
+def taken(board: Board, question: Question, budget: Budget, goal: Goal) -> Goal:
+    """`goal`, the search from `board`, recorded as the node of `board` when the budget carries a trace."""
+    return entered(budget.trace, board, lambda cells: describe("".join(cells), question.strategy), goal)
 
 
 def within_patho(board: Board, path_so_far: Path, path, moves_left: int, question: Question,
@@ -85,10 +94,10 @@ def within_patho(board: Board, path_so_far: Path, path, moves_left: int, questio
         return within_patho(next_board, next_path, path, moves_left - 1, question, budget, failed)
 
     search = disj(
-        conj(goalo(board, m, n), eq(path, path_so_far)),
+        conj(goalo(board, m, n), eq(path, path_so_far), solved(budget.trace)),
         conj(budget.tick(), moveo(board, after, len(board)), extend(after, path_so_far, deeper)),
     )
-    return remember_failure(search, board, moves_left, failed)
+    return taken(board, question, budget, remember_failure(search, board, moves_left, failed))
 
 
 def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Board, int]) -> Goal:
@@ -111,6 +120,11 @@ STRATEGIES = ("dfs", "shortest")
 def can_answer(question: Question) -> bool:
     """Depth-first search and shortest paths; the other strategies need a frontier, not relations."""
     return question.strategy in STRATEGIES
+
+
+def can_trace(question: Question) -> bool:
+    """Both relations record their search (iterative deepening: each round a new tree below the root)."""
+    return can_answer(question)
 
 
 def solve(question: Question, budget: Budget) -> Found:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from pysolve.budget import DEFAULT_SECONDS, time_limit
 from pysolve.errors import InputError, UnknownName
@@ -19,6 +20,7 @@ WHITE, HOLE, GREEN = "B", "H", "V"
 OFFSETS = (-1, -2, -3, 1, 2, 3)  # successor order: left of the hole first, nearest first
 MAX_ORDER = 12
 STRATEGIES = (*TREE_STRATEGIES, "shortest", "astar")
+SCORED = ("best-first", "hill-climbing")  # the strategies that order states by the heuristic
 
 
 def start(m: int, n: int) -> str:
@@ -63,6 +65,14 @@ def heuristic(board: str) -> int:
         elif cell == WHITE:
             total += greens_to_the_right
     return total
+
+
+def describe(board: str, strategy: str) -> tuple[str, dict[str, Any]]:
+    """A board's label and move in a trace (docs/fichas.md, "Searches recorded"): the board, and as data the
+    board with its heuristic when `strategy` orders states by it."""
+    if strategy in SCORED:
+        return board, {"state": board, "h": heuristic(board)}
+    return board, {"state": board}
 
 
 def displacement(board: str) -> int:

@@ -1,4 +1,5 @@
-"""The Prolog back end: prolog/fichas.pl over the generic search library prolog/pysolve_search.pl."""
+"""The Prolog back end: prolog/fichas.pl over the generic search library prolog/pysolve_search.pl, whose searches
+record themselves when the budget carries a trace (bridge.solutions opens it in Prolog)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ STRATEGIES = (*TREE_STRATEGIES, "shortest")
 def can_answer(question: Question) -> bool:
     """The course's tree strategies and shortest paths (A* is Python's alone)."""
     return question.strategy in STRATEGIES
+
+
+def can_trace(question: Question) -> bool:
+    """Every strategy answered records its search."""
+    return can_answer(question)
 
 
 def solve(question: Question, budget: Budget) -> Found:

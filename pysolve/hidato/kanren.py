@@ -25,7 +25,7 @@ from pysolve import minikanren as mk
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
 from pysolve.budget import Budget
 from pysolve.errors import InputError
-from pysolve.hidato.model import Board, Question
+from pysolve.hidato.model import Board, Question, placement
 
 MAX_CELLS = 1024  # the largest board the relation is asked to fill (its tables grow with the cells)
 
@@ -52,6 +52,12 @@ def hidatoo(board: Board, positions: list[Any]) -> mk.Goal:
     return mk.conj(fd.infd(positions, range(board.size)), *givens, fd.distinctfd(positions), *path)
 
 
+def can_trace(question: Question) -> bool:
+    """A solve or a count records its labelling (`fd.labelfd`): each number put on a cell, failures,
+    backtracking."""
+    return not question.validate
+
+
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions of `hidatoo`, labelled first-fail (whatever the strategy).
 
@@ -64,7 +70,8 @@ def solve(question: Question, budget: Budget) -> Found:
         raise InputError(f"{question.file}: the miniKanren hidato relation takes boards of at most {MAX_CELLS} "
                          f"cells; this one has {board.size} (ask the python or prolog back end)")
     positions = [mk.var() for _ in range(board.size)]
-    goal = mk.conj(fd.within(budget), hidatoo(board, positions), fd.labelfd(positions))
+    goal = mk.conj(fd.within(budget), hidatoo(board, positions),
+                   fd.labelfd(positions, say=lambda number, cell: placement(board, number + 1, cell)))
     answers, reason = mk.run_bounded(goal, positions, question.limit)
     status = UNKNOWN if reason else SOLVED if answers else NO_SOLUTION
     grids = [board.grid(list(answer)) for answer in answers]

@@ -94,6 +94,13 @@ class Board:
         return f"row {r + 1} column {c + 1}"
 
 
+def placement(board: Board, number: int, index: int) -> tuple[str, dict[str, int]]:
+    """A search's choice, `number` on open cell `index`, as a trace says it (pysolve.trace): the label
+    '12 at r2c5' and the move {"number": 12, "row": 2, "col": 5}, rows and columns from 1."""
+    r, c = board.cells[index]
+    return f"{number} at r{r + 1}c{c + 1}", {"number": number, "row": r + 1, "col": c + 1}
+
+
 def king_moves(cell: Cell) -> Iterable[Cell]:
     """The eight cells one king move away from `cell` (on an unbounded plane)."""
     r, c = cell

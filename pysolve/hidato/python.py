@@ -25,7 +25,7 @@ from pysolve.answers import UNKNOWN, Found, counted, validation
 from pysolve.boards import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
-from pysolve.hidato.model import Board, Question, broken_pairs
+from pysolve.hidato.model import Board, Question, broken_pairs, placement
 
 ORIGINAL, FAST, LOGIC = "original", "fast", "logic"
 CELL = "H"  # the array type of a solution's cell numbers (unsigned, 16 bits: MAX_CELLS fits)
@@ -89,18 +89,23 @@ class Walk:
         return later
 
     def run(self) -> None:
-        """Search from the cell of 1; SearchLimitExceeded when the budget runs out."""
+        """Search from the cell of 1; SearchLimitExceeded when the budget runs out. With `budget.trace`,
+        each number put on a cell is a node, failed where a pruning rejects it."""
         start = self.board.givens[1]
         self.position[1] = start
         self.free &= ~self.bits.bit[start]
         if self.viable(1, start):
             self.extend(1, start)
+        elif self.budget.trace is not None:
+            self.budget.trace.fail()
 
     def extend(self, k: int, cell: int) -> bool:
         """Place k+1..N after k sits on `cell`; True once `limit` solutions are found."""
         self.budget.spend()
         if k == self.n:
             self.solutions.append(array(CELL, self.position[1:]))
+            if self.budget.trace is not None:
+                self.budget.trace.solution()
             return len(self.solutions) >= self.limit
         successor = k + 1
         target = self.board.givens.get(successor)
@@ -116,15 +121,24 @@ class Walk:
 
     def place(self, k: int, cell: int) -> bool:
         """Put k on `cell`, search on if the board stays viable, and take it back."""
-        was_used, bit = self.used[cell], self.bits.bit[cell]
+        was_used, bit, trace = self.used[cell], self.bits.bit[cell], self.budget.trace
         self.used[cell] = True
         self.position[k] = cell
         self.free &= ~bit
+        if trace is not None:
+            trace.push(*placement(self.board, k, cell))
         try:
-            return self.viable(k, cell) and self.extend(k, cell)
+            viable = self.viable(k, cell)
+            stop = viable and self.extend(k, cell)
         finally:
             self.used[cell] = was_used
             self.free |= bit
+        if trace is not None:
+            if not viable:
+                trace.fail()
+            if not stop:
+                trace.pop()
+        return stop
 
     def viable(self, k: int, cell: int) -> bool:
         """The original's two prunings, and the fast walk's three checks, after k was put on `cell`."""
@@ -191,11 +205,16 @@ class Logic:
         """Propagate from the `changed` numbers, then try each cell of the most constrained number; True once
         `limit` solutions are found."""
         self.budget.spend()
+        trace = self.budget.trace
         if not self.propagate(domains, changed):
+            if trace is not None:
+                trace.fail()
             return False
         number = self.most_constrained(domains)
         if not number:
             self.solutions.append(array(CELL, [self.index_of[bit] for bit in domains[1:]]))
+            if trace is not None:
+                trace.solution()
             return len(self.solutions) >= self.limit
         choices = domains[number]
         while choices:
@@ -203,8 +222,12 @@ class Logic:
             choices ^= low
             trial = domains[:]
             trial[number] = low
+            if trace is not None:
+                trace.push(*placement(self.board, number, self.index_of[low]))
             if self.search(trial, [number]):
                 return True
+            if trace is not None:
+                trace.pop()
         return False
 
     def most_constrained(self, domains: list[int]) -> int:
@@ -290,6 +313,11 @@ class Logic:
         return changed
 
 
+def can_trace(question: Question) -> bool:
+    """A solve or a count records its search: each number put on a cell a node (pysolve.trace)."""
+    return not question.validate
+
+
 def solve(question: Question, budget: Budget) -> Found:
     """Solve the board (first solution, or count up to `question.count`) by the question's strategy."""
     return counted(search(question.board, question.limit, question.strategy, budget), question.count)
@@ -306,16 +334,20 @@ def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
     FAST is a small portfolio: the propagating search first, within
     LOGIC_FIRST_NODES nodes (it proves sparse boards unique quickly), then the
     fast walk with what is left of the budget (it runs long thin boards,
-    where propagation alone wanders).
+    where propagation alone wanders). A trace records both, the walk from the
+    root again.
     """
     if strategy != FAST:
         return run_search(board, limit, strategy, budget)
     logic_nodes = min(budget.nodes, LOGIC_FIRST_NODES) if budget.nodes else LOGIC_FIRST_NODES
-    first = run_search(board, limit, LOGIC, Budget(logic_nodes, budget.remaining() if budget.seconds else 0.0,
-                                                   label=budget.label))
+    logic_budget = Budget(logic_nodes, budget.remaining() if budget.seconds else 0.0, label=budget.label)
+    logic_budget.trace = budget.trace
+    first = run_search(board, limit, LOGIC, logic_budget)
     if first.status != UNKNOWN or (budget.nodes and budget.nodes <= logic_nodes):
         first.stats["strategy"] = FAST
         return first
+    if budget.trace is not None:
+        del budget.trace.stack[1:]  # the propagating search stopped where it was: the walk starts at the root
     budget.spend(first.stats["states"])
     walked = run_search(board, limit, FAST, budget)
     return walked

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from pysolve.squares.model import ETERNITY, FRAME, Grid, Instance, Label, Piece
 
@@ -144,7 +145,7 @@ def svg_grid(instance: Instance, grid: Grid) -> str:
 REPLAY_SCRIPT = """
 const events = DATA.events, cols = DATA.cols, board = document.getElementById('board');
 let next = 0, timer = null, found = 0, last = null, note = '';
-const cells = [];
+const cells = [], at = {};  // at: a node's position, for its backtrack
 function show() {
   document.getElementById('where').textContent =
     `event ${next} of ${events.length}, solutions so far: ${found}${note}`;
@@ -162,16 +163,17 @@ function put(pos, piece, turns) {  // the piece's shapes turned, its words uprig
 }
 function remove(cell) { cell.uses.forEach(use => use.remove()); }
 function clear() { cells.forEach(c => c && remove(c)); cells.length = 0; }
-function apply(event) {
-  const [kind, pos, piece, turns] = event;
+function apply(event) {  // an event of pysolve's trace format
   note = '';
   board.classList.remove('solved');
-  if (kind === 'place') {
-    put(pos, piece, turns);
-  } else if (kind === 'back') {
-    remove(cells[pos]);
-    cells[pos] = null;
-  } else {  // a solution: keep it, show it, and wait for play or step
+  if (event.e === 'enter') {
+    const move = event.move, pos = (move.row - 1) * cols + move.col - 1;
+    put(pos, move.piece, move.turns);
+    at[event.id] = pos;
+  } else if (event.e === 'backtrack') {
+    remove(cells[at[event.id]]);
+    cells[at[event.id]] = null;
+  } else if (event.e === 'solution') {  // a solution: keep it, show it, and wait for play or step
     found += 1;
     last = cells.map(c => [c.piece, c.turns]);
     board.classList.add('solved');
@@ -207,10 +209,11 @@ show();
 """
 
 
-def replay_html(instance: Instance, events: Sequence[tuple], truncated: bool) -> str:
-    """A self-contained HTML page that replays a search trace (play, pause, step, speed)."""
+def replay_html(instance: Instance, events: Sequence[dict[str, Any]], truncated: bool) -> str:
+    """A self-contained HTML page that replays a search trace (play, pause, step, speed): the events of
+    pysolve's trace format (pysolve.trace), each placement an `enter` with its move."""
     width, height = instance.cols * SIZE, instance.rows * SIZE
-    data = json.dumps({"cols": instance.cols, "events": [list(event) for event in events]})
+    data = json.dumps({"cols": instance.cols, "events": list(events)}, separators=(",", ":"))
     note = (f"<p>The trace was cut after {len(events)} events.</p>" if truncated else "")
     slots = "".join(f'<rect x="{c * SIZE}" y="{r * SIZE}" width="{SIZE}" height="{SIZE}" fill="none" '
                     f'stroke="#ccc" stroke-dasharray="4"/>'

@@ -48,6 +48,7 @@ from pysolve.squares.model import (
     class_size,
     found,
     oriented,
+    placement,
 )
 
 
@@ -204,7 +205,8 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
                         for pos, cell in enumerate(prefix) if cell is not None]
     goal = conj(fd.within(budget), *fixed, squareso(instance, placements, cells),
                 *([canonicalo(instance, cells, placements)] if up_to_rotation else []),
-                fd.labelfd(cells, "leftmost" if limit == 1 else "ff"))
+                fd.labelfd(cells, "leftmost" if limit == 1 else "ff",
+                           say=lambda pos, value: placement(pos, instance.cols, *placements.cell(value))))
     return [tuple(tuple(placements.cell(answer[r * instance.cols + c]) for c in range(instance.cols))
                   for r in range(instance.rows))
             for answer in mk.run(goal, cells, limit)]
@@ -212,6 +214,12 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
 
 MAX_CELLS = 64  # past 8x8 the placement tables grow past what the fallback should hold; Python and Prolog answer
 MAX_COUNT_CELLS = 25  # past 5x5 a count or every solution is out of the relation's reach (docs/squares.md)
+
+
+def can_trace(question: Question) -> bool:
+    """Every question it answers records its labelling (`fd.labelfd`): each cell given a placement, failures,
+    backtracking."""
+    return True
 
 
 def can_answer(question: Question) -> bool:

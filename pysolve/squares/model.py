@@ -14,7 +14,7 @@ Two rules decide whether touching edges match:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -205,7 +205,10 @@ def content_lines(text: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def parse(text: str, name: str) -> Instance:
-    """An instance from file text (keyword format or Brendan Owen's format), validated."""
+    """An instance from file text (keyword format, Brendan Owen's format, or the JSON `generate squares --json`
+    prints), validated."""
+    if text.lstrip().startswith(("{", "[")):  # JSON: no line of the file formats starts so
+        return validated(parse_keywords(json_lines(files.parse_json(text, name), name), name))
     lines = list(content_lines(text))
     if not lines:
         raise InputError(f"{name}: the file is empty; {FORMAT_HELP}")
@@ -229,7 +232,38 @@ def parse_owen(lines: list[tuple[int, list[str]]], name: str) -> Instance:
     return Instance(name, rows, cols, ETERNITY, tuple(pieces))
 
 
-def parse_keywords(lines: list[tuple[int, list[str]]], name: str) -> Instance:
+def json_lines(data: Any, name: str) -> list[tuple[int | str, list[str]]]:
+    """`Instance.to_json`'s object (`generate squares --json`) as the keyword format's lines, each numbered by
+    its place in the JSON (`pieces[3]`), so that it is checked as those lines are and named where it is."""
+    if not isinstance(data, dict) or not isinstance(data.get("pieces"), list):
+        raise InputError(f"{name}: a squares instance in JSON is an object with rows, cols, rule, pairs and pieces, "
+                         "as `pysolve generate squares --json` prints it")
+    lines: list[tuple[int | str, list[str]]] = [("rows", ["grid", word(data.get("rows")), word(data.get("cols"))]),
+                                                ("rule", ["rule", word(data.get("rule", INSECT))])]
+    for index, pair in enumerate(listed(data, "pairs", name)):
+        lines.append((f"pairs[{index}]", ["pair", *map(word, pair if isinstance(pair, list) else [pair])]))
+    for index, piece in enumerate(data["pieces"]):
+        edges = piece.get("edges") if isinstance(piece, dict) else None
+        lines.append((f"pieces[{index}]", ["piece", word(piece.get("id") if isinstance(piece, dict) else piece),
+                                           *map(word, edges if isinstance(edges, list) else [edges])]))
+    return lines
+
+
+def listed(data: dict[str, Any], key: str, name: str) -> list[Any]:
+    """The JSON list `data[key]` (empty when absent); InputError naming it when it is no list."""
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise InputError(f"{name}:{key}: must be a list, not {files.excerpt(value)}")
+    return value
+
+
+def word(value: Any) -> str:
+    """A JSON value as a word of the keyword format: a text or an integer as written, anything else as JSON
+    (which the line's check refuses, quoting it)."""
+    return value if isinstance(value, str) else str(value) if type(value) is int else files.excerpt(value)
+
+
+def parse_keywords(lines: Sequence[tuple[int | str, list[str]]], name: str) -> Instance:
     """The keyword format: `grid`, `rule`, `pair` and `piece` lines in any order."""
     grid: tuple[int, int] | None = None
     rule = INSECT
@@ -270,7 +304,6 @@ def shipped_dir() -> Path:
 
 
 ALIASES = {f"eternity-{n}x{n}": f"eternity/pieces_{n:02d}x{n:02d}" for n in range(3, 7)}  # short names: alias -> name
-SHIPPED = {"insects": "insects.txt", **{alias: f"{name}.txt" for alias, name in ALIASES.items()}}  # the web's list
 DEFAULT = "insects"
 
 
@@ -427,6 +460,15 @@ class Question:
     def periods(self) -> Periods:
         """Piece id -> the turns of it that count as different (its period, or 4 with count_orientations)."""
         return self.instance.periods(self.count_orientations)
+
+
+def placement(pos: int, cols: int, piece: int, turns: int) -> tuple[str, dict[str, int]]:
+    """A search's choice, `piece` turned `turns` quarter turns on position `pos`, as a trace says it
+    (pysolve.trace): the label 'piece 7 turned 1 at r1c2' and the move {"row": 1, "col": 2, "piece": 7,
+    "turns": 1}, rows and columns from 1."""
+    r, c = divmod(pos, cols)
+    return f"piece {piece} turned {turns} at r{r + 1}c{c + 1}", {"row": r + 1, "col": c + 1, "piece": piece,
+                                                                   "turns": turns}
 
 
 def class_size(question: Question) -> int:

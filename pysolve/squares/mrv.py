@@ -13,7 +13,9 @@ the fitting (piece, turns) and their bit set (`indexes.key_index`; four bits
 per piece, one per turn), so a cell's candidates are one dictionary look-up
 and their number one `bit_count` of that set with the unused pieces' bits.
 At each step the empty cell with the fewest candidates is filled; a cell
-with none ends the branch. (Counting candidate pieces instead of
+with none ends the branch. With `budget.trace` each placement is recorded
+(pysolve.trace), failed where a cell is left no candidate; those the
+look-ahead rules out are never placed. (Counting candidate pieces instead of
 (piece, turns) pairs chooses worse: 4.5x more placements on a 4x4.)
 
 Symmetry: only grids whose top-left piece has a smaller id than the pieces
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from pysolve.budget import Budget
 from pysolve.squares.indexes import Entry, key_index, rivals
-from pysolve.squares.model import Cell, Question, grid_neighbours, is_canonical
+from pysolve.squares.model import Cell, Question, grid_neighbours, is_canonical, placement
 from pysolve.squares.visitors import Visit, with_turns
 
 CHARGE = 4096  # candidates tried between two charges to the budget
@@ -128,6 +130,8 @@ class MostConstrainedFirst:
         for at, pos in enumerate(frontier):
             fits = fitting.get(key[pos], 0) & unused & allowed[pos]
             if not fits:
+                if self.budget.trace is not None:
+                    self.budget.trace.fail()
                 return False
             count = fits.bit_count()
             if count < best_count:
@@ -141,12 +145,16 @@ class MostConstrainedFirst:
     def solution(self) -> bool:
         """Count (and pass on) the full grid (True: stop)."""
         if self.visit is None and not self.single:
+            if self.budget.trace is not None:
+                self.budget.trace.solution()
             self.found += 1
             return False
         cols, cells = self.cols, self.cells
         grid = tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(self.rows))
         if self.single and not is_canonical(grid, self.question.periods):  # type: ignore[arg-type]
             return False
+        if self.budget.trace is not None:
+            self.budget.trace.solution()
         self.found += 1
         return self.visit is not None and self.visit(grid)  # type: ignore[arg-type]
 
@@ -160,7 +168,7 @@ class MostConstrainedFirst:
         around = self.neighbours[best]
         empty_around = [(other, side) for other, side in around if cells[other] is None]
         breaks_symmetry = (best == 0 and self.corners) or self.rival[best]
-        stop = False
+        stop, trace = False, self.budget.trace
         self.left -= 1
         for bit, bits, cell, adds in entries:
             if not bit & mask:
@@ -184,6 +192,8 @@ class MostConstrainedFirst:
                     known[other] += 1
                     if known[other] == 1 and cells[other] is None:
                         frontier.append(other)
+                if trace is not None:
+                    trace.push(*placement(best, self.cols, *cell))
                 if breaks_symmetry:
                     saved = allowed[:]
                     self.narrow_corners(best, bits)
@@ -198,6 +208,8 @@ class MostConstrainedFirst:
                         frontier.pop()
                 if stop:
                     break
+                if trace is not None:
+                    trace.pop()
         cells[best] = None
         self.unused = was
         self.left += 1

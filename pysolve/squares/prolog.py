@@ -47,10 +47,18 @@ def rotation(question: Question) -> str:
     return "all" if question.mode == FIRST or question.strategy == "original" else "by_class"
 
 
+def can_trace(question: Question) -> bool:
+    """A question solve/3 answers records its search from Prolog as it runs (`traced(Strategy)`); the halves'
+    count and the parts of a split count record nothing."""
+    return search(question) != "halves" and not question.prefix
+
+
 def solve(question: Question, budget: Budget) -> Found:
-    """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget."""
+    """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget; recorded
+    when the budget carries a trace."""
     chosen = search(question)  # solve/3's Strategy, or `halves` for halves_count/1
     stats = {"strategy": question.strategy}
+    asked = bridge.goal("traced", chosen) if budget.trace is not None else chosen
     if question.prefix:  # a part of a split count: the canonical grids that begin with the prefix, each a class
         prefix = [Var("_") if cell is None else list(cell) for cell in question.prefix]
         inner = bridge.goal("aggregate_all", "count", bridge.goal("prefix_solution", chosen, prefix, Var("_")),
@@ -58,10 +66,10 @@ def solve(question: Question, budget: Budget) -> Found:
     elif chosen == "halves":  # the canonical grids, each a class
         inner = bridge.goal("halves_count", Var("Count"))
     elif question.mode == COUNT:
-        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", chosen, rotation(question), Var("_")),
+        inner = bridge.goal("aggregate_all", "count", bridge.goal("solve", asked, rotation(question), Var("_")),
                             Var("Count"))
     else:
-        inner = bridge.goal("solve", chosen, rotation(question), Var("Grid"))
+        inner = bridge.goal("solve", asked, rotation(question), Var("Grid"))
     result = bridge.solutions(RULE_BASE, with_puzzle(question.instance, inner, question.count_orientations),
                               max_solutions=question.limit, budget=budget)
     if result.stopped:

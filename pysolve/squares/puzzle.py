@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pysolve import files
-from pysolve.answers import Found
+from pysolve.answers import NO_SOLUTION, SOLVED, Found
 from pysolve.budget import Budget
 from pysolve.catalogue import Note
-from pysolve.errors import InputError
+from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.rules import RulesInterface
@@ -26,7 +28,6 @@ from pysolve.squares.model import (
     INSECT,
     RULES,
     STRATEGIES,
-    Grid,
     Instance,
     Question,
     as_grid,
@@ -38,9 +39,10 @@ from pysolve.squares.model import (
     next_cells,
 )
 from pysolve.squares.prolog import puzzle_terms
+from pysolve.trace import DEFAULT_LIMIT, Recorded, Trace
 from pysolve.words import plural
 
-TRACE_EVENTS = 200_000
+TRACE_EVENTS = DEFAULT_LIMIT  # events a replay page holds at most, as a --trace file
 OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
 
 
@@ -98,8 +100,6 @@ class Squares(Puzzle):
         Option("svg", metavar="OUT", output=True, help="write the first solution as SVG"),
         Option("trace_html", metavar="OUT", output=True,
                help="write an HTML page replaying the original search step by step"),
-        Option("trace", metavar="OUT", output=True,
-               help="write the original search as JSON lines, one event a line (for other tools)"),
     )
     generate_options = (
         Option("rows", int, 3, help="rows of the grid"),
@@ -166,7 +166,7 @@ class Squares(Puzzle):
         return "\n\n".join(parts)
 
     def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
-        """--svg: the first solution as SVG; --trace-html / --trace: the original's search replayed / as JSON lines."""
+        """--svg: the first solution as SVG; --trace-html: the original's search replayed (`search_trace`)."""
         written = []
         instance = self.instance_of(answer)
         if outputs.get("svg"):
@@ -175,13 +175,10 @@ class Squares(Puzzle):
                                  "(--count does not keep them)")
             picture = draw.svg_grid(instance, grid_from_json(answer.solutions[0]))
             written.append(files.write_text(outputs["svg"], picture, "--svg"))
-        if outputs.get("trace_html") or outputs.get("trace"):
+        if outputs.get("trace_html"):
             trace = search_trace(instance, answer.question["mode"] == FIRST, self.budget(answer.asked))
-            if outputs.get("trace_html"):
-                page = draw.replay_html(instance, trace.events, trace.truncated)
-                written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
-            if outputs.get("trace"):
-                written.append(files.write_text(outputs["trace"], trace.json_lines(instance), "--trace"))
+            page = draw.replay_html(instance, trace.events, trace.end["truncated"])
+            written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
         return written
 
     def instance_of(self, answer: Answer) -> Instance:
@@ -221,15 +218,21 @@ def root_parts(question: Question) -> list[Question]:
             for pos, entries in enumerate(mrv.root_placements(question)) for entry in entries]
 
 
-def search_trace(instance: Instance, first_only: bool, budget: Budget) -> reference.Trace:
-    """The original's search recorded (to the first solution, or all of it), for the replay and --trace."""
-    trace = reference.Trace(max_events=TRACE_EVENTS)
-
-    def stop(grid: Grid) -> bool:
-        return first_only
-
-    reference.reference(instance, stop, budget, trace)
-    return trace
+def search_trace(instance: Instance, first_only: bool, budget: Budget, limit: int = TRACE_EVENTS) -> Recorded:
+    """The original's search recorded in the trace format (pysolve.trace), to the first solution or all of it,
+    stopped once `limit` events are written: what the replays show. A search out of its budget ends `unknown`
+    with what it recorded."""
+    out = io.StringIO()
+    trace = Trace(out, "squares", "python", {"instance": instance.name, "rows": instance.rows, "cols": instance.cols,
+                                             "rule": instance.rule, "strategy": "original"}, limit)
+    budget.trace = trace
+    try:
+        reference.reference(instance, lambda grid: first_only, budget, until_full=True)
+        trace.end(SOLVED if trace.solutions else NO_SOLUTION)
+    except SearchLimitExceeded as error:
+        trace.end(UNKNOWN, str(error))
+    header, *events, end = (json.loads(line) for line in out.getvalue().splitlines())
+    return Recorded(header, events, end)
 
 
 PUZZLE = Squares()

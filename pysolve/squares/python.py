@@ -41,6 +41,12 @@ class Collector:
         return self.question.mode == FIRST
 
 
+def can_trace(question: Question) -> bool:
+    """Every search but the halves' count records itself (pysolve.trace): the halves' count joins two lists of
+    half grids, no tree of placements."""
+    return search(question) != "halves"
+
+
 def solve(question: Question, budget: Budget) -> Found:
     """The search `model.search` names for `question` (`fast`: indexed, symmetry-pruned; `original`: the
     reference search), spending the budget."""

@@ -1,65 +1,29 @@
-"""The reference search, the original program's, and the trace it records for the replays.
+"""The reference search, the original program's, recorded when its budget carries a trace (the replays).
 
 Positions row by row from the top-left, every unused piece in every
 rotation, kept when it matches its left and upper neighbours (and, under the
 eternity rule, the frame). It is the slowest of the Python searches and the
-one the others are checked against; with a `Trace` it records every
-placement, backtrack and solution (`pysolve solve squares --trace`, the web
-replay).
+one the others are checked against; with `budget.trace` (pysolve.trace) it
+records every placement, backtrack and solution (`pysolve solve squares
+--trace`, `--trace-html`, the web replay).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-
 from pysolve.budget import Budget
-from pysolve.squares.model import Edges, Instance, Matcher, Periods, fits_at
+from pysolve.squares.model import Edges, Instance, Matcher, Periods, fits_at, placement
 from pysolve.squares.visitors import Visit
 
 
-@dataclass
-class Trace:
-    """Every event of a search, in order: ("place", pos, piece, turns), ("back", pos), ("solution",)."""
-
-    events: list[tuple] = field(default_factory=list)
-    max_events: int = 0  # 0: unbounded
-    truncated: bool = False
-
-    def add(self, *event: object) -> None:
-        """Record one event (drop it and mark the trace truncated past max_events)."""
-        if self.max_events and len(self.events) >= self.max_events:
-            self.truncated = True
-            return
-        self.events.append(event)
-
-    def json_lines(self, instance: Instance) -> str:
-        """The trace as JSON lines for other tools: a `start` line (the instance), one per event, an `end` line."""
-        cols = instance.cols
-        lines = [{"kind": "start", **instance.to_json()}]
-        solutions = 0
-        for kind, *rest in self.events:
-            line: dict[str, object] = {"kind": kind}
-            if kind == "solution":
-                solutions += 1
-                line["number"] = solutions
-            else:
-                line.update(zip(("pos", "piece", "turns"), rest))  # a removal names its cell only
-                line["row"], line["col"] = divmod(rest[0], cols)
-            lines.append(line)
-        lines.append({"kind": "end", "events": len(self.events), "solutions": solutions,
-                      "truncated": self.truncated})
-        return "".join(json.dumps(line) + "\n" for line in lines)
-
-
-def reference(instance: Instance, visit: Visit, budget: Budget, trace: Trace | None = None,
-              periods: Periods | None = None) -> None:
+def reference(instance: Instance, visit: Visit, budget: Budget, periods: Periods | None = None,
+              until_full: bool = False) -> None:
     """The original's search: row by row, each unused piece in each rotation, left and up checked.
 
     `periods` (piece id -> how many of its turns count, default each piece's
-    period) leaves out a turn that looks like an earlier one. With a `trace`,
-    every placement, backtrack and solution is recorded; the search stops
-    when the trace is full.
+    period) leaves out a turn that looks like an earlier one. With
+    `budget.trace`, every placement, backtrack and solution is recorded;
+    `until_full` stops the search once the trace holds as many events as it
+    writes (a replay needs no more).
     """
     rows, cols = instance.rows, instance.cols
     matcher = Matcher(instance)
@@ -67,6 +31,7 @@ def reference(instance: Instance, visit: Visit, budget: Budget, trace: Trace | N
     used: set[int] = set()
     periods = periods or instance.periods()
     rotations = [(piece.id, [piece.turned(turns) for turns in range(periods[piece.id])]) for piece in instance.pieces]
+    trace = budget.trace
 
     def fits(pos: int, edges: Edges) -> bool:
         r, c = divmod(pos, cols)
@@ -74,11 +39,11 @@ def reference(instance: Instance, visit: Visit, budget: Budget, trace: Trace | N
                        cells[pos - 1][2] if c else None)
 
     def place(pos: int) -> bool:
-        if trace is not None and trace.truncated:
+        if until_full and trace is not None and trace.events > trace.limit:
             return True  # the trace is full: nothing more to record
         if pos == rows * cols:
             if trace is not None:
-                trace.add("solution")
+                trace.solution()
             return visit(tuple(tuple((p, t) for p, t, _ in cells[r * cols:(r + 1) * cols]) for r in range(rows)))
         for piece, turned in rotations:
             if piece in used:
@@ -90,14 +55,14 @@ def reference(instance: Instance, visit: Visit, budget: Budget, trace: Trace | N
                 cells.append((piece, turns, edges))
                 used.add(piece)
                 if trace is not None:
-                    trace.add("place", pos, piece, turns)
+                    trace.push(*placement(pos, cols, piece, turns))
                 stop = place(pos + 1)
                 cells.pop()
                 used.discard(piece)
-                if trace is not None:
-                    trace.add("back", pos)
                 if stop:
                     return True
+                if trace is not None:
+                    trace.pop()
         return False
 
     place(0)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.squares.indexes import candidate_index, first_candidates, rivals
-from pysolve.squares.model import Cell, Instance, Periods
+from pysolve.squares.model import Cell, Instance, Periods, placement
 from pysolve.squares.visitors import Visit, only_canonical
 
 
@@ -193,7 +193,8 @@ class RowSegments(CompiledRows):
     the cells and call the next segment (after the last, `solution`), giving
     every piece back and returning True at once when it asks to stop. On a
     corner the top-left turns onto (`rival`), a piece with a smaller id than
-    the top-left's is skipped.
+    the top-left's is skipped. With `budget.trace`, the segments are one cell
+    each and every placement is recorded (pysolve.trace), with the solutions.
     """
 
     def __init__(self, instance: Instance, index: list, free: int, rival: list[bool], visit: Visit,
@@ -201,7 +202,11 @@ class RowSegments(CompiledRows):
         size = instance.rows * instance.cols
         self.visit, self.rival, self.keeps_first = visit, rival, any(rival)
         self.cells: list[Cell] = [(0, 0)] * size
-        super().__init__(instance, index, free, budget, {"cells": self.cells, "first": [0]})
+        self.trace = budget.trace
+        recording = {} if self.trace is None else {"trace": self.trace, "placement": placement}
+        if self.trace is not None:
+            self.SEGMENT = 1  # a placement a loop body: each is recorded as it is made
+        super().__init__(instance, index, free, budget, {"cells": self.cells, "first": [0], **recording})
         self.left = self.follow(prefix, index, rival)
         self.first = self.compile(len(prefix), size, self.solution)
 
@@ -217,13 +222,16 @@ class RowSegments(CompiledRows):
         """Set the row below's North codes, write the cells, search on; stop at once when asked."""
         column = start % self.cols
         ups = f"above[{column}:{column + size}]"
-        return [f"{ups} = {numbered('s{i}', size)}",
-                f"cells[{start}:{start + size}] = {numbered('x{i}', size)}",
-                f"if deeper(e{size - 1}):",
-                f"    {' = '.join(f'used[p{i}]' for i in range(size))} = False",
-                f"    {ups} = {numbered('a{i}', size)}",
-                "    ticks[0] += placed",
-                "    return True"]
+        lines = [f"{ups} = {numbered('s{i}', size)}",
+                 f"cells[{start}:{start + size}] = {numbered('x{i}', size)}",
+                 f"if deeper(e{size - 1}):",
+                 f"    {' = '.join(f'used[p{i}]' for i in range(size))} = False",
+                 f"    {ups} = {numbered('a{i}', size)}",
+                 "    ticks[0] += placed",
+                 "    return True"]
+        if self.trace is None:
+            return lines
+        return [*lines[:2], f"trace.push(*placement({start}, {self.cols}, *x0))", *lines[2:], "trace.pop()"]
 
     def follow(self, prefix: tuple[Cell, ...], index: list, rival: list[bool]) -> int | None:
         """Place the prefix's cells as the search would (each a candidate of its cell, its piece unused, a rival
@@ -254,4 +262,6 @@ class RowSegments(CompiledRows):
     def solution(self, _east: int) -> bool:
         """The grid of a full board, handed to the visitor (True: stop)."""
         cols, cells = self.cols, self.cells
+        if self.trace is not None:
+            self.trace.solution()
         return self.visit(tuple(tuple(cells[r:r + cols]) for r in range(0, len(cells), cols)))

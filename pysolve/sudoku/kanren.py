@@ -18,7 +18,7 @@ from pysolve import fd
 from pysolve import minikanren as mk
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
 from pysolve.budget import Budget
-from pysolve.sudoku.model import Board, Question
+from pysolve.sudoku.model import Board, Question, placement
 
 
 def unito(cells: list[Any]) -> mk.Goal:
@@ -32,12 +32,18 @@ def sudokuo(board: Board, cells: list[Any]) -> mk.Goal:
                    *(unito([cells[cell] for cell in unit]) for unit in board.geometry.all_units))
 
 
+def can_trace(question: Question) -> bool:
+    """A solve or a count records its labelling (`fd.labelfd`): each cell bound, failures, backtracking."""
+    return not question.validate
+
+
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions of `sudokuo`, labelled first-fail (whatever the strategy)."""
     mk.require()
     board = question.board
     cells = [value or mk.var() for value in board.cells]
-    goal = mk.conj(fd.within(budget), sudokuo(board, cells), fd.labelfd(cells))
+    goal = mk.conj(fd.within(budget), sudokuo(board, cells),
+                   fd.labelfd(cells, say=lambda cell, value: placement(cell, board.size, value)))
     answers_found, reason = mk.run_bounded(goal, cells, question.limit)
     status = UNKNOWN if reason else SOLVED if answers_found else NO_SOLUTION
     n = board.size

@@ -121,6 +121,13 @@ def place(cell: int, size: int) -> str:
     return f"row {r + 1} column {c + 1}"
 
 
+def placement(cell: int, size: int, value: int) -> tuple[str, dict[str, int]]:
+    """A search's choice `value` in `cell` as a trace says it (pysolve.trace): the label 'r3c4=7' and the move
+    {"row": 3, "col": 4, "value": 7}, rows and columns from 1."""
+    r, c = divmod(cell, size)
+    return f"r{r + 1}c{c + 1}={value}", {"row": r + 1, "col": c + 1, "value": value}
+
+
 def make_board(rows: Sequence[Sequence[int]], file: str = "board") -> Board:
     """A board from N rows of N integers (0 empty); InputError when the shape or a value is wrong."""
     size = len(rows)

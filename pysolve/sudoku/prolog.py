@@ -12,10 +12,16 @@ RULE_BASE = "sudoku"
 FROM_DIGIT_CODES = bytes((code - ord("0")) % 256 for code in range(256))  # bytes.translate: a cell's code -> value
 
 
+def can_trace(question: Question) -> bool:
+    """A solve or a count records its search from Prolog as it runs (solution/3's `traced(Strategy)`)."""
+    return not question.validate
+
+
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions of solution/3 (propagation for `fast`, plain backtracking for `plain`),
-    packed into one string by packed_solutions/4."""
-    goal = bridge.goal("packed_solutions", question.strategy, question.board.rows(), question.limit, Var("Packed"))
+    packed into one string by packed_solutions/4; recorded when the budget carries a trace."""
+    strategy = bridge.goal("traced", question.strategy) if budget.trace is not None else question.strategy
+    goal = bridge.goal("packed_solutions", strategy, question.board.rows(), question.limit, Var("Packed"))
     result = bridge.solutions(RULE_BASE, goal, max_solutions=1, budget=budget)
     size = question.board.size
     result.rows = [{"Solved": grid} for row in result.rows for grid in unpacked(str(row["Packed"]), size)]

@@ -18,7 +18,7 @@ from pysolve.answers import Found, counted, validation
 from pysolve.boards import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
-from pysolve.sudoku.model import Board, Question, broken
+from pysolve.sudoku.model import Board, Question, broken, placement
 
 FAST, PLAIN = "fast", "plain"
 STRATEGIES = (FAST, PLAIN)
@@ -45,9 +45,13 @@ class Propagation:
         self.search(candidates, givens, set(range(len(self.units))))
 
     def search(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
-        """Propagate, then try each value of the cell with the fewest; True once `limit` solutions are found."""
+        """Propagate, then try each value of the cell with the fewest; True once `limit` solutions are found.
+        With `budget.trace`, each value tried is a node, failed when propagation breaks a rule."""
         self.budget.spend()
+        trace = self.budget.trace
         if not self.propagate(candidates, singles, changed):
+            if trace is not None:
+                trace.fail()
             return False
         best, fewest = -1, self.board.size + 1
         for cell, mask in enumerate(candidates):
@@ -59,6 +63,8 @@ class Propagation:
                         break
         if best < 0:
             self.solutions.append(bytes([mask.bit_length() for mask in candidates]))
+            if trace is not None:
+                trace.solution()
             return len(self.solutions) >= self.limit
         choices = candidates[best]
         while choices:
@@ -66,8 +72,12 @@ class Propagation:
             choices ^= bit
             trial = candidates[:]
             trial[best] = bit
+            if trace is not None:
+                trace.push(*placement(best, self.board.size, bit.bit_length()))
             if self.search(trial, [best], set(self.units_of[best])):
                 return True
+            if trace is not None:
+                trace.pop()
         return False
 
     def propagate(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
@@ -155,22 +165,38 @@ class Backtracking:
                 self.used[index][kind].discard(value)
 
     def fill(self, k: int) -> bool:
-        """Fill the k-th empty cell and the rest; True once `limit` solutions are found."""
+        """Fill the k-th empty cell and the rest; True once `limit` solutions are found. With `budget.trace`,
+        each value placed is a node, failed when the next cell has no value left."""
         self.budget.spend()
+        trace = self.budget.trace
         if k == len(self.empty):
             self.solutions.append(bytes(self.values))
+            if trace is not None:
+                trace.solution()
             return len(self.solutions) >= self.limit
-        cell = self.empty[k]
+        cell, tried = self.empty[k], False
         for value in range(1, self.board.size + 1):
             if self.allowed(cell, value):
+                tried = True
                 self.values[cell] = value
                 self.mark(cell, value, True)
+                if trace is not None:
+                    trace.push(*placement(cell, self.board.size, value))
                 done = self.fill(k + 1)
                 self.mark(cell, value, False)
                 self.values[cell] = 0
                 if done:
                     return True
+                if trace is not None:
+                    trace.pop()
+        if trace is not None and not tried:
+            trace.fail()
         return False
+
+
+def can_trace(question: Question) -> bool:
+    """A solve or a count records its search: each value placed a node (pysolve.trace)."""
+    return not question.validate
 
 
 def solve(question: Question, budget: Budget) -> Found:

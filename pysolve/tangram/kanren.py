@@ -5,7 +5,10 @@ free, leaving the rest free), written as a goal over the slot facts of the
 instance, filtered by the free cells once they are known. `placeo` chains it
 through a fixed order of pieces (recursively, built lazily); `covero` is the
 first-empty-cell relation. Conjunction and disjunction are the depth-first
-ones of `pysolve.minikanren`; stock interleaving takes minutes here.
+ones of `pysolve.minikanren`; stock interleaving takes minutes here. Both
+record themselves when the budget carries a trace (docs/tangram.md,
+"Searches recorded"): a node per placement chosen, entered below the one
+before it.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ from typing import Any
 
 from pysolve import minikanren as mk
 from pysolve.answers import Found
-from pysolve.minikanren import Budget, conj, disj_over, eq, fail, given, lazy, var
+from pysolve.minikanren import Budget, conj, dead_ends, disj_over, entered, eq, fail, given, lazy, solved, var
 from pysolve.tangram.found import found
 from pysolve.tangram.pieces import Instance, Placement, Slot
 from pysolve.tangram.question import Question
-from pysolve.tangram.search import breadth_first
+from pysolve.tangram.search import breadth_first, describe
 
 MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
 MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
@@ -28,6 +31,11 @@ def can_answer(question: Question) -> bool:
     """True for the instances the relations hold in reasonable time and memory (within the limits above)."""
     instance = question.instance
     return instance.width * instance.height <= MAX_CELLS and instance.slot_count <= MAX_SLOTS
+
+
+def can_trace(question: Question) -> bool:
+    """The searches for the first or every tiling record themselves (a count or an option asked does not)."""
+    return question.mode in ("first", "all")
 
 
 def slot_goal(slot: Slot, free: int, placement: Any, rest: Any) -> mk.Goal:
@@ -46,12 +54,12 @@ def optiono(instance: Instance, piece: str, free: Any, placement: Any, rest: Any
 def placeo(instance: Instance, order: tuple[str, ...], free: Any, placements: Any, budget: Budget) -> mk.Goal:
     """`placements` (nested pairs) places the pieces of `order` one by one at options of `free`."""
     if not order:
-        return eq(placements, ())
+        return conj(eq(placements, ()), solved(budget.trace))
     head, rest, tail = var(), var(), var()
     return conj(eq(placements, (head, tail)),
                 optiono(instance, order[0], free, head, rest),
                 budget.tick(),
-                lazy(placeo, instance, order[1:], rest, tail, budget))
+                entered(budget.trace, head, describe, lazy(placeo, instance, order[1:], rest, tail, budget)))
 
 
 def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: Any, budget: Budget) -> mk.Goal:
@@ -59,7 +67,7 @@ def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: A
 
     def at_first_free(cells: int) -> mk.Goal:
         if not cells:
-            return eq(placements, ()) if not pieces else fail
+            return conj(eq(placements, ()), solved(budget.trace)) if not pieces else fail
         anchor = (cells & -cells).bit_length() - 1
         return disj_over(range(len(pieces)), lambda index: cover_with(index, cells, anchor))
 
@@ -71,7 +79,7 @@ def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: A
         return conj(eq(placements, (head, tail)),
                     disj_over(anchored, lambda slot: slot_goal(slot, cells, head, rest)),
                     budget.tick(),
-                    lazy(covero, instance, others, rest, tail, budget))
+                    entered(budget.trace, head, describe, lazy(covero, instance, others, rest, tail, budget)))
 
     return given(at_first_free, free)
 
@@ -86,8 +94,10 @@ def unpair(pairs: Any) -> list[Placement]:
 
 
 def _relation(question: Question, placements: Any, budget: Budget) -> mk.Goal:
+    """The question's relation; recorded, a start that leaves no choice is a dead end at the root."""
     relation = covero if question.strategy == "cell" or question.mode == "count" else placeo  # counts: the fastest
-    return relation(question.instance, tuple(question.order), question.free, placements, budget)
+    return dead_ends(budget.trace, relation(question.instance, tuple(question.order), question.free, placements,
+                                            budget))
 
 
 def solve(question: Question, budget: Budget) -> Found:

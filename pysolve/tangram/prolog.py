@@ -2,7 +2,9 @@
 
 Every goal runs inside `with_instance/5`, which hands the rule base the
 question's board and pieces for that goal only; loops and counting stay
-inside Prolog. Placements cross the bridge as `[Piece, X, Y, W, H]`.
+inside Prolog. Placements cross the bridge as `[Piece, X, Y, W, H]`. The
+searches for tilings record themselves in Prolog when the budget carries a
+trace (bridge.solutions opens it there).
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ def query(question: Question, goal: bridge.Goal, budget: Budget, max_solutions: 
     """The rows of `goal` on the question's instance, bounded by what is left of `budget`."""
     return bridge.solutions(RULE_BASE, on_instance(question.instance, goal), max_solutions=max_solutions,
                             budget=budget)
+
+
+def can_trace(question: Question) -> bool:
+    """The searches for the first or every tiling record themselves (the memo counter and the rules do not)."""
+    return question.mode in ("first", "all")
 
 
 def solve(question: Question, budget: Budget) -> Found:

@@ -5,6 +5,8 @@ order, each at one of its options in board order (depth-first for all tilings,
 a FIFO queue for breadth-first). The fast enumerator (`cell`) instead fills the
 lowest free cell of the mask: the piece covering it must have its bottom-left
 corner there, so each tiling is met exactly once, with far fewer dead ends.
+All three record themselves when the budget carries a trace (docs/tangram.md,
+"Searches recorded"); the memo counter does not.
 """
 
 from __future__ import annotations
@@ -24,20 +26,34 @@ from pysolve.tangram.found import found, validation
 from pysolve.tangram.pieces import Instance, Placement, Slot, Tiling
 from pysolve.tangram.question import Question
 from pysolve.tangram.rules import fitting_slots
-from pysolve.tangram.search import breadth_first, first_scan
+from pysolve.tangram.search import breadth_first, describe, first_scan
+
+
+def can_trace(question: Question) -> bool:
+    """The searches for the first or every tiling record themselves (a count or a rule asked does not)."""
+    return question.mode in ("first", "all")
 
 
 def fixed_order(question: Question, budget: Budget) -> Iterator[Tiling]:
     """Every tiling, depth-first: each piece of the order at each of its options in board order."""
-    instance, order = question.instance, question.order
+    instance, order, trace = question.instance, question.order, budget.trace
 
     def extend(index: int, free: int, chosen: tuple[Placement, ...]) -> Iterator[Tiling]:
         if index == len(order):
+            if trace is not None:
+                trace.solution()
             yield instance.sort(question.placed + chosen)
             return
-        for slot in fitting_slots(instance, free, order[index]):
+        slots = fitting_slots(instance, free, order[index])
+        for slot in slots:
             budget.spend()
+            if trace is not None:
+                trace.push(*describe(slot.placement))
             yield from extend(index + 1, free & ~slot.mask, chosen + (slot.placement,))
+            if trace is not None:
+                trace.pop()
+        if trace is not None and not slots:
+            trace.fail()
 
     return extend(0, question.free, ())
 
@@ -54,20 +70,30 @@ def anchored_slots(instance: Instance, names: list[str], budget: Budget) -> dict
 
 def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
     """Every tiling, by covering the lowest free cell (board order) with each unused piece that fits there."""
-    instance, names = question.instance, question.order
+    instance, names, trace = question.instance, question.order, budget.trace
     anchors = anchored_slots(instance, names, budget)
     chosen: list[Placement] = []
 
     def extend(free: int, unused: int) -> Iterator[Tiling]:
         if not unused:
+            if trace is not None:
+                trace.solution()
             yield instance.sort(question.placed + tuple(chosen))
             return
+        covered = False
         for number, slot in anchors.get((free & -free).bit_length() - 1, ()):
             if unused >> number & 1 and free & slot.mask == slot.mask:
+                covered = True
                 budget.spend()
                 chosen.append(slot.placement)
+                if trace is not None:
+                    trace.push(*describe(slot.placement))
                 yield from extend(free & ~slot.mask, unused & ~(1 << number))
+                if trace is not None:
+                    trace.pop()
                 chosen.pop()
+        if trace is not None and not covered:
+            trace.fail()
 
     return extend(question.free, (1 << len(names)) - 1)
 

@@ -1,12 +1,16 @@
 """The tangram's text format (data/tangram/README.md) read into a checked Instance, and the CLI's placements.
 
 Every mistake is one InputError naming the file, the line and what is wrong.
+What `pysolve generate tangram --json` prints is read too (`from_json`), each
+field through the same checks as its statement in the text format, a
+mistake named by its place in the JSON (`t.json:pieces[2]`).
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from pysolve import files
 from pysolve.errors import InputError
@@ -24,6 +28,7 @@ from pysolve.tangram.pieces import (
 
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")  # names are labels: at most 32 characters
 COLOUR_PATTERN = re.compile(r"#[0-9a-fA-F]{6}\Z")
+Where = int | str  # a statement's place: its line in a text file, its field in a JSON one (`pieces[2]`)
 
 
 def classic_path() -> Path:
@@ -34,7 +39,7 @@ def classic_path() -> Path:
 def load_instance(path: str | Path | None = None) -> Instance:
     """Read an instance file (default: the classic one); InputError names file and line."""
     path = Path(path) if path is not None else classic_path()
-    return parse_instance(files.read_text(path, "tangram file"), str(path))
+    return parse_any(files.read_text(path, "tangram file"), str(path))
 
 
 def parse_instance(text: str, source: str = "<text>") -> Instance:
@@ -45,6 +50,48 @@ def parse_instance(text: str, source: str = "<text>") -> Instance:
         if words:
             reader.statement(number, words)
     return reader.finish()
+
+
+def parse_any(text: str, source: str = "<text>") -> Instance:
+    """An instance in the text format, or in the JSON `generate --json` prints (text that starts as JSON does:
+    `{` or `[`, which no statement does)."""
+    if text.lstrip().startswith(("{", "[")):
+        return from_json(files.parse_json(text, source), source)
+    return parse_instance(text, source)
+
+
+def from_json(data: Any, source: str = "<json>") -> Instance:
+    """The instance `Instance.to_json` (`generate tangram --json`) describes: each field read as the text
+    format's statement for it and checked as that statement is; InputError naming the field."""
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: a tangram instance in JSON is an object with width, height, rotations, pieces "
+                         "and placed, as `pysolve generate tangram --json` prints it")
+    reader = _Reader(source)
+    reader.statement("width", ["board", *(_word(data.get(key)) for key in ("width", "height"))])
+    if not isinstance(data.get("rotations", False), bool):
+        raise reader.fail("rotations", f"must be true or false, not {files.excerpt(data['rotations'])}")
+    reader.statement("rotations", ["rotations", "yes" if data.get("rotations") else "no"])
+    for where, piece in _items(data, "pieces", reader):
+        reader.statement(where, ["piece", *(_word(piece.get(key)) for key in ("key", "name", "colour", "width",
+                                                                               "height"))])
+    for where, place in _items(data, "placed", reader):
+        reader.statement(where, ["place", *(_word(place[key]) for key in ("piece", "x", "y", "width", "height")
+                                            if key in place)])
+    return reader.finish()
+
+
+def _items(data: dict[str, Any], key: str, reader: _Reader) -> list[tuple[str, dict[str, Any]]]:
+    """The objects of the JSON list `data[key]` (none when absent), each with its place (`pieces[2]`)."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise reader.fail(key, f"must be a list of objects, not {files.excerpt(value)}")
+    return [(f"{key}[{index}]", item) for index, item in enumerate(value)]
+
+
+def _word(value: Any) -> str:
+    """A JSON value as the word of a statement: a text or an integer as written; anything else as JSON, which
+    the statement's check then refuses by name."""
+    return value if isinstance(value, str) else str(value) if type(value) is int else files.excerpt(value)
 
 
 def _colour_safe_split(raw: str) -> list[str]:
@@ -65,14 +112,14 @@ class _Reader:
         self.board: tuple[int, int] | None = None
         self.rotations = False
         self.pieces: list[Piece] = []
-        self.places: list[tuple[int, list[str]]] = []
+        self.places: list[tuple[Where, list[str]]] = []
 
-    def fail(self, line: int | None, message: str) -> InputError:
+    def fail(self, line: Where | None, message: str) -> InputError:
         """An InputError located at `source:line`."""
         where = f"{self.source}:{line}" if line else self.source
         return InputError(f"{where}: {message}")
 
-    def statement(self, line: int, words: list[str]) -> None:
+    def statement(self, line: Where, words: list[str]) -> None:
         """Take one statement."""
         keyword, fields = words[0], words[1:]
         if keyword == "board":
@@ -89,11 +136,11 @@ class _Reader:
             raise self.fail(line, f"unknown statement {files.excerpt(keyword)} (expected board, piece, rotations "
                                   "or place)")
 
-    def integers(self, line: int, fields: list[str], what: str) -> list[int]:
+    def integers(self, line: Where, fields: list[str], what: str) -> list[int]:
         """Fields as integers, or an error naming `what`."""
         return [files.whole_number(text, f"{self.source}:{line}", what) for text in fields]
 
-    def _board(self, line: int, fields: list[str]) -> None:
+    def _board(self, line: Where, fields: list[str]) -> None:
         if self.board is not None:
             raise self.fail(line, "a second 'board' statement")
         if len(fields) != 2:
@@ -106,7 +153,7 @@ class _Reader:
                                   f"{MAX_CELLS} (docs/tangram.md, Limits)")
         self.board = (width, height)
 
-    def _piece(self, line: int, fields: list[str]) -> None:
+    def _piece(self, line: Where, fields: list[str]) -> None:
         if len(fields) != 5:
             raise self.fail(line, "expected 'piece KEY NAME COLOUR WIDTH HEIGHT'")
         key, name, colour = fields[:3]
@@ -154,7 +201,7 @@ class _Reader:
         except InputError as error:
             raise self.fail(None, str(error)) from None
 
-    def _placement(self, instance: Instance, line: int, fields: list[str]) -> Placement:
+    def _placement(self, instance: Instance, line: Where, fields: list[str]) -> Placement:
         if len(fields) not in (3, 5):
             raise self.fail(line, "expected 'place NAME X Y [WIDTH HEIGHT]'")
         numbers = self.integers(line, fields[1:], "place coordinate or size")

@@ -1,10 +1,12 @@
-"""Search helpers the back ends share: the scan order of a count, and the breadth-first search."""
+"""Search helpers the back ends share: the scan order of a count, the breadth-first search, and how a search
+labels a placement when it records itself (docs/tangram.md, "Searches recorded")."""
 
 from __future__ import annotations
 
 import math
 from collections import deque
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.tangram.pieces import Instance, Placement, Tiling
@@ -49,20 +51,39 @@ def crossings(line: int, pieces: list[list[tuple[int, int]]]) -> int:
     return sum(math.factorial(k) * ways[line][k] for k in range(most + 1))
 
 
+def describe(placement: Placement) -> tuple[str, dict[str, Any]]:
+    """A placement's label and move in a trace: "piece 3 at (2, 0) 2x3", and the same as data."""
+    p = placement
+    return (f"piece {p.piece} at ({p.x}, {p.y}) {p.width}x{p.height}",
+            {"piece": p.piece, "x": p.x, "y": p.y, "w": p.width, "h": p.height})
+
+
 def breadth_first(question: Question, steps: Callable[[int, str], Iterable[tuple[Placement, int]]],
                   budget: Budget) -> Tiling | None:
     """The first tiling of a breadth-first search (FIFO queue) over the fixed-order steps, or None.
 
     `steps(free, piece)` gives a back end's options of `piece` on the free
-    cells, each with the free cells it leaves, in board order.
+    cells, each with the free cells it leaves, in board order. Recorded in
+    `budget.trace` when there is one: a node per partial tiling taken from
+    the queue, labelled by its last placement, below the one it extends
+    (the start, nothing placed, is the root).
     """
-    queue: deque[tuple[int, tuple[Placement, ...]]] = deque([(question.free, ())])
+    trace = budget.trace
+    queue: deque[tuple[int, tuple[Placement, ...], int]] = deque([(question.free, (), 0)])
     order = question.order
     while queue:
-        free, chosen = queue.popleft()
+        free, chosen, node = queue.popleft()
+        if trace is not None and chosen:
+            label, move = describe(chosen[-1])
+            node = trace.enter(label, node, move)
         if len(chosen) == len(order):
+            if trace is not None:
+                trace.solution(node)
             return question.instance.sort(question.placed + chosen)
+        before = len(queue)
         for placement, left in steps(free, order[len(chosen)]):
             budget.spend()
-            queue.append((left, chosen + (placement,)))
+            queue.append((left, chosen + (placement,), node))
+        if trace is not None and len(queue) == before:
+            trace.fail(node)
     return None

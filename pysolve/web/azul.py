@@ -28,7 +28,7 @@ from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, RandomStream, che
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.replay import Step, read_log, story
 from pysolve.azul.search import Mcts, Minimax
-from pysolve.azul.strategies import Strategy, strategy
+from pysolve.azul.strategies import AGENT, Strategy, strategy
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.web.core import MAX_SECONDS, Choice, Store, Workers
@@ -43,14 +43,18 @@ MAX_PLIES = 4  # minimax depth (about 0.1 s a move)
 
 def affordable(name: str) -> str:
     """`name`, checked to be a strategy whose moves this server can afford: mcts at most MAX_ITERATIONS or
-    MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep; InputError naming the limit otherwise."""
+    MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep or MAX_MOVE_SECONDS a move, and never an outside
+    agent (`cmd:` would run a program a client names); InputError naming the limit otherwise."""
+    if name.startswith(AGENT):
+        raise InputError(f"strategy {excerpt(name)}: outside agents play only from the command line")
     chosen = strategy(name)
-    if isinstance(chosen, Mcts) and chosen.seconds is not None and not 0 < chosen.seconds <= MAX_MOVE_SECONDS:
-        raise InputError(f"strategy {excerpt(name)}: mcts thinks at most {MAX_MOVE_SECONDS:g} s a move here, "
+    if isinstance(chosen, (Mcts, Minimax)) and chosen.seconds is not None \
+            and not 0 < chosen.seconds <= MAX_MOVE_SECONDS:
+        raise InputError(f"strategy {excerpt(name)}: a search thinks at most {MAX_MOVE_SECONDS:g} s a move here, "
                          f"not {chosen.seconds:g}")
     if isinstance(chosen, Mcts) and chosen.iterations > MAX_ITERATIONS:
         raise InputError(f"strategy {excerpt(name)}: mcts runs at most {MAX_ITERATIONS} iterations a move here")
-    if isinstance(chosen, Minimax) and chosen.depth > MAX_PLIES:
+    if isinstance(chosen, Minimax) and chosen.seconds is None and chosen.depth > MAX_PLIES:
         raise InputError(f"strategy {excerpt(name)}: minimax looks at most {MAX_PLIES} plies ahead here")
     return name
 

@@ -42,6 +42,7 @@ MAX_DEPTH = 32  # arrays and objects nested in a request body
 SHOWN = 60  # characters of a refused value quoted in a message
 LISTED = 12  # shipped names a message lists when none is close to the name asked for
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # the methods that change nothing
+NONE_SHIPPED = Catalogue("")  # what a question that reads no shipped file (an Azul log) may name: nothing
 FILE_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,100}")  # a name an upload may go by: one plain file name
 
 
@@ -212,6 +213,28 @@ def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], def
     return value
 
 
+def shipped_file(catalogue: Catalogue, name: str, what: str) -> Path:
+    """The file of the shipped instance `name`: any name the CLI takes for it (its name, its file, an alias:
+    `sample`, `sample.txt`, `eternity-6x6`), looked up in the puzzle's catalogue; UnknownName naming `what`
+    (`the option 'file'`) for anything else, a path above all, which is never looked up on the server."""
+    entry = catalogue.find(name)
+    if entry is None:
+        raise UnknownName(f"{what}: no shipped instance {excerpt(name)} (this server reads only shipped "
+                          f"instances and uploaded text); {names_near(catalogue, name)}")
+    return entry.path
+
+
+def names_near(catalogue: Catalogue, name: str) -> str:
+    """The shipped names closest to `name`, else the first LISTED of them, for a message."""
+    if not catalogue.entries:
+        return "this puzzle ships none"
+    close = catalogue.close(name)
+    if close:
+        return f"close names: {', '.join(close)}"
+    names = catalogue.names()
+    return "shipped: " + ", ".join(names[:LISTED]) + (f", ... ({len(names)} in all)" if len(names) > LISTED else "")
+
+
 class Files:
     """The files one question reads: shipped ones by name (from the puzzle's catalogue, `shipped`), uploaded
     ones written into a private temporary folder for the readers that take a path (the CLI's own); never a
@@ -222,31 +245,14 @@ class Files:
     messages and answers name each file as the request did (`classic.txt`, `mine.txt`).
     """
 
-    def __init__(self, shipped: Catalogue | None = None) -> None:
+    def __init__(self, shipped: Catalogue = NONE_SHIPPED) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="pysolve-upload-"))
         self.catalogue = shipped
-        self.hidden = [self.folder, *([shipped.folder] if shipped is not None and shipped.folder else [])]
+        self.hidden = [self.folder, *([shipped.folder] if shipped.folder else [])]
 
     def shipped(self, name: str, what: str) -> str:
-        """The file of the shipped instance `name` (its name or its file, as the page lists it; a short
-        alias of the CLI's is not taken here); UnknownName naming `what` (`the option 'file'`) for anything
-        else, a path above all, which is never looked up on the server."""
-        entry = self.catalogue.find(name, aliases=False) if self.catalogue is not None else None
-        if entry is None:
-            raise UnknownName(f"{what}: no shipped instance {excerpt(name)} (this server reads only shipped "
-                              f"instances and uploaded text); {self.names_near(name)}")
-        return str(entry.path)
-
-    def names_near(self, name: str) -> str:
-        """The shipped names closest to `name` (no alias: this server takes none), else the first LISTED of
-        them, for a message."""
-        if self.catalogue is None or not self.catalogue.entries:
-            return "this puzzle ships none"
-        close = self.catalogue.close(name, aliases=False)
-        if close:
-            return f"close names: {', '.join(close)}"
-        names = self.catalogue.names()
-        return "shipped: " + ", ".join(names[:LISTED]) + (f", ... ({len(names)} in all)" if len(names) > LISTED else "")
+        """The file of the shipped instance `name` (see `shipped_file`)."""
+        return str(shipped_file(self.catalogue, name, what))
 
     def upload(self, text: str, name: str) -> str:
         """Write uploaded `text` as `name` (one plain file name); its path, for a reader that takes one."""

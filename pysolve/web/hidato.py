@@ -6,6 +6,8 @@ the same way. Solving counts up to two solutions on the chosen back end, so
 the answer says whether the board is unique; the solution is drawn with its
 path from 1 to N by the puzzle's own SVG drawing, and a second one, when the
 board has one, beside it with the cells where the two differ marked.
+Shipped boards and shapes go by the names the CLI takes (`pysolve list
+hidato`: `sample`, `sample.txt`, `shapes/ring`), never by a path.
 """
 
 from __future__ import annotations
@@ -17,44 +19,40 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pysolve import files
-from pysolve.errors import UnknownName
+from pysolve.catalogue import Catalogue
 from pysolve.hidato import model
-from pysolve.paths import data_dir
 from pysolve.web.core import Choice, Workers, board_puzzle, board_view
-from pysolve.web.guard import body, field_of
+from pysolve.web.guard import body, field_of, shipped_file
 
 PASTED = "the board"  # how messages name a board sent by the page
 GENERATE_FIELDS = ("rows", "cols", "holes", "givens", "seed")
 
 
-def shipped() -> dict[str, str]:
-    """Shipped boards by name (`sample`, `rect_8x8_s14`, `long/snake_3x50`): their files."""
-    folder = data_dir() / "hidato"
-    return {str(path.relative_to(folder).with_suffix("")): str(path)
-            for path in sorted(folder.glob("*.txt")) + sorted((folder / "long").glob("*.txt"))}
+SHAPES = "shapes/"  # the shipped shapes' folder: the generator's --shape, not boards to solve
 
 
-def shapes() -> dict[str, str]:
-    """Shipped board shapes by name (`cross`, `diamond`, `ring`): their files."""
-    return {path.stem: str(path) for path in sorted((data_dir() / "hidato" / "shapes").glob("*.txt"))}
+def catalogue() -> Catalogue:
+    """Hidato's shipped instances, as the CLI names them (`pysolve list hidato`)."""
+    return board_puzzle("hidato").catalogue()
+
+
+def listed() -> dict[str, list[str]]:
+    """The page's lists: the shipped boards (`sample`, `long/snake_3x50`, `public/csp_a1_6x6`) and shapes
+    (`shapes/ring`), by their catalogue names."""
+    names = catalogue().names()
+    return {"boards": [name for name in names if not name.startswith(SHAPES)],
+            "shapes": [name for name in names if name.startswith(SHAPES)]}
 
 
 def shape_file(name: str | None) -> str | None:
-    """The file of the shipped shape `name` (None: a rectangle); never a path the request names."""
-    if name is None:
-        return None
-    known = shapes()
-    if name not in known:
-        raise UnknownName(f"no shipped hidato shape {name!r}; shipped: {', '.join(known)}")
-    return known[name]
+    """The file of the shipped instance `name` whose open cells shape a generated board (None: a rectangle);
+    any name `pysolve generate hidato --shape` takes of the shipped ones, never a path on the server."""
+    return None if name is None else str(shipped_file(catalogue(), name, "the shape"))
 
 
 def board_text(name: str) -> str:
-    """The text of the shipped board `name`; UnknownName when there is none."""
-    boards = shipped()
-    if name not in boards:
-        raise UnknownName(f"no shipped hidato board {name!r}; shipped: {', '.join(boards)}")
-    return files.read_text(boards[name], "hidato file")
+    """The text of the shipped board `name` (any of its names the CLI takes); UnknownName when there is none."""
+    return files.read_text(shipped_file(catalogue(), name, "the board"), "hidato file")
 
 
 def solve_board(text: str, backend: str) -> dict[str, Any]:
@@ -78,7 +76,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
     """The Hidato endpoints."""
 
     async def boards(request: Request) -> JSONResponse:
-        return JSONResponse({"boards": list(shipped()), "shapes": list(shapes())})
+        return JSONResponse(listed())
 
     async def board(request: Request) -> JSONResponse:
         text = board_text(request.path_params["name"])

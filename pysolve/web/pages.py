@@ -11,7 +11,8 @@ adds one the same way:
 The server then serves its template at `/nonogram`, adds its routes (its
 JSON endpoints), and the menu and the index page list it. The menu follows
 the puzzle registry's order (pysolve's own by name, then the others by
-name); a page whose puzzle is not registered is left out.
+name); a page whose puzzle is not registered is left out. Pages of no one
+puzzle (TOOLS: the traces replayed side by side) come after them.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from pathlib import Path
 from starlette.routing import BaseRoute
 
 from pysolve import puzzles
-from pysolve.web import azul, fichas, hidato, squares, sudoku, tangram
+from pysolve.web import azul, fichas, hidato, squares, sudoku, tangram, traces
 from pysolve.web.core import Choice, Workers
 
 GROUP = "pysolve.web_pages"
 Routes = Callable[[Workers, Choice], Sequence[BaseRoute]]
+TOOLS = ("traces",)  # pysolve's own pages that serve every puzzle, listed after the puzzles' pages
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,11 @@ class Page:
 
 
 def registered() -> dict[str, Page]:
-    """Puzzle name -> its page, in the puzzle registry's order; TypeError for an entry point that is no Page."""
+    """Puzzle name -> its page, in the puzzle registry's order, then pysolve's TOOLS; TypeError for an entry point
+    that is no Page."""
     declared = {point.name: point for point in entry_points(group=GROUP)}
     found = {}
-    for name in puzzles.names():
+    for name in [*puzzles.names(), *TOOLS]:
         if name in declared:
             page = declared[name].load()
             if not isinstance(page, Page):
@@ -69,3 +72,5 @@ SUDOKU = Page("Sudoku", "paste or type a grid (4x4 to 16x16), solve it, count it
               "or generate one of a chosen difficulty.", "sudoku.html", sudoku.routes)
 FICHAS = Page("Fichas", "slide the tokens past each other: one strategy's path move by move, and every strategy "
               "side by side.", "fichas.html", fichas.routes)
+TRACES = Page("Traces", "two to four searches of one question replayed side by side, in lockstep or by their "
+              "own clocks, each search tree drawn as it grows.", "traces.html", traces.routes)

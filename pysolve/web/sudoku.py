@@ -56,7 +56,7 @@ def generate_grid(size: int, seed: int, givens: int | None, difficulty: str) -> 
     """The first generated puzzle of `difficulty` (any: the first) from `seed` on, trying SEED_TRIES seeds at
     most within the serving time limit; InputError saying what was tried when none is found."""
     puzzle = board_puzzle("sudoku")
-    clock = Budget(seconds=MAX_SECONDS, label=f"looking for a {difficulty} {size}x{size} sudoku")
+    clock = Budget(seconds=MAX_SECONDS, label=f"looking for a {size}x{size} sudoku of difficulty {difficulty}")
     for tried in range(SEED_TRIES):
         try:
             clock.check()

@@ -47,7 +47,7 @@ $("solve").onclick = () => working(async () => {
 
 working(async () => {
   const { boards, shapes } = await call("GET", "/api/hidato/boards");
-  fillSelect("shape", shapes);
+  for (const name of shapes) $("shape").append(new Option(name.replace(/^shapes\//, ""), name));  // ring: shapes/ring
   fillSelect("shipped", boards, "sample");
   await loadShipped();
 });

@@ -2,7 +2,7 @@
 "use strict";
 
 const $ = id => document.getElementById(id);
-let trace = null, next = 0, timer = null, solutions = 0, placements = 0, backtracks = 0, cells = [];
+let trace = null, next = 0, timer = null, solutions = 0, placements = 0, backtracks = 0, cells = [], at = {};
 
 function describe() {
   if (!trace) return;
@@ -16,21 +16,24 @@ function describe() {
 }
 
 function apply(event) {
-  const [kind, pos, piece, turns] = event, size = trace.size;
-  if (kind === "place") {
+  // An event of pysolve's trace format: a placement enters a node (its move), a backtrack leaves it.
+  const size = trace.size;
+  if (event.e === "enter") {
     placements += 1;
-    const at = `translate(${(pos % trace.cols) * size} ${Math.floor(pos / trace.cols) * size})`;
-    const turned = `${at} rotate(${90 * turns} ${size / 2} ${size / 2})`;
+    const { row, col, piece, turns } = event.move, pos = (row - 1) * trace.cols + col - 1;
+    const place = `translate(${(col - 1) * size} ${(row - 1) * size})`;
+    const turned = `${place} rotate(${90 * turns} ${size / 2} ${size / 2})`;
     cells[pos] = [  // the piece's shapes turned, its words at that turn (a group of the defs) upright over them
       svgElement("use", { href: `#p${piece}`, transform: turned }, $("board")),
-      svgElement("use", { href: `#n${piece}-${turns}`, transform: at }, $("board"))];
-  } else if (kind === "back") {
+      svgElement("use", { href: `#n${piece}-${turns}`, transform: place }, $("board"))];
+    at[event.id] = pos;
+  } else if (event.e === "backtrack") {
     backtracks += 1;
-    cells[pos].forEach(use => use.remove());
-    cells[pos] = null;
+    cells[at[event.id]].forEach(use => use.remove());
+    cells[at[event.id]] = null;
     $("board").classList.remove("solved");
     $("found").textContent = "";
-  } else {
+  } else if (event.e === "solution") {
     solutions += 1;
     $("board").classList.add("solved");
     $("found").textContent = `solution ${solutions} found` +
@@ -42,7 +45,7 @@ function step() {
   // One event; false when the replay should stop (a solution, the end, or nothing loaded).
   if (!trace) return false;
   if (next >= trace.events.length) { pause(); describe(); return false; }
-  const kind = trace.events[next][0];
+  const kind = trace.events[next].e;
   apply(trace.events[next]);
   next += 1;
   describe();

@@ -1,0 +1,231 @@
+"""Azul environment speed: steps per CPU second of the single-seat env and the vector env, and what a step costs.
+
+Run: .venv/bin/python bench/azul_env.py [STEPS]  (not a test; every rate is the best of three equal parts,
+in CPU seconds of this process; the machine may be shared)
+
+A step is one move of the learning seat and the moves of the other seats up
+to its next turn (the opponents play `random`, the cheapest strategy, so the
+figures measure the environment), with the chance in between; the learning
+seat picks a uniformly random legal action from its mask.
+
+1. The single-seat Gymnasium env (`AzulGymEnv`), 2 to 4 players; and the
+   PettingZoo AEC env (`AzulEnv`), whose step is one move of any seat.
+2. The vector env (`AzulVectorEnv`) at N = 1, 8, 64 tables, steps of all
+   tables counted, against Gymnasium's own `SyncVectorEnv` over `AzulGymEnv`
+   (the same games), and the ratio to the single env.
+3. The cost of a step broken down (legal moves of the other seats, moves
+   applied with their deals, observation encoding, mask), on the Python
+   engine (the environments' path, a bare `Table`) and the Prolog engine
+   (the same step through the `Engine` protocol: each legal-move list, move
+   and state a bridge query; the state exported, then encoded). The
+   instrumented loop costs more than the plain one (a clock read around each
+   part): its shares are the figures to read.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import SyncVectorEnv
+
+from pysolve.azul.env import ACTION_MOVES, AzulEnv, AzulGymEnv, legal_masks, moves_mask, observation_values
+from pysolve.azul.match import engine
+from pysolve.azul.model import STANDARD, RandomStream
+from pysolve.azul.seeded import random_feasible
+from pysolve.azul.vector import AzulVectorEnv
+from pysolve.backends import available
+
+REPEATS = 3
+PHASES = ("legal moves", "apply", "observation", "mask", "choice")
+
+
+def best_rate(steps: int, run: Callable[[int], int]) -> float:
+    """Steps per CPU second of `run(count) -> steps done`, the best of REPEATS parts of `steps // REPEATS`."""
+    best = 0.0
+    for _ in range(REPEATS):
+        started = time.process_time()
+        done = run(steps // REPEATS)
+        best = max(best, done / (time.process_time() - started))
+    return best
+
+
+def single_env(players: int) -> Callable[[int], int]:
+    """`count` steps of an `AzulGymEnv` (random opponents), random legal actions, new games as they end."""
+    env = AzulGymEnv(players, opponent="random")
+    observation, _ = env.reset(seed=1)
+    uniform = np.random.default_rng(0).random(10**6).tolist()
+
+    def run(count: int) -> int:
+        nonlocal observation
+        for index in range(count):
+            legal = np.flatnonzero(observation["action_mask"])
+            observation, _, terminated, truncated, _ = env.step(int(legal[int(uniform[index] * len(legal))]))
+            if terminated or truncated:
+                observation, _ = env.reset()
+        return count
+
+    return run
+
+
+def aec_env(players: int) -> Callable[[int], int]:
+    """`count` moves through the PettingZoo AEC cycle of `AzulEnv` (every seat random legal), games as they end."""
+    env = AzulEnv(players)
+    env.reset(seed=1)
+    uniform = np.random.default_rng(0).random(10**6).tolist()
+
+    def run(count: int) -> int:
+        for index in range(count):
+            if not env.agents:
+                env.reset()
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(uniform[index] * len(legal))]))
+        return count
+
+    return run
+
+
+def pick(masks: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row (0 where none: a table starting its next game)."""
+    cumulative = masks.cumsum(axis=1, dtype=np.int32)
+    totals = cumulative[:, -1]
+    wanted = (uniform * totals).astype(np.int32)
+    return np.where(totals > 0, (cumulative <= wanted[:, None]).sum(axis=1), 0)
+
+
+def vector_env(env: Any, tables: int) -> Callable[[int], int]:
+    """`count` table-steps of a vector env of `tables` tables (count // tables vector steps), random legal actions."""
+    observation, _ = env.reset(seed=1)
+    generator = np.random.default_rng(0)
+
+    def run(count: int) -> int:
+        nonlocal observation
+        rounds = max(count // tables, 1)
+        for _ in range(rounds):
+            observation, *_ = env.step(pick(observation["action_mask"], generator.random(tables)))
+        return rounds * tables
+
+    return run
+
+
+def environments(steps: int) -> None:
+    """Section 1 and 2: single env by player count, vector env by N against SyncVectorEnv."""
+    print(f"{'environment':<34} {'tables':>6} {'steps/s cpu':>12} {'per table-step':>15} {'vs single':>10}")
+    single: dict[int, float] = {}
+    for players in (2, 3, 4):
+        single[players] = best_rate(steps, single_env(players))
+        print(f"{f'AzulGymEnv, {players} players':<34} {1:>6} {single[players]:>12,.0f} "
+              f"{1e6 / single[players]:>12.1f} us {1.0:>9.2f}x")
+    aec = best_rate(steps, aec_env(2))
+    print(f"{'AzulEnv (AEC: a step is one move)':<34} {1:>6} {aec:>12,.0f} {1e6 / aec:>12.1f} us "
+          f"{aec / single[2]:>9.2f}x")
+    for tables in (1, 8, 64):
+        rate = best_rate(steps, vector_env(AzulVectorEnv(tables, 2), tables))
+        print(f"{'AzulVectorEnv, 2 players':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
+              f"{rate / single[2]:>9.2f}x")
+    for tables in (8, 64):
+        reference = SyncVectorEnv([lambda: AzulGymEnv(2, opponent="random")] * tables)
+        rate = best_rate(steps, vector_env(reference, tables))
+        print(f"{'SyncVectorEnv(AzulGymEnv), 2 pl.':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
+              f"{rate / single[2]:>9.2f}x")
+
+
+def timed_steps(backend: str, steps: int, players: int = 2) -> tuple[dict[str, float], int, int]:
+    """`steps` single-seat steps on `backend`'s engine, each part timed: (CPU seconds by part, steps, moves).
+
+    The parts of `AzulGymEnv.step` on the Python engine: every legal-move list (the other seats' and the
+    learning seat's, for its mask), every move applied with the deals it leads to, the observation encoded,
+    the mask made from the learning seat's list, the choices. On Prolog the same, each list, move and state
+    a query, and the state exported (then read into a table and encoded) for the observation.
+    """
+    rules, python = engine(backend), engine("python")
+    timers = dict.fromkeys(PHASES, 0.0)
+    clock = time.process_time
+    chooser = random.Random(0)
+    moves = done = 0
+    game = 1
+    while done < steps:
+        stream = RandomStream(game)
+        handle = rules.new_game(players, stream.below(players), stream, STANDARD)
+        while rules.turn(handle) >= 0 and done < steps:
+            start = clock()
+            legal = rules.legal_moves(handle)
+            listed = clock()
+            timers["legal moves"] += listed - start
+            if rules.turn(handle) == 0:  # the learning seat: its observation and mask, then its action
+                table = handle if backend == "python" else python.load(rules.export(handle))
+                np.fromiter(observation_values(table, 0), dtype=np.int16)
+                observed = clock()
+                mask = moves_mask(legal, players)
+                masked = clock()
+                actions = np.flatnonzero(mask)
+                move = ACTION_MOVES[players][int(actions[chooser.randrange(len(actions))])]
+                timers["observation"] += observed - listed
+                timers["mask"] += masked - observed
+                done += 1
+            else:
+                masked = listed
+                move = random_feasible({}, legal, stream)
+            chosen = clock()
+            timers["choice"] += chosen - masked
+            rules.play(handle, move, stream)
+            timers["apply"] += clock() - chosen
+            moves += 1
+        rules.close(handle)
+        game += 1
+    return timers, done, moves
+
+
+def breakdown(steps: int) -> None:
+    """Section 3: a step's parts on each engine, in microseconds per step and shares; then the vector env's."""
+    backends = ["python"] + (["prolog"] if available("prolog") else [])
+    print(f"\n{'engine':<7} {'steps':>6} {'moves/step':>10} " + " ".join(f"{phase:>13}" for phase in PHASES)
+          + f" {'total us/step':>14} {'vs python':>10}")
+    totals: dict[str, float] = {}
+    for backend in backends:
+        timers, done, moves = timed_steps(backend, steps if backend == "python" else max(steps // 50, 100))
+        totals[backend] = sum(timers.values()) / done * 1e6
+        shares = " ".join(f"{timers[phase] / done * 1e6:>7.1f} {timers[phase] / sum(timers.values()):>4.0%}"
+                          for phase in PHASES)
+        print(f"{backend:<7} {done:>6} {moves / done:>10.2f} {shares} {totals[backend]:>14.1f} "
+              f"{totals[backend] / totals['python']:>9.1f}x")
+    print("(each part: microseconds per step, then its share of the step)")
+    vector_parts(steps)
+
+
+def vector_parts(steps: int, tables: int = 64) -> None:
+    """The vector env at `tables` tables: a table-step's microseconds in all, in encoding all observations at
+    once, in the batched masks, and the rest (the tables' moves, deals and the loop over them)."""
+    env = AzulVectorEnv(tables, 2)
+    total = 1e6 / best_rate(steps, vector_env(env, tables))
+    rounds = max(steps // tables // REPEATS, 1)
+    started = time.process_time()
+    for _ in range(rounds):
+        observations = env._observe()["observation"]
+    encoded = time.process_time()
+    for _ in range(rounds):
+        legal_masks(observations, 2)
+    masked = time.process_time()
+    encoding = (encoded - started) / rounds / tables * 1e6
+    masks = (masked - encoded) / rounds / tables * 1e6
+    print(f"\nAzulVectorEnv, {tables} tables: {total:.1f} us a table-step: observations and masks "
+          f"{encoding:.1f} us (of which the batched masks {masks:.1f} us), the tables' moves, deals and loop "
+          f"{total - encoding:.1f} us")
+
+
+def main() -> None:
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 30_000
+    environments(steps)
+    breakdown(steps // 3)
+
+
+if __name__ == "__main__":
+    main()

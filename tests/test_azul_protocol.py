@@ -1,0 +1,322 @@
+"""Azul for agents outside pysolve: position strings, move codes, the line protocol, forfeits, `pysolve azul agent`."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysolve.azul import position
+from pysolve.azul import tournament as tour
+from pysolve.azul.heuristics import move_gain
+from pysolve.azul.match import engine, play_match
+from pysolve.azul.model import VARIANTS, RandomStream
+from pysolve.azul.protocol import STARTUP_SECONDS, Agent, AgentFault, serve
+from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax, Node, pruned
+from pysolve.azul.strategies import strategy
+from pysolve.azul.tree import Game, State
+from pysolve.cli import main
+from pysolve.errors import InputError
+
+ROOT = Path(__file__).resolve().parent.parent
+PYSOLVE = shlex.quote(str(Path(sys.executable).parent / "pysolve"))  # the command of this environment
+EXAMPLE = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'examples' / 'azul_agent.py'))}"
+
+
+def reached(players: int, variant: str, seed: int, steps: int) -> State:
+    """The State after `steps` random actions (chance outcomes and moves) of a game from its very start."""
+    state, stream = Game(players, variant=variant).new_initial_state(), RandomStream(seed)
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        state.apply(state.sample_chance(stream) if state.is_chance_node else stream.choice(state.legal_moves()))
+    return state
+
+
+def deciding(players: int, variant: str, seed: int, steps: int) -> State:
+    """A State where a seat is to move: `reached`'s, dealt on when it stops at a chance node."""
+    state, stream = reached(players, variant, seed, steps), RandomStream(seed)
+    while state.is_chance_node:
+        state.apply_chance(state.sample_chance(stream))
+    return state
+
+
+FIRST = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "  # a game's first position
+         "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-")
+
+
+# -- position strings ----------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 10 ** 6), st.integers(0, 600))
+def test_a_position_string_round_trips_every_reachable_state(players, variant, seed, steps):
+    state = reached(players, variant, seed, steps)
+    text = position.of_state(state)
+    again = position.to_state(text)
+    assert position.of_state(again) == text
+    assert again.to_json() == state.to_json()
+    assert (again.phase, again.current_player, again.is_terminal) == (state.phase, state.current_player,
+                                                                      state.is_terminal)
+    assert again.chance_outcomes() == state.chance_outcomes()
+    assert "\n" not in text and "  " not in text
+
+
+@pytest.mark.parametrize("backend", ["python", "kanren", "prolog"])
+def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend):
+    rules = engine(backend)  # with Prolog hidden, its case is skipped here
+
+    @settings(max_examples=8, deadline=None)
+    @given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 10 ** 6), st.integers(0, 400))
+    def agree(players, variant, seed, steps):
+        state = deciding(players, variant, seed, steps)
+        if state.is_terminal:
+            return
+        read, _ = position.read(position.of_state(state))
+        handle = rules.load(read)
+        try:
+            assert rules.legal_moves(handle) == state.legal_moves()
+        finally:
+            rules.close(handle)
+
+    agree()
+
+
+def test_the_first_position_of_a_game_reads_as_documented():
+    text = FIRST
+    state, phase = position.read(text)
+    assert phase == "p" and state["turn"] == 1 and state["factories"][0] == [2, 1, 1, 0, 0]
+    assert position.write(state) == text
+    assert len(position.to_state(text).legal_moves()) == 14 * 6  # 14 (factory, colour) pairs, 5 lines and the floor
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda f: f[:5], "expected 12 fields"),
+    (lambda f: ["5s", *f[1:]], "field 1 (players and wall)"),
+    (lambda f: [f[0], "p7", *f[2:]], "field 2 (phase)"),
+    (lambda f: [*f[:2], "x1", *f[3:]], "field 3 (round)"),
+    (lambda f: [*f[:6], "BBYR/KKWW", *f[7:]], "field 7 (factories) 'BBYR/KKWW': expected 5 factories"),
+    (lambda f: [*f[:7], "BQ", *f[8:]], "field 8 (centre)"),
+    (lambda f: [*f[:8], "16,15,15", *f[9:]], "field 9 (bag)"),
+    (lambda f: [*f[:10], "0:Y4/5/5/5/5:-/-/-/-/-:-", f[11]], "field 11 (board 0)"),
+    (lambda f: [*f[:10], "0:5/5/5/5/5:-/YYY/-/-/-:-", f[11]], "pattern line 2"),
+    (lambda f: [*f[:8], "17,15,15,16,18", *f[9:]], "101 tiles"),
+])
+def test_a_bad_position_string_is_one_line_naming_its_field(change, field):
+    fields = FIRST.split(" ")
+    with pytest.raises(InputError) as caught:
+        position.read(" ".join(change(fields)))
+    assert field in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_move_codes_are_the_terminal_table_s_and_read_back():
+    state = deciding(3, "standard", 4, 40)
+    for move in state.legal_moves():
+        assert position.parse_move(position.move_code(move)) == move
+    assert position.move_code((-1, 1, 0)) == "cyf" and position.parse_move("1B4") == (0, 0, 4)
+    for bad in ("", "1b6", "0b1", "1x1", "1b44", None):
+        with pytest.raises(InputError, match="expected SOURCE COLOUR DESTINATION"):
+            position.parse_move(bad)
+
+
+# -- outside agents in games ---------------------------------------------------------------------
+AGENTS = {  # small agents that go wrong in one way each, after a correct handshake unless said otherwise
+    "late": "import time\n{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'): time.sleep(30)\n",
+    "illegal": "{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'): print('move 9w5', flush=True)\n",
+    "garbage": "{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'): print('I think 1b4', flush=True)\n",
+    "crashing": "{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'): sys.exit('out of ideas')\n",
+    "silent": "import time\ntime.sleep(60)\n",
+}
+HANDSHAKE = "import sys\nsys.stdin.readline()\nprint('name bad\\nready', flush=True)"
+REASONS = {"late": "late: no move within 1 s", "illegal": "illegal move 9w5 (not one of the",
+           "garbage": "garbage instead of move: 'I think 1b4'", "crashing": "crashed (exit code 1): 'out of ideas'",
+           "silent": f"silent: no ready within {STARTUP_SECONDS:g} s"}
+
+
+def agent_command(tmp_path: Path, kind: str) -> str:
+    script = tmp_path / f"{kind} agent.py"  # a space in the path: the command is split, never given to a shell
+    script.write_text(AGENTS[kind].format(handshake=HANDSHAKE))
+    return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+
+
+def test_a_tournament_against_the_example_agent_plays_every_game_to_its_end():
+    results = tour.run(tour.tasks(2, 4, 30, "python", [EXAMPLE, "random"], move_seconds=5))
+    assert [result.forfeit for result in results] == [None] * 4
+    assert all(result.rounds >= 5 and max(result.scores) > 0 for result in results)
+    standings = {s["strategy"]: s for s in tour.summarise(results)["strategies"]}
+    assert standings[EXAMPLE]["seats"] == 4 and standings[EXAMPLE]["wins"] >= 3  # greedy beats random
+    assert "forfeits" not in tour.summarise(results)
+
+
+@pytest.mark.parametrize("kind", sorted(AGENTS))
+def test_an_agent_that_fails_loses_the_game_by_name_and_reason(tmp_path, kind):
+    command = agent_command(tmp_path, kind)
+    started = time.monotonic()
+    result = play_match(2, 3, "python", ["greedy", command], move_seconds=1)
+    assert time.monotonic() - started < STARTUP_SECONDS + 8
+    assert result.forfeit is not None and result.forfeit["reason"].startswith(REASONS[kind])
+    assert (result.forfeit["seat"], result.forfeit["name"]) == (1, command)
+    assert result.scores[1] == 0 and result.winners == [0]
+    summary = tour.summarise([result])
+    assert summary["forfeits"] == [{"seed": 3, **result.forfeit}]
+
+
+def test_a_failing_agent_s_process_is_killed_and_reaped(tmp_path):
+    agent = Agent(agent_command(tmp_path, "late").removeprefix("cmd:"), seconds=0.5)
+    state = deciding(2, "standard", 1, 30)
+    with pytest.raises(AgentFault, match="late"):
+        agent(state.to_json(), state.legal_moves(), RandomStream(1))
+    process = agent._process
+    assert process is not None and process.poll() is None  # still sleeping in its `go`
+    agent.close()
+    assert process.returncode is not None  # reaped
+
+
+def test_forfeits_are_reported_by_the_simulate_command(tmp_path, capsys):
+    command = agent_command(tmp_path, "illegal")
+    assert main(["azul", "simulate", "--games", "2", "--strategy", f"{command},greedy", "--move-seconds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("forfeit: seed") == 2 and "illegal move 9w5" in out
+    assert main(["azul", "simulate", "--games", "1", "--strategy", f"{command},greedy", "--json"]) == 0
+    told = json.loads(capsys.readouterr().out)
+    assert told["games"][0]["forfeit"]["name"] == command and told["games"][0]["scores"][0] == 0
+    assert told["summary"]["forfeits"][0]["reason"].startswith("illegal move 9w5")
+
+
+@pytest.mark.parametrize(("strategy_list", "message"), [
+    ("cmd:", "give the agent's command"),
+    ("cmd:no-such-program-here --x", "no program 'no-such-program-here'"),
+    ("cmd:python 'unclosed", "No closing quotation"),
+])
+def test_a_bad_agent_command_is_one_line_and_exit_2(capsys, strategy_list, message):
+    assert main(["azul", "simulate", "--strategy", strategy_list]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf"])
+def test_a_bad_move_time_is_refused(capsys, seconds):
+    assert main(["azul", "simulate", "--strategy", "greedy", "--move-seconds", seconds]) == 2
+    assert "--move-seconds" in capsys.readouterr().err
+
+
+# -- pysolve's strategies as agents --------------------------------------------------------------
+def test_a_pysolve_strategy_served_answers_the_protocol():
+    state = deciding(2, "grey", 9, 50)
+    moves = state.legal_moves()
+    requests = io.StringIO(f"azul 1\nset strategy lookahead\ngame seat {state.current_player} players 2 wall grey "
+                           f"seconds 1\nposition {position.of_state(state)}\n"
+                           f"moves {' '.join(map(position.move_code, moves))}\ngo\nend scores 1,2 winners 1\nquit\n")
+    answers = io.StringIO()
+    assert serve(strategy("greedy"), "greedy", requests, answers, resolve=strategy) == 0
+    lines = answers.getvalue().splitlines()
+    assert lines[:3] == ["name greedy", "option strategy greedy", "ready"]
+    expected = strategy("lookahead")(state.to_json(), moves, RandomStream(1))
+    assert lines[3] == f"move {position.move_code(expected)}"
+
+
+def test_serve_refuses_an_unknown_request_in_one_line():
+    with pytest.raises(InputError, match="unknown request 'hello there'"):
+        serve(strategy("greedy"), "greedy", io.StringIO("azul 1\nhello there\n"), io.StringIO())
+
+
+def test_pysolve_agents_play_each_other_as_processes():
+    agent = f"cmd:{PYSOLVE} azul agent --strategy"
+    result = play_match(2, 12, "python", [f"{agent} minimax:2", f"{agent} minimax:1"], move_seconds=30)
+    assert result.forfeit is None and result.rounds >= 5
+    by_hand = play_match(2, 12, "python", ["minimax:2", "minimax:1"])
+    assert result.state == by_hand.state  # minimax reads no random number: the same game in or out of process
+
+
+def test_the_agent_command_serves_until_quit():
+    run = subprocess.run([*shlex.split(PYSOLVE), "azul", "agent", "--strategy", "mcts:50"],
+                         input="azul 1\nquit\n", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.splitlines()[-1] == "ready"
+
+
+# -- search players at a time per move ----------------------------------------------------------
+@pytest.mark.parametrize(("name", "expected"), [
+    ("minimax:0.5s", Minimax(depth=MAX_DEPTH, seconds=0.5)),
+    ("minimax:4:0.2s", Minimax(depth=4, seconds=0.2)),
+    ("minimax:0.2s:4", Minimax(depth=4, seconds=0.2)),
+    ("mcts:1s:w4", Mcts(seconds=1.0, width=4)),
+    ("mcts:w0:greedy", Mcts(width=0, playout="greedy")),
+])
+def test_search_players_take_a_time_per_move_by_name(name, expected):
+    assert strategy(name) == expected
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("minimax:0s", "above 0"),
+    ("minimax:1s:2s", "one depth in plies and a time per move"),
+    ("minimax:2:3", "one depth in plies and a time per move"),
+    ("mcts:w999", "a node keeps 1 to 200 moves"),
+    ("minimax:nans", "above 0 and at most 3600, not nan"),
+])
+def test_a_bad_time_or_width_is_one_line_naming_the_strategy(name, message):
+    with pytest.raises(InputError, match=message) as caught:
+        strategy(name)
+    assert name in str(caught.value)
+
+
+def test_minimax_by_the_clock_plays_the_deepest_search_it_finished():
+    state = deciding(2, "standard", 21, 10)
+    snapshot, moves = state.to_json(), state.legal_moves()
+    no_time = Minimax(depth=MAX_DEPTH, seconds=1e-9)(snapshot, moves, RandomStream(1))
+    assert no_time == Minimax(1)(snapshot, moves, RandomStream(1))  # one ply always finishes, nothing deeper did
+    started = time.monotonic()
+    timed = Minimax(depth=MAX_DEPTH, seconds=0.3)(snapshot, moves, RandomStream(1))
+    assert time.monotonic() - started < 3 and timed in moves
+
+
+def test_mcts_by_the_clock_stops_near_its_time():
+    state = deciding(3, "grey", 5, 20)
+    started = time.monotonic()
+    move, iterations = Mcts(seconds=0.3).search(state, random.Random(1))
+    assert time.monotonic() - started < 3 and move in state.legal_moves() and iterations >= 1
+
+
+def test_a_narrow_tree_keeps_the_best_line_moves_and_the_floor_only_when_nothing_else_is_left():
+    state = deciding(2, "standard", 8, 0)
+    snapshot = state.to_json()
+    ordered = sorted(state.legal_moves(), key=lambda move: move_gain(snapshot, move))
+    kept = pruned(ordered, 4)
+    assert len(kept) == 4 and all(move[2] for move in kept)
+    assert kept == [move for move in ordered if move[2]][-4:]
+    floor_only = [move for move in ordered if not move[2]]
+    assert pruned(floor_only, 4) == floor_only[-4:]
+    root = Node(state, 2, width=4)
+    assert sorted(root.untried) == sorted(kept)
+
+
+def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):
+    script = tmp_path / "deaf.py"
+    script.write_text(f"{HANDSHAKE}\nimport time\ntime.sleep(60)\n")
+    agent = Agent(f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}", seconds=0.5)
+    state = deciding(2, "standard", 1, 0)
+    agent._start(state.to_json())
+    started = time.monotonic()
+    try:
+        with pytest.raises(AgentFault, match="late: it does not read its input within 0.5 s"):
+            agent._send("info " + "x" * 1_000_000)  # far more than a pipe holds
+        assert time.monotonic() - started < 3
+    finally:
+        agent.close()
+
+
+def test_options_given_to_an_agent_are_set_after_its_handshake():
+    agent = Agent(f"{PYSOLVE} azul agent --strategy greedy", seconds=20, options={"strategy": "minimax:1"})
+    state = deciding(3, "grey", 14, 30)
+    try:
+        move = agent(state.to_json(), state.legal_moves(), RandomStream(1))
+    finally:
+        agent.close()
+    assert agent.agent_name == "greedy"
+    assert move == Minimax(1)(state.to_json(), state.legal_moves(), RandomStream(1))

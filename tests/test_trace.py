@@ -1,0 +1,131 @@
+"""The trace format (pysolve.trace): written from Python and from Prolog into one file, read back checked."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from pysolve import bridge, files
+from pysolve.budget import Budget
+from pysolve.errors import InputError
+from pysolve.paths import rule_base_dir
+from pysolve.trace import Trace, read_trace
+
+
+def queens(n: int, trace: Trace) -> int:
+    """Count the placements of n queens, recording the depth-first search."""
+    count = 0
+
+    def place(row: int, columns: list[int]) -> None:
+        nonlocal count
+        if row == n:
+            count += 1
+            trace.solution()
+            return
+        for column in range(n):
+            trace.push(f"r{row + 1}=c{column + 1}")
+            if any(c == column or abs(c - column) == row - r for r, c in enumerate(columns)):
+                trace.fail()
+            else:
+                place(row + 1, [*columns, column])
+            trace.pop()
+
+    place(0, [])
+    return count
+
+
+def recorded(tmp_path: Path, limit: int = 1000) -> tuple[Path, int]:
+    path = tmp_path / "queens.jsonl"
+    with files.writing(path, "--trace") as out:
+        trace = Trace(out, "queens", "python", {"n": 5}, limit=limit)
+        count = queens(5, trace)
+        trace.end("solved")
+    return path, count
+
+
+def test_a_depth_first_search_reads_back_as_a_tree(tmp_path: Path) -> None:
+    path, count = recorded(tmp_path)
+    trace = read_trace(path)
+    assert trace.header["puzzle"] == "queens" and trace.header["question"] == {"n": 5}
+    enters = [event for event in trace.events if event["e"] == "enter"]
+    depth = {0: 0}
+    for event in enters:
+        assert event["depth"] == depth[event["parent"]] + 1
+        depth[event["id"]] = event["depth"]
+    assert [event["id"] for event in enters] == list(range(1, len(enters) + 1))
+    solutions = [event for event in trace.events if event["e"] == "solution"]
+    assert count == 10 and len(solutions) == 10 and trace.end["solutions"] == 10
+    assert all(depth[event["id"]] == 5 for event in solutions)
+    backtracks = sum(event["e"] == "backtrack" for event in trace.events)
+    assert backtracks == len(enters) == trace.end["nodes"] == trace.end["backtracks"]
+    assert trace.end["events"] == len(trace.events) and not trace.end["truncated"]
+
+
+def test_past_the_limit_events_are_counted_not_written(tmp_path: Path) -> None:
+    path, _ = recorded(tmp_path, limit=50)
+    trace = read_trace(path)
+    assert len(trace.events) == 50
+    assert trace.end["truncated"] and trace.end["events"] > 50
+    whole = read_trace(recorded(tmp_path, limit=10**6)[0])
+    assert trace.end["events"] == whole.end["events"] and trace.end["nodes"] == whole.end["nodes"]
+
+
+def test_an_unknown_status_is_refused() -> None:
+    trace = Trace(io.StringIO(), "queens", "python", {})
+    with pytest.raises(ValueError, match="not one of"):
+        trace.end("maybe")
+
+
+PROLOG_SEARCH = """
+:- use_module({library}).
+pick(X) :- trace_root(Root), member(X, [1, 2, 3]), trace_enter(x=X, Root, Node),
+    (X =:= 2 -> trace_solution(Node) ; trace_fail(Node), fail).
+"""
+
+
+def test_prolog_events_join_the_trace_after_pythons(tmp_path: Path) -> None:
+    rules = tmp_path / "pick.pl"
+    library = bridge.quote_atom(str(rule_base_dir() / "pysolve_trace"))
+    rules.write_text(PROLOG_SEARCH.format(library=library))
+    path = tmp_path / "pick.jsonl"
+    with files.writing(path, "--trace") as out:
+        trace = Trace(out, "pick", "prolog", {})
+        trace.push("before Prolog")
+        budget = Budget(seconds=10)
+        budget.trace = trace
+        assert bridge.solutions(rules, "pick(X)", budget=budget).rows == [{"X": 2}]
+        trace.end("solved")
+    read = read_trace(path)
+    assert [(event["e"], event["id"]) for event in read.events] == [
+        ("enter", 1), ("enter", 2), ("fail", 2), ("backtrack", 2), ("enter", 3), ("solution", 3),
+        ("backtrack", 3), ("enter", 4), ("fail", 4), ("backtrack", 4)]
+    assert [event.get("label") for event in read.events if event["e"] == "enter"] == [
+        "before Prolog", "x=1", "x=2", "x=3"]
+    assert read.end["nodes"] == 4 and read.end["fails"] == 2 and read.end["solutions"] == 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "empty"),
+    ("[1, 2]\n", ":1: not a JSON object"),
+    ('{"trace": "pysolve", "version": 9}\n', "version 1"),
+    ('{"trace": "pysolve", "version": 1}\n{"e": "jump", "id": 1, "depth": 1}\n', ":2: unknown event"),
+    ('{"trace": "pysolve", "version": 1}\n{"e": "enter", "id": "x", "depth": 1}\n', ":2: an event needs"),
+    ('{"trace": "pysolve", "version": 1}\n{"e": "enter", "id": 1, "depth": 1}\n', "no 'end' line"),
+    ('{"trace": "pysolve", "version": 1}\n{"e": "end"}\n{"e": "end"}\n', ":2: 'end' before the last"),
+    ("[" * 100_000 + "\n", ":1: not a JSON object"),
+])
+def test_a_file_that_is_no_trace_gets_one_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message) as error:
+        read_trace(path)
+    assert "\n" not in str(error.value)
+
+
+def test_the_header_is_one_json_object_a_line(tmp_path: Path) -> None:
+    path, _ = recorded(tmp_path)
+    lines = path.read_text().splitlines()
+    assert all(isinstance(json.loads(line), dict) for line in lines)
