@@ -175,7 +175,8 @@ class MaskLayout:
                                 + [factory * 5 + colour for factory in range(factories) for colour in range(5)])
         self.source_count = factories + 1  # the centre, then the factories, as the actions order them
         self.to_move = offer + 17
-        board = offer + 18  # the observer's own board
+        self.tiling = offer + 18  # the pattern line whose column is chosen (0: none)
+        board = offer + 19  # the observer's own board
         self.wall = slice(board + 1, board + 26)
         self.line_colours = slice(board + 26, board + 31)
         self.line_counts = slice(board + 31, board + 36)
@@ -195,11 +196,13 @@ COLOUR_RANGE = np.arange(5)
 def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD) -> np.ndarray:
     """The action masks of observations (shape (..., fields) -> (..., actions), int8), each computed from
     its observation alone: a move is legal when its source holds the colour and its line takes it (empty
-    with the colour not yet in the wall row, or partly filled with it; the floor always does), and only
-    for the observer to move. Batched: one call for all the tables of a vector environment."""
+    with the colour not yet in the wall row, or partly filled with it; the floor always does), a grey
+    wall's cell when it is in the row being tiled, free, and its column lacks the line's colour; only for
+    the observer to move. Batched: one call for all the tables of a vector environment."""
     layout = mask_layout(players, variant)
     batch = observations.shape[:-1]
     wall = observations[..., layout.wall]
+    moving = observations[..., layout.to_move] == 0
     if layout.grey:  # a grey cell holds 1 + its tile's colour: the row holds colour c where a cell is c + 1
         held = (wall.reshape(*batch, 5, 5, 1) == COLOUR_RANGE + 1).any(axis=-2)
     else:
@@ -213,8 +216,24 @@ def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD)
     allowed[..., 1:] = np.swapaxes(takes, -1, -2)
     offered = observations[..., layout.sources].reshape(*batch, layout.source_count, 5, 1) > 0
     mask = offered & allowed[..., None, :, :]
-    mask &= (observations[..., layout.to_move] == 0).reshape(*batch, 1, 1, 1)
-    return mask.reshape(*batch, -1).view(np.int8)
+    mask &= moving.reshape(*batch, 1, 1, 1)
+    cells = _column_cells(observations, layout, wall) if layout.grey else np.zeros((*batch, 5, 5), dtype=bool)
+    cells &= moving[..., None, None]
+    return np.concatenate([mask.reshape(*batch, -1), cells.reshape(*batch, -1)], axis=-1).view(np.int8)
+
+
+def _column_cells(observations: np.ndarray, layout: MaskLayout, wall: np.ndarray) -> np.ndarray:
+    """(..., row, column): the grey wall cells the observer's top full line may take while it tiles (the
+    factories are empty then, so no move taking tiles is legal with them)."""
+    batch = observations.shape[:-1]
+    pending = observations[..., layout.tiling].astype(np.intp)
+    row = np.maximum(pending - 1, 0)[..., None]  # (..., 1)
+    colour = np.take_along_axis(observations[..., layout.line_colours], row, axis=-1)  # (..., 1)
+    grid = wall.reshape(*batch, 5, 5)
+    free = np.take_along_axis(grid, row[..., None].repeat(5, axis=-1), axis=-2)[..., 0, :] == 0  # (..., column)
+    taken = (grid == (colour + 1)[..., None]).any(axis=-2)  # (..., column): the colour already in that column
+    in_row = (row == COLOUR_RANGE)[..., None]  # (..., row, 1): the row tiled (any, when none is)
+    return in_row & (free & ~taken & (pending > 0)[..., None])[..., None, :]
 
 
 def moves_mask(moves: list[Move], players: int) -> np.ndarray:
