@@ -32,7 +32,7 @@ from textual.widgets.option_list import Option
 from pysolve.azul import draw
 from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move, is_tiling
 from pysolve.azul.play import Table
-from pysolve.azul.position import move_code
+from pysolve.azul.position import OFFER, TILE, move_code
 from pysolve.azul.scoring import tile_score
 from pysolve.errors import PysolveError
 
@@ -87,10 +87,8 @@ def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
 
 def move_key(move: Move) -> str:
     """The keys that type a move: its code, the one outside agents read and write (source c or factory number,
-    colour letter, destination f or line); a column choice: w, the line, the column."""
-    if is_tiling(move):
-        return f"w{move[1] + 1}{move[2] + 1}"
-    return move_code(move)
+    colour letter, destination f or line; a column choice: w, the line, the column)."""
+    return move_code(move, TILE if is_tiling(move) else OFFER)
 
 
 def move_label(move: Move, state: dict[str, Any]) -> str:
