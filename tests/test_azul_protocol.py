@@ -345,6 +345,15 @@ def test_a_narrow_tree_keeps_the_best_line_moves_and_the_floor_only_when_nothing
     assert sorted(root.untried) == sorted(kept)
 
 
+def test_a_narrow_tree_keeps_every_column_of_a_grey_walls_choice_the_first_included():
+    states = (tiling(2, seed, 30 * seed) for seed in range(60))
+    state = next(state for state in states if state is not None and len(state.legal_moves()) > 1
+                 and any(move[2] == 0 for move in state.legal_moves()))  # column 0 is no floor move
+    for width in (1, 4):
+        assert sorted(Node(state, 2, width=width).untried) == sorted(state.legal_moves())
+    assert Mcts(iterations=30, width=1).search(state, random.Random(0))[0] in state.legal_moves()
+
+
 def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):
     script = tmp_path / "deaf.py"
     script.write_text(f"{HANDSHAKE}\nimport time\ntime.sleep(60)\n")
