@@ -38,7 +38,7 @@ from pysolve.azul.tree import CHANCE, TERMINAL, Game, State
 from pysolve.bridge import Var
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import InputError
+from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.puzzles import get
 from pysolve.pytest_plugin import needs_prolog
 
@@ -281,6 +281,13 @@ def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant
     assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
     assert tile_count(answers[0].solutions[0]) == 100
     assert packed.random_game(players, seed, variant) == answers[0].solutions[0]  # the fast path too
+
+
+def test_a_random_game_that_never_ends_stops_at_the_move_limit_on_every_engine(pysolve_backend):
+    # tiles of one colour stuck on pattern lines that can no longer fill, bag and lid nearly empty: the game
+    # goes round for ever (Prolog, which plays it in one query chunk by chunk, asked for more numbers for ever)
+    with pytest.raises(SearchLimitExceeded, match="5000 moves"):
+        play_match(4, 211845913443, pysolve_backend, variant=GREY)
 
 
 def test_puzzle_crosscheck_for_the_demo(pysolve_backends):
