@@ -7,7 +7,8 @@ solutions), then the fd layer's other users, Sudoku hardest #11 and the
 README's generated 8x8 Hidato, each on every back end. The 6x6 count goes to
 the relation directly (`kanren.solutions`), since the back end declines it:
 it runs to its end or to `--seconds`, and the row says how many rotation
-classes (65 in all) and labelled cells it reached. Figures are CPU seconds of
+classes (65 in all) and labelled cells it reached, and the CPU time a labelled
+cell took. Figures are CPU seconds of
 this process (Prolog runs inside it); ratios are kanren/prolog and
 kanren/python.
 """
@@ -52,7 +53,8 @@ def kanren_count(name: str, seconds: float) -> tuple[float, str]:
         classes = f"{len(kanren.solutions(load(name), True, 0, budget))} classes"
     except SearchLimitExceeded:
         classes = "unfinished"
-    return time.process_time() - started, f"{classes}, {budget.spent} cells"
+    seconds = time.process_time() - started
+    return seconds, f"{classes}, {budget.spent} cells, {1000 * seconds / max(budget.spent, 1):.2f} ms a cell"
 
 
 def ratio(mine: float, other: float | None) -> str:

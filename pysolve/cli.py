@@ -439,10 +439,21 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, budget.on_interrupt)
-        sys.unraisablehook = budget.unraisable
+    """Run the CLI; return the exit code. Ctrl-C is the CLI's while it runs (budget.on_interrupt): the handlers it
+    found are back when it returns, so a run inside another program (a test, a notebook) leaves no trace."""
+    if threading.current_thread() is not threading.main_thread():
+        return run_main(argv)
+    handler, hook = signal.signal(signal.SIGINT, budget.on_interrupt), sys.unraisablehook
+    sys.unraisablehook = budget.unraisable
+    try:
+        return run_main(argv)
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        sys.unraisablehook = hook
+
+
+def run_main(argv: Sequence[str] | None) -> int:
+    """The run of `main`, its errors made exit codes and one line each."""
     args = None
     try:
         try:

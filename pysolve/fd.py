@@ -50,14 +50,16 @@ The propagators:
 - all-different removes a bound value from its peers, fails when fewer
   values remain than variables (pigeonhole), and when the values are
   exactly as many as the variables binds a value that only one variable can
-  still take (a hidden single).
+  still take (a hidden single). With classes, the classes each domain meets
+  are remembered and updated from the values it lost.
 - a table keeps, per position, only the values some still-possible row has
   (generalised arc consistency). Two columns: per-value support sets, a memo
   of the union for a domain, and a side revised only when the other side
   changed; three columns: each value's rows indexed by its neighbours in
   the row, and only the values a removal touched are checked again; more
   columns: compact table (the possible rows as a bit set, narrowed by what
-  each domain lost, and a value kept while one of its rows is possible).
+  each domain lost, and a value kept while one of its rows is possible; a
+  table none of whose domains changed since its last run is not run again).
 - linear sums and orderings keep bounds consistency.
 
 Limits: values are non-negative integers (the bit sets); domains are meant
@@ -267,29 +269,39 @@ class Distinct(Propagator):
         self.classes = classes
 
     def propagate(self, store: FDStore) -> bool:
-        domains, classes = store.domains, self.classes
+        domains, classes, slots = store.domains, self.classes, self.slots
+        masks = [domains[x] for x in slots]
         taken = 0
-        for x in self.slots:
-            mask = domains[x]
-            if mask > 0 and is_single(mask):
+        for mask in masks:
+            if mask > 0 and not mask & (mask - 1):
                 whole = mask if classes is None else classes.of_value(mask)
                 if taken & whole:
                     return False
                 taken |= whole
-        for x in self.slots:
-            mask = domains[x]
-            if mask & taken and not (mask > 0 and is_single(mask)) and not store.narrow(x, ~taken):
-                return False
-        return self.hidden_singles(store)
+        if taken:
+            for k, mask in enumerate(masks):
+                if mask & taken and (mask < 0 or mask & (mask - 1)):
+                    if not store.narrow(slots[k], ~taken):
+                        return False
+                    masks[k] = domains[slots[k]]
+        return self.hidden_singles(store, masks)
 
-    def hidden_singles(self, store: FDStore) -> bool:
+    def hidden_singles(self, store: FDStore, masks: list[int]) -> bool:
         """Fail when fewer values (classes) remain than variables; when exactly as many, every one is someone's,
         so one that only one variable can take is that variable's. Only when every domain is finite."""
-        masks = [store.domains[x] for x in self.slots]
-        if any(mask < 0 for mask in masks):
+        if min(masks) < 0:
             return True
         classes = self.classes
-        present = masks if classes is None else [classes.present(mask) for mask in masks]
+        if classes is None:
+            present = masks
+        else:  # the classes each domain meets, from those it met last time when it lost few values since
+            last = store.seen.get(self)
+            if last is None:
+                present = [classes.present(mask) for mask in masks]
+            else:
+                present = [bits if mask == old else classes.narrowed(bits, old, mask)
+                           for mask, old, bits in zip(masks, *last)]
+            store.seen[self] = (masks, present)
         once = twice = 0
         for bits in present:
             twice |= once & bits
@@ -336,6 +348,20 @@ class Classes:
             bit = self.by_value[single] = 1 << len(self.mask)
             self.mask[bit] = single
         return bit
+
+    def narrowed(self, bits: int, old: int, new: int) -> int:
+        """The bits of the classes `new` meets, given those (`bits`) of a domain `old` that holds it: the classes
+        of the values removed that have none left."""
+        removed = old & ~new
+        if removed.bit_count() > new.bit_count():
+            return self.present(new)
+        while removed:
+            bit = self.class_bit(removed & -removed)
+            whole = self.mask[bit]
+            if not new & whole:
+                bits &= ~bit
+            removed &= ~whole
+        return bits
 
     def present(self, domain: int) -> int:
         """The bits of the classes a domain meets (memoised)."""
@@ -434,7 +460,10 @@ class Compact(Propagator):
     """The slots' values are one of a table's rows, generalised arc consistency by compact table: the rows
     still possible are a bit set (row i possible when bit i is set), narrowed by the values each domain lost
     since the last run (or rebuilt from the values it kept, when fewer); a value stays while one of its
-    rows is possible. The store remembers the domains and rows this propagator last left."""
+    rows is possible. The store remembers the domains and rows this propagator last left.
+
+    Measured and left out (docs/squares.md): residual supports, each value's last supporting row tested
+    first; on Owen's squares the test of a remembered row costs, in Python, what the look-up costs."""
 
     __slots__ = ("table",)
     cheap = False
@@ -444,23 +473,24 @@ class Compact(Propagator):
         self.table = table
 
     def propagate(self, store: FDStore) -> bool:
-        table = self.table
-        domains = [store.domains[x] & column for x, column in zip(self.slots, table.columns)]
+        table, slots, current = self.table, self.slots, store.domains
+        domains = [current[x] & column for x, column in zip(slots, table.columns)]
         last = store.seen.get(self)
         before, possible = (table.columns, table.every) if last is None else last
-        changed = []
-        for i, (old, new) in enumerate(zip(before, domains)):
-            if old != new:
-                changed.append(i)
-                removed = old & ~new
-                if removed.bit_count() < new.bit_count():
-                    possible &= ~rows_of(table.rows_with[i], removed)
-                else:
-                    possible &= rows_of(table.rows_with[i], new)
+        changed = [i for i, old in enumerate(before) if old != domains[i]]
+        if last is not None and not changed:
+            return True  # the domains this propagator left: still its fixpoint
+        for i in changed:
+            new = domains[i]
+            removed = before[i] & ~new
+            if removed.bit_count() < new.bit_count():
+                possible &= ~rows_of(table.rows_with[i], removed)
+            else:
+                possible &= rows_of(table.rows_with[i], new)
         if not possible:
             return False
         for i, domain in enumerate(domains):
-            if changed == [i] or is_single(domain):
+            if changed == [i] or not domain & (domain - 1):
                 continue  # every value left has a possible row: only this position's values' rows were
                 # dropped, or this one value is in every row the narrowing by the domains has kept
             rows_with, kept, rest = table.rows_with[i], 0, domain
@@ -470,8 +500,8 @@ class Compact(Propagator):
                     kept |= low
                 rest ^= low
             domains[i] = kept
-        store.seen[self] = (tuple(domains), possible)
-        return all(store.narrow(x, d) for x, d in zip(self.slots, domains))
+        store.seen[self] = (domains, possible)
+        return all(current[x] == domain or store.narrow(x, domain) for x, domain in zip(slots, domains))
 
 
 def rows_of(rows_with: list[int], values: int) -> int:

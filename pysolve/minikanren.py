@@ -18,15 +18,16 @@ A depth-first search written with these goals records itself in a trace
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
 from pysolve.trace import Trace
 
-__all__ = ["Budget", "conj", "dead_ends", "disj", "disj_over", "entered", "eq", "fail", "given", "lazy", "project",
-           "reify", "require", "run", "solved", "unify", "var", "where"]
+__all__ = ["Budget", "Cons", "Struct", "collect", "conj", "dead_ends", "disj", "disj_over", "entered", "eq",
+           "fail", "given", "holds", "iterate", "lazy", "project", "reify", "require", "run", "solved", "unify",
+           "var", "where"]
 
 State = Any  # kanren's substitution: a mapping of variables to terms (its own goals type it loosely)
 Goal = Callable[[State], Iterator[State]]
@@ -64,9 +65,83 @@ def require() -> None:
 if not PROBLEM:
     from kanren import eq, var
     from kanren.core import fail
-    from unification import reify, unify
+    from unification import isvar, reify, unify
 else:  # pragma: no cover - exercised only on a broken install
-    eq = var = reify = unify = fail = None  # type: ignore[assignment]
+    eq = var = isvar = reify = unify = fail = None  # type: ignore[assignment]
+
+
+class Cons:
+    """A list cell `[head | tail]` (the empty list is `()`), for lists that searches extend at the front.
+
+    Cells share their tails, as Prolog's lists do, and a cell knows whether it holds a variable, so
+    reifying a long ground list (a frontier of paths) costs nothing: the reifier stops at ground cells.
+    """
+
+    __slots__ = ("ground", "head", "tail")
+
+    def __init__(self, head: Any, tail: Any) -> None:
+        self.head, self.tail = head, tail
+        self.ground = _is_ground(head) and _is_ground(tail)
+
+    def __iter__(self) -> Iterator[Any]:
+        cell: Any = self
+        while isinstance(cell, Cons):
+            yield cell.head
+            cell = cell.tail
+
+    def __repr__(self) -> str:
+        return f"Cons({self.head!r}, {self.tail!r})"
+
+
+class Struct(tuple):
+    """A compound term (a tuple: Prolog's `node(K, V, L, R)` is `Struct(("node", k, v, l, r))`) that knows
+    whether it is ground, as Cons cells do: trees and heaps of such terms reify in the time of their
+    newly built part, not of their whole size."""
+
+    ground: bool
+
+    def __new__(cls, items: Iterable[Any]) -> Struct:
+        struct = super().__new__(cls, items)
+        struct.ground = all(_is_ground(item) for item in struct)
+        return struct
+
+
+def _is_ground(term: Any) -> bool:
+    """True when `term` holds no logic variable (a Cons or a Struct says so itself)."""
+    if isinstance(term, (Cons, Struct)):
+        return term.ground
+    if isinstance(term, tuple):
+        return all(_is_ground(item) for item in term)
+    return not isvar(term)
+
+
+if not PROBLEM:
+    from unification.core import _reify, _reify_Iterable_ctor, _unify, construction_sentinel
+
+    def _unify_cons(u: Cons, v: Cons, state: State) -> Iterator[Any]:
+        """Cells unify head with head and tail with tail (through unification's own evaluation stack)."""
+        state = yield _unify(u.head, v.head, state)
+        if state is not False:
+            state = yield _unify(u.tail, v.tail, state)
+        yield state
+
+    def _reify_cons(cell: Cons, state: State) -> Iterator[Any]:
+        """A ground cell is its own value; otherwise the cell of its reified head and tail."""
+        if cell.ground:
+            yield cell
+            return
+        head = yield _reify(cell.head, state)
+        tail = yield _reify(cell.tail, state)
+        yield construction_sentinel
+        yield Cons(head, tail)
+
+    def _reify_struct(struct: Struct, state: State) -> Any:
+        """A ground term is its own value; otherwise the term of its reified items."""
+        return struct if struct.ground else _reify_Iterable_ctor(Struct, struct, state)
+
+    _unify.add((Cons, Cons, Mapping), _unify_cons)
+    _reify.add((Cons, Mapping), _reify_cons)
+    _reify.add((Struct, Mapping), _reify_struct)
 
 
 def conj(*goals: Goal) -> Goal:
@@ -142,6 +217,45 @@ def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
             yield result
 
     return project_goal
+
+
+def collect(template: Any, goal: Goal, items: Any) -> Goal:
+    """`items` is the list (Cons cells) of `template`'s values in every answer of `goal`, in order
+    (Prolog's findall/3)."""
+
+    def collect_goal(state: State) -> Iterator[State]:
+        found: Any = ()
+        for value in reversed([reify(template, answer) for answer in goal(state)]):
+            found = Cons(value, found)
+        yield from eq(items, found)(state)
+
+    return collect_goal
+
+
+def iterate(step: Callable[[Any, Any], Goal], start: Any, end: Any) -> Goal:
+    """`end` is where `step(term, next)` leads from `start`, taken step after step until no step applies.
+
+    Each step commits to its first answer, as Prolog's if-then-else does; `start` must be ground when the
+    goal runs. This is a tail-recursive relation run in constant stack (Prolog's last-call optimisation):
+    written as recursion, a search of a million steps would nest a million Python generators.
+    """
+
+    def iterate_goal(state: State) -> Iterator[State]:
+        term = reify(start, state)
+        while True:
+            following = var()
+            answer = next(step(term, following)({}), None)
+            if answer is None:
+                break
+            term = reify(following, answer)
+        yield from eq(end, term)(state)
+
+    return iterate_goal
+
+
+def holds(goal: Goal) -> bool:
+    """True when `goal` has an answer (a check: a ground question asked of a relation)."""
+    return next(goal({}), None) is not None
 
 
 def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str, dict[str, Any]]],

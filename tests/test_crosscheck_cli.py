@@ -39,32 +39,35 @@ def prolog_row(status: str) -> str:
 
 
 def test_one_answer_is_not_compared_and_the_silent_back_ends_are_named(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(capsys, "crosscheck", "fichas", "--m", "3", "--n", "2", "--strategy", "astar")
+    asked = ("crosscheck", "fichas", "--m", "3", "--n", "2", "--strategy", "astar", "--backends", "prolog,python")
+    code, out, err = run_cli(capsys, *asked)  # A* is kanren's and python's: prolog declines it
     lines = out.splitlines()
     assert code == cli.NOT_COMPARED == 3, out + err
     assert lines[0] == f"fichas (m=3, n=2, strategy=astar, flavour=hs); each back end at most {SECONDS:g} s"
     rows = {line.split()[0]: line.split()[1] for line in lines[3:-1]}
-    assert rows == {"prolog": "declined", "kanren": "declined", "python": "solved"}
+    assert rows == {"prolog": "declined", "python": "solved"}
     assert lines[-1] == ("NOT COMPARED: only python answered (prolog: declined: prolog does not answer this fichas "
-                         "question; kanren: declined: kanren does not answer this fichas question)")
+                         "question)")
     assert "agree" not in out
-    code, out, _ = run_cli(capsys, "crosscheck", "fichas", "--m", "3", "--n", "2", "--strategy", "astar", "--json")
+    code, out, _ = run_cli(capsys, *asked, "--json")
     report = json.loads(out)
     assert code == 3 and (report["verdict"], report["compared"], report["agree"]) == ("not compared", False, False)
     assert list(report["results"]) == ["python"]
-    assert report["declined"] == {"prolog": "declined: prolog does not answer this fichas question",
-                                  "kanren": "declined: kanren does not answer this fichas question"}
+    assert report["declined"] == {"prolog": "declined: prolog does not answer this fichas question"}
     assert report["skipped"] == {}  # no back end that answers such a question failed to
+    code, out, _ = run_cli(capsys, *asked[:-2])  # every back end: kanren answers A* too
+    assert code == 0 and out.splitlines()[-1] == ("the answers of kanren, python agree; not compared (prolog: "
+                                                  "declined: prolog does not answer this fichas question)")
 
 
 def test_hidden_prolog_is_named_unavailable_and_two_answers_still_agree() -> None:
     env = {**os.environ, HIDE_VARIABLE: "1"}
     ran = subprocess.run([sys.executable, "-m", "pysolve.cli", "crosscheck", "fichas", "--m", "2", "--n", "2",
-                          "--strategy", "bfs"], capture_output=True, text=True, env=env, timeout=120)
+                          "--strategy", "bfs", "--backends", "prolog,python"], capture_output=True, text=True, env=env,
+                         timeout=120)
     assert ran.returncode == 3, ran.stdout + ran.stderr
     assert ran.stdout.splitlines()[-1] == ("NOT COMPARED: only python answered (prolog: unavailable: SWI-Prolog is "
-                                           "hidden by PYSOLVE_NO_PROLOG=1; kanren: declined: kanren does not "
-                                           "answer this fichas question)")
+                                           "hidden by PYSOLVE_NO_PROLOG=1)")
     ran = subprocess.run([sys.executable, "-m", "pysolve.cli", "crosscheck", "fichas", "--m", "2", "--n", "2",
                           "--json"], capture_output=True, text=True, env=env, timeout=120)
     report = json.loads(ran.stdout)
@@ -183,14 +186,14 @@ def web(pysolve_backends: list[str]) -> Iterator[httpx.Client]:
 
 
 def test_the_web_report_names_every_back_end_and_the_verdict(web: httpx.Client) -> None:
-    asked = {"puzzle": "fichas", "options": {"m": 3, "n": 2, "strategy": "astar"}}
+    asked = {"puzzle": "fichas", "options": {"m": 3, "n": 2, "strategy": "astar"}, "backends": ["prolog", "python"]}
     report = web.post("/api/crosscheck", json=asked).json()
     assert (report["verdict"], report["compared"], report["agree"]) == ("not compared", False, False)
     assert report["summary"].startswith("NOT COMPARED: only python answered (prolog: ")
     assert [row["backend"] for row in report["results"]] == ["python"]
     missing = {row["backend"]: (row["status"], row["reason"]) for row in report["missing"]}
-    assert missing["kanren"] == ("declined", "kanren does not answer this fichas question")
-    assert missing["prolog"][0] == "declined"  # whether or not Prolog runs here: it does not answer A*
+    assert set(missing) == {"prolog"}
+    assert missing["prolog"] == ("declined", "prolog does not answer this fichas question")  # running here or not
     assert report["seconds"] == SECONDS
 
 

@@ -66,3 +66,27 @@ def test_a_bounded_run_keeps_the_answers_found_before_the_budget_ran_out() -> No
     answers, reason = mk.run_bounded(naturalo(0, out), out)
     assert answers == list(range(10)) and reason == "test search passed its budget of 10 nodes"
     assert mk.run_bounded(mk.eq(out, 7), out) == ([7], "")
+
+
+def test_lists_and_terms_that_know_they_are_ground_reify_to_themselves() -> None:
+    """A search reifies its frontier at every step: a ground Cons list or Struct term costs nothing."""
+    x = mk.var()
+    path, tree = mk.Cons(("B", "H"), ()), mk.Struct(("tree", ("B",), 0, (), ()))
+    assert path.ground and tree.ground and not mk.Cons(x, path).ground and not mk.Struct((x,)).ground
+    [(cell, same_tree)] = mk.run(mk.eq(x, 1), (mk.Cons(x, path), tree))
+    assert list(cell) == [1, ("B", "H")] and cell.ground and cell.tail is path and same_tree is tree
+    tail = mk.var()
+    assert mk.run(mk.eq(mk.Cons(x, tail), mk.Cons(7, path)), (x, tail)) == [(7, path)]
+    assert mk.run(mk.eq(mk.Struct(("node", x)), mk.Struct(("node", 5))), x) == [5]
+    items = mk.var()
+    assert list(mk.run(mk.collect(x, mk.disj_over([3, 1, 2], lambda v: mk.eq(x, v)), items), items)[0]) == [3, 1, 2]
+
+
+def test_iterate_follows_a_step_relation_in_constant_stack() -> None:
+    """Counting down a hundred thousand steps would nest as many generators as a recursive relation."""
+    end = mk.var()
+
+    def downo(term: object, following: object) -> mk.Goal:
+        return mk.conj(mk.where(lambda n: n > 0, term), mk.project(lambda n: n - 1, following, term))
+
+    assert mk.run(mk.iterate(downo, 100_000, end), end) == [0]

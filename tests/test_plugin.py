@@ -108,10 +108,10 @@ def failure_of(pytester: pytest.Pytester, test: str, fresh: bool = False) -> str
 
 def test_a_missing_answer_fails_instead_of_passing_quietly(pytester: pytest.Pytester) -> None:
     printed = failure_of(pytester, """def test_one_answer_only():
-    assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["kanren", "python"])
+    assert_backends_agree("fichas", m=1, n=2, strategy="astar", backends=["prolog", "python"])
 """)
     assert ("AssertionError: pysolve back ends were not compared\nE       NOT COMPARED: only python answered "
-            "(kanren: declined: kanren does not answer this fichas question)") in printed
+            "(prolog: declined: prolog does not answer this fichas question)") in printed
     assert "agree" not in printed.replace("assert_backends_agree", "")
 
 

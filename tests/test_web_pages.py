@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from test_own_puzzle import run, site  # noqa: F401  (the toy package installed: a fixture)
 
-from pysolve import api, bridge
+from pysolve import api, backends, bridge
 from pysolve.fichas.model import STRATEGIES, is_solution
 from pysolve.hidato import model as hidato_model
 from pysolve.sudoku import model as sudoku_model
@@ -195,12 +195,20 @@ def test_fichas_strategies_compared(client: TestClient) -> None:
     ("solve", {"m": 13, "n": 1}, "order m=13 is out of range: use 0..12"),
     ("solve", {"n": 1}, "'m' is required"),
     ("solve", {"m": 1, "n": 1, "strategy": "luck"}, "unknown strategy 'luck'"),
-    ("solve", {"m": 1, "n": 1, "strategy": "astar", "backend": "kanren"}, "does not answer this fichas question"),
     ("compare", {"m": 1, "n": -1}, "order n=-1 is out of range"),
     ("compare", {"m": 1, "n": 1, "flavour": "js"}, "unknown flavour 'js'"),
 ])
 def test_fichas_bad_input(client: TestClient, url: str, data: dict, words: str) -> None:
     assert words in refused(client.post(f"/api/fichas/{url}", json=data))
+
+
+def test_fichas_a_back_end_that_does_not_answer_the_strategy_is_refused(client: TestClient) -> None:
+    """A* is kanren's and python's; prolog, asked for it, is refused in one line (unavailable when hidden)."""
+    words = refused(client.post("/api/fichas/solve", json={"m": 1, "n": 1, "strategy": "astar", "backend": "prolog"}))
+    if backends.available("prolog"):
+        assert words == "back end 'prolog' does not answer this fichas question; use one of: kanren, python"
+    else:
+        assert words == "back end 'prolog' is unavailable: SWI-Prolog is hidden by PYSOLVE_NO_PROLOG=1"
 
 
 # ---------------------------------------------------------------- hidato

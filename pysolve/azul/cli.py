@@ -78,7 +78,7 @@ def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
     memory.add_option(replay)
     replay.set_defaults(run=run_replay)
     record = commands.add_parser("record", help="record a playthrough: a seeded game with every state and legal "
-                                                 "move, for every engine to replay (tests/data/azul_playthroughs)")
+                                                 "move, for every back end to replay (tests/data/azul_playthroughs)")
     record.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
     record.add_argument("--variant", default=STANDARD, help=f"{'|'.join(VARIANTS)} (default {STANDARD})")
     record.add_argument("--seed", type=int, default=SEED, help=f"the game's seed (default {SEED})")

@@ -4,19 +4,49 @@
 'B', 'H', 'V'); paths are found depth-first in successor order (the course
 `dfs`, either flavour) or by iterative deepening (shortest first), pruned
 by the admissible bound on the moves left and a table of failed boards.
-Both record themselves when the budget carries a trace (docs/fichas.md,
-"Searches recorded"): a node per board the relation takes (tested for the
-goal, then moved from), as Python's and Prolog's searches do; a board the
-bound or the table prunes is never taken.
+
+The other course strategies are relations over a frontier term, as in
+prolog/pysolve_search.pl: a stack, a queue `(front, reversed back)` or a
+leftist heap of paths (each a list of boards, the latest first, sharing
+their tails), taken apart with `eq` one clause per shape. A search is a
+step relation followed until no step applies (`iterate`, the loop Prolog's
+last-call optimisation makes of its recursion).
+
+Depth-first search and iterative deepening record themselves when the
+budget carries a trace (docs/fichas.md, "Searches recorded"): a node per
+board the relation takes (tested for the goal, then moved from), as
+Python's and Prolog's searches do; a board the bound or the table prunes
+is never taken.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import count
+from typing import Any
 
-from pysolve.fichas.model import HOLE, OFFSETS, Question, describe, goal, moves_lower_bound, start
-from pysolve.minikanren import Budget, Goal, conj, disj, disj_over, entered, eq, fail, given, run, solved, var, where
+from pysolve.fichas.model import HOLE, OFFSETS, Question, describe, goal, heuristic, moves_lower_bound, start
+from pysolve.minikanren import (
+    Budget,
+    Cons,
+    Goal,
+    Struct,
+    collect,
+    conj,
+    disj,
+    disj_over,
+    entered,
+    eq,
+    fail,
+    given,
+    iterate,
+    lazy,
+    project,
+    run,
+    solved,
+    var,
+    where,
+)
 from pysolve.puzzle import NO_SOLUTION, Found
 
 Board = tuple[str, ...]
@@ -26,9 +56,9 @@ Path = tuple[Board, ...]  # the boards from the start, in order
 def moveo(board, after, length: int, offsets=OFFSETS) -> Goal:
     """`after` is `board` with the hole swapped with a token 1-3 cells away, moves in `offsets` order."""
 
+    cells = [var() for _ in range(length)]
+
     def with_hole_at(hole: int) -> Goal:
-        cells = [var() for _ in range(length)]
-        cells[hole] = HOLE
         moves = []
         for offset in offsets:
             other = hole + offset
@@ -36,9 +66,9 @@ def moveo(board, after, length: int, offsets=OFFSETS) -> Goal:
                 moved = list(cells)
                 moved[hole], moved[other] = cells[other], HOLE
                 moves.append(eq(after, tuple(moved)))
-        return conj(eq(board, tuple(cells)), disj(*moves))
+        return conj(eq(cells[hole], HOLE), disj(*moves))
 
-    return disj_over(range(length), with_hole_at)
+    return conj(eq(board, tuple(cells)), disj_over(range(length), with_hole_at))
 
 
 def goalo(board, m: int, n: int) -> Goal:
@@ -114,32 +144,320 @@ def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Boa
     return remembering_goal
 
 
-STRATEGIES = ("dfs", "shortest")
+# --- tree search over a frontier ----------------------------------------------------------------------
 
 
-def can_answer(question: Question) -> bool:
-    """Depth-first search and shortest paths; the other strategies need a frontier, not relations."""
-    return question.strategy in STRATEGIES
+def childreno(path, length: int, children) -> Goal:
+    """`children` is the list of `path` extended by each successor of its latest board not already on it
+    (Prolog's children/3: findall over the moves)."""
+    board, after = var(), var()
+    return conj(eq(path, Cons(board, var())),
+                collect(Cons(after, path),
+                        conj(moveo(board, after, length), where(lambda b, p: b not in p, after, path)),
+                        children))
+
+
+def appendo(front, back, joined) -> Goal:
+    """`joined` is the list `front` followed by the list `back`."""
+    head, tail, rest = var(), var(), var()
+    return disj(conj(eq(front, ()), eq(joined, back)),
+                conj(eq(front, Cons(head, tail)), eq(joined, Cons(head, rest)), lazy(appendo, tail, back, rest)))
+
+
+def reverseo(items, reversed_items) -> Goal:
+    """`reversed_items` is the list `items` backwards: cells moved one by one onto an accumulator."""
+
+    def move_oneo(term, following) -> Goal:
+        head, tail, done = var(), var(), var()
+        return conj(eq(term, (Cons(head, tail), done)), eq(following, (tail, Cons(head, done))))
+
+    return iterate(move_oneo, (items, ()), ((), reversed_items))
+
+
+def flavour_ordero(flavour: str, children, ordered) -> Goal:
+    """The order children enter a stack or a queue: as generated for `hs`, reversed for `py`."""
+    return eq(ordered, children) if flavour == "hs" else reverseo(children, ordered)
+
+
+def succo(number, following) -> Goal:
+    """`following` is `number` + 1."""
+    return project(lambda value: value + 1, following, number)
+
+
+def heuristico(path, estimate) -> Goal:
+    """`estimate` is the heuristic of the latest board of `path`."""
+    board = var()
+    return conj(eq(path, Cons(board, var())), project(heuristic, estimate, board))
+
+
+# A leftist heap: () or ("node", rank, key, path, left, right), every key no greater than the keys below it
+# and every left rank at least the right one, so that merging walks right spines of logarithmic length.
+
+def ranko(heap, rank) -> Goal:
+    """`rank` is the length of the right spine of `heap`."""
+    return disj(conj(eq(heap, ()), eq(rank, 0)),
+                eq(heap, ("node", rank, var(), var(), var(), var())))
+
+
+def nodeo(key, path, one, other, node) -> Goal:
+    """`node` holds `key` and `path` over the heaps `one` and `other`, the higher rank on the left."""
+    one_rank, other_rank, rank = var(), var(), var()
+    return conj(ranko(one, one_rank), ranko(other, other_rank),
+                disj(conj(where(lambda a, b: a >= b, one_rank, other_rank), succo(other_rank, rank),
+                          eq(node, Struct(("node", rank, key, path, one, other)))),
+                     conj(where(lambda a, b: a < b, one_rank, other_rank), succo(one_rank, rank),
+                          eq(node, Struct(("node", rank, key, path, other, one))))))
+
+
+def mergeo(one, other, merged) -> Goal:
+    """`merged` is the heap of the entries of heaps `one` and `other`."""
+    key, path, left, right = var(), var(), var(), var()
+    key2, path2, left2, right2 = var(), var(), var(), var()
+    rest = var()
+    both = conj(eq(one, ("node", var(), key, path, left, right)),
+                eq(other, ("node", var(), key2, path2, left2, right2)))
+    return disj(conj(eq(one, ()), eq(merged, other)),
+                conj(eq(other, ()), eq(one, ("node", var(), var(), var(), var(), var())), eq(merged, one)),
+                conj(both, where(lambda a, b: a <= b, key, key2),
+                     lazy(mergeo, right, other, rest), lazy(nodeo, key, path, left, rest, merged)),
+                conj(both, where(lambda a, b: a > b, key, key2),
+                     lazy(mergeo, one, right2, rest), lazy(nodeo, key2, path2, left2, rest, merged)))
+
+
+def heap_pusho(heap, key, path, pushed) -> Goal:
+    """`pushed` is `heap` with `path` added under `key`."""
+    return mergeo(heap, Struct(("node", 1, key, path, (), ())), pushed)
+
+
+def heap_popo(heap, path, rest) -> Goal:
+    """`path` has the least key of `heap`; `rest` holds the other entries."""
+    left, right = var(), var()
+    return conj(eq(heap, ("node", var(), var(), path, left, right)), mergeo(left, right, rest))
+
+
+def push_childreno(heap, children, order: Any, index: int, pushed) -> Goal:
+    """`pushed` is `heap` with each child path added under key (heuristic, order, its index)."""
+    child, others, estimate, heap1 = var(), var(), var(), var()
+    return disj(conj(eq(children, ()), eq(pushed, heap)),
+                conj(eq(children, Cons(child, others)), heuristico(child, estimate),
+                     project(lambda h: (h, order, index), key := var(), estimate),
+                     heap_pusho(heap, key, child, heap1),
+                     lazy(push_childreno, heap1, others, order, index + 1, pushed)))
+
+
+def takeo(frontier, path, rest) -> Goal:
+    """`path` is the next path `frontier` gives up, and `rest` the frontier left (one clause per shape)."""
+    stack, front, back, heap, heap1 = var(), var(), var(), var(), var()
+    return disj(
+        conj(eq(frontier, ("stack", Cons(path, stack))), eq(rest, ("stack", stack))),
+        conj(eq(frontier, ("queue", Cons(path, front), back)), eq(rest, ("queue", front, back))),
+        conj(eq(frontier, ("queue", (), back)), eq(back, Cons(var(), var())),
+             lazy(reverseo, back, Cons(path, front)), eq(rest, ("queue", front, ()))),
+        conj(eq(frontier, ("heap", heap)), lazy(heap_popo, heap, path, heap1), eq(rest, ("heap", heap1))),
+    )
+
+
+def emptyo(frontier) -> Goal:
+    """`frontier` holds no path."""
+    return disj(eq(frontier, ("stack", ())), eq(frontier, ("queue", (), ())), eq(frontier, ("heap", ())))
+
+
+def add_childreno(frontier, flavour: str, expansion, children, added) -> Goal:
+    """`added` is `frontier` with `children` in: pushed on a stack, enqueued, or heaped under
+    (heuristic, order, index), the order making `hs` take the latest expansion first on ties."""
+    stack, front, back, heap, ordered, joined, order = var(), var(), var(), var(), var(), var(), var()
+    return disj(
+        conj(eq(frontier, ("stack", stack)), lazy(flavour_ordero, flavour, children, ordered),
+             lazy(appendo, ordered, stack, joined), eq(added, ("stack", joined))),
+        conj(eq(frontier, ("queue", front, back)), lazy(flavour_ordero, flavour, children, ordered),
+             lazy(appendo, ordered, back, joined), eq(added, ("queue", front, joined))),
+        conj(eq(frontier, ("heap", heap)),
+             project(lambda e: -e if flavour == "hs" else e, order, expansion),
+             given(lambda o: push_childreno(heap, children, o, 0, joined), order), eq(added, ("heap", joined))),
+    )
+
+
+def goal_patho(path, m: int, n: int) -> Goal:
+    """The latest board of `path` is the goal."""
+    return eq(path, Cons(tuple(goal(m, n)), var()))
+
+
+def not_goal_patho(path, m: int, n: int) -> Goal:
+    """The latest board of `path` is not the goal."""
+    return where(lambda p: p.head != tuple(goal(m, n)), path)
+
+
+def tree_stepo(search, following, question: Question, budget: Budget) -> Goal:
+    """One step of tree search: from ("frontier", F, E) (E states expanded so far) take a path; a goal path
+    ends the search ("found", Path, E), any other is expanded into the frontier; an empty frontier ends it
+    ("exhausted", E). Hill climbing keeps one path, ("climbing", P, E), and moves to its best child."""
+    m, n, length = question.m, question.n, question.m + question.n + 1
+    frontier, expanded, expanded1, path, rest, children, added = (var() for _ in range(7))
+    first, others, best = var(), var(), var()
+    expand = conj(not_goal_patho(path, m, n), budget.tick(), succo(expanded, expanded1),
+                  lazy(childreno, path, length, children))
+    return disj(
+        conj(eq(search, ("frontier", frontier, expanded)), lazy(takeo, frontier, path, rest),
+             disj(conj(goal_patho(path, m, n), eq(following, ("found", path, expanded))),
+                  conj(expand, lazy(add_childreno, rest, question.flavour, expanded1, children, added),
+                       eq(following, ("frontier", added, expanded1))))),
+        conj(eq(search, ("frontier", frontier, expanded)), emptyo(frontier), eq(following, ("exhausted", expanded))),
+        conj(eq(search, ("climbing", path, expanded)),
+             disj(conj(goal_patho(path, m, n), eq(following, ("found", path, expanded))),
+                  conj(expand,
+                       disj(conj(eq(children, ()), eq(following, ("exhausted", expanded1))),
+                            conj(eq(children, Cons(first, others)), lazy(lowesto, others, first, best),
+                                 eq(following, ("climbing", best, expanded1))))))),
+    )
+
+
+def lowesto(paths, best_so_far, best) -> Goal:
+    """`best` is the path of lowest heuristic among `best_so_far` and `paths`, the first of equals."""
+    path, others, estimate, best_estimate = var(), var(), var(), var()
+    return disj(
+        conj(eq(paths, ()), eq(best, best_so_far)),
+        conj(eq(paths, Cons(path, others)), heuristico(path, estimate), heuristico(best_so_far, best_estimate),
+             disj(conj(where(lambda a, b: a < b, estimate, best_estimate), lazy(lowesto, others, path, best)),
+                  conj(where(lambda a, b: a >= b, estimate, best_estimate),
+                       lazy(lowesto, others, best_so_far, best)))),
+    )
+
+
+def initialo(question: Question, search) -> Goal:
+    """`search` is the strategy's start: the path of the start board alone, in its frontier."""
+    first = Cons(tuple(start(question.m, question.n)), ())
+    estimate, heap = var(), var()
+    shapes = {
+        "bfs": eq(search, ("frontier", ("queue", Cons(first, ()), ()), 0)),
+        "best-first": conj(heuristico(first, estimate), project(lambda h: (h, 0, 0), key := var(), estimate),
+                           heap_pusho((), key, first, heap), eq(search, ("frontier", ("heap", heap), 0))),
+        "hill-climbing": eq(search, ("climbing", first, 0)),
+    }
+    return shapes[question.strategy]
+
+
+def tree_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
+    """`path` (latest board first) is what the strategy finds, () when it fails; `expanded` counts the
+    states it expanded."""
+    search, end = var(), var()
+    return conj(initialo(question, search),
+                iterate(lambda term, following: tree_stepo(term, following, question, budget), search, end),
+                disj(eq(end, ("found", path, expanded)), conj(eq(end, ("exhausted", expanded)), eq(path, ()))))
+
+
+# --- A*: graph search, the cheapest known cost of each board in a search tree term ------------------------
+
+
+def compareo(order, one, other) -> Goal:
+    """`order` is "<", "=" or ">" as `one` stands to `other` in Python's order (Prolog's compare/3)."""
+    return project(lambda a, b: "<" if a < b else "=" if a == b else ">", order, one, other)
+
+
+def lookupo(tree, key, default, value) -> Goal:
+    """`value` is what the search tree `tree` ((), or ("tree", key, value, left, right)) holds under `key`,
+    `default` when it holds nothing there."""
+    here, held, left, right, order = var(), var(), var(), var(), var()
+    return disj(
+        conj(eq(tree, ()), eq(value, default)),
+        conj(eq(tree, ("tree", here, held, left, right)), compareo(order, key, here),
+             disj(conj(eq(order, "="), eq(value, held)),
+                  conj(eq(order, "<"), lazy(lookupo, left, key, default, value)),
+                  conj(eq(order, ">"), lazy(lookupo, right, key, default, value)))),
+    )
+
+
+def inserto(tree, key, value, updated) -> Goal:
+    """`updated` is `tree` holding `value` under `key` (in place of what it held there)."""
+    here, held, left, right, changed, order = var(), var(), var(), var(), var(), var()
+    return disj(
+        conj(eq(tree, ()), eq(updated, Struct(("tree", key, value, (), ())))),
+        conj(eq(tree, ("tree", here, held, left, right)), compareo(order, key, here),
+             disj(conj(eq(order, "="), eq(updated, Struct(("tree", key, value, left, right)))),
+                  conj(eq(order, "<"), lazy(inserto, left, key, value, changed),
+                       eq(updated, Struct(("tree", here, held, changed, right)))),
+                  conj(eq(order, ">"), lazy(inserto, right, key, value, changed),
+                       eq(updated, Struct(("tree", here, held, left, changed)))))),
+    )
+
+
+def relaxo(search, children, cost, relaxed) -> Goal:
+    """`relaxed` is the A* search term ("astar", Heap, Costs, Tie, E) with each child path that reaches its
+    board in `cost` moves, fewer than known, recorded in Costs and queued under (cost + bound, Tie)."""
+    heap, costs, tie, expanded = var(), var(), var(), var()
+    child, others, board, known, estimate, key, heap1, costs1, tie1, following = (var() for _ in range(10))
+    improve = conj(eq(child, Cons(board, var())), lookupo(costs, board, cost + 1, known),
+                   disj(conj(where(lambda a: cost < a, known), inserto(costs, board, cost, costs1),
+                             project(lambda b: moves_lower_bound("".join(b)), estimate, board),
+                             project(lambda h, t: (cost + h, t), key, estimate, tie),
+                             heap_pusho(heap, key, (cost, child), heap1), succo(tie, tie1),
+                             eq(following, ("astar", heap1, costs1, tie1, expanded))),
+                        conj(where(lambda a: cost >= a, known), eq(following, search))))
+    return disj(conj(eq(children, ()), eq(relaxed, search)),
+                conj(eq(children, Cons(child, others)), eq(search, ("astar", heap, costs, tie, expanded)),
+                     improve, lazy(relaxo, following, others, cost, relaxed)))
+
+
+def astar_stepo(search, following, question: Question, budget: Budget) -> Goal:
+    """One step of A* from ("astar", Heap, Costs, Tie, E): take the cheapest entry (Cost, Path); skip it when
+    a cheaper way to its board is known, end with ("found", Path, E) at the goal, else expand every successor
+    board (graph search: a board seen before counts only when reached cheaper); an empty heap ends it."""
+    m, n, length = question.m, question.n, question.m + question.n + 1
+    heap, costs, tie, expanded, rest, cost, path, board, best, expanded1, children, after = (
+        var() for _ in range(12))
+    return disj(
+        conj(eq(search, ("astar", (), var(), var(), expanded)), eq(following, ("exhausted", expanded))),
+        conj(eq(search, ("astar", heap, costs, tie, expanded)), lazy(heap_popo, heap, (cost, path), rest),
+             eq(path, Cons(board, var())), lazy(lookupo, costs, board, None, best),
+             disj(conj(where(lambda c, b: c > b, cost, best), eq(following, ("astar", rest, costs, tie, expanded))),
+                  conj(where(lambda c, b: c <= b, cost, best),
+                       disj(conj(goal_patho(path, m, n), eq(following, ("found", path, expanded))),
+                            conj(not_goal_patho(path, m, n), budget.tick(), succo(expanded, expanded1),
+                                 collect(Cons(after, path), lazy(moveo, board, after, length), children),
+                                 given(lambda c: relaxo(("astar", rest, costs, tie, expanded1), children, c + 1,
+                                                        following), cost)))))),
+    )
+
+
+def astar_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
+    """`path` (latest board first) is a shortest path found by A* under the admissible, consistent bound
+    on the moves left, () when there is none; `expanded` counts the boards it expanded."""
+    first = tuple(start(question.m, question.n))
+    heap, search, end = var(), var(), var()
+    return conj(heap_pusho((), (moves_lower_bound("".join(first)), 0), (0, Cons(first, ())), heap),
+                eq(search, ("astar", heap, Struct(("tree", first, 0, (), ())), 1, 0)),
+                iterate(lambda term, following: astar_stepo(term, following, question, budget), search, end),
+                disj(eq(end, ("found", path, expanded)), conj(eq(end, ("exhausted", expanded)), eq(path, ()))))
 
 
 def can_trace(question: Question) -> bool:
-    """Both relations record their search (iterative deepening: each round a new tree below the root)."""
-    return can_answer(question)
+    """Depth-first search and iterative deepening record their search (iterative deepening: each round a new
+    tree below the root); the frontier searches do not yet."""
+    return question.strategy in ("dfs", "shortest")
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Answer `dfs` (either flavour) or `shortest` (iterative deepening) with relations."""
-    first = tuple(start(question.m, question.n))
-    path = var()
+    """Answer `dfs` (recursion in successor order), the other course strategies (tree search over their
+    frontier), `astar` or `shortest` (iterative deepening)."""
+    path, expanded = var(), var()
     if question.strategy == "dfs":
-        answers = run(depth_first_patho(first, (first,), path, question, budget), path, limit=1)
-    else:
+        first = tuple(start(question.m, question.n))
+        found_paths = run(depth_first_patho(first, (first,), path, question, budget), path, limit=1)
+        boards = list(found_paths[0]) if found_paths else []
+        states = budget.spent
+    elif question.strategy == "shortest":
+        first = tuple(start(question.m, question.n))
         failed: dict[Board, int] = {}
         for moves in count(moves_lower_bound("".join(first))):
             answers = run(within_patho(first, (first,), path, moves, question, budget, failed), path, limit=1)
             if answers:
                 break
-    if not answers:
-        return Found([], {"states": budget.spent}, status=NO_SOLUTION)
-    boards = ["".join(board) for board in answers[0]]
-    return Found([boards], {"states": budget.spent, "moves": len(boards) - 1})
+        boards = list(answers[0])
+        states = budget.spent
+    else:
+        searcho = astar_searcho if question.strategy == "astar" else tree_searcho
+        latest_first, states = run(searcho(question, path, expanded, budget), (path, expanded))[0]
+        boards = list(latest_first)[::-1]
+    if not boards:
+        return Found([], {"states": states}, status=NO_SOLUTION)
+    moves_made = ["".join(board) for board in boards]
+    return Found([moves_made], {"states": states, "moves": len(moves_made) - 1})

@@ -22,7 +22,7 @@ from typing import Any
 
 from pysolve import fd
 from pysolve import minikanren as mk
-from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted, validation
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.hidato.model import Board, Question, placement
@@ -77,3 +77,15 @@ def solve(question: Question, budget: Budget) -> Found:
     grids = [board.grid(list(answer)) for answer in answers]
     stats = {"states": budget.spent, **({"reason": reason} if reason else {})}
     return counted(Found(grids, stats, status=status), question.count)
+
+
+def validate(question: Question, budget: Budget) -> Found:
+    """Check a filled board: each consecutive pair asked of the constraint the solver posts on two numbers
+    (`neighbours`, a table), one pair at a time, so that the answer names every pair that does not touch."""
+    mk.require()
+    board = question.board
+    cell_of = dict(board.givens)  # a filled board gives every number
+    table = neighbours(board)
+    broken = [[k, k + 1] for k in range(1, board.size)
+              if not mk.holds(mk.conj(fd.within(budget), fd.tablefd([cell_of[k], cell_of[k + 1]], table)))]
+    return validation(board.grid(), broken)

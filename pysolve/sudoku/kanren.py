@@ -16,14 +16,20 @@ from typing import Any
 
 from pysolve import fd
 from pysolve import minikanren as mk
-from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Found, counted, validation
 from pysolve.budget import Budget
-from pysolve.sudoku.model import Board, Question, placement
+from pysolve.sudoku.model import UNITS, Board, Question, placement
 
 
 def unito(cells: list[Any]) -> mk.Goal:
     """The relation 'the cells of one unit (row, column or box) hold different values'."""
     return fd.distinctfd(cells)
+
+
+def repeatedo(cells: list[Any], value: Any) -> mk.Goal:
+    """The relation 'two of the cells hold value'."""
+    return mk.disj(*(mk.conj(mk.eq(cells[i], value), mk.eq(cells[j], value))
+                     for i in range(len(cells)) for j in range(i + 1, len(cells))))
 
 
 def sudokuo(board: Board, cells: list[Any]) -> mk.Goal:
@@ -50,3 +56,18 @@ def solve(question: Question, budget: Budget) -> Found:
     grids = [[list(values[r * n:(r + 1) * n]) for r in range(n)] for values in answers_found]
     stats = {"states": budget.spent, **({"reason": reason} if reason else {})}
     return counted(Found(grids, stats, status=status), question.count)
+
+
+def validate(question: Question, budget: Budget) -> Found:
+    """Check a filled grid: each unit asked of `unito` on its own (rows, then columns, then boxes), and
+    in a unit that breaks it, the values `repeatedo` finds twice, as [kind, number, value]."""
+    mk.require()
+    board = question.board
+    broken: list[list[object]] = []
+    for kind, units in zip(UNITS, board.geometry.units):
+        for number, unit in enumerate(units, start=1):
+            cells = [board.cells[cell] for cell in unit]
+            if not mk.holds(mk.conj(fd.within(budget), unito(cells))):
+                value = mk.var()
+                broken += [[kind, number, repeated] for repeated in sorted(set(mk.run(repeatedo(cells, value), value)))]
+    return validation(board.rows(), broken)

@@ -9,6 +9,11 @@ ones of `pysolve.minikanren`; stock interleaving takes minutes here. Both
 record themselves when the budget carries a trace (docs/tangram.md,
 "Searches recorded"): a node per placement chosen, entered below the one
 before it.
+
+Validation asks each rule of a tiling of placed pieces on its own: `insideo`
+(the placement is one of its piece's slots, so on the board), `cello` (the
+cells a placement covers: two placements overlap on the cells both cover)
+and `membero` (every piece of the instance is among the placed ones).
 """
 
 from __future__ import annotations
@@ -18,19 +23,10 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, conj, dead_ends, disj_over, entered, eq, fail, given, lazy, solved, var
-from pysolve.tangram.found import found
+from pysolve.tangram.found import found, validation
 from pysolve.tangram.pieces import Instance, Placement, Slot
 from pysolve.tangram.question import Question
 from pysolve.tangram.search import breadth_first, describe
-
-MAX_CELLS = 1024  # the largest board the relations are asked to cover (32 x 32)
-MAX_SLOTS = 50_000  # the most placements in the empty board the relations go through
-
-
-def can_answer(question: Question) -> bool:
-    """True for the instances the relations hold in reasonable time and memory (within the limits above)."""
-    instance = question.instance
-    return instance.width * instance.height <= MAX_CELLS and instance.slot_count <= MAX_SLOTS
 
 
 def can_trace(question: Question) -> bool:
@@ -131,3 +127,41 @@ def options(question: Question, budget: Budget) -> Found:
     placement = var()
     return found(question, mk.run(optiono(question.instance, question.piece, question.free, placement, var()),
                                         placement))
+
+
+def insideo(instance: Instance, placement: Placement) -> mk.Goal:
+    """`placement` is one of the slots of its piece: it lies on the board."""
+    return disj_over(instance.slots[placement.piece], lambda slot: eq(placement, slot.placement))
+
+
+def cello(placement: Placement, cell: Any) -> mk.Goal:
+    """`cell` (x, y) is one of the cells `placement` covers, in board order."""
+    x, y = var(), var()
+    return conj(eq(cell, (x, y)),
+                disj_over(range(placement.x, placement.x + placement.width), lambda column: eq(x, column)),
+                disj_over(range(placement.y, placement.y + placement.height), lambda row: eq(y, row)))
+
+
+def membero(item: Any, items: list[Any]) -> mk.Goal:
+    """`item` is one of `items`."""
+    return disj_over(items, lambda each: eq(item, each))
+
+
+def validate(question: Question, budget: Budget) -> Found:
+    """What keeps the placed pieces from being a tiling, each rule asked on its own, in the order of the
+    reference rules (pysolve.tangram.rules.problems): pieces off the board, overlaps (with the cells both
+    cover), pieces not placed."""
+    mk.require()
+    instance = question.instance
+    instance.slots_within(budget)
+    ordered = instance.sort(question.placed)
+    problems: list[list[Any]] = [["out_of_board", p.piece] for p in ordered if not mk.holds(insideo(instance, p))]
+    for index, first in enumerate(ordered):
+        for second in ordered[index + 1:]:
+            cell = var()
+            shared = len(mk.run(conj(cello(first, cell), budget.tick(), cello(second, cell)), cell))
+            if shared:
+                problems.append(["overlap", first.piece, second.piece, shared])
+    placed = [p.piece for p in question.placed]
+    problems += [["missing", name] for name in instance.names if not mk.holds(membero(name, placed))]
+    return validation(question, problems)
