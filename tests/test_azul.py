@@ -276,6 +276,12 @@ def test_mixed_strategies_agree_across_back_ends(pysolve_backend):
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS))
 def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant):
     report = crosscheck(get("azul"), Question(players, seed, variant))  # Prolog plays the whole game in one query
+    if not report.results:  # a grey game that never ends (docs/azul.md): stopped on every engine, no answer
+        assert variant == GREY and set(report.skipped) == set(pysolve_backends), report.unanswered()
+        assert all(reason.startswith("unknown") for reason in report.skipped.values()), report.skipped
+        with pytest.raises(SearchLimitExceeded, match="5000 moves"):
+            packed.random_game(players, seed, variant)
+        return
     assert report.agree and set(report.results) == set(pysolve_backends), report.difference
     answers = list(report.results.values())
     assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
