@@ -36,7 +36,7 @@ def pettingzoo_game(seed: int) -> None:
             action = int(picker.choice(np.flatnonzero(observation["action_mask"])))
         else:
             state = env.state
-            action = action_index(mcts(state.to_json(), state.legal_moves(), env.stream))
+            action = action_index(mcts(state.to_json(), state.legal_moves(), env.stream), env.players)
         env.step(action)
     print(env.render())
     print(f"PettingZoo: scores {env.state.returns()}, winners {env.state.winners()}, "
@@ -52,7 +52,7 @@ def gymnasium_game(seed: int) -> None:
     while not done:
         action = int(picker.choice(np.flatnonzero(observation["action_mask"])))
         if steps == 0:
-            print(f"Gymnasium: first action {action} = {describe_move(action_move(action))}")
+            print(f"Gymnasium: first action {action} = {describe_move(action_move(action, 2))}")
         observation, reward, terminated, truncated, info = env.step(action)
         total, steps, done = total + reward, steps + 1, terminated or truncated
     print(f"Gymnasium: {steps} steps against greedy, return {total}, scores {info['scores']}")

@@ -15,7 +15,8 @@
             tile_score/4,          % +Wall, +Row, +Column, -Points
             end_bonus/2,           % +Wall, -Points
             end_bonus/3,           % +Wall, +Colours, -Points
-            grey_column/5,         % +Wall, +Colours, +Row, +Colour, -Column
+            grey_columns/5,        % +Wall, +Colours, +Row, +Colour, -Columns
+            row_completable/3,     % +Wall, +Colours, +Row
             floor_points/2,        % +Items, -Points
             winners_of/3           % +Scores, +Rows, -Seats
           ]).
@@ -27,7 +28,8 @@ The rules are relations between game states, terms
   azul(Players, Round, Moves, Turn, Starter, Phase, Marker, Factories,
        Centre, Bag, Lid, Boards)
 
-with Phase `offer` or `over`; Turn the seat to move (-1 once over);
+with Phase `offer`, `tiling` or `over`; Turn the seat to move (-1 once
+over; in the tiling phase the seat choosing a column);
 Marker `centre` or the seat that took it this round; Factories one list
 of 5 colour counts per factory; Centre, Bag and Lid colour counts; Boards
 one board(Score, Wall, Colours, Lines, Floor) per seat: Wall 5 rows of 5
@@ -43,19 +45,23 @@ rules and stores the result. A whole random game (run_random_game/4)
 threads the state through its turns and stores it once.
 
 The variant (grey side of the board): a full pattern line's tile may go
-on any free cell of its row whose column holds no tile of that colour;
-the column is the one where it scores most, the leftmost among equals
-(grey_column/5); when there is none, the line's tiles fall to the floor.
+on any free cell of its row whose column holds no tile of that colour
+(grey_columns/5), and its owner chooses which: when the factory offer
+ends the walls are tiled seat by seat, top line first, and at each full
+line with such a cell the game waits in the phase `tiling`, that seat to
+move; when there is none, the line's tiles fall to the floor.
 
 A move is [Source, Colour, Destination]: Source -1 is the centre, 0.. a
-factory; Destination 0 the floor, 1..5 a pattern line. Randomness comes
-in as data: a list of integers, one read per tile drawn (index into the
-bag modulo its size) and one per move the random strategy chooses.
+factory; Destination 0 the floor, 1..5 a pattern line. In the tiling
+phase a move is [-2, Row, Column]: the tile of the line of Row (0-based)
+to that wall column. Randomness comes in as data: a list of integers, one
+read per tile drawn (index into the bag modulo its size) and one per move
+the random strategy chooses.
 */
 
 :- set_prolog_flag(optimise, true).   % compile the rules' arithmetic inline
 :- use_module(azul_facts).
-:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2]).
+:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2, permutation/2]).
 :- use_module(library(apply), [maplist/2, maplist/3, maplist/4, foldl/4, foldl/6]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(pairs), [pairs_values/2]).
@@ -139,14 +145,29 @@ legal_moves(Id, Moves) :-
     game_state(Id, State),
     state_moves(State, Moves).
 
-%   state_moves(+State, -Moves): the legal moves in State (legal_moves/2).
+%   state_moves(+State, -Moves): the legal moves in State (legal_moves/2);
+%   in the tiling phase, the columns of the chooser's top full line.
 state_moves(azul(_, _, _, Seat, _, Phase, _, Factories, Centre, _, _, Boards), Moves) :-
     (   Phase == offer
     ->  item(Seat, Boards, board(_, Wall, Colours, Lines, _)),
         maplist(destinations(Wall, Colours, Lines), [0, 1, 2, 3, 4], Allowed),
         source_moves(Centre, -1, Allowed, Moves, Moves1),
         factory_moves(Factories, 0, Allowed, Moves1, [])
+    ;   Phase == tiling
+    ->  item(Seat, Boards, board(_, Wall, Colours, Lines, _)),
+        pending_line(Lines, 0, Row, Colour),
+        grey_columns(Wall, Colours, Row, Colour, Columns),
+        findall([-2, Row, Column], member(Column, Columns), Moves)
     ;   Moves = []
+    ).
+
+%   pending_line(+Lines, +Row0, -Row, -Colour): Row is the first full line
+%   from Row0 on (0-based), of Colour.
+pending_line([line(Colour0, Count)|Lines], Row0, Row, Colour) :-
+    (   Count =:= Row0 + 1
+    ->  Row = Row0, Colour = Colour0
+    ;   Row1 is Row0 + 1,
+        pending_line(Lines, Row1, Row, Colour)
     ).
 
 %   destinations(+Wall, +Colours, +Lines, +Colour, -Ds): where Colour may
@@ -249,6 +270,16 @@ apply_move(azul(Players, Round, Moves0, Seat, Starter, offer, Marker0, Factories
         Rest = Randoms
     ).
 
+apply_move(azul(Players, Round, Moves, Seat, Starter, tiling, Marker, Factories, Centre, Bag, Lid0, Boards0),
+           [-2, Row, Column], Randoms, Rest, State) :-
+    swap_nth0(Seat, Boards0, board(Score0, Wall0, Colours0, Lines0, Floor), board(Score, Wall, Colours, Lines, Floor),
+              Boards),
+    swap_nth0(Row, Lines0, line(Colour, _), line(-1, 0), Lines),
+    line_to(cell(Column), Row, Colour, tiling(Wall0, Colours0, Score0, Floor), tiling(Wall, Colours, Score, Floor),
+            Lid0, Lid),
+    tile_on(azul(Players, Round, Moves, Seat, Starter, tiling, Marker, Factories, Centre, Bag, Lid, Boards),
+            Randoms, Rest, State).
+
 %   take(+Source, +Colour, +Seat, +Marker0, -Marker, +Factories0, -Factories,
 %        +Centre0, -Centre, -Taken, -TookMarker): remove all tiles of
 %   Colour from Source; a factory's other tiles go to the centre; the
@@ -329,72 +360,115 @@ offer_empty(Factories, Centre) :-
     Centre == Empty,
     maplist(==(Empty), Factories).
 
-%   end_round(+State0, +Randoms, -Rest, -State): the wall tiling of every
-%   player, the start passed on, then the end of the game or the next round.
-end_round(azul(Players, Round, Moves, _, Starter0, offer, Marker, Factories, Centre, Bag, Lid0, Boards0),
+%   end_round(+State0, +Randoms, -Rest, -State): the factory offer is over:
+%   the walls are tiled from the first seat on (tile_on/4).
+end_round(azul(Players, Round, Moves, _, Starter, _, Marker, Factories, Centre, Bag, Lid, Boards),
           Randoms, Rest, State) :-
-    foldl(tile_wall, Boards0, Boards, Lid0, Lid),
-    (   Marker == centre
-    ->  Starter = Starter0
-    ;   Starter = Marker
-    ),
-    State1 = azul(Players, Round, Moves, Starter, Starter, offer, centre, Factories, Centre, Bag, Lid, Boards),
-    (   member(board(_, Wall, _, _, _), Boards),
-        complete_rows(Wall, Rows),
-        Rows > 0
-    ->  finish(State1, State),
+    tile_on(azul(Players, Round, Moves, 0, Starter, tiling, Marker, Factories, Centre, Bag, Lid, Boards),
+            Randoms, Rest, State).
+
+%   tile_on(+State0, +Randoms, -Rest, -State): the walls tiled from seat
+%   Turn on; at a line whose owner chooses a column the game waits (phase
+%   `tiling`, that seat to move); past the last seat the start passes on,
+%   then the end of the game or the next round.
+tile_on(azul(Players, Round, Moves, Seat, Starter0, _, Marker, Factories, Centre, Bag, Lid0, Boards0),
+        Randoms, Rest, State) :-
+    tile_seats(Seat, Players, Boards0, Boards, Lid0, Lid, Waiting),
+    (   Waiting = waiting(Chooser)
+    ->  State = azul(Players, Round, Moves, Chooser, Starter0, tiling, Marker, Factories, Centre, Bag, Lid, Boards),
         Rest = Randoms
-    ;   start_round(State1, Randoms, Rest, State)
+    ;   (   Marker == centre
+        ->  Starter = Starter0
+        ;   Starter = Marker
+        ),
+        State1 = azul(Players, Round, Moves, Starter, Starter, offer, centre, Factories, Centre, Bag, Lid, Boards),
+        (   (   member(board(_, Wall, _, _, _), Boards),
+                complete_rows(Wall, Rows),
+                Rows > 0
+            ;   \+ open_walls(Boards)
+            )
+        ->  finish(State1, State),
+            Rest = Randoms
+        ;   start_round(State1, Randoms, Rest, State)
+        )
     ).
 
-%   tile_wall(+Board0, -Board, +Lid0, -Lid): full lines top to bottom move
-%   one tile to the wall (scored at once, the rest to the lid; on a grey
-%   wall with no room for it, the whole line to the floor); then the
-%   floor penalty; the score never drops below 0.
-tile_wall(board(Score0, Wall0, Colours0, Lines0, Floor0), board(Score, Wall, Colours, Lines, []), Lid0, Lid) :-
+%   tile_seats(+Seat, +Players, +Boards0, -Boards, +Lid0, -Lid, -Waiting):
+%   the walls of Seat and the seats after it tiled; Waiting is `done`, or
+%   waiting(Chooser) at the first seat with a column to choose.
+tile_seats(Seat, Players, Boards0, Boards, Lid0, Lid, Waiting) :-
+    (   Seat >= Players
+    ->  Boards = Boards0, Lid = Lid0, Waiting = done
+    ;   swap_nth0(Seat, Boards0, Board0, Board, Boards1),
+        tile_wall(Board0, Board, Lid0, Lid1, Status),
+        (   Status == waiting
+        ->  Boards = Boards1, Lid = Lid1, Waiting = waiting(Seat)
+        ;   Seat1 is Seat + 1,
+            tile_seats(Seat1, Players, Boards1, Boards, Lid1, Lid, Waiting)
+        )
+    ).
+
+%   tile_wall(+Board0, -Board, +Lid0, -Lid, -Status): full lines top to
+%   bottom move one tile to the wall (scored at once, the rest to the
+%   lid; on a grey wall with no room for it, the whole line to the
+%   floor); then the floor penalty, the score never below 0 (Status
+%   `done`). Status is `waiting`, the floor still unpaid, at a grey wall's
+%   line whose owner chooses the column.
+tile_wall(board(Score0, Wall0, Colours0, Lines0, Floor0), Board, Lid0, Lid, Status) :-
     tile_lines(Lines0, 1, Lines, tiling(Wall0, Colours0, Score0, Floor0), tiling(Wall, Colours, Score1, Floor),
-               Lid0, Lid1),
-    length(Floor, Items),
-    floor_points(Items, Penalty),
-    foldl(floor_to_lid, Floor, Lid1, Lid),
-    Score is max(0, Score1 - Penalty).
-
-tile_lines([], _, [], Tiling, Tiling, Lid, Lid).
-tile_lines([line(Colour, Count)|Lines0], D, [Line|Lines], Tiling0, Tiling, Lid0, Lid) :-
-    (   Count =:= D
-    ->  Row is D - 1,
-        place_on_wall(Tiling0, Row, Colour, Tiling1, Lid0, Lid1),
-        Line = line(-1, 0)
-    ;   Tiling1 = Tiling0, Lid1 = Lid0,
-        Line = line(Colour, Count)
-    ),
-    D1 is D + 1,
-    tile_lines(Lines0, D1, Lines, Tiling1, Tiling, Lid1, Lid).
-
-%   place_on_wall(+Tiling0, +Row, +Colour, -Tiling, +Lid0, -Lid): the tile of
-%   the full line Row goes to its wall cell and scores, the line's other
-%   tiles to the lid; a grey wall without a cell for it takes none, and
-%   the whole line falls to the floor (past its slots, to the lid).
-place_on_wall(tiling(Wall0, Colours0, Score0, Floor0), Row, Colour, tiling(Wall, Colours, Score, Floor), Lid0, Lid) :-
-    (   wall_cell(Colours0, Wall0, Row, Colour, Column)
-    ->  set_cell(Wall0, Row, Column, 1, Wall),
-        colour_cell(Colours0, Row, Column, Colour, Colours),
-        tile_score(Wall, Row, Column, Points),
-        Score is Score0 + Points,
-        Floor = Floor0,
-        add_count(Colour, Row, Lid0, Lid)
-    ;   Wall = Wall0, Colours = Colours0, Score = Score0,
-        Fallen is Row + 1,
-        to_floor(Fallen, Colour, Floor0, Floor, Lid0, Lid)
+               Lid0, Lid1, Status),
+    (   Status == waiting
+    ->  Board = board(Score1, Wall, Colours, Lines, Floor),
+        Lid = Lid1
+    ;   length(Floor, Items),
+        floor_points(Items, Penalty),
+        foldl(floor_to_lid, Floor, Lid1, Lid),
+        Score is max(0, Score1 - Penalty),
+        Board = board(Score, Wall, Colours, Lines, [])
     ).
 
-%   wall_cell(+Colours, +Wall, +Row, +Colour, -Column): the cell of row
-%   Row that takes Colour: its colour's cell on the coloured wall, the
-%   policy's choice on a grey wall (fails when there is none).
-wall_cell(none, _, Row, Colour, Column) :-
+tile_lines([], _, [], Tiling, Tiling, Lid, Lid, done).
+tile_lines([line(Colour, Count)|Lines0], D, Lines, Tiling0, Tiling, Lid0, Lid, Status) :-
+    Row is D - 1,
+    D1 is D + 1,
+    (   Count =\= D
+    ->  Lines = [line(Colour, Count)|Lines1],
+        tile_lines(Lines0, D1, Lines1, Tiling0, Tiling, Lid0, Lid, Status)
+    ;   Tiling0 = tiling(Wall, Colours, _, _),
+        line_fate(Colours, Wall, Row, Colour, Fate),
+        (   Fate == choose
+        ->  Lines = [line(Colour, Count)|Lines0], Tiling = Tiling0, Lid = Lid0, Status = waiting
+        ;   Lines = [line(-1, 0)|Lines1],
+            line_to(Fate, Row, Colour, Tiling0, Tiling1, Lid0, Lid1),
+            tile_lines(Lines0, D1, Lines1, Tiling1, Tiling, Lid1, Lid, Status)
+        )
+    ).
+
+%   line_fate(+Colours, +Wall, +Row, +Colour, -Fate): what becomes of the
+%   full line Row of Colour: cell(Column), its colour's cell on the
+%   coloured wall (Colours `none`); on a grey wall `choose` when some
+%   column may take it, else `fall`.
+line_fate(none, _, Row, Colour, cell(Column)) :-
     wall_colour(Row, Column, Colour).
-wall_cell([C0|Colours], Wall, Row, Colour, Column) :-
-    grey_column(Wall, [C0|Colours], Row, Colour, Column).
+line_fate([C0|Colours], Wall, Row, Colour, Fate) :-
+    (   grey_columns(Wall, [C0|Colours], Row, Colour, [_|_])
+    ->  Fate = choose
+    ;   Fate = fall
+    ).
+
+%   line_to(+Fate, +Row, +Colour, +Tiling0, -Tiling, +Lid0, -Lid): the full
+%   line Row's tile onto wall cell(Column), scored, its other tiles to the
+%   lid; or, `fall`, all its tiles to the floor (past its slots, the lid).
+line_to(cell(Column), Row, Colour, tiling(Wall0, Colours0, Score0, Floor), tiling(Wall, Colours, Score, Floor),
+        Lid0, Lid) :-
+    set_cell(Wall0, Row, Column, 1, Wall),
+    colour_cell(Colours0, Row, Column, Colour, Colours),
+    tile_score(Wall, Row, Column, Points),
+    Score is Score0 + Points,
+    add_count(Colour, Row, Lid0, Lid).
+line_to(fall, Row, Colour, tiling(Wall, Colours, Score, Floor0), tiling(Wall, Colours, Score, Floor), Lid0, Lid) :-
+    Fallen is Row + 1,
+    to_floor(Fallen, Colour, Floor0, Floor, Lid0, Lid).
 
 colour_cell(none, _, _, _, none).
 colour_cell([C0|Colours0], Row, Column, Colour, Colours) :-
@@ -404,32 +478,47 @@ set_cell(Wall0, Row, Column, Value, Wall) :-
     swap_nth0(Row, Wall0, Cells0, Cells, Wall),
     swap_nth0(Column, Cells0, _, Value, Cells).
 
-%!  grey_column(+Wall, +Colours, +Row, +Colour, -Column) is semidet.
+%   open_walls(+Boards): some row of some wall can still be completed
+%   (always, on the coloured wall).
+open_walls(Boards) :-
+    member(board(_, Wall, Colours, _, _), Boards),
+    (   Colours == none
+    ->  true
+    ;   between(0, 4, Row),
+        row_completable(Wall, Colours, Row)
+    ),
+    !.
+
+%!  row_completable(+Wall, +Colours, +Row) is semidet.
 %
-%   Column is where pysolve's policy places Colour in row Row of a grey
-%   wall (Wall 0/1 cells, Colours the colour of each tile, -1 for none):
-%   among the free cells whose column holds no tile of Colour, the one
-%   scoring most, the leftmost among equals. Fails when there is none.
+%   Row of a grey wall can still be completed: the colours it lacks can
+%   fill its free cells, one to a cell, none in a column already holding
+%   it. Bad column choices can close every row of every wall; then the
+%   game ends.
 
-grey_column(Wall, Colours, Row, Colour, Column) :-
+row_completable(Wall, Colours, Row) :-
     must_be(list, Colours),
-    findall(Points-C, grey_cell(Wall, Colours, Row, Colour, C, Points), [First|Scored]),
-    foldl(better_cell, Scored, First, _-Column).
-
-grey_cell(Wall, Colours, Row, Colour, Column, Points) :-
     nth0(Row, Wall, Cells),
-    nth0(Column, Cells, 0),
-    \+ ( member(ColourRow, Colours), nth0(Column, ColourRow, Colour) ),
-    set_cell(Wall, Row, Column, 1, Wall1),
-    tile_score(Wall1, Row, Column, Points).
+    nth0(Row, Colours, RowColours),
+    findall(Column, nth0(Column, Cells, 0), Free),
+    findall(Colour, ( between(0, 4, Colour), \+ memberchk(Colour, RowColours) ), Missing),
+    permutation(Missing, Order),
+    maplist(column_lacks(Colours), Free, Order),
+    !.
 
-%   better_cell(+Cell, +Best0, -Best): the higher scoring of two
-%   Points-Column pairs, the earlier (leftmost) among equals.
-better_cell(Points-Column, Points0-Column0, Best) :-
-    (   Points > Points0
-    ->  Best = Points-Column
-    ;   Best = Points0-Column0
-    ).
+column_lacks(Colours, Column, Colour) :-
+    \+ ( member(ColourRow, Colours), nth0(Column, ColourRow, Colour) ).
+
+%!  grey_columns(+Wall, +Colours, +Row, +Colour, -Columns) is det.
+%
+%   Columns (ascending) are those where row Row of a grey wall (Wall 0/1
+%   cells, Colours the colour of each tile, -1 for none) may take Colour:
+%   a free cell whose column holds no tile of Colour.
+
+grey_columns(Wall, Colours, Row, Colour, Columns) :-
+    must_be(list, Colours),
+    nth0(Row, Wall, Cells),
+    findall(Column, ( nth0(Column, Cells, 0), column_lacks(Colours, Column, Colour) ), Columns).
 
 floor_to_lid(Item, Lid0, Lid) :-
     (   marker_item(Item)
@@ -619,7 +708,8 @@ game_result(_, more, '', []).
 %
 %   Play game Id on with the original random-feasible strategy: a move
 %   chosen uniformly (one number of Randoms, modulo) among those putting
-%   a tile on a pattern line, else among all legal moves. Status is
+%   a tile on a pattern line, else among all legal moves; a grey wall's
+%   column uniformly among those allowed. Status is
 %   `over`, or `more` when Randoms ran short of one move plus a full deal.
 
 run_random_game(Id, Randoms, Used, Status) :-
@@ -673,10 +763,11 @@ random_feasible(Moves, Random, Move) :-
     nth0(Index, Pool, Move).
 
 %   feasible(+Moves, -Feasible, +Size0, -Size): the moves putting a tile
-%   on a pattern line, and how many (plus Size0).
+%   on a pattern line or, in the tiling phase, on the wall, and how many
+%   (plus Size0).
 feasible([], [], Size, Size).
 feasible([[Source, Colour, D]|Moves], Feasible, Size0, Size) :-
-    (   D > 0
+    (   ( D > 0 ; Source =:= -2 )
     ->  Feasible = [[Source, Colour, D]|Feasible1],
         Size1 is Size0 + 1
     ;   Feasible = Feasible1,
@@ -711,10 +802,11 @@ winners_of(Scores, Rows, Seats) :-
 %!  export_state(+Id, -State) is det.
 %
 %   State is game Id as plain lists: [Players, Round, Moves, Turn,
-%   Starter, Marker, Factories, Centre, Bag, Lid, Boards, Over, Variant]
+%   Starter, Marker, Factories, Centre, Bag, Lid, Boards, Phase, Variant]
 %   with Marker -1 for the centre, Boards one [Score, Wall, Lines, Floor,
 %   Colours] per seat (Lines as [Colour, Count] pairs, Colours `none` on a
-%   coloured wall), Over `true` or `false`, Variant `standard` or `grey`.
+%   coloured wall), Phase `offer`, `tiling` or `over`, Variant `standard`
+%   or `grey`.
 
 export_state(Id, List) :-
     game_state(Id, State),
@@ -722,9 +814,9 @@ export_state(Id, List) :-
 
 %   state_list(?State, ?List): a state term and its plain lists (export_state/2).
 state_list(azul(Players, Round, Moves, Turn, Starter, Phase, Holder, Factories, Centre, Bag, Lid, Boards),
-           [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Lists, Over, Variant]) :-
+           [Players, Round, Moves, Turn, Starter, Marker, Factories, Centre, Bag, Lid, Lists, Phase, Variant]) :-
     maplist(board_list, Boards, Lists),
-    phase_over(Phase, Over),
+    must_be(oneof([offer, tiling, over]), Phase),
     holder_marker(Holder, Marker),
     (   Boards = [board(_, _, none, _, _)|_]
     ->  Variant = standard
@@ -733,9 +825,6 @@ state_list(azul(Players, Round, Moves, Turn, Starter, Phase, Holder, Factories, 
 
 board_list(board(Score, Wall, Colours, Lines, Floor), [Score, Wall, Pairs, Floor, Colours]) :-
     maplist(line_pair, Lines, Pairs).
-
-phase_over(offer, false).
-phase_over(over, true).
 
 holder_marker(Holder, Marker) :-
     (   Holder == centre

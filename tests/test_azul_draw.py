@@ -17,7 +17,7 @@ import pytest
 from pysolve.azul import draw, svg
 from pysolve.azul.match import play_match
 from pysolve.azul.model import FLOOR_SLOTS, MARKER
-from pysolve.azul.replay import settle, story, tile_points, why
+from pysolve.azul.replay import read_log, settle, story, tile_points, why
 from pysolve.azul.replay_page import frames, logged_games, page, page_steps, write_pictures
 from pysolve.cli import main
 from pysolve.errors import InputError
@@ -86,6 +86,36 @@ def test_grey_wall_games_are_told_with_their_chosen_cells_and_fallen_lines(pysol
         assert 'href="#grey"' in picture and 'href="#e0"' not in picture  # no printed colours on a grey wall
         assert " . " in draw.board(final, 0)
     assert fallen >= 1  # random seats on a grey wall lose a full line now and then
+
+
+def test_each_column_choice_is_told_and_a_choice_the_wall_contradicts_is_refused(pysolve_backend):
+    records = play_match(2, 4, pysolve_backend, ["greedy", "lookahead"], log=True, variant="grey").log
+    choices = [record for record in records if record["type"] == "move" and record["move"][0] == -2]
+    steps = story(records)
+    told = [step for step in steps if step.kind == "move" and " chooses: line " in step.text]
+    assert len(told) == len(choices) > 3
+    waiting = [step for step in steps if step.kind == "choose"]
+    assert len(waiting) == len(choices) and all(step.state["phase"] == "tiling" for step in waiting)
+    assert "?" in draw.board(waiting[0].state, waiting[0].seat)  # the cells the chooser may take
+    final = [step for step in steps if step.kind == "bonus"][-1].state
+    assert [board["score"] for board in final["boards"]] == records[-1]["scores"]
+    index = records.index(choices[0])
+    row, column = choices[0]["move"][1:]
+    wall = choices[0]["state"]["boards"][choices[0]["seat"]]["wall"]
+    other = next(c for c in range(5) if c != column and not wall[row][c])
+    records[index] = {**choices[0], "move": [-2, row, other]}
+    with pytest.raises(InputError, match=f"log record {index + 1}: seat .* chose column {other + 1}"):
+        story(records)
+
+
+@pytest.mark.parametrize("name", ["grey-policy-2p-seed4.jsonl", "grey-policy-3p-seed7.jsonl"])
+def test_grey_logs_recorded_before_the_choice_still_replay(name):
+    records = read_log(Path(__file__).parent / "data" / "azul" / name)
+    assert not any(record["type"] == "move" and record["move"][0] == -2 for record in records)
+    steps = story(records)
+    final = [step for step in steps if step.kind == "bonus"][-1].state
+    assert [board["score"] for board in final["boards"]] == records[-1]["scores"]
+    assert sum(step.kind == "tile" for step in steps) > 10 and "wall row" in draw.replay(records)
 
 
 def test_many_games_are_told_without_disagreeing_with_the_python_rules():

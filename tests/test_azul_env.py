@@ -27,9 +27,9 @@ def tiles_seen(observation: np.ndarray, players: int) -> int:
     """All tiles an observation shows (offer, bag, lid, lines, walls, floors without the marker)."""
     offer = FACTORIES[players] * 5 + 5
     total = int(observation[:offer].sum()) + int(observation[offer + 1:offer + 11].sum())
-    boards = observation[offer + 13:].reshape(players, 38)
+    boards = observation[offer + 14:].reshape(players, 38)
     for board in boards:
-        total += int(board[1:26].sum()) + int(board[31:36].sum()) + int(board[36]) - int(board[37])
+        total += int((board[1:26] > 0).sum()) + int(board[31:36].sum()) + int(board[36]) - int(board[37])
     return total
 
 
@@ -44,8 +44,11 @@ def random_run(env: AzulEnv, seed: int, picker: np.random.Generator) -> list[tup
             continue
         mask = observation["action_mask"]
         legal = env.state.legal_moves()
-        assert sorted(np.flatnonzero(mask).tolist()) == sorted(action_index(move) for move in legal)
-        assert [action_move(action_index(move)) for move in legal] == legal
+        players = env.players
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(action_index(move, players) for move in legal)
+        assert [action_move(action_index(move, players), players) for move in legal] == legal
+        tiling = observation["observation"][FACTORIES[players] * 5 + 18]
+        assert mask[action_count(players) - 25:].any() == (tiling > 0) == env.state.is_tiling
         for other in env.agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
@@ -58,9 +61,10 @@ def random_run(env: AzulEnv, seed: int, picker: np.random.Generator) -> list[tup
 
 @pytest.mark.filterwarnings("ignore:Observation")  # a Dict with the mask, as PettingZoo's own classic games
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_pettingzoo_api_test_passes(players: int) -> None:
-    api_test(AzulEnv(players), num_cycles=300)
-    seed_test(lambda: AzulEnv(players), num_cycles=100)
+@pytest.mark.parametrize("variant", ["standard", "grey"])
+def test_pettingzoo_api_test_passes(players: int, variant: str) -> None:
+    api_test(AzulEnv(players, variant=variant), num_cycles=300)
+    seed_test(lambda: AzulEnv(players, variant=variant), num_cycles=100)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -75,6 +79,16 @@ def test_the_mask_is_the_legal_moves_and_rewards_add_up_to_the_scores(players: i
     winners = state.winners()
     for seat, agent in enumerate(env.possible_agents):
         assert totals[agent] == state.returns()[seat] + (3.0 if seat in winners else -3.0)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_grey_wall_offers_its_column_choices_and_the_standard_wall_never_does(players: int) -> None:
+    for variant, seed in (("grey", 3), ("standard", 3)):
+        env = AzulEnv(players, variant=variant)
+        record = random_run(env, seed, np.random.default_rng(2))
+        chosen = [action for _, _, action, _ in record if action >= action_count(players) - 25]
+        assert bool(chosen) == (variant == "grey"), variant
+        assert all(action_move(action, players)[0] == -2 for action in chosen)
 
 
 def test_the_same_seed_replays_the_same_game_and_another_seed_does_not() -> None:
@@ -95,7 +109,7 @@ def test_a_seeded_environment_deals_the_game_play_match_deals() -> None:
             env.step(None)
             continue
         move = random_feasible(env.state.to_json(), env.state.legal_moves(), env.stream)
-        env.step(action_index(move))
+        env.step(action_index(move, 3))
     assert env.state.to_json() == play_match(3, 9, "python").state
 
 
@@ -106,14 +120,15 @@ def test_observation_fields_at_the_start() -> None:
     seat = env.state.current_player
     observation = env.observe(env.agent_selection)["observation"]
     low, high = observation_bounds(2)
-    assert observation.shape == low.shape == high.shape == (25 + 18 + 2 * 38,)
+    assert observation.shape == low.shape == high.shape == (25 + 19 + 2 * 38,)
     assert observation[:25].tolist() == [count for factory in table.factories for count in factory]
     assert observation[25:30].tolist() == [0] * 5 and observation[30] == 1  # empty centre, the marker
     assert observation[31:36].tolist() == table.bag and observation[36:41].tolist() == [0] * 5
     assert observation[41] == 1 and observation[42] == 0  # round 1, the observer moves
     assert env.observe(f"player_{1 - seat}")["observation"][42] == 1
-    assert observation[43:].tolist() == [0] * 26 + [-1] * 5 + [0] * 7 + [0] * 26 + [-1] * 5 + [0] * 7
-    assert action_count(2) == 6 * 5 * 6 and sum(table.bag) == TOTAL_TILES - 20
+    assert observation[43] == 0  # no column being chosen
+    assert observation[44:].tolist() == [0] * 26 + [-1] * 5 + [0] * 7 + [0] * 26 + [-1] * 5 + [0] * 7
+    assert action_count(2) == 6 * 5 * 6 + 25 and sum(table.bag) == TOTAL_TILES - 20
 
 
 def test_an_illegal_action_raises_in_the_aec_environment() -> None:
@@ -127,6 +142,7 @@ def test_the_gymnasium_wrapper_passes_check_env_and_plays_to_the_end_against_gre
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(AzulGymEnv(2, opponent="greedy"), skip_render_check=True)
+        check_env(AzulGymEnv(2, opponent="greedy", variant="grey"), skip_render_check=True)
     env = AzulGymEnv(3, seat=1, opponent="greedy", win_reward=2.0)
     observation, info = env.reset(seed=4)
     assert info["seed"] == 4

@@ -119,6 +119,7 @@ def test_a_whole_grey_wall_game_from_the_keyboard():
 
     shown = run_app(table, script)
     assert table.over and table.records[0]["variant"] == "grey" and "game over" in shown
+    assert any(record.get("seat") == 0 and record["move"][0] == -2 for record in table.records[1:-1])  # columns
     assert story(table.records)[0].text.startswith("game seed 6: 3 players (grey wall variant)")
 
 
@@ -259,3 +260,41 @@ def test_enter_after_an_unmatched_or_partial_code_plays_nothing():
     records, pending, shown = partial
     assert records == played and not pending and "type the rest, or pick one with the arrows" in shown
     assert table.pending and len(table.records) == played + 1 and chosen.startswith(other[:2])
+
+
+def at_your_wall(seed: int) -> Table:
+    """A grey-wall table played (your moves: the last listed, onto a line) up to your first column choice."""
+    table = Table(2, 0, ["greedy"], "python", seed, variant="grey")
+    while not (table.person_to_move and table.state.get("phase") == "tiling"):
+        assert not table.over
+        if table.person_to_move:
+            table.choose(table.legal_moves()[-1])
+        table.confirm()
+        table.others_move()
+    return table
+
+
+def test_on_the_grey_wall_you_type_the_column_of_your_full_line():
+    table = at_your_wall(3)
+    columns = table.legal_moves()
+    assert columns and all(move[0] == -2 for move in columns)
+    chosen = columns[-1]
+    key = move_key(chosen)
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        words = prompt(pilot)
+        shown = screen(pilot)
+        choices = pilot.app.query_one(OptionList)
+        listed = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+        await pilot.press(*key)
+        exact = [choices.get_option_at_index(i).id for i in range(choices.option_count)]
+        await pilot.press("enter")
+        return words, shown, listed, exact
+
+    words, shown, listed, exact = run_app(table, script)
+    assert "choose the column" in words and "?" in shown and "chooses the wall column of line" in shown
+    assert listed == [move_key(move) for move in columns] and exact == [key] and key[0] == "w"
+    assert table.records[-1]["move"] == list(chosen)
+    row, column = chosen[1:]
+    assert table.records[-1]["state"]["boards"][0]["wall"][row][column] == 1

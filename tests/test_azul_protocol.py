@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pysolve.azul import position
@@ -50,6 +50,14 @@ def deciding(players: int, variant: str, seed: int, steps: int) -> State:
     return state
 
 
+def tiling(players: int, seed: int, steps: int) -> State | None:
+    """The first State of a grey game, from `reached`'s on, where a seat chooses a column (None: the game ended)."""
+    state, stream = reached(players, "grey", seed, steps), RandomStream(seed)
+    while not (state.is_terminal or state.is_tiling):
+        state.apply(state.sample_chance(stream) if state.is_chance_node else stream.choice(state.legal_moves()))
+    return None if state.is_terminal else state
+
+
 FIRST = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "  # a game's first position
          "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-")
 
@@ -69,6 +77,23 @@ def test_a_position_string_round_trips_every_reachable_state(players, variant, s
     assert "\n" not in text and "  " not in text
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 10 ** 6), st.integers(0, 600))
+def test_a_grey_walls_pending_column_choice_round_trips_as_its_phase(players, seed, steps):
+    state = tiling(players, seed, steps)
+    assume(state is not None)
+    text = position.of_state(state)
+    assert text.split(" ")[1] == f"t{state.current_player}"
+    again = position.to_state(text)
+    assert again.is_tiling and again.to_json() == state.to_json() and position.of_state(again) == text
+    assert again.legal_moves() == state.legal_moves()
+    snapshot, phase = position.read(text)
+    assert phase == position.phase_of(snapshot) == "t"
+    codes = [position.move_code(move, phase) for move in state.legal_moves()]
+    assert [position.parse_move(code, phase) for code in codes] == state.legal_moves()
+    assert all(code[0] == "w" for code in codes)
+
+
 @pytest.mark.parametrize("backend", ["python", "kanren", "prolog"])
 def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend):
     rules = engine(backend)  # with Prolog hidden, its case is skipped here
@@ -77,6 +102,8 @@ def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend):
     @given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 10 ** 6), st.integers(0, 400))
     def agree(players, variant, seed, steps):
         state = deciding(players, variant, seed, steps)
+        if variant == "grey" and seed % 2:  # half the grey cases: a pending column choice
+            state = tiling(players, seed, steps) or state
         if state.is_terminal:
             return
         read, _ = position.read(position.of_state(state))
@@ -101,6 +128,8 @@ def test_the_first_position_of_a_game_reads_as_documented():
     (lambda f: f[:5], "expected 12 fields"),
     (lambda f: ["5s", *f[1:]], "field 1 (players and wall)"),
     (lambda f: [f[0], "p7", *f[2:]], "field 2 (phase)"),
+    (lambda f: [f[0], "t1", *f[2:]], "field 2 (phase) 't1': t (a column to choose) is a phase of the grey wall"),
+    (lambda f: ["2g", "t1", *f[2:]], "the walls are tiled only once the factories and the centre are empty"),
     (lambda f: [*f[:2], "x1", *f[3:]], "field 3 (round)"),
     (lambda f: [*f[:6], "BBYR/KKWW", *f[7:]], "field 7 (factories) 'BBYR/KKWW': expected 5 factories"),
     (lambda f: [*f[:7], "BQ", *f[8:]], "field 8 (centre)"),
@@ -124,6 +153,10 @@ def test_move_codes_are_the_terminal_table_s_and_read_back():
     for bad in ("", "1b6", "0b1", "1x1", "1b44", None):
         with pytest.raises(InputError, match="expected SOURCE COLOUR DESTINATION"):
             position.parse_move(bad)
+    assert position.move_code((-2, 1, 3), "t") == "w24" and position.parse_move("W24", "t") == (-2, 1, 3)
+    for bad in ("1b4", "w2", "w06", "w16", "w244"):
+        with pytest.raises(InputError, match="expected w LINE COLUMN"):
+            position.parse_move(bad, "t")
 
 
 # -- outside agents in games ---------------------------------------------------------------------
@@ -153,6 +186,22 @@ def test_a_tournament_against_the_example_agent_plays_every_game_to_its_end():
     standings = {s["strategy"]: s for s in tour.summarise(results)["strategies"]}
     assert standings[EXAMPLE]["seats"] == 4 and standings[EXAMPLE]["wins"] >= 3  # greedy beats random
     assert "forfeits" not in tour.summarise(results)
+
+
+def test_the_example_agent_chooses_its_grey_walls_columns_among_the_moves_it_is_sent():
+    results = tour.run(tour.tasks(2, 2, 30, "python", [EXAMPLE, "greedy+policy"], log=True, variant="grey",
+                                  move_seconds=5))
+    assert [result.forfeit for result in results] == [None] * 2 and all(result.state["over"] for result in results)
+    agent = Agent(EXAMPLE.removeprefix("cmd:"), 5)
+    state = tiling(3, 8, 200)
+    assert state is not None
+    snapshot = state.to_json()
+    try:
+        chosen = agent(snapshot, state.legal_moves(), RandomStream(1))
+    finally:
+        agent.close()
+    gains = {move: move_gain(snapshot, move) for move in state.legal_moves()}  # a column's gain: the tile's points
+    assert len(gains) > 1 and chosen in gains and gains[chosen] == max(gains.values())
 
 
 @pytest.mark.parametrize("kind", sorted(AGENTS))
@@ -294,6 +343,15 @@ def test_a_narrow_tree_keeps_the_best_line_moves_and_the_floor_only_when_nothing
     assert pruned(floor_only, 4) == floor_only[-4:]
     root = Node(state, 2, width=4)
     assert sorted(root.untried) == sorted(kept)
+
+
+def test_a_narrow_tree_keeps_every_column_of_a_grey_walls_choice_the_first_included():
+    states = (tiling(2, seed, 30 * seed) for seed in range(60))
+    state = next(state for state in states if state is not None and len(state.legal_moves()) > 1
+                 and any(move[2] == 0 for move in state.legal_moves()))  # column 0 is no floor move
+    for width in (1, 4):
+        assert sorted(Node(state, 2, width=width).untried) == sorted(state.legal_moves())
+    assert Mcts(iterations=30, width=1).search(state, random.Random(0))[0] in state.legal_moves()
 
 
 def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):

@@ -69,8 +69,8 @@ def test_spaces_and_shapes_of_reset_and_step() -> None:
     assert env.action_space == MultiDiscrete([action_count(3)] * 5)
     observations, info = env.reset(seed=4)
     assert observations in env.observation_space
-    assert observations["observation"].shape == (5, 167) and observations["observation"].dtype == np.int16
-    assert observations["action_mask"].shape == (5, 240) and observations["action_mask"].dtype == np.int8
+    assert observations["observation"].shape == (5, 168) and observations["observation"].dtype == np.int16
+    assert observations["action_mask"].shape == (5, 240 + 25) and observations["action_mask"].dtype == np.int8
     assert info["seed"].tolist() == [4, 5, 6, 7, 8] and info["_seed"].all()
     observations, rewards, terminations, truncations, info = env.step(
         random_actions(observations["action_mask"], np.random.default_rng(1)))
@@ -115,7 +115,7 @@ def test_the_fast_seat_plays_the_games_of_the_aec_environment(players: int, seat
         while True:
             while aec.agent_selection != agent and not (aec.terminations[agent] or aec.truncations[agent]):
                 state = aec.state
-                aec.step(action_index(others(state.to_json(), state.legal_moves(), aec.stream)))
+                aec.step(action_index(others(state.to_json(), state.legal_moves(), aec.stream), players))
             seen = aec.observe(agent)
             assert observation["observation"].tolist() == seen["observation"].tolist()
             assert observation["action_mask"].tolist() == seen["action_mask"].tolist()
@@ -189,7 +189,7 @@ def test_masks_are_the_legal_moves_of_every_table_at_every_step() -> None:
                 continue
             legal = seat_table.engine.legal_moves(table)
             assert sorted(np.flatnonzero(observations["action_mask"][index]).tolist()) == sorted(
-                action_index(move) for move in legal)
+                action_index(move, 4) for move in legal)
         observations, *_ = env.step(random_actions(observations["action_mask"], picker))
 
 
@@ -227,8 +227,31 @@ def test_batched_masks_are_the_engines_legal_moves_in_random_positions(players: 
     observations = np.stack([np.array(observation_values(table, seat), dtype=np.int16) for seat in range(players)])
     masks = legal_masks(observations, players, variant)
     for seat in range(players):
-        expected = {action_index(move) for move in match.legal_moves()} if seat == state["turn"] else set()
+        expected = {action_index(move, players) for move in match.legal_moves()} if seat == state["turn"] else set()
         assert set(np.flatnonzero(masks[seat]).tolist()) == expected
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_batched_masks_offer_the_grey_walls_column_choices_as_the_engine_does(players: int) -> None:
+    """Every position of random grey games where a column is chosen: the batched masks of all seats are the
+    engine's legal columns for the chooser (the 25 wall-cell actions only), nothing for the others."""
+    tilings = 0
+    for seed in range(3):
+        match = Match(players, seed, "python", variant=GREY)
+        while match.legal_moves():
+            table = match.handle
+            if table.tiling:
+                tilings += 1
+                observations = np.stack([np.array(observation_values(table, seat), dtype=np.int16)
+                                         for seat in range(players)])
+                masks = legal_masks(observations, players, GREY)
+                for seat in range(players):
+                    expected = ({action_index(move, players) for move in match.legal_moves()}
+                                if seat == table.turn else set())
+                    assert set(np.flatnonzero(masks[seat]).tolist()) == expected
+                    assert all(action >= action_count(players) - 25 for action in expected)
+            match.play()
+    assert tilings >= 20
 
 
 def test_an_illegal_action_ends_that_tables_game_or_raises() -> None:

@@ -323,11 +323,18 @@ def test_azul_strategies_offered(web: httpx.Client) -> None:
 def test_azul_grey_wall_variant(web: httpx.Client) -> None:
     state = web.post("/api/azul/games", json={"seats": ["you", "greedy"], "variant": "grey", "seed": 2}).json()
     assert state["state"]["variant"] == "grey"
+    columns = 0
     while not state["over"]:
+        if state["moves"][-1][0] == -2:  # your tiling: the cells your top full line may take
+            assert state["state"]["phase"] == "tiling" and all(move[0] == -2 for move in state["moves"])
+            wrong = next([-2, row, 0] for row in range(5) if [-2, row, 0] not in state["moves"])
+            assert "illegal move" in error_of(web.post(f"/api/azul/games/{state['id']}/moves", json={"move": wrong}),
+                                              400)
+            columns += 1
         state = web.post(f"/api/azul/games/{state['id']}/moves", json={"move": state["moves"][-1]}).json()
         if state["pending"]:
             state = web.post(f"/api/azul/games/{state['id']}/continue").json()
-    assert state["rounds"][-1]["final"]
+    assert state["rounds"][-1]["final"] and columns >= 3
     assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(you, greedy\)",
                         state["steps"][0]["text"])
     result = web.post("/api/azul/tournament", json={"games": 2, "variant": "grey"}).json()

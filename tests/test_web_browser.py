@@ -261,6 +261,38 @@ def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictu
     screenshot(page, pictures, "azul-end")
 
 
+def test_azul_grey_wall_columns_chosen_by_clicks(base: str, page: Page, pictures: Path) -> None:
+    page.goto(f"{base}/azul")
+    settle(page)
+    page.select_option("#variant", "grey")
+    page.fill("#seed", "4")
+    page.click("#start")
+    settle(page)
+    moves, columns = 0, 0
+    while page.get_attribute("body", "data-over") != "true":
+        cells = page.locator(".tile.cell-ok")
+        if cells.count():
+            assert "your wall" in (page.text_content("#turn") or "") and page.locator(".line.tiling").count() == 1
+            assert page.locator(".factory.source-ok").count() == 0
+            if not columns:
+                screenshot(page, pictures, "azul-grey")  # the cells the full line's tile may take, marked
+            cells.last.click()
+            columns += 1
+        else:
+            page.locator(".factory.source-ok").first.click()
+            page.locator(".tile.pick").last.click()
+            lines = page.locator(".line.dest-ok")
+            (lines.last if lines.count() else page.locator(".floor.dest-ok")).click()  # a line when one takes it
+        settle(page)
+        if page.get_attribute("body", "data-waiting") == "true":
+            page.click("#go-on")
+            settle(page)
+        moves += 1
+        assert moves < 300
+    assert columns >= 3 and page.text_content("#turn").startswith("Game over after")
+    assert page.locator("#scoring dd.step-choose").count() >= columns
+
+
 def test_azul_replay_and_tournament_charts(base: str, page: Page, tmp_path: Path, pictures: Path) -> None:
     log = tmp_path / "games.jsonl"
     assert cli.main(["azul", "simulate", "--games", "2", "--seed", "5", "--strategy", "random,greedy",

@@ -232,11 +232,13 @@ def run_crosscheck(args: argparse.Namespace) -> int:
         report = lockstep(args.players, args.games, args.seed, names, variant=args.variant)
     if args.json:
         json.dump({"backends": names, "variant": args.variant, "games": report.games, "moves": report.moves,
-                   "agree": report.agree, "difference": report.difference}, sys.stdout, indent=2)
+                   "columns": report.columns, "agree": report.agree, "difference": report.difference},
+                  sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         verdict = "all back ends agree" if report.agree else f"DISAGREEMENT: {report.difference}"
-        print(f"{plural(report.games, f'{args.variant} game')}, {plural(report.moves, 'move')} compared on "
+        columns = f" ({plural(report.columns, 'column choice')} among them)" if report.columns else ""
+        print(f"{plural(report.games, f'{args.variant} game')}, {plural(report.moves, 'move')}{columns} compared on "
               f"{', '.join(names)}: {verdict}")
     return 0 if report.agree else 1
 

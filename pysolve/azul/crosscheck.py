@@ -1,4 +1,5 @@
-"""Back ends in lockstep: the same seeded game on several back ends, compared after every move."""
+"""Back ends in lockstep: the same seeded game on several back ends, compared after every move (on the grey wall
+every column choice of the tiling phase too: the columns offered, the one chosen, the state after it)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pysolve.azul.match import Match
-from pysolve.azul.model import STANDARD, TOTAL_TILES, tile_count
+from pysolve.azul.model import STANDARD, TOTAL_TILES, is_tiling, tile_count
 from pysolve.crosscheck import first_difference
 
 
@@ -15,7 +16,8 @@ class Lockstep:
     """What a lockstep run compared and the first disagreement, if any."""
 
     games: int = 0
-    moves: int = 0
+    moves: int = 0  # every move compared, the column choices included
+    columns: int = 0  # of them, the column choices of a grey wall's tiling
     difference: str | None = None
 
     @property
@@ -41,6 +43,7 @@ def lockstep_game(players: int, seed: int, backends: Sequence[str], strategies: 
             for match, move in zip(matches, choices):
                 match.play(move)
             report.moves += 1
+            report.columns += is_tiling(choices[0])
         if report.agree and len({tuple(match.winners) for match in matches}) > 1:
             report.difference = f"seed {seed}: the back ends name different winners"
     finally:

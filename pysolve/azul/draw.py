@@ -1,13 +1,24 @@
 """Azul drawn as text, as people draw it: factories, the centre (with the first-player marker named),
 and per player the pattern lines (a right-aligned staircase) beside the wall, then the floor with its
-penalties. `replay` tells a logged game step by step (see `replay.story`)."""
+penalties; in a grey wall's tiling phase, the cells the chooser's line may take marked `?`. `replay`
+tells a logged game step by step (see `replay.story`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from pysolve.azul.model import CENTRE, FLOOR_SLOTS, LETTERS, MARKER, wall_colour
+from pysolve.azul.model import (
+    CENTRE,
+    COLOURS,
+    FLOOR_SLOTS,
+    LETTERS,
+    MARKER,
+    TILING,
+    grey_columns,
+    pending_line,
+    wall_colour,
+)
 from pysolve.azul.replay import SLOT_PENALTIES, Step, is_grey, penalty, story, tile_colour
 from pysolve.words import plural
 
@@ -46,13 +57,17 @@ def board(state: dict[str, Any], seat: int, name: str = "") -> str:
     """One player's board: score, pattern lines | wall (filled cells upper case), the floor and its cost."""
     data = state["boards"][seat]
     title = f"seat {seat}" + (f" ({name})" if name else "")
-    notes = ["to move"] * (state["turn"] == seat) + [f"holds {MARKER_NAME}"] * (state["marker"] == seat)
+    choosing, open_cells = choice(state, seat)
+    to_move = (f"chooses the wall column of line {choosing + 1} ({COLOURS[data['lines'][choosing][0]]}): ?"
+               if choosing >= 0 else "to move")
+    notes = [to_move] * (state["turn"] == seat) + [f"holds {MARKER_NAME}"] * (state["marker"] == seat)
     lines = [f"{title}: score {data['score']}" + (f"   <- {', '.join(notes)}" if notes else "")]
     for row in range(5):
         colour, count = data["lines"][row]
         slots = ["."] * (row + 1 - count) + [LETTERS[colour]] * count
         stair = " ".join(slots).rjust(9)
-        wall = " ".join(wall_cell(state, data, row, column) for column in range(5))
+        wall = " ".join("?" if row == choosing and column in open_cells else wall_cell(state, data, row, column)
+                        for column in range(5))
         lines.append(f"  {stair} | {wall}")
     floor = [("M" if item == MARKER else LETTERS[item]) for item in data["floor"]]
     floor += ["."] * (FLOOR_SLOTS - len(floor))
@@ -61,9 +76,20 @@ def board(state: dict[str, Any], seat: int, name: str = "") -> str:
     return "\n".join(lines)
 
 
+def choice(state: dict[str, Any], seat: int) -> tuple[int, list[int]]:
+    """The line (0-based) whose column `seat` chooses in a grey wall's tiling phase and the columns it may
+    take; (-1, []) when the seat chooses none now."""
+    if state.get("phase") != TILING or state["turn"] != seat:
+        return -1, []
+    data = state["boards"][seat]
+    row = pending_line(data["lines"])
+    return row, grey_columns(data["wall"], data["colours"], row, data["lines"][row][0])
+
+
 def how_far(state: dict[str, Any]) -> str:
     """Where the game is, for a table's heading: `round 2, 1 move`, `round 5, 52 moves - game over`."""
-    return f"round {state['round']}, {plural(state['moves'], 'move')}" + (" - game over" if state["over"] else "")
+    tiling = " - the walls are tiled" if state.get("phase") == TILING else ""
+    return f"round {state['round']}, {plural(state['moves'], 'move')}" + (" - game over" if state["over"] else tiling)
 
 
 def table(state: dict[str, Any], names: Sequence[str] | None = None) -> str:

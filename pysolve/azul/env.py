@@ -2,7 +2,9 @@
 
 `AzulEnv(players)` is PettingZoo's agent-environment cycle over `tree.State`:
 agents `player_0`.. are the seats, the action space is fixed (`Discrete`, one
-action per source x colour x destination, `action_index`/`action_move`), each
+action per source x colour x destination, then one per wall cell for the grey
+wall's column choices, which the coloured wall never offers;
+`action_index`/`action_move`), each
 observation is `{"observation": int16 array, "action_mask": int8 array}`
 (fields in docs/azul.md, "The PettingZoo environment"), the rewards of a step
 are every seat's score change plus, at the end, +/-`win_reward` for winners
@@ -44,10 +46,12 @@ from pysolve.azul.model import (
     MAX_MOVES,
     STANDARD,
     TOTAL_TILES,
+    WALL,
     Move,
     RandomStream,
     check_players,
     check_variant,
+    pending_line,
     wall_column,
 )
 from pysolve.azul.python import Table
@@ -58,29 +62,47 @@ from pysolve.errors import InputError
 SOURCES_OFFSET = 1  # source -1 (the centre) is action block 0
 DESTINATIONS = 6    # 0 the floor, 1..5 a pattern line
 BOARD_FIELDS = 38   # score 1, wall 25, line colours 5, line counts 5, floor items 1, holds marker 1
+WALL_CELLS = 25     # the actions choosing a grey wall's cell (row, column) for a full line's tile
 MAX_SCORE = 1000    # an upper bound of any Azul score, for the observation space
 
 
-def action_count(players: int) -> int:
-    """The size of the fixed action space: (centre + factories) x 5 colours x 6 destinations."""
+def taking_actions(players: int) -> int:
+    """How many actions take tiles: (centre + factories) x 5 colours x 6 destinations; the 25 wall cells follow."""
     return (FACTORIES[players] + 1) * 5 * DESTINATIONS
 
 
-def action_index(move: Move) -> int:
-    """The action number of a move (source, colour, destination)."""
+def action_count(players: int) -> int:
+    """The size of the fixed action space: the moves taking tiles, then a grey wall's 25 cells."""
+    return taking_actions(players) + WALL_CELLS
+
+
+def action_index(move: Move, players: int | None = None) -> int:
+    """The action number of a move (source, colour, destination) or, given the `players` whose action space it
+    is, a column choice (WALL, row, column)."""
     source, colour, destination = move
+    if source == WALL:
+        if players is None:
+            raise InputError("a column choice's action number depends on the players: action_index(move, players)")
+        return taking_actions(players) + colour * 5 + destination
     return ((source + SOURCES_OFFSET) * 5 + colour) * DESTINATIONS + destination
 
 
-def action_move(action: int) -> Move:
-    """The move (source, colour, destination) an action number stands for."""
+def action_move(action: int, players: int | None = None) -> Move:
+    """The move an action number stands for: (source, colour, destination), or, given the `players` whose action
+    space it is, (WALL, row, column) past the moves taking tiles."""
+    cell = int(action) - taking_actions(players) if players else -1
+    if cell >= 0:
+        return (WALL, *divmod(cell, 5))
     block, destination = divmod(int(action), DESTINATIONS)
     source, colour = divmod(block, 5)
     return (source - SOURCES_OFFSET, colour, destination)
 
 
-ACTION_MOVES = [action_move(action) for action in range(action_count(max(FACTORIES)))]  # by action number
-ACTION_NUMBERS = {move: action for action, move in enumerate(ACTION_MOVES)}  # action_index as a dict
+# players -> the move of each action number, and action_index as a dict (the wall cells' numbers depend on players)
+ACTION_MOVES = {players: [action_move(action, players) for action in range(action_count(players))]
+                for players in FACTORIES}
+ACTION_NUMBERS = {players: {move: action for action, move in enumerate(moves)}
+                  for players, moves in ACTION_MOVES.items()}
 
 
 def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarray, np.ndarray]:
@@ -98,6 +120,7 @@ def observation_bounds(players: int, variant: str = STANDARD) -> tuple[np.ndarra
     field(10, 0, TOTAL_TILES)                  # bag, lid
     field(1, 0, MAX_MOVES)                     # round
     field(1, 0, players)                       # seat to move, counted from the observer (players once over)
+    field(1, 0, 5)                             # the pattern line whose tile's column is chosen (0: none)
     for _ in range(players):
         field(1, 0, MAX_SCORE)                 # score
         field(25, 0, 5 if variant == GREY else 1)  # wall: 1 = tiled (grey: 1 + the tile's colour)
@@ -118,6 +141,8 @@ def observation_values(table: Table, seat: int) -> list[int]:
     values += table.lid
     values.append(table.round)
     values.append(players if table.over else (table.turn - seat) % players)
+    values.append(1 + pending_line(list(zip(table.line_colours[table.turn], table.line_counts[table.turn])))
+                  if table.tiling else 0)
     grey = table.variant == GREY
     for offset in range(players):
         other = (seat + offset) % players
@@ -150,7 +175,8 @@ class MaskLayout:
                                 + [factory * 5 + colour for factory in range(factories) for colour in range(5)])
         self.source_count = factories + 1  # the centre, then the factories, as the actions order them
         self.to_move = offer + 17
-        board = offer + 18  # the observer's own board
+        self.tiling = offer + 18  # the pattern line whose column is chosen (0: none)
+        board = offer + 19  # the observer's own board
         self.wall = slice(board + 1, board + 26)
         self.line_colours = slice(board + 26, board + 31)
         self.line_counts = slice(board + 31, board + 36)
@@ -170,11 +196,13 @@ COLOUR_RANGE = np.arange(5)
 def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD) -> np.ndarray:
     """The action masks of observations (shape (..., fields) -> (..., actions), int8), each computed from
     its observation alone: a move is legal when its source holds the colour and its line takes it (empty
-    with the colour not yet in the wall row, or partly filled with it; the floor always does), and only
-    for the observer to move. Batched: one call for all the tables of a vector environment."""
+    with the colour not yet in the wall row, or partly filled with it; the floor always does), a grey
+    wall's cell when it is in the row being tiled, free, and its column lacks the line's colour; only for
+    the observer to move. Batched: one call for all the tables of a vector environment."""
     layout = mask_layout(players, variant)
     batch = observations.shape[:-1]
     wall = observations[..., layout.wall]
+    moving = observations[..., layout.to_move] == 0
     if layout.grey:  # a grey cell holds 1 + its tile's colour: the row holds colour c where a cell is c + 1
         held = (wall.reshape(*batch, 5, 5, 1) == COLOUR_RANGE + 1).any(axis=-2)
     else:
@@ -188,15 +216,31 @@ def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD)
     allowed[..., 1:] = np.swapaxes(takes, -1, -2)
     offered = observations[..., layout.sources].reshape(*batch, layout.source_count, 5, 1) > 0
     mask = offered & allowed[..., None, :, :]
-    mask &= (observations[..., layout.to_move] == 0).reshape(*batch, 1, 1, 1)
-    return mask.reshape(*batch, -1).view(np.int8)
+    mask &= moving.reshape(*batch, 1, 1, 1)
+    cells = _column_cells(observations, layout, wall) if layout.grey else np.zeros((*batch, 5, 5), dtype=bool)
+    cells &= moving[..., None, None]
+    return np.concatenate([mask.reshape(*batch, -1), cells.reshape(*batch, -1)], axis=-1).view(np.int8)
+
+
+def _column_cells(observations: np.ndarray, layout: MaskLayout, wall: np.ndarray) -> np.ndarray:
+    """(..., row, column): the grey wall cells the observer's top full line may take while it tiles (the
+    factories are empty then, so no move taking tiles is legal with them)."""
+    batch = observations.shape[:-1]
+    pending = observations[..., layout.tiling].astype(np.intp)
+    row = np.maximum(pending - 1, 0)[..., None]  # (..., 1)
+    colour = np.take_along_axis(observations[..., layout.line_colours], row, axis=-1)  # (..., 1)
+    grid = wall.reshape(*batch, 5, 5)
+    free = np.take_along_axis(grid, row[..., None].repeat(5, axis=-1), axis=-2)[..., 0, :] == 0  # (..., column)
+    taken = (grid == (colour + 1)[..., None]).any(axis=-2)  # (..., column): the colour already in that column
+    in_row = (row == COLOUR_RANGE)[..., None]  # (..., row, 1): the row tiled (any, when none is)
+    return in_row & (free & ~taken & (pending > 0)[..., None])[..., None, :]
 
 
 def moves_mask(moves: list[Move], players: int) -> np.ndarray:
     """1 for the action of each move in `moves`, else 0: one table's mask from the legal moves the engine
     listed (cheaper than `legal_masks` for a single table, the same mask: a test compares them)."""
     mask = np.zeros(action_count(players), dtype=np.int8)
-    mask[list(map(ACTION_NUMBERS.__getitem__, moves))] = 1
+    mask[list(map(ACTION_NUMBERS[players].__getitem__, moves))] = 1
     return mask
 
 
@@ -277,7 +321,7 @@ class AzulEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = action_move(action)  # type: ignore[arg-type]
+        move = action_move(action, self.players)  # type: ignore[arg-type]
         if move not in self.state.legal_moves():
             raise InputError(f"action {action} = move {move} is not legal for {agent}")
         before = self.state.returns()
@@ -415,7 +459,7 @@ class AzulGymEnv(gymnasium.Env):
             if self.illegal == "raise":
                 raise InputError(f"action {action} is not legal for {self.agent} now")
             return self._observe(), -self.win_reward, True, False, {"illegal": True}
-        reward = seat_table.play(ACTION_MOVES[action]) + seat_table.win_signal(self.win_reward)
+        reward = seat_table.play(ACTION_MOVES[self.players][action]) + seat_table.win_signal(self.win_reward)
         return (self._observe(), float(reward), seat_table.table.over, seat_table.truncated,
                 {"scores": list(seat_table.table.scores)})
 

@@ -1,7 +1,10 @@
 """What a position is worth, read from the canonical state: the scoring that search players and greedy share.
 
 `move_gain` is the change of the mover's score if the round ended right
-after a move (what `greedy` maximises). `values` projects every seat's
+after a move (what `greedy` maximises; for a column chosen on a grey wall,
+the tile's points). `tiling_value` is the mover's projected worth after a
+column choice (what `greedy` maximises there: the points, and how far the
+tile brings rows, columns and colours towards their bonuses). `values` projects every seat's
 score to the end of the round (full lines tiled and scored, the floor
 lost, the clamp at 0) and adds what the wall promises: the bonuses already
 earned, a share of those half-way done, and the tiles waiting on lines that
@@ -23,6 +26,9 @@ from pysolve.azul.model import (
     FLOOR_TOTALS,
     ROW_BONUS,
     Move,
+    grey_columns,
+    is_tiling,
+    row_completable,
     wall_column,
 )
 from pysolve.azul.scoring import board_column, end_bonus, tile_score
@@ -30,12 +36,18 @@ from pysolve.azul.scoring import board_column, end_bonus, tile_score
 PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared
 WAITING = 0.6   # points credited per tile on a pattern line that carries over to the next round
 SCALE = 8.0     # points of lead that make a reward of about 0.73 (the logistic's unit)
+CLOSED = 3.0    # points a column choice is charged per colour a grey row can no longer take
 
 
 def move_gain(state: Mapping[str, Any], move: Move) -> int:
-    """The change of the mover's score if the round ended right after `move` (line scored, floor lost)."""
+    """The change of the mover's score if the round ended right after `move` (line scored, floor lost; a column
+    choice: the tile's points)."""
     source, colour, destination = move
     board = state["boards"][state["turn"]]
+    if is_tiling(move):
+        wall = [list(cells) for cells in board["wall"]]
+        wall[colour][destination] = 1
+        return tile_score(wall, colour, destination)
     taken = (state["centre"] if source == CENTRE else state["factories"][source])[colour]
     items = len(board["floor"])
     added = 1 if source == CENTRE and state["marker"] == CENTRE and items < FLOOR_SLOTS else 0
@@ -54,6 +66,44 @@ def move_gain(state: Mapping[str, Any], move: Move) -> int:
             taken += destination
     after = min(items + added + taken, FLOOR_SLOTS)
     return gain - (FLOOR_TOTALS[after] - FLOOR_TOTALS[items])
+
+
+def tiling_value(state: Mapping[str, Any], move: Move) -> float:
+    """The mover's projected worth (`board_value`) once its tile of a column choice (WALL, row, column) is on
+    the wall: the points, the bonuses it brings nearer, the lines below projected by the policy."""
+    _, row, column = move
+    board = state["boards"][state["turn"]]
+    wall = [list(cells) for cells in board["wall"]]
+    colours = [list(cells) for cells in board["colours"]]
+    lines = [list(line) for line in board["lines"]]
+    colour = lines[row][0]
+    wall[row][column] = 1
+    colours[row][column] = colour
+    lines[row] = [-1, 0]
+    placed = {"score": board["score"] + tile_score(wall, row, column), "wall": wall, "colours": colours,
+              "lines": lines, "floor": board["floor"]}
+    return grey_worth(placed, False)
+
+
+def grey_worth(board: Mapping[str, Any], over: bool) -> float:
+    """A grey board's worth for its column choices: `board_value`, less CLOSED for every colour a row can no
+    longer take (`closed`) while the game goes on."""
+    if over:
+        return board_value(board, over)
+    return board_value(board, over) - CLOSED * closed([list(cells) for cells in board["wall"]], board["colours"])
+
+
+def closed(wall: list[list[int]], colours: list[list[int]]) -> int:
+    """How many colours a grey wall's rows lack but can no longer take (every free cell's column holds the
+    colour), each row that can no longer be completed counting as one more: what a column choice gives up."""
+    count = 0
+    for row in range(5):
+        if all(wall[row]):
+            continue
+        missing = [colour for colour in range(5) if colour not in colours[row]]
+        count += sum(not grey_columns(wall, colours, row, colour) for colour in missing)
+        count += not row_completable(wall, colours, row)
+    return count
 
 
 def board_value(board: Mapping[str, Any], over: bool) -> float:

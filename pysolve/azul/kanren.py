@@ -5,8 +5,9 @@ Relations (goals over logic variables, built with pysolve.minikanren):
 go), `placeo` (tiles onto a pattern line, the excess onto the floor and past
 it into the lid), `flooro`, `runo` and `tile_scoreo` (wall scoring),
 `floor_penaltyo` and `end_bonuso`; on the grey wall of the variant,
-`grey_cello` (the cells a full line's tile may take) and `grey_columno`
-(the one pysolve's policy picks). `KanrenEngine` is the Python engine with
+`grey_cello` (the cells a full line's tile may take: the columns its owner
+chooses from in the tiling phase) and `completableo` (a row that can still
+be completed; when none is left on any wall, the game ends). `KanrenEngine` is the Python engine with
 its rule methods answered by running these relations: slow, and checked
 against the other back ends move by move. `solve` answers the puzzle's
 question: one seeded game played to its end (`seeded.played`).
@@ -14,6 +15,7 @@ question: one seeded game played to its end (`seeded.played`).
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from pysolve import minikanren as mk
@@ -69,19 +71,15 @@ def grey_cello(wall: tuple, colours: tuple, row: int, colour: int, column: Any) 
         mk.eq(column, cell)))
 
 
-def grey_columno(wall: tuple, colours: tuple, row: int, colour: int, column: Any) -> Goal:
-    """`column` is the cell pysolve's policy gives `colour` in a grey wall's `row`: of the `grey_cello` answers,
-    the one scoring most (`tile_scoreo` with the tile placed), the leftmost among equals; -1 when none."""
-    cell = mk.var()
-    scored = [(_tile_score(_placed(wall, row, c), row, c), -c) for c in mk.run(grey_cello(wall, colours, row, colour,
-                                                                                          cell), cell)]
-    return mk.eq(column, -max(scored)[1] if scored else -1)
+def completableo(wall: tuple, colours: tuple, row: int) -> Goal:
+    """A grey wall's `row` can still be completed: some order of the colours it lacks fills its free cells, none
+    in a column already holding it (succeeds once per such order)."""
+    free = [column for column in range(5) if not wall[row][column]]
+    missing = [colour for colour in range(5) if colour not in colours[row]]
+    def fits(order: tuple[int, ...]) -> bool:
+        return all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))
 
-
-def _placed(wall: tuple, row: int, column: int) -> tuple:
-    """`wall` with a tile on (row, column)."""
-    return tuple(tuple(1 if (r, c) == (row, column) else cell for c, cell in enumerate(cells))
-                 for r, cells in enumerate(wall))
+    return mk.disj_over(list(itertools.permutations(missing)), lambda order: mk.where(fits, order))
 
 
 def legal_moveo(sources: tuple, lines: tuple, colours: tuple, move: Any, budget: mk.Budget) -> Goal:
@@ -231,6 +229,8 @@ class KanrenEngine(PythonEngine):
         """All answers of legal_moveo, in canonical order."""
         if table.over:
             return []
+        if table.tiling:
+            return self.tiling_moves(table)
         seat, move = table.turn, mk.var()
         sources = ((CENTRE, tuple(table.centre)),) + tuple(
             (index, tuple(factory)) for index, factory in enumerate(table.factories))
@@ -266,7 +266,11 @@ class KanrenEngine(PythonEngine):
         return _one(end_bonuso(_frozen(wall), bonus, None if colours is None else _frozen(colours)), bonus,
                     "end_bonuso")
 
-    def grey_column(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
-        """grey_columno's answer."""
+    def row_completable(self, wall: list[list[int]], colours: list[list[int]], row: int) -> bool:
+        """completableo succeeds."""
+        return bool(mk.run(completableo(_frozen(wall), _frozen(colours), row), mk.var(), 1))
+
+    def grey_columns(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
+        """All answers of grey_cello, ascending."""
         column = mk.var()
-        return _one(grey_columno(_frozen(wall), _frozen(colours), row, colour, column), column, "grey_columno")
+        return sorted(mk.run(grey_cello(_frozen(wall), _frozen(colours), row, colour, column), column))

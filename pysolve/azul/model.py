@@ -4,11 +4,14 @@ Shared by the three engines (Prolog, miniKanren, Python) and everything above
 them. Colours are 0..4 (blue, yellow, red, black, white); the first-player
 marker on a floor is 5. A move is (source, colour, destination): source -1 is
 the centre, 0.. a factory; destination 0 is the floor, 1..5 a pattern line.
+On the grey wall a round ends with the tiling phase, where a full line's
+owner chooses its tile's column: the move (WALL, row, column), both 0-based.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,6 +36,8 @@ TOTAL_TILES = TILES_PER_COLOUR * len(COLOURS)
 MAX_MOVES = 5000  # a game still running after this many moves is stopped (a strategy that never tiles)
 STANDARD, GREY = "standard", "grey"
 VARIANTS = (STANDARD, GREY)  # the coloured wall, and the rulebook's variant on the grey side of the board
+WALL = -2  # the source of a tiling move (WALL, row, column): a full line's tile to a column of a grey wall
+TILING = "tiling"  # a canonical state's `phase` while a grey wall's owner chooses a column (absent otherwise)
 
 Move = tuple[int, int, int]
 Handle = TypeVar("Handle")
@@ -72,6 +77,40 @@ def check_variant(variant: str) -> str:
     return variant
 
 
+def is_tiling(move: Sequence[int]) -> bool:
+    """True for a tiling move (WALL, row, column), False for a move taking tiles."""
+    return move[0] == WALL
+
+
+def feasible(moves: list[Move]) -> list[Move]:
+    """What the original strategy picks among: the moves putting a tile on a pattern line (none, when
+    there is none), and every column of a tiling decision (each places a tile)."""
+    return [move for move in moves if move[2] or move[0] == WALL]
+
+
+def pending_line(lines: Sequence[Sequence[int]]) -> int:
+    """The row (0-based) of the topmost full pattern line of `lines` ([colour, count] pairs), -1 if none."""
+    for row, (_, count) in enumerate(lines):
+        if count == row + 1:
+            return row
+    return -1
+
+
+def grey_columns(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]], row: int, colour: int) -> list[int]:
+    """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
+    return [column for column in range(5)
+            if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
+
+
+def row_completable(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]], row: int) -> bool:
+    """A grey wall's `row` can still be completed: the colours it lacks can fill its free cells, one to a cell,
+    none in a column already holding it. Bad choices can close every row of every wall; then the game ends."""
+    free = [column for column in range(5) if not wall[row][column]]
+    missing = [colour for colour in range(5) if colour not in colours[row]]
+    return any(all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))
+               for order in itertools.permutations(missing))
+
+
 def check_move(move: Any) -> Move:
     """A move given as a 3-sequence of integers, as a tuple; InputError when malformed."""
     try:
@@ -84,6 +123,8 @@ def check_move(move: Any) -> Move:
 def describe_move(move: Sequence[int]) -> str:
     """A move in words: `factory 3: 2 red -> line 4`-style, without the count."""
     source, colour, destination = move
+    if source == WALL:
+        return f"line {colour + 1} -> wall column {destination + 1}"
     where = "centre" if source == CENTRE else f"factory {source + 1}"
     to = "floor" if destination == FLOOR else f"line {destination}"
     return f"{where}: {COLOURS[colour]} -> {to}"
@@ -237,8 +278,8 @@ STATE_KEYS = {"players", "round", "moves", "turn", "starter", "marker", "factori
 
 def check_state(state: Any) -> dict[str, Any]:
     """`state` if it is a well-formed canonical Azul state holding all 100 tiles, else InputError."""
-    if not isinstance(state, dict) or set(state) - {"variant"} != STATE_KEYS:
-        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))} (and variant)")
+    if not isinstance(state, dict) or set(state) - {"variant", "phase"} != STATE_KEYS:
+        raise InputError(f"an Azul state is a dict with keys {', '.join(sorted(STATE_KEYS))} (and variant, phase)")
     players = check_players(state["players"])
     variant = check_variant(state.get("variant", STANDARD))
     for key in ("round", "moves"):
@@ -262,7 +303,21 @@ def check_state(state: Any) -> dict[str, Any]:
         raise InputError(f"state turn: {excerpt(state['turn'])} is not a seat (or -1 once over)")
     if tile_count(state) != TOTAL_TILES:
         raise InputError(f"state holds {tile_count(state)} tiles, not {TOTAL_TILES}")
+    if "phase" in state:
+        _tiling_phase(state, variant)
     return state
+
+
+def _tiling_phase(state: dict[str, Any], variant: str) -> None:
+    """InputError unless a state's `phase` is a grey wall's tiling: the offer taken, the seat to choose holding
+    a full line (on a grey wall only, never once over)."""
+    if state["phase"] != TILING or variant != GREY or state["over"]:
+        raise InputError(f"state phase: {excerpt(state['phase'])} is not {TILING!r} (a grey wall's tiling, "
+                         f"before the game is over)")
+    if any(state["centre"]) or any(any(factory) for factory in state["factories"]):
+        raise InputError("state phase: the walls are tiled only once the factories and the centre are empty")
+    if pending_line(state["boards"][state["turn"]]["lines"]) < 0:
+        raise InputError(f"state phase: seat {state['turn']} is to tile but has no full pattern line")
 
 
 class Engine(Protocol[Handle]):
@@ -285,7 +340,8 @@ class Engine(Protocol[Handle]):
         ...
 
     def legal_moves(self, handle: Handle) -> list[Move]:
-        """The legal moves of the seat to move, in canonical order (none once over)."""
+        """The legal moves of the seat to move, in canonical order (none once over); in a grey wall's tiling
+        phase the columns (WALL, row, column) of its top full line."""
         ...
 
     def turn(self, handle: Handle) -> int:
@@ -293,7 +349,8 @@ class Engine(Protocol[Handle]):
         ...
 
     def play(self, handle: Handle, move: Move, stream: RandomStream) -> None:
-        """Apply a legal move; at the end of the offer tile the walls, then deal from `stream` or end."""
+        """Apply a legal move; at the end of the offer tile the walls (on a grey wall up to the next column to
+        choose), then deal from `stream` or end."""
         ...
 
     def export(self, handle: Handle) -> dict[str, Any]:

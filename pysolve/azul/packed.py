@@ -124,15 +124,28 @@ class Board:
         self.cells[row * 5 + column] = colour
         return POINTS[RUN[rows[row]][column]][RUN[columns[column]][row]]
 
-    def grey_column(self, row: int, colour: int) -> int:
-        """The grey-wall policy's column for `colour` in `row` (most points, leftmost among equals), -1 if none."""
-        free = ~(self.rows[row] | self.colour_columns[colour]) & FULL
-        best, chosen = 0, -1
-        for column in LINES_OF[free]:
-            points = POINTS[RUN[self.rows[row] | 1 << column][column]][RUN[self.columns[column] | 1 << row][row]]
-            if points > best:
-                best, chosen = points, column
-        return chosen
+    def open(self) -> bool:
+        """Some row of this grey wall can still be completed (`model.row_completable` on the masks: the colours
+        the row lacks matched to its free cells, each to a column without it)."""
+        columns = self.colour_columns
+        for row in range(5):
+            free = ~self.rows[row] & FULL
+            bit = 1 << row
+            if _matched([free & ~columns[colour] for colour, rows in enumerate(self.colour_rows) if not rows & bit], 0):
+                return True
+        return False
+
+    def grey_columns(self, row: int, colour: int) -> list[int]:
+        """The columns of a grey wall's `row` that may take `colour` (free cells, their column without it)."""
+        return LINES_OF[~(self.rows[row] | self.colour_columns[colour]) & FULL]
+
+
+def _matched(masks: list[int], used: int) -> bool:
+    """Each of `masks` (the columns a colour may take) gets a column of its own, none of `used`."""
+    if not masks:
+        return True
+    rest = masks[1:]
+    return any(_matched(rest, used | 1 << column) for column in LINES_OF[masks[0] & ~used])
 
 
 def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, Any]:
@@ -209,12 +222,13 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
             turn = (turn + 1) % players
             continue
         for board in boards:
-            _tile_wall(board, lid, grey)
+            _tile_wall(board, lid, grey, number)
         if marker != CENTRE:
             starter = marker
         marker = CENTRE
         turn = starter
-        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)):
+        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)) or (grey and not any(
+                board.open() for board in boards)):
             break  # a tile in the bag or the lid: the next deal deals at least one
         offer = _deal(factories, bag, lid, number)
         present = _presence(sources)
@@ -252,15 +266,20 @@ def _deal(factories: list[list[int]], bag: list[int], lid: list[int], number: An
     return dealt
 
 
-def _tile_wall(board: Board, lid: list[int], grey: bool) -> None:
-    """Full lines to the wall, top to bottom, each tile scored; the floor's penalty; the clamp at 0."""
+def _tile_wall(board: Board, lid: list[int], grey: bool, number: Any) -> None:
+    """Full lines to the wall, top to bottom, each tile scored (on a grey wall in a column chosen at random by
+    the stream's next number, as the random strategy chooses); the floor's penalty; the clamp at 0."""
     score = board.score
     colours, counts, floor = board.line_colour, board.line_count, board.floor
     for row in range(5):
         if counts[row] == row + 1:
             colour = colours[row]
             board.clear(row)
-            column = board.grey_column(row, colour) if grey else (colour + row) % 5
+            if grey:
+                free = board.grey_columns(row, colour)
+                column = free[number() % len(free)] if free else -1
+            else:
+                column = (colour + row) % 5
             if column < 0:  # no cell on the grey wall: the line falls to the floor
                 fits = min(row + 1, FLOOR_SLOTS - len(floor))
                 floor.extend([colour] * fits)

@@ -2,8 +2,9 @@
 
 The screen shows the table (tiles in their colours), the person's legal moves as a list (arrows and
 Enter, or a mouse click; typing narrows it: a source `c` or `1`-`9`, a colour `b y r k w`, a
-destination `1`-`5` or `f` for the floor; so does a click on a factory or the centre), and the game
-told step by step. Enter plays the highlighted move, and a typed code highlights one only when it is a
+destination `1`-`5` or `f` for the floor; so does a click on a factory or the centre; on a grey wall's
+tiling, `w`, the line and the column: `w24` puts line 2's tile in column 4), and the game told step
+by step. Enter plays the highlighted move, and a typed code highlights one only when it is a
 whole legal move: a partial or unmatched code leaves nothing highlighted, so Enter never plays a move
 the person did not type or point at. After the person's move the list offers to let the others play (space) or to take
 the move back (u). The strategies' seats move one at a time, `delay` seconds apart. The rules are the
@@ -29,9 +30,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from pysolve.azul import draw
-from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move
+from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move, is_tiling
 from pysolve.azul.play import Table
-from pysolve.azul.position import move_code
+from pysolve.azul.position import OFFER, TILE, move_code
+from pysolve.azul.scoring import tile_score
 from pysolve.errors import PysolveError
 
 TILE_STYLES = {letter: Style(color=ink, bgcolor=fill, bold=True) for letter, fill, ink in
@@ -84,14 +86,20 @@ def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def move_key(move: Move) -> str:
-    """The keys that type a move: its code (source c or factory number, colour letter, destination f or
-    line), the one outside agents read and write."""
-    return move_code(move)
+    """The keys that type a move: its code, the one outside agents read and write (source c or factory number,
+    colour letter, destination f or line; a column choice: w, the line, the column)."""
+    return move_code(move, TILE if is_tiling(move) else OFFER)
 
 
 def move_label(move: Move, state: dict[str, Any]) -> str:
     """A move as the list shows it: its keys, in words, and how many tiles it takes."""
-    source, colour, _ = move
+    source, colour, destination = move
+    if is_tiling(move):
+        board = state["boards"][state["turn"]]
+        wall = [list(cells) for cells in board["wall"]]
+        wall[colour][destination] = 1
+        line = COLOURS[board["lines"][colour][0]]
+        return f"{move_key(move)}  {describe_move(move)} ({line}: +{tile_score(wall, colour, destination)} now)"
     held = state["centre"] if source == CENTRE else state["factories"][source]
     marker = " + marker" if source == CENTRE and state["marker"] == CENTRE else ""
     return f"{move_key(move)}  {describe_move(move)} ({held[colour]} {COLOURS[colour]}{marker})"
@@ -221,6 +229,8 @@ class AzulApp(App[None]):
             words = f"game over: scores {table.match.scores}, {verdict}{log}. q: quit"
         elif table.pending:
             words = "your move is on the table: space lets the others play, u takes it back"
+        elif table.person_to_move and table.state.get("phase"):
+            words = f"your wall: choose the column of your top full line (the cells marked ?){self.typed_note()}"
         elif table.person_to_move:
             words = f"your turn: choose a move{self.typed_note()}"
         else:

@@ -13,7 +13,8 @@ The moves are chosen from a stream of their own, never the game's, so the
 game's stream deals the same tiles whichever engine replays the moves: a
 replay needs only the seed and the moves. The chooser plays a floor move
 seven times in ten (when one is legal) and otherwise any legal move, both
-uniformly: the games run to a few hundred moves and through what short
+uniformly (a grey wall's column choice: any of its columns; column 0 is no
+floor): the games run to a few hundred moves and through what short
 games rarely reach (many rounds, the bag refilled from the lid, full floors
 sending tiles to the lid, scores held at 0).
 """
@@ -28,7 +29,7 @@ from typing import Any
 
 from pysolve import files
 from pysolve.azul.match import Match
-from pysolve.azul.model import FLOOR, STANDARD, RandomStream
+from pysolve.azul.model import FLOOR, STANDARD, RandomStream, is_tiling
 from pysolve.crosscheck import first_difference
 from pysolve.errors import InputError
 from pysolve.files import excerpt
@@ -41,7 +42,7 @@ SUFFIX = ".jsonl.gz"
 
 def choose(moves: Sequence[Any], stream: RandomStream) -> Any:
     """The chooser: a floor move FLOOR_SHARE of the time when one is legal, else any legal move (uniformly)."""
-    floor = [move for move in moves if len(move) == 3 and move[2] == FLOOR]
+    floor = [move for move in moves if len(move) == 3 and move[2] == FLOOR and not is_tiling(move)]
     if floor and stream.random() < FLOOR_SHARE:
         return stream.choice(floor)
     return stream.choice(list(moves))

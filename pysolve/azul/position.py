@@ -9,8 +9,10 @@ separated by single spaces, in this order (docs/azul-protocol.md shows
 examples):
 
      1  players and wall     `2s`: 2..4 players, `s` standard (coloured) wall or `g` grey
-     2  phase                `p0`: seat 0 takes tiles (the factory offer); `d`: a tile of the deal is
-                             drawn (chance); `o`: the opening seat is drawn (chance); `x`: the game is over
+     2  phase                `p0`: seat 0 takes tiles (the factory offer); `t1`: seat 1 chooses the column
+                             of its grey wall's top full pattern line (the tiling phase); `d`: a tile of the
+                             deal is drawn (chance); `o`: the opening seat is drawn (chance); `x`: the game is
+                             over
      3  round                0 before the first deal
      4  moves                moves played so far
      5  starter              the seat that opened (or opens next) the round
@@ -32,9 +34,9 @@ A move is written as a code of three characters, as the terminal table
 types it: the source (`c` the centre, `1`..`9` a factory), the colour's
 letter, the destination (`1`..`5` a pattern line, `f` the floor): `1b4`
 takes factory 1's blue tiles to line 4, `cyf` the centre's yellow ones to
-the floor. Each phase has its one move form (`MOVE_FORMS`): a phase that
-adds decisions (the grey wall's column choice) adds its letter to `PHASES`
-and its move form, and nothing else changes.
+the floor. In the tiling phase a move is a column choice, `w`, the line,
+the column (`w24`: line 2's tile to column 4 of that row), as the terminal
+types it too. Each phase has its one move form (`MOVE_FORMS`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ from pysolve.azul.model import (
     LETTERS,
     MARKER,
     STANDARD,
+    TILING,
+    WALL,
     Move,
     check_state,
     wall_colour,
@@ -60,10 +64,10 @@ from pysolve.errors import InputError
 from pysolve.files import excerpt
 
 WALLS = {"s": STANDARD, "g": GREY}
-OFFER, OVER, DRAW, OPEN = "p", "x", "d", "o"
+OFFER, TILE, OVER, DRAW, OPEN = "p", "t", "x", "d", "o"
 # phase letter -> (the State's phase, whether a seat follows the letter)
-PHASES: dict[str, tuple[str, bool]] = {OFFER: (MOVING, True), OVER: (MOVING, False), DRAW: (DEALING, False),
-                                       OPEN: (OPENING, False)}
+PHASES: dict[str, tuple[str, bool]] = {OFFER: (MOVING, True), TILE: (MOVING, True), OVER: (MOVING, False),
+                                       DRAW: (DEALING, False), OPEN: (OPENING, False)}
 FIELDS = ("players and wall", "phase", "round", "moves", "starter", "marker", "factories", "centre", "bag", "lid")
 MARKER_LETTER = "M"
 NONE = "-"  # an empty factory, centre, pattern line or floor
@@ -100,8 +104,10 @@ def _board(board: dict[str, Any], grey: bool) -> str:
 
 def phase_of(state: dict[str, Any]) -> str:
     """The phase letter of a canonical state, which holds no chance node: `x` once over, else the phase whose
-    decision the seat to move makes (`p`, taking tiles)."""
-    return OVER if state["over"] else OFFER
+    decision the seat to move makes (`p` taking tiles, `t` choosing a grey wall's column)."""
+    if state["over"]:
+        return OVER
+    return TILE if state.get("phase") == TILING else OFFER
 
 
 def write(state: dict[str, Any], phase: str | None = None) -> str:
@@ -233,7 +239,9 @@ def read(text: str) -> tuple[dict[str, Any], str]:
                          f"{players} players ({len(FIELDS)} and one board a seat), got {len(fields)}")
     letter, seat_text = fields[1][:1], fields[1][1:]
     if letter not in PHASES or bool(seat_text) != PHASES[letter][1]:
-        raise reader.fail(1, "expected p and a seat (p0), or d, o or x")
+        raise reader.fail(1, "expected p or t and a seat (p0, t1), or d, o or x")
+    if letter == TILE and not grey:
+        raise reader.fail(1, "t (a column to choose) is a phase of the grey wall only")
     starter = reader.seat(4, fields[4], players)
     factories = fields[6].split("/")
     if len(factories) != FACTORIES[players]:
@@ -247,6 +255,8 @@ def read(text: str) -> tuple[dict[str, Any], str]:
         "boards": [reader.board(len(FIELDS) + seat, grey) for seat in range(players)], "over": letter == OVER}
     if grey:
         state["variant"] = GREY
+    if letter == TILE:
+        state["phase"] = TILING
     try:
         check_state(state)
     except InputError as error:
@@ -279,8 +289,23 @@ def offer_move(code: str) -> Move:
             FLOOR if destination == "f" else int(destination))
 
 
+def column_code(move: Move) -> str:
+    """A column choice's code: `w`, the line, the column (both from 1)."""
+    _, row, column = move
+    return f"w{row + 1}{column + 1}"
+
+
+def column_move(code: str) -> Move:
+    """The column choice of a code (`w24`, any case); InputError for a malformed one."""
+    found = re.fullmatch(r"w([1-5])([1-5])", code.lower()) if isinstance(code, str) else None
+    if not found:
+        raise InputError(f"move {excerpt(code, 40)}: expected w LINE COLUMN as in w24 (line and column 1-5)")
+    return (WALL, int(found[1]) - 1, int(found[2]) - 1)
+
+
 # phase letter -> (move -> code, code -> move): the one move form of each phase that has decisions
-MOVE_FORMS: dict[str, tuple[Callable[[Move], str], Callable[[str], Move]]] = {OFFER: (offer_code, offer_move)}
+MOVE_FORMS: dict[str, tuple[Callable[[Move], str], Callable[[str], Move]]] = {
+    OFFER: (offer_code, offer_move), TILE: (column_code, column_move)}
 
 
 def move_code(move: Move, phase: str = OFFER) -> str:

@@ -18,8 +18,10 @@ from pysolve.answers import Found
 from pysolve.azul.model import (
     FACTORIES,
     GREY,
+    MAX_MOVES,
     STANDARD,
     TILES_PER_FACTORY,
+    TILING,
     Move,
     Question,
     RandomStream,
@@ -30,7 +32,7 @@ from pysolve.azul.model import (
 from pysolve.azul.seeded import final
 from pysolve.bridge import Var
 from pysolve.budget import Budget
-from pysolve.errors import InputError, PrologError
+from pysolve.errors import InputError, PrologError, SearchLimitExceeded
 
 RULES = "azul"
 SECONDS = 60.0
@@ -94,16 +96,18 @@ class PrologHandle:
 
 def state_from_prolog(row: list[Any]) -> dict[str, Any]:
     """The canonical state from export_state/2's plain lists (read back as JSON: atoms as strings)."""
-    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, over, variant = row
+    players, round_, moves, turn, starter, marker, factories, centre, bag, lid, boards, phase, variant = row
     state = {
         "players": players, "round": round_, "moves": moves, "turn": turn, "starter": starter,
         "marker": marker, "factories": factories, "centre": centre, "bag": bag, "lid": lid,
         "boards": [{"score": score, "wall": wall, "lines": lines, "floor": floor, **_colours(colours)}
                    for score, wall, lines, floor, colours in boards],
-        "over": over in (True, "true"),
+        "over": phase == "over",
     }
     if variant == GREY:
         state["variant"] = GREY
+    if phase == TILING:
+        state["phase"] = TILING
     return state
 
 
@@ -118,7 +122,8 @@ def state_to_prolog(state: dict[str, Any]) -> list[Any]:
               for board in state["boards"]]
     fields = [state[key] for key in ("players", "round", "moves", "turn", "starter", "marker",
                                      "factories", "centre", "bag", "lid")]
-    return [*fields, boards, bool(state["over"]), state.get("variant", STANDARD)]
+    phase = "over" if state["over"] else state.get("phase", "offer")
+    return [*fields, boards, phase, state.get("variant", STANDARD)]
 
 
 class PrologEngine:
@@ -185,13 +190,17 @@ class PrologEngine:
         game is its final state as one atom of JSON and its winners.
         """
         limit = seconds or SECONDS
-        games = [[next(_ids), starter, stream.peek(BLOCK * players)] for starter, stream in starts]
+        ids = [next(_ids) for _ in starts]
+        games = [[game_id, starter, stream.peek(BLOCK * players)] for game_id, (starter, stream) in zip(ids, starts)]
         rows = _query(bridge.goal("random_games", check_players(players), check_variant(variant), games,
                                   Var("Results")), ("Results",), seconds=limit)["Results"]
         finished = []
-        for (game_id, _, _), (_, stream), (used, status, text, seats) in zip(games, starts, rows):
+        for game_id, (_, stream), (used, status, text, seats) in zip(ids, starts, rows):
             stream.advance(used)
             while status == "more":
+                if self.export(PrologHandle(game_id, players))["moves"] >= MAX_MOVES:  # a game that never ends
+                    _query(bridge.goal("drop_game", game_id))
+                    raise SearchLimitExceeded(f"a random {players}-player game passed {MAX_MOVES} moves")
                 goal = conjunction(bridge.goal("run_random_game", game_id, stream.peek(BLOCK * players), Var("Used"),
                                                Var("Status")),
                                    bridge.goal("game_result", game_id, Var("Status"), Var("Text"), Var("Seats")))

@@ -3,8 +3,11 @@
 A `Table` holds one game as flat lists of counts; `PythonEngine` applies the
 rules to it, scoring with `scoring`. The miniKanren engine subclasses
 `PythonEngine` and replaces the rule methods (`legal_moves`, `place`,
-`tile_score`, `floor_penalty`, `end_bonus`, `grey_column`) with its
-relations, keeping this bookkeeping. `solve` answers the puzzle's question:
+`tile_score`, `floor_penalty`, `end_bonus`, `grey_columns`) with its
+relations, keeping this bookkeeping. On the grey wall the walls are tiled
+in a phase of decisions (`table.tiling`): seat by seat, top line first, the
+owner of each full line whose row has a free cell of a column without its
+colour chooses that column (the move (WALL, row, column)). `solve` answers the puzzle's question:
 one seeded game played to its end (`seeded.played`).
 """
 
@@ -22,6 +25,8 @@ from pysolve.azul.model import (
     STANDARD,
     TILES_PER_COLOUR,
     TILES_PER_FACTORY,
+    TILING,
+    WALL,
     Move,
     Question,
     RandomStream,
@@ -29,9 +34,12 @@ from pysolve.azul.model import (
     check_state,
     check_variant,
     complete_rows,
+    grey_columns,
+    pending_line,
+    row_completable,
     winners_of,
 )
-from pysolve.azul.scoring import end_bonus, floor_penalty, grey_column, tile_score
+from pysolve.azul.scoring import end_bonus, floor_penalty, tile_score
 from pysolve.azul.seeded import played
 from pysolve.budget import Budget
 from pysolve.errors import InputError
@@ -62,6 +70,7 @@ class Table:
         "round",
         "scores",
         "starter",
+        "tiling",
         "turn",
         "variant",
         "walls",
@@ -86,11 +95,12 @@ class Table:
         self.floors: list[list[int]] = [[] for _ in range(players)]
         self.offer = 0  # tiles still in factories and centre
         self.over = False
+        self.tiling = False  # a grey wall's tiling phase: seat `turn` chooses the column of its top full line
 
     def copy(self) -> Table:
         """An independent copy of the game."""
         other = Table.__new__(Table)
-        for key in ("players", "variant", "round", "moves", "turn", "starter", "marker", "offer", "over"):
+        for key in ("players", "variant", "round", "moves", "turn", "starter", "marker", "offer", "over", "tiling"):
             setattr(other, key, getattr(self, key))
         other.factories = [factory[:] for factory in self.factories]
         other.centre, other.bag, other.lid = self.centre[:], self.bag[:], self.lid[:]
@@ -120,6 +130,8 @@ class PythonEngine:
         """The legal moves of the player to move, in canonical order."""
         if table.over:
             return []
+        if table.tiling:
+            return self.tiling_moves(table)
         allowed = self.destinations(table, table.turn)
         moves: list[Move] = []
         for source, counts in self._sources(table):
@@ -134,12 +146,24 @@ class PythonEngine:
             self._next_round(table, stream)
 
     def take_turn(self, table: Table, move: Move) -> bool:
-        """Apply a legal move and pass the turn; at the end of the offer tile the walls: True if a deal follows."""
+        """Apply a legal move and pass the turn; at the end of the offer tile the walls (on a grey wall up to the
+        next column to choose): True if a deal follows."""
+        if table.tiling:
+            self.place_tile(table, table.turn, move[1], move[2])
+            return self.tile_on(table)
         self.apply(table, move)
         if table.offer:
             table.turn = (table.turn + 1) % table.players
             return False
         return self.tile_walls(table)
+
+    def tiling_moves(self, table: Table) -> list[Move]:
+        """The columns the seat tiling may give the tile of its top full line: (WALL, row, column) each."""
+        seat = table.turn
+        row = pending_line(list(zip(table.line_colours[seat], table.line_counts[seat])))
+        colour = table.line_colours[seat][row]
+        columns = self.grey_columns(table.walls[seat], table.colours[seat], row, colour)
+        return [(WALL, row, column) for column in columns]
 
     def apply(self, table: Table, move: Move) -> None:
         """Take and place the tiles of a legal move, nothing more (the turn does not pass)."""
@@ -165,6 +189,8 @@ class PythonEngine:
             state["variant"] = GREY
             for board, colours in zip(state["boards"], table.colours):
                 board["colours"] = [list(row) for row in colours]
+        if table.tiling:
+            state["phase"] = TILING
         return state
 
     def load(self, state: dict[str, Any]) -> Table:
@@ -183,6 +209,7 @@ class PythonEngine:
         table.floors = [list(board["floor"]) for board in boards]
         if table.variant == GREY:
             table.colours = [[list(row) for row in board["colours"]] for board in boards]
+        table.tiling = state.get("phase") == TILING
         table.offer = sum(table.centre) + sum(sum(factory) for factory in table.factories)
         return table
 
@@ -242,9 +269,13 @@ class PythonEngine:
         """End-of-game bonus of one wall (with `colours`, a grey one)."""
         return end_bonus(wall, colours)
 
-    def grey_column(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> int:
-        """The column the grey-wall policy places `colour` in `row` (-1: nowhere)."""
-        return grey_column(wall, colours, row, colour)
+    def row_completable(self, wall: list[list[int]], colours: list[list[int]], row: int) -> bool:
+        """A grey wall's `row` can still be completed (its missing colours fit its free cells' columns)."""
+        return row_completable(wall, colours, row)
+
+    def grey_columns(self, wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
+        """The columns of a grey wall's `row` that may take `colour`: free cells whose column lacks it."""
+        return grey_columns(wall, colours, row, colour)
 
     # -- bookkeeping -----------------------------------------------------
     @staticmethod
@@ -283,43 +314,69 @@ class PythonEngine:
         table.lid[colour] += count - fits
 
     def tile_walls(self, table: Table) -> bool:
-        """Wall tiling and floors for every player, the start passed on: False when the game ends here."""
-        for seat in range(table.players):
-            self._tile_wall(table, seat)
+        """The offer is over: tile the walls from the first seat on (`tile_on`)."""
+        table.turn = 0
+        return self.tile_on(table)
+
+    def tile_on(self, table: Table) -> bool:
+        """Go on tiling from seat `turn`: each seat's full lines, then its floor. Stop at a grey wall's line with
+        a column to choose (the tiling phase, that seat to choose); past the last seat pass the start on and
+        end the game or not. True when a deal follows."""
+        for seat in range(table.turn, table.players):
+            if not self._tile_wall(table, seat):
+                table.turn, table.tiling = seat, True
+                return False
+        table.tiling = False
         if table.marker != CENTRE:
             table.starter = table.marker
         table.marker = CENTRE
         table.turn = table.starter
-        if any(complete_rows(wall) for wall in table.walls) or not (any(table.bag) or any(table.lid)):
+        if any(complete_rows(wall) for wall in table.walls) or not (any(table.bag) or any(table.lid)) \
+                or not self._open(table):
             self._finish(table)
             return False
         return True
 
-    def _tile_wall(self, table: Table, seat: int) -> None:
-        """Move full lines to the wall, scoring each tile; then the floor penalty; clamp at 0."""
-        wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
+    def _open(self, table: Table) -> bool:
+        """Some row of some wall can still be completed (always on the coloured wall)."""
+        return table.variant != GREY or any(self.row_completable(wall, colours, row)
+                                            for wall, colours in zip(table.walls, table.colours) for row in range(5))
+
+    def _tile_wall(self, table: Table, seat: int) -> bool:
+        """Move full lines to the wall top to bottom, scoring each tile, then the floor penalty and the clamp at 0;
+        False, the floor left unpaid, at a grey wall's line whose owner chooses the column."""
+        colours, counts = table.line_colours[seat], table.line_counts[seat]
         grey = table.colours[seat] if table.variant == GREY else None
-        score = table.scores[seat]
         for index in range(5):
-            if counts[index] == index + 1:
-                colour = colours[index]
+            if counts[index] != index + 1:
+                continue
+            colour = colours[index]
+            if not grey:
+                self.place_tile(table, seat, index, (colour + index) % 5)
+            elif self.grey_columns(table.walls[seat], grey, index, colour):
+                return False
+            else:  # a grey wall with no room for the colour in this row: the line falls
                 colours[index], counts[index] = -1, 0
-                column = self.grey_column(wall, grey, index, colour) if grey else (colour + index) % 5
-                if column < 0:  # a grey wall with no room for the colour in this row: the line falls
-                    self._to_floor(table, seat, colour, index + 1)
-                    continue
-                wall[index][column] = 1
-                if grey:
-                    grey[index][column] = colour
-                score += self.tile_score(wall, index, column)
-                table.lid[colour] += index
+                self._to_floor(table, seat, colour, index + 1)
         floor = table.floors[seat]
-        score -= self.floor_penalty(len(floor))
+        score = table.scores[seat] - self.floor_penalty(len(floor))
         for item in floor:
             if item != MARKER:
                 table.lid[item] += 1
         floor.clear()
         table.scores[seat] = max(score, 0)
+        return True
+
+    def place_tile(self, table: Table, seat: int, row: int, column: int) -> None:
+        """The tile of full line `row` to wall cell (row, column), scored; the line's other tiles to the lid."""
+        colour = table.line_colours[seat][row]
+        table.line_colours[seat][row], table.line_counts[seat][row] = -1, 0
+        wall = table.walls[seat]
+        wall[row][column] = 1
+        if table.variant == GREY:
+            table.colours[seat][row][column] = colour
+        table.scores[seat] += self.tile_score(wall, row, column)
+        table.lid[colour] += row
 
     def _next_round(self, table: Table, stream: RandomStream) -> int:
         """Fill the empty factories, each tile drawn by the stream's next number; the number of tiles dealt."""

@@ -4,7 +4,13 @@ A log (`simulate --log`, `play --log`) holds the state after every move. The
 state after a round's last move is already tiled and dealt again, so the
 story rebuilds the table just before the tiling (`settle`: the move's tiles
 on their line and the floor) and tiles it one pattern line at a time,
-explaining each score. The story is a checker too: every move must lead to
+explaining each score. On the grey wall a log since the column became the
+player's choice holds the tiling phase too: the state after the round's
+last move waits at the first line whose owner chooses, and each choice
+(WALL, row, column) is a move record of its own; the story tiles up to it,
+tells the choice, and goes on. An older grey log (the columns placed by
+pysolve's fixed policy, no choice recorded) is told from its walls as
+before. The story is a checker too: every move must lead to
 the logged state, and the narrated scores and walls must be the logged
 ones; a log that disagrees is refused with the record it fails at. `read_log`
 reads a log file, each record checked (`check_record`) before it is told.
@@ -29,9 +35,12 @@ from pysolve.azul.model import (
     FLOOR_TOTALS,
     MARKER,
     ROW_BONUS,
+    TILING,
     check_move,
     check_state,
     describe_move,
+    is_tiling,
+    pending_line,
     wall_colour,
 )
 from pysolve.errors import InputError
@@ -184,21 +193,46 @@ def _different(state: dict[str, Any], logged: dict[str, Any], keys: Sequence[str
     return ""
 
 
-def tiling(pre: dict[str, Any], after: dict[str, Any], names: tuple[str, ...]) -> Iterator[Step]:
-    """The wall tiling of a round, one tile and then one floor at a time, ending on the final scores."""
+@dataclass(frozen=True)
+class Choice:
+    """A column choice of the tiling phase, as the story tells it: its move number, seat, player and column."""
+
+    number: int
+    seat: int
+    name: str
+    column: int
+
+
+def tiling(pre: dict[str, Any], after: dict[str, Any], names: tuple[str, ...],
+           choice: Choice | None = None) -> Iterator[Step]:
+    """The wall tiling of a round, one tile and then one floor at a time, ending on the final scores; from a
+    column `choice` on when given (the tiling phase of a grey wall), and up to the line whose owner chooses next
+    when `after` waits for a choice."""
     state = copy.deepcopy(pre)
+    state.pop("phase", None)
     state["turn"] = NOBODY
-    holder = (f"; seat {pre['marker']} holds the first-player marker and starts the next round"
-              if pre["marker"] != CENTRE and not after["over"] else "")
-    yield Step("tiling", f"end of round {pre['round']}: the walls are tiled, top line first{holder}",
-               copy.deepcopy(state), names=names)
-    for seat, board in enumerate(state["boards"]):
+    if choice is None:
+        holder = (f"; seat {pre['marker']} holds the first-player marker and starts the next round"
+                  if pre["marker"] != CENTRE and not after["over"] else "")
+        yield Step("tiling", f"end of round {pre['round']}: the walls are tiled, top line first{holder}",
+                   copy.deepcopy(state), names=names)
+    waiting = after["turn"] if after.get("phase") == TILING else None
+    for seat in range(choice.seat if choice else 0, len(state["boards"])):
+        board = state["boards"][seat]
         for row in range(5):
             colour, count = board["lines"][row]
             if count != row + 1:
                 continue
+            chosen = choice is not None and seat == choice.seat and row == pending_line(pre["boards"][seat]["lines"])
+            if seat == waiting and not chosen and row == pending_line(after["boards"][seat]["lines"]):
+                yield Step("choose", f"seat {seat} chooses the column of line {row + 1} ({COLOURS[colour]})",
+                           {**copy.deepcopy(state), "turn": seat, "phase": TILING}, seat, ("line", row), names)
+                return
             board["lines"][row] = [-1, 0]
             column = _new_cell(board["wall"], after["boards"][seat]["wall"], row, seat, is_grey(state))
+            if chosen and choice is not None and column != choice.column:
+                raise InputError(f"seat {seat} chose column {choice.column + 1} of row {row + 1}, the logged wall "
+                                 f"has the tile elsewhere")
             if column < 0:
                 fits = min(row + 1, FLOOR_SLOTS - len(board["floor"]))
                 board["floor"].extend([colour] * fits)
@@ -215,7 +249,10 @@ def tiling(pre: dict[str, Any], after: dict[str, Any], names: tuple[str, ...]) -
             state["lid"][colour] += row
             text = (f"seat {seat}: line {row + 1} full of {COLOURS[colour]} -> wall row {row + 1}, column "
                     f"{column + 1}: +{points} ({why(points, across, down)}); score {board['score']}")
-            yield Step("tile", text, copy.deepcopy(state), seat, ("wall", row, column), names)
+            if chosen and choice is not None:
+                who = f" ({choice.name})" if choice.name else ""
+                text = f"move {choice.number}, seat {seat}{who} chooses: " + text.split(": ", 1)[1]
+            yield Step("move" if chosen else "tile", text, copy.deepcopy(state), seat, ("wall", row, column), names)
         floor = board["floor"]
         if floor:
             cost, was = penalty(floor), board["score"]
@@ -339,10 +376,18 @@ def move_steps(before: dict[str, Any], record: dict[str, Any], number: int, name
     seat, move, after = record["seat"], record["move"], record["state"]
     if seat != before["turn"]:
         raise InputError(f"seat {seat} moves but seat {before['turn']} was to move")
-    pre, placed = settle(before, move)
     name = names[seat] if seat < len(names) else ""
+    if (before.get("phase") == TILING) != is_tiling(move):
+        raise InputError(f"{describe_move(move)} is not a move of the " + ("tiling phase" if before.get("phase")
+                                                                           else "offer"))
+    if is_tiling(move):
+        if move[1] != pending_line(before["boards"][seat]["lines"]):
+            raise InputError(f"{describe_move(move)}: line {move[1] + 1} is not the one to tile")
+        steps = list(tiling(before, after, names, Choice(number, seat, name, move[2])))
+        return _tiled(steps, after, names)
+    pre, placed = settle(before, move)
     text = move_text(number, seat, name, move, placed, pre["boards"][seat])
-    round_over = after["over"] or after["round"] != before["round"]
+    round_over = after["over"] or after["round"] != before["round"] or after.get("phase") == TILING
     if not round_over:
         mismatch = _different(pre, after, ("factories", "centre", "lid", "marker", "boards"))
         if mismatch:
@@ -351,11 +396,15 @@ def move_steps(before: dict[str, Any], record: dict[str, Any], number: int, name
     pre["turn"] = NOBODY
     steps = [Step("move", text, pre, seat, ("source", move[0], move[1], move[2]), names)]
     steps.extend(tiling(pre, after, names))
-    told = steps[-1].state
-    mismatch = _different(told, after, ("boards",))
+    return _tiled(steps, after, names)
+
+
+def _tiled(steps: list[Step], after: dict[str, Any], names: tuple[str, ...]) -> list[Step]:
+    """`steps` of a tiling checked against the logged state after them, and the next deal when one follows."""
+    mismatch = _different(steps[-1].state, after, ("boards",))
     if mismatch:
         raise InputError(f"the round's tiling told here differs from the logged state in {mismatch}")
-    if not after["over"]:
+    if not after["over"] and after.get("phase") != TILING:
         steps.append(_deal_step(after, names))
     return steps
 

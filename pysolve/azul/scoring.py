@@ -2,8 +2,10 @@
 
 A tile placed on a wall scores its runs (`tile_score`), a floor costs its
 items (`floor_penalty`), a finished wall earns its bonuses (`end_bonus`),
-and on the grey wall pysolve's policy picks the cell a full line's tile
-goes to (`grey_column`; `board_column` reads it off a canonical board).
+and on the grey wall pysolve's fixed policy picks the cell a full line's
+tile goes to (`grey_column`: the `+policy` column strategy, and the
+heuristics' projection of the lines still to tile; `board_column` reads it
+off a canonical board).
 The Python rules call these directly, the miniKanren rules answer the same
 questions with relations, and `heuristics` values positions with them.
 """
@@ -13,7 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pysolve.azul.model import COLOUR_BONUS, COLUMN_BONUS, FLOOR_SLOTS, FLOOR_TOTALS, ROW_BONUS, complete_rows
+from pysolve.azul.model import (
+    COLOUR_BONUS,
+    COLUMN_BONUS,
+    FLOOR_SLOTS,
+    FLOOR_TOTALS,
+    ROW_BONUS,
+    complete_rows,
+    grey_columns,
+)
 
 
 def tile_score(wall: list[list[int]], row: int, column: int) -> int:
@@ -51,12 +61,6 @@ def end_bonus(wall: list[list[int]], colours: list[list[int]] | None = None) -> 
     else:
         complete = sum(1 for colour in range(5) if sum(row.count(colour) for row in colours) == 5)
     return ROW_BONUS * complete_rows(wall) + COLUMN_BONUS * columns + COLOUR_BONUS * complete
-
-
-def grey_columns(wall: list[list[int]], colours: list[list[int]], row: int, colour: int) -> list[int]:
-    """The columns a grey wall's `row` may take `colour` in: free cells whose column lacks that colour."""
-    return [column for column in range(5)
-            if not wall[row][column] and all(colours[other][column] != colour for other in range(5))]
 
 
 def board_column(board: Mapping[str, Any], row: int, colour: int) -> int:

@@ -6,12 +6,14 @@ with `heuristics`; neither touches the rules' tables, so they search
 whichever back end plays the game (its canonical state becomes a State).
 
 `Mcts` is UCT with one tree per decision. Within a round nothing is hidden,
-so tree nodes keep their positions, each node only its `width` best moves by
-immediate gain (a move to the floor alone only when no line takes a tile:
-with many moves legal, the time goes to the few that matter); a round's end
-is a chance node (the next deal), where the tree stops and a playout goes on
-for `rounds` round ends, each deal drawn from a determinisation of the
-hidden bag order (the iteration's own random generator, weighted by the
+so tree nodes keep their positions (the grey wall's column choices at a
+round's end included: decision nodes like any other), each node taking tiles
+only its `width` best moves by immediate gain (a move to the floor alone only
+when no line takes a tile: with many moves legal, the time goes to the few
+that matter; a column choice keeps all its columns, five at most); a round's
+end is a chance node (the next deal), where the tree stops and a playout
+goes on for `rounds` round ends, each deal drawn from a determinisation of
+the hidden bag order (the iteration's own random generator, weighted by the
 tiles in the bag). A playout is `greedy` (best immediate gain, the default)
 or `random` (the original random-feasible strategy); the position it
 reaches is valued for every seat (max-n: each seat's reward is its lead
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pysolve.azul.heuristics import move_gain, utilities, values
-from pysolve.azul.model import Move, RandomStream
+from pysolve.azul.model import Move, RandomStream, feasible, is_tiling
 from pysolve.azul.tree import State
 from pysolve.errors import InputError
 
@@ -82,8 +84,11 @@ class Node:
 
 def pruned(ordered: list[Move], width: int) -> list[Move]:
     """The moves a tree node keeps of `ordered` (worst immediate gain first): everything to the floor only
-    when no tile can go to a line, then the `width` best by immediate gain."""
-    lines = [move for move in ordered if move[2]]
+    when no tile can go to a line, then the `width` best by immediate gain; a grey wall's column choice keeps
+    every column (its few columns differ in what they leave open, which immediate gain does not see)."""
+    if is_tiling(ordered[0]):
+        return ordered
+    lines = feasible(ordered)
     return (lines or ordered)[-width:]
 
 
@@ -171,8 +176,7 @@ class Mcts:
                 top = max(gains)
                 state.apply_move(generator.choice([m for m, gain in zip(moves, gains) if gain == top]))
             else:
-                feasible = [move for move in moves if move[2]]
-                state.apply_move(generator.choice(feasible or moves))
+                state.apply_move(generator.choice(feasible(moves) or moves))
         return state
 
 

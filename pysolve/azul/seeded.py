@@ -3,8 +3,9 @@
 This is what every engine's `solve` shares, so it sits below them: it knows
 the model and the `Engine` protocol, never an engine, a match or a face.
 `random_feasible` is the original strategy (uniform among the moves that put
-a tile on a pattern line, else among all), read from the game's stream like
-every other random choice, so a seed gives the same game on every engine.
+a tile on a pattern line, else among all; on a grey wall's tiling, uniform
+among the columns), read from the game's stream like every other random
+choice, so a seed gives the same game on every engine.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from pysolve.answers import Found
-from pysolve.azul.model import Engine, Move, Question, RandomStream
+from pysolve.azul.model import Engine, Move, Question, RandomStream, feasible
 from pysolve.budget import Budget
 
 
 def random_feasible(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """The original strategy: uniform among moves putting a tile on a line, else among all (`state` unread)."""
-    feasible = [move for move in moves if move[2]]
-    return rng.choice(feasible or moves)
+    """The original strategy: uniform among moves putting a tile on a line, else among all; uniform among the
+    columns of a tiling decision (`state` unread)."""
+    return rng.choice(feasible(moves) or moves)
 
 
 def played(question: Question, engine: Engine[Any], budget: Budget) -> Found:

@@ -6,6 +6,14 @@ that searches makes a `tree.State` of the snapshot and looks ahead with
 `child`, whichever back end plays the game: `lookahead` here, and the
 search players of `search` (`mcts`, `minimax`), named with their parameters
 (`mcts:1000`, `mcts:0.5s:greedy`, `minimax:3`).
+
+On the grey wall every strategy also chooses the column of each full line
+at the round's end: `random` at random, `greedy` by `tiling_value`,
+`lookahead` by the best worth its own later choices of the round reach, the
+search players by searching. A name ending in `+policy` (`greedy+policy`)
+leaves those choices to pysolve's fixed policy instead (most points at
+once, the leftmost among equals): the grey wall as it was played before
+the choice was the player's.
 """
 
 from __future__ import annotations
@@ -13,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pysolve.azul.heuristics import move_gain
-from pysolve.azul.model import Move, RandomStream
+from pysolve.azul.heuristics import grey_worth, move_gain, tiling_value
+from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
 from pysolve.azul.protocol import MOVE_SECONDS, Agent
+from pysolve.azul.scoring import grey_column
 from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax
 from pysolve.azul.seeded import random_feasible
 from pysolve.azul.tree import State
@@ -33,16 +42,23 @@ def _best(moves: list[Move], value: Callable[[Move], float], rng: RandomStream) 
 
 
 def greedy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """The move with the best immediate score change; among equals prefer lines, then chance."""
+    """The move with the best immediate score change; among equals prefer lines, then chance. A column: the one
+    of best projected worth (`tiling_value`)."""
+    if is_tiling(moves[0]):
+        return _best(moves, lambda move: tiling_value(state, move), rng)
     return _best(moves, lambda move: move_gain(state, move) + (0.5 if move[2] else 0.0), rng)
 
 
 def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """One-ply lookahead: own immediate gain minus the next player's best reply gain."""
+    """One-ply lookahead: own immediate gain minus the next player's best reply gain. A column: the best worth
+    reached through the seat's own choices left this round."""
     snapshot = dict(state)
     if snapshot["over"]:
         return rng.choice(moves)
     root = State.from_json(snapshot)
+    if root.is_tiling:
+        seat = root.current_player
+        return _best(moves, lambda move: _own_best(root.child(move), seat), rng)
 
     def value(move: Move) -> float:
         own = move_gain(snapshot, move) + (0.5 if move[2] else 0.0)
@@ -55,12 +71,40 @@ def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) ->
     return _best(moves, value, rng)
 
 
+def _own_best(state: State, seat: int) -> float:
+    """The best worth of `seat`'s board over its column choices still to come this round (none: as it is)."""
+    if state.is_tiling and state.current_player == seat:
+        return max(_own_best(state.child(move), seat) for move in state.legal_moves())
+    snapshot = state.to_json()
+    return grey_worth(snapshot["boards"][seat], snapshot["over"])
+
+
+def policy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
+    """pysolve's fixed column policy for a tiling decision: most points at once, the leftmost among equals
+    (reads no number)."""
+    board = state["boards"][state["turn"]]
+    row = pending_line(board["lines"])
+    column = grey_column([list(cells) for cells in board["wall"]], board["colours"], row, board["lines"][row][0])
+    return (WALL, row, column)
+
+
+def with_columns(player: Strategy, columns: Strategy) -> Strategy:
+    """`player` for the moves taking tiles, `columns` for the columns of a grey wall's tiling."""
+
+    def choose(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
+        return (columns if is_tiling(moves[0]) else player)(state, moves, rng)
+
+    return choose
+
+
+COLUMNS: dict[str, Strategy] = {"policy": policy}  # the column strategies a name's `+` suffix may name
 STRATEGIES: dict[str, Strategy] = {"random": random_feasible, "greedy": greedy, "lookahead": lookahead}
 MAX_DIGITS = 12  # digits a whole-number parameter may have
 SEARCHES = ("mcts", "minimax")  # strategies with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN], minimax[:D][:Ts]
 AGENT = "cmd:"  # an outside agent: cmd:COMMAND (docs/azul-protocol.md)
 KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS][:wWIDTH]",
-                   "minimax[:DEPTH][:SECONDSs]", "cmd:COMMAND (an outside agent)"])
+                   "minimax[:DEPTH][:SECONDSs]"]) + "; any of them +policy (the grey wall's columns by pysolve's " \
+    "fixed policy); cmd:COMMAND (an outside agent, choosing its columns too)"
 
 
 def _search(name: str) -> Strategy:
@@ -125,14 +169,17 @@ def _number(text: str) -> bool:
 
 
 def strategy(name_or_callable: str | Strategy, move_seconds: float = MOVE_SECONDS) -> Strategy:
-    """A strategy by name (random, greedy, lookahead, mcts..., minimax..., cmd:COMMAND: an outside agent
-    held to `move_seconds` a move) or the callable itself."""
+    """A strategy by name (random, greedy, lookahead, mcts..., minimax..., any of them +policy, cmd:COMMAND: an
+    outside agent held to `move_seconds` a move) or the callable itself."""
     if callable(name_or_callable):
         return name_or_callable
+    if name_or_callable.startswith(AGENT):  # the whole rest is its command: it chooses its columns itself
+        return Agent(name_or_callable.removeprefix(AGENT), move_seconds)
+    base, plus, columns = name_or_callable.rpartition("+")
+    if plus and columns in COLUMNS:
+        return with_columns(strategy(base), COLUMNS[columns])
     if name_or_callable in STRATEGIES:
         return STRATEGIES[name_or_callable]
-    if name_or_callable.startswith(AGENT):
-        return Agent(name_or_callable.removeprefix(AGENT), move_seconds)
     if name_or_callable.split(":")[0] in SEARCHES:
         return _search(name_or_callable)
     raise UnknownName(f"unknown strategy {name_or_callable!r}; known: {KNOWN}")

@@ -212,6 +212,9 @@ def marks(state: dict[str, Any], focus: tuple[Any, ...], seat: int) -> str:
             out.append(ring(left + (4 - row) * STEP, top + row * STEP, (row + 1) * STEP - 3, TILE))
     if kind == "wall":
         out.append(ring(wall_left + focus[2] * STEP, top + focus[1] * STEP, TILE, TILE))
+    if kind == "line":  # a full line whose owner chooses its tile's column
+        row = focus[1]
+        out.append(ring(left + (4 - row) * STEP, top + row * STEP, (row + 1) * STEP - 3, TILE))
     if kind == "floor" or (kind == "source" and focus[3] == 0):
         out.append(ring(left + 44, floor_y, FLOOR_SLOTS * STEP - 3, TILE))
     if kind == "bonus":

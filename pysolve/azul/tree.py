@@ -11,6 +11,10 @@ bag), and `apply_chance(outcome)` makes it so. The default chance policy
 is the game's seeded `RandomStream` (`sample_chance(stream)`): it draws what
 the back ends draw, so a game driven by `child` and the stream is the
 seeded game of `play_match`, move by move.
+
+On the grey wall a round's end holds decision nodes too: `is_tiling` is
+True while `current_player` chooses the column of its top full pattern
+line, and `legal_moves()` are the columns it may take, (WALL, row, column).
 """
 
 from __future__ import annotations
@@ -81,6 +85,11 @@ class State:
         return self.phase != MOVING
 
     @property
+    def is_tiling(self) -> bool:
+        """True while a grey wall's owner chooses a column: the moves are (WALL, row, column)."""
+        return self.table.tiling
+
+    @property
     def is_terminal(self) -> bool:
         """True once the game is over (bonuses added)."""
         return self.table.over
@@ -117,7 +126,8 @@ class State:
         return self.apply_chance(action)  # type: ignore[arg-type]
 
     def apply_move(self, move: Move) -> State:
-        """Play a legal move in place (the turn passes; the offer's end tiles the walls); return this state."""
+        """Play a legal move in place (the turn passes; the offer's end tiles the walls, a column choice goes on
+        tiling them); return this state."""
         if move not in self.legal_moves():
             raise InputError(f"illegal move {move!r} in this state")
         self._moves = None

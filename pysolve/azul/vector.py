@@ -134,7 +134,7 @@ class AzulVectorEnv(VectorEnv):
                     raise InputError(f"table {index}: action {action} is not legal for player_{self.seat} now")
                 rewards[index], terminations[index], illegal[index] = -win_reward, True, True
             else:
-                rewards[index] = table.play(ACTION_MOVES[action]) + table.win_signal(win_reward)
+                rewards[index] = table.play(ACTION_MOVES[self.players][action]) + table.win_signal(win_reward)
                 terminations[index], truncations[index] = table.table.over, table.truncated
         self._ended = terminations | truncations
         infos: dict[str, Any] = {"scores": np.array([table.table.scores for table in self.tables]),

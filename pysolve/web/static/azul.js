@@ -3,8 +3,8 @@
 
 const $ = id => document.getElementById(id);
 const COLOURS = ["blue", "yellow", "red", "black", "white"];
-const CENTRE = -1, FLOOR = 0, MARKER = 5, PENALTIES = [1, 1, 2, 2, 2, 3, 3];
-const SCORING = ["tiling", "tile", "floor", "bonus"];  // the steps that tell a round's scoring
+const CENTRE = -1, FLOOR = 0, MARKER = 5, WALL = -2, PENALTIES = [1, 1, 2, 2, 2, 3, 3];
+const SCORING = ["tiling", "choose", "tile", "floor", "bonus"];  // the steps that tell a round's scoring
 let table = null, source = null, colour = null, strategies = [], person = "you";
 
 function element(tag, className, text) {
@@ -66,8 +66,9 @@ function drawBoard(state, seat, names, toMove, interactive) {
     }
     lines.append(line);
     const wallRow = element("div", "line");
+    if (interactive && legal(m => m[0] === WALL && m[1] === row).length) line.classList.add("tiling");
     board.wall[row].forEach((filled, column) => wallRow.append(state.variant === "grey"  // any colour, any column
-      ? (filled ? tile(board.colours[row][column]) : element("span", "tile empty"))
+      ? (filled ? tile(board.colours[row][column]) : wallChoice(row, column, interactive))
       : tile(wallColour(row, column), filled ? "" : "faint")));
     wall.append(wallRow);
   });
@@ -84,6 +85,18 @@ function drawBoard(state, seat, names, toMove, interactive) {
   }
   box.append(floor);
   return box;
+}
+
+function wallChoice(row, column, interactive) {
+  // An empty cell of a grey wall; in your tiling phase, a cell your full line's tile may take: click it.
+  const cell = element("span", "tile empty");
+  if (interactive && legal(m => m[0] === WALL && m[1] === row && m[2] === column).length) {
+    cell.classList.add("cell-ok");
+    cell.dataset.column = column;
+    cell.title = `put line ${row + 1}'s tile in column ${column + 1}`;
+    cell.onclick = () => play([WALL, row, column]);
+  }
+  return cell;
 }
 
 function drawTable(state, names, turn, container, interactive) {
@@ -103,6 +116,8 @@ function redraw() {
     ? `Game over after ${state.round} rounds. Scores ${scores}; ` +
       `winner${table.winners.length > 1 ? "s" : ""}: ${table.winners.map(s => `seat ${s} (${table.seats[s]})`).join(", ")}`
     : table.pending ? `Round ${state.round}: your move is on the table: let the others play (space), or take it back (u)`
+    : yours && state.phase === "tiling" ? `Round ${state.round}: your wall, seat ${table.turn}: ` +
+      "click a marked cell for the tile of your top full line (its column may not hold that colour yet)"
     : yours ? `Round ${state.round}: your move, seat ${table.turn}: ` +
       (source === null ? "click a factory or the centre" : colour === null ? "click a colour" : "click a pattern line or the floor")
     : `Round ${state.round}`;
