@@ -417,9 +417,10 @@ def run_trace(args: argparse.Namespace) -> int:
     traces = replay.read(args.traces, replay.EMBEDDED)
     for trace in traces:
         end = trace["end"]
-        counters = ", ".join(f"{end.get(key)} {key}" for key in ("nodes", "fails", "backtracks", "solutions"))
+        counters = ", ".join(words.plural(end.get(key, 0), key[:-1]) for key in ("nodes", "fails", "backtracks",
+                                                                                   "solutions"))
         print(f"{trace['name']}: {trace['backend']}, {end.get('status')}, {counters}, "
-              f"{trace['searched']:,} events, {end.get('seconds')} s")
+              f"{words.plural(trace['searched'], 'event')}, {words.seconds(end.get('seconds') or 0)}")
     for note in filter(None, map(replay.left_out, traces)):
         print(note)
     if args.html:
