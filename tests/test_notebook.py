@@ -12,6 +12,7 @@ from traced_searches import fichas_trace
 
 import pysolve
 from pysolve import notebook
+from pysolve.trace import read_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
@@ -69,7 +70,9 @@ def test_a_board_and_a_replay_show_themselves(tmp_path: Path) -> None:
         notebook.board("fichas", rows)
     traces = [fichas_trace(tmp_path / f"{strategy}.jsonl", 2, 2, strategy) for strategy in ("dfs", "bfs")]
     replayed = notebook.Replay(*traces)
-    assert repr(replayed).splitlines()[1] == "bfs.jsonl: python, solved, 80 nodes, 1 solutions"
+    nodes = read_trace(traces[1]).end["nodes"]
+    assert nodes == pysolve.solve("fichas", m=2, n=2, strategy="bfs", backend="python").stats["states"] + 1
+    assert repr(replayed).splitlines()[1] == f"bfs.jsonl: python, solved, {nodes} nodes, 1 solutions"
     frame = replayed._repr_html_()
     assert frame.startswith("<iframe srcdoc=") and "startReplay(" in frame and "</script>" not in frame
     assert notebook.Replay(traces[0])._repr_html_().count("a search replayed") == 2  # one trace: its title
