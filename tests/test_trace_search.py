@@ -174,13 +174,23 @@ def test_kanren_iterative_deepening_records_each_round_below_the_root(tmp_path: 
     assert {event["label"] for event in rounds} == {"BBHVV"} and len(rounds) > 1
 
 
-def test_a_strategy_kanren_declines_records_nothing_and_says_so(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "bfs.jsonl"
-    code = cli.main(["solve", "fichas", "--m", "1", "--n", "1", "--strategy", "bfs", "--backend", "kanren",
+@pytest.mark.parametrize("strategy", ["bfs", "best-first", "hill-climbing"])
+@pytest.mark.parametrize("flavour", ["hs", "py"])
+def test_kanren_frontier_searches_record_the_tree_python_does(strategy: str, flavour: str, tmp_path: Path) -> None:
+    question = FichasQuestion(2, 2, strategy, flavour)
+    answer, recorded = traced(FICHAS, question, "kanren", tmp_path)
+    check_fichas(answer, recorded, question)
+    assert tree(recorded) == tree(traced(FICHAS, question, "python", tmp_path)[1])
+
+
+def test_a_search_kanren_does_not_record_says_so_in_one_line(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "astar.jsonl"
+    code = cli.main(["solve", "fichas", "--m", "1", "--n", "1", "--strategy", "astar", "--backend", "kanren",
                      "--trace", str(out)])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "kanren" in err and not out.exists()
+    assert code == 2 and err.count("\n") == 1 and "kanren" in err and "records no trace" in err
+    assert not out.exists()
 
 
 def test_an_untraced_answer_is_the_traced_one(tmp_path: Path) -> None:

@@ -12,11 +12,10 @@ their tails), taken apart with `eq` one clause per shape. A search is a
 step relation followed until no step applies (`iterate`, the loop Prolog's
 last-call optimisation makes of its recursion).
 
-Depth-first search and iterative deepening record themselves when the
-budget carries a trace (docs/fichas.md, "Searches recorded"): a node per
-board the relation takes (tested for the goal, then moved from), as
-Python's and Prolog's searches do; a board the bound or the table prunes
-is never taken.
+Every search but A* records itself when the budget carries a trace
+(docs/fichas.md, "Searches recorded"): a node per board the relation takes
+(tested for the goal, then moved from), as Python's and Prolog's searches
+do; a board the bound or the table prunes is never taken.
 """
 
 from __future__ import annotations
@@ -42,12 +41,14 @@ from pysolve.minikanren import (
     iterate,
     lazy,
     project,
+    reify,
     run,
     solved,
     var,
     where,
 )
 from pysolve.puzzle import NO_SOLUTION, Found
+from pysolve.trace import Trace
 
 Board = tuple[str, ...]
 Path = tuple[Board, ...]  # the boards from the start, in order
@@ -287,7 +288,47 @@ def not_goal_patho(path, m: int, n: int) -> Goal:
     return where(lambda p: p.head != tuple(goal(m, n)), path)
 
 
-def tree_stepo(search, following, question: Question, budget: Budget) -> Goal:
+class Recorder:
+    """The frontier searches recorded in `trace` as Python's and Prolog's record theirs (pysolve.search.Recorded):
+    a node per path taken from the frontier (or climbed to), below the node of the path it extends; the goal
+    taken is the solution, a path with no children a dead end. With no trace its goals only succeed."""
+
+    def __init__(self, trace: Trace | None, strategy: str) -> None:
+        self.trace, self.strategy = trace, strategy
+        self.nodes: dict[tuple[Board, ...], int] = {(): 0}  # a path taken (latest board first) -> its node
+        self.node = 0  # the node of the path taken last
+
+    def taken(self, path) -> Goal:
+        """Succeed once; `path` enters its node."""
+        return self.noted(self.enter, path)
+
+    def solved(self) -> Goal:
+        """Succeed once; the path taken last is the solution."""
+        return self.noted(lambda: self.trace.solution(self.node) if self.trace else None)
+
+    def dead_end(self, children) -> Goal:
+        """Succeed once; the path taken last is a dead end when `children` is empty."""
+        return self.noted(lambda made: self.trace.fail(self.node) if self.trace and made == () else None, children)
+
+    def enter(self, path: Any) -> None:
+        if self.trace is None:
+            return
+        boards = tuple(path)
+        label, move = describe("".join(boards[0]), self.strategy)
+        self.node = self.nodes[boards] = self.trace.enter(label, self.nodes.get(boards[1:], 0), move)
+
+    def noted(self, action: Callable[..., None], *terms: Any) -> Goal:
+        """Succeed once, after `action` saw the values of `terms` (only when there is a trace)."""
+
+        def noted_goal(state):
+            if self.trace is not None:
+                action(*(reify(term, state) for term in terms))
+            yield state
+
+        return noted_goal
+
+
+def tree_stepo(search, following, question: Question, budget: Budget, recorder: Recorder) -> Goal:
     """One step of tree search: from ("frontier", F, E) (E states expanded so far) take a path; a goal path
     ends the search ("found", Path, E), any other is expanded into the frontier; an empty frontier ends it
     ("exhausted", E). Hill climbing keeps one path, ("climbing", P, E), and moves to its best child."""
@@ -295,15 +336,15 @@ def tree_stepo(search, following, question: Question, budget: Budget) -> Goal:
     frontier, expanded, expanded1, path, rest, children, added = (var() for _ in range(7))
     first, others, best = var(), var(), var()
     expand = conj(not_goal_patho(path, m, n), budget.tick(), succo(expanded, expanded1),
-                  lazy(childreno, path, length, children))
+                  lazy(childreno, path, length, children), recorder.dead_end(children))
     return disj(
-        conj(eq(search, ("frontier", frontier, expanded)), lazy(takeo, frontier, path, rest),
-             disj(conj(goal_patho(path, m, n), eq(following, ("found", path, expanded))),
+        conj(eq(search, ("frontier", frontier, expanded)), lazy(takeo, frontier, path, rest), recorder.taken(path),
+             disj(conj(goal_patho(path, m, n), recorder.solved(), eq(following, ("found", path, expanded))),
                   conj(expand, lazy(add_childreno, rest, question.flavour, expanded1, children, added),
                        eq(following, ("frontier", added, expanded1))))),
         conj(eq(search, ("frontier", frontier, expanded)), emptyo(frontier), eq(following, ("exhausted", expanded))),
-        conj(eq(search, ("climbing", path, expanded)),
-             disj(conj(goal_patho(path, m, n), eq(following, ("found", path, expanded))),
+        conj(eq(search, ("climbing", path, expanded)), recorder.taken(path),
+             disj(conj(goal_patho(path, m, n), recorder.solved(), eq(following, ("found", path, expanded))),
                   conj(expand,
                        disj(conj(eq(children, ()), eq(following, ("exhausted", expanded1))),
                             conj(eq(children, Cons(first, others)), lazy(lowesto, others, first, best),
@@ -340,8 +381,9 @@ def tree_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
     """`path` (latest board first) is what the strategy finds, () when it fails; `expanded` counts the
     states it expanded."""
     search, end = var(), var()
+    recorder = Recorder(budget.trace, question.strategy)
     return conj(initialo(question, search),
-                iterate(lambda term, following: tree_stepo(term, following, question, budget), search, end),
+                iterate(lambda term, following: tree_stepo(term, following, question, budget, recorder), search, end),
                 disj(eq(end, ("found", path, expanded)), conj(eq(end, ("exhausted", expanded)), eq(path, ()))))
 
 
@@ -430,9 +472,8 @@ def astar_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
 
 
 def can_trace(question: Question) -> bool:
-    """Depth-first search and iterative deepening record their search (iterative deepening: each round a new
-    tree below the root); the frontier searches do not yet."""
-    return question.strategy in ("dfs", "shortest")
+    """Every search but A* records itself (iterative deepening: each round a new tree below the root)."""
+    return question.strategy != "astar"
 
 
 def solve(question: Question, budget: Budget) -> Found:
