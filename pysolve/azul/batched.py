@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from pysolve.azul.env import DESTINATIONS, action_count, check_settings, render_text, seat_spaces
+from pysolve.azul.env import DESTINATIONS, WALL_CELLS, check_settings, render_text, seat_spaces
 from pysolve.azul.model import (
     CENTRE,
     COLOUR_BONUS,
@@ -54,228 +54,302 @@ from pysolve.azul.packed import FULL, POINTS, RUN
 from pysolve.errors import InputError
 
 FIVE = np.arange(5)  # colours, lines, rows, columns
-SLOTS = np.arange(FLOOR_SLOTS)
-KINDS = np.arange(10)  # a tile to deal: 0..4 a bag tile of that colour, 5..9 a lid tile; 10 none
-POSITIONS = np.arange(TOTAL_TILES)
+NO_TILE = 5  # a place of a bag's order past its tiles
+# a tile to shuffle in: 0..4 a bag tile of that colour, 5..9 a lid tile, 10 a place past the tiles
+KINDS = np.arange(11)
+KIND_KEYS = np.array([0] * 5 + [1] * 5 + [2])  # added to a uniform key: the bag's tiles first, then the lid's
+KIND_COLOURS = np.array([*range(5), *range(5), NO_TILE])
 WALL_COLUMN = (FIVE[None, :] + FIVE[:, None]) % 5  # [row, colour]: the coloured wall's column of colour in row
 RUNS = np.array(RUN)  # [mask, position]: the run of set bits through position
 SCORES = np.array(POINTS)  # [horizontal run, vertical run]: a placed tile's points
 PENALTY = np.array(FLOOR_TOTALS)  # by floor items
 ACTIONS_PER_SOURCE = 5 * DESTINATIONS
+SPARE_GAMES = 256  # fresh games made at a time
+
+# A seat's board, one int64 row: its wall's row masks (bit c of row r: cell (r, c) tiled), pattern line colours
+# (-1 empty) and counts, the floor's items (the marker counted), whether the marker is one of them, its tiles by
+# colour (a floor's order is no rule: its penalty counts its items), the score.
+ROWS, LINE_COLOURS, LINE_COUNTS, FLOOR_ITEMS, HAS_MARKER, FLOOR, SCORE, BOARD = 0, 5, 10, 15, 16, 17, 22, 23
+# A table's scalars after its offer (source by colour: the centre, then the factories), bag and lid counts.
+MARKER_AT, TURN, STARTER, ROUND, MOVES, OVER, DRAWN, SCALARS = range(8)
+
+
+def accepting() -> np.ndarray:
+    """[line, row mask, count, line colour + 1, colour]: a pattern line with that count and colour, its wall
+    row tiled as the mask says, takes the colour (empty and the colour not in the row, or partly filled with
+    it)."""
+    table = np.zeros((5, 32, 7, 6, 5), dtype=bool)
+    for line in range(5):
+        for mask in range(32):
+            table[line, mask, 0, :, :] = [not mask >> WALL_COLUMN[line, colour] & 1 for colour in range(5)]
+            for count in range(1, line + 1):
+                for colour in range(5):
+                    table[line, mask, count, colour + 1, colour] = True
+    return table
+
+
+ACCEPTS = accepting()
 
 
 class Tables:
     """N games of Azul on the coloured wall, as arrays; every rule an array operation over a set of tables.
 
-    Tables are chosen by an index array `idx` (distinct table numbers); the
-    seat of each is given alongside where a rule concerns one seat. Sources
-    are 0 for the centre and 1.. for the factories, the order of the action
-    numbers. `log`, when a list, receives every table's events in order
-    (`(table, "new", starter)`, `(table, "move", seat, action)`, `(table,
-    "deal", colours)`) so a game can be replayed on another engine.
+    `table` holds a row per table (the offer, bag, lid, then the scalars:
+    marker holder or CENTRE, seat to move or -1 once over, starter, round,
+    moves, over, tiles drawn from the bag's order), `board` a row per table
+    and seat (the layout above); the named arrays are views of them. A rule
+    gathers the rows of the tables it acts on (an index array `idx` of
+    distinct tables; the seat of each alongside where it concerns one seat),
+    works on them and writes them back. Sources are 0 for the centre and 1..
+    for the factories, the order of the action numbers. The bag is kept as
+    its tiles in a random order (`sequence`) with the count drawn. `log`,
+    when a list, receives every table's events in order (`(table, "new",
+    starter)`, `(table, "move", seat, action)`, `(table, "deal", colours)`)
+    so a game can be replayed on another engine.
     """
 
     def __init__(self, count: int, players: int, generator: np.random.Generator) -> None:
         self.count, self.players, self.rng = count, players, generator
         self.factories = FACTORIES[players]
         self.deal_size = self.factories * TILES_PER_FACTORY
-        shape = (count, players)
-        self.offer = np.zeros((count, self.factories + 1, 5), dtype=np.int64)  # [table, source, colour]
-        self.bag = np.zeros((count, 5), dtype=np.int64)
-        self.lid = np.zeros((count, 5), dtype=np.int64)
-        self.marker = np.full(count, CENTRE, dtype=np.int64)  # the seat holding the first-player marker, or CENTRE
-        self.turn = np.zeros(count, dtype=np.int64)  # -1 once over
-        self.starter = np.zeros(count, dtype=np.int64)
-        self.round = np.zeros(count, dtype=np.int64)
-        self.moves = np.zeros(count, dtype=np.int64)
-        self.over = np.zeros(count, dtype=bool)
-        self.scores = np.zeros(shape, dtype=np.int64)
-        self.rows = np.zeros((*shape, 5), dtype=np.int64)  # wall row r: bit c set when cell (r, c) holds a tile
-        self.line_colour = np.full((*shape, 5), -1, dtype=np.int64)
-        self.line_count = np.zeros((*shape, 5), dtype=np.int64)
-        self.floor = np.full((*shape, FLOOR_SLOTS), -1, dtype=np.int64)  # items left to right, -1 empty
-        self.floor_len = np.zeros(shape, dtype=np.int64)
+        self.dealt = np.arange(self.deal_size)
+        offer = (self.factories + 1) * 5
+        self.bag_at, self.lid_at, self.scalars_at = offer, offer + 5, offer + 10
+        self.table = np.zeros((count, offer + 10 + SCALARS), dtype=np.int64)
+        self.board = np.zeros((count, players, BOARD), dtype=np.int64)
+        self.sequence = np.full((count, TOTAL_TILES), NO_TILE, dtype=np.int64)
+        self.offer = self.table[:, :offer].reshape(count, self.factories + 1, 5)
+        self.bag, self.lid = self.table[:, offer:offer + 5], self.table[:, offer + 5:offer + 10]
+        self.marker, self.turn, self.starter, self.round, self.moves, self.over, _ = (
+            self.table[:, offer + 10 + field] for field in range(SCALARS))
+        self.rows = self.board[..., ROWS:ROWS + 5]
+        self.line_colour = self.board[..., LINE_COLOURS:LINE_COLOURS + 5]
+        self.line_count = self.board[..., LINE_COUNTS:LINE_COUNTS + 5]
+        self.floor = self.board[..., FLOOR:FLOOR + 5]
+        self.floor_len, self.has_marker = self.board[..., FLOOR_ITEMS], self.board[..., HAS_MARKER]
+        self.scores = self.board[..., SCORE]
+        self.fresh_board = np.zeros(BOARD, dtype=np.int64)
+        self.fresh_board[LINE_COLOURS:LINE_COLOURS + 5] = -1
         self.log: list[tuple[Any, ...]] | None = None
+        self._spare: Tables | None = None  # fresh games made ahead, `_spare_used` of them taken
+        self._spare_used = 0
 
     # -- a game's life ---------------------------------------------------
     def new_games(self, idx: np.ndarray) -> None:
-        """Fresh games on tables `idx`: a random seat opens, the first round is dealt."""
-        self.offer[idx] = 0
-        self.bag[idx], self.lid[idx] = TILES_PER_COLOUR, 0
-        self.marker[idx] = CENTRE
-        starters = self.rng.integers(self.players, size=len(idx))
-        self.turn[idx] = self.starter[idx] = starters
-        self.round[idx] = self.moves[idx] = 0
-        self.over[idx] = False
-        self.scores[idx] = self.rows[idx] = self.line_count[idx] = self.floor_len[idx] = 0
-        self.line_colour[idx] = self.floor[idx] = -1
-        if self.log is not None:
-            self.log.extend((int(table), "new", int(seat)) for table, seat in zip(idx, starters))
-        self.deal(idx)
+        """Fresh games on tables `idx`, copied from games made ahead in bulk (`SPARE_GAMES` at a time: a new
+        game costs a few array copies, not the shuffle and the deal of its own)."""
+        if self._spare is None or self._spare_used + len(idx) > self._spare.count:
+            self._spare = Tables(max(SPARE_GAMES, len(idx)), self.players, self.rng)
+            self._spare.log = [] if self.log is not None else None
+            self._spare.generate(np.arange(self._spare.count))
+            self._spare_used = 0
+        spare, taken = self._spare, np.arange(self._spare_used, self._spare_used + len(idx))
+        self._spare_used += len(idx)
+        self.table[idx], self.board[idx], self.sequence[idx] = spare.table[taken], spare.board[taken], spare.sequence[taken]
+        if self.log is not None and spare.log is not None:
+            events = {int(made): table for made, table in zip(taken, idx)}
+            self.log.extend((int(events[event[0]]), *event[1:]) for event in spare.log if event[0] in events)
 
-    def play(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
-        """Legal moves (action numbers) of the seats to move on tables `idx`; rounds that end are tiled and
-        dealt, or the game ends."""
-        ended = self.apply(idx, seats, actions)
-        if ended.size:
-            self.end_round(ended)
+    def generate(self, idx: np.ndarray) -> None:
+        """Fresh games on tables `idx`: a random seat opens, the first round is dealt."""
+        rows = np.zeros((len(idx), self.table.shape[1]), dtype=np.int64)
+        rows[:, self.bag_at:self.lid_at] = TILES_PER_COLOUR
+        scalars = rows[:, self.scalars_at:]
+        scalars[:, MARKER_AT] = CENTRE
+        scalars[:, TURN] = scalars[:, STARTER] = self.rng.integers(self.players, size=len(idx))
+        self.board[idx] = self.fresh_board
+        if self.log is not None:
+            self.log.extend((int(table), "new", int(seat)) for table, seat in zip(idx, scalars[:, TURN]))
+        self._shuffle(idx, rows)
+        self._deal(idx, rows)
+        self.table[idx] = rows
 
     def play_others(self, seat: int, max_moves: int) -> None:
         """Every seat but `seat` plays a uniformly random legal move, on every table, until `seat` is to move,
-        the game is over or `max_moves` moves were played."""
+        the game is over or `max_moves` moves were played; every round whose offer is empty (by these moves or
+        by `seat`'s, applied before) is tiled and dealt on the way. The rounds are tiled together after each
+        batch of moves, one call for all the tables whose round ended, not one per batch of moves."""
         while True:
-            idx = np.flatnonzero(~self.over & (self.turn != seat) & (self.moves < max_moves))
-            if not idx.size:
+            live = (self.over == 0) & self.offer.any(axis=(1, 2))
+            idx = np.flatnonzero(live & (self.turn != seat) & (self.moves < max_moves))
+            if idx.size:
+                seats = self.turn[idx]
+                self.apply(idx, seats, self.random_actions(self.offer[idx], self.board[idx, seats]))
+            ended = np.flatnonzero((self.over == 0) & ~self.offer.any(axis=(1, 2)))
+            if ended.size:
+                self.end_round(ended)
+            elif not idx.size:
                 return
-            seats = self.turn[idx]
-            self.play(idx, seats, self.random_actions(self.masks(idx, seats)))
 
     # -- the rules ---------------------------------------------------------
-    def masks(self, idx: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """(tables, sources x colours x destinations) bool: the moves taking tiles legal for `seats`: the source
-        holds the colour and the line takes it (empty with the colour not in its wall row, or partly filled
-        with it; the floor always)."""
-        count = self.line_count[idx, seats]
-        held = (self.rows[idx, seats][:, :, None] >> WALL_COLUMN) & 1  # [table, line, colour]
-        takes = ((count == 0)[:, :, None] & (held == 0)) | (
-            ((count > 0) & (count <= FIVE))[:, :, None] & (self.line_colour[idx, seats][:, :, None] == FIVE))
-        allowed = np.ones((len(idx), 5, DESTINATIONS), dtype=bool)  # [table, colour, destination]
+    @staticmethod
+    def masks(offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
+        """(tables, sources x colours x destinations) bool: the moves taking tiles from `offer` (tables, sources,
+        colours) that are legal for the seats of `boards` (tables, BOARD): the source holds the colour and the
+        destination takes it (the floor always, a line as `ACCEPTS` says)."""
+        takes = ACCEPTS[FIVE, boards[:, ROWS:ROWS + 5], boards[:, LINE_COUNTS:LINE_COUNTS + 5],
+                        boards[:, LINE_COLOURS:LINE_COLOURS + 5] + 1]  # [table, line, colour]
+        allowed = np.ones((len(offer), 5, DESTINATIONS), dtype=bool)  # [table, colour, destination]
         allowed[:, :, 1:] = takes.transpose(0, 2, 1)
-        return ((self.offer[idx] > 0)[:, :, :, None] & allowed[:, None]).reshape(len(idx), -1)
+        return ((offer > 0)[:, :, :, None] & allowed[:, None]).reshape(len(offer), -1)
 
-    def random_actions(self, masks: np.ndarray) -> np.ndarray:
-        """One uniformly random legal action per row of `masks` (each row has one)."""
-        cumulative = masks.cumsum(axis=1)
-        wanted = (self.rng.random(len(masks)) * cumulative[:, -1]).astype(np.int64)
-        return (cumulative <= wanted[:, None]).sum(axis=1)
+    def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
+        """One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
+        (tables, sources, colours), which holds tiles: the k-th legal action in action order for a uniform k,
+        found in two steps (the source and colour, weighted by the destinations of the colour; then the
+        destination), without listing the actions."""
+        every = np.arange(len(offer))
+        takes = ACCEPTS[FIVE, boards[:, ROWS:ROWS + 5], boards[:, LINE_COUNTS:LINE_COUNTS + 5],
+                        boards[:, LINE_COLOURS:LINE_COLOURS + 5] + 1]  # [table, line, colour]
+        weights = ((offer > 0) * (1 + takes.sum(axis=1))[:, None, :]).reshape(len(offer), -1)
+        cumulative = weights.cumsum(axis=1)
+        wanted = (self.rng.random(len(offer)) * cumulative[:, -1]).astype(np.int64)
+        block = (cumulative <= wanted[:, None]).sum(axis=1)  # source * 5 + colour
+        rank = wanted - cumulative[every, block] + weights[every, block]  # 0 the floor, k the k-th line taking it
+        lines = takes[every, :, block % 5].cumsum(axis=1)
+        destination = np.where(rank > 0, (lines < rank[:, None]).sum(axis=1) + 1, 0)
+        return block * DESTINATIONS + destination
 
-    def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """Take and place the tiles of legal actions, pass the turn: the tables whose offer is now empty."""
+    def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
+        """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn; a round
+        whose offer this empties waits for `end_round`."""
         if self.log is not None:
             self.log.extend((int(table), "move", int(seat), int(action))
                             for table, seat, action in zip(idx, seats, actions))
         every = np.arange(len(idx))
+        rows, boards = self.table[idx], self.board[idx, seats]
+        scalars = rows[:, self.scalars_at:]
+        offer = rows[:, :self.bag_at].reshape(len(idx), -1, 5)
         source, rest = np.divmod(actions, ACTIONS_PER_SOURCE)
         colour, destination = np.divmod(rest, DESTINATIONS)
-        left = self.offer[idx, source]  # [table, colour]
+        left = offer[every, source]  # [table, colour]
         taken = left[every, colour]
         left[every, colour] = 0  # the centre keeps its other colours; a factory's go to the centre
         factory = (source > 0)[:, None]
-        self.offer[idx, source] = np.where(factory, 0, left)
-        self.offer[idx, 0] += np.where(factory, left, 0)
-        first = (source == 0) & (self.marker[idx] == CENTRE)
-        if first.any():  # the first to take from the centre takes the marker, to the floor if it has room
-            tables, takers = idx[first], seats[first]
-            self.marker[tables] = takers
-            length = self.floor_len[tables, takers]
-            room = length < FLOOR_SLOTS
-            self.floor[tables[room], takers[room], length[room]] = MARKER
-            self.floor_len[tables, takers] = length + room
+        offer[every, source] = np.where(factory, 0, left)
+        offer[:, 0] += np.where(factory, left, 0)
+        # the first to take from the centre takes the marker, to the floor if it has room
+        first = (source == 0) & (scalars[:, MARKER_AT] == CENTRE)
+        scalars[:, MARKER_AT] = np.where(first, seats, scalars[:, MARKER_AT])
+        length = boards[:, FLOOR_ITEMS]
+        marker = first & (length < FLOOR_SLOTS)
+        boards[:, HAS_MARKER] += marker
+        length = length + marker
         line = np.maximum(destination - 1, 0)
         on_line = destination > 0
-        count = self.line_count[idx, seats, line]
+        count = boards[every, LINE_COUNTS + line]
         fits = np.where(on_line, np.minimum(taken, destination - count), 0)
-        self.line_count[idx, seats, line] = count + fits
-        self.line_colour[idx, seats, line] = np.where(on_line, colour, self.line_colour[idx, seats, line])
+        boards[every, LINE_COUNTS + line] = count + fits
+        boards[every, LINE_COLOURS + line] = np.where(on_line, colour, boards[every, LINE_COLOURS + line])
         excess = taken - fits  # to the floor, left to right; beyond its slots to the lid
-        length = self.floor_len[idx, seats]
         put = np.minimum(excess, FLOOR_SLOTS - length)
-        slots = (SLOTS >= length[:, None]) & (SLOTS < (length + put)[:, None])
-        self.floor[idx, seats] = np.where(slots, colour[:, None], self.floor[idx, seats])
-        self.floor_len[idx, seats] = length + put
-        self.lid[idx, colour] += excess - put
-        self.moves[idx] += 1
-        ended = ~self.offer[idx].any(axis=(1, 2))
-        self.turn[idx] = (seats + 1) % self.players
-        return idx[ended]
+        boards[every, FLOOR + colour] += put
+        boards[:, FLOOR_ITEMS] = length + put
+        rows[every, self.lid_at + colour] += excess - put
+        scalars[:, MOVES] += 1
+        scalars[:, TURN] = (seats + 1) % self.players
+        self.table[idx], self.board[idx, seats] = rows, boards
 
     def end_round(self, idx: np.ndarray) -> None:
         """The offer of tables `idx` is over: every seat's full lines to the wall top to bottom, each tile
         scored by its runs (the lower rows placed after it), the floors paid (score clamped at 0) and emptied;
         the marker's holder opens the next round, dealt now, unless a wall has a full row or no tile is left
-        to deal: then the game ends with the bonuses."""
-        rows, colours, counts = self.rows[idx], self.line_colour[idx], self.line_count[idx]  # [table, seat, line]
+        to deal: then the game ends with the bonuses (2 a full row, 7 a full column, 10 a colour on all
+        five rows)."""
+        rows, boards = self.table[idx], self.board[idx]
+        scalars = rows[:, self.scalars_at:]
+        walls, colours, counts = (boards[..., ROWS:ROWS + 5], boards[..., LINE_COLOURS:LINE_COLOURS + 5],
+                                  boards[..., LINE_COUNTS:LINE_COUNTS + 5])  # [table, seat, row]
         full = counts == FIVE + 1
         column = (colours + FIVE) % 5
         placed = full[..., None] & (column[..., None] == FIVE)  # [table, seat, row, column]
-        tiled = rows | (placed << FIVE).sum(axis=-1)
+        tiled = walls | (placed << FIVE).sum(axis=-1)
         # a tile's vertical run counts the column's old tiles and this round's from its row up
-        old_columns = ((((rows[..., None] >> FIVE) & 1) << FIVE[:, None]).sum(axis=-2))  # [table, seat, column]
-        upto = np.cumsum(placed << FIVE[:, None], axis=-2)  # [table, seat, row, column]: rows <= row
-        vertical = (np.take_along_axis(old_columns, column, axis=-1)
-                    | np.take_along_axis(upto, column[..., None], axis=-1)[..., 0])
-        points = np.where(full, SCORES[RUNS[tiled, column], RUNS[vertical, FIVE]], 0).sum(axis=-1)
-        floors = self.floor[idx]
-        lid = self.lid[idx] + ((colours[..., None] == FIVE) * (full * FIVE)[..., None]).sum(axis=(1, 2))
-        self.lid[idx] = lid + (floors[..., None] == FIVE).sum(axis=(1, 2))
-        self.scores[idx] = np.maximum(self.scores[idx] + points - PENALTY[self.floor_len[idx]], 0)
-        self.rows[idx] = tiled
-        self.line_colour[idx] = np.where(full, -1, colours)
-        self.line_count[idx] = np.where(full, 0, counts)
-        self.floor[idx], self.floor_len[idx] = -1, 0
-        marker = self.marker[idx]
-        starter = np.where(marker != CENTRE, marker, self.starter[idx])
-        self.starter[idx] = self.turn[idx] = starter
-        self.marker[idx] = CENTRE
-        ends = (tiled == FULL).any(axis=(1, 2)) | ~(self.bag[idx].any(axis=1) | self.lid[idx].any(axis=1))
+        cells = (walls[..., None] >> FIVE) & 1
+        old_columns = (cells << FIVE[:, None]).sum(axis=-2)  # [table, seat, column]
+        columns = np.cumsum(placed << FIVE[:, None], axis=-2) + old_columns[..., None, :]  # after each row
+        vertical = (columns * placed).sum(axis=-1)  # the tile's column, after its row
+        points = (full * SCORES[RUNS[tiled, column], RUNS[vertical, FIVE]]).sum(axis=-1)
+        rows[:, self.lid_at:self.scalars_at] += (((colours[..., None] == FIVE) * (full * FIVE)[..., None]).sum(axis=(1, 2))
+                                                 + boards[..., FLOOR:FLOOR + 5].sum(axis=1))
+        boards[..., SCORE] = np.maximum(boards[..., SCORE] + points - PENALTY[boards[..., FLOOR_ITEMS]], 0)
+        walls[...] = tiled
+        colours[full] = -1
+        counts[full] = 0
+        boards[..., FLOOR_ITEMS:SCORE] = 0  # the floor, its items and marker
+        marker = scalars[:, MARKER_AT]
+        scalars[:, STARTER] = scalars[:, TURN] = np.where(marker != CENTRE, marker, scalars[:, STARTER])
+        scalars[:, MARKER_AT] = CENTRE
+        ends = (tiled == FULL).any(axis=(1, 2)) | ~rows[:, self.bag_at:self.scalars_at].any(axis=1)
         if ends.any():
-            self.finish(idx[ends])
+            filled = cells | placed
+            bonus = (ROW_BONUS * (tiled == FULL).sum(axis=-1) + COLUMN_BONUS * filled.all(axis=-2).sum(axis=-1)
+                     + COLOUR_BONUS * filled[..., FIVE[:, None], WALL_COLUMN].all(axis=-2).sum(axis=-1))
+            boards[..., SCORE] += np.where(ends[:, None], bonus, 0)
+            scalars[ends, OVER] = 1
+            scalars[ends, TURN] = -1
         if not ends.all():
-            self.deal(idx[~ends])
+            going = rows[~ends]
+            self._deal(idx[~ends], going)
+            rows[~ends] = going
+        self.table[idx], self.board[idx] = rows, boards
 
-    def finish(self, idx: np.ndarray) -> None:
-        """End the games of tables `idx`: 2 points a full row, 7 a full column, 10 a colour on all five rows."""
-        rows = self.rows[idx]
-        wall = (rows[..., None] >> FIVE) & 1  # [table, seat, row, column]
-        columns = wall.all(axis=-2).sum(axis=-1)
-        colours = wall[..., FIVE[:, None], WALL_COLUMN].all(axis=-2).sum(axis=-1)  # [.., row, colour] -> colour
-        self.scores[idx] += ROW_BONUS * (rows == FULL).sum(axis=-1) + COLUMN_BONUS * columns + COLOUR_BONUS * colours
-        self.over[idx] = True
-        self.turn[idx] = -1
+    def _shuffle(self, idx: np.ndarray, rows: np.ndarray) -> None:
+        """Pour the lids of tables `idx` into their bags (`rows`, their table rows, changed in place), each
+        bag's tiles in a random order, then the lid's: the order tiles are drawn in."""
+        held = rows[:, self.bag_at:self.scalars_at]  # [table, bag colour then lid colour]
+        counts = np.concatenate([held, TOTAL_TILES - held.sum(axis=1, keepdims=True)], axis=1)  # then the places left
+        kinds = np.repeat(np.tile(KINDS, len(idx)), counts.ravel()).reshape(len(idx), TOTAL_TILES)  # each row sorted
+        order = np.argsort(self.rng.random(kinds.shape) + KIND_KEYS[kinds], axis=1)  # bag first, then lid, none last
+        self.sequence[idx] = KIND_COLOURS[kinds[np.arange(len(idx))[:, None], order]]
+        rows[:, self.bag_at:self.lid_at] += rows[:, self.lid_at:self.scalars_at]
+        rows[:, self.lid_at:self.scalars_at] = 0
+        rows[:, self.scalars_at + DRAWN] = 0
 
-    def deal(self, idx: np.ndarray) -> None:
-        """Fill the factories of tables `idx` (all empty), tile by tile in factory order: the bag's tiles in a
-        random order, then, once the bag is empty, the lid poured in and its tiles in a random order."""
-        held = np.concatenate([self.bag[idx], self.lid[idx]], axis=1)  # [table, kind]
-        ends = held.cumsum(axis=1)
-        kinds = (ends[:, None, :] <= POSITIONS[:, None]).sum(axis=-1)  # [table, position]: every tile's kind
-        keys = self.rng.random(kinds.shape) + (kinds >= 5) + 2 * (kinds == 10)  # bag first, then lid, none last
-        drawn = np.take_along_axis(kinds, np.argsort(keys, axis=1)[:, :self.deal_size], axis=1)
-        kind = drawn[..., None] == KINDS  # [table, tile, kind]
-        tiles = kind[..., :5] | kind[..., 5:]  # [table, tile, colour]
-        self.offer[idx, 1:] = tiles.reshape(len(idx), self.factories, TILES_PER_FACTORY, 5).sum(axis=2)
-        taken = kind.sum(axis=1)
-        refill = (ends[:, 4] < self.deal_size)[:, None]  # the bag ran out: the lid became the bag
-        self.bag[idx] = np.where(refill, held[:, 5:] - taken[:, 5:], held[:, :5] - taken[:, :5])
-        self.lid[idx] = np.where(refill, 0, held[:, 5:])
-        self.round[idx] += drawn[:, 0] < 10
+    def _deal(self, idx: np.ndarray, rows: np.ndarray) -> None:
+        """Fill the factories of tables `idx` (`rows`, their table rows, changed in place) with the next tiles of
+        their bags' orders, factory by factory; a bag with too few takes its lid first (`_shuffle`): the bag
+        drawn to its last tile, then the lid's tiles, as the rules draw."""
+        bag = rows[:, self.bag_at:self.lid_at]
+        short = bag.sum(axis=1) < self.deal_size
+        if short.any():
+            poured = rows[short]
+            self._shuffle(idx[short], poured)
+            rows[short] = poured
+        drawn = rows[:, self.scalars_at + DRAWN]
+        tiles = self.sequence[idx[:, None], drawn[:, None] + self.dealt]  # [table, tile]: colours, NO_TILE past
+        dealt = tiles[..., None] == FIVE
+        rows[:, 5:self.bag_at] = dealt.reshape(len(idx), self.factories, TILES_PER_FACTORY, 5).sum(axis=2).reshape(
+            len(idx), -1)
+        bag -= dealt.sum(axis=1)
+        rows[:, self.scalars_at + DRAWN] = drawn + self.deal_size
+        rows[:, self.scalars_at + ROUND] += tiles[:, 0] != NO_TILE
         if self.log is not None:
-            self.log.extend((int(table), "deal", [int(tile) % 5 for tile in row if tile < 10])
-                            for table, row in zip(idx, drawn))
+            self.log.extend((int(table), "deal", [int(tile) for tile in row if tile != NO_TILE])
+                            for table, row in zip(idx, tiles))
 
     # -- what a seat sees --------------------------------------------------
     def observations(self, seat: int) -> np.ndarray:
         """(tables, fields) int16: every table from `seat`, the layout of `env.observation_values`."""
-        count, players, over = self.count, self.players, self.over
-        order = (seat + np.arange(players)) % players
-        rows, floors = self.rows[:, order], self.floor[:, order]
-        boards = np.concatenate([self.scores[:, order, None], ((rows[..., None] >> FIVE) & 1).reshape(count, players, 25),
-                                 self.line_colour[:, order], self.line_count[:, order],
-                                 self.floor_len[:, order, None], (floors == MARKER).any(axis=-1)[..., None]], axis=-1)
-        head = [self.offer[:, 1:].reshape(count, -1), self.offer[:, 0], ((self.marker == CENTRE) & ~over)[:, None],
-                self.bag, self.lid, self.round[:, None], np.where(over, players, (self.turn - seat) % players)[:, None],
-                np.zeros((count, 1), dtype=np.int64), boards.reshape(count, -1)]
+        count, players, over = self.count, self.players, self.over == 1
+        boards = self.board[:, (seat + np.arange(players)) % players]
+        walls = (boards[..., ROWS:ROWS + 5, None] >> FIVE) & 1
+        seen = np.concatenate([boards[..., SCORE:SCORE + 1], walls.reshape(count, players, 25),
+                               boards[..., LINE_COLOURS:FLOOR]], axis=-1)
+        head = [self.table[:, 5:self.bag_at], self.table[:, :5], ((self.marker == CENTRE) & ~over)[:, None],
+                self.table[:, self.bag_at:self.scalars_at], self.round[:, None],
+                np.where(over, players, (self.turn - seat) % players)[:, None], np.zeros((count, 1), dtype=np.int64),
+                seen.reshape(count, -1)]
         return np.concatenate(head, axis=1).astype(np.int16)
 
     def seat_masks(self, seat: int) -> np.ndarray:
         """(tables, actions) int8: `seat`'s legal actions on every table (none where it is not to move)."""
-        masks = np.zeros((self.count, action_count(self.players)), dtype=np.int8)
-        idx = np.flatnonzero(self.turn == seat)  # -1 once over
-        masks[idx, :masks.shape[1] - 25] = self.masks(idx, np.full(len(idx), seat))
-        return masks
+        masks = self.masks(self.offer, self.board[:, seat]) & (self.turn == seat)[:, None]
+        return np.concatenate([masks, np.zeros((self.count, WALL_CELLS), dtype=bool)], axis=1).view(np.int8)
 
     def export(self, table: int) -> dict[str, Any]:
-        """Table `table` as a canonical state (the Python engine's `export`)."""
+        """Table `table` as a canonical state (the Python engine's `export`; a floor's items marker first, then
+        by colour)."""
         walls = ((self.rows[table][..., None] >> FIVE) & 1).tolist()
         return {
             "players": self.players, "round": int(self.round[table]), "moves": int(self.moves[table]),
@@ -285,7 +359,8 @@ class Tables:
             "boards": [{"score": int(self.scores[table, seat]), "wall": walls[seat],
                         "lines": [[int(colour), int(count)] for colour, count
                                   in zip(self.line_colour[table, seat], self.line_count[table, seat])],
-                        "floor": [int(item) for item in self.floor[table, seat] if item >= 0]}
+                        "floor": [MARKER] * int(self.has_marker[table, seat])
+                                 + [colour for colour in range(5) for _ in range(int(self.floor[table, seat, colour]))]}
                        for seat in range(self.players)],
             "over": bool(self.over[table]),
         }
@@ -322,6 +397,7 @@ class AzulBatchedEnv(VectorEnv):
         self.tables = Tables(num_envs, players, np.random.default_rng())
         self._masks = np.zeros((num_envs, self.single_action_space.n), dtype=np.int8)
         self._ended = np.zeros(num_envs, dtype=bool)  # the tables to reset on the next step
+        self._every = np.arange(num_envs)
 
     def _observe(self) -> dict[str, np.ndarray]:
         """The seat's observation of every table, and its masks (fresh arrays)."""
@@ -351,27 +427,30 @@ class AzulBatchedEnv(VectorEnv):
         restart = self._ended
         before = tables.scores[:, seat].copy()
         inside = (actions >= 0) & (actions < self._masks.shape[1])
-        legal = ~restart & inside & (self._masks[np.arange(self.num_envs), np.where(inside, actions, 0)] > 0)
+        legal = ~restart & inside & (self._masks[self._every, np.where(inside, actions, 0)] > 0)
         illegal = ~restart & ~legal
-        if illegal.any() and self.illegal == "raise":
+        any_illegal = illegal.any()
+        if any_illegal and self.illegal == "raise":
             index = int(np.flatnonzero(illegal)[0])
             raise InputError(f"table {index}: action {actions[index]} is not legal for player_{seat} now")
         if restart.any():
             tables.new_games(np.flatnonzero(restart))
         acting = np.flatnonzero(legal)
         if acting.size:
-            tables.play(acting, np.full(len(acting), seat), actions[acting])
+            tables.apply(acting, np.full(len(acting), seat), actions[acting])
         tables.play_others(seat, self.max_moves)
-        finished = legal & tables.over
+        over = tables.over == 1
+        finished = legal & over
         rewards = np.where(legal, tables.scores[:, seat] - before, 0).astype(np.float64)
         if finished.any():
             rewards += np.where(finished, np.where(tables.winners()[:, seat], self.win_reward, -self.win_reward), 0.0)
-        rewards[illegal] = -self.win_reward
+        if any_illegal:
+            rewards[illegal] = -self.win_reward
         terminations = finished | illegal
-        truncations = legal & ~tables.over & (tables.moves >= self.max_moves)
+        truncations = legal & ~over & (tables.moves >= self.max_moves)
         self._ended = terminations | truncations
         infos: dict[str, Any] = {"scores": tables.scores.copy(), "_scores": np.ones(self.num_envs, dtype=bool)}
-        if illegal.any():
+        if any_illegal:
             infos["illegal"], infos["_illegal"] = illegal, illegal.copy()
         return self._observe(), rewards, terminations, truncations, infos
 
