@@ -74,21 +74,27 @@ ROWS, LINE_COLOURS, LINE_COUNTS, FLOOR_ITEMS, HAS_MARKER, FLOOR, SCORE, BOARD = 
 MARKER_AT, TURN, STARTER, ROUND, MOVES, OVER, DRAWN, SCALARS = range(8)
 
 
-def accepting() -> np.ndarray:
-    """[line, row mask, count, line colour + 1, colour]: a pattern line with that count and colour, its wall
-    row tiled as the mask says, takes the colour (empty and the colour not in the row, or partly filled with
-    it)."""
-    table = np.zeros((5, 32, 7, 6, 5), dtype=bool)
+def line_codes() -> np.ndarray:
+    """[line state, colour]: the destination bit (1 << (line + 1)) when a pattern line takes the colour, else 0.
+    A line's state is `LINE_STATE[line] + 42 * row mask + 6 * count + line colour + 1`, its wall row tiled as
+    the mask says; it takes the colour when empty and the colour is not in the row, or partly filled with it."""
+    codes = np.zeros((5, 32, 7, 6, 5), dtype=np.int64)
     for line in range(5):
         for mask in range(32):
-            table[line, mask, 0, :, :] = [not mask >> WALL_COLUMN[line, colour] & 1 for colour in range(5)]
+            codes[line, mask, 0, :, :] = [0 if mask >> WALL_COLUMN[line, colour] & 1 else 2 << line
+                                          for colour in range(5)]
             for count in range(1, line + 1):
                 for colour in range(5):
-                    table[line, mask, count, colour + 1, colour] = True
-    return table
+                    codes[line, mask, count, colour + 1, colour] = 2 << line
+    return codes.reshape(-1, 5)
 
 
-ACCEPTS = accepting()
+LINE_CODES = line_codes()
+LINE_STATE = FIVE * 32 * 7 * 6 + 1  # where each line's states start, the +1 of the line colour included
+DESTINATION_BITS = (np.arange(64)[:, None] >> np.arange(DESTINATIONS)) & 1 == 1  # [code, destination]
+DESTINATION_COUNT = DESTINATION_BITS.sum(axis=1)  # [code]
+NTH_DESTINATION = np.array([[np.flatnonzero(bits)[rank] if rank < bits.sum() else 0 for rank in range(DESTINATIONS)]
+                            for bits in DESTINATION_BITS])  # [code, rank]: the rank-th destination the code allows
 
 
 class Tables:
@@ -183,15 +189,18 @@ class Tables:
 
     # -- the rules ---------------------------------------------------------
     @staticmethod
-    def masks(offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    def destinations(boards: np.ndarray) -> np.ndarray:
+        """(tables, colours): for the seats of `boards` (tables, BOARD), where each colour may go, as bits: the
+        floor (bit 0) always, line i (bit i + 1) as `LINE_CODES` says."""
+        states = (LINE_STATE + 42 * boards[:, ROWS:ROWS + 5] + 6 * boards[:, LINE_COUNTS:LINE_COUNTS + 5]
+                  + boards[:, LINE_COLOURS:LINE_COLOURS + 5])
+        return 1 + LINE_CODES[states].sum(axis=1)
+
+    def masks(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
         """(tables, sources x colours x destinations) bool: the moves taking tiles from `offer` (tables, sources,
         colours) that are legal for the seats of `boards` (tables, BOARD): the source holds the colour and the
-        destination takes it (the floor always, a line as `ACCEPTS` says)."""
-        takes = ACCEPTS[FIVE, boards[:, ROWS:ROWS + 5], boards[:, LINE_COUNTS:LINE_COUNTS + 5],
-                        boards[:, LINE_COLOURS:LINE_COLOURS + 5] + 1]  # [table, line, colour]
-        allowed = np.ones((len(offer), 5, DESTINATIONS), dtype=bool)  # [table, colour, destination]
-        allowed[:, :, 1:] = takes.transpose(0, 2, 1)
-        return ((offer > 0)[:, :, :, None] & allowed[:, None]).reshape(len(offer), -1)
+        destination takes it."""
+        return DESTINATION_BITS[self.destinations(boards)[:, None, :] * (offer > 0)].reshape(len(offer), -1)
 
     def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
         """One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
@@ -199,16 +208,13 @@ class Tables:
         found in two steps (the source and colour, weighted by the destinations of the colour; then the
         destination), without listing the actions."""
         every = np.arange(len(offer))
-        takes = ACCEPTS[FIVE, boards[:, ROWS:ROWS + 5], boards[:, LINE_COUNTS:LINE_COUNTS + 5],
-                        boards[:, LINE_COLOURS:LINE_COLOURS + 5] + 1]  # [table, line, colour]
-        weights = ((offer > 0) * (1 + takes.sum(axis=1))[:, None, :]).reshape(len(offer), -1)
+        codes = self.destinations(boards)
+        weights = ((offer > 0) * DESTINATION_COUNT[codes][:, None, :]).reshape(len(offer), -1)
         cumulative = weights.cumsum(axis=1)
         wanted = (self.rng.random(len(offer)) * cumulative[:, -1]).astype(np.int64)
         block = (cumulative <= wanted[:, None]).sum(axis=1)  # source * 5 + colour
-        rank = wanted - cumulative[every, block] + weights[every, block]  # 0 the floor, k the k-th line taking it
-        lines = takes[every, :, block % 5].cumsum(axis=1)
-        destination = np.where(rank > 0, (lines < rank[:, None]).sum(axis=1) + 1, 0)
-        return block * DESTINATIONS + destination
+        rank = wanted - cumulative[every, block] + weights[every, block]
+        return block * DESTINATIONS + NTH_DESTINATION[codes[every, block % 5], rank]
 
     def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
         """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn; a round
