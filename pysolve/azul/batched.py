@@ -75,22 +75,29 @@ MARKER_AT, TURN, STARTER, ROUND, MOVES, OVER, DRAWN, SCALARS = range(8)
 
 
 def line_codes() -> np.ndarray:
-    """[line state, colour]: the destination bit (1 << (line + 1)) when a pattern line takes the colour, else 0.
-    A line's state is `LINE_STATE[line] + 42 * row mask + 6 * count + line colour + 1`, its wall row tiled as
-    the mask says; it takes the colour when empty and the colour is not in the row, or partly filled with it."""
-    codes = np.zeros((5, 32, 7, 6, 5), dtype=np.int64)
+    """[line state]: the colours a pattern line takes, packed: bits 6c..6c+5 of colour c hold the destination
+    bit of the line (1 << (line + 1)) when it takes c. A line's state is `LINE_STATE[line] + 42 * row mask + 6 *
+    count + line colour + 1` (`STATE_WEIGHTS`), its wall row tiled as the mask says; it takes the colour when
+    empty and the colour is not in the row, or partly filled with it."""
+    codes = np.zeros((5, 32, 7, 6), dtype=np.int64)
     for line in range(5):
         for mask in range(32):
-            codes[line, mask, 0, :, :] = [0 if mask >> WALL_COLUMN[line, colour] & 1 else 2 << line
-                                          for colour in range(5)]
+            codes[line, mask, 0, :] = sum((2 << line) << 6 * colour for colour in range(5)
+                                          if not mask >> WALL_COLUMN[line, colour] & 1)
             for count in range(1, line + 1):
                 for colour in range(5):
-                    codes[line, mask, count, colour + 1, colour] = 2 << line
-    return codes.reshape(-1, 5)
+                    codes[line, mask, count, colour + 1] = (2 << line) << 6 * colour
+    return codes.ravel()
 
 
 LINE_CODES = line_codes()
 LINE_STATE = FIVE * 32 * 7 * 6 + 1  # where each line's states start, the +1 of the line colour included
+STATE_WEIGHTS = np.zeros((LINE_COUNTS + 5, 5), dtype=np.int64)  # a board's first fields -> its lines' states
+STATE_WEIGHTS[ROWS + FIVE, FIVE], STATE_WEIGHTS[LINE_COLOURS + FIVE, FIVE] = 42, 1
+STATE_WEIGHTS[LINE_COUNTS + FIVE, FIVE] = 6
+ONES_5 = np.ones(5, dtype=np.int64)
+SIX_BITS = 6 * FIVE
+FLOOR_CODES = sum(1 << 6 * colour for colour in range(5))  # the floor takes every colour
 DESTINATION_BITS = (np.arange(64)[:, None] >> np.arange(DESTINATIONS)) & 1 == 1  # [code, destination]
 DESTINATION_COUNT = DESTINATION_BITS.sum(axis=1)  # [code]
 NTH_DESTINATION = np.array([[np.flatnonzero(bits)[rank] if rank < bits.sum() else 0 for rank in range(DESTINATIONS)]
@@ -122,6 +129,7 @@ class Tables:
         offer = (self.factories + 1) * 5
         self.bag_at, self.lid_at, self.scalars_at = offer, offer + 5, offer + 10
         self.table = np.zeros((count, offer + 10 + SCALARS), dtype=np.int64)
+        self.fields = offer + 14 + players * (1 + 25 + FLOOR - LINE_COLOURS)  # of an observation
         self.board = np.zeros((count, players, BOARD), dtype=np.int64)
         self.sequence = np.full((count, TOTAL_TILES), NO_TILE, dtype=np.int64)
         self.offer = self.table[:, :offer].reshape(count, self.factories + 1, 5)
@@ -192,15 +200,14 @@ class Tables:
     def destinations(boards: np.ndarray) -> np.ndarray:
         """(tables, colours): for the seats of `boards` (tables, BOARD), where each colour may go, as bits: the
         floor (bit 0) always, line i (bit i + 1) as `LINE_CODES` says."""
-        states = (LINE_STATE + 42 * boards[:, ROWS:ROWS + 5] + 6 * boards[:, LINE_COUNTS:LINE_COUNTS + 5]
-                  + boards[:, LINE_COLOURS:LINE_COLOURS + 5])
-        return 1 + LINE_CODES[states].sum(axis=1)
+        packed = LINE_CODES.take(boards[:, :LINE_COUNTS + 5] @ STATE_WEIGHTS + LINE_STATE) @ ONES_5 + FLOOR_CODES
+        return (packed[:, None] >> SIX_BITS) & 63
 
     def masks(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
         """(tables, sources x colours x destinations) bool: the moves taking tiles from `offer` (tables, sources,
         colours) that are legal for the seats of `boards` (tables, BOARD): the source holds the colour and the
         destination takes it."""
-        return DESTINATION_BITS[self.destinations(boards)[:, None, :] * (offer > 0)].reshape(len(offer), -1)
+        return DESTINATION_BITS.take(self.destinations(boards)[:, None, :] * (offer > 0), axis=0).reshape(len(offer), -1)
 
     def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
         """One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
@@ -209,7 +216,7 @@ class Tables:
         destination), without listing the actions."""
         every = np.arange(len(offer))
         codes = self.destinations(boards)
-        weights = ((offer > 0) * DESTINATION_COUNT[codes][:, None, :]).reshape(len(offer), -1)
+        weights = ((offer > 0) * DESTINATION_COUNT.take(codes)[:, None, :]).reshape(len(offer), -1)
         cumulative = weights.cumsum(axis=1)
         wanted = (self.rng.random(len(offer)) * cumulative[:, -1]).astype(np.int64)
         block = (cumulative <= wanted[:, None]).sum(axis=1)  # source * 5 + colour
@@ -338,19 +345,25 @@ class Tables:
     def observations(self, seat: int) -> np.ndarray:
         """(tables, fields) int16: every table from `seat`, the layout of `env.observation_values`."""
         count, players, over = self.count, self.players, self.over == 1
-        boards = self.board[:, (seat + np.arange(players)) % players]
-        walls = (boards[..., ROWS:ROWS + 5, None] >> FIVE) & 1
-        seen = np.concatenate([boards[..., SCORE:SCORE + 1], walls.reshape(count, players, 25),
-                               boards[..., LINE_COLOURS:FLOOR]], axis=-1)
-        head = [self.table[:, 5:self.bag_at], self.table[:, :5], ((self.marker == CENTRE) & ~over)[:, None],
-                self.table[:, self.bag_at:self.scalars_at], self.round[:, None],
-                np.where(over, players, (self.turn - seat) % players)[:, None], np.zeros((count, 1), dtype=np.int64),
-                seen.reshape(count, -1)]
-        return np.concatenate(head, axis=1).astype(np.int16)
+        seen = np.empty((count, self.fields), dtype=np.int16)
+        offer = self.bag_at
+        seen[:, :offer - 5], seen[:, offer - 5:offer] = self.table[:, 5:offer], self.table[:, :5]
+        seen[:, offer] = (self.marker == CENTRE) & ~over
+        seen[:, offer + 1:offer + 11] = self.table[:, offer:self.scalars_at]
+        seen[:, offer + 11] = self.round
+        seen[:, offer + 12] = np.where(over, players, (self.turn - seat) % players)
+        seen[:, offer + 13] = 0  # no column to choose on the coloured wall
+        boards = seen[:, offer + 14:].reshape(count, players, -1)  # a view
+        order = (seat + np.arange(players)) % players
+        boards[..., 0] = self.scores[:, order]
+        boards[..., 1:26] = ((self.rows[:, order, :, None] >> FIVE) & 1).reshape(count, players, 25)
+        boards[..., 26:] = self.board[:, order, LINE_COLOURS:FLOOR]
+        return seen
 
     def seat_masks(self, seat: int) -> np.ndarray:
         """(tables, actions) int8: `seat`'s legal actions on every table (none where it is not to move)."""
-        masks = self.masks(self.offer, self.board[:, seat]) & (self.turn == seat)[:, None]
+        codes = self.destinations(self.board[:, seat]) * (self.turn == seat)[:, None]  # 0: nowhere to go
+        masks = DESTINATION_BITS.take(codes[:, None, :] * (self.offer > 0), axis=0).reshape(self.count, -1)
         return np.concatenate([masks, np.zeros((self.count, WALL_CELLS), dtype=bool)], axis=1).view(np.int8)
 
     def export(self, table: int) -> dict[str, Any]:
