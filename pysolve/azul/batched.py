@@ -65,6 +65,8 @@ SCORES = np.array(POINTS)  # [horizontal run, vertical run]: a placed tile's poi
 PENALTY = np.array(FLOOR_TOTALS)  # by floor items
 ACTIONS_PER_SOURCE = 5 * DESTINATIONS
 SPARE_GAMES = 256  # fresh games made at a time
+TILING = -2  # the turn of a table whose offer is empty, its walls not yet tiled (-1: the game is over)
+NOBODY = np.zeros(0, dtype=np.int64)  # no tables
 
 # A seat's board, one int64 row: its wall's row masks (bit c of row r: cell (r, c) tiled), pattern line colours
 # (-1 empty) and counts, the floor's items (the marker counted), whether the marker is one of them, its tiles by
@@ -178,20 +180,21 @@ class Tables:
         self._deal(idx, rows)
         self.table[idx] = rows
 
-    def play_others(self, seat: int, max_moves: int) -> None:
+    def play_others(self, seat: int, max_moves: int, ended: np.ndarray) -> None:
         """Every seat but `seat` plays a uniformly random legal move, on every table, until `seat` is to move,
         the game is over or `max_moves` moves were played; every round whose offer is empty (by these moves or
         by `seat`'s, applied before) is tiled and dealt on the way. The rounds are tiled together after each
-        batch of moves, one call for all the tables whose round ended, not one per batch of moves."""
+        batch of moves, one call for all the tables whose round ended (those `seat`'s moves ended among them),
+        not one per batch of moves."""
         while True:
-            live = (self.over == 0) & self.offer.any(axis=(1, 2))
-            idx = np.flatnonzero(live & (self.turn != seat) & (self.moves < max_moves))
+            idx = np.flatnonzero((self.turn >= 0) & (self.turn != seat) & (self.moves < max_moves))
             if idx.size:
                 seats = self.turn[idx]
-                self.apply(idx, seats, self.random_actions(self.offer[idx], self.board[idx, seats]))
-            ended = np.flatnonzero((self.over == 0) & ~self.offer.any(axis=(1, 2)))
+                ended = np.concatenate([ended, self.apply(idx, seats, self.random_actions(self.offer[idx],
+                                                                                          self.board[idx, seats]))])
             if ended.size:
                 self.end_round(ended)
+                ended = ended[:0]
             elif not idx.size:
                 return
 
@@ -223,9 +226,9 @@ class Tables:
         rank = wanted - cumulative[every, block] + weights[every, block]
         return block * DESTINATIONS + NTH_DESTINATION[codes[every, block % 5], rank]
 
-    def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> None:
-        """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn; a round
-        whose offer this empties waits for `end_round`."""
+    def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn: the
+        tables whose offer this empties, their turn TILING until `end_round`."""
         if self.log is not None:
             self.log.extend((int(table), "move", int(seat), int(action))
                             for table, seat, action in zip(idx, seats, actions))
@@ -260,8 +263,10 @@ class Tables:
         boards[:, FLOOR_ITEMS] = length + put
         rows[every, self.lid_at + colour] += excess - put
         scalars[:, MOVES] += 1
-        scalars[:, TURN] = (seats + 1) % self.players
+        emptied = ~offer.any(axis=(1, 2))
+        scalars[:, TURN] = np.where(emptied, TILING, (seats + 1) % self.players)
         self.table[idx], self.board[idx, seats] = rows, boards
+        return idx[emptied]
 
     def end_round(self, idx: np.ndarray) -> None:
         """The offer of tables `idx` is over: every seat's full lines to the wall top to bottom, each tile
@@ -435,7 +440,7 @@ class AzulBatchedEnv(VectorEnv):
         if not (isinstance(chosen, np.ndarray) and chosen.shape == (self.num_envs,) and chosen.dtype == bool):
             raise InputError(f"reset: options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
         self.tables.new_games(np.flatnonzero(chosen))
-        self.tables.play_others(self.seat, self.max_moves)
+        self.tables.play_others(self.seat, self.max_moves, NOBODY)
         self._ended[chosen] = False
         return self._observe(), {}
 
@@ -455,9 +460,8 @@ class AzulBatchedEnv(VectorEnv):
         if restart.any():
             tables.new_games(np.flatnonzero(restart))
         acting = np.flatnonzero(legal)
-        if acting.size:
-            tables.apply(acting, np.full(len(acting), seat), actions[acting])
-        tables.play_others(seat, self.max_moves)
+        ended = tables.apply(acting, np.full(len(acting), seat), actions[acting]) if acting.size else NOBODY
+        tables.play_others(seat, self.max_moves, ended)
         over = tables.over == 1
         finished = legal & over
         rewards = np.where(legal, tables.scores[:, seat] - before, 0).astype(np.float64)
