@@ -151,6 +151,10 @@ class Tables:
         self._spare_used = 0
 
     # -- a game's life ---------------------------------------------------
+    def reseed(self, generator: np.random.Generator) -> None:
+        """Take all chance from `generator` from now on (the fresh games made ahead from the last one go)."""
+        self.rng, self._spare = generator, None
+
     def new_games(self, idx: np.ndarray) -> None:
         """Fresh games on tables `idx`, copied from games made ahead in bulk (`SPARE_GAMES` at a time: a new
         game costs a few array copies, not the shuffle and the deal of its own)."""
@@ -161,7 +165,8 @@ class Tables:
             self._spare_used = 0
         spare, taken = self._spare, np.arange(self._spare_used, self._spare_used + len(idx))
         self._spare_used += len(idx)
-        self.table[idx], self.board[idx], self.sequence[idx] = spare.table[taken], spare.board[taken], spare.sequence[taken]
+        self.table[idx], self.board[idx] = spare.table[taken], spare.board[taken]
+        self.sequence[idx] = spare.sequence[taken]
         if self.log is not None and spare.log is not None:
             events = {int(made): table for made, table in zip(taken, idx)}
             self.log.extend((int(events[event[0]]), *event[1:]) for event in spare.log if event[0] in events)
@@ -210,7 +215,8 @@ class Tables:
         """(tables, sources x colours x destinations) bool: the moves taking tiles from `offer` (tables, sources,
         colours) that are legal for the seats of `boards` (tables, BOARD): the source holds the colour and the
         destination takes it."""
-        return DESTINATION_BITS.take(self.destinations(boards)[:, None, :] * (offer > 0), axis=0).reshape(len(offer), -1)
+        codes = self.destinations(boards)[:, None, :] * (offer > 0)  # [table, source, colour]
+        return DESTINATION_BITS.take(codes, axis=0).reshape(len(offer), -1)
 
     def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
         """One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
@@ -288,8 +294,8 @@ class Tables:
         columns = np.cumsum(placed << FIVE[:, None], axis=-2) + old_columns[..., None, :]  # after each row
         vertical = (columns * placed).sum(axis=-1)  # the tile's column, after its row
         points = (full * SCORES[RUNS[tiled, column], RUNS[vertical, FIVE]]).sum(axis=-1)
-        rows[:, self.lid_at:self.scalars_at] += (((colours[..., None] == FIVE) * (full * FIVE)[..., None]).sum(axis=(1, 2))
-                                                 + boards[..., FLOOR:FLOOR + 5].sum(axis=1))
+        lines_left = ((colours[..., None] == FIVE) * (full * FIVE)[..., None]).sum(axis=(1, 2))  # a full line's rest
+        rows[:, self.lid_at:self.scalars_at] += lines_left + boards[..., FLOOR:FLOOR + 5].sum(axis=1)
         boards[..., SCORE] = np.maximum(boards[..., SCORE] + points - PENALTY[boards[..., FLOOR_ITEMS]], 0)
         walls[...] = tiled
         colours[full] = -1
@@ -435,7 +441,8 @@ class AzulBatchedEnv(VectorEnv):
         if not (seed is None or isinstance(seed, int)):
             raise InputError(f"reset: seed {seed!r}: expected an integer or None (one generator for all tables)")
         super().reset(seed=seed)
-        self.tables.rng = self.np_random
+        if seed is not None or self.tables.rng is not self.np_random:
+            self.tables.reseed(self.np_random)
         chosen = (options or {}).get("reset_mask", np.ones(self.num_envs, dtype=bool))
         if not (isinstance(chosen, np.ndarray) and chosen.shape == (self.num_envs,) and chosen.dtype == bool):
             raise InputError(f"reset: options['reset_mask'] must be a bool array of shape ({self.num_envs},)")
