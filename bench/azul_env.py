@@ -12,14 +12,19 @@ seat picks a uniformly random legal action from its mask.
    PettingZoo AEC env (`AzulEnv`), whose step is one move of any seat.
 2. The vector env (`AzulVectorEnv`) at N = 1, 8, 64 tables, steps of all
    tables counted, against Gymnasium's own `SyncVectorEnv` over `AzulGymEnv`
-   (the same games), and the ratio to the single env.
+   (the same games), and the ratio to the single env; then the batched env
+   (`AzulBatchedEnv`: the rules in numpy over all the tables, its opponents
+   uniformly random legal) at N = 8, 64, 256 with 2 players and N = 64 with 3
+   and 4.
 3. The cost of a step broken down (legal moves of the other seats, moves
    applied with their deals, observation encoding, mask), on the Python
    engine (the environments' path, a bare `Table`) and the Prolog engine
    (the same step through the `Engine` protocol: each legal-move list, move
    and state a bridge query; the state exported, then encoded). The
    instrumented loop costs more than the plain one (a clock read around each
-   part): its shares are the figures to read.
+   part): its shares are the figures to read. Then the vector env's and the
+   batched env's table-step at N = 64 split into observations and masks and
+   the rest (the rules, the opponents' choices).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import SyncVectorEnv
 
+from pysolve.azul.batched import AzulBatchedEnv
 from pysolve.azul.env import ACTION_MOVES, AzulEnv, AzulGymEnv, legal_masks, moves_mask, observation_values
 from pysolve.azul.match import engine
 from pysolve.azul.model import STANDARD, RandomStream
@@ -136,6 +142,10 @@ def environments(steps: int) -> None:
         rate = best_rate(steps, vector_env(reference, tables))
         print(f"{'SyncVectorEnv(AzulGymEnv), 2 pl.':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
               f"{rate / single[2]:>9.2f}x")
+    for players, tables in ((2, 8), (2, 64), (2, 256), (3, 64), (4, 64)):
+        rate = best_rate(steps, vector_env(AzulBatchedEnv(tables, players), tables))
+        print(f"{f'AzulBatchedEnv, {players} players':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
+              f"{rate / single[players]:>9.2f}x")
 
 
 def timed_steps(backend: str, steps: int, players: int = 2) -> tuple[dict[str, float], int, int]:
@@ -203,7 +213,9 @@ def breakdown(steps: int) -> None:
 
 def vector_parts(steps: int, tables: int = 64) -> None:
     """The vector env at `tables` tables: a table-step's microseconds in all, in encoding all observations at
-    once, in the batched masks, and the rest (the tables' moves, deals and the loop over them)."""
+    once, in the batched masks, and the rest (the tables' moves, deals and the loop over them); then the batched
+    env's."""
+    batched_parts(steps, tables)
     env = AzulVectorEnv(tables, 2)
     total = 1e6 / best_rate(steps, vector_env(env, tables))
     rounds = max(steps // tables // REPEATS, 1)
@@ -219,6 +231,26 @@ def vector_parts(steps: int, tables: int = 64) -> None:
     print(f"\nAzulVectorEnv, {tables} tables: {total:.1f} us a table-step: observations and masks "
           f"{encoding:.1f} us (of which the batched masks {masks:.1f} us), the tables' moves, deals and loop "
           f"{total - encoding:.1f} us")
+
+
+def batched_parts(steps: int, tables: int) -> None:
+    """The batched env at `tables` tables: a table-step's microseconds in all, in the observations and in the
+    masks (each an array operation over all the tables), and the rest: the rules (the seat's moves, the
+    opponents' choices and moves, round ends, deals, new games) and the step's bookkeeping."""
+    env = AzulBatchedEnv(tables, 2)
+    total = 1e6 / best_rate(steps, vector_env(env, tables))
+    rounds = max(steps // tables // REPEATS, 1)
+    started = time.process_time()
+    for _ in range(rounds):
+        env.tables.observations(0)
+    observed = time.process_time()
+    for _ in range(rounds):
+        env.tables.seat_masks(0)
+    masked = time.process_time()
+    observing = (observed - started) / rounds / tables * 1e6
+    masking = (masked - observed) / rounds / tables * 1e6
+    print(f"\nAzulBatchedEnv, {tables} tables: {total:.1f} us a table-step: observations {observing:.1f} us, "
+          f"masks {masking:.1f} us, the rules and the step's bookkeeping {total - observing - masking:.1f} us")
 
 
 def main() -> None:
