@@ -2,26 +2,27 @@
 
 `Tables` holds N games of the coloured wall as arrays (the offer by source
 and colour, pattern lines as colour and count, walls as row bit masks,
-floors as their items in order, scores, marker, bag and lid counts) and
-applies every rule to a set of tables at once: the legal moves of the seat
-to move (`masks`), a move (`apply`), a round's end (`end_round`: the walls
-tiled row by row with their runs scored, floors paid, the game's end and its
-bonuses), a deal (`deal`). Nothing loops over tables in Python.
+floors as counts, scores, marker, bag and lid) and applies every rule to a
+set of tables at once: the legal moves of the seat to move (`masks`, from
+`destinations`), the opponents' random choices (`random_actions`), a move
+(`apply`), a round's end (`end_round`: the walls tiled with their runs
+scored, floors paid, the next round dealt or the game ended with its
+bonuses), a deal (`_deal`). Nothing loops over the tables in Python.
 
-A deal draws the tiles of every table dealing at once: each table's bag
-tiles in a random order, then its lid's (the bag refilled from the lid when
-it runs out), the first tiles of that order to the factories in turn. That
-is the rulebook's draw (tile by tile from the bag, uniformly, the lid
-poured in when the bag is empty), with chance from one numpy generator for
-all the tables rather than the `RandomStream` of each game: the games are
-Azul's games, not the seeded games of `play_match`. A test replays each
-table's moves and deals on the Python engine and compares the states,
-observations and masks after every step.
+Each bag is kept as its tiles in a random order, so a deal is one gather
+for all the tables dealing; a bag with too few tiles has its lid poured in
+behind its last tiles and shuffled there, so the tiles dealt are those the
+rules draw (the bag to its last tile, then the lid, uniformly). Chance
+comes from one numpy generator for all the tables rather than the
+`RandomStream` of each game: these are Azul's games, not the seeded games
+of `play_match`. The tests replay each table's events (moves and deals) on
+the Python engine and compare the states, observations and masks after
+every step.
 
 `AzulBatchedEnv(num_envs, players, seat, ...)` is the Gymnasium vector
 environment over `Tables`: the learning seat's actions, the other seats
-playing a uniformly random legal move each (chosen from the batched masks),
-observations and masks as `AzulVectorEnv` gives them. Coloured wall only.
+playing a uniformly random legal move each, observations and masks as
+`AzulVectorEnv` gives them. Coloured wall only.
 
 Needs the optional group `rl` (`pip install pysolve[rl]`), as `env` does.
 """
@@ -110,7 +111,8 @@ class Tables:
     """N games of Azul on the coloured wall, as arrays; every rule an array operation over a set of tables.
 
     `table` holds a row per table (the offer, bag, lid, then the scalars:
-    marker holder or CENTRE, seat to move or -1 once over, starter, round,
+    marker holder or CENTRE, seat to move (-1 once over, TILING while the
+    walls wait to be tiled), starter, round,
     moves, over, tiles drawn from the bag's order), `board` a row per table
     and seat (the layout above); the named arrays are views of them. A rule
     gathers the rows of the tables it acts on (an index array `idx` of
@@ -373,8 +375,7 @@ class Tables:
 
     def seat_masks(self, seat: int) -> np.ndarray:
         """(tables, actions) int8: `seat`'s legal actions on every table (none where it is not to move)."""
-        codes = self.destinations(self.board[:, seat]) * (self.turn == seat)[:, None]  # 0: nowhere to go
-        masks = DESTINATION_BITS.take(codes[:, None, :] * (self.offer > 0), axis=0).reshape(self.count, -1)
+        masks = self.masks(self.offer, self.board[:, seat]) & (self.turn == seat)[:, None]
         return np.concatenate([masks, np.zeros((self.count, WALL_CELLS), dtype=bool)], axis=1).view(np.int8)
 
     def export(self, table: int) -> dict[str, Any]:
