@@ -197,8 +197,9 @@ class Tables:
             idx = np.flatnonzero((self.turn >= 0) & (self.turn != seat) & (self.moves < max_moves))
             if idx.size:
                 seats = self.turn[idx]
-                ended = np.concatenate([ended, self.apply(idx, seats, self.random_actions(self.offer[idx],
-                                                                                          self.board[idx, seats]))])
+                rows, boards = self.table[idx], self.board[idx, seats]
+                actions = self.random_actions(rows[:, :self.bag_at].reshape(len(idx), -1, 5), boards)
+                ended = np.concatenate([ended, self._apply(idx, seats, actions, rows, boards)])
             if ended.size:
                 self.end_round(ended)
                 ended = ended[:0]
@@ -237,11 +238,15 @@ class Tables:
     def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn: the
         tables whose offer this empties, their turn TILING until `end_round`."""
+        return self._apply(idx, seats, actions, self.table[idx], self.board[idx, seats])
+
+    def _apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray, rows: np.ndarray,
+               boards: np.ndarray) -> np.ndarray:
+        """`apply` given the tables' rows and the seats' boards, gathered (changed, then written back)."""
         if self.log is not None:
             self.log.extend((int(table), "move", int(seat), int(action))
                             for table, seat, action in zip(idx, seats, actions))
         every = np.arange(len(idx))
-        rows, boards = self.table[idx], self.board[idx, seats]
         scalars = rows[:, self.scalars_at:]
         offer = rows[:, :self.bag_at].reshape(len(idx), -1, 5)
         source, rest = np.divmod(actions, ACTIONS_PER_SOURCE)
@@ -289,7 +294,7 @@ class Tables:
         full = counts == FIVE + 1
         column = (colours + FIVE) % 5
         placed = full[..., None] & (column[..., None] == FIVE)  # [table, seat, row, column]
-        tiled = walls | (placed << FIVE).sum(axis=-1)
+        tiled = walls | np.left_shift(full, column)
         # a tile's vertical run counts the column's old tiles and this round's from its row up
         cells = (walls[..., None] >> FIVE) & 1
         old_columns = (cells << FIVE[:, None]).sum(axis=-2)  # [table, seat, column]
