@@ -180,6 +180,31 @@ def test_deals_draw_the_colours_evenly() -> None:
     assert (tables.bag.sum(axis=1) == 100 - FACTORIES[4] * TILES_PER_FACTORY).all()
 
 
+def test_a_short_bag_deals_its_last_tiles_then_the_lids_and_a_short_offer() -> None:
+    """Bags with fewer tiles than the factories take: the bag's tiles first, then the lid poured in; with too few
+    in both, what there is. The Python engine, dealing the same colours, ends in the same state."""
+    holdings = [([1, 0, 2, 3, 1], [5, 6, 7, 8, 4]), ([1, 0, 0, 2, 0], [0, 3, 0, 0, 1]), ([0] * 5, [5, 5, 5, 5, 5])]
+    tables = Tables(len(holdings), 2, np.random.default_rng(8))
+    tables.log = []
+    idx = np.arange(len(holdings))
+    rows = tables.table[idx]
+    for row, (bag, lid) in zip(rows, holdings):
+        row[tables.bag_at:tables.lid_at], row[tables.lid_at:tables.scalars_at] = bag, lid
+    tables._deal(idx, rows)
+    tables.table[idx] = rows
+    for (table, kind, colours), (bag, lid) in zip(tables.log, holdings):
+        assert kind == "deal" and len(colours) == min(sum(bag) + sum(lid), FACTORIES[2] * TILES_PER_FACTORY)
+        assert sorted(colours[:sum(bag)]) == sorted(colour for colour in range(5) for _ in range(bag[colour]))
+        played = Table(2)
+        played.bag, played.lid = list(bag), list(lid)
+        for colour in colours:
+            ENGINE.deal(played, colour)
+        assert not ENGINE.dealing(played)
+        ours, theirs = tables.export(table), ENGINE.export(played)
+        assert [ours[key] for key in ("factories", "bag", "lid", "round")] == [
+            theirs[key] for key in ("factories", "bag", "lid", "round")]
+
+
 def test_spaces_shapes_and_observations_inside_them() -> None:
     env = AzulBatchedEnv(5, players=3)
     single = AzulGymEnv(3)
