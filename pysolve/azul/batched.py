@@ -136,6 +136,7 @@ class Tables:
         self.fields = offer + 14 + players * (1 + 25 + FLOOR - LINE_COLOURS)  # of an observation
         self.board = np.zeros((count, players, BOARD), dtype=np.int64)
         self.sequence = np.full((count, TOTAL_TILES), NO_TILE, dtype=np.int64)
+        self.kinds = np.tile(KINDS, count)  # every kind once per table, to repeat by a shuffle's counts
         self.offer = self.table[:, :offer].reshape(count, self.factories + 1, 5)
         self.bag, self.lid = self.table[:, offer:offer + 5], self.table[:, offer + 5:offer + 10]
         self.marker, self.turn, self.starter, self.round, self.moves, self.over, _ = (
@@ -194,7 +195,7 @@ class Tables:
         batch of moves, one call for all the tables whose round ended (those `seat`'s moves ended among them),
         not one per batch of moves."""
         while True:
-            idx = np.flatnonzero((self.turn >= 0) & (self.turn != seat) & (self.moves < max_moves))
+            idx = ((self.turn >= 0) & (self.turn != seat) & (self.moves < max_moves)).nonzero()[0]
             if idx.size:
                 seats = self.turn[idx]
                 rows, boards = self.table[idx], self.board[idx, seats]
@@ -259,11 +260,12 @@ class Tables:
         offer[:, 0] += np.where(factory, left, 0)
         # the first to take from the centre takes the marker, to the floor if it has room
         first = (source == 0) & (scalars[:, MARKER_AT] == CENTRE)
-        scalars[:, MARKER_AT] = np.where(first, seats, scalars[:, MARKER_AT])
         length = boards[:, FLOOR_ITEMS]
-        marker = first & (length < FLOOR_SLOTS)
-        boards[:, HAS_MARKER] += marker
-        length = length + marker
+        if first.any():
+            scalars[:, MARKER_AT] = np.where(first, seats, scalars[:, MARKER_AT])
+            marker = first & (length < FLOOR_SLOTS)
+            boards[:, HAS_MARKER] += marker
+            length = length + marker
         line = np.maximum(destination - 1, 0)
         on_line = destination > 0
         count = boards[every, LINE_COUNTS + line]
@@ -276,7 +278,7 @@ class Tables:
         boards[:, FLOOR_ITEMS] = length + put
         rows[every, self.lid_at + colour] += excess - put
         scalars[:, MOVES] += 1
-        emptied = ~offer.any(axis=(1, 2))
+        emptied = ~rows[:, :self.bag_at].any(axis=1)
         scalars[:, TURN] = np.where(emptied, TILING, (seats + 1) % self.players)
         self.table[idx], self.board[idx, seats] = rows, boards
         return idx[emptied]
@@ -298,7 +300,7 @@ class Tables:
         # a tile's vertical run counts the column's old tiles and this round's from its row up
         cells = (walls[..., None] >> FIVE) & 1
         old_columns = (cells << FIVE[:, None]).sum(axis=-2)  # [table, seat, column]
-        columns = np.cumsum(placed << FIVE[:, None], axis=-2) + old_columns[..., None, :]  # after each row
+        columns = (placed << FIVE[:, None]).cumsum(axis=-2) + old_columns[..., None, :]  # after each row
         vertical = (columns * placed).sum(axis=-1)  # the tile's column, after its row
         points = (full * SCORES[RUNS[tiled, column], RUNS[vertical, FIVE]]).sum(axis=-1)
         lines_left = ((colours[..., None] == FIVE) * (full * FIVE)[..., None]).sum(axis=(1, 2))  # a full line's rest
@@ -330,8 +332,8 @@ class Tables:
         bag's tiles in a random order, then the lid's: the order tiles are drawn in."""
         held = rows[:, self.bag_at:self.scalars_at]  # [table, bag colour then lid colour]
         counts = np.concatenate([held, TOTAL_TILES - held.sum(axis=1, keepdims=True)], axis=1)  # then the places left
-        kinds = np.repeat(np.tile(KINDS, len(idx)), counts.ravel()).reshape(len(idx), TOTAL_TILES)  # each row sorted
-        order = np.argsort(self.rng.random(kinds.shape) + KIND_KEYS[kinds], axis=1)  # bag first, then lid, none last
+        kinds = self.kinds[:len(idx) * len(KINDS)].repeat(counts.ravel()).reshape(len(idx), TOTAL_TILES)  # each row sorted
+        order = (self.rng.random(kinds.shape) + KIND_KEYS[kinds]).argsort(axis=1)  # bag first, then lid, none last
         self.sequence[idx] = KIND_COLOURS[kinds[np.arange(len(idx))[:, None], order]]
         rows[:, self.bag_at:self.lid_at] += rows[:, self.lid_at:self.scalars_at]
         rows[:, self.lid_at:self.scalars_at] = 0
@@ -471,8 +473,8 @@ class AzulBatchedEnv(VectorEnv):
             index = int(np.flatnonzero(illegal)[0])
             raise InputError(f"table {index}: action {actions[index]} is not legal for player_{seat} now")
         if restart.any():
-            tables.new_games(np.flatnonzero(restart))
-        acting = np.flatnonzero(legal)
+            tables.new_games(restart.nonzero()[0])
+        acting = legal.nonzero()[0]
         ended = tables.apply(acting, np.full(len(acting), seat), actions[acting]) if acting.size else NOBODY
         tables.play_others(seat, self.max_moves, ended)
         over = tables.over == 1
