@@ -66,7 +66,7 @@ SCORES = np.array(POINTS)  # [horizontal run, vertical run]: a placed tile's poi
 PENALTY = np.array(FLOOR_TOTALS)  # by floor items
 ACTIONS_PER_SOURCE = 5 * DESTINATIONS
 SPARE_GAMES = 256  # fresh games made at a time
-TILING = -2  # the turn of a table whose offer is empty, its walls not yet tiled (-1: the game is over)
+TO_TILE = -2  # the turn of a table whose offer is empty, its walls not yet tiled (-1: the game is over)
 NOBODY = np.zeros(0, dtype=np.int64)  # no tables
 
 # A seat's board, one int64 row: its wall's row masks (bit c of row r: cell (r, c) tiled), pattern line colours
@@ -111,7 +111,7 @@ class Tables:
     """N games of Azul on the coloured wall, as arrays; every rule an array operation over a set of tables.
 
     `table` holds a row per table (the offer, bag, lid, then the scalars:
-    marker holder or CENTRE, seat to move (-1 once over, TILING while the
+    marker holder or CENTRE, seat to move (-1 once over, TO_TILE while the
     walls wait to be tiled), starter, round,
     moves, over, tiles drawn from the bag's order), `board` a row per table
     and seat (the layout above); the named arrays are views of them. A rule
@@ -238,7 +238,7 @@ class Tables:
 
     def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn: the
-        tables whose offer this empties, their turn TILING until `end_round`."""
+        tables whose offer this empties, their turn TO_TILE until `end_round`."""
         return self._apply(idx, seats, actions, self.table[idx], self.board[idx, seats])
 
     def _apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray, rows: np.ndarray,
@@ -279,7 +279,7 @@ class Tables:
         rows[every, self.lid_at + colour] += excess - put
         scalars[:, MOVES] += 1
         emptied = ~rows[:, :self.bag_at].any(axis=1)
-        scalars[:, TURN] = np.where(emptied, TILING, (seats + 1) % self.players)
+        scalars[:, TURN] = np.where(emptied, TO_TILE, (seats + 1) % self.players)
         self.table[idx], self.board[idx, seats] = rows, boards
         return idx[emptied]
 
@@ -332,7 +332,8 @@ class Tables:
         bag's tiles in a random order, then the lid's: the order tiles are drawn in."""
         held = rows[:, self.bag_at:self.scalars_at]  # [table, bag colour then lid colour]
         counts = np.concatenate([held, TOTAL_TILES - held.sum(axis=1, keepdims=True)], axis=1)  # then the places left
-        kinds = self.kinds[:len(idx) * len(KINDS)].repeat(counts.ravel()).reshape(len(idx), TOTAL_TILES)  # each row sorted
+        # every place's kind, each row sorted by kind
+        kinds = self.kinds[:len(idx) * len(KINDS)].repeat(counts.ravel()).reshape(len(idx), TOTAL_TILES)
         order = (self.rng.random(kinds.shape) + KIND_KEYS[kinds]).argsort(axis=1)  # bag first, then lid, none last
         self.sequence[idx] = KIND_COLOURS[kinds[np.arange(len(idx))[:, None], order]]
         rows[:, self.bag_at:self.lid_at] += rows[:, self.lid_at:self.scalars_at]
