@@ -22,9 +22,10 @@ seat picks a uniformly random legal action from its mask.
    (the same step through the `Engine` protocol: each legal-move list, move
    and state a bridge query; the state exported, then encoded). The
    instrumented loop costs more than the plain one (a clock read around each
-   part): its shares are the figures to read. Then the vector env's and the
-   batched env's table-step at N = 64 split into observations and masks and
-   the rest (the rules, the opponents' choices).
+   part): its shares are the figures to read. Then the batched env's
+   table-step at N = 64 split by part of its rules (moves, opponents'
+   choices, round ends, deals, poured lids, new games, observations, masks),
+   and the vector env's into observations and masks and the rest.
 """
 
 from __future__ import annotations
@@ -233,24 +234,46 @@ def vector_parts(steps: int, tables: int = 64) -> None:
           f"{total - encoding:.1f} us")
 
 
+BATCHED_PARTS = {"_apply": "moves applied", "random_actions": "opponents' choices", "end_round": "round ends",
+                 "_deal": "deals", "_shuffle": "lids poured", "new_games": "new games", "observations": "observations",
+                 "seat_masks": "masks"}
+
+
 def batched_parts(steps: int, tables: int) -> None:
-    """The batched env at `tables` tables: a table-step's microseconds in all, in the observations and in the
-    masks (each an array operation over all the tables), and the rest: the rules (the seat's moves, the
-    opponents' choices and moves, round ends, deals, new games) and the step's bookkeeping."""
+    """The batched env at `tables` tables: a table-step's microseconds in all (the plain loop), then in each
+    part of the rules, timed inside the step (each method of the env's `Tables` wrapped with a clock on the
+    instance; a part's time excludes the parts it calls), the rest being the step's bookkeeping, its loops and
+    the agent's choice. The timing costs its own share: the parts' sum is above the plain step."""
     env = AzulBatchedEnv(tables, 2)
     total = 1e6 / best_rate(steps, vector_env(env, tables))
-    rounds = max(steps // tables // REPEATS, 1)
+    spent = dict.fromkeys(BATCHED_PARTS, 0.0)
+    inside: list[str] = []  # the parts running, innermost last
+
+    def timed(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*arguments: Any) -> Any:
+            started = time.process_time()
+            inside.append(name)
+            try:
+                return method(*arguments)
+            finally:
+                inside.pop()
+                elapsed = time.process_time() - started
+                spent[name] += elapsed
+                if inside:
+                    spent[inside[-1]] -= elapsed
+
+        return run
+
+    for name in BATCHED_PARTS:
+        setattr(env.tables, name, timed(name, getattr(env.tables, name)))
+    run = vector_env(env, tables)
     started = time.process_time()
-    for _ in range(rounds):
-        env.tables.observations(0)
-    observed = time.process_time()
-    for _ in range(rounds):
-        env.tables.seat_masks(0)
-    masked = time.process_time()
-    observing = (observed - started) / rounds / tables * 1e6
-    masking = (masked - observed) / rounds / tables * 1e6
-    print(f"\nAzulBatchedEnv, {tables} tables: {total:.1f} us a table-step: observations {observing:.1f} us, "
-          f"masks {masking:.1f} us, the rules and the step's bookkeeping {total - observing - masking:.1f} us")
+    done = run(steps)
+    elapsed = time.process_time() - started
+    parts = ", ".join(f"{label} {spent[name] / done * 1e6:.2f} us" for name, label in BATCHED_PARTS.items())
+    rest = (elapsed - sum(spent.values())) / done * 1e6
+    print(f"\nAzulBatchedEnv, {tables} tables: {total:.1f} us a table-step; timed by part ({elapsed / done * 1e6:.1f} "
+          f"us): {parts}, the step's bookkeeping, loops and the agent's choice {rest:.2f} us")
 
 
 def main() -> None:
