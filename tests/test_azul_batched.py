@@ -205,6 +205,37 @@ def test_a_short_bag_deals_its_last_tiles_then_the_lids_and_a_short_offer() -> N
             theirs[key] for key in ("factories", "bag", "lid", "round")]
 
 
+def test_a_round_ending_with_no_tile_left_to_deal_ends_the_game_as_the_python_engine_does() -> None:
+    """Bag and lid empty when a round ends (rare in random games): the game ends with its bonuses, no row full.
+    The same position on a Python `Table`, tiled by the engine, ends the same way."""
+    walls = [[[1, 1, 1, 0, 0], [1, 1, 1, 1, 0], [1, 1, 0, 0, 0], [1, 1, 1, 0, 0], [1, 1, 1, 0, 0]],
+             [[0, 1, 1, 0, 0], [1, 1, 0, 0, 1], [1, 0, 1, 1, 0], [1, 1, 0, 1, 1], [0, 0, 0, 0, 0]]]
+    # full lines of one tile only and a floor with the marker only: nothing goes to the lid
+    lines = [[(4, 1), (3, 1), (-1, 0), (-1, 0), (-1, 0)], [(0, 1), (-1, 0), (2, 1), (-1, 0), (-1, 0)]]
+    floors = [[], [5]]
+    played = Table(2)
+    played.walls = [[list(row) for row in wall] for wall in walls]
+    played.line_colours = [[colour for colour, _ in seat] for seat in lines]
+    played.line_counts = [[count for _, count in seat] for seat in lines]
+    played.floors, played.scores, played.marker = [list(floor) for floor in floors], [30, 4], 1
+    played.bag, played.lid, played.round, played.moves = [0] * 5, [0] * 5, 6, 80
+    assert not ENGINE.tile_walls(played) and played.over
+    tables = Tables(1, 2, np.random.default_rng(3))
+    tables.new_games(np.arange(1))
+    tables.offer[0], tables.bag[0], tables.lid[0] = 0, 0, 0
+    tables.marker[0], tables.round[0], tables.moves[0], tables.turn[0] = 1, 6, 80, -2
+    for seat in range(2):
+        tables.rows[0, seat] = [sum(bit << column for column, bit in enumerate(row)) for row in walls[seat]]
+        tables.line_colour[0, seat] = [colour for colour, _ in lines[seat]]
+        tables.line_count[0, seat] = [count for _, count in lines[seat]]
+        tables.floor[0, seat] = [floors[seat].count(colour) for colour in range(5)]
+        tables.floor_len[0, seat], tables.has_marker[0, seat] = len(floors[seat]), 5 in floors[seat]
+    tables.scores[0] = [30, 4]
+    tables.end_round(np.arange(1))
+    assert canonical(tables.export(0)) == canonical(ENGINE.export(played))
+    assert tables.over[0] and tables.turn[0] == -1 and not (tables.rows == 31).any()  # no row full: no tile left
+
+
 def test_spaces_shapes_and_observations_inside_them() -> None:
     env = AzulBatchedEnv(5, players=3)
     single = AzulGymEnv(3)
