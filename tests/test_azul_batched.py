@@ -320,22 +320,6 @@ def test_an_illegal_action_ends_that_tables_game_or_raises() -> None:
         strict.step(np.array([500, 0]))
 
 
-def test_gymnasiums_episode_statistics_wrapper_reads_the_games_returns() -> None:
-    from gymnasium.wrappers.vector import RecordEpisodeStatistics
-
-    env = RecordEpisodeStatistics(AzulBatchedEnv(8, win_reward=3.0))
-    observations, _ = env.reset(seed=1)
-    picker = np.random.default_rng(0)
-    ended = 0
-    for _ in range(150):
-        observations, _, terminations, _, info = env.step(random_actions(observations["action_mask"], picker))
-        for index in np.flatnonzero(info.get("_episode", np.zeros(8, dtype=bool))):
-            assert terminations[index]
-            assert info["episode"]["r"][index] in (info["scores"][index][0] + 3.0, info["scores"][index][0] - 3.0)
-            ended += 1
-    assert ended >= 8
-
-
 def test_render_and_bad_settings() -> None:
     texts = AzulBatchedEnv(2, render_mode="ansi").render()
     assert texts is not None and len(texts) == 2 and all("factories:" in text for text in texts)
