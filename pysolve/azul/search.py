@@ -38,6 +38,7 @@ from typing import Any
 
 from pysolve.azul.heuristics import move_gain, utilities, values
 from pysolve.azul.model import Move, RandomStream, feasible, is_tiling
+from pysolve.azul.offer import Offer
 from pysolve.azul.tree import State
 from pysolve.errors import InputError
 
@@ -55,14 +56,15 @@ class Node:
 
     __slots__ = ("children", "seat", "state", "totals", "untried", "visits")
 
-    def __init__(self, state: State, players: int, width: int = 0) -> None:
+    def __init__(self, state: Position, players: int, width: int = 0) -> None:
         self.state = state
         self.seat = state.current_player
         self.untried: list[Move] = []
         if not (state.is_chance_node or state.is_terminal):
-            snapshot = state.to_json()
+            moves = state.legal_moves()
             # best immediate gain last: `pop()` expands the promising moves first
-            self.untried = sorted(state.legal_moves(), key=lambda move: move_gain(snapshot, move))
+            found = gains(state, moves)
+            self.untried = [moves[index] for index in sorted(range(len(moves)), key=found.__getitem__)]
             if width:
                 self.untried = pruned(self.untried, width)
         self.children: dict[Move, Node] = {}
@@ -80,6 +82,22 @@ class Node:
         return max(self.children.items(),
                    key=lambda item: item[1].totals[seat] / item[1].visits
                    + exploration * math.sqrt(log_visits / item[1].visits))
+
+
+Position = State | Offer  # what a tree node holds: an Offer within a standard round's offer, else a State
+
+
+def gains(state: Position, moves: list[Move]) -> list[int]:
+    """Each move's immediate gain (`heuristics.move_gain`) in `state`."""
+    if isinstance(state, Offer):
+        return state.gains(moves)
+    snapshot = state.to_json()
+    return [move_gain(snapshot, move) for move in moves]
+
+
+def worth(state: Position) -> list[float]:
+    """Every seat's projected worth (`heuristics.values`) in `state`."""
+    return state.worth() if isinstance(state, Offer) else values(state.to_json())
 
 
 def pruned(ordered: list[Move], width: int) -> list[Move]:
@@ -103,6 +121,7 @@ class Mcts:
     rounds: int = 1
     exploration: float = 0.7
     width: int = WIDTH
+    packed: bool = True
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
@@ -126,7 +145,8 @@ class Mcts:
     def search(self, root_state: State, generator: random.Random) -> tuple[Move, int]:
         """(the most visited move, iterations run) from `root_state`, drawing from `generator`."""
         players = len(root_state.returns())
-        root = Node(root_state, players, self.width)
+        packed = self.packed and self.rounds == 1 and Offer.fits(root_state)
+        root = Node(Offer(root_state) if packed else root_state, players, self.width)
         if len(root.untried) == 1:
             return root.untried[0], 0
         deadline = time.perf_counter() + self.seconds if self.seconds else None
@@ -148,14 +168,14 @@ class Mcts:
             child = Node(node.state.child(move), players, self.width)
             node.children[move] = child
             node, path = child, path + [child]
-        rewards = utilities(values(self._play_out(node.state, generator).to_json()))
+        rewards = utilities(worth(self._play_out(node.state, generator)))
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for seat in range(players):
                 totals[seat] += rewards[seat]
 
-    def _play_out(self, state: State, generator: random.Random) -> State:
+    def _play_out(self, state: Position, generator: random.Random) -> Position:
         """A copy of `state` played on to the `rounds`-th round end (or the game's end)."""
         state = state.clone()
         ends = 0
@@ -171,10 +191,9 @@ class Mcts:
                 continue
             moves = state.legal_moves()
             if self.playout == "greedy":
-                snapshot = state.to_json()
-                gains = [move_gain(snapshot, move) for move in moves]
-                top = max(gains)
-                state.apply_move(generator.choice([m for m, gain in zip(moves, gains) if gain == top]))
+                found = gains(state, moves)
+                top = max(found)
+                state.apply_move(generator.choice([m for m, gain in zip(moves, found) if gain == top]))
             else:
                 state.apply_move(generator.choice(feasible(moves) or moves))
         return state
