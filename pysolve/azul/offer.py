@@ -20,6 +20,9 @@ positions an Offer can hold).
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+
 from pysolve.azul.heuristics import PROGRESS, WAITING
 from pysolve.azul.model import (
     CENTRE,
@@ -35,11 +38,28 @@ from pysolve.azul.model import (
 from pysolve.azul.packed import FULL, LINES_OF, POINTS, RUN
 from pysolve.azul.tree import CHANCE, MOVING, State
 
-BITS = [bin(mask).count("1") for mask in range(32)]
-# a wall's worth for its unfinished rows, columns and colours by cells filled (heuristics.board_value's progress)
-ROW_PROGRESS = [PROGRESS * ROW_BONUS * (filled / 5) ** 2 if filled < 5 else 0.0 for filled in range(6)]
-COLUMN_PROGRESS = [PROGRESS * COLUMN_BONUS * (filled / 5) ** 2 if filled < 5 else 0.0 for filled in range(6)]
-COLOUR_PROGRESS = [PROGRESS * COLOUR_BONUS * (filled / 5) ** 2 if filled < 5 else 0.0 for filled in range(6)]
+# Counts of the cells filled per column (or per colour) of a wall, summed over its rows as octal digits: a row's
+# mask spread to one digit per column (SPREAD), or per colour (COLOUR_SPREAD[row]: the colour of each cell).
+SPREAD = [sum(1 << 3 * column for column in range(5) if mask >> column & 1) for mask in range(32)]
+COLOUR_SPREAD = [[sum(1 << 3 * colour for colour in range(5) if mask >> (colour + row) % 5 & 1) for mask in range(32)]
+                 for row in range(5)]
+
+
+def _by_digits(bonus: int) -> tuple[dict[int, int], dict[int, float]]:
+    """For every octal sum of five counts 0..5: the bonus of the counts at 5, and the progress credit of the others
+    (`heuristics.board_value`: PROGRESS of the bonus times (filled / 5) squared)."""
+    done, progress = {}, {}
+    for counts in itertools.product(range(6), repeat=5):
+        key = sum(count << 3 * index for index, count in enumerate(counts))
+        done[key] = bonus * counts.count(5)
+        progress[key] = sum(PROGRESS * bonus * (count / 5) ** 2 for count in counts if count < 5)
+    return done, progress
+
+
+COLUMNS_DONE, COLUMNS_PROGRESS = _by_digits(COLUMN_BONUS)
+COLOURS_DONE, COLOURS_PROGRESS = _by_digits(COLOUR_BONUS)
+ROW_DONE = [ROW_BONUS if mask == FULL else 0 for mask in range(32)]
+ROW_PROGRESS = [PROGRESS * ROW_BONUS * (bin(mask).count("1") / 5) ** 2 if mask != FULL else 0.0 for mask in range(32)]
 FLOOR_COST = [FLOOR_TOTALS[min(items, FLOOR_SLOTS)] for items in range(FLOOR_SLOTS + 1)]
 
 
@@ -133,28 +153,51 @@ class Offer:
 
     def gains(self, moves: list[Move]) -> list[int]:
         """Each move's change of the mover's score if the round ended right after it (`heuristics.move_gain`)."""
+        gain = self._gain()
+        sources = self.sources
+        return [gain(source, colour, destination, sources[source + 1][colour]) for source, colour, destination in moves]
+
+    def best_moves(self) -> list[Move]:
+        """The legal moves of the best gain (`gains`, in canonical order), found without listing the others."""
+        gain, masks = self._gain(), self.accepting(self.turn)
+        best, found = -FLOOR_TOTALS[-1] - 1, []
+        for index, counts in enumerate(self.sources):
+            source = index - 1 if index else CENTRE
+            for colour in range(5):
+                taken = counts[colour]
+                if not taken:
+                    continue
+                for destination in (0, *[line + 1 for line in LINES_OF[masks[colour]]]):
+                    value = gain(source, colour, destination, taken)
+                    if value > best:
+                        best, found = value, [(source, colour, destination)]
+                    elif value == best:
+                        found.append((source, colour, destination))
+        return found
+
+    def _gain(self) -> Callable[[int, int, int, int], int]:
+        """The gain of the seat to move for a move (source, colour, destination) taking `taken` tiles."""
         seat = self.turn
         rows, columns, counts = self.rows[seat], self.columns[seat], self.counts[seat]
         items = self.floors[seat][0]
         marker = self.marker == CENTRE and items < FLOOR_SLOTS
         base = FLOOR_TOTALS[items]
-        sources = self.sources
-        found = []
-        for source, colour, destination in moves:
-            taken = sources[source + 1][colour]
-            gain = 0
+
+        def gain(source: int, colour: int, destination: int, taken: int) -> int:
+            points = 0
             if destination:
                 row = destination - 1
                 room = destination - counts[row]
                 if taken >= room:
                     taken -= room
                     column = (colour + row) % 5
-                    gain = POINTS[RUN[rows[row] | 1 << column][column]][RUN[columns[column] | 1 << row][row]]
+                    points = POINTS[RUN[rows[row] | 1 << column][column]][RUN[columns[column] | 1 << row][row]]
                 else:
                     taken = 0
             after = items + taken + (marker and source == CENTRE)
-            found.append(gain - (FLOOR_TOTALS[after if after < FLOOR_SLOTS else FLOOR_SLOTS] - base))
-        return found
+            return points - (FLOOR_TOTALS[after if after < FLOOR_SLOTS else FLOOR_SLOTS] - base)
+
+        return gain
 
     def apply_move(self, move: Move) -> Offer:
         """Play a legal move in place (the tiles taken, the rest of a factory to the centre, the marker, the line
@@ -218,19 +261,22 @@ class Offer:
             spare += tiles
             score = max(score - FLOOR_COST[items], 0)
             over = over or FULL in rows
-            tiled.append((score, rows, columns, waiting))
+            tiled.append((score, rows, waiting))
         over = over or not spare
-        return [_board_worth(score, rows, columns, waiting, over) for score, rows, columns, waiting in tiled]
+        return [_board_worth(score, rows, waiting, over) for score, rows, waiting in tiled]
 
 
-def _board_worth(score: int, rows: list[int], columns: list[int], waiting: int, over: bool) -> float:
+def _board_worth(score: int, rows: list[int], waiting: int, over: bool) -> float:
     """One tiled board's worth (`heuristics.board_value`): over, the final score (bonuses added); else the score,
     the bonuses earned, the progress towards the others, and the tiles waiting on lines."""
-    colours = [sum(rows[row] >> (colour + row) % 5 & 1 for row in range(5)) for colour in range(5)]
-    bonus = (ROW_BONUS * rows.count(FULL) + COLUMN_BONUS * columns.count(FULL)
-             + COLOUR_BONUS * colours.count(5))
+    first, second, third, fourth, fifth = rows
+    columns = SPREAD[first] + SPREAD[second] + SPREAD[third] + SPREAD[fourth] + SPREAD[fifth]
+    colours = (COLOUR_SPREAD[0][first] + COLOUR_SPREAD[1][second] + COLOUR_SPREAD[2][third]
+               + COLOUR_SPREAD[3][fourth] + COLOUR_SPREAD[4][fifth])
+    bonus = (ROW_DONE[first] + ROW_DONE[second] + ROW_DONE[third] + ROW_DONE[fourth] + ROW_DONE[fifth]
+             + COLUMNS_DONE[columns] + COLOURS_DONE[colours])
     if over:
         return float(score + bonus)
-    progress = sum(ROW_PROGRESS[BITS[mask]] for mask in rows) + sum(COLUMN_PROGRESS[BITS[mask]] for mask in columns)
-    progress += sum(COLOUR_PROGRESS[filled] for filled in colours)
+    progress = (ROW_PROGRESS[first] + ROW_PROGRESS[second] + ROW_PROGRESS[third] + ROW_PROGRESS[fourth]
+                + ROW_PROGRESS[fifth] + COLUMNS_PROGRESS[columns] + COLOURS_PROGRESS[colours])
     return score + bonus + progress + WAITING * waiting

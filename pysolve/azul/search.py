@@ -95,6 +95,16 @@ def gains(state: Position, moves: list[Move]) -> list[int]:
     return [move_gain(snapshot, move) for move in moves]
 
 
+def best_moves(state: Position) -> list[Move]:
+    """The legal moves of the best immediate gain in `state`, in canonical order."""
+    if isinstance(state, Offer):
+        return state.best_moves()
+    moves = state.legal_moves()
+    found = gains(state, moves)
+    top = max(found)
+    return [move for move, gain in zip(moves, found) if gain == top]
+
+
 def worth(state: Position) -> list[float]:
     """Every seat's projected worth (`heuristics.values`) in `state`."""
     return state.worth() if isinstance(state, Offer) else values(state.to_json())
@@ -189,12 +199,10 @@ class Mcts:
                     state.apply_chance(generator.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
                                        if len(outcomes) > 1 else outcomes[0][0])
                 continue
-            moves = state.legal_moves()
             if self.playout == "greedy":
-                found = gains(state, moves)
-                top = max(found)
-                state.apply_move(generator.choice([m for m, gain in zip(moves, found) if gain == top]))
+                state.apply_move(generator.choice(best_moves(state)))
             else:
+                moves = state.legal_moves()
                 state.apply_move(generator.choice(feasible(moves) or moves))
         return state
 

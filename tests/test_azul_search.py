@@ -1,0 +1,89 @@
+"""The packed round the search plays on (`offer.Offer`) against the `Table` rules and the heuristics, and the
+search on it against the search on `State`s."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pysolve.azul.heuristics import move_gain, values
+from pysolve.azul.model import GREY, RandomStream, feasible
+from pysolve.azul.offer import Offer
+from pysolve.azul.search import Mcts
+from pysolve.azul.tree import Game, State
+
+
+def positions(players: int, seed: int, variant: str = "standard") -> list[tuple[State, Offer | None]]:
+    """Every decision of a seeded game of random-feasible moves, each with the Offer read from it (None where an
+    Offer does not fit), the Offer then played along the game's moves to its round's end."""
+    stream, choose = RandomStream(seed), random.Random(seed)
+    state, seen = Game(players, variant=variant).new_initial_state(), []
+    offer: Offer | None = None
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state.apply_chance(state.sample_chance(stream))
+            continue
+        fresh = Offer(state) if Offer.fits(state) else None
+        if offer is not None and fresh is not None:
+            assert offer.legal_moves() == fresh.legal_moves() and offer.worth() == fresh.worth()  # played = read
+        offer = fresh
+        seen.append((state.clone(), offer and offer.clone()))
+        moves = state.legal_moves()
+        move = choose.choice(feasible(moves) or moves)
+        state.apply_move(move)
+        if offer is not None:
+            offer.apply_move(move)
+            if state.is_chance_node or state.is_terminal:  # the round's end: the Offer says so and values it
+                assert offer.is_chance_node and not offer.legal_moves()
+                assert offer.worth() == pytest.approx(values(state.to_json()))
+                offer = None
+            else:
+                assert offer.current_player == state.current_player
+    return seen
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40))
+def test_an_offer_lists_the_moves_and_gains_of_the_table_rules_and_values_the_rounds_end_as_the_heuristics(
+        players, seed):
+    seen = positions(players, seed)
+    assert len(seen) > 20 and all(offer is not None for _, offer in seen)  # a standard wall: every decision fits
+    for state, offer in seen:
+        assert offer is not None
+        moves = state.legal_moves()
+        assert offer.legal_moves() == moves
+        snapshot = state.to_json()
+        assert offer.gains(moves) == [move_gain(snapshot, move) for move in moves]
+        best = max(offer.gains(moves))
+        assert offer.best_moves() == [move for move in moves if move_gain(snapshot, move) == best]
+
+
+def test_games_that_end_at_a_rounds_end_are_valued_at_their_final_scores():
+    ends = [positions(2, seed)[-1] for seed in range(40)]  # the last decision of each game, played to its end
+    assert all(offer is not None for _, offer in ends)
+    for state, offer in ends:
+        assert offer is not None
+        for move in state.legal_moves():
+            after, packed = state.child(move), offer.child(move)
+            if after.is_terminal:
+                assert packed.worth() == [float(score) for score in after.returns()]  # bonuses added
+
+
+def test_a_grey_wall_and_its_tiling_stay_with_the_state():
+    seen = positions(2, 7, GREY)
+    assert seen and all(offer is None for _, offer in seen)
+
+
+def test_the_search_on_offers_plays_what_the_search_on_states_plays():
+    for seed in (1, 2, 3):
+        stream, state = RandomStream(seed), Game(2).new_initial_state()
+        while state.is_chance_node:
+            state.apply_chance(state.sample_chance(stream))
+        for _ in range(seed * 3):  # into the round, where the tree reaches the round's end
+            state.apply_move(state.legal_moves()[seed % len(state.legal_moves())])
+        packed = Mcts(iterations=300).search(state, random.Random(seed))
+        plain = Mcts(iterations=300, packed=False).search(state, random.Random(seed))
+        assert packed == plain
