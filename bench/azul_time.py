@@ -24,12 +24,14 @@ from pysolve.azul import search
 from pysolve.azul import tournament as tour
 from pysolve.azul.kanren import KanrenEngine
 from pysolve.azul.model import RandomStream
+from pysolve.azul.offer import Offer
 from pysolve.azul.python import PythonEngine
-from pysolve.azul.search import Mcts
+from pysolve.azul.search import Mcts, Position
 from pysolve.azul.tree import Game, State
 
 SEARCHES = [("random", 0), ("greedy", 0), ("random", search.WIDTH), ("greedy", search.WIDTH)]  # the last: the default
-ITERATIONS = {"python": 1000, "kanren": 40}
+ENGINES = [("python", PythonEngine(), False), ("kanren", KanrenEngine(), False), ("packed", PythonEngine(), True)]
+ITERATIONS = {"python": 2000, "kanren": 40, "packed": 5000}
 
 
 def first_decision(engine: PythonEngine) -> State:
@@ -40,16 +42,32 @@ def first_decision(engine: PythonEngine) -> State:
     return state
 
 
+def playouts_per_second(player: Mcts, root: State, packed: bool, count: int) -> float:
+    """Playouts alone (`player`'s policy from `root` to the round's end, on an Offer or on `root`'s State) per
+    CPU second."""
+    start: Position = Offer(root) if packed else root
+    generator = random.Random(1)
+    cpu = time.process_time()
+    for _ in range(count):
+        player._play_out(start, generator)  # the bench times the search's own playout
+    return count / (time.process_time() - cpu)
+
+
 def speed_table() -> None:
-    """MCTS iterations per CPU second by playout and width, on each engine."""
-    print(f"{'engine':>7} {'playout':>8} {'width':>6} {'iterations/s cpu':>17}")
-    for name, engine in (("python", PythonEngine()), ("kanren", KanrenEngine())):
+    """Playouts alone and MCTS iterations (a playout each) per CPU second by playout and width, on each engine:
+    the Python rules' State, the miniKanren rules' State, and the packed Offer the default search plays on."""
+    print("| engine | playout | tree width | playouts/s (CPU) | iterations/s (CPU) |")
+    print("|---|---|---|---|---|")
+    for name, engine, packed in ENGINES:
         root = first_decision(engine)
         for playout, width in SEARCHES:
             count = ITERATIONS[name]
+            player = Mcts(iterations=count, playout=playout, width=width, packed=packed)
+            alone = playouts_per_second(player, root, packed, count)
             cpu = time.process_time()
-            Mcts(iterations=count, playout=playout, width=width).search(root, random.Random(1))
-            print(f"{name:>7} {playout:>8} {width or 'all':>6} {count / (time.process_time() - cpu):>17.1f}")
+            player.search(root, random.Random(1))
+            rate = count / (time.process_time() - cpu)
+            print(f"| {name} | {playout} | {width or 'all'} | {alone:.0f} | {rate:.0f} |", flush=True)
 
 
 def match(first: str, second: str, games: int) -> None:

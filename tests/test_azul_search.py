@@ -13,7 +13,9 @@ from pysolve.azul.heuristics import move_gain, values
 from pysolve.azul.model import GREY, RandomStream, feasible
 from pysolve.azul.offer import Offer
 from pysolve.azul.search import Mcts
+from pysolve.azul.strategies import strategy
 from pysolve.azul.tree import Game, State
+from pysolve.errors import InputError
 
 
 def positions(players: int, seed: int, variant: str = "standard") -> list[tuple[State, Offer | None]]:
@@ -87,3 +89,18 @@ def test_the_search_on_offers_plays_what_the_search_on_states_plays():
         packed = Mcts(iterations=300).search(state, random.Random(seed))
         plain = Mcts(iterations=300, packed=False).search(state, random.Random(seed))
         assert packed == plain
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("mcts:1000:random:w0:c0.7", Mcts(iterations=1000, playout="random", width=0, exploration=0.7)),
+    ("mcts:c0:0.5s", Mcts(seconds=0.5, exploration=0.0)),
+])
+def test_the_exploration_constant_by_name(name, expected):
+    assert strategy(name) == expected
+
+
+@pytest.mark.parametrize("name", ["mcts:cnan", "mcts:c-1", "mcts:c101", "mcts:cinf"])
+def test_an_exploration_constant_out_of_range_is_one_line_naming_the_strategy(name):
+    with pytest.raises(InputError, match="exploration constant is 0 to 100") as caught:
+        strategy(name)
+    assert name in str(caught.value) and "\n" not in str(caught.value)
