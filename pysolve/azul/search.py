@@ -209,6 +209,7 @@ class Mcts:
                 ends += 1
                 if ends >= self.rounds:
                     break
+                assert isinstance(state, State)  # an Offer, searched with one-round playouts, stops above
                 while state.is_chance_node:
                     outcomes = state.chance_outcomes()
                     state.apply_chance(generator.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
