@@ -2,7 +2,8 @@
 
 Both see a position only as `tree.State` offers it (`clone`, `child`,
 `legal_moves`, `current_player`, chance nodes, `to_json`) and value it
-with `heuristics`; neither touches the rules' tables, so they search
+with `heuristics`; neither touches the rules' tables (an `Offer` reads the
+root State's table once, to copy it), so they search
 whichever back end plays the game (its canonical state becomes a State).
 
 `Mcts` is UCT with one tree per decision. Within a round nothing is hidden,
@@ -17,7 +18,10 @@ the hidden bag order (the iteration's own random generator, weighted by the
 tiles in the bag). A playout is `greedy` (best immediate gain, the default)
 or `random` (the original random-feasible strategy); the position it
 reaches is valued for every seat (max-n: each seat's reward is its lead
-over the best other seat) and the rewards go back up the path. Every random number comes from a generator
+over the best other seat) and the rewards go back up the path. On a standard
+wall with one-round playouts the tree and the playouts run on `offer.Offer`,
+the round packed on integers: the same moves, gains and worth as a State's,
+without building a canonical state for each. Every random number comes from a generator
 seeded by one number of the game's stream, so a seeded game is the same
 game every time; a time budget (seconds per move) makes it depend on speed.
 
