@@ -1,6 +1,6 @@
 """Azul search players at a time per move: playouts per CPU second on each engine, and small seat-rotated matches.
 
-Run: .venv/bin/python bench/azul_time.py speed
+Run: .venv/bin/python bench/azul_time.py [speed]
      .venv/bin/python bench/azul_time.py match GAMES SECONDS OPPONENT...   (not a test; prints what one run measured)
 
 `speed`: playouts alone (the search's playout from the first decision of
@@ -85,12 +85,13 @@ def match(first: str, second: str, games: int) -> None:
 
 
 def main() -> None:
-    """`speed`: the speed table; `match GAMES SECONDS OPPONENT...`: mcts:SECONDSs against each opponent."""
-    if sys.argv[1:2] == ["speed"]:
+    """`speed` (or nothing, as `make bench` runs it): the speed table; `match GAMES SECONDS OPPONENT...`:
+    mcts:SECONDSs against each opponent."""
+    if sys.argv[1:] in ([], ["speed"]):
         speed_table()
         return
     if sys.argv[1:2] != ["match"] or len(sys.argv) < 5:
-        sys.exit("usage: azul_time.py speed | match GAMES SECONDS OPPONENT...")
+        sys.exit("usage: azul_time.py [speed] | match GAMES SECONDS OPPONENT...")
     games, seconds = int(sys.argv[2]), sys.argv[3]
     print("| strategy | against | games | wins | win rate | 95 % interval | mean score | opponent's | CPU s |")
     print("|---|---|---|---|---|---|---|---|---|")
