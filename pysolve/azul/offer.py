@@ -20,7 +20,6 @@ positions an Offer can hold).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 
 from pysolve.azul.heuristics import PROGRESS, WAITING
@@ -47,13 +46,13 @@ COLOUR_SPREAD = [[sum(1 << 3 * colour for colour in range(5) if mask >> (colour 
 
 def _by_digits(bonus: int) -> tuple[dict[int, int], dict[int, float]]:
     """For every octal sum of five counts 0..5: the bonus of the counts at 5, and the progress credit of the others
-    (`heuristics.board_value`: PROGRESS of the bonus times (filled / 5) squared)."""
-    done, progress = {}, {}
-    for counts in itertools.product(range(6), repeat=5):
-        key = sum(count << 3 * index for index, count in enumerate(counts))
-        done[key] = bonus * counts.count(5)
-        progress[key] = sum(PROGRESS * bonus * (count / 5) ** 2 for count in counts if count < 5)
-    return done, progress
+    (`heuristics.board_value`: PROGRESS of the bonus times (filled / 5) squared); built a digit at a time."""
+    credit = [PROGRESS * bonus * (count / 5) ** 2 if count < 5 else 0.0 for count in range(6)]
+    sums: dict[int, tuple[int, float]] = {0: (0, 0.0)}
+    for digit in range(5):
+        sums = {key + (count << 3 * digit): (done + bonus * (count == 5), progress + credit[count])
+                for key, (done, progress) in sums.items() for count in range(6)}
+    return {key: done for key, (done, _) in sums.items()}, {key: progress for key, (_, progress) in sums.items()}
 
 
 COLUMNS_DONE, COLUMNS_PROGRESS = _by_digits(COLUMN_BONUS)
