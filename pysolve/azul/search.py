@@ -135,7 +135,8 @@ def pruned(ordered: list[Move], width: int) -> list[Move]:
 @dataclass(frozen=True)
 class Mcts:
     """UCT to a budget of `iterations` (or `seconds`) per move, playouts to `rounds` round ends, tree nodes
-    keeping their `width` best moves (0: all)."""
+    keeping their `width` best moves (0: all), UCT's constant `exploration`; `packed`: a standard round with
+    one-round playouts searched on an `Offer` (False: on States, the same search slower, as the bench compares)."""
 
     iterations: int = 1000
     seconds: float | None = None
