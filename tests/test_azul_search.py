@@ -104,3 +104,15 @@ def test_an_exploration_constant_out_of_range_is_one_line_naming_the_strategy(na
     with pytest.raises(InputError, match="exploration constant is 0 to 100") as caught:
         strategy(name)
     assert name in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_near_a_rounds_end_the_packed_search_plays_as_on_states_and_playouts_past_it_search_states():
+    stream, state = RandomStream(4), Game(2).new_initial_state()
+    while state.is_chance_node:
+        state.apply_chance(state.sample_chance(stream))
+    for _ in range(6):  # near the round's end: the tree reaches it, and its round ends keep their rewards
+        state.apply_move(state.legal_moves()[0])
+    assert Mcts(iterations=400).search(state, random.Random(5)) == Mcts(iterations=400, packed=False).search(
+        state, random.Random(5))
+    move, done = Mcts(iterations=400, rounds=2).search(state, random.Random(5))  # deals drawn: States only
+    assert move in state.legal_moves() and done == 400
