@@ -1,17 +1,19 @@
 """Azul search players at a time per move: playouts per CPU second on each engine, and small seat-rotated matches.
 
-Run: .venv/bin/python bench/azul_time.py [GAMES] [SECONDS]  (not a test; prints what one run measured)
+Run: .venv/bin/python bench/azul_time.py [speed]
+     .venv/bin/python bench/azul_time.py match GAMES SECONDS OPPONENT...   (not a test; prints what one run measured)
 
-First the search speed: MCTS iterations (one playout each) per CPU second
-from the first decision of seed 1's two-player game, for each playout
-policy and tree width, on the Python and the miniKanren rules (a Prolog
-game is searched on the Python rules). Then `mcts:SECONDSs` (the default
-search player at a time per move) against the old defaults at the same
-time (`mcts:SECONDSs:random:w0`: random playouts, every move kept),
-mcts:1000 as it was before (`mcts:1000:random:w0`), and lookahead: GAMES
-games each on the Python rules, seeds 1000.., seats swapped every game,
-Wilson 95 % intervals. A time per move is wall-clock time, so on a loaded
-machine every timed player searches less.
+`speed`: playouts alone (the search's playout from the first decision of
+seed 1's two-player game to the round's end) and MCTS iterations (one
+playout each) per CPU second, for each playout policy and tree width, on
+each engine the search runs on: `State`s on the Python rules and on the
+miniKanren rules, and the packed `Offer` the default search plays a
+standard round on (a Prolog game is searched on the Python rules: its
+engine holds no `State`). `match`: `mcts:SECONDSs` (the default search
+player at a time per move) against each OPPONENT, GAMES games each on the
+Python rules, seeds 1000.., seats swapped every game, Wilson 95 %
+intervals. A time per move is wall-clock time, so on a loaded machine
+every timed player searches less.
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from pysolve.azul import search
 from pysolve.azul import tournament as tour
 from pysolve.azul.kanren import KanrenEngine
 from pysolve.azul.model import RandomStream
+from pysolve.azul.offer import Offer
 from pysolve.azul.python import PythonEngine
-from pysolve.azul.search import Mcts
+from pysolve.azul.search import Mcts, Position
 from pysolve.azul.tree import Game, State
 
 SEARCHES = [("random", 0), ("greedy", 0), ("random", search.WIDTH), ("greedy", search.WIDTH)]  # the last: the default
-ITERATIONS = {"python": 1000, "kanren": 40}
+ENGINES = [("python", PythonEngine(), False), ("kanren", KanrenEngine(), False), ("packed", PythonEngine(), True)]
+ITERATIONS = {"python": 2000, "kanren": 40, "packed": 5000}
 
 
 def first_decision(engine: PythonEngine) -> State:
@@ -40,35 +44,58 @@ def first_decision(engine: PythonEngine) -> State:
     return state
 
 
+def playouts_per_second(player: Mcts, root: State, packed: bool, count: int) -> float:
+    """Playouts alone (`player`'s policy from `root` to the round's end, on an Offer or on `root`'s State) per
+    CPU second."""
+    start: Position = Offer(root) if packed else root
+    generator = random.Random(1)
+    cpu = time.process_time()
+    for _ in range(count):
+        player._play_out(start, generator)  # the bench times the search's own playout
+    return count / (time.process_time() - cpu)
+
+
 def speed_table() -> None:
-    """MCTS iterations per CPU second by playout and width, on each engine."""
-    print(f"{'engine':>7} {'playout':>8} {'width':>6} {'iterations/s cpu':>17}")
-    for name, engine in (("python", PythonEngine()), ("kanren", KanrenEngine())):
+    """Playouts alone and MCTS iterations (a playout each) per CPU second by playout and width, on each engine:
+    the Python rules' State, the miniKanren rules' State, and the packed Offer the default search plays on."""
+    print("| engine | playout | tree width | playouts/s (CPU) | iterations/s (CPU) |")
+    print("|---|---|---|---|---|")
+    for name, engine, packed in ENGINES:
         root = first_decision(engine)
         for playout, width in SEARCHES:
             count = ITERATIONS[name]
+            player = Mcts(iterations=count, playout=playout, width=width, packed=packed)
+            alone = playouts_per_second(player, root, packed, count)
             cpu = time.process_time()
-            Mcts(iterations=count, playout=playout, width=width).search(root, random.Random(1))
-            print(f"{name:>7} {playout:>8} {width or 'all':>6} {count / (time.process_time() - cpu):>17.1f}")
+            player.search(root, random.Random(1))
+            rate = count / (time.process_time() - cpu)
+            print(f"| {name} | {playout} | {width or 'all'} | {alone:.0f} | {rate:.0f} |", flush=True)
 
 
 def match(first: str, second: str, games: int) -> None:
-    """`first` against `second` over `games` seat-rotated games: one line of both standings."""
+    """`first` against `second` over `games` seat-rotated games (seeds 1000..): one line of both standings, and
+    the CPU seconds the whole match took."""
+    cpu = time.process_time()
     results = tour.run(tour.tasks(2, games, 1000, "python", [first, second]))
     rows = {row["strategy"]: row for row in tour.summarise(results)["strategies"]}
     mine, theirs = rows[first], rows[second]
     low, high = mine["win_ci95"]
     print(f"| {first} | {second} | {games} | {mine['wins']} | {mine['win_rate']:.3f} | {low:.3f} .. {high:.3f} | "
-          f"{mine['mean_score']:.1f} | {theirs['mean_score']:.1f} |", flush=True)
+          f"{mine['mean_score']:.1f} | {theirs['mean_score']:.1f} | {time.process_time() - cpu:.0f} |", flush=True)
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    seconds = sys.argv[2] if len(sys.argv) > 2 else "1"
-    speed_table()
-    print("\n| strategy | against | games | wins | win rate | 95 % interval | mean score | opponent's |")
-    print("|---|---|---|---|---|---|---|---|")
-    for opponent in (f"mcts:{seconds}s:random:w0", "mcts:1000:random:w0", "lookahead"):
+    """`speed` (or nothing, as `make bench` runs it): the speed table; `match GAMES SECONDS OPPONENT...`:
+    mcts:SECONDSs against each opponent."""
+    if sys.argv[1:] in ([], ["speed"]):
+        speed_table()
+        return
+    if sys.argv[1:2] != ["match"] or len(sys.argv) < 5:
+        sys.exit("usage: azul_time.py [speed] | match GAMES SECONDS OPPONENT...")
+    games, seconds = int(sys.argv[2]), sys.argv[3]
+    print("| strategy | against | games | wins | win rate | 95 % interval | mean score | opponent's | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for opponent in sys.argv[4:]:
         match(f"mcts:{seconds}s", opponent, games)
 
 

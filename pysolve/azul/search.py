@@ -2,7 +2,8 @@
 
 Both see a position only as `tree.State` offers it (`clone`, `child`,
 `legal_moves`, `current_player`, chance nodes, `to_json`) and value it
-with `heuristics`; neither touches the rules' tables, so they search
+with `heuristics`; neither touches the rules' tables (an `Offer` reads the
+root State's table once, to copy it), so they search
 whichever back end plays the game (its canonical state becomes a State).
 
 `Mcts` is UCT with one tree per decision. Within a round nothing is hidden,
@@ -17,7 +18,10 @@ the hidden bag order (the iteration's own random generator, weighted by the
 tiles in the bag). A playout is `greedy` (best immediate gain, the default)
 or `random` (the original random-feasible strategy); the position it
 reaches is valued for every seat (max-n: each seat's reward is its lead
-over the best other seat) and the rewards go back up the path. Every random number comes from a generator
+over the best other seat) and the rewards go back up the path. On a standard
+wall with one-round playouts the tree and the playouts run on `offer.Offer`,
+the round packed on integers: the same moves, gains and worth as a State's,
+without building a canonical state for each. Every random number comes from a generator
 seeded by one number of the game's stream, so a seeded game is the same
 game every time; a time budget (seconds per move) makes it depend on speed.
 
@@ -38,6 +42,7 @@ from typing import Any
 
 from pysolve.azul.heuristics import move_gain, utilities, values
 from pysolve.azul.model import Move, RandomStream, feasible, is_tiling
+from pysolve.azul.offer import Offer
 from pysolve.azul.tree import State
 from pysolve.errors import InputError
 
@@ -46,28 +51,32 @@ MAX_ITERATIONS = 1_000_000  # iterations per move at most (minutes a move in Pyt
 MAX_MOVE_SECONDS = 3600.0  # seconds per move at most
 MAX_ROUNDS = 100  # round ends a playout runs to at most (a game is over long before)
 MAX_DEPTH = 20  # plies of minimax at most (each ply costs about three times the one before)
+MAX_EXPLORATION = 100.0  # UCT's exploration constant at most (rewards lie in [0, 1]: past a few, visits are even)
 MAX_WIDTH = 200  # moves a tree node keeps at most (a 4-player offer has fewer than 200)
-WIDTH = 4  # moves a tree node keeps by default: at 0.25 s a move, w4 beat all moves 13 of 16 (docs/azul.md)
+WIDTH = 8  # moves a tree node keeps by default: at 0.2 s a move w8 beat w4 12 of 16, w16 won 5 of 16 (docs/azul.md)
+EXPLORATION = 0.25  # UCT's constant by default: rewards differ by a few hundredths, 0.7 spread the visits evenly
 
 
 class Node:
     """A decision of the tree: its position, the moves not tried yet, its children and their statistics."""
 
-    __slots__ = ("children", "seat", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "rewards", "seat", "state", "totals", "untried", "visits")
 
-    def __init__(self, state: State, players: int, width: int = 0) -> None:
+    def __init__(self, state: Position, players: int, width: int = 0) -> None:
         self.state = state
         self.seat = state.current_player
         self.untried: list[Move] = []
         if not (state.is_chance_node or state.is_terminal):
-            snapshot = state.to_json()
+            moves = state.legal_moves()
             # best immediate gain last: `pop()` expands the promising moves first
-            self.untried = sorted(state.legal_moves(), key=lambda move: move_gain(snapshot, move))
+            found = gains(state, moves)
+            self.untried = [moves[index] for index in sorted(range(len(moves)), key=found.__getitem__)]
             if width:
                 self.untried = pruned(self.untried, width)
         self.children: dict[Move, Node] = {}
         self.visits = 0
         self.totals = [0.0] * players
+        self.rewards: list[float] | None = None  # a round's end's rewards, when playouts stop there (as they came)
 
     @property
     def leaf(self) -> bool:
@@ -76,10 +85,41 @@ class Node:
 
     def best_child(self, exploration: float) -> tuple[Move, Node]:
         """The child UCT picks for the seat to move here."""
-        seat, log_visits = self.seat, math.log(self.visits)
-        return max(self.children.items(),
-                   key=lambda item: item[1].totals[seat] / item[1].visits
-                   + exploration * math.sqrt(log_visits / item[1].visits))
+        seat, scale, sqrt = self.seat, exploration * math.sqrt(math.log(self.visits)), math.sqrt
+        best, chosen = -math.inf, None
+        for item in self.children.items():
+            child = item[1]
+            value = child.totals[seat] / child.visits + scale / sqrt(child.visits)
+            if value > best:
+                best, chosen = value, item
+        assert chosen is not None  # a node is searched through only once it has children
+        return chosen
+
+
+Position = State | Offer  # what a tree node holds: an Offer within a standard round's offer, else a State
+
+
+def gains(state: Position, moves: list[Move]) -> list[int]:
+    """Each move's immediate gain (`heuristics.move_gain`) in `state`."""
+    if isinstance(state, Offer):
+        return state.gains(moves)
+    snapshot = state.to_json()
+    return [move_gain(snapshot, move) for move in moves]
+
+
+def best_moves(state: Position) -> list[Move]:
+    """The legal moves of the best immediate gain in `state`, in canonical order."""
+    if isinstance(state, Offer):
+        return state.best_moves()
+    moves = state.legal_moves()
+    found = gains(state, moves)
+    top = max(found)
+    return [move for move, gain in zip(moves, found) if gain == top]
+
+
+def worth(state: Position) -> list[float]:
+    """Every seat's projected worth (`heuristics.values`) in `state`."""
+    return state.worth() if isinstance(state, Offer) else values(state.to_json())
 
 
 def pruned(ordered: list[Move], width: int) -> list[Move]:
@@ -95,14 +135,16 @@ def pruned(ordered: list[Move], width: int) -> list[Move]:
 @dataclass(frozen=True)
 class Mcts:
     """UCT to a budget of `iterations` (or `seconds`) per move, playouts to `rounds` round ends, tree nodes
-    keeping their `width` best moves (0: all)."""
+    keeping their `width` best moves (0: all), UCT's constant `exploration`; `packed`: a standard round with
+    one-round playouts searched on an `Offer` (False: on States, the same search slower, as the bench compares)."""
 
     iterations: int = 1000
     seconds: float | None = None
     playout: str = "greedy"
     rounds: int = 1
-    exploration: float = 0.7
+    exploration: float = EXPLORATION
     width: int = WIDTH
+    packed: bool = True
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
@@ -116,6 +158,8 @@ class Mcts:
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise InputError(f"mcts: playouts run to at least 1 round end and at most {MAX_ROUNDS}, "
                              f"not {self.rounds}")
+        if not 0 <= self.exploration <= MAX_EXPLORATION:  # nan fails too
+            raise InputError(f"mcts: the exploration constant is 0 to {MAX_EXPLORATION:g}, not {self.exploration}")
         if not 0 <= self.width <= MAX_WIDTH:
             raise InputError(f"mcts: a node keeps 1 to {MAX_WIDTH} moves (0: all), not {self.width}")
 
@@ -126,7 +170,8 @@ class Mcts:
     def search(self, root_state: State, generator: random.Random) -> tuple[Move, int]:
         """(the most visited move, iterations run) from `root_state`, drawing from `generator`."""
         players = len(root_state.returns())
-        root = Node(root_state, players, self.width)
+        packed = self.packed and self.rounds == 1 and Offer.fits(root_state)
+        root = Node(Offer(root_state) if packed else root_state, players, self.width)
         if len(root.untried) == 1:
             return root.untried[0], 0
         deadline = time.perf_counter() + self.seconds if self.seconds else None
@@ -148,14 +193,19 @@ class Mcts:
             child = Node(node.state.child(move), players, self.width)
             node.children[move] = child
             node, path = child, path + [child]
-        rewards = utilities(values(self._play_out(node.state, generator).to_json()))
+        if node.rewards is None:
+            rewards = utilities(worth(self._play_out(node.state, generator)))
+            if node.leaf and self.rounds == 1:  # the playout stopped at once: it would end the same every time
+                node.rewards = rewards
+        else:
+            rewards = node.rewards
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for seat in range(players):
                 totals[seat] += rewards[seat]
 
-    def _play_out(self, state: State, generator: random.Random) -> State:
+    def _play_out(self, state: Position, generator: random.Random) -> Position:
         """A copy of `state` played on to the `rounds`-th round end (or the game's end)."""
         state = state.clone()
         ends = 0
@@ -164,18 +214,16 @@ class Mcts:
                 ends += 1
                 if ends >= self.rounds:
                     break
+                assert isinstance(state, State)  # an Offer, searched with one-round playouts, stops above
                 while state.is_chance_node:
                     outcomes = state.chance_outcomes()
                     state.apply_chance(generator.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
                                        if len(outcomes) > 1 else outcomes[0][0])
                 continue
-            moves = state.legal_moves()
             if self.playout == "greedy":
-                snapshot = state.to_json()
-                gains = [move_gain(snapshot, move) for move in moves]
-                top = max(gains)
-                state.apply_move(generator.choice([m for m, gain in zip(moves, gains) if gain == top]))
+                state.apply_move(generator.choice(best_moves(state)))
             else:
+                moves = state.legal_moves()
                 state.apply_move(generator.choice(feasible(moves) or moves))
         return state
 

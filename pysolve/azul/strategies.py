@@ -100,9 +100,9 @@ def with_columns(player: Strategy, columns: Strategy) -> Strategy:
 COLUMNS: dict[str, Strategy] = {"policy": policy}  # the column strategies a name's `+` suffix may name
 STRATEGIES: dict[str, Strategy] = {"random": random_feasible, "greedy": greedy, "lookahead": lookahead}
 MAX_DIGITS = 12  # digits a whole-number parameter may have
-SEARCHES = ("mcts", "minimax")  # strategies with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN], minimax[:D][:Ts]
+SEARCHES = ("mcts", "minimax")  # with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN][:cX], minimax[:D][:Ts]
 AGENT = "cmd:"  # an outside agent: cmd:COMMAND (docs/azul-protocol.md)
-KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS][:wWIDTH]",
+KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS][:wWIDTH][:cEXPLORATION]",
                    "minimax[:DEPTH][:SECONDSs]"]) + "; any of them +policy (the grey wall's columns by pysolve's " \
     "fixed policy); cmd:COMMAND (an outside agent, choosing its columns too)"
 
@@ -135,7 +135,7 @@ def _minimax(parameters: list[str]) -> Minimax:
 
 
 def _mcts(parameters: list[str]) -> Mcts:
-    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH)."""
+    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, cEXPLORATION)."""
     settings: dict[str, Any] = {}
     for parameter in parameters:
         if parameter.isdecimal():
@@ -146,8 +146,11 @@ def _mcts(parameters: list[str]) -> Mcts:
             settings["rounds" if parameter[0] == "r" else "width"] = _whole(parameter[1:])
         elif parameter.endswith("s") and _number(parameter[:-1]):
             settings["seconds"] = float(parameter[:-1])
+        elif parameter.startswith("c") and _number(parameter[1:]):
+            settings["exploration"] = float(parameter[1:])
         else:
-            raise InputError(f"{parameter!r} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS or wWIDTH")
+            raise InputError(f"{parameter!r} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH or "
+                             "cEXPLORATION")
     return Mcts(**settings)
 
 
