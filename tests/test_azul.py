@@ -276,12 +276,6 @@ def test_mixed_strategies_agree_across_back_ends(pysolve_backend):
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS))
 def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant):
     report = crosscheck(get("azul"), Question(players, seed, variant))  # Prolog plays the whole game in one query
-    if not report.results:  # a grey game that never ends (docs/azul.md): stopped on every engine, no answer
-        assert variant == GREY and set(report.skipped) == set(pysolve_backends), report.unanswered()
-        assert all(reason.startswith("unknown") for reason in report.skipped.values()), report.skipped
-        with pytest.raises(SearchLimitExceeded, match="5000 moves"):
-            packed.random_game(players, seed, variant)
-        return
     assert report.agree and set(report.results) == set(pysolve_backends), report.difference
     answers = list(report.results.values())
     assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
@@ -289,11 +283,38 @@ def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant
     assert packed.random_game(players, seed, variant) == answers[0].solutions[0]  # the fast path too
 
 
-def test_a_random_game_that_never_ends_stops_at_the_move_limit_on_every_engine(pysolve_backend):
-    # tiles of one colour stuck on pattern lines that can no longer fill, bag and lid nearly empty: the game
-    # goes round for ever (Prolog, which plays it in one query chunk by chunk, asked for more numbers for ever)
-    with pytest.raises(SearchLimitExceeded, match="5000 moves"):
-        play_match(4, 211845913443, pysolve_backend, variant=GREY)
+def test_a_random_game_that_went_round_for_ever_now_ends(pysolve_backend):
+    # all 20 black tiles on pattern lines after round 3, none to fill them and no black on any wall, so no row
+    # of any wall can ever be completed: it used to go round for ever (stopped at 5000 moves), now it ends
+    states = [play_match(4, 211845913443, pysolve_backend, variant=GREY, log=log).state for log in (True, False)]
+    state = states[0]  # move by move, and whole (in one Prolog query; on packed boards in Python)
+    assert state["over"] and state["round"] == 3 and states[1] == state == packed.random_game(4, 211845913443, GREY)
+    assert not any(complete_rows(board["wall"]) for board in state["boards"])
+    blacks = [count for board in state["boards"] for colour, count in board["lines"] if colour == 3]
+    assert sum(blacks) == 20 and all(board["colours"] for board in state["boards"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_game_ends_once_no_row_can_be_completed(pysolve_backend, variant):
+    # the last tile of a round, a black, goes to seat 0's line 2: then every black is on a pattern line that
+    # lacks one more, no wall holds a black, so every row of both walls is closed and the game ends there
+    state = (grey_state() if variant == GREY else base_state())
+    state.update(round=3, marker=1, centre=[0, 0, 0, 1, 0], bag=[20, 20, 20, 0, 20])
+    for seat in range(2):
+        state["boards"][seat]["lines"] = [[-1, 0]] + [[3, line] for line in range(1, 5)]
+    state["boards"][0]["lines"][1] = [-1, 0]
+    state["boards"][1]["floor"] = [5]
+    chosen = engine(pysolve_backend)
+    for last, ends in (((-1, 3, 2), True), ((-1, 3, 0), False)):  # to the floor: a black is free, rows stay open
+        handle = chosen.load(copy.deepcopy(state))
+        try:
+            chosen.play(handle, last, RandomStream(7))
+            after = chosen.export(handle)
+        finally:
+            chosen.close(handle)
+        assert after["over"] is ends and after["round"] == 3 + (not ends)
+        if ends:
+            assert after["turn"] == -1 and [board["score"] for board in after["boards"]] == [0, 0]
 
 
 def test_puzzle_crosscheck_for_the_demo(pysolve_backends):
