@@ -17,6 +17,7 @@ from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
 from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
+from pysolve.azul.heuristics import tiling_value
 from pysolve.azul.match import Match, engine, play_match
 from pysolve.azul.model import (
     GREY,
@@ -535,6 +536,23 @@ def test_every_strategy_chooses_a_column_and_the_searches_search_them():
     assert picked == set(legal)  # random: any of them
     child = root.child((-2, 0, 2))
     assert not child.is_tiling and child.table.walls[0][0][:3] == [1, 1, 1] and root.is_tiling
+
+
+def test_the_strategies_choose_a_column_that_keeps_a_waiting_line_placeable():
+    state = grey_state()
+    for row, column, colour in ((0, 1, 1), (0, 2, 2), (0, 3, 3), (1, 4, 1), (2, 0, 1), (2, 1, 2), (2, 2, 3), (2, 3, 4)):
+        put_tile(state, 0, row, column, colour)
+    fill_line(state, 0, 3, 0, 1)               # a blue waiting on line 3, whose row has one cell left: column 4
+    move_tiles(state, 0, 1, state["centre"])   # the last tile: blue to line 1
+    during, legal = tiling_on("python", state, [(-1, 0, 1)])
+    assert legal == [(-2, 0, 0), (-2, 0, 4)]
+    assert [move_gain(during, move) for move in legal] == [4, 6]  # column 4 scores more now, but takes blue ...
+    keep, take = legal                                              # ... from the only cell line 3 could fill
+    for name in ("greedy", "lookahead", "mcts:60", "minimax:2"):
+        assert strategy(name)(during, list(legal), RandomStream(1)) == keep, name
+    for name in ("greedy+policy", "lookahead+policy", "random+policy"):
+        assert strategy(name)(during, list(legal), RandomStream(1)) == take, name
+    assert tiling_value(during, keep) > tiling_value(during, take)
 
 
 def test_greedy_reads_the_grey_wall():
