@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import warnings
@@ -194,7 +195,7 @@ def test_with_illegal_lose_an_illegal_action_loses_the_game_and_the_parallel_see
     assert all(env.rewards[agent] == (1.0 if scores[other] == best else -1.0)
                for other, agent in enumerate(env.possible_agents) if other != seat)
     for variant in ("standard", "grey"):  # PettingZoo's test samples actions without their masks
-        parallel_seed_test(lambda: parallel_env(players, variant=variant, illegal="lose"), num_cycles=50)
+        parallel_seed_test(functools.partial(parallel_env, players, variant=variant, illegal="lose"), num_cycles=50)
 
 
 def test_bad_settings_are_input_errors() -> None:

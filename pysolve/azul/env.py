@@ -357,8 +357,8 @@ class AzulEnv(AECEnv):
         table = self.state.table
         offender = self.possible_agents.index(agent)
         others = [seat for seat in range(self.players) if seat != offender]
-        best = winners_of([table.scores[seat] for seat in others], [complete_rows(table.walls[seat]) for seat in others])
-        winners = {others[index] for index in best}
+        rows = [complete_rows(table.walls[seat]) for seat in others]
+        winners = {others[index] for index in winners_of([table.scores[seat] for seat in others], rows)}
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {name: self.win_reward if seat in winners else -self.win_reward
                         for seat, name in enumerate(self.possible_agents)}

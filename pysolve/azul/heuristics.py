@@ -2,14 +2,17 @@
 
 `move_gain` is the change of the mover's score if the round ended right
 after a move (what `greedy` maximises; for a column chosen on a grey wall,
-the tile's points). `tiling_value` is the mover's projected worth after a
-column choice (what `greedy` maximises there: the points, and how far the
-tile brings rows, columns and colours towards their bonuses). `values` projects every seat's
-score to the end of the round (full lines tiled and scored, the floor
-lost, the clamp at 0) and adds what the wall promises: the bonuses already
-earned, a share of those half-way done, and the tiles waiting on lines that
-stay for the next round. `utilities` turns values into rewards in [0, 1]
-for each seat: how far it leads the best of the others.
+the tile's points). `values` projects every seat's score to the end of the
+round (full lines tiled and scored, the floor lost, the clamp at 0) and adds
+what the wall promises: the bonuses already earned, a share of those
+half-way done, and the tiles waiting on lines that stay for the next round.
+On the grey wall the promise is `grey_prospects`: a row, column or colour
+earns its share only while it can still be completed (the player's column
+choices can close it), and a line whose row can no longer take its colour
+is charged. `tiling_value` is the mover's worth after a column choice at
+best over its own choices left this round (what `greedy` and `lookahead`
+maximise there). `utilities` turns values into rewards in [0, 1] for each
+seat: how far it leads the best of the others.
 """
 
 from __future__ import annotations

@@ -141,9 +141,9 @@ def can_end(held: Sequence[Sequence[Sequence[int]]], lines: Sequence[Sequence[Se
     (none full), `free` the tiles of each colour in the bag and the lid. A row may still be completed when its
     pattern line is empty or may fill (`fillable_lines`), every colour it lacks has at least a line's worth of
     tiles in the supply, and, on a grey wall, those colours fit its free cells (`completable(seat, row)`, the
-    engine's `row_completable`; None on the coloured wall, where they always do). Judged generously, so a game found unable to end could never have ended by
-    a complete row: it ends there, instead of going round for ever (tiles of a colour stuck on lines that no
-    tile is left to fill)."""
+    engine's `row_completable`; None on the coloured wall, where they always do). Judged generously, so a game
+    found unable to end could never have ended by a complete row: it ends there, instead of going round for
+    ever (tiles of a colour stuck on lines that no tile is left to fill)."""
     def open_row(seat: int, row: int, cells: Sequence[int], supply: Sequence[int]) -> bool:
         return all(supply[colour] > row for colour in range(5) if colour not in cells) and (
             completable is None or completable(seat, row))
