@@ -61,7 +61,8 @@ the random strategy chooses.
 
 :- set_prolog_flag(optimise, true).   % compile the rules' arithmetic inline
 :- use_module(azul_facts).
-:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2, permutation/2]).
+:- use_module(library(lists), [nth0/3, append/3, member/2, memberchk/2, max_list/2, sum_list/2, permutation/2,
+                                select/3]).
 :- use_module(library(apply), [maplist/2, maplist/3, maplist/4, foldl/4, foldl/6]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(pairs), [pairs_values/2]).
@@ -385,7 +386,7 @@ tile_on(azul(Players, Round, Moves, Seat, Starter0, _, Marker, Factories, Centre
         (   (   member(board(_, Wall, _, _, _), Boards),
                 complete_rows(Wall, Rows),
                 Rows > 0
-            ;   \+ open_walls(Boards)
+            ;   \+ can_end(Boards, Bag, Lid)
             )
         ->  finish(State1, State),
             Rest = Randoms
@@ -478,16 +479,66 @@ set_cell(Wall0, Row, Column, Value, Wall) :-
     swap_nth0(Row, Wall0, Cells0, Cells, Wall),
     swap_nth0(Column, Cells0, _, Value, Cells).
 
-%   open_walls(+Boards): some row of some wall can still be completed
-%   (always, on the coloured wall).
-open_walls(Boards) :-
-    member(board(_, Wall, Colours, _, _), Boards),
-    (   Colours == none
+%   can_end(+Boards, +Bag, +Lid): some row of some wall is complete or may
+%   still be completed, so the game may still end by the rules; asked
+%   after a round's tiling, when no line is full and the floors are in
+%   the lid. A row may still be completed when its pattern line is empty
+%   or may fill (fillable/5), every colour it lacks has more tiles than
+%   its row number (0-based) in the supply, and on a grey wall those
+%   colours fit its free cells (row_completable/3). Judged generously: a
+%   game that cannot end could never have ended by a complete row (tiles
+%   of a colour stuck on lines no tile is left to fill), and ends there.
+can_end(Boards, Bag, Lid) :-
+    maplist(plus, Bag, Lid, Free),
+    findall(waiting(Owner, Line, Held, Lacking, Tiles),
+            ( nth0(Owner, Boards, board(_, _, _, Pattern, _)),
+              nth0(Line, Pattern, line(Held, Tiles)),
+              Tiles > 0,
+              Lacking is Line + 1 - Tiles ),
+            Waiting),
+    fillable(Waiting, Free, [], Fillable, Supply),
+    nth0(Seat, Boards, board(_, Wall, Colours, Lines, _)),
+    nth0(Row, Wall, Cells),
+    (   \+ memberchk(0, Cells)
     ->  true
-    ;   between(0, 4, Row),
-        row_completable(Wall, Colours, Row)
+    ;   nth0(Row, Lines, line(_, Count)),
+        (   Count =:= 0
+        ->  true
+        ;   memberchk(Seat-Row, Fillable)
+        ),
+        forall(( colour(Colour, _), \+ row_holds(Colours, Wall, Row, Colour) ),
+               ( nth0(Colour, Supply, Have), Have > Row )),
+        (   Colours == none
+        ->  true
+        ;   row_completable(Wall, Colours, Row)
+        )
     ),
     !.
+
+%   fillable(+Waiting, +Supply0, +Fillable0, -Fillable, -Supply): the
+%   pattern lines that may still fill, Seat-Row, and the tiles of each
+%   colour that may still come to a line: Supply0 (the bag and the lid)
+%   with the tiles of every line that may fill. A line may fill when what
+%   it lacks is at most the supply found so far; its tiles then join the
+%   supply, until no more line is found (the same lines in any order).
+fillable(Waiting, Supply0, Fillable0, Fillable, Supply) :-
+    (   select(waiting(Seat, Row, Colour, Lacking, Count), Waiting, Rest),
+        nth0(Colour, Supply0, Have),
+        Lacking =< Have
+    ->  add_count(Colour, Count, Supply0, Supply1),
+        fillable(Rest, Supply1, [Seat-Row|Fillable0], Fillable, Supply)
+    ;   Fillable = Fillable0,
+        Supply = Supply0
+    ).
+
+%   row_holds(+Colours, +Wall, +Row, +Colour): wall row Row holds a tile of
+%   Colour (Colours `none`: the coloured wall, whose pattern places it).
+row_holds(none, Wall, Row, Colour) :-
+    wall_colour(Row, Column, Colour),
+    cell(Wall, Row, Column, 1).
+row_holds([C0|Colours], _, Row, Colour) :-
+    nth0(Row, [C0|Colours], RowColours),
+    memberchk(Colour, RowColours).
 
 %!  row_completable(+Wall, +Colours, +Row) is semidet.
 %

@@ -17,6 +17,7 @@ from pysolve import minikanren as mk
 from pysolve.azul import kanren as kr
 from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
+from pysolve.azul.heuristics import tiling_value
 from pysolve.azul.match import Match, engine, play_match
 from pysolve.azul.model import (
     GREY,
@@ -38,7 +39,7 @@ from pysolve.azul.tree import CHANCE, TERMINAL, Game, State
 from pysolve.bridge import Var
 from pysolve.cli import main
 from pysolve.crosscheck import crosscheck
-from pysolve.errors import InputError, SearchLimitExceeded
+from pysolve.errors import InputError
 from pysolve.puzzles import get
 from pysolve.pytest_plugin import needs_prolog
 
@@ -276,12 +277,6 @@ def test_mixed_strategies_agree_across_back_ends(pysolve_backend):
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS))
 def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant):
     report = crosscheck(get("azul"), Question(players, seed, variant))  # Prolog plays the whole game in one query
-    if not report.results:  # a grey game that never ends (docs/azul.md): stopped on every engine, no answer
-        assert variant == GREY and set(report.skipped) == set(pysolve_backends), report.unanswered()
-        assert all(reason.startswith("unknown") for reason in report.skipped.values()), report.skipped
-        with pytest.raises(SearchLimitExceeded, match="5000 moves"):
-            packed.random_game(players, seed, variant)
-        return
     assert report.agree and set(report.results) == set(pysolve_backends), report.difference
     answers = list(report.results.values())
     assert all(answer.stats["winners"] == answers[0].stats["winners"] for answer in answers)
@@ -289,11 +284,38 @@ def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant
     assert packed.random_game(players, seed, variant) == answers[0].solutions[0]  # the fast path too
 
 
-def test_a_random_game_that_never_ends_stops_at_the_move_limit_on_every_engine(pysolve_backend):
-    # tiles of one colour stuck on pattern lines that can no longer fill, bag and lid nearly empty: the game
-    # goes round for ever (Prolog, which plays it in one query chunk by chunk, asked for more numbers for ever)
-    with pytest.raises(SearchLimitExceeded, match="5000 moves"):
-        play_match(4, 211845913443, pysolve_backend, variant=GREY)
+def test_a_random_game_that_went_round_for_ever_now_ends(pysolve_backend):
+    # all 20 black tiles on pattern lines after round 3, none to fill them and no black on any wall, so no row
+    # of any wall can ever be completed: it used to go round for ever (stopped at 5000 moves), now it ends
+    states = [play_match(4, 211845913443, pysolve_backend, variant=GREY, log=log).state for log in (True, False)]
+    state = states[0]  # move by move, and whole (in one Prolog query; on packed boards in Python)
+    assert state["over"] and state["round"] == 3 and states[1] == state == packed.random_game(4, 211845913443, GREY)
+    assert not any(complete_rows(board["wall"]) for board in state["boards"])
+    blacks = [count for board in state["boards"] for colour, count in board["lines"] if colour == 3]
+    assert sum(blacks) == 20 and all(board["colours"] for board in state["boards"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_game_ends_once_no_row_can_be_completed(pysolve_backend, variant):
+    # the last tile of a round, a black, goes to seat 0's line 2: then every black is on a pattern line that
+    # lacks one more, no wall holds a black, so every row of both walls is closed and the game ends there
+    state = (grey_state() if variant == GREY else base_state())
+    state.update(round=3, marker=1, centre=[0, 0, 0, 1, 0], bag=[20, 20, 20, 0, 20])
+    for seat in range(2):
+        state["boards"][seat]["lines"] = [[-1, 0]] + [[3, line] for line in range(1, 5)]
+    state["boards"][0]["lines"][1] = [-1, 0]
+    state["boards"][1]["floor"] = [5]
+    chosen = engine(pysolve_backend)
+    for last, ends in (((-1, 3, 2), True), ((-1, 3, 0), False)):  # to the floor: a black is free, rows stay open
+        handle = chosen.load(copy.deepcopy(state))
+        try:
+            chosen.play(handle, last, RandomStream(7))
+            after = chosen.export(handle)
+        finally:
+            chosen.close(handle)
+        assert after["over"] is ends and after["round"] == 3 + (not ends)
+        if ends:
+            assert after["turn"] == -1 and [board["score"] for board in after["boards"]] == [0, 0]
 
 
 def test_puzzle_crosscheck_for_the_demo(pysolve_backends):
@@ -514,6 +536,23 @@ def test_every_strategy_chooses_a_column_and_the_searches_search_them():
     assert picked == set(legal)  # random: any of them
     child = root.child((-2, 0, 2))
     assert not child.is_tiling and child.table.walls[0][0][:3] == [1, 1, 1] and root.is_tiling
+
+
+def test_the_strategies_choose_a_column_that_keeps_a_waiting_line_placeable():
+    state = grey_state()
+    for row, column, colour in ((0, 1, 1), (0, 2, 2), (0, 3, 3), (1, 4, 1), (2, 0, 1), (2, 1, 2), (2, 2, 3), (2, 3, 4)):
+        put_tile(state, 0, row, column, colour)
+    fill_line(state, 0, 3, 0, 1)               # a blue waiting on line 3, whose row has one cell left: column 4
+    move_tiles(state, 0, 1, state["centre"])   # the last tile: blue to line 1
+    during, legal = tiling_on("python", state, [(-1, 0, 1)])
+    assert legal == [(-2, 0, 0), (-2, 0, 4)]
+    assert [move_gain(during, move) for move in legal] == [4, 6]  # column 4 scores more now, but takes blue ...
+    keep, take = legal                                              # ... from the only cell line 3 could fill
+    for name in ("greedy", "lookahead", "mcts:60", "minimax:2"):
+        assert strategy(name)(during, list(legal), RandomStream(1)) == keep, name
+    for name in ("greedy+policy", "lookahead+policy", "random+policy"):
+        assert strategy(name)(during, list(legal), RandomStream(1)) == take, name
+    assert tiling_value(during, keep) > tiling_value(during, take)
 
 
 def test_greedy_reads_the_grey_wall():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import warnings
@@ -174,6 +175,29 @@ def test_a_truncated_game_stops_every_agent() -> None:
     assert len(record) == 5 and not env.agents and not env.state.is_terminal
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_with_illegal_lose_an_illegal_action_loses_the_game_and_the_parallel_seed_test_passes(players: int) -> None:
+    from pettingzoo.test import parallel_seed_test
+
+    from pysolve.azul.vector import parallel_env
+
+    env = AzulEnv(players, illegal="lose")
+    env.reset(seed=5)
+    for _ in range(3):  # a few legal moves first, so that the scores and the seat to move are the game's own
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    offender = env.agent_selection
+    scores = env.state.returns()
+    env.step(int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0]))
+    assert all(env.terminations.values()) and env.infos[offender]["illegal"]
+    seat = env.possible_agents.index(offender)
+    best = max(score for other, score in enumerate(scores) if other != seat)
+    assert env.rewards[offender] == -1.0 and env.state.returns() == scores  # the position stays as it was
+    assert all(env.rewards[agent] == (1.0 if scores[other] == best else -1.0)
+               for other, agent in enumerate(env.possible_agents) if other != seat)
+    for variant in ("standard", "grey"):  # PettingZoo's test samples actions without their masks
+        parallel_seed_test(functools.partial(parallel_env, players, variant=variant, illegal="lose"), num_cycles=50)
+
+
 def test_bad_settings_are_input_errors() -> None:
     with pytest.raises(InputError, match="2 to 4 players"):
         AzulEnv(5)
@@ -181,6 +205,8 @@ def test_bad_settings_are_input_errors() -> None:
         AzulGymEnv(2, seat=2)
     with pytest.raises(InputError, match="render_mode"):
         AzulEnv(2, render_mode="rgb")
+    with pytest.raises(InputError, match="illegal="):
+        AzulEnv(2, illegal="skip")
 
 
 def test_render_ansi_draws_the_table() -> None:

@@ -51,8 +51,10 @@ from pysolve.azul.model import (
     RandomStream,
     check_players,
     check_variant,
+    complete_rows,
     pending_line,
     wall_column,
+    winners_of,
 )
 from pysolve.azul.python import Table
 from pysolve.azul.strategies import Strategy, strategy
@@ -262,20 +264,24 @@ def win_signal(state: State, win_reward: float) -> list[float]:
 
 
 class AzulEnv(AECEnv):
-    """Azul as a PettingZoo AEC environment: seats `player_0`.., masked Discrete actions, seeded chance."""
+    """Azul as a PettingZoo AEC environment: seats `player_0`.., masked Discrete actions, seeded chance.
+
+    An illegal action raises InputError, or, with `illegal="lose"` (for agents that act without the mask, as
+    PettingZoo's parallel seed test does), ends the game lost by the seat that played it (`_forfeit`).
+    """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "azul_v0",
                                           "is_parallelizable": False}
 
     def __init__(self, players: int = 2, win_reward: float = 1.0, max_moves: int = MAX_MOVES,
-                 render_mode: str | None = None, variant: str = STANDARD) -> None:
+                 render_mode: str | None = None, variant: str = STANDARD, illegal: str = "raise") -> None:
         super().__init__()
+        check_settings(players, 0, illegal, variant, render_mode, self.metadata["render_modes"])
         self.game = Game(players, variant=variant)
         self.players = players
         self.win_reward = float(win_reward)
         self.max_moves = max_moves
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise InputError(f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}")
+        self.illegal = illegal
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         observation_space, action_space = seat_spaces(players, variant)
@@ -323,7 +329,10 @@ class AzulEnv(AECEnv):
             return
         move = action_move(action, self.players)  # type: ignore[arg-type]
         if move not in self.state.legal_moves():
-            raise InputError(f"action {action} = move {move} is not legal for {agent}")
+            if self.illegal == "raise":
+                raise InputError(f"action {action} = move {move} is not legal for {agent}")
+            self._forfeit(agent)
+            return
         before = self.state.returns()
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_move(move)
@@ -341,6 +350,21 @@ class AzulEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _forfeit(self, agent: str) -> None:
+        """`agent` played an illegal action (`illegal="lose"`): the game ends, lost by it (-win_reward); the
+        best of the other seats by score so far, then complete rows, win (+win_reward), the rest lose."""
+        table = self.state.table
+        offender = self.possible_agents.index(agent)
+        others = [seat for seat in range(self.players) if seat != offender]
+        rows = [complete_rows(table.walls[seat]) for seat in others]
+        winners = {others[index] for index in winners_of([table.scores[seat] for seat in others], rows)}
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {name: self.win_reward if seat in winners else -self.win_reward
+                        for seat, name in enumerate(self.possible_agents)}
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {**self.infos[agent], "illegal": True}
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The table as text ("ansi" returns it, "human" prints it)."""

@@ -111,6 +111,53 @@ def row_completable(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[in
                for order in itertools.permutations(missing))
 
 
+def fillable_lines(lines: Sequence[Sequence[Sequence[int]]], free: Sequence[int]) -> tuple[set[tuple[int, int]],
+                                                                                           list[int]]:
+    """The pattern lines that may still fill, as (seat, row), and the tiles of each colour that may still come
+    to a line: those of the bag and the lid (`free`), with the tiles of the lines that may fill (released when
+    they do). A line may fill when what it lacks is at most that supply without its own tiles; each line found
+    fillable adds its tiles, so the rest are found by going round until nothing changes. Generous on purpose:
+    a line it calls stuck can never fill (its colour's other tiles are on walls or on stuck lines)."""
+    supply = list(free)
+    waiting = [(seat, row, colour, row + 1 - count, count) for seat, board in enumerate(lines)
+               for row, (colour, count) in enumerate(board) if count]
+    fillable: set[tuple[int, int]] = set()
+    grew = True
+    while grew:
+        grew = False
+        for seat, row, colour, lacking, count in waiting:
+            if (seat, row) not in fillable and lacking <= supply[colour]:
+                fillable.add((seat, row))
+                supply[colour] += count
+                grew = True
+    return fillable, supply
+
+
+def can_end(held: Sequence[Sequence[Sequence[int]]], lines: Sequence[Sequence[Sequence[int]]], free: Sequence[int],
+            completable: Callable[[int, int], bool] | None) -> bool:
+    """Some row of some wall is complete or may still be completed, so the game may still end as the rules say.
+
+    Asked after a round's tiling: `held` is each wall's colour by cell (-1: no tile), `lines` its pattern lines
+    (none full), `free` the tiles of each colour in the bag and the lid. A row may still be completed when its
+    pattern line is empty or may fill (`fillable_lines`), every colour it lacks has at least a line's worth of
+    tiles in the supply, and, on a grey wall, those colours fit its free cells (`completable(seat, row)`, the
+    engine's `row_completable`; None on the coloured wall, where they always do). Judged generously, so a game
+    found unable to end could never have ended by a complete row: it ends there, instead of going round for
+    ever (tiles of a colour stuck on lines that no tile is left to fill)."""
+    def open_row(seat: int, row: int, cells: Sequence[int], supply: Sequence[int]) -> bool:
+        return all(supply[colour] > row for colour in range(5) if colour not in cells) and (
+            completable is None or completable(seat, row))
+
+    # first the bag and the lid alone, rows with an empty line: in all but the last rounds of a stuck game a row
+    # of the first wall passes, and the lines need not be looked at
+    if any(-1 not in cells or (not lines[seat][row][1] and open_row(seat, row, cells, free))
+           for seat, colours in enumerate(held) for row, cells in enumerate(colours)):
+        return True
+    fillable, supply = fillable_lines(lines, free)
+    return any((not lines[seat][row][1] or (seat, row) in fillable) and open_row(seat, row, cells, supply)
+               for seat, colours in enumerate(held) for row, cells in enumerate(colours))
+
+
 def check_move(move: Any) -> Move:
     """A move given as a 3-sequence of integers, as a tuple; InputError when malformed."""
     try:

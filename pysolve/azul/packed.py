@@ -30,6 +30,7 @@ from pysolve.azul.model import (
     TILES_PER_COLOUR,
     TILES_PER_FACTORY,
     RandomStream,
+    can_end,
     check_players,
     check_variant,
     winners_of,
@@ -124,16 +125,13 @@ class Board:
         self.cells[row * 5 + column] = colour
         return POINTS[RUN[rows[row]][column]][RUN[columns[column]][row]]
 
-    def open(self) -> bool:
-        """Some row of this grey wall can still be completed (`model.row_completable` on the masks: the colours
-        the row lacks matched to its free cells, each to a column without it)."""
+    def completable(self, row: int) -> bool:
+        """This grey wall's `row` can still be completed (`model.row_completable` on the masks: the colours the
+        row lacks matched to its free cells, each to a column without it)."""
+        free = ~self.rows[row] & FULL
+        bit = 1 << row
         columns = self.colour_columns
-        for row in range(5):
-            free = ~self.rows[row] & FULL
-            bit = 1 << row
-            if _matched([free & ~columns[colour] for colour, rows in enumerate(self.colour_rows) if not rows & bit], 0):
-                return True
-        return False
+        return _matched([free & ~columns[colour] for colour, rows in enumerate(self.colour_rows) if not rows & bit], 0)
 
     def grey_columns(self, row: int, colour: int) -> list[int]:
         """The columns of a grey wall's `row` that may take `colour` (free cells, their column without it)."""
@@ -227,8 +225,8 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
             starter = marker
         marker = CENTRE
         turn = starter
-        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)) or (grey and not any(
-                board.open() for board in boards)):
+        if any(FULL in board.rows for board in boards) or not (any(bag) or any(lid)) or not _can_end(boards, bag, lid,
+                                                                                                     grey):
             break  # a tile in the bag or the lid: the next deal deals at least one
         offer = _deal(factories, bag, lid, number)
         present = _presence(sources)
@@ -236,6 +234,14 @@ def random_game(players: int, seed: int, variant: str = STANDARD) -> dict[str, A
     for board in boards:
         board.score += _end_bonus(board)
     return _export(players, variant, rounds, moves, starter, factories, centre, bag, lid, boards)
+
+
+def _can_end(boards: list[Board], bag: list[int], lid: list[int], grey: bool) -> bool:
+    """`model.can_end` on packed boards: some row of some wall may still be completed."""
+    return can_end([[board.cells[row * 5:row * 5 + 5] for row in range(5)] for board in boards],
+                   [list(zip(board.line_colour, board.line_count)) for board in boards],
+                   [in_bag + in_lid for in_bag, in_lid in zip(bag, lid)],
+                   (lambda seat, row: boards[seat].completable(row)) if grey else None)
 
 
 def _presence(sources: list[list[int]]) -> list[int]:

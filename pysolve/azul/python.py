@@ -30,6 +30,7 @@ from pysolve.azul.model import (
     Move,
     Question,
     RandomStream,
+    can_end,
     check_players,
     check_state,
     check_variant,
@@ -37,6 +38,7 @@ from pysolve.azul.model import (
     grey_columns,
     pending_line,
     row_completable,
+    standard_colours,
     winners_of,
 )
 from pysolve.azul.scoring import end_bonus, floor_penalty, tile_score
@@ -338,9 +340,14 @@ class PythonEngine:
         return True
 
     def _open(self, table: Table) -> bool:
-        """Some row of some wall can still be completed (always on the coloured wall)."""
-        return table.variant != GREY or any(self.row_completable(wall, colours, row)
-                                            for wall, colours in zip(table.walls, table.colours) for row in range(5))
+        """Some row of some wall may still be completed (`can_end`: the game may still end by the rules)."""
+        lines = [[[colour, count] for colour, count in zip(colours, counts)]
+                 for colours, counts in zip(table.line_colours, table.line_counts)]
+        free = [in_bag + in_lid for in_bag, in_lid in zip(table.bag, table.lid)]
+        if table.variant != GREY:
+            return can_end([standard_colours(wall) for wall in table.walls], lines, free, None)
+        return can_end(table.colours, lines, free,
+                       lambda seat, row: self.row_completable(table.walls[seat], table.colours[seat], row))
 
     def _tile_wall(self, table: Table, seat: int) -> bool:
         """Move full lines to the wall top to bottom, scoring each tile, then the floor penalty and the clamp at 0;

@@ -8,9 +8,9 @@ search players of `search` (`mcts`, `minimax`), named with their parameters
 (`mcts:1000`, `mcts:0.5s:greedy`, `minimax:3`).
 
 On the grey wall every strategy also chooses the column of each full line
-at the round's end: `random` at random, `greedy` by `tiling_value`,
-`lookahead` by the best worth its own later choices of the round reach, the
-search players by searching. A name ending in `+policy` (`greedy+policy`)
+at the round's end: `random` at random, `greedy` and `lookahead` by
+`tiling_value` (the best worth their own later choices of the round reach),
+the search players by searching. A name ending in `+policy` (`greedy+policy`)
 leaves those choices to pysolve's fixed policy instead (most points at
 once, the leftmost among equals): the grey wall as it was played before
 the choice was the player's.
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pysolve.azul.heuristics import grey_worth, move_gain, tiling_value
+from pysolve.azul.heuristics import move_gain, tiling_value
 from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
 from pysolve.azul.protocol import MOVE_SECONDS, Agent
 from pysolve.azul.scoring import grey_column
@@ -43,22 +43,22 @@ def _best(moves: list[Move], value: Callable[[Move], float], rng: RandomStream) 
 
 def greedy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
     """The move with the best immediate score change; among equals prefer lines, then chance. A column: the one
-    of best projected worth (`tiling_value`)."""
+    of best worth (`tiling_value`: its points, the bonuses still open to the wall, the lines kept placeable,
+    over the seat's own choices left this round)."""
     if is_tiling(moves[0]):
         return _best(moves, lambda move: tiling_value(state, move), rng)
     return _best(moves, lambda move: move_gain(state, move) + (0.5 if move[2] else 0.0), rng)
 
 
 def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """One-ply lookahead: own immediate gain minus the next player's best reply gain. A column: the best worth
-    reached through the seat's own choices left this round."""
+    """One-ply lookahead: own immediate gain minus the next player's best reply gain. A column: as `greedy`, the
+    best worth reached through the seat's own choices left this round (nobody else's choice changes its wall)."""
     snapshot = dict(state)
     if snapshot["over"]:
         return rng.choice(moves)
+    if is_tiling(moves[0]):
+        return _best(moves, lambda move: tiling_value(snapshot, move), rng)
     root = State.from_json(snapshot)
-    if root.is_tiling:
-        seat = root.current_player
-        return _best(moves, lambda move: _own_best(root.child(move), seat), rng)
 
     def value(move: Move) -> float:
         own = move_gain(snapshot, move) + (0.5 if move[2] else 0.0)
@@ -69,14 +69,6 @@ def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) ->
         return own - max(move_gain(seen, reply) for reply in after.legal_moves())
 
     return _best(moves, value, rng)
-
-
-def _own_best(state: State, seat: int) -> float:
-    """The best worth of `seat`'s board over its column choices still to come this round (none: as it is)."""
-    if state.is_tiling and state.current_player == seat:
-        return max(_own_best(state.child(move), seat) for move in state.legal_moves())
-    snapshot = state.to_json()
-    return grey_worth(snapshot["boards"][seat], snapshot["over"])
 
 
 def policy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
