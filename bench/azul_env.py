@@ -12,14 +12,20 @@ seat picks a uniformly random legal action from its mask.
    PettingZoo AEC env (`AzulEnv`), whose step is one move of any seat.
 2. The vector env (`AzulVectorEnv`) at N = 1, 8, 64 tables, steps of all
    tables counted, against Gymnasium's own `SyncVectorEnv` over `AzulGymEnv`
-   (the same games), and the ratio to the single env.
+   (the same games), and the ratio to the single env; then the batched env
+   (`AzulBatchedEnv`: the rules in numpy over all the tables, its opponents
+   uniformly random legal) at N = 8, 64, 256 with 2 players and N = 64 with 3
+   and 4.
 3. The cost of a step broken down (legal moves of the other seats, moves
    applied with their deals, observation encoding, mask), on the Python
    engine (the environments' path, a bare `Table`) and the Prolog engine
    (the same step through the `Engine` protocol: each legal-move list, move
    and state a bridge query; the state exported, then encoded). The
    instrumented loop costs more than the plain one (a clock read around each
-   part): its shares are the figures to read.
+   part): its shares are the figures to read. Then the batched env's
+   table-step at N = 64 split by part of its rules (moves, opponents'
+   choices, round ends, deals, poured lids, new games, observations, masks),
+   and the vector env's into observations and masks and the rest.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any
 import numpy as np
 from gymnasium.vector import SyncVectorEnv
 
+from pysolve.azul.batched import AzulBatchedEnv
 from pysolve.azul.env import ACTION_MOVES, AzulEnv, AzulGymEnv, legal_masks, moves_mask, observation_values
 from pysolve.azul.match import engine
 from pysolve.azul.model import STANDARD, RandomStream
@@ -136,6 +143,10 @@ def environments(steps: int) -> None:
         rate = best_rate(steps, vector_env(reference, tables))
         print(f"{'SyncVectorEnv(AzulGymEnv), 2 pl.':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
               f"{rate / single[2]:>9.2f}x")
+    for players, tables in ((2, 8), (2, 64), (2, 256), (3, 64), (4, 64)):
+        rate = best_rate(steps, vector_env(AzulBatchedEnv(tables, players), tables))
+        print(f"{f'AzulBatchedEnv, {players} players':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
+              f"{rate / single[players]:>9.2f}x")
 
 
 def timed_steps(backend: str, steps: int, players: int = 2) -> tuple[dict[str, float], int, int]:
@@ -203,7 +214,9 @@ def breakdown(steps: int) -> None:
 
 def vector_parts(steps: int, tables: int = 64) -> None:
     """The vector env at `tables` tables: a table-step's microseconds in all, in encoding all observations at
-    once, in the batched masks, and the rest (the tables' moves, deals and the loop over them)."""
+    once, in the batched masks, and the rest (the tables' moves, deals and the loop over them); then the batched
+    env's."""
+    batched_parts(steps, tables)
     env = AzulVectorEnv(tables, 2)
     total = 1e6 / best_rate(steps, vector_env(env, tables))
     rounds = max(steps // tables // REPEATS, 1)
@@ -219,6 +232,48 @@ def vector_parts(steps: int, tables: int = 64) -> None:
     print(f"\nAzulVectorEnv, {tables} tables: {total:.1f} us a table-step: observations and masks "
           f"{encoding:.1f} us (of which the batched masks {masks:.1f} us), the tables' moves, deals and loop "
           f"{total - encoding:.1f} us")
+
+
+BATCHED_PARTS = {"_apply": "moves applied", "random_actions": "opponents' choices", "end_round": "round ends",
+                 "_deal": "deals", "_shuffle": "lids poured", "new_games": "new games", "observations": "observations",
+                 "seat_masks": "masks"}
+
+
+def batched_parts(steps: int, tables: int) -> None:
+    """The batched env at `tables` tables: a table-step's microseconds in all (the plain loop), then in each
+    part of the rules, timed inside the step (each method of the env's `Tables` wrapped with a clock on the
+    instance; a part's time excludes the parts it calls), the rest being the step's bookkeeping, its loops and
+    the agent's choice. The timing costs its own share: the parts' sum is above the plain step."""
+    env = AzulBatchedEnv(tables, 2)
+    total = 1e6 / best_rate(steps, vector_env(env, tables))
+    spent = dict.fromkeys(BATCHED_PARTS, 0.0)
+    inside: list[str] = []  # the parts running, innermost last
+
+    def timed(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*arguments: Any) -> Any:
+            started = time.process_time()
+            inside.append(name)
+            try:
+                return method(*arguments)
+            finally:
+                inside.pop()
+                elapsed = time.process_time() - started
+                spent[name] += elapsed
+                if inside:
+                    spent[inside[-1]] -= elapsed
+
+        return run
+
+    for name in BATCHED_PARTS:
+        setattr(env.tables, name, timed(name, getattr(env.tables, name)))
+    run = vector_env(env, tables)
+    started = time.process_time()
+    done = run(steps)
+    elapsed = time.process_time() - started
+    parts = ", ".join(f"{label} {spent[name] / done * 1e6:.2f} us" for name, label in BATCHED_PARTS.items())
+    rest = (elapsed - sum(spent.values())) / done * 1e6
+    print(f"\nAzulBatchedEnv, {tables} tables: {total:.1f} us a table-step; timed by part ({elapsed / done * 1e6:.1f} "
+          f"us): {parts}, the step's bookkeeping, loops and the agent's choice {rest:.2f} us")
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 Rows: Owen's 5x5 count, Owen's 6x6 first solution and Owen's 6x6 count (260
 solutions), then the fd layer's other users, Sudoku hardest #11 and the
 README's generated 8x8 Hidato, each on every back end. The 6x6 count goes to
-the relation directly (`kanren.solutions`), since the back end declines it:
+the relation directly (`kanren.solutions`), to count the cells it labels:
 it runs to its end or to `--seconds`, and the row says how many rotation
 classes (65 in all) and labelled cells it reached, and the CPU time a labelled
 cell took. Figures are CPU seconds of

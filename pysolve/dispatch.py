@@ -13,6 +13,8 @@ cross-checks, web, plugin) asks any puzzle the same way:
 - a back end is a module `<package>.<backend>` offering, for each kind of
   question (`Puzzle.kind`), a function `(question, budget) -> Found`; a
   module may define `can_answer(question) -> bool` to decline some questions,
+  `is_default_for(question) -> bool` to answer some only when asked by name
+  (not chosen by default: a slow fallback, when another back end is there),
   and `can_trace(question) -> bool` when its searches record themselves in
   `budget.trace` (pysolve.trace: `pysolve solve ... --trace FILE`).
 """
@@ -167,12 +169,14 @@ class Dispatch:
         return list(self.solvers(question))
 
     def default_backend(self, question: Any) -> str:
-        """The default back end if it answers `question`, else the first available that does."""
+        """The default back end if it answers `question` and takes it by default, else the first available that
+        does (a back end that answers `question` only when asked by name comes after the others)."""
         offered = self.backends_for(question)
+        by_default = [name for name in offered if self.is_default_for(question, name)]
         preferred = backends.default()
-        if preferred in offered:
+        if preferred in by_default:
             return preferred
-        for name in offered:
+        for name in by_default + offered:
             if backends.available(name):
                 return name
         if not offered:
@@ -193,6 +197,11 @@ class Dispatch:
             return self.traced(question, backend, solver, trace)
         backends.require(backend)
         return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
+
+    def is_default_for(self, question: Any, backend: str) -> bool:
+        """False when `backend` answers `question` only when asked by name (its module's `is_default_for`)."""
+        is_default_for = getattr(self.backend_module(backend), "is_default_for", None)
+        return is_default_for is None or bool(is_default_for(question))
 
     def can_trace(self, question: Any, backend: str) -> bool:
         """True when `backend`'s search for `question` records itself (its module's `can_trace`)."""

@@ -6,7 +6,8 @@ A puzzle is a package `pysolve/<name>/` (or one of your own) holding:
 - `prolog.py`, `kanren.py`, `python.py`: one module per back end, each
   offering `solve(question, budget) -> Found`, plus a named function of the
   same shape for each extra kind of question (`validate`, `options`, ...);
-  a module may define `can_answer(question) -> bool` to decline some questions;
+  a module may define `can_answer(question) -> bool` to decline some questions
+  and `is_default_for(question) -> bool` to answer some only when asked by name;
 - `puzzle.py`: `PUZZLE`, an instance of a `Puzzle` subclass that declares the
   options once (`options`), builds a question from them (`ask`), and brings
   answers to one canonical form, text and files.

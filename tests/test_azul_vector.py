@@ -5,6 +5,7 @@ next-step autoreset, masks equal to the legal moves at every step."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -19,6 +20,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode, SyncVectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
+from pysolve.azul.batched import AzulBatchedEnv  # noqa: E402
 from pysolve.azul.env import (  # noqa: E402
     AzulEnv,
     AzulGymEnv,
@@ -161,16 +163,17 @@ def test_next_step_autoreset_starts_a_new_game_ignoring_the_action() -> None:
     assert env.tables[0].table.moves <= 1
 
 
-def test_gymnasiums_episode_statistics_wrapper_reads_the_games_returns() -> None:
+@pytest.mark.parametrize("make, tables", [(AzulVectorEnv, 4), (AzulBatchedEnv, 8)])
+def test_gymnasiums_episode_statistics_wrapper_reads_the_games_returns(make: Any, tables: int) -> None:
     from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-    env = RecordEpisodeStatistics(AzulVectorEnv(4, win_reward=3.0))
+    env = RecordEpisodeStatistics(make(tables, win_reward=3.0))
     observations, _ = env.reset(seed=1)
     picker = np.random.default_rng(0)
     ended = 0
-    for _ in range(120):
+    for _ in range(150):
         observations, _, terminations, _, info = env.step(random_actions(observations["action_mask"], picker))
-        for index in np.flatnonzero(info.get("_episode", np.zeros(4, dtype=bool))):
+        for index in np.flatnonzero(info.get("_episode", np.zeros(tables, dtype=bool))):
             assert terminations[index]
             assert info["episode"]["r"][index] in (info["scores"][index][0] + 3.0, info["scores"][index][0] - 3.0)
             ended += 1

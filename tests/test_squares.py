@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve import bridge
+from pysolve import backends, bridge
 from pysolve import cli as cli_module
 from pysolve.answers import Found
 from pysolve.bridge import Var
 from pysolve.budget import Budget
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
-from pysolve.puzzle import UNKNOWN
+from pysolve.puzzle import SOLVED, UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.squares import (
     draw,
@@ -33,7 +33,7 @@ from pysolve.squares import (
 )
 from pysolve.squares.generate import generate
 from pysolve.squares.instances import instances
-from pysolve.squares.model import ALL, COUNT, FIRST, Question
+from pysolve.squares.model import ALL, COUNT, ETERNITY, FIRST, Question
 from pysolve.squares.puzzle import PUZZLE, search_trace
 from pysolve.squares.rows import row_order
 from pysolve.trace import read_trace
@@ -474,8 +474,7 @@ def test_kanren_counts_with_and_without_its_block_tables(monkeypatch, block_rows
                                     ((1, 3), (7, 0), (17, 0), (9, 0), (10, 0))])
 def test_kanren_counts_a_part_of_owens_6x6_as_python_does(prefix):
     """A part of Owen's 6x6 count (the canonical grids that begin with `prefix`), which the relation answers in
-    about a second where the whole count is a bench (bench/fd_squares.py): asked of the back end directly,
-    since it declines the 6x6 count (docs/squares.md, Left open)."""
+    about a second where the whole count takes it minutes (a bench: bench/fd_squares.py)."""
     question = Question(model.load("eternity-6x6"), COUNT, prefix=prefix)
     mine = kanren.solve(question, Budget(nodes=100_000))
     assert mine.count == PUZZLE.solve(question, "python").count > 0
@@ -486,28 +485,38 @@ def test_kanren_stops_at_its_budget():
         kanren.solutions(model.load("eternity-6x6"), False, 0, Budget(nodes=200))
 
 
-def test_kanren_declines_boards_past_its_size_in_one_line(tmp_path, capsys):
-    big = tmp_path / "big.txt"
-    big.write_text(model.dump(generate(9, 9, 6, 1)))
-    assert cli_module.main(["solve", "squares", str(big), "--count", "--backend", "kanren"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "does not answer this squares question; use one of: prolog, python" in err
-    assert PUZZLE.backends_for(PUZZLE.question(file="eternity-6x6")) == ["prolog", "kanren", "python"]
+@pytest.mark.parametrize("size, colours, seed", [(6, 6, 1), (6, 6, 2), (7, 7, 3)])
+def test_kanren_counts_generated_boards_past_5x5_as_python_does(tmp_path, size, colours, seed):
+    """Counts on boards past 5x5 are answered when the relation is asked by name (a generated 7x7 in about
+    4 s), though Python answers them by default without SWI-Prolog (next test)."""
+    path = tmp_path / "board.txt"
+    path.write_text(model.dump(generate(size, size, colours, seed, ETERNITY)))
+    question = PUZZLE.question(file=str(path), count=True, seconds=120)
+    assert "kanren" in PUZZLE.backends_for(question)
+    assert PUZZLE.solve(question, "kanren").count == PUZZLE.solve(question, "python").count > 0
 
 
-def test_minikanren_declines_counts_past_its_reach_and_the_default_moves_on(capsys):
-    """Owen's 6x6 count is out of the relation's reach (docs/squares.md, Left open): it declines at once, and
-    without SWI-Prolog the count goes to Python rather than waiting for a time limit."""
+def test_kanren_answers_a_first_solution_past_8x8(tmp_path):
+    path = tmp_path / "nine.txt"
+    path.write_text(model.dump(generate(9, 9, 12, 3, ETERNITY)))
+    question = PUZZLE.question(file=str(path), seconds=120)
+    answer = PUZZLE.solve(question, "kanren")
+    assert answer.status == SOLVED and answer.solutions == PUZZLE.solve(question, "python").solutions
+
+
+def test_past_its_default_sizes_the_relation_answers_only_when_asked_by_name(monkeypatch):
+    """Owen's 6x6 count takes the relation about four minutes (docs/squares.md, Left open): without SWI-Prolog
+    the count goes to Python by default rather than waiting for a time limit, and kanren stays in the list of
+    back ends that answer (asked by name, or in a cross-check)."""
+    monkeypatch.setattr(backends, "default", lambda: "kanren")
     count = PUZZLE.question(file="eternity-6x6", count=True)
-    assert "kanren" not in PUZZLE.backends_for(count)
+    assert PUZZLE.backends_for(count) == ["prolog", "kanren", "python"]
     assert PUZZLE.default_backend(count) in ("prolog", "python")
-    assert cli_module.main(["solve", "squares", "eternity-6x6", "--count", "--backend", "kanren"]) == 2
-    assert "does not answer this squares question; use one of: prolog, python" in capsys.readouterr().err
-    assert "kanren" in PUZZLE.backends_for(PUZZLE.question(file="eternity-5x5", count=True))
+    assert PUZZLE.default_backend(PUZZLE.question(file="eternity-5x5", count=True)) == "kanren"
+    assert PUZZLE.default_backend(PUZZLE.question(file="eternity-6x6")) == "kanren"
 
 
 @pytest.mark.parametrize("mode, strategy", [(ALL, "original"), (COUNT, "original"), (COUNT, "fast")])
-@pytest.mark.pysolve_backends("prolog", "python")  # miniKanren declines these (next test)
 def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, mode, strategy):
     answer = PUZZLE.solve(Question(model.load("eternity-6x6"), mode, strategy=strategy, seconds=0.3),
                           pysolve_backend)

@@ -212,8 +212,8 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
             for answer in mk.run(goal, cells, limit)]
 
 
-MAX_CELLS = 64  # past 8x8 the placement tables grow past what the fallback should hold; Python and Prolog answer
-MAX_COUNT_CELLS = 25  # past 5x5 a count or every solution is out of the relation's reach (docs/squares.md)
+DEFAULT_CELLS = 64  # the largest board whose first solution the relation gives by default
+DEFAULT_COUNT_CELLS = 25  # the largest board it counts (or lists every solution of) by default
 
 
 def can_trace(question: Question) -> bool:
@@ -222,11 +222,13 @@ def can_trace(question: Question) -> bool:
     return True
 
 
-def can_answer(question: Question) -> bool:
-    """A first solution on boards of at most MAX_CELLS cells, a count or every solution on at most
-    MAX_COUNT_CELLS (otherwise `--backend kanren` names the back ends that answer, and they are the default)."""
+def is_default_for(question: Question) -> bool:
+    """Every question is answered when the relation is asked by name (`--backend kanren`, cross-checks), within
+    its budget; by default only a first solution on at most DEFAULT_CELLS cells and a count or every solution
+    on at most DEFAULT_COUNT_CELLS. Past them the search can be long where Python's is short (Owen's 6x6 count:
+    about four minutes against about a second), so without SWI-Prolog Python answers them by default."""
     cells = question.instance.rows * question.instance.cols
-    return cells <= (MAX_CELLS if question.mode == FIRST else MAX_COUNT_CELLS)
+    return cells <= (DEFAULT_CELLS if question.mode == FIRST else DEFAULT_COUNT_CELLS)
 
 
 def solve(question: Question, budget: Budget) -> Found:
