@@ -23,7 +23,7 @@ from gymnasium.utils.passive_env_checker import check_obs  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
-from pysolve.azul.batched import AzulBatchedEnv, Tables, may_end  # noqa: E402
+from pysolve.azul.batched import AzulBatchedEnv, Tables  # noqa: E402
 from pysolve.azul.env import (  # noqa: E402
     ACTION_MOVES,
     ACTION_NUMBERS,
@@ -337,7 +337,7 @@ def judged(positions: list[tuple[np.ndarray, ...]]) -> tuple[list[bool], list[bo
     walls, colours, counts, free = (np.stack(part) for part in list(zip(*positions))[:4])
     expected = [can_end(held.tolist(), np.stack([line_colours, line_counts], axis=-1).tolist(), supply.tolist(), None)
                 for _, line_colours, line_counts, supply, held in positions]
-    return may_end(walls, colours, counts, free).tolist(), expected
+    return Tables.may_end(walls, colours, counts, free).tolist(), expected
 
 
 @settings(max_examples=40, deadline=None)

@@ -113,25 +113,6 @@ NTH_DESTINATION = np.array([[np.flatnonzero(bits)[rank] if rank < bits.sum() els
                             for bits in DESTINATION_BITS])  # [code, rank]: the rank-th destination the code allows
 
 
-def may_end(walls: np.ndarray, colours: np.ndarray, counts: np.ndarray, free: np.ndarray) -> np.ndarray:
-    """(tables,) bool: `model.can_end` of each table after a round's tiling, from its walls' row masks, pattern
-    line colours and counts (tables, seats, rows) and the tiles of each colour in its bag and lid (tables,
-    colours): some row of some wall may still be completed, so the game may still end by the rules.
-
-    Its first test decides almost every table at once: a row whose pattern line is empty and whose every
-    missing colour has a line's worth of tiles (more than the row's index) in the bag and the lid. In a game
-    going on a row 0 of some wall nearly always passes (its line is empty after every tiling), so only the
-    tables it cannot clear, a colour all but used up, are judged one by one by `can_end` itself (pattern lines
-    that may still fill, their tiles counted in)."""
-    enough = (free[:, None, :] > FIVE[:, None]) * COLUMN_BITS  # [table, row, colour]: its bit if a line's worth
-    cleared = (((walls | enough.sum(axis=-1)[:, None, :]) == FULL) & (counts == 0)).any(axis=(1, 2))
-    for table in (~cleared).nonzero()[0]:
-        cleared[table] = can_end([standard_colours(wall) for wall in ((walls[table, ..., None] >> FIVE) & 1).tolist()],
-                                 np.stack([colours[table], counts[table]], axis=-1).tolist(), free[table].tolist(),
-                                 None)
-    return cleared
-
-
 class Tables:
     """N games of Azul on the coloured wall, as arrays; every rule an array operation over a set of tables.
 
@@ -240,6 +221,25 @@ class Tables:
         packed = LINE_CODES.take(boards[:, :LINE_COUNTS + 5] @ STATE_WEIGHTS + LINE_STATE) @ ONES_5 + FLOOR_CODES
         return (packed[:, None] >> SIX_BITS) & 63
 
+    @staticmethod
+    def may_end(walls: np.ndarray, colours: np.ndarray, counts: np.ndarray, free: np.ndarray) -> np.ndarray:
+        """(tables,) bool: `model.can_end` of each table after a round's tiling, from its walls' row masks, pattern
+        line colours and counts (tables, seats, rows) and the tiles of each colour in its bag and lid (tables,
+        colours): some row of some wall may still be completed, so the game may still end by the rules.
+
+        Its first test decides almost every table at once: a row whose pattern line is empty and whose every
+        missing colour has a line's worth of tiles (more than the row's index) in the bag and the lid. In a game
+        going on a row 0 of some wall nearly always passes (its line is empty after every tiling), so only the
+        tables it cannot clear, a colour all but used up, are judged one by one by `can_end` itself (pattern lines
+        that may still fill, their tiles counted in)."""
+        enough = (free[:, None, :] > FIVE[:, None]) * COLUMN_BITS  # [table, row, colour]: its bit if a line's worth
+        cleared = (((walls | enough.sum(axis=-1)[:, None, :]) == FULL) & (counts == 0)).any(axis=(1, 2))
+        for table in (~cleared).nonzero()[0]:
+            cells = ((walls[table, ..., None] >> FIVE) & 1).tolist()  # [seat, row, column]
+            lines = np.stack([colours[table], counts[table]], axis=-1).tolist()
+            cleared[table] = can_end([standard_colours(wall) for wall in cells], lines, free[table].tolist(), None)
+        return cleared
+
     def masks(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
         """(tables, sources x colours x destinations) bool: the moves taking tiles from `offer` (tables, sources,
         colours) that are legal for the seats of `boards` (tables, BOARD): the source holds the colour and the
@@ -339,7 +339,7 @@ class Tables:
         scalars[:, STARTER] = scalars[:, TURN] = np.where(marker != CENTRE, marker, scalars[:, STARTER])
         scalars[:, MARKER_AT] = CENTRE
         free = rows[:, self.bag_at:self.lid_at] + rows[:, self.lid_at:self.scalars_at]
-        ends = (tiled == FULL).any(axis=(1, 2)) | ~may_end(tiled, colours, counts, free)
+        ends = (tiled == FULL).any(axis=(1, 2)) | ~self.may_end(tiled, colours, counts, free)
         if ends.any():
             filled = cells | placed
             bonus = (ROW_BONUS * (tiled == FULL).sum(axis=-1) + COLUMN_BONUS * filled.all(axis=-2).sum(axis=-1)
