@@ -231,7 +231,7 @@ class Tables:
         colour it lacks. Only the tables with a colour used up (none in random two-player games, under 1 % of
         four-player round ends) are judged one by one by `can_end` itself (pattern lines that may still fill,
         their tiles counted in)."""
-        cleared = (free > 0).all(axis=1)
+        cleared = free.min(axis=1) > 0
         for table in (~cleared).nonzero()[0]:
             cells = ((walls[table, ..., None] >> FIVE) & 1).tolist()  # [seat, row, column]
             lines = np.stack([colours[table], counts[table]], axis=-1).tolist()
