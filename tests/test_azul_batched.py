@@ -34,6 +34,7 @@ from pysolve.azul.env import (  # noqa: E402
     observation_values,
 )
 from pysolve.azul.model import (  # noqa: E402
+    CENTRE,
     FACTORIES,
     GREY,
     MARKER,
@@ -246,60 +247,62 @@ def test_a_round_ending_with_no_tile_left_to_deal_ends_the_game_as_the_python_en
     assert tables.over[0] and tables.turn[0] == -1 and not (tables.rows == 31).any()  # no row full: no tile left
 
 
-def tables_of(state: dict, seed: int) -> Tables:
-    """A `Tables` of one table holding the coloured-wall canonical `state`, its bag's tiles in a random order."""
-    tables = Tables(1, state["players"], np.random.default_rng(seed))
-    tables.offer[0, 0], tables.offer[0, 1:] = state["centre"], state["factories"]
+def load_table(tables: Tables, index: int, state: dict) -> None:
+    """Table `index` of `tables` set to the coloured-wall canonical `state`, its bag's tiles in a random order."""
+    tables.offer[index, 0], tables.offer[index, 1:] = state["centre"], state["factories"]
     for name in ("round", "moves", "turn", "starter", "marker", "over"):
-        getattr(tables, name)[0] = state[name]
+        getattr(tables, name)[index] = state[name]
     for seat, board in enumerate(state["boards"]):
-        tables.rows[0, seat] = [sum(bit << column for column, bit in enumerate(row)) for row in board["wall"]]
-        tables.line_colour[0, seat] = [colour for colour, _ in board["lines"]]
-        tables.line_count[0, seat] = [count for _, count in board["lines"]]
+        tables.rows[index, seat] = [sum(bit << column for column, bit in enumerate(row)) for row in board["wall"]]
+        tables.line_colour[index, seat] = [colour for colour, _ in board["lines"]]
+        tables.line_count[index, seat] = [count for _, count in board["lines"]]
         floor = board["floor"]
-        tables.floor[0, seat] = [floor.count(colour) for colour in range(5)]
-        tables.floor_len[0, seat], tables.has_marker[0, seat] = len(floor), MARKER in floor
-        tables.scores[0, seat] = board["score"]
-    idx = np.arange(1)
+        tables.floor[index, seat] = [floor.count(colour) for colour in range(5)]
+        tables.floor_len[index, seat], tables.has_marker[index, seat] = len(floor), MARKER in floor
+        tables.scores[index, seat] = board["score"]
+    idx = np.array([index])
     rows = tables.table[idx]
     rows[:, tables.bag_at:tables.lid_at] = state["bag"]  # shuffled into the bag's order; the lid kept apart
+    rows[:, tables.lid_at:tables.scalars_at] = 0
     tables._shuffle(idx, rows)
     rows[:, tables.lid_at:tables.scalars_at] = state["lid"]
     tables.table[idx] = rows
-    return tables
 
 
 @pytest.mark.parametrize(("destination", "ends"), [(2, True), (0, False)])
-def test_a_round_after_which_no_row_can_be_completed_ends_the_game_as_the_python_engine_does(destination: int,
-                                                                                             ends: bool) -> None:
-    """Seat 0 takes the last tile of the round, a black, from the centre. To its empty line 2 (destination 2):
-    then all 20 blacks lie on pattern lines that each lack one more, no wall holds a black, so no row of either
-    wall can ever be completed (row 0 lacks black, the other rows' lines can never fill) and the game ends after
-    the tiling, no row full and tiles left to deal. To the floor: the black goes to the lid, a row 0 may still
-    take it, the next round is dealt. The Python engine plays the same move on the same position."""
+def test_a_round_after_which_no_row_can_be_completed_ends_the_game_as_on_the_python_engine(destination: int,
+                                                                                           ends: bool) -> None:
+    """The learning seat takes the last tile of the round, a black, from the centre. To its empty line 2
+    (destination 2): then all 20 blacks lie on pattern lines that each lack one more and no wall holds a black,
+    so no row of either wall can ever be completed (every row 0 lacks black, the other rows' lines can never
+    fill): the game ends after the tiling, with no row full and tiles left to deal. To the floor: the black goes
+    to the lid, a row 0 may still take it, the next round is dealt and the other seat opens it. The Python
+    engine replays the step from the same position; state, observation, mask, reward and end agree."""
     black = 3
     state = ENGINE.export(Table(2))
     state.update(round=3, moves=40, turn=0, starter=0, marker=1, centre=[0, 0, 0, 1, 0], bag=[20, 20, 20, 0, 20])
-    for seat in range(2):
-        state["boards"][seat]["lines"] = [[-1, 0]] + [[black, row] for row in range(1, 5)]
-        state["boards"][seat]["score"] = 7 + seat
+    for seat, score in enumerate((12, 9)):
+        state["boards"][seat].update(score=score, lines=[[-1, 0]] + [[black, row] for row in range(1, 5)])
     state["boards"][0]["lines"][1] = [-1, 0]
     state["boards"][1]["floor"] = [MARKER]
-    played = ENGINE.load(state)
-    tables = tables_of(state, seed=destination)
-    tables.log = []
-    move = (-1, black, destination)
-    dealing = ENGINE.take_turn(played, move)
-    assert played.over is ends and dealing is not ends  # the Python engine's verdict
-    emptied = tables.apply(np.arange(1), np.zeros(1, dtype=np.int64), np.array([ACTION_NUMBERS[2][move]]))
-    tables.end_round(emptied)
-    for _, kind, *details in tables.log:
-        if kind == "deal":
-            for colour in details[0]:
-                ENGINE.deal(played, colour)
-    assert canonical(tables.export(0)) == canonical(ENGINE.export(played))
-    assert bool(tables.over[0]) is ends and not (tables.rows == 31).any()
-    assert (tables.bag[0] + tables.lid[0]).any()  # ended by the rule, not for want of tiles
+    env = AzulBatchedEnv(1, 2, seat=0, win_reward=2.0)
+    env.reset(seed=destination)
+    load_table(env.tables, 0, state)
+    env.tables.log = []
+    replay = Replay(2)
+    replay.tables[0], replay.dealing[0] = ENGINE.load(state), False
+    action = ACTION_NUMBERS[2][(CENTRE, black, destination)]
+    assert env._observe()["action_mask"][0, action]
+    observations, rewards, terminations, truncations, _ = env.step(np.array([action]))
+    replay.follow(env.tables.log)
+    played = replay.tables[0]
+    assert played.over is ends and not (env.tables.rows == 31).any()  # the Python engine's verdict; no row full
+    assert canonical(env.tables.export(0)) == canonical(ENGINE.export(played))
+    assert observations["observation"][0].tolist() == observation_values(played, 0)
+    assert observations["action_mask"][0].tolist() == moves_mask(ENGINE.legal_moves(played), 2).tolist()
+    assert terminations[0] == ends and not truncations[0]
+    assert rewards[0] == played.scores[0] - 12 + (2.0 if ends else 0.0)  # seat 0 wins, 12 to 8
+    assert (env.tables.bag[0] + env.tables.lid[0]).any()  # ended by the rule, not for want of tiles
 
 
 def random_position(rng: np.random.Generator, players: int) -> tuple[np.ndarray, ...]:
