@@ -308,7 +308,7 @@ def test_a_round_after_which_no_row_can_be_completed_ends_the_game_as_on_the_pyt
 def random_position(rng: np.random.Generator, players: int) -> tuple[np.ndarray, ...]:
     """A position after a round's tiling, the coloured wall (walls as row masks, line colours and counts, the
     bag's and lid's tiles by colour: every tile of a colour not on a wall or a line), one colour made scarce:
-    its cells tiled and its lines filled more often than the others', so some positions can no longer end."""
+    most lines hold it, most of them one tile short, so some positions can no longer end."""
     scarce, density, on_wall, lined = rng.integers(5), rng.random(), rng.random() / 2, 0.5 + rng.random() / 2
     cells = rng.random((players, 5, 5)) < density  # [seat, row, column]
     for row in range(5):
@@ -353,7 +353,7 @@ def test_the_batched_end_test_decides_as_can_end(players: int, seed: int) -> Non
 
 def test_the_random_positions_reach_both_verdicts_and_both_paths() -> None:
     """The positions of the property test are not all cleared by the array test (every colour in the bag or the
-    lid): some go to `can_end`, and it finds some able to end (a pattern line that may fill) and some not."""
+    lid): some go to `can_end`, and it finds some able to end and some not."""
     rng = np.random.default_rng(1)
     cleared, left = 0, []
     for players in (2, 3, 4):
