@@ -24,8 +24,9 @@ seat picks a uniformly random legal action from its mask.
    instrumented loop costs more than the plain one (a clock read around each
    part): its shares are the figures to read. Then the batched env's
    table-step at N = 64 split by part of its rules (moves, opponents'
-   choices, round ends, deals, poured lids, new games, observations, masks),
-   and the vector env's into observations and masks and the rest.
+   choices, round ends and the test that a game may still end, deals, poured
+   lids, new games, observations, masks), and the vector env's into
+   observations and masks and the rest.
 """
 
 from __future__ import annotations
@@ -235,8 +236,8 @@ def vector_parts(steps: int, tables: int = 64) -> None:
 
 
 BATCHED_PARTS = {"_apply": "moves applied", "random_actions": "opponents' choices", "end_round": "round ends",
-                 "_deal": "deals", "_shuffle": "lids poured", "new_games": "new games", "observations": "observations",
-                 "seat_masks": "masks"}
+                 "may_end": "the test that a game may still end", "_deal": "deals", "_shuffle": "lids poured",
+                 "new_games": "new games", "observations": "observations", "seat_masks": "masks"}
 
 
 def batched_parts(steps: int, tables: int) -> None:

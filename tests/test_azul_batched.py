@@ -26,13 +26,24 @@ from gymnasium.vector.utils import batch_space  # noqa: E402
 from pysolve.azul.batched import AzulBatchedEnv, Tables  # noqa: E402
 from pysolve.azul.env import (  # noqa: E402
     ACTION_MOVES,
+    ACTION_NUMBERS,
     AzulGymEnv,
     action_count,
     legal_masks,
     moves_mask,
     observation_values,
 )
-from pysolve.azul.model import FACTORIES, GREY, TILES_PER_FACTORY  # noqa: E402
+from pysolve.azul.model import (  # noqa: E402
+    CENTRE,
+    FACTORIES,
+    GREY,
+    MARKER,
+    TILES_PER_COLOUR,
+    TILES_PER_FACTORY,
+    can_end,
+    wall_colour,
+    wall_column,
+)
 from pysolve.azul.python import PythonEngine, Table  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 
@@ -234,6 +245,125 @@ def test_a_round_ending_with_no_tile_left_to_deal_ends_the_game_as_the_python_en
     tables.end_round(np.arange(1))
     assert canonical(tables.export(0)) == canonical(ENGINE.export(played))
     assert tables.over[0] and tables.turn[0] == -1 and not (tables.rows == 31).any()  # no row full: no tile left
+
+
+def load_table(tables: Tables, index: int, state: dict) -> None:
+    """Table `index` of `tables` set to the coloured-wall canonical `state`, its bag's tiles in a random order."""
+    tables.offer[index, 0], tables.offer[index, 1:] = state["centre"], state["factories"]
+    for name in ("round", "moves", "turn", "starter", "marker", "over"):
+        getattr(tables, name)[index] = state[name]
+    for seat, board in enumerate(state["boards"]):
+        tables.rows[index, seat] = [sum(bit << column for column, bit in enumerate(row)) for row in board["wall"]]
+        tables.line_colour[index, seat] = [colour for colour, _ in board["lines"]]
+        tables.line_count[index, seat] = [count for _, count in board["lines"]]
+        floor = board["floor"]
+        tables.floor[index, seat] = [floor.count(colour) for colour in range(5)]
+        tables.floor_len[index, seat], tables.has_marker[index, seat] = len(floor), MARKER in floor
+        tables.scores[index, seat] = board["score"]
+    idx = np.array([index])
+    rows = tables.table[idx]
+    rows[:, tables.bag_at:tables.lid_at] = state["bag"]  # shuffled into the bag's order; the lid kept apart
+    rows[:, tables.lid_at:tables.scalars_at] = 0
+    tables._shuffle(idx, rows)
+    rows[:, tables.lid_at:tables.scalars_at] = state["lid"]
+    tables.table[idx] = rows
+
+
+@pytest.mark.parametrize(("destination", "ends"), [(2, True), (0, False)])
+def test_a_round_after_which_no_row_can_be_completed_ends_the_game_as_on_the_python_engine(destination: int,
+                                                                                           ends: bool) -> None:
+    """The learning seat takes the last tile of the round, a black, from the centre. To its empty line 2
+    (destination 2): then all 20 blacks lie on pattern lines that each lack one more and no wall holds a black,
+    so no row of either wall can ever be completed (every row 0 lacks black, the other rows' lines can never
+    fill): the game ends after the tiling, with no row full and tiles left to deal. To the floor: the black goes
+    to the lid, a row 0 may still take it, the next round is dealt and the other seat opens it. The Python
+    engine replays the step from the same position; state, observation, mask, reward and end agree."""
+    black = 3
+    state = ENGINE.export(Table(2))
+    state.update(round=3, moves=40, turn=0, starter=0, marker=1, centre=[0, 0, 0, 1, 0], bag=[20, 20, 20, 0, 20])
+    for seat, score in enumerate((12, 9)):
+        state["boards"][seat].update(score=score, lines=[[-1, 0]] + [[black, row] for row in range(1, 5)])
+    state["boards"][0]["lines"][1] = [-1, 0]
+    state["boards"][1]["floor"] = [MARKER]
+    env = AzulBatchedEnv(1, 2, seat=0, win_reward=2.0)
+    env.reset(seed=destination)
+    load_table(env.tables, 0, state)
+    env.tables.log = []
+    replay = Replay(2)
+    replay.tables[0], replay.dealing[0] = ENGINE.load(state), False
+    action = ACTION_NUMBERS[2][(CENTRE, black, destination)]
+    assert env._observe()["action_mask"][0, action]
+    observations, rewards, terminations, truncations, _ = env.step(np.array([action]))
+    replay.follow(env.tables.log)
+    played = replay.tables[0]
+    assert played.over is ends and not (env.tables.rows == 31).any()  # the Python engine's verdict; no row full
+    assert canonical(env.tables.export(0)) == canonical(ENGINE.export(played))
+    assert observations["observation"][0].tolist() == observation_values(played, 0)
+    assert observations["action_mask"][0].tolist() == moves_mask(ENGINE.legal_moves(played), 2).tolist()
+    assert terminations[0] == ends and not truncations[0]
+    assert rewards[0] == played.scores[0] - 12 + (2.0 if ends else 0.0)  # seat 0 wins, 12 to 8
+    assert (env.tables.bag[0] + env.tables.lid[0]).any()  # ended by the rule, not for want of tiles
+
+
+def random_position(rng: np.random.Generator, players: int) -> tuple[np.ndarray, ...]:
+    """A position after a round's tiling, the coloured wall (walls as row masks, line colours and counts, the
+    bag's and lid's tiles by colour: every tile of a colour not on a wall or a line), one colour made scarce:
+    most lines hold it, most of them one tile short, so some positions can no longer end."""
+    scarce, density, on_wall, lined = rng.integers(5), rng.random(), rng.random() / 2, 0.5 + rng.random() / 2
+    cells = rng.random((players, 5, 5)) < density  # [seat, row, column]
+    for row in range(5):
+        cells[:, row, wall_column(row, scarce)] = rng.random(players) < on_wall
+    colours, counts = np.full((players, 5), -1), np.zeros((players, 5), dtype=np.int64)
+    for seat in range(players):
+        for row in range(1, 5):
+            missing = [colour for colour in range(5) if not cells[seat, row, wall_column(row, colour)]]
+            if missing and rng.random() < lined:
+                colours[seat, row] = scarce if scarce in missing and rng.random() < 0.8 else rng.choice(missing)
+                counts[seat, row] = row if rng.random() < 0.6 else rng.integers(1, row + 1)
+    held = np.array([[[wall_colour(row, column) if cells[seat, row, column] else -1 for column in range(5)]
+                      for row in range(5)] for seat in range(players)])
+    free = np.array([TILES_PER_COLOUR - (held == colour).sum() - counts[colours == colour].sum()
+                     for colour in range(5)])
+    for seat, row in zip(*np.nonzero(counts)):  # a colour past its 20 tiles: its lines shortened until it fits
+        colour = colours[seat, row]
+        cut = min(max(-free[colour], 0), counts[seat, row])
+        free[colour] += cut
+        counts[seat, row] -= cut
+        if not counts[seat, row]:
+            colours[seat, row] = -1
+    walls = (cells << np.arange(5)).sum(axis=-1)
+    return walls, colours, counts, free, held
+
+
+def judged(positions: list[tuple[np.ndarray, ...]]) -> tuple[list[bool], list[bool]]:
+    """The batched decision on `positions` at once, and `model.can_end` on each (its walls as colours by cell)."""
+    walls, colours, counts, free = (np.stack(part) for part in list(zip(*positions))[:4])
+    expected = [can_end(held.tolist(), np.stack([line_colours, line_counts], axis=-1).tolist(), supply.tolist(), None)
+                for _, line_colours, line_counts, supply, held in positions]
+    return Tables.may_end(walls, colours, counts, free).tolist(), expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32))
+def test_the_batched_end_test_decides_as_can_end(players: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    decided, expected = judged([random_position(rng, players) for _ in range(50)])
+    assert decided == expected
+
+
+def test_the_random_positions_reach_both_verdicts_and_both_paths() -> None:
+    """The positions of the property test are not all cleared by the array test (every colour in the bag or the
+    lid): some go to `can_end`, and it finds some able to end and some not."""
+    rng = np.random.default_rng(1)
+    cleared, left = 0, []
+    for players in (2, 3, 4):
+        positions = [random_position(rng, players) for _ in range(300)]
+        decided, expected = judged(positions)
+        assert decided == expected
+        for verdict, (*_, free, _) in zip(expected, positions):
+            cleared += bool((free > 0).all())
+            left += [] if (free > 0).all() else [verdict]
+    assert cleared > 100 and left.count(True) > 10 and left.count(False) > 10
 
 
 def test_spaces_shapes_and_observations_inside_them() -> None:
