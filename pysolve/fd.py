@@ -87,6 +87,7 @@ __all__ = ["FDError", "FDStore", "Table", "distinctfd", "domfd", "infd", "labelf
            "neqfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
 
 CHECK_EVERY = 64  # propagator runs between looks at the budget's clock
+CHECK_ROWS = 1 << 14  # table rows built between looks at the budget's clock
 MEMO_LIMIT = 1 << 16  # the most domains a two-column table remembers the supports of
 UNBOUNDED = -1  # the domain of a variable no constraint has bounded yet: every non-negative integer
 
@@ -504,6 +505,14 @@ class Compact(Propagator):
         return all(current[x] == domain or store.narrow(x, domain) for x, domain in zip(slots, domains))
 
 
+def timed(rows: Iterable[Any], budget: Budget | None) -> Iterator[Any]:
+    """`rows`, with a look at the budget's clock every CHECK_ROWS of them (none without a budget)."""
+    for number, row in enumerate(rows):
+        if budget is not None and not number % CHECK_ROWS:
+            budget.check()
+        yield row
+
+
 def rows_of(rows_with: list[int], values: int) -> int:
     """The bit set of the rows that hold one of `values` at a position (`rows_with`: value -> its rows)."""
     rows = 0
@@ -519,38 +528,41 @@ class Table:
     that posts the same table many times passes one Table, and its posts share the indexes (and the memo
     of a two-column table)."""
 
-    def __init__(self, rows: Iterable[Sequence[int]], width: int) -> None:
-        self.rows = [tuple(row) for row in rows]
-        for row in self.rows:
+    def __init__(self, rows: Iterable[Sequence[int]], width: int, budget: Budget | None = None) -> None:
+        """`budget`, when given, bounds the building (a relation's large tables are built before any search)."""
+        self.rows = [tuple(row) for row in timed(rows, budget)]
+        for row in timed(self.rows, budget):
             if len(row) != width or not all(is_value(value) for value in row):
                 raise FDError(f"a table of {width} columns has the row {row!r}")
         self.width = width
         self.columns = tuple(mask_of({row[i] for row in self.rows}) for i in range(width))
         if width == 2:
-            self.index_pairs()
+            self.index_pairs(budget)
         elif width == 3:
-            self.index_triples()
+            self.index_triples(budget)
         else:
-            self.index_rows()
+            self.index_rows(budget)
+        if budget is not None:
+            budget.check()
 
-    def index_pairs(self) -> None:
+    def index_pairs(self, budget: Budget | None = None) -> None:
         """Per side, a value's bit -> the bit set of the other side's values it pairs with; a memo per side of
         the union for a whole domain."""
         forward: dict[int, int] = {}
         backward: dict[int, int] = {}
-        for a, b in self.rows:
+        for a, b in timed(self.rows, budget):
             forward[1 << a] = forward.get(1 << a, 0) | 1 << b
             backward[1 << b] = backward.get(1 << b, 0) | 1 << a
         self.support = (forward, backward)
         self.memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
-    def index_triples(self) -> None:
+    def index_triples(self, budget: Budget | None = None) -> None:
         """For each position i and value: `index`, {value at i+1: bit set of values at i+2} (positions taken
         cyclically); `near`, for a value at i+1 and for one at i+2, the values at i that share a row with it."""
         self.index: tuple[dict[int, dict[int, int]], ...] = ({}, {}, {})
         self.near: tuple[tuple[defaultdict[int, int], defaultdict[int, int]], ...] = tuple(
             (defaultdict(int), defaultdict(int)) for _ in range(3))
-        for row in self.rows:
+        for row in timed(self.rows, budget):
             for i in range(3):
                 value, second, third = row[i], row[(i + 1) % 3], row[(i + 2) % 3]
                 seconds = self.index[i].setdefault(value, {})
@@ -558,13 +570,13 @@ class Table:
                 for near, other in zip(self.near[i], (second, third)):
                     near[other] |= 1 << value
 
-    def index_rows(self) -> None:
+    def index_rows(self, budget: Budget | None = None) -> None:
         """Per position, a value -> the bit set of the rows that hold it there; `every`, all rows."""
         size = (len(self.rows) + 7) // 8
         self.rows_with: list[list[int]] = []
         for i, column in enumerate(self.columns):
             bitmaps = {value: bytearray(size) for value in values_of(column)}  # bit sets built bytewise, in O(rows)
-            for number, row in enumerate(self.rows):
+            for number, row in enumerate(timed(self.rows, budget)):
                 bitmaps[row[i]][number >> 3] |= 1 << (number & 7)
             rows_with = [0] * (largest(column) + 1 if column else 0)
             for value, bitmap in bitmaps.items():

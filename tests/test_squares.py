@@ -504,6 +504,18 @@ def test_kanren_answers_a_first_solution_past_8x8(tmp_path):
     assert answer.status == SOLVED and answer.solutions == PUZZLE.solve(question, "python").solutions
 
 
+def test_kanren_building_its_tables_keeps_the_time_limit(tmp_path, monkeypatch):
+    """A 30x30 file of two colours: 3,600 placements, whose pair tables alone took 18 s before the budget looked
+    at its clock while building them."""
+    from pysolve.squares import generate as generate_module
+    monkeypatch.setattr(generate_module, "MAX_SIDE", 30)
+    path = tmp_path / "thirty.txt"
+    path.write_text(model.dump(generate(30, 30, 2, 1)))
+    answer = PUZZLE.solve(PUZZLE.question(file=str(path), seconds=1), "kanren")
+    assert answer.status == UNKNOWN and "time limit of 1 s" in answer.stats["reason"]
+    assert answer.stats["seconds"] < 3
+
+
 def test_past_its_default_sizes_the_relation_answers_only_when_asked_by_name(monkeypatch):
     """Owen's 6x6 count takes the relation about four minutes (docs/squares.md, Left open): without SWI-Prolog
     the count goes to Python by default rather than waiting for a time limit, and kanren stays in the list of

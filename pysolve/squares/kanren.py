@@ -26,6 +26,7 @@ fewest placements left first.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 from pysolve import fd
@@ -55,14 +56,15 @@ from pysolve.squares.model import (
 class Placements:
     """The placements of one instance (piece, turns, edges), numbered, and the tables the relation uses."""
 
-    def __init__(self, instance: Instance, periods: Periods) -> None:
-        self.instance = instance
+    def __init__(self, instance: Instance, periods: Periods, budget: Budget) -> None:
+        self.instance, self.budget = instance, budget
         self.all = oriented(instance, periods)
         self.index = {(piece, turns): i for i, (piece, turns, _) in enumerate(self.all)}
         self.piece_of = {i: piece for i, (piece, _, _) in enumerate(self.all)}
         matcher = Matcher(instance)
-        self.beside_table = self.pairs(lambda left, right: matcher.matches(left[E], right[W]))
-        self.above_table = self.pairs(lambda upper, lower: matcher.matches(upper[S], lower[N]))
+        edges = [edges for _, _, edges in self.all]
+        self.beside_table = self.pairs(lambda left, right: matcher.matches(edges[left][E], edges[right][W]))
+        self.above_table = self.pairs(lambda upper, lower: matcher.matches(edges[upper][S], edges[lower][N]))
         self.border = [{i for i, (_, _, edges) in enumerate(self.all) if matcher.border(edges[side])}
                        for side in (N, E, S, W)]
         self.beside = self.partners(self.beside_table)
@@ -84,6 +86,7 @@ class Placements:
             piece, beside, above = self.piece_of, self.beside, self.above
             rows: list[tuple[int, int, int, int]] = []
             for a in allowed[0]:
+                self.budget.check()
                 for b in beside[a] & allowed[1]:
                     for c in above[a] & allowed[2]:
                         for d in beside[c] & above[b] & allowed[3]:
@@ -92,19 +95,25 @@ class Placements:
                     if len(rows) > BLOCK_ROWS:
                         self.blocks[allowed] = None
                         return None
-            self.blocks[allowed] = fd.Table(rows, 4)
+            self.blocks[allowed] = fd.Table(rows, 4, self.budget)
         return self.blocks[allowed]
 
     @functools.cached_property
     def sorted_table(self) -> fd.Table:
         """The placement pairs (a, b) whose pieces' ids are in order (built only for one grid per class)."""
         piece = self.piece_of
-        return fd.Table(((a, b) for a in piece for b in piece if piece[a] < piece[b]), 2)
+        return self.pairs(lambda a, b: piece[a] < piece[b])
 
     def pairs(self, fits: Any) -> fd.Table:
-        """The table of placement pairs (a, b) whose edges `fits(edges of a, edges of b)`."""
-        return fd.Table(((a, b) for a, (_, _, first) in enumerate(self.all)
-                         for b, (_, _, second) in enumerate(self.all) if fits(first, second)), 2)
+        """The table of placement pairs (a, b) such that `fits(a, b)`."""
+        every = range(len(self.all))
+
+        def rows() -> Iterator[tuple[int, int]]:
+            for a in every:
+                self.budget.check()  # placements squared: past a few thousand placements, seconds of work
+                yield from ((a, b) for b in every if fits(a, b))
+
+        return fd.Table(rows(), 2, self.budget)
 
     def partners(self, table: fd.Table) -> list[set[int]]:
         """Per placement a, the placements b that the pair table has (a, b) for."""
@@ -198,7 +207,7 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
     in the original's order, so that it is the original's first solution, as on every back end."""
     mk.require()
     periods = periods or instance.periods()
-    placements = Placements(instance, periods)
+    placements = Placements(instance, periods, budget)
     size = instance.rows * instance.cols
     cells = [var() for _ in range(size)]
     fixed: list[Any] = [eq(cells[pos], placements.index.get(cell, -1))
