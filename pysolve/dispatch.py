@@ -159,8 +159,7 @@ class Dispatch:
         for backend in backends.NAMES:
             module = self.backend_module(backend)
             function = getattr(module, self.kind(question), None) if module else None
-            can_answer = getattr(module, "can_answer", None)
-            if function is not None and (can_answer is None or can_answer(question)):
+            if function is not None and self.says(backend, "can_answer", question, absent=True):
                 offered[backend] = function
         return offered
 
@@ -198,15 +197,18 @@ class Dispatch:
         backends.require(backend)
         return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
 
+    def says(self, backend: str, hook: str, question: Any, absent: bool) -> bool:
+        """What `backend`'s module hook `hook(question)` says of `question` (`absent` when it has no such hook)."""
+        function = getattr(self.backend_module(backend), hook, None)
+        return absent if function is None else bool(function(question))
+
     def is_default_for(self, question: Any, backend: str) -> bool:
         """False when `backend` answers `question` only when asked by name (its module's `is_default_for`)."""
-        is_default_for = getattr(self.backend_module(backend), "is_default_for", None)
-        return is_default_for is None or bool(is_default_for(question))
+        return self.says(backend, "is_default_for", question, absent=True)
 
     def can_trace(self, question: Any, backend: str) -> bool:
         """True when `backend`'s search for `question` records itself (its module's `can_trace`)."""
-        can_trace = getattr(self.backend_module(backend), "can_trace", None)
-        return can_trace is not None and bool(can_trace(question))
+        return self.says(backend, "can_trace", question, absent=False)
 
     def traced(self, question: Any, backend: str, solver: Callable[[Any, Budget], Found],
                path: str | os.PathLike[str]) -> Answer:
