@@ -253,7 +253,7 @@ def test_ctrl_c_ends_a_finite_domain_search():
     (lambda x: fd.tablefd([x], fd.Table([(1, 2)], 2)), "a table of 2 columns given 1 variables"),
     (lambda x: fd.linearfd([1, 2], [x], 3), "2 coefficients for 1 variables"),
     (lambda x: fd.linearfd([1], [x], 3, "!="), "the relation '==' or '<=', not '!='"),
-    (lambda x: fd.labelfd([x], "random"), "strategies are ff, leftmost, not 'random'"),
+    (lambda x: fd.labelfd([x], "random"), "strategies are ff, ffr, leftmost, not 'random'"),
 ])
 def test_wrong_use_is_a_typed_error(build: Callable, message: str):
     with pytest.raises(fd.FDError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -20,7 +20,10 @@ Every cell holds a placement: one of the pieces in one of its distinct turns
   grid, the piece unturned).
 The finite-domain store (pysolve.fd) propagates these tables and the
 all-different as cells are placed, and labelling places the cell with the
-fewest placements left first.
+fewest placements left first; where the frame has colours of its own
+(`frame_apart`), the cell with the smallest share left of the placements it
+had at the start, as a frame of its own colours pairs up in many ways that
+the inside then refutes.
 """
 
 from __future__ import annotations
@@ -35,11 +38,14 @@ from pysolve.answers import Found
 from pysolve.minikanren import Budget, Goal, conj, eq, var
 from pysolve.squares.model import (
     COUNT,
+    ETERNITY,
     FIRST,
+    FRAME,
     Cell,
     E,
     Grid,
     Instance,
+    Label,
     Matcher,
     N,
     Periods,
@@ -212,13 +218,36 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
     cells = [var() for _ in range(size)]
     fixed: list[Any] = [eq(cells[pos], placements.index.get(cell, -1))
                         for pos, cell in enumerate(prefix) if cell is not None]
+    strategy = "leftmost" if limit == 1 else "ffr" if frame_apart(instance) else "ff"
     goal = conj(fd.within(budget), *fixed, squareso(instance, placements, cells),
                 *([canonicalo(instance, cells, placements)] if up_to_rotation else []),
-                fd.labelfd(cells, "leftmost" if limit == 1 else "ff",
+                fd.labelfd(cells, strategy,
                            say=lambda pos, value: placement(pos, instance.cols, *placements.cell(value))))
     return [tuple(tuple(placements.cell(answer[r * instance.cols + c]) for c in range(instance.cols))
                   for r in range(instance.rows))
             for answer in mk.run(goal, cells, limit)]
+
+
+def frame_apart(instance: Instance) -> bool:
+    """Under the eternity rule on a grid with an inside, the colours that meet along the frame (between two
+    border cells) meet nowhere else, as in Owen's sets. First-fail would then fill the frame first (its cells
+    start with fewer placements) and enumerate its many fillings; labelling by the share of placements left
+    grows the grid from the pinned corner instead (Owen's 6x6 count: 79,391 cells tried against 262,578).
+    Where the frame shares its colours with the inside (the generated puzzles), its cells are the most
+    constrained indeed and first-fail is the better order (a generated 7x7: 17,197 against 50,979)."""
+    if instance.rule != ETERNITY or min(instance.rows, instance.cols) < 3:
+        return False
+    along: set[Label] = set()
+    inside: set[Label] = set()
+    for piece in instance.pieces:
+        edges = piece.edges
+        frame = [side for side in range(4) if edges[side] == FRAME]
+        for side in range(4):
+            if edges[side] == FRAME:
+                continue
+            faces_inside = not frame or frame == [(side + 2) % 4]  # an inner piece, or an edge piece's inner side
+            (inside if faces_inside else along).add(edges[side])
+    return not along & inside
 
 
 DEFAULT_CELLS = 64  # the largest board whose first solution the relation gives by default
