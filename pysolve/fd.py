@@ -43,7 +43,8 @@ until nothing changes or a domain is empty (the branch fails). A domain left
 with one value binds its variable in the substitution, so answers reify as
 usual. The domains (a list of integers) are copied with every state, so
 backtracking undoes propagation for free. `labelfd` picks the unbound
-variable with the fewest values (first-fail; ties: most constraints), and
+variable with the fewest values (first-fail; ties: most constraints), or
+the smallest share of the values it had when labelling began ("ffr"), and
 tries each value with `eq`, which propagates again.
 
 The propagators:

@@ -128,6 +128,22 @@ def test_answers_are_those_of_brute_force_whatever_the_goal_order(problem, order
     assert sorted(answers(goals, xs, strategy)) == sorted(expected)
 
 
+def test_first_fail_relative_weighs_what_is_left_against_what_there_was():
+    """p in {0, 1}, x in 0..2, y in 0..99, y + 95p <= 99: with p = 1, y keeps 5 of its 100 values and x all 3.
+    First-fail labels x next (3 < 5), so y varies fastest; "ffr" labels y next (5/100 < 3/3), so x does.
+    At the start every share is 1: "ffr" labels the first variable given, where first-fail takes p."""
+    p, x, y = mk.var(), mk.var(), mk.var()
+    goals = [fd.domfd(p, [0, 1]), fd.domfd(x, range(3)), fd.domfd(y, range(100)),
+             fd.linearfd([1, 95], [y, p], 99, "<=")]
+    by_ff = [(x_, y_) for p_, x_, y_ in answers(goals, [p, x, y], "ff") if p_ == 1]
+    by_ffr = [(x_, y_) for p_, x_, y_ in answers(goals, [p, x, y], "ffr") if p_ == 1]
+    assert sorted(by_ff) == sorted(by_ffr) == [(a, b) for a in range(3) for b in range(5)]
+    assert by_ff == [(a, b) for a in range(3) for b in range(5)]  # x chosen first: y varies fastest
+    assert by_ffr == [(a, b) for b in range(5) for a in range(3)]  # y chosen first: x varies fastest
+    in_order = answers(goals, [y, x, p], "ffr")  # every share is 1 at the start: y, the first, goes first
+    assert in_order == sorted(in_order) != answers(goals, [y, x, p], "ff")  # first-fail starts with p
+
+
 @settings(max_examples=100, deadline=None)
 @given(problem=problems())
 def test_constraints_posted_on_bound_values_check_them(problem):

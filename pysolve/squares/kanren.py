@@ -264,7 +264,7 @@ def is_default_for(question: Question) -> bool:
     """Every question is answered when the relation is asked by name (`--backend kanren`, cross-checks), within
     its budget; by default only a first solution on at most DEFAULT_CELLS cells and a count or every solution
     on at most DEFAULT_COUNT_CELLS. Past them the search can be long where Python's is short (Owen's 6x6 count:
-    about four minutes against about a second), so without SWI-Prolog Python answers them by default."""
+    44 s against about a second), so without SWI-Prolog Python answers them by default."""
     cells = question.instance.rows * question.instance.cols
     return cells <= (DEFAULT_CELLS if question.mode == FIRST else DEFAULT_COUNT_CELLS)
 
