@@ -1,6 +1,6 @@
 """miniKanren's finite-domain squares relation against Prolog and Python, measured in one run (not a test).
 
-    .venv/bin/python bench/fd_squares.py [--seconds 600] [--skip-count]
+    .venv/bin/python bench/fd_squares.py [--seconds 600] [--skip-count] [--orders]
 
 Rows: Owen's 5x5 count, Owen's 6x6 first solution and Owen's 6x6 count (260
 solutions), then the fd layer's other users, Sudoku hardest #11 and the
@@ -11,6 +11,12 @@ classes (65 in all) and labelled cells it reached, and the CPU time a labelled
 cell took. Figures are CPU seconds of
 this process (Prolog runs inside it); ratios are kanren/prolog and
 kanren/python.
+
+`--orders` then counts Owen's 6x6 and three generated eternity boards (whose
+frames share the inside's colours) under each labelling of the relation
+(`ff`, `ffr`, `leftmost`), each within `--seconds`: the figures behind the
+relation's choice of order (docs/squares.md, "miniKanren: Owen's 6x6
+count"). About ten minutes.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.report import render_table
 from pysolve.squares import kanren
-from pysolve.squares.model import load
+from pysolve.squares.generate import generate
+from pysolve.squares.model import ETERNITY, dump, load
 
 BACKENDS = ("kanren", "prolog", "python")
 
@@ -45,12 +52,13 @@ def timed(family: str, options: dict[str, Any], backend: str) -> tuple[float, st
     return time.process_time() - started, str(answer.count if answer.count is not None else answer.status)
 
 
-def kanren_count(name: str, seconds: float) -> tuple[float, str]:
-    """The relation's count of one grid per rotation class: CPU seconds and 'classes, cells labelled'."""
+def kanren_count(name: str, seconds: float, labelling: str | None = None) -> tuple[float, str]:
+    """The relation's count of one grid per rotation class (in its own order, or by `labelling`): CPU seconds
+    and 'classes, cells labelled'."""
     budget = Budget(nodes=10**10, seconds=seconds)
     started = time.process_time()
     try:
-        classes = f"{len(kanren.solutions(load(name), True, 0, budget))} classes"
+        classes = f"{len(kanren.solutions(load(name), True, 0, budget, labelling=labelling))} classes"
     except SearchLimitExceeded:
         classes = "unfinished"
     seconds = time.process_time() - started
@@ -65,6 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=600.0, help="the 6x6 count's limit on kanren")
     parser.add_argument("--skip-count", action="store_true", help="leave out the 6x6 count")
+    parser.add_argument("--orders", action="store_true", help="then the counts under each labelling")
     args = parser.parse_args()
     hidato = Path(tempfile.gettempdir()) / "pysolve-bench-hidato-8x8-seed7.txt"
     command = [str(Path(sys.executable).with_name("pysolve")), "generate", "hidato", "--rows", "8", "--cols", "8",
@@ -96,6 +105,28 @@ def main() -> None:
                               for b in BACKENDS),
                      ratio(mine, times["prolog"]) if mine else "", ratio(mine, times["python"]) if mine else ""])
     print(render_table(["question", *BACKENDS, "kanren/prolog", "kanren/python"], rows))
+    if args.orders:
+        print()
+        print(render_table(["count", "frame apart", *ORDERS], orders(args.seconds)))
+
+
+ORDERS = ("ff", "ffr", "leftmost")
+GENERATED = ((7, 7, 1), (7, 6, 1), (6, 5, 1))  # eternity boards: side, colours, seed
+
+
+def orders(seconds: float) -> list[list[str]]:
+    """A row per board: whether its frame has colours of its own, and its count under each labelling."""
+    boards = [("eternity-6x6", "eternity-6x6")]
+    for side, colours, seed in GENERATED:
+        path = Path(tempfile.gettempdir()) / f"pysolve-bench-eternity-{side}x{side}-k{colours}-s{seed}.txt"
+        path.write_text(dump(generate(side, side, colours, seed, ETERNITY)))
+        boards.append((f"generated {side}x{side} K={colours} seed {seed}", str(path)))
+    rows = []
+    for label, name in boards:
+        cells = [kanren_count(name, seconds, labelling) for labelling in ORDERS]
+        rows.append([label, "yes" if kanren.frame_apart(load(name)) else "no",
+                     *(f"{spent:.1f} s ({shown})" for spent, shown in cells)])
+    return rows
 
 
 if __name__ == "__main__":

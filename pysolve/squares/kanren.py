@@ -205,12 +205,15 @@ def squareso(instance: Instance, placements: Placements, cells: list[Any]) -> Go
 
 
 def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget,
-              periods: Periods | None = None, prefix: tuple[Cell | None, ...] = ()) -> list[Grid]:
+              periods: Periods | None = None, prefix: tuple[Cell | None, ...] = (),
+              labelling: str | None = None) -> list[Grid]:
     """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class, and only
     those whose first cells (row by row) are `prefix` (None: any).
 
-    Every solution is labelled most constrained cell first; a first solution row by row with the placements
-    in the original's order, so that it is the original's first solution, as on every back end."""
+    `labelling` is fd.labelfd's strategy; by default a first solution is labelled row by row with the
+    placements in the original's order, so that it is the original's first solution, as on every back end,
+    and every solution most constrained cell first: by the share of its placements left where the frame has
+    colours of its own (`frame_apart`), else by their number."""
     mk.require()
     periods = periods or instance.periods()
     placements = Placements(instance, periods, budget)
@@ -218,7 +221,7 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
     cells = [var() for _ in range(size)]
     fixed: list[Any] = [eq(cells[pos], placements.index.get(cell, -1))
                         for pos, cell in enumerate(prefix) if cell is not None]
-    strategy = "leftmost" if limit == 1 else "ffr" if frame_apart(instance) else "ff"
+    strategy = labelling or ("leftmost" if limit == 1 else "ffr" if frame_apart(instance) else "ff")
     goal = conj(fd.within(budget), *fixed, squareso(instance, placements, cells),
                 *([canonicalo(instance, cells, placements)] if up_to_rotation else []),
                 fd.labelfd(cells, strategy,
