@@ -1037,7 +1037,7 @@ def choose(store: FDStore, labelled: list[tuple[Var, int]], start: list[int],
         if strategy == "leftmost":
             return x, slot
         if strategy == "ffr":
-            key: tuple[float, int, int] = (domain.bit_count() / start[position], 0, position)
+            key: tuple[float, ...] = (domain.bit_count() / start[position], position)
         else:
             key = (domain.bit_count(), -len(watchers[slot]), position)
         if best_key is None or key < best_key:

@@ -484,11 +484,8 @@ def frame_of_its_own(instance: model.Instance) -> model.Instance:
     """The eternity puzzle with the colours along its frame (between two frame cells) renamed apart from those
     inside, as in Owen's sets: the same solutions, since a frame piece only ever lies on the frame."""
     def renamed(piece: model.Piece) -> model.Piece:
-        frame = [side for side in range(4) if piece.edges[side] == model.FRAME]
-        along = [bool(frame) and edge != model.FRAME and frame != [(side + 2) % 4]
-                 for side, edge in enumerate(piece.edges)]
         return replace(piece, edges=tuple(f"f{edge}" if is_along else edge
-                                          for edge, is_along in zip(piece.edges, along)))
+                                          for edge, is_along in zip(piece.edges, piece.along_frame)))
     return replace(instance, pieces=tuple(renamed(piece) for piece in instance.pieces))
 
 

@@ -243,13 +243,9 @@ def frame_apart(instance: Instance) -> bool:
     along: set[Label] = set()
     inside: set[Label] = set()
     for piece in instance.pieces:
-        edges = piece.edges
-        frame = [side for side in range(4) if edges[side] == FRAME]
-        for side in range(4):
-            if edges[side] == FRAME:
-                continue
-            faces_inside = not frame or frame == [(side + 2) % 4]  # an inner piece, or an edge piece's inner side
-            (inside if faces_inside else along).add(edges[side])
+        for label, is_along in zip(piece.edges, piece.along_frame):
+            if label != FRAME:
+                (along if is_along else inside).add(label)
     return not along & inside
 
 

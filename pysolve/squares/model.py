@@ -55,6 +55,14 @@ class Piece:
         """How many distinct ways it lies: 1 (all edges alike), 2 (N=S and E=W) or 4."""
         return next(turns for turns in (1, 2, 4) if rotate(self.edges, turns) == self.edges)
 
+    @property
+    def along_frame(self) -> tuple[bool, ...]:
+        """Per side (N, E, S, W), whether it lies along the frame under the eternity rule, against another border
+        cell: a corner piece's sides that are not the frame's, and an edge piece's sides beside its frame side."""
+        frame = [side for side, label in enumerate(self.edges) if label == FRAME]
+        return tuple(bool(frame) and label != FRAME and frame != [(side + 2) % 4]
+                     for side, label in enumerate(self.edges))
+
 
 def rotate(edges: Edges, turns: int) -> Edges:
     """Edges (N, E, S, W) turned `turns` quarter turns clockwise: one turn gives (W, N, E, S)."""
