@@ -20,7 +20,7 @@ positions an Offer can hold).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pysolve.azul.heuristics import PROGRESS, WAITING
 from pysolve.azul.model import (
@@ -140,15 +140,19 @@ class Offer:
         lines from the top), as `PythonEngine.legal_moves` lists them; none once the offer is taken."""
         if not self.offer:
             return []
+        return [(source, colour, destination) for source, colour, destination, _ in self._choices()]
+
+    def _choices(self) -> Iterator[tuple[int, int, int, int]]:
+        """(source, colour, destination, tiles taken) of each legal move of the seat to move, in canonical order."""
         masks = self.accepting(self.turn)
-        moves = []
         for index, counts in enumerate(self.sources):
             source = index - 1 if index else CENTRE
             for colour in range(5):
-                if counts[colour]:
-                    moves.append((source, colour, 0))
-                    moves += [(source, colour, line + 1) for line in LINES_OF[masks[colour]]]
-        return moves
+                taken = counts[colour]
+                if taken:
+                    yield source, colour, 0, taken
+                    for line in LINES_OF[masks[colour]]:
+                        yield source, colour, line + 1, taken
 
     def gains(self, moves: list[Move]) -> list[int]:
         """Each move's change of the mover's score if the round ended right after it (`heuristics.move_gain`)."""
@@ -158,20 +162,14 @@ class Offer:
 
     def best_moves(self) -> list[Move]:
         """The legal moves of the best gain (`gains`, in canonical order), found without listing the others."""
-        gain, masks = self._gain(), self.accepting(self.turn)
+        gain = self._gain()
         best, found = -FLOOR_TOTALS[-1] - 1, []
-        for index, counts in enumerate(self.sources):
-            source = index - 1 if index else CENTRE
-            for colour in range(5):
-                taken = counts[colour]
-                if not taken:
-                    continue
-                for destination in (0, *[line + 1 for line in LINES_OF[masks[colour]]]):
-                    value = gain(source, colour, destination, taken)
-                    if value > best:
-                        best, found = value, [(source, colour, destination)]
-                    elif value == best:
-                        found.append((source, colour, destination))
+        for source, colour, destination, taken in self._choices():
+            value = gain(source, colour, destination, taken)
+            if value > best:
+                best, found = value, [(source, colour, destination)]
+            elif value == best:
+                found.append((source, colour, destination))
         return found
 
     def _gain(self) -> Callable[[int, int, int, int], int]:
