@@ -22,6 +22,7 @@ from gymnasium.utils.env_checker import data_equivalence  # noqa: E402
 from gymnasium.utils.passive_env_checker import check_obs  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
+from test_azul_vector import random_actions  # noqa: E402
 
 from pysolve.azul.batched import AzulBatchedEnv, Tables  # noqa: E402
 from pysolve.azul.env import (  # noqa: E402
@@ -48,11 +49,6 @@ from pysolve.azul.python import PythonEngine, Table  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 
 ENGINE = PythonEngine()
-
-
-def random_actions(masks: np.ndarray, picker: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of `masks` (0 where none is legal: a table that resets)."""
-    return np.array([picker.choice(np.flatnonzero(mask)) if mask.any() else 0 for mask in masks])
 
 
 class Replay:
