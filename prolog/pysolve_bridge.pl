@@ -1,6 +1,8 @@
 :- module(pysolve_bridge,
           [ load_rule_base/3,          % +File, +Module, -Problems
-            bounded_solutions/8        % +GoalText, +Module, +Max, +Seconds, +Inferences, -Answer, -Status, -Message
+            bounded_solutions/9,       % +GoalText, +Module, +Max, +Seconds, +Guard, +Inferences,
+                                       % -Answer, -Status, -Message
+            call_with_cpu_limit/3      % +Seconds, +Guard, :Goal
           ]).
 
 /** <module> The Prolog side of pysolve's bridge
@@ -11,7 +13,7 @@ them, and so that every query runs bounded in results, time and inferences
 and comes back as plain data (integers, atoms and lists).
 */
 
-:- use_module(library(time), [call_with_time_limit/2]).
+:- use_module(library(time), [alarm/4, install_alarm/2, uninstall_alarm/1, remove_alarm/1]).
 :- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(apply), [foldl/4, foldl/5, maplist/4]).
 
@@ -70,23 +72,25 @@ message_to_codes(Term, Codes) :-
     '$messages':translate_message(Term, Lines, []),
     with_output_to(codes(Codes), print_message_lines(current_output, '', Lines)).
 
-%!  bounded_solutions(+GoalText, +Module, +Max, +Seconds, +Inferences,
+%!  bounded_solutions(+GoalText, +Module, +Max, +Seconds, +Guard, +Inferences,
 %!                    -Answer, -Status, -Message) is det.
 %
 %   Read GoalText, call it in Module and collect at most Max solutions
-%   (Max = 0 means all) within Seconds of CPU-bound wall time and
-%   Inferences logical inferences (0 means unbounded). Answer is
+%   (Max = 0 means all) within Seconds of this thread's CPU time (Guard
+%   seconds of wall time at most: call_with_cpu_limit/3) and Inferences
+%   logical inferences (0 means unbounded). The limits cover making the
+%   rows plain data too. Answer is
 %   answer(Names, Rows, Wide): Names the goal's variable names and Rows one
 %   list of values per solution, each value plain data (numbers, atoms,
 %   lists; other terms written as atoms, integers beyond 64 bits as strings
 %   of their digits); Wide is `true` when some value is such a string (the
 %   bridge then turns them back into integers), else `false`. Status is `complete`, `max_solutions`,
-%   `time_limit`, `inference_limit`, `resource_limit` (a stack or table
+%   `time_limit`, `wall_limit` (the guard), `inference_limit`, `resource_limit` (a stack or table
 %   space overflow; Message names it), `interrupted` (SIGINT, Ctrl-C,
 %   arrived; the caller restores its own handler) or `error` when reading or running
 %   the goal raised an error; Message is then the error's text (else '').
 
-bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Message) :-
+bounded_solutions(GoalText, Module, Max, Seconds, Guard, Inferences, Answer, Status, Message) :-
     on_signal(int, _, throw),           % Ctrl-C ends the goal (status interrupted)
     catch(term_string(Goal, GoalText, [variable_names(Bindings), module(Module)]),
           Error, true),
@@ -96,7 +100,7 @@ bounded_solutions(GoalText, Module, Max, Seconds, Inferences, Answer, Status, Me
     ;   maplist(binding_name_var, Bindings, Names, Vars),
         Answer = answer(Names, Rows, Wide),
         limited_goal(Module:Goal, Max, Limited),
-        collect(Vars, Limited, Seconds, Inferences, Rows, Wide, Status0, Message),
+        collect(Vars, Limited, Seconds-Guard, Inferences, Rows, Wide, Status0, Message),
         length(Rows, Count),
         (   Status0 == complete, Max > 0, Count >= Max
         ->  Status = max_solutions
@@ -127,24 +131,56 @@ limited_goal(Goal, Max, Limited) :-
     ;   Limited = limit(Max, Goal)
     ).
 
-%   collect(+Vars, +Goal, +Seconds, +Inferences, -Rows, -Wide, -Status,
-%   -Message): the bindings of Vars as plain rows (Wide as in plain_row/4);
-%   a limit or an error met while searching or while making the rows plain
-%   (a stack overflow on very many rows) leaves no rows and says why.
+%   collect(+Vars, +Goal, +Seconds-Guard, +Inferences, -Rows, -Wide,
+%   -Status, -Message): the bindings of Vars as plain rows (Wide as in
+%   plain_row/4); a limit or an error met while searching or while making
+%   the rows plain (a stack overflow on very many rows) leaves no rows and
+%   says why.
 
-collect(Vars, Goal, Seconds, Inferences, Rows, Wide, Status, Message) :-
-    catch(( timed_collect(Vars, Goal, Seconds, Inferences, Found, Status),
-            foldl(plain_row, Found, Rows, false, Wide),
+collect(Vars, Goal, Seconds-Guard, Inferences, Rows, Wide, Status, Message) :-
+    catch(( call_with_cpu_limit(Seconds, Guard,
+                                ( counted_collect(Vars, Goal, Inferences, Found, Status),
+                                  foldl(plain_row, Found, Rows, false, Wide) )),
             Message = ''
           ),
           Error,
           ( Rows = [], Wide = false, error_status(Error, Status, Message) )).
 
-timed_collect(Vars, Goal, Seconds, Inferences, Found, Status) :-
-    (   Seconds > 0
-    ->  call_with_time_limit(Seconds,
-                             counted_collect(Vars, Goal, Inferences, Found, Status))
-    ;   counted_collect(Vars, Goal, Inferences, Found, Status)
+%!  call_with_cpu_limit(+Seconds, +Guard, :Goal) is semidet.
+%
+%   Call Goal once, stopped with the exception `time_limit_exceeded` once
+%   it has taken Seconds of this thread's CPU time, or with
+%   `wall_limit_exceeded` once Guard seconds of wall time have passed
+%   (the guard against a goal that sleeps or waits). An alarm looks at the
+%   clocks when the CPU limit could first be reached (CPU time never runs
+%   ahead of the wall clock), and again as late as it can each time it
+%   was not: a loaded machine costs a few more looks, an idle one none.
+%   Not nested: one such limit per thread at a time.
+
+call_with_cpu_limit(Seconds, Guard, Goal) :-
+    statistics(cputime, Cpu0),
+    get_time(Wall0),
+    CpuEnd is Cpu0 + Seconds,
+    WallEnd is Wall0 + Guard,
+    First is max(min(Seconds, Guard), 0.001),
+    setup_call_cleanup(
+        ( alarm(First, clock_due(CpuEnd, WallEnd), Alarm, [remove(false)]),
+          nb_setval(pysolve_cpu_alarm, Alarm)
+        ),
+        once(Goal),
+        remove_alarm(Alarm)).
+
+clock_due(CpuEnd, WallEnd) :-
+    statistics(cputime, Cpu),
+    get_time(Wall),
+    (   Cpu >= CpuEnd
+    ->  throw(time_limit_exceeded)
+    ;   Wall >= WallEnd
+    ->  throw(wall_limit_exceeded)
+    ;   Next is max(0.005, min(CpuEnd - Cpu, WallEnd - Wall)),
+        nb_getval(pysolve_cpu_alarm, Alarm),
+        uninstall_alarm(Alarm),
+        install_alarm(Alarm, Next)
     ).
 
 counted_collect(Vars, Goal, Inferences, Found, Status) :-
@@ -161,6 +197,8 @@ counted_collect(Vars, Goal, Inferences, Found, Status) :-
 error_status(Error, Status, Message) :-
     (   Error == time_limit_exceeded
     ->  Status = time_limit, Message = ''
+    ;   Error == wall_limit_exceeded
+    ->  Status = wall_limit, Message = ''
     ;   Error = error(signal(int, _), _)
     ->  Status = interrupted, Message = ''
     ;   Error = error(resource_error(Resource), _)

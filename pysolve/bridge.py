@@ -29,7 +29,7 @@ from typing import Any
 
 from pysolve import memory
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
-from pysolve.budget import DEFAULT_SECONDS, Budget, time_limit
+from pysolve.budget import DEFAULT_SECONDS, Budget, guard_words, time_limit, wall_guard
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.paths import rule_base_dir
 from pysolve.trace import Trace
@@ -250,7 +250,7 @@ def goal(functor: str, *args: Any) -> Goal:
     return Goal(f"{quote_atom(functor)}({', '.join(term(arg) for arg in args)})")
 
 
-STOPPED = ("time_limit", "inference_limit", "resource_limit")
+STOPPED = ("time_limit", "wall_limit", "inference_limit", "resource_limit")
 
 
 @contextlib.contextmanager
@@ -275,7 +275,7 @@ class QueryResult:
     """All bindings a bounded goal produced, and how the search ended."""
 
     rows: list[dict[str, Any]]
-    status: str  # complete, max_solutions, time_limit, inference_limit or resource_limit
+    status: str  # complete, max_solutions, time_limit, wall_limit, inference_limit or resource_limit
     limit: str = ""  # the bound that stopped it, in words ("time limit of 10 s", "memory limit (...)")
 
     @property
@@ -327,23 +327,26 @@ def solutions(
     """Run `goal` (Prolog text) in a rule base's module and return its bindings.
 
     `max_solutions` 0 means all; `inferences` 0 means unbounded. The time
-    limit is `seconds`, else what is left of `budget`, else DEFAULT_SECONDS.
-    Bounds are enforced inside Prolog, so a long search always comes back.
-    InputError for `seconds` that are no time limit (nan, inf, 0). When the
-    budget carries a trace, the events the goal records (prolog/pysolve_trace.pl)
-    join it.
+    limit is `seconds`, else what is left of `budget`, else DEFAULT_SECONDS:
+    CPU seconds of this thread, counted by Prolog, with the wall clock as a
+    guard (`budget.wall_guard`). Bounds are enforced inside Prolog, so a long
+    search always comes back. InputError for `seconds` that are no time
+    limit (nan, inf, 0). When the budget carries a trace, the events the
+    goal records (prolog/pysolve_trace.pl) join it.
     """
     given_seconds = seconds
     if seconds is None:
         seconds = budget.remaining() if budget is not None else DEFAULT_SECONDS
+        guard = budget.wall_remaining() if budget is not None else wall_guard(seconds)
     else:
-        time_limit(float(seconds), "seconds")
+        seconds = time_limit(float(seconds), "seconds")
+        guard = wall_guard(seconds)
     module = load(rule_base)
     prolog = _engine()
-    seconds = max(float(seconds), 0.001)
+    seconds, guard = max(float(seconds), 0.001), max(float(guard), 0.001)
     call = (
         f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "
-        f"{int(max_solutions)}, {seconds}, {int(inferences)}, answer(Names, Rows, Wide), Status, Message)"
+        f"{int(max_solutions)}, {seconds}, {guard}, {int(inferences)}, answer(Names, Rows, Wide), Status, Message)"
     )
     with _lock, _interruptible(), _recording(prolog, budget.trace if budget is not None else None):
         rows = _materialise(prolog, call, maxresult=1)
@@ -357,10 +360,16 @@ def solutions(
     rows = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
     bindings = [dict(zip(row["Names"], values)) for values in rows]
     whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
-    limits = {"time_limit": f"time limit of {whole:g} s",
-              "inference_limit": f"inference limit of {inferences} inferences",
-              "resource_limit": str(row["Message"])}
-    return QueryResult(bindings, row["Status"], limits.get(row["Status"], ""))
+    return QueryResult(bindings, row["Status"], limit_words(row["Status"], whole, inferences, str(row["Message"])))
+
+
+def limit_words(status: str, seconds: float, inferences: int, message: str) -> str:
+    """The bound a query's `status` names, in words ("" when no bound stopped it): the time limit of `seconds`
+    CPU seconds, its wall-clock guard, `inferences`, or the memory limit Prolog's `message` names."""
+    return {"time_limit": f"time limit of {seconds:g} s",
+            "wall_limit": guard_words(seconds),
+            "inference_limit": f"inference limit of {inferences} inferences",
+            "resource_limit": message}.get(status, "")
 
 
 @contextlib.contextmanager

@@ -1,8 +1,12 @@
 """A node and time budget for one search, shared by the Python and miniKanren back ends.
 
-Prolog searches are bounded inside Prolog instead (`bridge.solutions` takes
-what is left of the same budget), since Python cannot interrupt a running
-Prolog call.
+Time is counted on the clock of the work: the CPU time of the thread doing
+the search (`time.thread_time`), so a busy machine slows an answer down but
+does not turn it into `unknown`. The wall clock is only an outer guard
+(`wall_guard`: 5x the limit plus a second) against work that sleeps or
+waits. Prolog searches are bounded inside Prolog instead, on Prolog's own
+CPU clock and the same guard (`bridge.solutions` takes what is left of the
+same budget), since Python cannot interrupt a running Prolog call.
 """
 
 from __future__ import annotations
@@ -18,7 +22,11 @@ from typing import Any
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.trace import Trace
 
-CLOCK_EVERY = 256  # nodes between looks at the clock
+CLOCK_PERIOD = 0.01  # CPU seconds of work between looks at the clock, about: the stride of nodes adapts to it
+MAX_STRIDE = 4096  # nodes between looks at the clock at most (cheap nodes)
+GUARD_FACTOR, GUARD_SLACK = 5.0, 1.0  # the wall-clock guard of a time limit: 5x the limit, plus a second
+CLOCK_WORDS = (f"CPU seconds of the work, so a busy machine does not cut it short; the wall clock stops it at "
+               f"{GUARD_FACTOR:g}x the limit plus {GUARD_SLACK:g} s")  # what every --seconds says in --help
 DEFAULT_SECONDS = 60.0  # the time limit of a search when nobody says otherwise
 MAX_SECONDS = 7 * 24 * 3600.0  # the longest time limit taken: a week (inf would be none; Prolog's alarm needs a number)
 
@@ -58,6 +66,25 @@ def request_bounds() -> tuple[float, threading.Event | None]:
 def _abandoned() -> bool:
     """True when this thread works for a request whose client has left."""
     return _request.gone is not None and _request.gone.is_set()
+
+
+def work_clock() -> float:
+    """CPU seconds of the calling thread: the clock every time limit counts on (Prolog, called in this thread,
+    counts here too)."""
+    return time.thread_time()
+
+
+def wall_guard(seconds: float) -> float:
+    """Wall seconds after which work with a time limit of `seconds` CPU seconds is stopped anyway: it slept,
+    waited or was starved of the processor for far longer than it worked."""
+    return seconds * GUARD_FACTOR + GUARD_SLACK
+
+
+def guard_words(seconds: float) -> str:
+    """The wall-clock guard of a time limit, in words, as a reason ends: why an answer came back as unknown
+    although its CPU time was within the limit."""
+    return (f"wall-clock guard of {wall_guard(seconds):g} s ({GUARD_FACTOR:g}x its time limit of {seconds:g} s "
+            f"plus {GUARD_SLACK:g} s: the work waited, slept or was starved of the processor)")
 
 
 def time_limit(seconds: float, what: str = "--seconds") -> float:
@@ -132,11 +159,13 @@ def interrupt_handled() -> None:
 
 
 class Budget:
-    """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out.
+    """Counts the nodes a search visits; `spend()` raises SearchLimitExceeded when they run out, or its time.
 
-    Made in a web worker, its time limit is at most the request's cap (see `serving`), unbounded included.
-    The search also finds here the recorder of its trace, `trace` (None: nothing is recorded; see
-    pysolve.trace), since the budget is what every search is handed.
+    `seconds` is CPU time of the thread that does the work (`work_clock`), looked at about every
+    CLOCK_PERIOD of it whatever a node costs, and within `wall_guard(seconds)` of the wall clock. Made in a
+    web worker, its time limit is at most the request's cap (see `serving`), unbounded included. The search
+    also finds here the recorder of its trace, `trace` (None: nothing is recorded; see pysolve.trace), since
+    the budget is what every search is handed.
     """
 
     def __init__(self, nodes: int = 0, seconds: float = 0.0, label: str = "search") -> None:
@@ -147,35 +176,64 @@ class Budget:
         self.seconds = min(seconds or cap, cap) if cap else seconds
         self.spent = 0
         self.started = time.perf_counter()
+        self._thread, self._cpu_started = threading.get_ident(), work_clock()
+        self._stride, self._next_look, self._last_look = 1, 1, self._cpu_started
         self.trace: Trace | None = None
 
     def spend(self, nodes: int = 1) -> None:
         """Count `nodes` nodes; raise SearchLimitExceeded when the node or time budget is gone."""
-        before, self.spent = self.spent, self.spent + nodes
+        self.spent += nodes
         if self.nodes and self.spent > self.nodes:
             raise SearchLimitExceeded(f"{self.label} passed its budget of {self.nodes} nodes")
-        if self.spent // CLOCK_EVERY != before // CLOCK_EVERY:
+        if self.spent >= self._next_look:
             self.check()
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds the work has taken so far, on the clock of the thread that asks. A budget made in one
+        thread and spent in another carries over what it counted at its last look in the first."""
+        if threading.get_ident() != self._thread:
+            counted = self._last_look - self._cpu_started
+            self._thread, self._last_look = threading.get_ident(), work_clock()
+            self._cpu_started = self._last_look - counted
+        return work_clock() - self._cpu_started
+
     def check(self) -> None:
-        """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables) or
-        the request it works for was abandoned; KeyboardInterrupt when Ctrl-C arrived and was lost on the way
-        (see on_interrupt)."""
+        """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables),
+        its wall-clock guard passed, or the request it works for was abandoned; KeyboardInterrupt when Ctrl-C
+        arrived and was lost on the way (see on_interrupt). Sets how many nodes pass before the next look, so
+        that about CLOCK_PERIOD of CPU time passes between looks."""
         if _interrupted:
             raise KeyboardInterrupt
         if _abandoned():
             raise SearchLimitExceeded(f"{self.label} was stopped: the request that asked for it was abandoned")
-        if self.seconds and time.perf_counter() - self.started > self.seconds:
+        used = self.cpu_seconds()
+        now = self._cpu_started + used
+        since, self._last_look = now - self._last_look, now
+        self._stride = max(1, self._stride // 2) if since > 2 * CLOCK_PERIOD else \
+            min(MAX_STRIDE, self._stride * 2) if since < CLOCK_PERIOD / 2 else self._stride
+        self._next_look = self.spent + self._stride
+        if not self.seconds:
+            return
+        if used > self.seconds:
             raise SearchLimitExceeded(f"{self.label} passed its time limit of {self.seconds:g} s")
+        if time.perf_counter() - self.started > wall_guard(self.seconds):
+            raise SearchLimitExceeded(f"{self.label} passed its {guard_words(self.seconds)}")
 
     def remaining(self) -> float:
-        """Seconds left of the time budget (0 when it is gone, or its request abandoned); DEFAULT_SECONDS when
-        unbounded."""
+        """CPU seconds left of the time budget (0 when it is gone, or its request abandoned); DEFAULT_SECONDS
+        when unbounded."""
         if _abandoned():
             return 0.0
         if not self.seconds:
             return DEFAULT_SECONDS
-        return max(self.seconds - (time.perf_counter() - self.started), 0.0)
+        return max(self.seconds - self.cpu_seconds(), 0.0)
+
+    def wall_remaining(self) -> float:
+        """Wall seconds left before the budget's guard (`wall_guard`); the guard of DEFAULT_SECONDS when
+        unbounded."""
+        if not self.seconds:
+            return wall_guard(DEFAULT_SECONDS)
+        return max(wall_guard(self.seconds) - (time.perf_counter() - self.started), 0.0)
 
     def tick(self) -> Any:
         """A miniKanren goal that spends one node of this budget and succeeds once."""

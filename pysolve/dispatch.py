@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pysolve import backends, files, memory
 from pysolve import options as _options
 from pysolve.answers import UNKNOWN, Answer, Found, stopped
-from pysolve.budget import Budget
+from pysolve.budget import Budget, work_clock
 from pysolve.catalogue import Catalogue, Note, build_catalogue
 from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
 from pysolve.options import Option
@@ -233,12 +233,13 @@ class Dispatch:
         return answer
 
     def run(self, name: str, solver: Callable[[Any], Found], question: Any) -> Answer:
-        """Time `solver`'s answer to `question` and build the Answer, under back end `name`.
+        """Time `solver`'s answer to `question` and build the Answer, under back end `name`: `seconds` of the
+        wall clock, `cpu_seconds` of this thread's CPU time (the clock its time limit counts on).
 
         A search that runs out of its budget, of Python's recursion depth or of memory answers
         `unknown`, with the reason in `stats`.
         """
-        started, out_of_memory = time.perf_counter(), False
+        started, started_cpu, out_of_memory = time.perf_counter(), work_clock(), False
         try:
             found = solver(question)
         except SearchLimitExceeded as error:
@@ -250,14 +251,14 @@ class Dispatch:
             out_of_memory = True  # the reason is written below, once the search's frames are freed
         if out_of_memory:
             found = stopped(memory.exhausted(f"{name} {self.name} search"))
-        seconds = time.perf_counter() - started
+        seconds, cpu_seconds = time.perf_counter() - started, work_clock() - started_cpu
         if not isinstance(found, Found):
             raise TypeError(f"back end {name!r} returned {type(found).__name__}; it must return pysolve.Found")
         return Answer(
             puzzle=self.name,
             backend=name,
             solutions=found.solutions,
-            stats={"seconds": round(seconds, 6), **found.stats},
+            stats={"seconds": round(seconds, 6), "cpu_seconds": round(cpu_seconds, 6), **found.stats},
             count=found.count,
             status=found.status,
             question=self.describe(question),

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pysolve import files
-from pysolve.budget import MAX_SECONDS
+from pysolve.budget import CLOCK_WORDS, MAX_SECONDS
 from pysolve.errors import InputError, UnknownName
 
 KINDS = (str, int, float, bool)
@@ -114,8 +114,9 @@ class Option:
 
 
 def seconds_option(default: float, help: str) -> Option:
-    """The `seconds` option of a search: its time limit, above 0 and at most budget.MAX_SECONDS (a week)."""
-    return Option("seconds", float, default, help, above=0, maximum=MAX_SECONDS)
+    """The `seconds` option of a search: its time limit, above 0 and at most budget.MAX_SECONDS (a week), counted
+    on the clock of the work (CPU seconds), as its help says."""
+    return Option("seconds", float, default, f"{help}; {CLOCK_WORDS}", above=0, maximum=MAX_SECONDS)
 
 
 GENERATED_OUT = Option("out", metavar="OUT", output=True,  # every generator's, beside its own options

@@ -2,22 +2,28 @@
 
 The parts of a question partition its solutions, so their counts add up to
 the serial count, whatever runs them: a pool of processes (`--workers N`) or
-an existing Dask cluster (`--cluster ADDRESS`). Every part gets what is left
-of the question's time limit when it starts (a wall-clock deadline, shared
-by the machines of a cluster); one part out of time makes the whole count
-`unknown`, with the parts that did finish adding up to an "at least".
+an existing Dask cluster (`--cluster ADDRESS`). The question's time limit is
+each worker's: CPU seconds of its own, spent over the parts it runs (every
+part gets what is left of them when it starts), with the wall-clock guard
+of the limit (`budget.wall_guard`, from the start of the count, shared by
+the machines of a cluster) over them all. One part out of time makes the
+whole count `unknown`, with the parts that did finish adding up to an "at
+least".
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
+import uuid
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, as_completed
 from typing import Any
 
 from pysolve import backends, executors, puzzles
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer
+from pysolve.budget import guard_words, wall_guard, work_clock
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import Progress
@@ -25,12 +31,17 @@ from pysolve.report import Progress
 
 @dataclasses.dataclass(frozen=True)
 class Part:
-    """One sub-question, the back end to ask, and the wall-clock time (time.time()) it must end by."""
+    """One sub-question, the back end to ask, the count it belongs to (`run`: the workers' CPU time is counted
+    per count) and the wall-clock time (time.time()) past which no part starts: the limit's guard."""
 
     puzzle: str
     question: Any
     backend: str
-    deadline: float
+    run: str
+    guard: float
+
+
+_cpu_started: dict[tuple[str, int], float] = {}  # (count, thread) -> the thread's CPU clock at its first part
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,14 +55,16 @@ class PartCount:
 
 
 def count_part(part: Part) -> PartCount:
-    """Count one part on its back end, within what is left of the deadline (runs in a worker, whose back end
-    starts first: its start-up is spent from the deadline too)."""
+    """Count one part on its back end, within what is left of this worker's CPU time for the count (runs in a
+    worker, whose back end starts first: its start-up is spent from that time too)."""
     puzzle = puzzles.get(part.puzzle)
+    limit = part.question.seconds
+    started = _cpu_started.setdefault((part.run, threading.get_ident()), work_clock())
     backends.require(part.backend)
-    left = part.deadline - time.time()
-    if left <= 0:
-        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed its time limit of {part.question.seconds:g} s "
-                                     "before this part started", 0.0)
+    left = limit - (work_clock() - started)
+    if left <= 0 or time.time() > part.guard:
+        why = f"its time limit of {limit:g} s" if left <= 0 else guard_words(limit)
+        return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed {why} before this part started", 0.0)
     answer = puzzle.solve(dataclasses.replace(part.question, seconds=left), part.backend)
     return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"])
 
@@ -61,21 +74,24 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     """Count `question`'s solutions as the sum of its parts' counts, the parts run by up to `workers`
     processes (no more than help: `executors.useful_workers`) or on the Dask cluster at `cluster` (in this
     process when neither), with progress on a terminal.
-    InputError when the question cannot be split. The time limit runs from the start: the split spends it too."""
-    started, deadline = time.perf_counter(), time.time() + question.seconds
+    InputError when the question cannot be split. The time limit is each worker's CPU time (this process's,
+    when it runs the parts itself, spent on the split too)."""
+    started, guard, run = time.perf_counter(), time.time() + wall_guard(question.seconds), uuid.uuid4().hex
+    _cpu_started[run, threading.get_ident()] = work_clock()  # parts run here share this thread's time
     parts = puzzle.split(question)
     if parts is None:
         raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
                          f"(only {puzzle.splits} can)")
     backend = backend or puzzle.default_backend(question)
     processes = executors.useful_workers(workers, len(parts))
-    work = [Part(puzzle.name, part, backend, deadline) for part in parts]
+    work = [Part(puzzle.name, part, backend, run, guard) for part in parts]
     progress = Progress(len(work), f"{puzzle.name} count, parts")
     try:
         with executors.executor(processes, cluster) as chosen:
             results = run_parts(work, chosen, progress.step)
     finally:
         progress.close()
+        _cpu_started.pop((run, threading.get_ident()), None)
     return summed(puzzle, question, backend, results, time.perf_counter() - started,
                   cluster or ran_on(processes, workers))
 

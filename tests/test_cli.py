@@ -166,7 +166,7 @@ def test_an_interrupt_swallowed_by_a_finaliser_still_ends_the_search(monkeypatch
     Dropped()
     search = budget_module.Budget(label="long search")
     with pytest.raises(KeyboardInterrupt):
-        for _ in range(budget_module.CLOCK_EVERY):
+        for _ in range(budget_module.MAX_STRIDE):
             search.spend()
 
 

@@ -30,7 +30,7 @@ SHAPE_ATTEMPTS = 30
 # per uniqueness check while removing givens (propagating search nodes); the same share
 # as in a FAST solve, so that `solve --count 2` proves every generated puzzle unique at once
 CHECK_NODES = python.LOGIC_FIRST_NODES
-REMOVAL_SECONDS = 60.0  # taking givens away stops here: the puzzle keeps the givens it has, still unique
+REMOVAL_SECONDS = 60.0  # CPU seconds of a generation: taking givens away stops here, the puzzle keeps the givens it has
 
 
 @dataclass(frozen=True)
@@ -84,10 +84,11 @@ def connected(board: Board) -> bool:
         reach = grown
 
 
-def hamiltonian_path(board: Board, rng: random.Random) -> list[int]:
-    """A random Hamiltonian king path through the open cells, or InputError when none is found."""
+def hamiltonian_path(board: Board, rng: random.Random, clock: Budget | None = None) -> list[int]:
+    """A random Hamiltonian king path through the open cells, or InputError when none is found;
+    SearchLimitExceeded when `clock` runs out first."""
     for _ in range(PATH_ATTEMPTS):
-        path = warnsdorff_path(board, rng)
+        path = warnsdorff_path(board, rng, clock or Budget())
         if path:
             backbite(path, board, rng, 10 * board.size)
             return path
@@ -95,19 +96,21 @@ def hamiltonian_path(board: Board, rng: random.Random) -> list[int]:
                      f"(tried {PATH_ATTEMPTS} times); the shape may have none")
 
 
-def warnsdorff_path(board: Board, rng: random.Random) -> list[int] | None:
-    """A Hamiltonian path by depth-first Warnsdorff search from a random low-degree cell, or None."""
+def warnsdorff_path(board: Board, rng: random.Random, clock: Budget) -> list[int] | None:
+    """A Hamiltonian path by depth-first Warnsdorff search from a random low-degree cell, or None when
+    PATH_NODES pass first; SearchLimitExceeded when `clock` runs out."""
     degree = [len(others) for others in board.neighbours]
     lowest = min(degree)
     start = rng.choice([i for i in range(board.size) if degree[i] <= lowest + 1])
     bits = python.Bits(board)
     path, used, budget = [start], {start}, Budget(PATH_NODES)
+    taken = bits.bit[start]  # the cells of `used`, as bits
 
     def free_neighbours(cell: int) -> list[int]:
         return [other for other in board.neighbours[cell] if other not in used]
 
     def cut_off(head: int) -> bool:
-        free = bits.open & ~sum(bits.bit[i] for i in used)
+        free = bits.open & ~taken
         reach = frontier = bits.bit[head]
         while frontier:
             frontier = bits.spread(frontier) & free & ~reach
@@ -115,7 +118,9 @@ def warnsdorff_path(board: Board, rng: random.Random) -> list[int] | None:
         return free & ~reach != 0
 
     def extend(head: int) -> bool:
+        nonlocal taken
         budget.spend()
+        clock.spend()
         if len(path) == board.size:
             return True
         options = free_neighbours(head)
@@ -124,16 +129,19 @@ def warnsdorff_path(board: Board, rng: random.Random) -> list[int] | None:
         for other in options:
             path.append(other)
             used.add(other)
+            taken |= bits.bit[other]
             if not cut_off(other) and extend(other):
                 return True
             path.pop()
             used.discard(other)
+            taken &= ~bits.bit[other]
         return False
 
     try:
         with python.deep_enough(board):
             return path if extend(start) else None
     except SearchLimitExceeded:
+        clock.check()  # raised again when the clock ran out, not the nodes of this attempt
         return None
 
 
@@ -163,15 +171,17 @@ def is_unique(board: Board, nodes: int) -> tuple[bool, int]:
     return found.status == SOLVED and len(found.solutions) == 1, found.stats["states"]
 
 
-def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Random) -> tuple[set[int], str]:
-    """Take givens away in random order while the puzzle stays provably unique; keep 1 and N. Stops at
-    the recipe's time limit with the givens it has (each removal kept was proved unique), saying so."""
+def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Random,
+                  clock: Budget) -> tuple[set[int], str]:
+    """Take givens away in random order while the puzzle stays provably unique; keep 1 and N. Stops when
+    `clock` (the recipe's time limit) runs out, with the givens it has (each removal kept was proved unique),
+    saying so."""
     n = shape.size
     shown = set(range(1, n + 1))
     keep_at_least = max(2, math.ceil(recipe.givens * n))
     order = list(range(2, n))
     rng.shuffle(order)
-    clock = Budget(seconds=recipe.seconds, label="taking givens away")
+    clock.label = "taking givens away"
     progress = Progress(len(order), "hidato generate: uniqueness checks")
     try:
         for number in order:
@@ -198,7 +208,7 @@ def difficulty(nodes: int) -> str:
     return "expert"
 
 
-def shape_and_path(recipe: Recipe, rng: random.Random) -> tuple[Board, list[int]]:
+def shape_and_path(recipe: Recipe, rng: random.Random, clock: Budget) -> tuple[Board, list[int]]:
     """The board's shape and a random Hamiltonian path through it. Random holes may leave a connected shape
     that no path covers (a cell walled into a corner): they are drawn again, up to SHAPE_ATTEMPTS times in
     all; a seed whose first draw has a path makes what it always made."""
@@ -206,18 +216,19 @@ def shape_and_path(recipe: Recipe, rng: random.Random) -> tuple[Board, list[int]
     for _ in range(SHAPE_ATTEMPTS - 1 if recipe.holes else 0):
         shape = with_holes(base, recipe.holes, rng)
         with contextlib.suppress(InputError):
-            return shape, hamiltonian_path(shape, rng)
+            return shape, hamiltonian_path(shape, rng, clock)
     shape = with_holes(base, recipe.holes, rng) if recipe.holes else base
     if not connected(shape):
         raise InputError(f"{shape.source}: the open cells are not king-connected, no path covers them")
-    return shape, hamiltonian_path(shape, rng)
+    return shape, hamiltonian_path(shape, rng, clock)
 
 
 def generate(recipe: Recipe) -> dict[str, Any]:
     """A unique-solution puzzle by the recipe, as JSON-able data with its solution and seed."""
     rng = random.Random(recipe.seed)
-    shape, path = shape_and_path(recipe, rng)
-    shown, stopped = remove_givens(shape, path, recipe, rng)
+    clock = Budget(seconds=recipe.seconds, label="finding a path through the board")
+    shape, path = shape_and_path(recipe, rng, clock)
+    shown, stopped = remove_givens(shape, path, recipe, rng, clock)
     puzzle = make_board(puzzle_rows(shape, path, shown), "generated")
     unique, nodes = is_unique(puzzle, 0)
     return {**({"stopped": stopped} if stopped else {}),
