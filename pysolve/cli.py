@@ -110,7 +110,8 @@ def build_parser() -> Parser:
                        help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
     query.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
     query.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
-    query.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS, help=f"time limit of the goal, inside Prolog; {budget.CLOCK_WORDS}")
+    query.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS,
+                       help=f"time limit of the goal, inside Prolog; {budget.CLOCK_WORDS}")
     query.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
                        help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
     query.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")

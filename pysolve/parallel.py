@@ -46,12 +46,13 @@ _cpu_started: dict[tuple[str, int], float] = {}  # (count, thread) -> the thread
 
 @dataclasses.dataclass(frozen=True)
 class PartCount:
-    """What one part found: its status, count, the reason when unknown, and its own seconds."""
+    """What one part found: its status, count, the reason when unknown, and its own seconds (wall and CPU)."""
 
     status: str
     count: int
     reason: str
     seconds: float
+    cpu_seconds: float = 0.0
 
 
 def count_part(part: Part) -> PartCount:
@@ -66,7 +67,8 @@ def count_part(part: Part) -> PartCount:
         why = f"its time limit of {limit:g} s" if left <= 0 else guard_words(limit)
         return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed {why} before this part started", 0.0)
     answer = puzzle.solve(dataclasses.replace(part.question, seconds=left), part.backend)
-    return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"])
+    return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"],
+                     answer.stats["cpu_seconds"])
 
 
 def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, workers: int = 1,
@@ -77,6 +79,7 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     InputError when the question cannot be split. The time limit is each worker's CPU time (this process's,
     when it runs the parts itself, spent on the split too)."""
     started, guard, run = time.perf_counter(), time.time() + wall_guard(question.seconds), uuid.uuid4().hex
+    started_cpu = work_clock()
     _cpu_started[run, threading.get_ident()] = work_clock()  # parts run here share this thread's time
     parts = puzzle.split(question)
     if parts is None:
@@ -92,8 +95,9 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     finally:
         progress.close()
         _cpu_started.pop((run, threading.get_ident()), None)
+    elsewhere = sum(result.cpu_seconds for result in results) if chosen is not None else 0.0
     return summed(puzzle, question, backend, results, time.perf_counter() - started,
-                  cluster or ran_on(processes, workers))
+                  work_clock() - started_cpu + elsewhere, cluster or ran_on(processes, workers))
 
 
 def ran_on(processes: int, asked: int) -> str:
@@ -120,12 +124,14 @@ def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[s
 
 
 def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount], seconds: float,
-           ran_on: str) -> Answer:
-    """The parts' counts added up into one Answer (unknown when any part is, with its reason)."""
+           cpu_seconds: float, ran_on: str) -> Answer:
+    """The parts' counts added up into one Answer (unknown when any part is, with its reason), taken in
+    `seconds` of the wall clock and `cpu_seconds` of every process's CPU time."""
     total = puzzle.total(question, [result.count for result in results])
     stopped = [result for result in results if result.status == UNKNOWN]
     status = UNKNOWN if stopped else SOLVED if total else NO_SOLUTION
-    stats: dict[str, Any] = {"seconds": round(seconds, 6), "parts": len(results), "ran_on": ran_on,
+    stats: dict[str, Any] = {"seconds": round(seconds, 6), "cpu_seconds": round(cpu_seconds, 6), "parts": len(results),
+                             "ran_on": ran_on,
                              "part_seconds": round(sum(result.seconds for result in results), 6)}
     if stopped:
         stats["reason"] = f"{len(stopped)} of {len(results)} parts unknown: {stopped[0].reason}"

@@ -19,6 +19,7 @@ from pysolve.azul.model import RandomStream
 from pysolve.azul.search import Mcts, Minimax
 from pysolve.azul.strategies import strategy, strategy_name
 from pysolve.azul.tree import Game, State
+from pysolve.budget import most_work
 from pysolve.cli import main
 from pysolve.errors import InputError, UnknownName
 
@@ -74,13 +75,11 @@ def test_iteration_budget_is_exact_and_the_root_is_left_alone():
 
 def test_time_budget_is_honoured():
     root = dealt(6)
-    start = time.perf_counter()
+    start = time.thread_time()
     move, done = Mcts(seconds=0.1).search(root, random.Random(2))
-    elapsed = time.perf_counter() - start
+    spent = time.thread_time() - start  # the clock the player counts on: a loaded machine slows, not cuts, it
     assert done >= 5 and move in root.legal_moves()
-    # one iteration (well under a millisecond) past the deadline at most; the rest is room for a loaded
-    # machine, where the process may wait tenths of a second for a core (0.22 s seen under a parallel job)
-    assert elapsed < 0.1 + 0.4
+    assert 0.1 <= spent <= most_work(0.1)  # one iteration (well under a millisecond) past the limit at most
 
 
 def test_playouts_past_the_round_draw_deals_from_the_bag():

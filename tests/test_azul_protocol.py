@@ -24,6 +24,7 @@ from pysolve.azul.protocol import STARTUP_SECONDS, Agent, AgentFault, serve
 from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax, Node, pruned
 from pysolve.azul.strategies import strategy
 from pysolve.azul.tree import Game, State
+from pysolve.budget import most_work
 from pysolve.cli import main
 from pysolve.errors import InputError
 
@@ -320,16 +321,16 @@ def test_minimax_by_the_clock_plays_the_deepest_search_it_finished():
     snapshot, moves = state.to_json(), state.legal_moves()
     no_time = Minimax(depth=MAX_DEPTH, seconds=1e-9)(snapshot, moves, RandomStream(1))
     assert no_time == Minimax(1)(snapshot, moves, RandomStream(1))  # one ply always finishes, nothing deeper did
-    started = time.monotonic()
+    started = time.thread_time()  # the clock the player counts on
     timed = Minimax(depth=MAX_DEPTH, seconds=0.3)(snapshot, moves, RandomStream(1))
-    assert time.monotonic() - started < 3 and timed in moves
+    assert time.thread_time() - started <= most_work(0.3) and timed in moves
 
 
 def test_mcts_by_the_clock_stops_near_its_time():
     state = deciding(3, "grey", 5, 20)
-    started = time.monotonic()
+    started = time.thread_time()  # the clock the player counts on
     move, iterations = Mcts(seconds=0.3).search(state, random.Random(1))
-    assert time.monotonic() - started < 3 and move in state.legal_moves() and iterations >= 1
+    assert time.thread_time() - started <= most_work(0.3) and move in state.legal_moves() and iterations >= 1
 
 
 def test_a_narrow_tree_keeps_the_best_line_moves_and_the_floor_only_when_nothing_else_is_left():

@@ -15,7 +15,7 @@ from pysolve import backends, bridge
 from pysolve import cli as cli_module
 from pysolve.answers import Found
 from pysolve.bridge import Var
-from pysolve.budget import Budget
+from pysolve.budget import Budget, most_work
 from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import SOLVED, UNKNOWN
@@ -543,7 +543,7 @@ def test_kanren_building_its_tables_keeps_the_time_limit(tmp_path, monkeypatch):
     path.write_text(model.dump(generate(30, 30, 2, 1)))
     answer = PUZZLE.solve(PUZZLE.question(file=str(path), seconds=1), "kanren")
     assert answer.status == UNKNOWN and "time limit of 1 s" in answer.stats["reason"]
-    assert answer.stats["seconds"] < 3
+    assert answer.stats["cpu_seconds"] <= most_work(1)
 
 
 def test_past_its_default_sizes_the_relation_answers_only_when_asked_by_name(monkeypatch):
@@ -564,14 +564,14 @@ def test_every_back_end_answers_unknown_when_its_time_runs_out(pysolve_backend, 
                           pysolve_backend)
     assert (answer.status, answer.solutions) == (UNKNOWN, [])
     assert answer.stats["reason"] == "squares search passed its time limit of 0.3 s"
-    assert answer.stats["seconds"] < 5
+    assert answer.stats["cpu_seconds"] <= most_work(0.3)
 
 
 def test_minikanren_answers_unknown_when_its_time_runs_out():
     answer = PUZZLE.solve(Question(model.load("eternity-6x6"), FIRST, seconds=0.3), "kanren")  # about 8 s
     assert (answer.status, answer.solutions) == (UNKNOWN, [])
     assert answer.stats["reason"] == "squares search passed its time limit of 0.3 s"
-    assert answer.stats["seconds"] < 5
+    assert answer.stats["cpu_seconds"] <= most_work(0.3)
 
 
 def test_a_count_out_of_time_is_drawn_as_no_answer_with_its_reason():
@@ -844,7 +844,7 @@ def test_the_options_ask_the_question_and_the_help_shows_them(cli, capsys):
     assert question == Question(model.load("eternity-3x3"), COUNT, True, "original", 5.0)
     assert PUZZLE.question() == Question(model.load("insects"))
     assert cli(["solve", "squares", "--help"]) == 0
-    usage = capsys.readouterr().out
+    usage = " ".join(capsys.readouterr().out.split())  # as read, whatever the lines' wrapping
     assert "[--all | --count]" in usage and "--trace-html OUT" in usage and "(default 60)" in usage
     assert "--trace FILE" in usage
 

@@ -466,7 +466,7 @@ def test_a_full_line_is_503_at_once_and_a_search_whose_client_left_stops() -> No
         time.sleep(1.5)  # every one accepted: running or waiting
         started = time.monotonic()
         status, answer, response = Connection(url, timeout=10).ask("POST", "/api/crosscheck", raw(QUICK))
-        assert (status, time.monotonic() - started < 1) == (503, True)
+        assert (status, time.monotonic() - started < 10) == (503, True)  # at once: not queued behind 30 s searches
         assert "the server is busy" in one_line(answer) and response.getheader("retry-after") == "5"
         for client in clients:
             client.close()

@@ -23,7 +23,9 @@ wall with one-round playouts the tree and the playouts run on `offer.Offer`,
 the round packed on integers: the same moves, gains and worth as a State's,
 without building a canonical state for each. Every random number comes from a generator
 seeded by one number of the game's stream, so a seeded game is the same
-game every time; a time budget (seconds per move) makes it depend on speed.
+game every time; a time budget (seconds per move, CPU seconds of the thread
+that searches: a busy machine does not weaken a player) makes it depend on
+speed.
 
 `Minimax` is paranoid alpha-beta to `depth` plies inside the round (a round's
 end or the game's end is a leaf): the mover maximises its lead over the best
@@ -35,7 +37,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -44,6 +45,7 @@ from pysolve.azul.heuristics import move_gain, utilities, values
 from pysolve.azul.model import Move, RandomStream, feasible, is_tiling
 from pysolve.azul.offer import Offer
 from pysolve.azul.tree import State
+from pysolve.budget import work_clock
 from pysolve.errors import InputError
 
 PLAYOUTS = ("random", "greedy")
@@ -174,9 +176,9 @@ class Mcts:
         root = Node(Offer(root_state) if packed else root_state, players, self.width)
         if len(root.untried) == 1:
             return root.untried[0], 0
-        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        deadline = work_clock() + self.seconds if self.seconds else None
         done = 0  # one iteration at least, so that the root has a child to choose however short the time
-        while not done or (done < self.iterations if deadline is None else time.perf_counter() < deadline):
+        while not done or (done < self.iterations if deadline is None else work_clock() < deadline):
             self._iterate(root, players, generator)
             done += 1
         move = max(root.children.items(), key=lambda item: item[1].visits)[0]
@@ -253,7 +255,7 @@ class Minimax:
         root = State.from_json(dict(state))
         if self.seconds is None:
             return self._best(root, self.depth, None)
-        deadline = time.perf_counter() + self.seconds
+        deadline = work_clock() + self.seconds
         chosen = self._best(root, 1, None)  # one ply always finishes
         for depth in range(2, self.depth + 1):
             try:
@@ -281,7 +283,7 @@ class Minimax:
     def _value(self, state: State, seat: int, depth: int, alpha: float, beta: float,
                deadline: float | None) -> float:
         """The lead of `seat` over the best other seat, searched `depth` more plies."""
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and work_clock() > deadline:
             raise _OutOfTime
         if depth == 0 or state.is_chance_node or state.is_terminal:
             worth = values(state.to_json())

@@ -64,7 +64,7 @@ class HidatoPuzzle(BoardPuzzle):
         Option("nodes", int, generate.CHECK_NODES, above=0,
                help="node budget of each uniqueness check (candidates over it are discarded)"),
         seconds_option(generate.REMOVAL_SECONDS,
-                       "time limit of the generation (CPU seconds); past it the puzzle keeps the givens it has (still unique)"),
+                       "time limit of the generation; past it the puzzle keeps the givens it has (still unique)"),
     )
 
     def ask(self, file: str, count: int | None, validate: bool, strategy: str, seconds: float,
