@@ -3,6 +3,12 @@
 Each task must be picklable and import what it needs itself; a spawned
 process starts its own SWI-Prolog, so nothing of this process's engine is
 shared (a forked copy of a running engine is not safe).
+
+Ctrl-C is the parent's alone: a pool's processes ignore SIGINT from birth
+(a terminal sends it to every process of the group, and a worker would
+print a traceback of its own), and the parent kills them at once when an
+interrupt or an error leaves the pool, so an interrupted run ends within a
+moment instead of when its workers finish.
 """
 
 from __future__ import annotations
@@ -10,8 +16,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,9 +29,67 @@ from pysolve.files import excerpt
 CLUSTER_FORM = "tcp://HOST:PORT"  # the scheduler addresses pysolve connects to (no TLS certificates to pass)
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of `workers` fresh processes (spawned: each starts its own SWI-Prolog)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+class WorkerPool(ProcessPoolExecutor):
+    """A pool of fresh processes (spawned: each starts its own SWI-Prolog) that ignore Ctrl-C, and that `kill`
+    stops at once.
+
+    The processes start in `submit` (Python starts a spawned pool's workers as work arrives), with SIGINT
+    blocked, and keep it blocked all their lives: a Ctrl-C while one imports pysolve, before any code of
+    ours runs there, stays pending until `_ignore_interrupts` discards it, and none reaches Prolog later.
+    """
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                         initializer=_ignore_interrupts)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        """Submit `fn(*args, **kwargs)`, starting a worker for it if one is due, with interrupts held back."""
+        with _interrupts_held():
+            return super().submit(fn, *args, **kwargs)
+
+    def kill(self) -> None:
+        """Kill every worker now, whatever it is doing, and give up the work not done (what Python 3.14's
+        `kill_workers` does; the pool keeps its workers in `_processes` in every version since 3.8)."""
+        processes = list((self._processes or {}).values())  # None once the pool is shut down
+        for process in processes:
+            process.kill()
+        self.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.join()  # reaped: none is left behind as a zombie of this process
+
+
+def process_pool(workers: int) -> WorkerPool:
+    """A pool of `workers` fresh processes that ignore Ctrl-C (see WorkerPool)."""
+    return WorkerPool(workers)
+
+
+def _ignore_interrupts() -> None:
+    """A worker's first act: ignore SIGINT, which drops one that arrived while it started. The block it was
+    born with (see WorkerPool) stays: SWI-Prolog, once started here, takes SIGINT for itself while a goal
+    runs, and would stop the goal (or, on a terminal, ask what to do) when the signal got through."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """While the block runs, SIGINT is blocked in this thread (a process started here inherits the block)
+    and, in the main thread, a Ctrl-C raises nothing: it is delivered when the block ends. So the pool
+    never loses track of a worker it was starting when KeyboardInterrupt struck, which `kill` would then
+    miss and Python's exit would wait on for ever."""
+    held: list[int] = []
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    handler = signal.getsignal(signal.SIGINT) if in_main_thread else None  # None too: one not set from Python
+    if handler is not None:
+        signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+        if held:
+            signal.raise_signal(signal.SIGINT)  # to the handler the block found, as if it came now
 
 
 def dask_executor(address: str) -> tuple[Any, Executor]:
@@ -87,7 +153,8 @@ def check_workers(workers: int) -> int:
 @contextlib.contextmanager
 def executor(workers: int = 1, cluster: str | None = None) -> Iterator[Executor | None]:
     """The executor for `cluster` (a Dask address) or `workers` processes; None means in this process.
-    Shut down (and the cluster's client closed) on the way out."""
+    Shut down (and the cluster's client closed) on the way out; a pool's processes are killed at once when
+    an exception (Ctrl-C's KeyboardInterrupt included) leaves the block."""
     check_workers(workers)
     client, chosen = None, None
     if cluster:
@@ -96,9 +163,13 @@ def executor(workers: int = 1, cluster: str | None = None) -> Iterator[Executor 
         chosen = process_pool(workers)
     try:
         yield chosen
+    except BaseException:
+        if isinstance(chosen, WorkerPool):
+            chosen.kill()
+        raise
     finally:
         if isinstance(chosen, ProcessPoolExecutor):
-            chosen.shutdown(cancel_futures=True)  # after Ctrl-C or an error, parts not started never start
+            chosen.shutdown(cancel_futures=True)  # after an error, parts not started never start
         elif chosen is not None:
             chosen.shutdown()
         if client is not None:
