@@ -39,3 +39,18 @@ class PrologError(PysolveError):
 
 class SearchLimitExceeded(PysolveError):
     """A search ran out of its time, inference or node budget before answering."""
+
+
+class RulesCrashed(PrologError):
+    """Rules of one's own ended the Prolog engine running them (pysolve.sandbox's child process): they called
+    halt/0 or abort/0, or the engine died (a signal, a write past its bound). The message is the one-line
+    verdict; `kind` is halt, abort or died; `detail` adds what the engine last wrote to standard error."""
+
+    def __init__(self, message: str, kind: str, detail: str = "") -> None:
+        super().__init__(message, detail)
+        self.kind = kind
+
+
+class RulesRefused(PrologError):
+    """Rules of one's own called a predicate that starts a process (shell/1, process_create/3, fork/1, ...),
+    which pysolve refuses to run for rules it checks."""

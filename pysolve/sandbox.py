@@ -1,0 +1,477 @@
+"""Rules a user brings run here: in a `swipl` child process of their own, never in pysolve's engine.
+
+A rule base of one's own (`pysolve check PUZZLE RULES.pl`, `pysolve query`,
+`pysolve.query`, `pysolve.RuleBase`) may halt, abort, loop in C, overflow
+its stacks, print, or try to start a process. In pysolve's embedded engine
+(pysolve.bridge) any of these would end, hang or garble pysolve itself; in
+the child (prolog/pysolve_sandbox.pl) they end at most the child, and each
+comes back as a one-line verdict (`RulesCrashed`, `RulesRefused`) or as a
+limit (`QueryResult.status`). One child serves a pysolve process, warm, for
+every question; the next question after a death starts a fresh one (and
+loads the rule base again).
+
+The child's bounds: its goals' CPU limit and wall-clock guard inside Prolog
+(pysolve_bridge:bounded_solutions/9, the same as in-process), the wall-clock
+guard again from here (the child is killed past it), RLIMIT_CPU a little past
+each goal's limit (for C code that never looks at Prolog's alarms), an
+address-space bound with Prolog's stacks well inside it (so a deep recursion
+is a memory limit, not a crash), and a bound on the bytes it may write.
+What the rules print goes to files of their own, only measured.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import math
+import os
+import re
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pysolve import bridge, memory
+from pysolve.budget import DEFAULT_SECONDS, guard_words, time_limit, wall_guard
+from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesRefused
+from pysolve.paths import rule_base_dir
+
+MEMORY = 2 * 2**30          # the child's address space when the run sets no memory bound of its own
+MAX_STACK = 2**30           # Prolog's stack limit at most (SWI-Prolog's own default)...
+STACK_SHARE = 4             # ...and at most this fraction of the address space: room for the rest
+WRITE_LIMIT = 64 * 2**20    # bytes the child may write to any one file (its printed output included)
+CPU_MARGIN = 1.0            # CPU seconds past a goal's limit at which the kernel stops the child (RLIMIT_CPU)
+WALL_MARGIN = 1.0           # seconds past a goal's wall-clock guard at which pysolve kills the child
+LOAD_SECONDS = 10.0         # CPU seconds loading a rule base may take (its directives run then)
+EXIT_SECONDS = 1.0          # how long a child that halted gets to exit before it is killed
+STDERR_TAIL = 2000          # bytes of the child's standard error kept in a crash's detail
+LOAD_ADVICE = "a rule base defines predicates, pysolve asks its own questions: remove the directive"
+REFUSAL = "pysolve refuses to start processes from rules it checks"
+
+
+@dataclass(frozen=True)
+class Printed:
+    """Bytes the rules wrote to standard output and standard error while answering (not shown)."""
+
+    stdout: int = 0
+    stderr: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.stdout or self.stderr)
+
+    def words(self) -> str:
+        """`the rules printed 1,234 bytes to standard output (not shown)`, and standard error likewise."""
+        parts = [f"{count:,} bytes to {where}"
+                 for count, where in ((self.stdout, "standard output"), (self.stderr, "standard error")) if count]
+        return f"the rules printed {' and '.join(parts)} (not shown)"
+
+    def to_json(self) -> dict[str, int]:
+        """The counts as JSON: {"stdout": N, "stderr": M}."""
+        return {"stdout": self.stdout, "stderr": self.stderr}
+
+
+@dataclass
+class ChildResult(bridge.QueryResult):
+    """A QueryResult from the child: also the goal's CPU seconds there (this thread's clock does not count
+    them) and what the rules printed."""
+
+    cpu_seconds: float = 0.0
+    printed: Printed = field(default_factory=Printed)
+
+
+@dataclass(frozen=True)
+class Death:
+    """How a child ended while it served a request: the marker it left (halt, abort, refused), its exit
+    status (negative: the signal that ended it), whether pysolve killed it past the wall-clock guard, and the
+    end of what it wrote to standard error."""
+
+    marker: dict[str, Any]
+    returncode: int
+    guarded: bool
+    stderr: str
+
+
+class Died(Exception):
+    """Raised inside this module when the child ended while serving a request: carries its Death."""
+
+    def __init__(self, death: Death) -> None:
+        super().__init__(death)
+        self.death = death
+
+
+def swipl() -> str:
+    """The `swipl` program; BackendUnavailable when SWI-Prolog is hidden (bridge.HIDE_VARIABLE) or missing."""
+    if os.environ.get(bridge.HIDE_VARIABLE):
+        raise BackendUnavailable(f"SWI-Prolog is hidden by {bridge.HIDE_VARIABLE}="
+                                 f"{os.environ[bridge.HIDE_VARIABLE]}", hidden=True)
+    program = shutil.which("swipl")
+    if program is None:
+        raise BackendUnavailable("SWI-Prolog was not found: no swipl program on PATH")
+    return program
+
+
+def child_memory() -> int:
+    """The child's address-space bound: the run's own memory bound when it has one, else MEMORY."""
+    return memory.current_limit() or MEMORY
+
+
+def prolog_atom(text: str) -> str:
+    """`text` as a quoted Prolog atom on one line (control characters escaped), for a request."""
+    escaped = text.replace("\\", "\\\\").replace("'", "\\'")
+    return "'" + re.sub(r"[\x00-\x1f\x7f]", lambda match: f"\\x{ord(match.group()):x}\\", escaped) + "'"
+
+
+def seconds_term(seconds: float) -> str:
+    """Seconds as a Prolog float (never in exponent form)."""
+    return f"{max(seconds, 0.001):.6f}"
+
+
+class Output:
+    """A file the child writes one of its standard streams to: unlinked, appended to, emptied after each
+    request (so that its size is what the request printed)."""
+
+    def __init__(self) -> None:
+        handle, path = tempfile.mkstemp(prefix="pysolve-rules-")
+        try:
+            self.fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        finally:
+            os.close(handle)
+            os.unlink(path)
+
+    def taken(self) -> int:
+        """The bytes written since the last call, which empties the file."""
+        size = os.fstat(self.fd).st_size
+        os.ftruncate(self.fd, 0)
+        return size
+
+    def tail(self, size: int) -> str:
+        """The last `size` bytes written (since the file was last emptied), as text."""
+        end = os.fstat(self.fd).st_size
+        return os.pread(self.fd, size, max(end - size, 0)).decode("utf-8", "replace")
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+class Child:
+    """One `swipl` process running prolog/pysolve_sandbox.pl: its request and reply pipes, the files its
+    output goes to, and the rule bases loaded in it (file -> module)."""
+
+    def __init__(self) -> None:
+        self.stdout, self.stderr = Output(), Output()
+        request_read, self.requests = os.pipe()
+        self.replies, reply_write = os.pipe()
+        size = child_memory()
+        stack = min(MAX_STACK, size // STACK_SHARE)
+        command = [swipl(), "--no-packs", "-q", f"--stack-limit={stack // 2**20}m", "-g", "pysolve_sandbox:main",
+                   "-t", "halt(1)", str(rule_base_dir() / "pysolve_sandbox.pl"), "--",
+                   str(request_read), str(reply_write)]
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self.stdout.fd,
+                                            stderr=self.stderr.fd, pass_fds=(request_read, reply_write),
+                                            start_new_session=True)
+        except BaseException:
+            for fd in (self.requests, self.replies):
+                os.close(fd)
+            self.stdout.close()
+            self.stderr.close()
+            raise
+        finally:
+            os.close(request_read)
+            os.close(reply_write)
+        self.bound(resource.RLIMIT_AS, size)
+        self.bound(resource.RLIMIT_FSIZE, WRITE_LIMIT)
+        self.bound(resource.RLIMIT_CORE, 0)  # a crash leaves no core file in the user's folder
+        self.modules: dict[Path, str] = {}
+        self.process_cpu = 0.0  # the child's CPU seconds as its last reply gave them
+        self.buffer = b""
+
+    def bound(self, limit: int, soft: int) -> None:
+        """Set the child's soft `limit` to `soft` (within its hard limit). Linux only (resource.prlimit);
+        elsewhere the child runs with pysolve's own limits."""
+        if not hasattr(resource, "prlimit"):
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # it died: its next request says how
+            _, hard = resource.prlimit(self.process.pid, limit)
+            wanted = soft if hard == resource.RLIM_INFINITY else min(soft, hard)
+            resource.prlimit(self.process.pid, limit, (wanted, hard))
+
+    def request(self, text: str, seconds: float, guard: float) -> dict[str, Any]:
+        """Send one request and return its reply; Died when the child ended first (or was killed past the
+        wall-clock guard, `guard` + WALL_MARGIN seconds). The kernel stops it a little past `seconds` more
+        CPU time (RLIMIT_CPU). Ctrl-C kills it, then goes on as KeyboardInterrupt."""
+        self.bound(resource.RLIMIT_CPU, math.ceil(self.process_cpu + seconds + CPU_MARGIN))
+        data = text.encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self.requests, data):]
+        except BrokenPipeError:
+            raise Died(self.ended(guarded=False)) from None
+        try:
+            line = self.read_line(guard + WALL_MARGIN)
+        except KeyboardInterrupt:
+            self.kill()
+            raise
+        if line is None:
+            self.kill()
+            raise Died(self.ended(guarded=True))
+        if not line:
+            raise Died(self.ended(guarded=False))
+        reply = json.loads(line)
+        if reply.get("halted"):
+            raise Died(self.ended(guarded=False, marker=reply))
+        if "failed" in reply:
+            raise PrologError(f"pysolve's Prolog child process could not serve a request: {reply['failed']}")
+        self.process_cpu = float(reply.get("process_cpu", self.process_cpu))
+        return reply
+
+    def read_line(self, wait: float) -> bytes | None:
+        """The next reply line, at most `wait` seconds away (None when the time is up); b"" when the child
+        closed its end of the pipe (it ended)."""
+        deadline = time.monotonic() + wait
+        chunks = [self.buffer]
+        while b"\n" not in chunks[-1]:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.replies], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self.replies, 1 << 20)
+            if not chunk:
+                return b""
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        line, _, self.buffer = data.partition(b"\n")
+        return line
+
+    def ended(self, guarded: bool, marker: dict[str, Any] | None = None) -> Death:
+        """How the child ended, its whole process group killed: at once when it left a halt `marker` (which
+        holds its exit status), else once it has exited (given EXIT_SECONDS)."""
+        if marker is None:
+            self.exited(EXIT_SECONDS)
+        self.kill()
+        status = (marker or {}).get("status")
+        returncode = status if isinstance(status, int) else self.process.returncode
+        return Death(marker or {}, returncode, guarded, self.stderr.tail(STDERR_TAIL))
+
+    def printed(self) -> Printed:
+        """What the rules printed since the last request, counted and thrown away."""
+        return Printed(self.stdout.taken(), self.stderr.taken())
+
+    def exited(self, wait: float) -> None:
+        """Wait up to `wait` seconds for the child to exit, without reaping it: until it is reaped its process
+        group cannot be reused, so `kill` can still kill what it left in the group, and its exit status stays."""
+        deadline = time.monotonic() + wait
+        if not hasattr(os, "waitid"):  # no waitid here (macOS): reap it, or give up at the deadline
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(wait)
+            return
+        while os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.002)
+
+    def kill(self) -> None:
+        """Kill the child's whole process group (unless it was reaped already) and reap it."""
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+
+    def close(self) -> None:
+        """Stop the child (killed: its work is of no use any more) and free its pipes and files."""
+        if self.process.returncode is None:
+            self.kill()
+        for fd in (self.requests, self.replies):
+            os.close(fd)
+        self.stdout.close()
+        self.stderr.close()
+
+
+def signal_name(number: int) -> str:
+    """A signal by its name (SIGSEGV), or its number when Python knows no name for it."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def death_words(death: Death) -> str:
+    """How the engine running the rules ended, in words, when neither a halt nor a limit ended it."""
+    if death.returncode == -signal.SIGXFSZ:
+        return (f"the rules wrote more than {memory.describe(WRITE_LIMIT)} to standard output or to a file; "
+                "the Prolog engine running them was stopped")
+    if death.returncode < 0:
+        return f"the Prolog engine running the rules died ({signal_name(-death.returncode)})"
+    return f"the Prolog engine running the rules exited (code {death.returncode}) without answering"
+
+
+def halt_words(death: Death) -> str:
+    """`halt/0` or `halt(3)`: what the rules called, from the exit status it left."""
+    return "halt/0" if death.returncode == 0 else f"halt({death.returncode})"
+
+
+def crash(message: str, death: Death, kind: str) -> RulesCrashed:
+    """The verdict `message`, with what the engine last wrote to standard error as its detail."""
+    tail = death.stderr.strip()
+    return RulesCrashed(message, kind, f"{message}\n{tail}" if tail else "")
+
+
+def goal_death(death: Death, goal: str, module: str, seconds: float) -> ChildResult:
+    """What a death while answering `goal` means: a limit (the wall-clock guard, or the kernel's CPU backstop
+    past the time limit of `seconds`) is an answer whose status says so; anything else raises its verdict."""
+    if death.guarded:
+        return ChildResult([], "wall_limit", guard_words(seconds))
+    if death.returncode == -signal.SIGXCPU:
+        return ChildResult([], "time_limit", bridge.limit_words("time_limit", seconds, 0, ""))
+    where = f"goal {goal!r} in {module}"
+    if death.marker.get("aborted"):
+        raise crash(f"{where}: the rules called abort/0, which ends the Prolog engine running them", death, "abort")
+    if death.marker:
+        raise crash(f"{where}: the rules called {halt_words(death)}, which ends the Prolog engine running them",
+                    death, "halt")
+    raise crash(f"{where}: {death_words(death)}", death, "died")
+
+
+def load_death(death: Death, path: Path, seconds: float) -> PrologError:
+    """The error of a rule base whose loading ended the child: a limit, a halt or abort in a directive
+    (with its line), or a crash."""
+    if death.guarded:
+        return PrologError(f"rule base {path.name} did not load: loading it passed its {guard_words(seconds)}")
+    if death.returncode == -signal.SIGXCPU:
+        return PrologError(f"rule base {path.name} did not load: loading it passed its time limit of {seconds:g} s")
+    called = "abort/0" if death.marker.get("aborted") else halt_words(death)
+    if death.marker:
+        line = death.marker.get("line")
+        file = death.marker.get("file")
+        where = "" if line is None else f" (line {line})" if file == str(path) else f" ({file}, line {line})"
+        return crash(f"{path.name} called {called} while loading{where}; {LOAD_ADVICE}", death,
+                     "abort" if called == "abort/0" else "halt")
+    return crash(f"rule base {path.name} did not load: {death_words(death)}", death, "died")
+
+
+class Sandbox:
+    """The child process that runs rules of one's own, started on the first question and kept warm; a
+    question after its death starts a fresh one. One question at a time (a lock around the one child)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._child: Child | None = None
+        self._pid = os.getpid()  # a forked copy of pysolve starts a child of its own
+
+    def load(self, rule_base: str | os.PathLike[str], seconds: float = LOAD_SECONDS) -> str:
+        """Load a rule base into the child (once per child) and return its module. PrologError when it
+        does not load cleanly, RulesRefused when it starts a process, RulesCrashed when it ends the child."""
+        path = bridge.resolve_rule_base(rule_base)
+        with self._lock, self._serving() as child:
+            return self._loaded(child, path, seconds)
+
+    def solutions(self, rule_base: str | os.PathLike[str], goal: str, *, max_solutions: int = 0,
+                  seconds: float | None = None, inferences: int = 0) -> ChildResult:
+        """`goal` (Prolog text) in the rule base's module, in the child: the contract of `bridge.solutions`
+        (its bounds, statuses, limit words and PrologError), plus RulesCrashed or RulesRefused with a
+        one-line verdict when the rules end the child or try to start a process."""
+        limit = DEFAULT_SECONDS if seconds is None else time_limit(float(seconds), "seconds")
+        guard = wall_guard(limit)
+        path = bridge.resolve_rule_base(rule_base)
+        with self._lock, self._serving() as child:
+            module = self._loaded(child, path, LOAD_SECONDS)
+            request = (f"ask({prolog_atom(goal)}, {prolog_atom(module)}, {int(max_solutions)}, "
+                       f"{seconds_term(limit)}, {seconds_term(guard)}, {int(inferences)}).\n")
+            try:
+                reply = child.request(request, limit, guard)
+            except Died as died:
+                return goal_death(died.death, goal, module, limit)
+            printed = child.printed()
+        if reply["refused"]:
+            raise RulesRefused(f"goal {goal!r} in {module}: the rules called {reply['refused']}: {REFUSAL}")
+        if reply["status"] == "error":
+            text = str(reply["message"]).strip()
+            headline = text.splitlines()[0] if text else "error"
+            raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
+        names = reply["names"]
+        rows = [dict(zip(names, values)) for values in reply["rows"]]
+        limit_words = bridge.limit_words(reply["status"], limit, inferences, str(reply["message"]))
+        return ChildResult(rows, reply["status"], limit_words, float(reply["cpu"]), printed)
+
+    @contextlib.contextmanager
+    def _serving(self) -> Iterator[Child]:
+        """The running child (started when there is none); forgotten when it died while serving, so that the
+        next question starts a fresh one. Called with the lock held."""
+        if self._pid != os.getpid():  # a forked copy: the child and its pipes are the parent's
+            self._child, self._pid = None, os.getpid()
+        if self._child is None:
+            self._child = Child()
+        child = self._child
+        try:
+            yield child
+        finally:
+            if child.process.poll() is not None:
+                child.close()
+                self._child = None
+
+    def _loaded(self, child: Child, path: Path, seconds: float) -> str:
+        """The module of `path` in `child`, loading it there first when it is not yet."""
+        if path in child.modules:
+            return child.modules[path]
+        guard = wall_guard(seconds)
+        request = f"load({prolog_atom(str(path))}, {seconds_term(seconds)}, {seconds_term(guard)}).\n"
+        try:
+            reply = child.request(request, seconds, guard)
+        except Died as died:
+            raise load_death(died.death, path, seconds) from None
+        child.printed()
+        if reply["refused"]:
+            raise RulesRefused(f"rule base {path.name} did not load: it called {reply['refused']} while loading: "
+                               f"{REFUSAL}")
+        if reply["problems"]:
+            raise PrologError(f"rule base {path.name} did not load cleanly: {'; '.join(reply['problems'])}")
+        module = str(reply["module"])
+        child.modules[path] = module
+        return module
+
+    def close(self) -> None:
+        """Stop the child, if one runs and is this process's own."""
+        with self._lock:
+            if self._child is not None and self._pid == os.getpid():
+                self._child.close()
+            self._child = None
+
+    def kill(self) -> None:
+        """Kill the child without waiting for the lock (at exit, when a thread may hold it mid-question)."""
+        child = self._child
+        if child is not None and self._pid == os.getpid() and child.process.returncode is None:
+            child.kill()
+
+
+_sandbox = Sandbox()
+atexit.register(_sandbox.kill)
+
+
+def solutions(rule_base: str | os.PathLike[str], goal: str, *, max_solutions: int = 0, seconds: float | None = None,
+              inferences: int = 0) -> ChildResult:
+    """Run `goal` (Prolog text, user-supplied) in a rule base (a shipped one by name, or a .pl file) in
+    pysolve's child process for rules of one's own, with `bridge.solutions`'s bounds and answers;
+    RulesCrashed or RulesRefused when the rules end the child or start a process."""
+    return _sandbox.solutions(rule_base, goal, max_solutions=max_solutions, seconds=seconds, inferences=inferences)
+
+
+def load(rule_base: str | os.PathLike[str]) -> str:
+    """Load a rule base in the child (`Sandbox.load`) and return its module: PrologError when it does not
+    load cleanly, as `bridge.load` says it."""
+    return _sandbox.load(rule_base)
+
+
+def close() -> None:
+    """Stop the child now (the next question starts a fresh one)."""
+    _sandbox.close()
