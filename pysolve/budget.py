@@ -184,6 +184,7 @@ class Budget:
         self.started = time.perf_counter()
         self._thread, self._cpu_started = threading.get_ident(), work_clock()
         self._stride, self._next_look, self._last_look = 1, 1, self._cpu_started
+        self.steps, self._next_step = 0, 1  # work that is no node (`step`), looked at by the same stride
         self.trace: Trace | None = None
 
     def spend(self, nodes: int = 1) -> None:
@@ -192,6 +193,13 @@ class Budget:
         if self.nodes and self.spent > self.nodes:
             raise SearchLimitExceeded(f"{self.label} passed its budget of {self.nodes} nodes")
         if self.spent >= self._next_look:
+            self.check()
+
+    def step(self) -> None:
+        """Count one step of work that visits no node (a propagator run): the clock is looked at as for nodes,
+        about every CLOCK_PERIOD of CPU time whatever a step costs."""
+        self.steps += 1
+        if self.steps >= self._next_step:
             self.check()
 
     def cpu_seconds(self) -> float:
@@ -217,7 +225,7 @@ class Budget:
         since, self._last_look = now - self._last_look, now
         self._stride = max(1, self._stride // 2) if since > 2 * CLOCK_PERIOD else \
             min(MAX_STRIDE, self._stride * 2) if since < CLOCK_PERIOD / 2 else self._stride
-        self._next_look = self.spent + self._stride
+        self._next_look, self._next_step = self.spent + self._stride, self.steps + self._stride
         if not self.seconds:
             return
         if used > self.seconds:

@@ -87,7 +87,6 @@ Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minika
 __all__ = ["FDError", "FDStore", "Table", "distinctfd", "domfd", "infd", "labelfd", "lefd", "linearfd", "ltfd",
            "neqfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
 
-CHECK_EVERY = 64  # propagator runs between looks at the budget's clock
 CHECK_ROWS = 1 << 14  # table rows built between looks at the budget's clock
 MEMO_LIMIT = 1 << 16  # the most domains a two-column table remembers the supports of
 UNBOUNDED = -1  # the domain of a variable no constraint has bounded yet: every non-negative integer
@@ -742,14 +741,12 @@ class FDStore(ConstraintStore):
         each global one), then bind every variable left with one value in `substitution` (a dict of this
         state only). False when a domain emptied."""
         globals_, cheap = self.queues
-        runs = 0
         try:
             while cheap or globals_:
                 propagator = (cheap or globals_).popleft()
                 self.queued.discard(propagator)
-                runs += 1
-                if self.budget is not None and runs % CHECK_EVERY == 0:
-                    self.budget.check()
+                if self.budget is not None:
+                    self.budget.step()  # the clock looked at as often as a run's cost needs
                 if not propagator.propagate(self):
                     return False
             return self.bind_singles(substitution)

@@ -68,6 +68,7 @@ def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: A
         return disj_over(range(len(pieces)), lambda index: cover_with(index, cells, anchor))
 
     def cover_with(index: int, cells: int, anchor: int) -> mk.Goal:
+        budget.step()  # a piece tried at the anchor, placed or not: the clock is looked at as its cost needs
         head, rest, tail = var(), var(), var()
         anchored = [slot for slot in instance.slots[pieces[index]]
                     if (slot.mask & -slot.mask).bit_length() - 1 == anchor]
