@@ -20,6 +20,7 @@ instance file that `pysolve solve` reads, both answers in its comments.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 import os
@@ -35,6 +36,7 @@ from typing import Any
 from pysolve import backends, bridge, files, puzzles, relations, words
 from pysolve.answers import UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
+from pysolve.bounded import call_bounded
 from pysolve.crosscheck import first_disagreement
 from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
@@ -306,14 +308,15 @@ def load_relations(puzzle: Puzzle, interface: RulesInterface, rules: str | os.Pa
 
 def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
     """A solver of one's own in Python as the rules checked: an exception it raises is its error on that
-    question (RulesError, with the exception's type and message), as a rule base's Prolog error is."""
+    question (RulesError, with the exception's type and message), as a rule base's Prolog error is; past the
+    question's time limit it is stopped (`bounded.call_bounded`) and the question is its time-out."""
     if not callable(solver):
         raise InputError(f"a solver of one's own is a function question -> pysolve.Found, not {solver!r}")
     name = getattr(solver, "name", None) or getattr(solver, "__name__", type(solver).__name__)
 
     def answer(question: Any, seconds: float) -> Found:
         try:
-            return solver(question)
+            return call_bounded(functools.partial(solver, question), seconds, str(name))
         except PysolveError:
             raise
         except Exception as error:  # the user's code: any error it raises is what the check reports

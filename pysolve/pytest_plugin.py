@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import pprint
 from collections.abc import Sequence
@@ -29,13 +30,16 @@ from typing import Any
 import pytest
 
 from pysolve import backends as _backends
-from pysolve.api import PuzzleLike, crosscheck, get_puzzle
+from pysolve.answers import Found
+from pysolve.api import PuzzleLike, backend_name, crosscheck, get_puzzle
+from pysolve.bounded import call_bounded
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE as RULES_AGREE
-from pysolve.check import CheckReport, check
+from pysolve.check import SECONDS, CheckReport, check
 from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError
+from pysolve.puzzle import Puzzle
 from pysolve.report import crosscheck_table
 
 OPTION = "--pysolve-backends"
@@ -134,41 +138,66 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
     """Assert that the back ends (default: the session's) and `reference` agree on one question.
 
     `reference` is one's own solver (a function question -> pysolve.Found, or a
-    pysolve.RuleBase), or several. At least two answers must come back, every
-    back end asked that answers such a question must answer (one that declines
-    it is only listed), and the answers must agree; the failure says which
-    failed, in the words of `pysolve crosscheck`. Returns the cross-check report.
+    pysolve.RuleBase), or several, each stopped at the question's time limit
+    as pysolve's back ends are (it answers unknown then). At least two answers
+    must come back, every back end asked that answers such a question must
+    answer (one that declines it is only listed), and the answers must agree;
+    the failure says which failed, in the words of `pysolve crosscheck`.
+    Returns the cross-check report.
 
     With `examples=N`, `reference` (one solver) is asked N random questions of
     the puzzle (boards up to `max_size`, drawn from `seed`: the same questions
-    every run) beside pysolve's Prolog and Python back ends (miniKanren and
-    Python with Prolog hidden); the failure holds `pysolve check`'s report with
-    the smallest disagreement drawn. Returns that report.
+    every run; `seconds=S` the time limit of each question, its own and every
+    back end's: past it, a time-out) beside pysolve's Prolog and Python back
+    ends (miniKanren and Python with Prolog hidden); the failure holds
+    `pysolve check`'s report with the smallest disagreement drawn. Returns
+    that report.
     """
     __tracebackhide__ = True
     if examples is not None:
         return assert_solver_agrees(puzzle, reference, examples, seed, max_size, args, question, backends,
                                     options)
-    mine = [] if reference is None else [reference] if callable(reference) else list(reference)
     chosen = session_backends() if backends is None else list(backends)
-    report = crosscheck(puzzle, *args, question=question, backends=chosen, also=mine, **options)
+    report = crosscheck(puzzle, *args, question=question, backends=chosen, also=bounded(puzzle, reference),
+                        **options)
     if not report.agree or report.skipped:
         raise AssertionError(failure_message(puzzle, report))
     return report
 
 
+def bounded(puzzle: PuzzleLike, reference: Solver | Sequence[Solver] | None) -> dict[str, Solver]:
+    """One's own solvers by name, each stopped past the question's time limit (the one pysolve's back ends
+    get: `Puzzle.budget`) and answering unknown then, as they do: a solver that loops or sleeps would hang
+    the test, since it looks at no budget."""
+    found = get_puzzle(puzzle)
+    solvers = [] if reference is None else [reference] if callable(reference) else list(reference)
+    return {backend_name(solver): _bounded_solver(found, solver, backend_name(solver)) for solver in solvers}
+
+
+def _bounded_solver(puzzle: Puzzle, solver: Solver, name: str) -> Solver:
+    """`solver` within each question's time limit (`bounded.call_bounded`)."""
+
+    def within_limit(question: Any) -> Found:
+        return call_bounded(functools.partial(solver, question), puzzle.budget(question).seconds, name)
+
+    return within_limit
+
+
 def assert_solver_agrees(puzzle: PuzzleLike, reference: Solver | Sequence[Solver] | None, examples: int, seed: int,
                          max_size: int | None, args: tuple[Any, ...], question: Any, backends: Sequence[str] | None,
                          options: dict[str, Any]) -> CheckReport:
-    """`assert_backends_agree` with `examples`: one solver of one's own on random questions."""
+    """`assert_backends_agree` with `examples`: one solver of one's own on random questions, each within the
+    time limit `seconds` of the options (check's default when not given)."""
     __tracebackhide__ = True
+    seconds = options.pop("seconds", SECONDS)
     if args or question is not None or backends is not None or options:
         raise InputError("assert_backends_agree(..., examples=N) draws its own questions and compares with "
-                         "pysolve's reference back ends: give only reference=, examples=, seed= and max_size=")
+                         "pysolve's reference back ends: give only reference=, examples=, seed=, max_size= and "
+                         "seconds=")
     if not callable(reference):
         raise InputError("assert_backends_agree(..., examples=N) checks one solver of one's own: "
                          "give reference=my_solver")
-    report = check(puzzle, reference, examples=examples, seed=seed, max_size=max_size)
+    report = check(puzzle, reference, examples=examples, seed=seed, max_size=max_size, seconds=seconds)
     if report.verdict != RULES_AGREE:
         raise AssertionError("\n".join(report.lines()))
     return report
