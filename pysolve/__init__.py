@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     )
     from pysolve.backends import NAMES as BACKENDS
     from pysolve.bridge import QueryResult
-    from pysolve.bridge import solutions as query
     from pysolve.crosscheck import CrossCheck
     from pysolve.errors import (
         BackendUnavailable,
@@ -46,6 +45,7 @@ if TYPE_CHECKING:
     )
     from pysolve.options import Option
     from pysolve.puzzle import Answer, Found, Puzzle
+    from pysolve.sandbox import solutions as query
 
 __version__ = "0.1.0"
 
@@ -55,7 +55,7 @@ _HOMES = {  # public name -> (module, name there)
         "question", "shipped", "solve")},
     "BACKENDS": ("pysolve.backends", "NAMES"),
     "QueryResult": ("pysolve.bridge", "QueryResult"),
-    "query": ("pysolve.bridge", "solutions"),
+    "query": ("pysolve.sandbox", "solutions"),  # the goal is the user's: it runs in the child process
     "CrossCheck": ("pysolve.crosscheck", "CrossCheck"),
     **{name: ("pysolve.errors", name) for name in (
         "BackendUnavailable", "InputError", "PrologError", "PysolveError", "SearchLimitExceeded", "UnknownName")},

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import backends as _backends
-from pysolve import bridge, puzzles
+from pysolve import bridge, puzzles, sandbox
 from pysolve import options as _options
 from pysolve.crosscheck import CrossCheck
 from pysolve.crosscheck import crosscheck as _crosscheck
@@ -214,6 +214,9 @@ class RuleBase:
     into a goal, runs it with `rules.query(goal)` (bounded, like every Prolog
     call in pysolve) and turns the bindings into a `Found`. The file is
     loaded at once, so a syntax error or warning raises PrologError here.
+    It runs in pysolve's child process for rules of one's own
+    (pysolve.sandbox), so a halt or a crash in it is a RulesCrashed error,
+    never the end of the program asking it.
     """
 
     def __init__(self, path: str | os.PathLike[str], adapter: Adapter, name: str | None = None) -> None:
@@ -222,11 +225,11 @@ class RuleBase:
             raise InputError(f"rule base {os.fspath(path)!r} is not a .pl file")
         self.adapter = adapter
         self.name = name or f"prolog:{self.path.stem}"
-        self.module = bridge.load(self.path)
+        self.module = sandbox.load(self.path)
 
     def query(self, goal: str, **bounds: Any) -> bridge.QueryResult:
-        """Run `goal` in this rule base (bounds: max_solutions, seconds, inferences)."""
-        return bridge.solutions(self.path, goal, **bounds)
+        """Run `goal` in this rule base, in the child process (bounds: max_solutions, seconds, inferences)."""
+        return sandbox.solutions(self.path, goal, **bounds)
 
     def __call__(self, asked: Any) -> Found:
         """Answer one question through the adapter."""

@@ -9,12 +9,17 @@ miniKanren and Python back ends.
 A solver of one's own in Python (a function question -> pysolve.Found, or a
 pysolve.RuleBase) is checked the same way from the API and the pytest plugin
 (`assert_backends_agree(..., reference=f, examples=N)`).
+A .pl rule base runs in a child process of its own (pysolve.sandbox), never
+in pysolve's engine: one that halts, aborts, crashes or starts a process on
+a question is an error on that question (the next one gets a fresh child),
+one that halts while loading is refused with one line, and one whose stacks
+overflow passed a memory limit, not a time limit.
 Hypothesis draws the questions (the puzzle's `instances` module) and, at
 the first question where the rule base's canonical answer differs from
 pysolve's Prolog and Python back ends' (`compared_backends`), shrinks it
 to the smallest one that still differs. The report counts the questions
 tried and agreed, lists the goals on which the rule base raised an error
-or ran out of time, times it against pysolve's Prolog, and writes the smallest disagreement as an
+or ran out of time or memory, times it against pysolve's Prolog, and writes the smallest disagreement as an
 instance file that `pysolve solve` reads, both answers in its comments.
 """
 
@@ -33,7 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pysolve import backends, bridge, files, puzzles, relations, words
+from pysolve import backends, bridge, files, puzzles, relations, sandbox, words
 from pysolve.answers import UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.bounded import call_bounded
@@ -47,7 +52,7 @@ EXAMPLES = 50          # random questions asked unless told
 SECONDS = 5.0          # each back end's time limit per question, the rule base's included
 LIMIT = 10             # every question counts solutions up to this many (then "at least 10")
 SHRINK_SECONDS = 60.0  # shrinking stops here and reports the smallest disagreement found so far
-MAX_TIME_OUTS = 5      # the check stops after this many time-outs (a rule base that loops costs --seconds each)
+MAX_TIME_OUTS = 5      # the check stops after this many time-outs and memory limits (a loop costs --seconds each)
 REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with...
 WITHOUT_PROLOG = ("kanren", "python")  # ...and with SWI-Prolog missing or hidden (a module of relations)
 AGREE, DISAGREE, ERRORS, UNDECIDED = "agree", "disagree", "errors", "unknown"  # verdicts
@@ -56,7 +61,8 @@ EXTRA = "pip install 'pysolve[check]'"  # what installs hypothesis
 
 @dataclass
 class Finding:
-    """A question the rule base gave no answer to: the goal, and the error or the limit it passed."""
+    """A question the rule base gave no answer to: the goal, and the error or the limit it passed (a halt, a
+    crash or a refused process is an error, in the one-line verdict of pysolve.sandbox)."""
 
     goal: str
     message: str
@@ -86,8 +92,8 @@ class Disagreement:
 
 @dataclass
 class CheckReport:
-    """What a check found: questions tried and agreed, errors and time-outs with their goals, the smallest
-    disagreement, and the rule base's time against pysolve's Prolog."""
+    """What a check found: questions tried and agreed, errors, time-outs and memory limits with their goals, the
+    smallest disagreement, the rule base's time against pysolve's Prolog, and what it printed."""
 
     puzzle: str
     rules: str
@@ -101,6 +107,8 @@ class CheckReport:
     not_compared: int = 0  # questions pysolve's own back ends did not answer in time
     errors: list[Finding] = field(default_factory=list)
     time_outs: list[Finding] = field(default_factory=list)
+    memory_limits: list[Finding] = field(default_factory=list)  # its stacks overflowed: no answer, and no loop
+    printed: sandbox.Printed = field(default_factory=sandbox.Printed)  # bytes the rules printed (not shown)
     disagreement: Disagreement | None = None
     times: dict[str, float] = field(default_factory=dict)  # back end -> seconds over the questions all answered
     ratios: list[float] = field(default_factory=list)      # per such question: the rule base's time / Prolog's
@@ -109,13 +117,13 @@ class CheckReport:
 
     @property
     def verdict(self) -> str:
-        """DISAGREE, ERRORS (the rule base raised errors), UNDECIDED (only time-outs, or nothing compared)
-        or AGREE."""
+        """DISAGREE, ERRORS (the rule base raised errors, halted, crashed...), UNDECIDED (only time-outs and
+        memory limits, or nothing compared) or AGREE."""
         if self.disagreement is not None:
             return DISAGREE
         if self.errors:
             return ERRORS
-        return UNDECIDED if self.time_outs or not self.agreed else AGREE
+        return UNDECIDED if self.time_outs or self.memory_limits or not self.agreed else AGREE
 
     @property
     def ratio(self) -> float | None:
@@ -127,6 +135,8 @@ class CheckReport:
         """One line: the verdict and the counts."""
         counts = (f"{self.tried} tried, {self.agreed} agreed, {words.plural(len(self.errors), 'error')}, "
                   f"{words.plural(len(self.time_outs), 'time-out')}")
+        if self.memory_limits:
+            counts += f", {words.plural(len(self.memory_limits), 'memory limit')}"
         headline = {AGREE: "AGREE", DISAGREE: "DISAGREEMENT", ERRORS: "ERRORS", UNDECIDED: "NO VERDICT"}[self.verdict]
         return f"{headline}: {self.rules} on {self.puzzle} questions: {counts}"
 
@@ -142,6 +152,9 @@ class CheckReport:
                          "did not answer in time")
         lines += disagreement_lines(self.disagreement)
         lines += finding_lines("error", self.errors) + finding_lines("time-out", self.time_outs)
+        lines += finding_lines("memory limit", self.memory_limits)
+        if self.printed:
+            lines.append(f"  printed: {self.printed.words()}")
         lines += time_lines(self)
         return lines
 
@@ -153,6 +166,8 @@ class CheckReport:
                 "not_compared": self.not_compared, "stopped": self.stopped or None,
                 "errors": [finding.to_json() for finding in self.errors],
                 "time_outs": [finding.to_json() for finding in self.time_outs],
+                "memory_limits": [finding.to_json() for finding in self.memory_limits],
+                "printed": self.printed.to_json(),
                 "disagreement": self.disagreement.to_json() if self.disagreement else None,
                 "times": {name: round(seconds, 6) for name, seconds in self.times.items()},
                 "ratio_to_prolog": round(self.ratio, 3) if self.ratio is not None else None,
@@ -173,7 +188,7 @@ def disagreement_lines(found: Disagreement | None) -> list[str]:
 
 
 def finding_lines(kind: str, findings: list[Finding], shown: int = 3) -> list[str]:
-    """The first `shown` errors or time-outs, each with the goal that caused it."""
+    """The first `shown` errors, time-outs or memory limits, each with the goal that caused it."""
     lines = [f"  {kind}: {finding.message}\n    goal: {finding.goal}" for finding in findings[:shown]]
     if len(findings) > shown:
         lines.append(f"  ... and {len(findings) - shown} more ({kind}s; --json lists them all)")
@@ -333,8 +348,9 @@ def compared_backends() -> tuple[str, ...]:
 
 
 def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Path:
-    """The rule base's path, loaded after pysolve's own (so a module of the same name is refused, not pysolve's)
-    and checked to define the interface predicate; one-line errors otherwise."""
+    """The rule base's path, loaded in the child process for rules of one's own (pysolve.sandbox; pysolve's own
+    rule base, which answers the same questions, in pysolve's engine) and checked to define the interface
+    predicate; one-line errors otherwise (a halt while loading included)."""
     path = bridge.resolve_rule_base(rules)
     try:
         backends.require("prolog")
@@ -343,7 +359,7 @@ def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLi
                                  f"{error}", hidden=error.hidden) from None
     bridge.load(interface.own)
     try:
-        bridge.load(path)
+        sandbox.load(path)
     except PrologError as error:
         raise PrologError(" ".join(str(error).split()), error.detail) from None
     if not interface.defined_in(path):
@@ -351,6 +367,12 @@ def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLi
                          f"{puzzle.name}: {interface.head}, the board and each solution {interface.terms} "
                          f"(docs/{puzzle.name}.md, \"Check your own rules\")")
     return path
+
+
+def out_of_memory(answer: Answer) -> bool:
+    """True when a limit of memory, not of time, stopped `answer`: a rule base's stacks overflowed (its stats'
+    `limit`), or a solver of one's own ran out of memory (its reason's words, pysolve.memory.exhausted)."""
+    return answer.stats.get("limit") == "resource_limit" or "ran out of memory" in answer.reason
 
 
 class Asker:
@@ -401,14 +423,18 @@ class Asker:
         return answers
 
     def record(self, goal: str, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
-        """Count one question generated: agreed (with the times), an error or a time-out of the rule base (with
-        its goal), or not compared (pysolve's own back ends ran out of time)."""
+        """Count one question generated: agreed (with the times), an error, a time-out or a memory limit of the
+        rule base (with its goal), or not compared (pysolve's own back ends ran out of time); and add up what
+        the rules printed."""
         report = self.report
         report.tried += 1
+        if not isinstance(mine, str) and "printed" in mine.stats:
+            report.printed = report.printed + sandbox.Printed(**mine.stats["printed"])
         if isinstance(mine, str):
             report.errors.append(Finding(goal, mine))
         elif mine.status == UNKNOWN:
-            report.time_outs.append(Finding(goal, mine.reason))
+            limits = report.memory_limits if out_of_memory(mine) else report.time_outs
+            limits.append(Finding(goal, mine.reason))
             self.stop_after_time_outs()
         elif answers is None:
             report.not_compared += 1
@@ -428,9 +454,13 @@ class Asker:
         return lambda question: self.own.answer(question, self.report.seconds)
 
     def stop_after_time_outs(self) -> None:
-        """Stop asking once MAX_TIME_OUTS questions ran out of time (a looping rule base costs --seconds each)."""
-        if len(self.report.time_outs) >= MAX_TIME_OUTS:
-            self.report.stopped = f"after {MAX_TIME_OUTS} time-outs of {self.report.rules}"
+        """Stop asking once MAX_TIME_OUTS questions ran out of time or memory (a looping rule base costs
+        --seconds each)."""
+        report = self.report
+        if len(report.time_outs) >= MAX_TIME_OUTS:
+            report.stopped = f"after {MAX_TIME_OUTS} time-outs of {report.rules}"
+        elif len(report.time_outs) + len(report.memory_limits) >= MAX_TIME_OUTS:
+            report.stopped = f"after {MAX_TIME_OUTS} time-outs and memory limits of {report.rules}"
 
     def add_times(self, answers: dict[str, Answer]) -> None:
         """Add each back end's seconds on a question all answered, and the rule base's ratio to Prolog's."""

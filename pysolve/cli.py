@@ -15,7 +15,21 @@ import threading
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from pysolve import api, backends, bridge, budget, executors, files, memory, options, parallel, puzzles, replay, words
+from pysolve import (
+    api,
+    backends,
+    bridge,
+    budget,
+    executors,
+    files,
+    memory,
+    options,
+    parallel,
+    puzzles,
+    replay,
+    sandbox,
+    words,
+)
 from pysolve.answers import UNKNOWN, Answer
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
@@ -387,12 +401,17 @@ def run_play(args: argparse.Namespace) -> int:
 
 def run_query(args: argparse.Namespace) -> int:
     """Print each solution's bindings, then `false.` when the goal has none, or, when a limit stopped it, `unknown.`
-    with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED."""
-    result = bridge.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
+    with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED. The goal is the
+    user's, so it runs in the child process for rules of one's own (pysolve.sandbox), even on a shipped rule
+    base; what it printed is counted on stderr (in --json, `printed`), never mixed into the answer."""
+    result = sandbox.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
     reason = result.reason("the goal") if result.stopped else ""
+    if result.printed and not args.json:
+        print(f"pysolve: {result.printed.words()}", file=sys.stderr)
     if args.json:
         stopped = {"status": "unknown", "limit": result.status, "reason": reason} if result.stopped else {}
-        print_json({"solutions": result.rows, "status": result.status, **stopped})
+        printed = {"printed": result.printed.to_json()} if result.printed else {}
+        print_json({"solutions": result.rows, "status": result.status, **stopped, **printed})
     else:
         for row in result.rows:
             print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")

@@ -21,7 +21,7 @@ from operator import attrgetter
 from types import ModuleType
 from typing import Any
 
-from pysolve import bridge, files
+from pysolve import bridge, files, sandbox
 from pysolve.answers import Found, counted
 from pysolve.errors import PysolveError
 
@@ -102,17 +102,25 @@ class RulesInterface:
         return bridge.goal(self.predicate, *self.inputs(question), bridge.Var(OUTPUT))
 
     def defined_in(self, rule_base: str | os.PathLike[str]) -> bool:
-        """True when the (loaded) rule base defines the predicate or imports it."""
+        """True when the (loaded) rule base defines the predicate or imports it (asked in the child process
+        that runs rules of one's own, pysolve.sandbox)."""
         lookup = bridge.goal("current_predicate", bridge.goal("/", self.predicate, self.arity))
-        return bool(bridge.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
+        return bool(sandbox.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
 
     def ask(self, rule_base: str | os.PathLike[str], question: Any, seconds: float) -> Found:
-        """The rule base's answer to `question`: its first `limit(question)` solutions within `seconds`;
-        unknown when the time ran out; RulesError naming the goal when a solution is not in the interface's
-        form."""
+        """The rule base's answer to `question`, asked in the child process that runs rules of one's own
+        (pysolve.sandbox): its first `limit(question)` solutions within `seconds`; unknown when a limit
+        stopped it (stats `limit` names which: time_limit, resource_limit, ...); RulesError naming the goal
+        when a solution is not in the interface's form; RulesCrashed or RulesRefused when the rules end the
+        child or start a process. Its stats hold the child's CPU seconds and what the rules printed."""
         goal = self.goal(question)
-        result = bridge.solutions(rule_base, goal, max_solutions=self.limit(question), seconds=seconds)
-        found = bridge.found_rows(result, OUTPUT, f"{self.indicator} of {os.path.basename(rule_base)}")
+        result = sandbox.solutions(rule_base, goal, max_solutions=self.limit(question), seconds=seconds)
+        stats: dict[str, Any] = {"cpu_seconds": round(result.cpu_seconds, 6)}
+        if result.stopped:
+            stats["limit"] = result.status
+        if result.printed:
+            stats["printed"] = result.printed.to_json()
+        found = bridge.found_rows(result, OUTPUT, f"{self.indicator} of {os.path.basename(rule_base)}", stats)
         return self.answer(str(goal), question, found)
 
     def answer(self, goal: str, question: Any, found: Found) -> Found:

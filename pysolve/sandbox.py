@@ -68,6 +68,9 @@ class Printed:
     def __bool__(self) -> bool:
         return bool(self.stdout or self.stderr)
 
+    def __add__(self, other: Printed) -> Printed:
+        return Printed(self.stdout + other.stdout, self.stderr + other.stderr)
+
     def words(self) -> str:
         """`the rules printed 1,234 bytes to standard output (not shown)`, and standard error likewise."""
         parts = [f"{count:,} bytes to {where}"
@@ -222,7 +225,6 @@ class Child:
             self.kill()
             raise
         if line is None:
-            self.kill()
             raise Died(self.ended(guarded=True))
         if not line:
             raise Died(self.ended(guarded=False))
@@ -255,9 +257,10 @@ class Child:
         return line
 
     def ended(self, guarded: bool, marker: dict[str, Any] | None = None) -> Death:
-        """How the child ended, its whole process group killed: at once when it left a halt `marker` (which
-        holds its exit status), else once it has exited (given EXIT_SECONDS)."""
-        if marker is None:
+        """How the child ended, its whole process group killed: at once when it passed the wall-clock guard
+        (`guarded`) or left a halt `marker` (which holds its exit status), else once it has exited (given
+        EXIT_SECONDS)."""
+        if marker is None and not guarded:
             self.exited(EXIT_SECONDS)
         self.kill()
         status = (marker or {}).get("status")
