@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pysolve import memory
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
@@ -38,6 +38,24 @@ HIDE_VARIABLE = "PYSOLVE_NO_PROLOG"
 
 _lock = threading.RLock()
 _loaded: dict[Path, str] = {}  # rule file -> the module its predicates live in
+KEEPS_STATE = frozenset({"azul"})  # rule bases that keep state in their engine between queries (Azul's games)
+
+
+class Pool(Protocol):
+    """Engines in worker processes that answer queries side by side (`pysolve.engines.EnginePool`)."""
+
+    def ask(self, asked: Asked) -> Answered: ...
+
+
+_pool: Pool | None = None  # when set (`answer_on`), queries go to its engines, not to this process's
+
+
+def answer_on(pool: Pool | None) -> None:
+    """From now on, answer every query on `pool`'s engines (None: on this process's own again), except traced
+    ones and those of rule bases that keep state between queries (KEEPS_STATE), which stay here. The web
+    server sets one, so that its requests' Prolog runs side by side instead of in line for one lock."""
+    global _pool
+    _pool = pool
 
 
 def rule_bases() -> list[str]:
@@ -341,26 +359,57 @@ def solutions(
     else:
         seconds = time_limit(float(seconds), "seconds")
         guard = wall_guard(seconds)
-    module = load(rule_base)
-    prolog = _engine()
     seconds, guard = max(float(seconds), 0.001), max(float(guard), 0.001)
+    trace = budget.trace if budget is not None else None
+    asked = Asked(os.fspath(rule_base), goal, int(max_solutions), seconds, guard, int(inferences))
+    pool = _pool
+    if pool is not None and trace is None and resolve_rule_base(rule_base).stem not in KEEPS_STATE:
+        names, rows, status, message = pool.ask(asked)
+    else:
+        names, rows, status, message = answer_here(asked, trace)
+    bindings = [dict(zip(names, values)) for values in rows]
+    whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
+    return QueryResult(bindings, status, limit_words(status, whole, inferences, message))
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One bounded query, as plain data (a pool's worker process answers it): the rule base, the goal's text,
+    the solutions wanted (0: all), CPU seconds, the wall-clock guard in seconds, and inferences (0: any)."""
+
+    rule_base: str
+    goal: str
+    max_solutions: int
+    seconds: float
+    guard: float
+    inferences: int
+
+
+Answered = tuple[list[str], list[list[Any]], str, str]  # names, rows of values, status, message
+
+
+def answer_here(asked: Asked, trace: Trace | None = None) -> Answered:
+    """`asked` answered by this process's engine: the goal's variable names, one row of values per solution,
+    the status and Prolog's message; PrologError when the goal raised an error, KeyboardInterrupt on Ctrl-C.
+    The events a traced search records join `trace`."""
+    module = load(asked.rule_base)
+    prolog = _engine()
     call = (
-        f"pysolve_bridge:bounded_solutions({quote_atom(goal)}, {quote_atom(module)}, "
-        f"{int(max_solutions)}, {seconds}, {guard}, {int(inferences)}, answer(Names, Rows, Wide), Status, Message)"
+        f"pysolve_bridge:bounded_solutions({quote_atom(asked.goal)}, {quote_atom(module)}, {asked.max_solutions}, "
+        f"{asked.seconds}, {asked.guard}, {asked.inferences}, answer(Names, Rows, Wide), Status, Message)"
     )
-    with _lock, _interruptible(), _recording(prolog, budget.trace if budget is not None else None):
+    with _lock, _interruptible(), _recording(prolog, trace):
         rows = _materialise(prolog, call, maxresult=1)
     (row,) = rows
+    goal = asked.goal
     if row["Status"] == "interrupted":
         raise KeyboardInterrupt(f"Prolog goal {goal!r} interrupted")
     if row["Status"] == "error":
         text = str(row["Message"]).strip()
         headline = text.splitlines()[0] if text else "error"
         raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
-    rows = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
-    bindings = [dict(zip(row["Names"], values)) for values in rows]
-    whole = budget.seconds if budget is not None and budget.seconds and given_seconds is None else seconds
-    return QueryResult(bindings, row["Status"], limit_words(row["Status"], whole, inferences, str(row["Message"])))
+    values = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
+    return list(row["Names"]), values, str(row["Status"]), str(row["Message"])
 
 
 def limit_words(status: str, seconds: float, inferences: int, message: str) -> str:

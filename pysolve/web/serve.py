@@ -4,15 +4,20 @@ It binds 127.0.0.1 by default, so only this machine can reach it, and it
 answers only requests addressed to the host it serves (no DNS rebinding),
 unless it is told to listen on every address (`--host 0.0.0.0`). Its memory
 is bounded as every command's that can grow (`--memory`, which the CLI
-applies): a request past the bound gets 503 and the server goes on.
+applies): a request past the bound gets 503 and the server goes on. Its
+requests' Prolog queries run on a pool of worker processes, one engine each
+and one per core (`pysolve.engines`), side by side; a query whose client
+left, or past its guard, has its worker killed and replaced.
 """
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 
 from pysolve import bridge
+from pysolve.engines import EnginePool
 from pysolve.errors import InputError
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -44,14 +49,24 @@ def first_prolog_call() -> None:
     bridge.solutions("pysolve_bridge", bridge.goal("true"))
 
 
+def default_engines() -> int:
+    """How many Prolog engines (worker processes) answer the server's requests: one per core it may use, as
+    many as its worker threads at most."""
+    from pysolve.web.core import WORKERS
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cores, WORKERS))
+
+
 def allowed_hosts(host: str) -> list[str] | None:
     """The host names requests may be addressed to: this machine's and `host`; any when `host` is a
     wildcard (0.0.0.0, ::), which says the server is meant to be reached by other names too."""
     return None if host in WILDCARDS else [*LOCAL, host]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None) -> int:
-    """Serve the pages on host:port until Ctrl-C (or SIGTERM); return the exit code."""
+def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None, engines: int | None = None) -> int:
+    """Serve the pages on host:port until Ctrl-C (or SIGTERM), their Prolog on `engines` worker processes (default:
+    `default_engines()`); return the exit code."""
     try:
         import uvicorn
 
@@ -61,8 +76,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None)
             from None
     app = create_app(backend, hosts=allowed_hosts(host))
     sock = listen(host, port)
+    pool = None
     if "prolog" in app.state.choice.available:  # before uvicorn takes Ctrl-C (see Workers.start)
         app.state.workers.start(first_prolog_call)
+        pool = EnginePool(engines or default_engines())
+        bridge.answer_on(pool)  # the requests' Prolog side by side, each query on an engine of its own
     config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
     server = Server(config, app.state.workers)
     shown = f"[{host}]" if ":" in host else host
@@ -74,5 +92,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None)
     finally:
         sock.close()
         app.state.workers.close(bridge.release_thread, GRACE_SECONDS)  # then Prolog's exit finds no thread to stop
+        if pool is not None:
+            bridge.answer_on(None)
+            pool.close()
     print("pysolve serve: stopped", file=sys.stderr)
     return 0
