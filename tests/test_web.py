@@ -525,3 +525,12 @@ def test_serve_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
         taken.listen()
         assert cli.main(["serve", "--port", str(taken.getsockname()[1]), "--backend", "python"]) == 2
     assert "cannot serve on 127.0.0.1" in capsys.readouterr().err
+
+
+def test_a_minimax_seat_by_depth_thinks_within_the_servers_time_a_move() -> None:
+    from pysolve.azul.strategies import strategy
+    from pysolve.web.azul import MAX_MOVE_SECONDS, affordable
+
+    capped = strategy(affordable("minimax:4"))  # four plies of a wide position take minutes: not without a clock
+    assert (capped.depth, capped.seconds) == (4, MAX_MOVE_SECONDS)
+    assert affordable("minimax:2:0.5s") == "minimax:2:0.5s" and affordable("mcts:300") == "mcts:300"

@@ -38,13 +38,15 @@ CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered 
 MAX_GAMES = 200  # games of one tournament from the page
 MAX_ITERATIONS = 10_000  # mcts iterations a move (about 1.3 s of Python here)
 MAX_MOVE_SECONDS = 2.0  # mcts seconds a move
-MAX_PLIES = 4  # minimax depth (about 0.1 s a move)
+MAX_PLIES = 4  # minimax depth, searched within MAX_MOVE_SECONDS a move (deepening: a wide position stops early)
 
 
 def affordable(name: str) -> str:
     """`name`, checked to be a strategy whose moves this server can afford: mcts at most MAX_ITERATIONS or
-    MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep or MAX_MOVE_SECONDS a move, and never an outside
-    agent (`cmd:` would run a program a client names); InputError naming the limit otherwise."""
+    MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep and MAX_MOVE_SECONDS a move, and never an outside
+    agent (`cmd:` would run a program a client names); InputError naming the limit otherwise. A minimax by
+    depth alone gets the time limit too (its name says so): a depth's cost is no guess, four plies of a wide
+    position take minutes, so the search deepens to the depth only while the time lasts."""
     if name.startswith(AGENT):
         raise InputError(f"strategy {excerpt(name)}: outside agents play only from the command line")
     chosen = strategy(name)
@@ -54,8 +56,10 @@ def affordable(name: str) -> str:
                          f"not {chosen.seconds:g}")
     if isinstance(chosen, Mcts) and chosen.iterations > MAX_ITERATIONS:
         raise InputError(f"strategy {excerpt(name)}: mcts runs at most {MAX_ITERATIONS} iterations a move here")
-    if isinstance(chosen, Minimax) and chosen.seconds is None and chosen.depth > MAX_PLIES:
-        raise InputError(f"strategy {excerpt(name)}: minimax looks at most {MAX_PLIES} plies ahead here")
+    if isinstance(chosen, Minimax) and chosen.seconds is None:
+        if chosen.depth > MAX_PLIES:
+            raise InputError(f"strategy {excerpt(name)}: minimax looks at most {MAX_PLIES} plies ahead here")
+        return f"{name}:{MAX_MOVE_SECONDS:g}s"
     return name
 
 
