@@ -306,7 +306,7 @@ def signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
     except ValueError:
-        return f"signal {number}"
+        return str(number)
 
 
 def death_words(death: Death) -> str:
@@ -315,7 +315,7 @@ def death_words(death: Death) -> str:
         return (f"the rules wrote more than {memory.describe(WRITE_LIMIT)} to standard output or to a file; "
                 "the Prolog engine running them was stopped")
     if death.returncode < 0:
-        return f"the Prolog engine running the rules died ({signal_name(-death.returncode)})"
+        return f"the Prolog engine running the rules died (signal {signal_name(-death.returncode)})"
     return f"the Prolog engine running the rules exited (code {death.returncode}) without answering"
 
 
@@ -450,6 +450,11 @@ class Sandbox:
                 self._child.close()
             self._child = None
 
+    def pid(self) -> int | None:
+        """The running child's process id (None when none runs): the same one question after question."""
+        child = self._child
+        return child.process.pid if child is not None and child.process.returncode is None else None
+
     def kill(self) -> None:
         """Kill the child without waiting for the lock (at exit, when a thread may hold it mid-question)."""
         child = self._child
@@ -478,3 +483,8 @@ def load(rule_base: str | os.PathLike[str]) -> str:
 def close() -> None:
     """Stop the child now (the next question starts a fresh one)."""
     _sandbox.close()
+
+
+def pid() -> int | None:
+    """The process id of the child that runs rules of one's own, None when none runs."""
+    return _sandbox.pid()
