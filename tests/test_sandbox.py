@@ -215,7 +215,7 @@ def test_values_cross_as_plain_data_wide_integers_included(tmp_path):
 
 
 def test_a_halt_in_a_thread_returns_and_later_questions_are_answered():
-    outcome: list[BaseException] = []
+    outcome: list[RulesCrashed] = []
 
     def ask() -> None:
         try:
