@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException
 
 from pysolve import bridge, cli
 from pysolve.hidato import model as hidato_model
+from pysolve.web import clients
 from pysolve.web.app import create_app
 from pysolve.web.core import WORKERS, Store
 from pysolve.web.serve import LOCAL, allowed_hosts
@@ -41,7 +42,7 @@ def serving(backend: str) -> Iterator[str]:
     """The application served by uvicorn in a thread on a free port; yields its base URL."""
     port = free_port()
     app = create_app(backend, hosts=list(LOCAL))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    config = clients.config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -534,3 +535,21 @@ def test_a_minimax_seat_by_depth_thinks_within_the_servers_time_a_move() -> None
     capped = strategy(affordable("minimax:4"))  # four plies of a wide position take minutes: not without a clock
     assert (capped.depth, capped.seconds) == (4, MAX_MOVE_SECONDS)
     assert affordable("minimax:2:0.5s") == "minimax:2:0.5s" and affordable("mcts:300") == "mcts:300"
+
+
+def test_slow_clients_are_timed_out(monkeypatch: pytest.MonkeyPatch, pysolve_backends: list[str]) -> None:
+    monkeypatch.setattr(clients, "HEAD_SECONDS", 0.5)
+    monkeypatch.setattr(clients, "BODY_SECONDS", 0.5)
+    with serving(pysolve_backends[0]) as url:
+        host, port = url.removeprefix("http://").split(":")
+        slow_heads = [socket.create_connection((host, int(port)), timeout=30) for _ in range(8)]
+        for number, slow in enumerate(slow_heads):  # half send nothing, half a head that never ends
+            if number % 2:
+                slow.sendall(b"GET /api/backends HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert [slow.recv(1) for slow in slow_heads] == [b""] * 8  # closed by the server, not by us
+        slow_body = socket.create_connection((host, int(port)), timeout=30)
+        slow_body.sendall(b"POST /api/sudoku/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: 100\r\n\r\n{\"grid\": ")
+        answer = slow_body.makefile("rb").read().decode()
+        assert answer.startswith("HTTP/1.1 408") and "did not come within 0.5 s" in answer
+        assert httpx.get(url + "/api/backends", timeout=30).status_code == 200  # and the server goes on

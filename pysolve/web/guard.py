@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -36,6 +37,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pysolve.catalogue import Catalogue
 from pysolve.errors import InputError, PysolveError, UnknownName
+from pysolve.web import clients
 
 MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
 MAX_DEPTH = 32  # arrays and objects nested in a request body
@@ -95,10 +97,20 @@ async def body(request: Request) -> dict[str, Any]:
 
 async def bounded_body(request: Request) -> bytes:
     """The request's body, counted as it arrives: 413 as soon as it passes MAX_BODY (a declared length past
-    it is refused before anything is read); the connection is then closed rather than read to its end."""
+    it is refused before anything is read), 408 when it has not all come within clients.BODY_SECONDS; the
+    connection is then closed rather than read to its end."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise too_large(f"the request body is {declared} bytes")
+    try:
+        return await asyncio.wait_for(read_body(request), clients.BODY_SECONDS)
+    except asyncio.TimeoutError:
+        raise HTTPException(408, f"the request body did not come within {clients.BODY_SECONDS:g} s",
+                            headers={"Connection": "close"}) from None
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body as it arrives; 413 as soon as it passes MAX_BODY."""
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)

@@ -68,8 +68,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None,
     """Serve the pages on host:port until Ctrl-C (or SIGTERM), their Prolog on `engines` worker processes (default:
     `default_engines()`); return the exit code."""
     try:
-        import uvicorn
-
+        from pysolve.web import clients
         from pysolve.web.app import Server, create_app
     except ImportError as error:
         raise InputError(f"pysolve serve needs the web extra: pip install 'pysolve[web]' ({error.name} is missing)") \
@@ -81,7 +80,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None,
         app.state.workers.start(first_prolog_call)
         pool = EnginePool(engines or default_engines())
         bridge.answer_on(pool)  # the requests' Prolog side by side, each query on an engine of its own
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
+    config = clients.config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE_SECONDS)
     server = Server(config, app.state.workers)
     shown = f"[{host}]" if ":" in host else host
     print(f"pysolve serve: http://{shown}:{sock.getsockname()[1]}/ (Ctrl-C stops)", file=sys.stderr, flush=True)
