@@ -268,7 +268,8 @@ class Child:
         return Death(marker or {}, returncode, guarded, self.stderr.tail(STDERR_TAIL))
 
     def printed(self) -> Printed:
-        """What the rules printed since the last request, counted and thrown away."""
+        """What the rules printed since this was last asked (while loading, then answering), counted and thrown
+        away."""
         return Printed(self.stdout.taken(), self.stderr.taken())
 
     def exited(self, wait: float) -> None:
@@ -433,7 +434,6 @@ class Sandbox:
             reply = child.request(request, seconds, guard)
         except Died as died:
             raise load_death(died.death, path, seconds) from None
-        child.printed()
         if reply["refused"]:
             raise RulesRefused(f"rule base {path.name} did not load: it called {reply['refused']} while loading: "
                                f"{REFUSAL}")
