@@ -345,3 +345,15 @@ def test_fuzz_uploads_are_answered_2xx_or_one_line_4xx(client: TestClient, body:
         refused(answer)
     else:
         assert 2 <= len(answer.json()["traces"]) <= replay.MAX_TRACES
+
+
+def test_the_searches_of_one_ask_share_the_requests_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pysolve.web import traces
+
+    monkeypatch.setattr(traces, "MAX_SECONDS", 0.3)
+    puzzle = api.get_puzzle("fichas")
+    runs = traces.runs_of(puzzle, ["python"], "strategy", ["bfs", "dfs", "best-first"])
+    with pytest.raises(InputError) as raised:  # bfs takes the 0.3 s (unknown, recorded), nothing is left for more
+        traces.live(puzzle, {"m": 6, "n": 6}, runs)
+    assert "side by side needs two searches" in str(raised.value)
+    assert "the request's searches side by side passed its time limit of 0.3 s" in str(raised.value)

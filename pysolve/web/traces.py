@@ -22,10 +22,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pysolve import api, backends, replay
+from pysolve.budget import Budget
 from pysolve.errors import InputError, PysolveError
 from pysolve.puzzle import Puzzle
 from pysolve.trace import read_trace
-from pysolve.web.core import Choice, Workers
+from pysolve.web.core import MAX_SECONDS, Choice, Workers
 from pysolve.web.crosscheck import each_seconds, in_page_words, puzzles_view, with_files
 from pysolve.web.guard import Files, body, excerpt, field_of
 
@@ -86,7 +87,8 @@ def runs_of(puzzle: Puzzle, names: list[str], vary: str | None, values: list[Any
 
 def live(puzzle: Puzzle, values: dict[str, Any], runs: list[Run]) -> dict[str, Any]:
     """Each run (`runs_of`) asked with `--trace`, in turn, its trace read back; the replay, and why each that
-    gave no trace did not (InputError when fewer than two did)."""
+    gave no trace did not (InputError when fewer than two did). The runs share the request's MAX_SECONDS of
+    CPU: each gets its own limit or what is left of them, and once they are spent the rest are not asked."""
     if not traced(puzzle):
         raise InputError(f"{puzzle.name} records no search (its solve has no --trace); the puzzles that do: "
                          f"{', '.join(name for name in api.puzzle_names() if traced(api.get_puzzle(name))) or 'none'}")
@@ -101,10 +103,13 @@ def live(puzzle: Puzzle, values: dict[str, Any], runs: list[Run]) -> dict[str, A
                 puzzle.question(**{**options, **changed})
         except InputError as error:
             raise in_page_words(puzzle, error) from None
+        clock = Budget(seconds=MAX_SECONDS, label="the request's searches side by side")
         for number, (name, changed, called) in enumerate(runs, 1):
             path = files.folder / f"{number}.jsonl"
             try:
-                api.solve(puzzle, backend=name, trace=str(path), **{**options, **changed})
+                clock.check()
+                limited = {"seconds": min(options["seconds"], clock.remaining())} if "seconds" in options else {}
+                api.solve(puzzle, backend=name, trace=str(path), **{**options, **changed, **limited})
                 traces.append(replay.condensed(read_trace(path), called))
             except PysolveError as error:
                 missing.append(f"{called.removesuffix('.jsonl')}: {files.shown(str(error))}")
