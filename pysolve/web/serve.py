@@ -52,7 +52,7 @@ def first_prolog_call() -> None:
 def default_engines() -> int:
     """How many Prolog engines (worker processes) answer the server's requests: one per core it may use, as
     many as its worker threads at most."""
-    from pysolve.web.core import WORKERS
+    from pysolve.web.core import WORKERS  # the web stack loads only when it serves
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(cores, WORKERS))
@@ -70,9 +70,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None,
     try:
         from pysolve.web import clients
         from pysolve.web.app import Server, create_app
+        from pysolve.web.core import WORKERS
     except ImportError as error:
         raise InputError(f"pysolve serve needs the web extra: pip install 'pysolve[web]' ({error.name} is missing)") \
             from None
+    if engines is not None and not 1 <= engines <= WORKERS:
+        raise InputError(f"--engines {engines}: 1 to {WORKERS} (one per worker thread of the server)")
     app = create_app(backend, hosts=allowed_hosts(host))
     sock = listen(host, port)
     pool = None
