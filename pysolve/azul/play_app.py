@@ -35,6 +35,7 @@ from pysolve.azul.play import Table
 from pysolve.azul.position import OFFER, TILE, move_code
 from pysolve.azul.scoring import tile_score
 from pysolve.errors import PysolveError
+from pysolve.terminal import require_terminal
 
 TILE_STYLES = {letter: Style(color=ink, bgcolor=fill, bold=True) for letter, fill, ink in
                zip(LETTERS, ("#2f6fbd", "#f1c40f", "#d64537", "#2d2d2d", "#f4f4f4"),
@@ -164,6 +165,13 @@ class AzulApp(App[None]):
         self.delay = delay
         self.typed = ""
         self.message = ""
+
+    def run(self, *, headless: bool = False, **options: Any) -> None:
+        """Run the game; InputError before anything starts when it would take a screen that is no terminal
+        (headless, as tests run it, it needs none)."""
+        if not headless:
+            require_terminal("pysolve play azul")
+        return super().run(headless=headless, **options)
 
     def compose(self) -> ComposeResult:
         """The table on the left; the prompt, the moves and the story on the right; the keys below."""

@@ -40,6 +40,7 @@ from pysolve.puzzle import Puzzle
 from pysolve.tangram.pieces import Instance, Placement
 from pysolve.tangram.play import Cell, Game
 from pysolve.tangram.reader import load_instance
+from pysolve.terminal import require_terminal
 
 # ---------------------------------------------------------------- the screen's pictures
 
@@ -256,6 +257,13 @@ class TangramApp(App[None]):
     def __init__(self, game: Game) -> None:
         super().__init__()
         self.game = game
+
+    def run(self, *, headless: bool = False, **options: Any) -> None:
+        """Run the game; InputError before anything starts when it would take a screen that is no terminal
+        (headless, as tests run it, it needs none)."""
+        if not headless:
+            require_terminal("pysolve play tangram")
+        return super().run(headless=headless, **options)
 
     def compose(self) -> ComposeResult:
         """Board and pieces side by side, then the selection, the message and the keys."""
