@@ -212,7 +212,7 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
           seed: int | None = None, max_size: int | None = None, seconds: float = SECONDS,
           out: str | os.PathLike[str] | None = None, shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
     """Ask the rule base file `rules` (a .pl file, a .py module of relations, or a solver of one's own in Python:
-    question -> Found, whose `seconds` are its own to keep) and pysolve's Prolog and Python
+    question -> Found, stopped past `seconds` of its CPU time as the back ends are) and pysolve's Prolog and Python
     back ends (miniKanren and Python without Prolog) the same random questions of `puzzle`, at most `examples`
     of them (boards up to `max_size`, each back end `seconds` per question), and shrink the first
     disagreement; `out` names the instance file to write it to. Raises a PysolveError, before any question,
