@@ -43,7 +43,7 @@ class SearchLimitExceeded(PysolveError):
 
 class RulesCrashed(PrologError):
     """Rules of one's own ended the Prolog engine running them (pysolve.sandbox's child process): they called
-    halt/0 or abort/0, or the engine died (a signal, a write past its bound). The message is the one-line
+    halt/0 or abort/0, or the engine died (a crash, a signal). The message is the one-line
     verdict; `kind` is halt, abort or died; `detail` adds what the engine last wrote to standard error."""
 
     def __init__(self, message: str, kind: str, detail: str = "") -> None:

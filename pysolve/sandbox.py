@@ -56,6 +56,7 @@ EXIT_SECONDS = 1.0          # how long a child that halted gets to exit before i
 STDERR_TAIL = 2000          # bytes of the child's standard error kept in a crash's detail
 LOAD_ADVICE = "a rule base defines predicates, pysolve asks its own questions: remove the directive"
 REFUSAL = "pysolve refuses to start processes from rules it checks"
+FLOODED = f"the rules printed {WRITE_LIMIT // 2**20} MB or more, pysolve's bound on what rules write"
 
 
 @dataclass(frozen=True)
@@ -170,12 +171,13 @@ class Child:
     output goes to, and the rule bases loaded in it (file -> module)."""
 
     def __init__(self) -> None:
+        program = swipl()
         self.stdout, self.stderr = Output(), Output()
         request_read, self.requests = os.pipe()
         self.replies, reply_write = os.pipe()
         size = child_memory()
         stack = min(MAX_STACK, size // STACK_SHARE)
-        command = [swipl(), "--no-packs", "-q", f"--stack-limit={stack // 2**20}m", "-g", "pysolve_sandbox:main",
+        command = [program, "--no-packs", "-q", f"--stack-limit={stack // 2**20}m", "-g", "pysolve_sandbox:main",
                    "-t", "halt(1)", str(rule_base_dir() / "pysolve_sandbox.pl"), "--",
                    str(request_read), str(reply_write)]
         try:
@@ -240,13 +242,14 @@ class Child:
         """The next reply line, at most `wait` seconds away (None when the time is up); b"" when the child
         closed its end of the pipe (it ended)."""
         deadline = time.monotonic() + wait
+        poller = select.poll()  # not select.select: a busy process (the web server) may hold fds past 1024
+        poller.register(self.replies, select.POLLIN)
         chunks = [self.buffer]
         while b"\n" not in chunks[-1]:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            ready, _, _ = select.select([self.replies], [], [], left)
-            if not ready:
+            if not poller.poll(math.ceil(left * 1000)):
                 continue
             chunk = os.read(self.replies, 1 << 20)
             if not chunk:
@@ -258,9 +261,9 @@ class Child:
 
     def ended(self, guarded: bool, marker: dict[str, Any] | None = None) -> Death:
         """How the child ended, its whole process group killed: at once when it passed the wall-clock guard
-        (`guarded`) or left a halt `marker` (which holds its exit status), else once it has exited (given
-        EXIT_SECONDS)."""
-        if marker is None and not guarded:
+        (`guarded`) or the rules halted (the `marker` holds the exit status), else once it has exited (given
+        EXIT_SECONDS; a crash runs the at_halt marker too, with no status)."""
+        if not guarded and not halted(marker):
             self.exited(EXIT_SECONDS)
         self.kill()
         status = (marker or {}).get("status")
@@ -302,6 +305,12 @@ class Child:
         self.stderr.close()
 
 
+def halted(marker: dict[str, Any] | None) -> bool:
+    """True when the child's halt marker says the rules called halt/1 or abort/0 (a crash leaves a marker
+    with neither)."""
+    return marker is not None and (isinstance(marker.get("status"), int) or bool(marker.get("aborted")))
+
+
 def signal_name(number: int) -> str:
     """A signal by its name (SIGSEGV), or its number when Python knows no name for it."""
     try:
@@ -311,10 +320,11 @@ def signal_name(number: int) -> str:
 
 
 def death_words(death: Death) -> str:
-    """How the engine running the rules ended, in words, when neither a halt nor a limit ended it."""
-    if death.returncode == -signal.SIGXFSZ:
-        return (f"the rules wrote more than {memory.describe(WRITE_LIMIT)} to standard output or to a file; "
-                "the Prolog engine running them was stopped")
+    """How the engine running the rules ended, in words, when neither a halt nor a limit ended it: the fatal
+    signal SWI-Prolog reports on standard error, else the one that ended it, else its exit status."""
+    fatal = re.search(r"received fatal signal (\d+)", death.stderr)
+    if fatal:
+        return f"the Prolog engine running the rules died (signal {signal_name(int(fatal.group(1)))})"
     if death.returncode < 0:
         return f"the Prolog engine running the rules died (signal {signal_name(-death.returncode)})"
     return f"the Prolog engine running the rules exited (code {death.returncode}) without answering"
@@ -336,12 +346,12 @@ def goal_death(death: Death, goal: str, module: str, seconds: float) -> ChildRes
     past the time limit of `seconds`) is an answer whose status says so; anything else raises its verdict."""
     if death.guarded:
         return ChildResult([], "wall_limit", guard_words(seconds))
-    if death.returncode == -signal.SIGXCPU:
-        return ChildResult([], "time_limit", bridge.limit_words("time_limit", seconds, 0, ""))
+    if death.returncode == -signal.SIGXCPU:  # its CPU time ran past the limit: at least `seconds`
+        return ChildResult([], "time_limit", bridge.limit_words("time_limit", seconds, 0, ""), seconds)
     where = f"goal {goal!r} in {module}"
     if death.marker.get("aborted"):
         raise crash(f"{where}: the rules called abort/0, which ends the Prolog engine running them", death, "abort")
-    if death.marker:
+    if halted(death.marker):
         raise crash(f"{where}: the rules called {halt_words(death)}, which ends the Prolog engine running them",
                     death, "halt")
     raise crash(f"{where}: {death_words(death)}", death, "died")
@@ -355,7 +365,7 @@ def load_death(death: Death, path: Path, seconds: float) -> PrologError:
     if death.returncode == -signal.SIGXCPU:
         return PrologError(f"rule base {path.name} did not load: loading it passed its time limit of {seconds:g} s")
     called = "abort/0" if death.marker.get("aborted") else halt_words(death)
-    if death.marker:
+    if halted(death.marker):
         line = death.marker.get("line")
         file = death.marker.get("file")
         where = "" if line is None else f" (line {line})" if file == str(path) else f" ({file}, line {line})"
@@ -397,6 +407,9 @@ class Sandbox:
             except Died as died:
                 return goal_death(died.death, goal, module, limit)
             printed = child.printed()
+            if max(printed.stdout, printed.stderr) >= WRITE_LIMIT:  # the kernel cut the writes there (RLIMIT_FSIZE)
+                child.kill()  # its output streams keep the error: the next question gets a fresh child
+                raise PrologError(f"goal {goal!r} in {module}: {FLOODED}")
         if reply["refused"]:
             raise RulesRefused(f"goal {goal!r} in {module}: the rules called {reply['refused']}: {REFUSAL}")
         if reply["status"] == "error":

@@ -47,6 +47,9 @@ RULES = {
     "sleeps": "hidato(B, B) :- sleep(100).\n",
     "stops_itself": ":- use_module(library(unix)).\nhidato(B, B) :- current_prolog_flag(pid, P), kill(P, stop).\n",
     "dies": ":- use_module(library(unix)).\nhidato(B, B) :- current_prolog_flag(pid, P), kill(P, kill).\n",
+    "crashes": ":- use_module(library(unix)).\nhidato(B, B) :- current_prolog_flag(pid, P), kill(P, segv).\n",
+    "floods": "hidato(B, B) :- length(Cs, 100000), maplist(=(0'x), Cs), atom_codes(A, Cs),\n"
+              "    forall(between(1, inf, _), write(user_output, A)).\n",  # 100 KB a write, until the bound
     "prints": WALK.replace("hidato(Board, Solution) :-\n",
                            "hidato(Board, Solution) :-\n    format(\"thinking about ~w~n\", [Board]),\n", 1),
     "shells": "hidato(B, B) :- shell('touch SHELL_RAN').\n",
@@ -148,12 +151,16 @@ def test_rules_that_never_answer_run_out_of_their_limit(name, seconds, words, tm
     still_answers(capsys)
 
 
-def test_an_engine_killed_by_a_signal_is_named(tmp_path, capsys):
-    path = rules(tmp_path, "dies")
+@pytest.mark.parametrize("name, words", [("dies", "the Prolog engine running the rules died (signal SIGKILL)"),
+                                         ("crashes", "the Prolog engine running the rules died (signal SIGSEGV)"),
+                                         ("floods", "the rules printed 64 MB or more, pysolve's bound on what rules")])
+def test_an_engine_that_dies_or_floods_is_named(name, words, tmp_path, capsys):
+    path = rules(tmp_path, name)
     code, report = check_json(capsys, path, *FAST)
     assert code == 1 and len(report["errors"]) == 3
-    assert all(error["message"].endswith("the Prolog engine running the rules died (signal SIGKILL)")
-               for error in report["errors"])
+    assert all(words in error["message"] for error in report["errors"]), report["errors"]
+    code, out, err = run(capsys, "query", path, GOAL)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err
     still_answers(capsys)
 
 
