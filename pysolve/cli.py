@@ -147,9 +147,9 @@ def build_parser() -> Parser:
                        help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--backend", choices=backends.NAMES, help="the pages' " + BACKEND_HELP)
-    serve.add_argument("--engines", type=positive_int, default=None, metavar="N",
-                       help="Prolog engines answering the requests side by side, each a worker process "
-                            "(default: one per core, at most 4)")
+    serve.add_argument("--prolog-processes", type=positive_int, default=None, metavar="N",
+                       help="processes answering the pages' Prolog questions side by side (default: one per core, "
+                            "at most 4)")
     memory.add_option(serve)
     serve.set_defaults(run=run_serve)
 
@@ -467,7 +467,7 @@ def run_demo(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from pysolve.web.serve import serve  # the web stack loads only when it serves
 
-    return serve(args.host, args.port, args.backend, args.engines)
+    return serve(args.host, args.port, args.backend, args.prolog_processes)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -49,6 +49,7 @@ MEMORY = 2 * 2**30          # the child's address space when the run sets no mem
 MAX_STACK = 2**30           # Prolog's stack limit at most (SWI-Prolog's own default)...
 STACK_SHARE = 4             # ...and at most this fraction of the address space: room for the rest
 WRITE_LIMIT = 64 * 2**20    # bytes the child may write to any one file (its printed output included)
+POLL_MOST = 2**31 - 1       # milliseconds poll() waits at most (a C int): a week's guard waits in turns
 CPU_MARGIN = 1.0            # CPU seconds past a goal's limit at which the kernel stops the child (RLIMIT_CPU)
 WALL_MARGIN = 1.0           # seconds past a goal's wall-clock guard at which pysolve kills the child
 LOAD_SECONDS = 10.0         # CPU seconds loading a rule base may take (its directives run then)
@@ -249,7 +250,7 @@ class Child:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            if not poller.poll(math.ceil(left * 1000)):
+            if not poller.poll(min(math.ceil(left * 1000), POLL_MOST)):
                 continue
             chunk = os.read(self.replies, 1 << 20)
             if not chunk:
@@ -424,7 +425,9 @@ class Sandbox:
     @contextlib.contextmanager
     def _serving(self) -> Iterator[Child]:
         """The running child (started when there is none); forgotten when it died while serving, so that the
-        next question starts a fresh one. Called with the lock held."""
+        next question starts a fresh one, and killed when anything but an answer ends the block (Ctrl-C, an
+        error of pysolve's own), whose reply would otherwise answer the next question. Called with the lock
+        held."""
         if self._pid != os.getpid():  # a forked copy: the child and its pipes are the parent's
             self._child, self._pid = None, os.getpid()
         if self._child is None:
@@ -432,6 +435,9 @@ class Sandbox:
         child = self._child
         try:
             yield child
+        except BaseException:  # a request may be left unanswered: its reply would answer the next one
+            child.kill()
+            raise
         finally:
             if child.process.poll() is not None:
                 child.close()

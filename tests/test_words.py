@@ -50,7 +50,8 @@ def test_the_status_line_says_time_and_states_and_verbose_says_everything(capsys
     assert code == 0 and "36 tilings" in out and "tiling(s)" not in out
     assert re.fullmatch(r"\[python: solved in [0-9.]+ m?s, \d+ states\]", out.splitlines()[-1])
     code, out, _ = run(capsys, "solve", "tangram", "--count", "--backend", "python", "--verbose")
-    assert re.fullmatch(r"\[python: solved; seconds [0-9.e-]+, states \d+, order columns, .*memo_cleared 0\]",
+    assert re.fullmatch(r"\[python: solved; seconds [0-9.e-]+, cpu_seconds [0-9.e-]+, states \d+, order columns, "
+                        r".*memo_cleared 0\]",
                         out.splitlines()[-1])
     code, out, _ = run(capsys, "solve", "tangram", "--count", "--backend", "python", "--json")
     assert json.loads(out)["stats"]["memo_cleared"] == 0  # the detail stays in the JSON

@@ -75,7 +75,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None,
         raise InputError(f"pysolve serve needs the web extra: pip install 'pysolve[web]' ({error.name} is missing)") \
             from None
     if engines is not None and not 1 <= engines <= WORKERS:
-        raise InputError(f"--engines {engines}: 1 to {WORKERS} (one per worker thread of the server)")
+        raise InputError(f"--prolog-processes {engines}: 1 to {WORKERS} (one per worker thread of the server)")
     app = create_app(backend, hosts=allowed_hosts(host))
     sock = listen(host, port)
     pool = None
