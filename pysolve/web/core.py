@@ -4,8 +4,9 @@ Searches (and every move of a game, which asks a back end) run in a worker
 thread, never on the event loop, so that other pages stay responsive while
 one search runs; they run under the same budgets as on the command line,
 each at most MAX_SECONDS, and stop when the client that asked goes away.
-The Prolog engine is one per process behind one lock (`pysolve.bridge`), so
-Prolog questions queue there while Python and miniKanren ones run beside.
+Prolog questions go to a pool of engines in worker processes when `pysolve
+serve` sets one (`pysolve.engines`), so they too run side by side; without
+it the process's one engine answers them in turn (`pysolve.bridge`).
 """
 
 from __future__ import annotations
