@@ -29,6 +29,9 @@ from pysolve.files import excerpt
 CLUSTER_FORM = "tcp://HOST:PORT"  # the scheduler addresses pysolve connects to (no TLS certificates to pass)
 
 
+MANAGER_SECONDS = 5.0  # how long `WorkerPool.kill` waits for the pool's manager thread to end
+
+
 class WorkerPool(ProcessPoolExecutor):
     """A pool of fresh processes (spawned: each starts its own SWI-Prolog) that ignore Ctrl-C, and that `kill`
     stops at once.
@@ -51,11 +54,14 @@ class WorkerPool(ProcessPoolExecutor):
         """Kill every worker now, whatever it is doing, and give up the work not done (what Python 3.14's
         `kill_workers` does; the pool keeps its workers in `_processes` in every version since 3.8)."""
         processes = list((self._processes or {}).values())  # None once the pool is shut down
+        manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)  # typeshed: mistyped
         for process in processes:
             process.kill()
         self.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.join()  # reaped: none is left behind as a zombie of this process
+        if manager is not None:  # done with its pipes before Python's exit wakes it (3.11 races there otherwise)
+            manager.join(MANAGER_SECONDS)
 
 
 def process_pool(workers: int) -> WorkerPool:

@@ -86,12 +86,15 @@ def still_answers(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("name, words", [("halts", HALT_VERDICT),
                                          ("halts_3", HALT_VERDICT.replace("halt/0", "halt(3)")),
-                                         ("aborts", HALT_VERDICT.replace("halt/0", "abort/0"))])
+                                         ("aborts", HALT_VERDICT.replace("halt/0", "abort/0")),
+                                         ("dies", "the Prolog engine running the rules died (signal SIGKILL)"),
+                                         ("crashes", "the Prolog engine running the rules died (signal SIGSEGV)"),
+                                         ("floods", "the rules printed 64 MB or more, pysolve's bound on what rules")])
 def test_rules_that_end_the_engine_are_errors_of_each_question(name, words, tmp_path, capsys):
     path = rules(tmp_path, name)
     code, report = check_json(capsys, path, *FAST)
     assert code == 1 and report["verdict"] == "errors" and len(report["errors"]) == report["tried"] == 3
-    assert all(error["message"].endswith(words) for error in report["errors"]), report["errors"]
+    assert all(words in error["message"] for error in report["errors"]), report["errors"]
     code, out, err = run(capsys, "query", path, GOAL)
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err
     still_answers(capsys)
@@ -148,19 +151,6 @@ def test_rules_that_never_answer_run_out_of_their_limit(name, seconds, words, tm
     assert words in finding["message"]
     code, out, _ = run(capsys, "query", path, GOAL, "--seconds", seconds)
     assert code == 3 and out.startswith("unknown.  % stopped: the goal passed its ") and words in out
-    still_answers(capsys)
-
-
-@pytest.mark.parametrize("name, words", [("dies", "the Prolog engine running the rules died (signal SIGKILL)"),
-                                         ("crashes", "the Prolog engine running the rules died (signal SIGSEGV)"),
-                                         ("floods", "the rules printed 64 MB or more, pysolve's bound on what rules")])
-def test_an_engine_that_dies_or_floods_is_named(name, words, tmp_path, capsys):
-    path = rules(tmp_path, name)
-    code, report = check_json(capsys, path, *FAST)
-    assert code == 1 and len(report["errors"]) == 3
-    assert all(words in error["message"] for error in report["errors"]), report["errors"]
-    code, out, err = run(capsys, "query", path, GOAL)
-    assert code == 2 and out == "" and err.count("\n") == 1 and words in err
     still_answers(capsys)
 
 
