@@ -20,6 +20,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import process as process_module
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,9 +28,6 @@ from pysolve.errors import InputError
 from pysolve.files import excerpt
 
 CLUSTER_FORM = "tcp://HOST:PORT"  # the scheduler addresses pysolve connects to (no TLS certificates to pass)
-
-
-MANAGER_SECONDS = 5.0  # how long `WorkerPool.kill` waits for the pool's manager thread to end
 
 
 class WorkerPool(ProcessPoolExecutor):
@@ -60,8 +58,8 @@ class WorkerPool(ProcessPoolExecutor):
         self.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.join()  # reaped: none is left behind as a zombie of this process
-        if manager is not None:  # done with its pipes before Python's exit wakes it (3.11 races there otherwise)
-            manager.join(MANAGER_SECONDS)
+        if manager is not None:  # Python's exit must not wake it through a pipe it may be closing (3.11 races there)
+            getattr(process_module, "_threads_wakeups", {}).pop(manager, None)
 
 
 def process_pool(workers: int) -> WorkerPool:
