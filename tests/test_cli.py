@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_busy import cpu_of
 
 from pysolve import budget as budget_module
 from pysolve import files
@@ -146,9 +147,7 @@ def interrupted(started: subprocess.Popen[str]) -> tuple[str, str, float]:
     seconds it spent after the signal (its work's clock, whatever else the machine is doing)."""
     assert started.poll() is None, started.communicate()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with open(f"/proc/{started.pid}/stat") as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    at_signal = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    at_signal = cpu_of(started.pid)
     started.send_signal(signal.SIGINT)
     out, err = started.communicate(timeout=30)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
