@@ -6,9 +6,12 @@ its stacks, print, or try to start a process. In pysolve's embedded engine
 (pysolve.bridge) any of these would end, hang or garble pysolve itself; in
 the child (prolog/pysolve_sandbox.pl) they end at most the child, and each
 comes back as a one-line verdict (`RulesCrashed`, `RulesRefused`) or as a
-limit (`QueryResult.status`). One child serves a pysolve process, warm, for
-every question; the next question after a death starts a fresh one (and
-loads the rule base again).
+limit (`QueryResult.status`). Each rule base gets a child of its own, kept
+warm for every question on it, so that it loads as it loads in a fresh
+`swipl`: what another rule base loaded (library(clpfd) brings
+library(apply_macros), whose goal expansion is global) never changes how it
+compiles. The next question after a death starts a fresh child (and loads
+the rule base again).
 
 The child's bounds: its goals' CPU limit and wall-clock guard inside Prolog
 (pysolve_bridge:bounded_solutions/9, the same as in-process), the wall-clock
@@ -46,6 +49,7 @@ from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesR
 from pysolve.paths import rule_base_dir
 
 MEMORY = 2 * 2**30          # the child's address space when the run sets no memory bound of its own
+WARM_CHILDREN = 4           # children kept running, one per rule base, the least recently asked stopped first
 MAX_STACK = 2**30           # Prolog's stack limit at most (SWI-Prolog's own default)...
 STACK_SHARE = 4             # ...and at most this fraction of the address space: room for the rest
 WRITE_LIMIT = 64 * 2**20    # bytes the child may write to any one file (its printed output included)
@@ -169,7 +173,7 @@ class Output:
 
 class Child:
     """One `swipl` process running prolog/pysolve_sandbox.pl: its request and reply pipes, the files its
-    output goes to, and the rule bases loaded in it (file -> module)."""
+    output goes to, and the module of the one rule base loaded in it ("" until it is loaded)."""
 
     def __init__(self) -> None:
         program = swipl()
@@ -197,7 +201,7 @@ class Child:
         self.bound(resource.RLIMIT_AS, size)
         self.bound(resource.RLIMIT_FSIZE, WRITE_LIMIT)
         self.bound(resource.RLIMIT_CORE, 0)  # a crash leaves no core file in the user's folder
-        self.modules: dict[Path, str] = {}
+        self.module = ""
         self.process_cpu = 0.0  # the child's CPU seconds as its last reply gave them
         self.buffer = b""
 
@@ -376,30 +380,32 @@ def load_death(death: Death, path: Path, seconds: float) -> PrologError:
 
 
 class Sandbox:
-    """The child process that runs rules of one's own, started on the first question and kept warm; a
-    question after its death starts a fresh one. One question at a time (a lock around the one child)."""
+    """The children that run rules of one's own: one per rule base, started on its first question and kept
+    warm (WARM_CHILDREN of them at most); a question after a child's death starts a fresh one. One question
+    at a time (a lock around them all)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._child: Child | None = None
-        self._pid = os.getpid()  # a forked copy of pysolve starts a child of its own
+        self._children: dict[Path, Child] = {}  # rule base -> its child, the most recently asked last
+        self._last: Path | None = None           # the rule base asked last
+        self._pid = os.getpid()  # a forked copy of pysolve starts children of its own
 
     def load(self, rule_base: str | os.PathLike[str], seconds: float = LOAD_SECONDS) -> str:
-        """Load a rule base into the child (once per child) and return its module. PrologError when it
+        """Load a rule base into its child (once per child) and return its module. PrologError when it
         does not load cleanly, RulesRefused when it starts a process, RulesCrashed when it ends the child."""
         path = bridge.resolve_rule_base(rule_base)
-        with self._lock, self._serving() as child:
+        with self._lock, self._serving(path) as child:
             return self._loaded(child, path, seconds)
 
     def solutions(self, rule_base: str | os.PathLike[str], goal: str, *, max_solutions: int = 0,
                   seconds: float | None = None, inferences: int = 0) -> ChildResult:
-        """`goal` (Prolog text) in the rule base's module, in the child: the contract of `bridge.solutions`
+        """`goal` (Prolog text) in the rule base's module, in its child: the contract of `bridge.solutions`
         (its bounds, statuses, limit words and PrologError), plus RulesCrashed or RulesRefused with a
         one-line verdict when the rules end the child or try to start a process."""
         limit = DEFAULT_SECONDS if seconds is None else time_limit(float(seconds), "seconds")
         guard = wall_guard(limit)
         path = bridge.resolve_rule_base(rule_base)
-        with self._lock, self._serving() as child:
+        with self._lock, self._serving(path) as child:
             module = self._loaded(child, path, LOAD_SECONDS)
             request = (f"ask({prolog_atom(goal)}, {prolog_atom(module)}, {int(max_solutions)}, "
                        f"{seconds_term(limit)}, {seconds_term(guard)}, {int(inferences)}).\n")
@@ -423,16 +429,18 @@ class Sandbox:
         return ChildResult(rows, reply["status"], limit_words, float(reply["cpu"]), printed)
 
     @contextlib.contextmanager
-    def _serving(self) -> Iterator[Child]:
-        """The running child (started when there is none); forgotten when it died while serving, so that the
-        next question starts a fresh one, and killed when anything but an answer ends the block (Ctrl-C, an
-        error of pysolve's own), whose reply would otherwise answer the next question. Called with the lock
-        held."""
-        if self._pid != os.getpid():  # a forked copy: the child and its pipes are the parent's
-            self._child, self._pid = None, os.getpid()
-        if self._child is None:
-            self._child = Child()
-        child = self._child
+    def _serving(self, path: Path) -> Iterator[Child]:
+        """The child of the rule base `path` (started when it has none, the least recently asked child
+        stopped past WARM_CHILDREN); forgotten when it died while serving, so that the next question starts
+        a fresh one, and killed when anything but an answer ends the block (Ctrl-C, an error of pysolve's
+        own), whose reply would otherwise answer the next question. Called with the lock held."""
+        if self._pid != os.getpid():  # a forked copy: the children and their pipes are the parent's
+            self._children, self._last, self._pid = {}, None, os.getpid()
+        child = self._children.pop(path, None) or Child()
+        self._children[path] = child
+        self._last = path
+        while len(self._children) > WARM_CHILDREN:
+            self._children.pop(next(iter(self._children))).close()
         try:
             yield child
         except BaseException:  # a request may be left unanswered: its reply would answer the next one
@@ -441,12 +449,12 @@ class Sandbox:
         finally:
             if child.process.poll() is not None:
                 child.close()
-                self._child = None
+                del self._children[path]
 
     def _loaded(self, child: Child, path: Path, seconds: float) -> str:
-        """The module of `path` in `child`, loading it there first when it is not yet."""
-        if path in child.modules:
-            return child.modules[path]
+        """The module of `path` in its child, loading it there first when it is not yet."""
+        if child.module:
+            return child.module
         guard = wall_guard(seconds)
         request = f"load({prolog_atom(str(path))}, {seconds_term(seconds)}, {seconds_term(guard)}).\n"
         try:
@@ -457,28 +465,33 @@ class Sandbox:
             raise RulesRefused(f"rule base {path.name} did not load: it called {reply['refused']} while loading: "
                                f"{REFUSAL}")
         if reply["problems"]:
+            child.kill()  # what loaded before the problem stays in the engine: the next try starts afresh
             raise PrologError(f"rule base {path.name} did not load cleanly: {'; '.join(reply['problems'])}")
-        module = str(reply["module"])
-        child.modules[path] = module
-        return module
+        child.module = str(reply["module"])
+        return child.module
 
     def close(self) -> None:
-        """Stop the child, if one runs and is this process's own."""
+        """Stop the children, if they are this process's own."""
         with self._lock:
-            if self._child is not None and self._pid == os.getpid():
-                self._child.close()
-            self._child = None
+            if self._pid == os.getpid():
+                for child in self._children.values():
+                    child.close()
+            self._children, self._last = {}, None
 
-    def pid(self) -> int | None:
-        """The running child's process id (None when none runs): the same one question after question."""
-        child = self._child
+    def pid(self, rule_base: str | os.PathLike[str] | None = None) -> int | None:
+        """The process id of the child that runs `rule_base` (the rule base asked last when None): the same
+        one question after question; None when none runs."""
+        path = self._last if rule_base is None else bridge.resolve_rule_base(rule_base)
+        child = self._children.get(path) if path is not None else None
         return child.process.pid if child is not None and child.process.returncode is None else None
 
     def kill(self) -> None:
-        """Kill the child without waiting for the lock (at exit, when a thread may hold it mid-question)."""
-        child = self._child
-        if child is not None and self._pid == os.getpid() and child.process.returncode is None:
-            child.kill()
+        """Kill the children without waiting for the lock (at exit, when a thread may hold it mid-question)."""
+        if self._pid != os.getpid():
+            return
+        for child in list(self._children.values()):
+            if child.process.returncode is None:
+                child.kill()
 
 
 _sandbox = Sandbox()
@@ -487,23 +500,24 @@ atexit.register(_sandbox.kill)
 
 def solutions(rule_base: str | os.PathLike[str], goal: str, *, max_solutions: int = 0, seconds: float | None = None,
               inferences: int = 0) -> ChildResult:
-    """Run `goal` (Prolog text, user-supplied) in a rule base (a shipped one by name, or a .pl file) in
-    pysolve's child process for rules of one's own, with `bridge.solutions`'s bounds and answers;
+    """Run `goal` (Prolog text, user-supplied) in a rule base (a shipped one by name, or a .pl file) in the
+    rule base's child process, with `bridge.solutions`'s bounds and answers;
     RulesCrashed or RulesRefused when the rules end the child or start a process."""
     return _sandbox.solutions(rule_base, goal, max_solutions=max_solutions, seconds=seconds, inferences=inferences)
 
 
 def load(rule_base: str | os.PathLike[str]) -> str:
-    """Load a rule base in the child (`Sandbox.load`) and return its module: PrologError when it does not
+    """Load a rule base in its child (`Sandbox.load`) and return its module: PrologError when it does not
     load cleanly, as `bridge.load` says it."""
     return _sandbox.load(rule_base)
 
 
 def close() -> None:
-    """Stop the child now (the next question starts a fresh one)."""
+    """Stop the children now (the next question starts a fresh one)."""
     _sandbox.close()
 
 
-def pid() -> int | None:
-    """The process id of the child that runs rules of one's own, None when none runs."""
-    return _sandbox.pid()
+def pid(rule_base: str | os.PathLike[str] | None = None) -> int | None:
+    """The process id of the child that runs `rule_base` (the rule base asked last when None), None when none
+    runs."""
+    return _sandbox.pid(rule_base)

@@ -132,6 +132,20 @@ def test_a_wrong_rule_base_of_another_puzzle_is_caught_small_and_solve_reads_it_
 
 
 @needs_prolog
+def test_a_rule_base_loads_as_in_a_fresh_swipl_whatever_was_checked_before(capsys):
+    """sudoku_distinct.pl names its helper distinct/1, as library(solution_sequences) names one, and calls it
+    through maplist/2 before defining it. A fresh swipl loads it; so must the check, after a rule base that
+    loaded library(clpfd), which brings library(apply_macros), whose global expansion of maplist/2 would
+    import the library's distinct/1 first."""
+    distinct = RULES / "sudoku_distinct.pl"
+    fresh = subprocess.run(["swipl", "-q", "-g", "halt", str(distinct)], capture_output=True, text=True, timeout=60)
+    assert fresh.returncode == 0 and fresh.stderr == "", fresh.stderr
+    assert check("sudoku", CORRECT["sudoku"], examples=1, seed=1).verdict == AGREE  # library(clpfd) loaded
+    code, out, err = run(["check", "sudoku", str(distinct), "--examples", "10", "--seed", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["verdict"] == "agree", err
+
+
+@needs_prolog
 def test_the_text_report_names_the_file_and_draws_the_board(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(["check", "hidato", str(WRONG["hidato"]), "--seed", "3", "--examples", "20"], capsys)
