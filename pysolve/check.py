@@ -39,7 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from pysolve import backends, bridge, files, puzzles, relations, sandbox, words
-from pysolve.answers import UNKNOWN, Answer, Found
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.bounded import call_bounded
 from pysolve.crosscheck import first_disagreement
@@ -105,6 +105,7 @@ class CheckReport:
     tried: int = 0
     agreed: int = 0
     not_compared: int = 0  # questions pysolve's own back ends did not answer in time
+    unsolvable: int = 0    # questions compared that have no solution, as pysolve's back ends answer them
     errors: list[Finding] = field(default_factory=list)
     time_outs: list[Finding] = field(default_factory=list)
     memory_limits: list[Finding] = field(default_factory=list)  # its stacks overflowed: no answer, and no loop
@@ -163,7 +164,7 @@ class CheckReport:
         return {"puzzle": self.puzzle, "rules": self.rules, "predicate": self.predicate, "verdict": self.verdict,
                 "summary": self.summary(), "seed": self.seed, "examples": self.examples, "max_size": self.max_size,
                 "seconds": self.seconds, "compared": list(self.compared), "tried": self.tried, "agreed": self.agreed,
-                "not_compared": self.not_compared, "stopped": self.stopped or None,
+                "not_compared": self.not_compared, "unsolvable": self.unsolvable, "stopped": self.stopped or None,
                 "errors": [finding.to_json() for finding in self.errors],
                 "time_outs": [finding.to_json() for finding in self.time_outs],
                 "memory_limits": [finding.to_json() for finding in self.memory_limits],
@@ -331,7 +332,7 @@ def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
 
     def answer(question: Any, seconds: float) -> Found:
         try:
-            return call_bounded(functools.partial(solver, question), seconds, str(name))
+            return status_derived(call_bounded(functools.partial(solver, question), seconds, str(name)))
         except PysolveError:
             raise
         except Exception as error:  # the user's code: any error it raises is what the check reports
@@ -339,6 +340,15 @@ def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
 
     return Own(str(name), f"{name}(question) -> Found", answer,
                lambda question: f"{name}({json.dumps(puzzle.describe(question))})")
+
+
+def status_derived(found: Found) -> Found:
+    """`found` with the status its answer says when the solver left the default (`Found`'s status is "solved"
+    unless told): no solution when it holds no solution and counts none. A solver built as the guide shows,
+    `Found(solutions, count=N)`, owes pysolve only its answer."""
+    if isinstance(found, Found) and found.status == SOLVED and not found.solutions and not found.count:
+        found.status = NO_SOLUTION
+    return found
 
 
 def compared_backends() -> tuple[str, ...]:
@@ -424,8 +434,8 @@ class Asker:
 
     def record(self, goal: str, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
         """Count one question generated: agreed (with the times), an error, a time-out or a memory limit of the
-        rule base (with its goal), or not compared (pysolve's own back ends ran out of time); and add up what
-        the rules printed."""
+        rule base (with its goal), or not compared (pysolve's own back ends ran out of time); whether it has
+        no solution; and add up what the rules printed."""
         report = self.report
         report.tried += 1
         if not isinstance(mine, str) and "printed" in mine.stats:
@@ -438,9 +448,11 @@ class Asker:
             self.stop_after_time_outs()
         elif answers is None:
             report.not_compared += 1
-        elif first_disagreement(self.puzzle, answers) is None:
-            report.agreed += 1
-            self.add_times(answers)
+        else:
+            report.unsolvable += answers[report.compared[0]].status == NO_SOLUTION
+            if first_disagreement(self.puzzle, answers) is None:
+                report.agreed += 1
+                self.add_times(answers)
 
     def ask_rules(self, question: Any) -> Answer | str:
         """The rule base's answer, timed as a back end's; the error's one line when its goal raised one."""

@@ -330,6 +330,17 @@ def test_a_right_python_solver_agrees_on_random_questions():
     assert report.agreed == 10 and report.rules == "pysolve_python"
 
 
+def guide_hidato(question):
+    """A right solver built as the guide shows: its Found gives the solutions and the count, no status."""
+    answer = pysolve.solve("hidato", question=question, backend="python")
+    return Found(answer.solutions, count=answer.count)
+
+
+def test_a_python_solver_that_gives_no_status_agrees_on_boards_with_no_solution():
+    report = assert_backends_agree("hidato", reference=guide_hidato, examples=20, seed=1)
+    assert report.unsolvable > 0 and report.agreed == report.tried
+
+
 def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
     with pytest.raises(AssertionError) as failure:
         assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)
