@@ -147,6 +147,15 @@ def useful_workers(workers: int, tasks: int) -> int:
     return max(1, min(workers, tasks, cores))
 
 
+def width(executor: Executor) -> int:
+    """How many tasks `executor` runs at once: a pool's processes, a Dask cluster's worker threads (1 for any
+    other executor)."""
+    if isinstance(executor, ProcessPoolExecutor):
+        return executor._max_workers  # type: ignore[attr-defined]  # set by the constructor in every version
+    client = getattr(executor, "_client", None)  # a Dask ClientExecutor's
+    return max(1, sum(client.nthreads().values())) if client is not None else 1
+
+
 def check_workers(workers: int) -> int:
     """`workers` when it is at least 1; InputError naming --workers otherwise."""
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:

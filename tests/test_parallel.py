@@ -15,6 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pysolve import executors
+from pysolve.azul import tournament as tour
 from pysolve.cli import main
 from pysolve.errors import InputError
 from pysolve.parallel import count_in_parts
@@ -210,3 +212,23 @@ def test_a_file_of_many_puzzles_is_not_counted_in_parts(capsys):
     assert main(["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--workers", "2"]) == 2
     err = capsys.readouterr().err
     assert "pick one with --index K" in err and len(err.strip().splitlines()) == 1
+
+
+@given(games=st.integers(1, 300), workers=st.integers(1, 16))
+def test_a_tournament_is_cut_into_chunks_of_near_equal_size_in_game_order(games, workers):
+    work = tour.tasks(2, games, 1, "python", ["random"])
+    pieces = tour.chunks(work, workers)
+    assert [task for piece in pieces for task in piece] == work
+    assert len(pieces) <= workers * tour.CHUNKS_PER_WORKER
+    assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
+
+
+def test_a_tournament_on_a_pool_plays_in_chunks_the_games_played_here():
+    work = tour.tasks(2, 40, 7, "python", ["random", "greedy"])
+    here = tour.run(work)
+    seen: list = []
+    with executors.executor(2) as pool:
+        pooled = tour.run(work, pool, seen.append)
+    assert [result.to_json() for result in pooled] == [result.to_json() for result in here]
+    assert sorted(result.seed for result in seen) == [task.seed for task in work]  # progress once per game
+    assert here[0].state and not any(result.state for result in pooled)  # final states stay in the workers

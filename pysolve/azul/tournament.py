@@ -1,20 +1,27 @@
 """Tournaments: many seeded games, seats rotated, statistics per strategy, on any Executor.
 
-Each game is an independent task (players, seed, back end, strategies by seat)
-handed to a `concurrent.futures.Executor`: in-process, a process pool (one
-SWI-Prolog per process), or a Dask cluster's executor. Results come back
-in game order, so they are identical whatever ran them.
+Each game is an independent task (players, seed, back end, strategies by seat).
+Run here, the games are played one by one; on a `concurrent.futures.Executor`
+(a process pool, one SWI-Prolog per process, or a Dask cluster's executor)
+they go in chunks, CHUNKS_PER_WORKER per worker: a game of the random
+strategy takes about a millisecond, far less than sending it to a process and
+its result back, so a worker gets many at once, and each result comes back
+without the final state that no summary reads (its per-move log only when
+asked). Results come back in game order, so they are identical whatever
+ran them.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from concurrent.futures import Executor, Future, as_completed
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pysolve import executors
 from pysolve.azul.match import MatchResult, play_match, random_matches, random_only
 from pysolve.azul.model import STANDARD, check_players, check_variant
 from pysolve.azul.protocol import MOVE_SECONDS
@@ -123,19 +130,60 @@ def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
 
 
 BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog: this many per query
+CHUNKS_PER_WORKER = 16  # chunks of games a worker is handed over a run: enough to balance, few enough to cost nothing
 
 
 def run(work: Sequence[Task], executor: Executor | None = None,
         progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
-    """Play every task (on `executor`, else here), in order; call `progress` after each game."""
+    """Play every task (on `executor`, in chunks; else here), in order; call `progress` after each game (on an
+    executor: as its chunk comes back)."""
+    if executor is None:
+        outcomes: Iterator[MatchResult] = played(work)
+    else:
+        outcomes = _chunked(work, executor, executors.width(executor), progress)
+        progress = None  # `_chunked` reports each chunk's games as they come back
     results = []
-    batchable = all(_batchable(task) for task in work) and len({(task.players, task.variant) for task in work}) == 1
-    outcomes = executor.map(run_task, work) if executor else (_batched(work) if batchable else map(run_task, work))
     for result in outcomes:
         results.append(result)
         if progress:
             progress(result)
     return results
+
+
+def played(work: Sequence[Task]) -> Iterator[MatchResult]:
+    """The results of `work`, played here one after another (Prolog plays random-only games in batches)."""
+    batchable = all(_batchable(task) for task in work) and len({(task.players, task.variant) for task in work}) == 1
+    return _batched(work) if batchable else map(run_task, work)
+
+
+def play_chunk(chunk: Sequence[Task]) -> list[MatchResult]:
+    """Play a chunk of games in a worker: their results without final states (nor logs unless asked), so that
+    little goes back to the parent."""
+    return [replace(result, state={}) for result in played(chunk)]
+
+
+def chunks(work: Sequence[Task], workers: int) -> list[Sequence[Task]]:
+    """`work` cut into at most CHUNKS_PER_WORKER chunks per worker, in order, of near-equal sizes."""
+    count = max(1, min(len(work), workers * CHUNKS_PER_WORKER))
+    size, more = divmod(len(work), count)
+    bounds = [index * size + min(index, more) for index in range(count + 1)]
+    return [work[start:end] for start, end in itertools.pairwise(bounds)]
+
+
+def _chunked(work: Sequence[Task], executor: Executor, workers: int,
+             progress: Callable[[MatchResult], None] | None) -> Iterator[MatchResult]:
+    """The results of `work` played in chunks on `executor`, in game order; `progress` after each game of a
+    chunk as the chunk comes back, whatever its place."""
+    pieces = chunks(work, workers)
+    futures: dict[Future[list[MatchResult]], int] = {executor.submit(play_chunk, piece): number
+                                                     for number, piece in enumerate(pieces)}
+    done: list[list[MatchResult]] = [[] for _ in pieces]
+    for future in as_completed(futures):
+        done[futures[future]] = future.result()
+        for result in done[futures[future]]:
+            if progress:
+                progress(result)
+    return (result for chunk in done for result in chunk)
 
 
 def _batchable(task: Task) -> bool:
