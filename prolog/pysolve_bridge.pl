@@ -113,10 +113,13 @@ binding_name_var(Name = Var, Name, Var).
 %   plain_row(+Values, -Row, +Wide0, -Wide): Values as plain data, their
 %   unbound variables named _G1, _G2, ... in order of appearance, so that a
 %   variable shared by two bindings reads the same in both; Wide is `true`
-%   when Wide0 is or a value holds an integer beyond 64 bits.
+%   when Wide0 is or a value holds an integer beyond 64 bits. The copy
+%   leaves the variables' attributes behind: a constrained variable (a
+%   clpfd variable never labelled) is named as any other, where naming it
+%   would wake its constraints (a type error).
 
 plain_row(Values, Row, Wide0, Wide) :-
-    copy_term(Values, Copy),
+    copy_term_nat(Values, Copy),
     term_variables(Copy, Fresh),
     foldl(name_variable, Fresh, 1, _),
     foldl(plain_value, Copy, Row, Wide0, Wide).

@@ -100,10 +100,15 @@ def deadline(seconds: float, what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def plain(value: Any) -> Any:
-    """An answer as plain data: tuples (which relations often build) as lists, all the way down."""
+def plain(value: Any, names: dict[Any, str] | None = None) -> Any:
+    """An answer as plain data: tuples (which relations often build) as lists, all the way down, and each
+    logic variable left unbound named as the Prolog bridge names them (_G1, _G2, ... in order of appearance),
+    so that an answer that is not ground reads the same from a relation as from a rule base."""
+    names = {} if names is None else names
     if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
+        return [plain(item, names) for item in value]
+    if mk.isvar(value):
+        return names.setdefault(value, f"_G{len(names) + 1}")
     return value
 
 

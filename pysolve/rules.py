@@ -15,18 +15,24 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pysolve import bridge, files, sandbox
+from pysolve import files
 from pysolve.answers import Found, counted
 from pysolve.errors import PysolveError
 
+if TYPE_CHECKING:
+    from pysolve import bridge
+
 OUTPUT = "Solution"  # the output variable of every goal asked through an interface
 LOOKUP_SECONDS = 10.0  # time limit of asking whether a rule base defines the predicate
+UNBOUND = re.compile(r"_G[0-9]+")  # a variable an answer left unbound, as the bridge names it (plain_row/4)
+SHOWN = 300  # characters of an answer that is not ground shown in its message
 
 
 class RulesError(PysolveError):
@@ -38,6 +44,28 @@ def rows_of_integers(value: Any) -> bool:
     """True when `value` is a list of lists of integers: a board puzzle's solution term."""
     return isinstance(value, list) and all(
         isinstance(row, list) and all(type(cell) is int for cell in row) for row in value)
+
+
+def unbound(value: Any) -> bool:
+    """True when `value` (an answer as plain data) holds a variable left unbound, named as the bridge names
+    them (_G1, _G2, ...)."""
+    if isinstance(value, list):
+        return any(unbound(item) for item in value)
+    return isinstance(value, str) and UNBOUND.fullmatch(value) is not None
+
+
+def prolog_text(value: Any) -> str:
+    """An answer as Prolog writes it, its unbound variables by name (`[[1, _G1], [_G2, 4]]`), cut to SHOWN
+    characters."""
+    from pysolve import bridge  # a puzzle declares its interface at start-up; asking it loads the bridge
+
+    def written(item: Any) -> Any:
+        if isinstance(item, list):
+            return [written(part) for part in item]
+        return bridge.Var(item) if unbound(item) else item
+
+    text = bridge.term(written(value))
+    return text if len(text) <= SHOWN else text[:SHOWN] + "..."
 
 
 def counted_as_asked(question: Any, found: Found) -> Found:
@@ -99,11 +127,15 @@ class RulesInterface:
 
     def goal(self, question: Any) -> bridge.Goal:
         """The goal that asks a rule base `question`: the predicate on its inputs and the output variable."""
+        from pysolve import bridge
+
         return bridge.goal(self.predicate, *self.inputs(question), bridge.Var(OUTPUT))
 
     def defined_in(self, rule_base: str | os.PathLike[str]) -> bool:
         """True when the (loaded) rule base defines the predicate or imports it (asked in the child process
         that runs rules of one's own, pysolve.sandbox)."""
+        from pysolve import bridge, sandbox
+
         lookup = bridge.goal("current_predicate", bridge.goal("/", self.predicate, self.arity))
         return bool(sandbox.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
 
@@ -113,6 +145,8 @@ class RulesInterface:
         stopped it (stats `limit` names which: time_limit, resource_limit, ...); RulesError naming the goal
         when a solution is not in the interface's form; RulesCrashed or RulesRefused when the rules end the
         child or start a process. Its stats hold the child's CPU seconds and what the rules printed."""
+        from pysolve import bridge, sandbox
+
         goal = self.goal(question)
         result = sandbox.solutions(rule_base, goal, max_solutions=self.limit(question), seconds=seconds)
         stats: dict[str, Any] = {"cpu_seconds": round(result.cpu_seconds, 6)}
@@ -125,9 +159,12 @@ class RulesInterface:
 
     def answer(self, goal: str, question: Any, found: Found) -> Found:
         """`found` (the solutions a rule base or a relation gave to `goal`) as pysolve's back ends answer
-        `question`; RulesError naming the goal when a solution is not in the interface's form (a board
-        puzzle's answer is rows of integers)."""
+        `question`; RulesError naming the goal when a solution is not ground (shown, its variables named) or
+        not in the interface's form (a board puzzle's answer is rows of integers)."""
         for solution in found.solutions:
+            if unbound(solution):
+                raise RulesError(f"goal {goal}: your answer is not ground: {OUTPUT} = {prolog_text(solution)} "
+                                 "leaves variables unbound (named _G1, _G2, ...)")
             if not self.solution_form(solution):
                 raise RulesError(f"goal {goal} gave {OUTPUT} = {files.excerpt(solution)}, not {self.terms}")
         return self.shaped(question, found)

@@ -165,6 +165,28 @@ def test_a_looping_rule_base_runs_out_of_time_with_its_goals_named(capsys):
                for finding in report["time_outs"])
 
 
+@needs_prolog
+def test_an_answer_left_unbound_is_said_to_be_not_ground_and_shown(capsys):
+    code, out, _ = run(["check", "sudoku", str(RULES / "sudoku_no_labeling.pl"), "--examples", "10", "--seed", "1",
+                        "--json"], capsys)
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "errors" and report["errors"], report["summary"]
+    message = report["errors"][0]["message"]
+    assert ": your answer is not ground: Solution = [[" in message and "_G1" in message, message
+    assert message.endswith("leaves variables unbound (named _G1, _G2, ...)") and "Type error" not in message
+
+
+def test_a_relation_that_leaves_variables_unbound_is_said_to_be_not_ground(tmp_path, capsys):
+    unbound = tmp_path / "unbound.py"
+    unbound.write_text("from pysolve.minikanren import eq, var\n\n\ndef hidatoo(board, solution):\n"
+                       "    return eq(solution, [[var() if v == 0 else v for v in row] for row in board])\n",
+                       encoding="utf-8")
+    code, out, _ = run(["check", "hidato", str(unbound), "--examples", "5", "--seed", "1", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 1 and report["errors"], report["summary"]
+    assert all(": your answer is not ground: Solution = [[" in error["message"] for error in report["errors"])
+
+
 @pytest.mark.parametrize("rules, extra, message", [
     ("missing.pl", [], "rule base file '.*missing.pl' does not exist"),
     ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
