@@ -17,16 +17,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pysolve import backends as _backends
-from pysolve import bridge, puzzles, sandbox
 from pysolve import options as _options
-from pysolve.crosscheck import CrossCheck
-from pysolve.crosscheck import crosscheck as _crosscheck
+from pysolve import puzzles
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle
+
+if TYPE_CHECKING:
+    from pysolve import bridge
+    from pysolve.crosscheck import CrossCheck
 
 PuzzleLike = str | Puzzle
 BackendLike = str | Solver
@@ -182,6 +184,8 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     extra = dict(also.items() if isinstance(also, Mapping) else ((backend_name(s), s) for s in also))
     for name in extra:
         _check_own_name(name)
+    from pysolve.crosscheck import crosscheck as _crosscheck  # the cross-check's threads load when one runs
+
     return _crosscheck(chosen, asked, None if backends is None else list(backends), extra)
 
 
@@ -225,10 +229,14 @@ class RuleBase:
             raise InputError(f"rule base {os.fspath(path)!r} is not a .pl file")
         self.adapter = adapter
         self.name = name or f"prolog:{self.path.stem}"
+        from pysolve import sandbox  # the child process's driver loads with the first rule base
+
         self.module = sandbox.load(self.path)
 
     def query(self, goal: str, **bounds: Any) -> bridge.QueryResult:
         """Run `goal` in this rule base, in the child process (bounds: max_solutions, seconds, inferences)."""
+        from pysolve import sandbox
+
         return sandbox.solutions(self.path, goal, **bounds)
 
     def __call__(self, asked: Any) -> Found:

@@ -2,19 +2,23 @@
 
 A back end is only a name here: each puzzle holds its own solver for each
 back end (`pysolve.dispatch.Dispatch.solvers`). This module answers "can this
-back end run here, which version, and if not, why".
+back end run here, which version, and if not, why". Finding out starts
+SWI-Prolog and imports miniKanren, so both load only when asked, and
+`pysolve backends` reads the answers kept on disk (`kept_info`).
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import platform
+import sys
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-from pysolve import bridge, minikanren
+from pysolve import cache
 from pysolve.errors import BackendUnavailable, UnknownName
 
 NAMES = ("prolog", "kanren", "python")
+PREFERRED = ("prolog", "kanren")  # the default back end is the first of these that can run, else python
 DESCRIPTIONS = {
     "prolog": "rules as SWI-Prolog programs (prolog/*.pl), queried through pyswip",
     "kanren": "the same rules as miniKanren relations, pure Python",
@@ -41,12 +45,18 @@ def info(name: str) -> BackendInfo:
     """Availability, version and description of one back end."""
     check_name(name)
     if name == "prolog":
+        from pysolve import bridge  # loads no Prolog until asked (status starts it)
+
         status = bridge.status()
         return BackendInfo(name, status.available, status.version, status.reason, DESCRIPTIONS[name])
     if name == "kanren":
+        from importlib.metadata import version as installed
+
+        from pysolve import minikanren  # imports miniKanren
+
         version = f"miniKanren {minikanren.VERSION}" if minikanren.VERSION else ""
         if not minikanren.PROBLEM:
-            version += f", logical-unification {importlib.metadata.version('logical-unification')}"
+            version += f", logical-unification {installed('logical-unification')}"
         return BackendInfo(name, not minikanren.PROBLEM, version, minikanren.PROBLEM, DESCRIPTIONS[name])
     return BackendInfo(name, True, f"Python {platform.python_version()}", "", DESCRIPTIONS[name])
 
@@ -54,6 +64,23 @@ def info(name: str) -> BackendInfo:
 def all_info() -> list[BackendInfo]:
     """Info for every back end, in the order of NAMES."""
     return [info(name) for name in NAMES]
+
+
+def kept_info() -> list[BackendInfo]:
+    """`all_info()` as the last run that found it kept it on disk (pysolve.cache), found again when anything it
+    depends on changed: the Python running, the packages installed (the folders of sys.path), and what
+    SWI-Prolog's status is found from (`bridge.status_found_from`). For `pysolve backends`, which would
+    otherwise spend most of its time starting SWI-Prolog and importing miniKanren to say so."""
+    from pysolve import bridge  # its module only: the status is found (and Prolog started) only when out of date
+
+    settings, files = bridge.status_found_from()
+    search_path = cache.search_path()
+
+    def find() -> cache.Found:
+        return [about.to_json() for about in all_info()], [*search_path, *files]
+
+    kept = cache.kept("backends", {"python": sys.version, "path": search_path, "environment": settings}, find)
+    return [BackendInfo(**about) for about in kept]
 
 
 def check_name(name: str) -> None:
@@ -66,6 +93,8 @@ def require(name: str) -> None:
     """Raise UnknownName or BackendUnavailable unless `name` can run here."""
     about = info(name)
     if not about.available:
+        from pysolve import bridge
+
         raise BackendUnavailable(f"back end {name!r} is unavailable: {about.reason}", name,
                                  hidden=name == "prolog" and bridge.status().hidden)
 
@@ -77,8 +106,10 @@ def available(name: str) -> bool:
 
 def default() -> str:
     """`prolog` when SWI-Prolog can run, else `kanren` (else `python`)."""
-    for name in ("prolog", "kanren"):
-        if available(name):
-            return name
-    return "python"
+    return preferred(info(name) for name in PREFERRED)
+
+
+def preferred(infos: Iterable[BackendInfo]) -> str:
+    """The default back end among `infos`: the first of PREFERRED available (else `python`)."""
+    return next((about.name for about in infos if about.name in PREFERRED and about.available), "python")
 

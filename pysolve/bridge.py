@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.metadata
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -157,8 +157,21 @@ def status() -> Status:
         (row,) = _materialise(prolog, "current_prolog_flag(version, V)")
     major, rest = divmod(row["V"], 10000)
     minor, patch = divmod(rest, 100)
-    pyswip_version = importlib.metadata.version("pyswip")
-    return Status(True, f"SWI-Prolog {major}.{minor}.{patch}, pyswip {pyswip_version}")
+    from importlib.metadata import version  # slow to import: only once SWI-Prolog runs
+
+    return Status(True, f"SWI-Prolog {major}.{minor}.{patch}, pyswip {version('pyswip')}")
+
+
+def status_found_from() -> tuple[dict[str, str | None], list[str]]:
+    """What `status` depends on besides the Python packages installed: the environment variables that hide
+    SWI-Prolog or tell pyswip where it is, and the files it starts from: the folders of the PATH (installing
+    or removing a program changes its folder), the `swipl` found there (its runtime variables name the
+    library pyswip loads; an upgrade replaces it), the loader's cache (pyswip's fallback), the bridge's rules."""
+    names = (HIDE_VARIABLE, "SWI_HOME_DIR", "LIBSWIPL_PATH", "PATH", "LD_LIBRARY_PATH")
+    swipl = shutil.which("swipl")
+    return ({name: os.environ.get(name) for name in names},
+            [*os.get_exec_path(), *([os.path.realpath(swipl)] if swipl else []), "/etc/ld.so.cache",
+             str(rule_base_dir() / "pysolve_bridge.pl")])
 
 
 def _prolog_path(path: Path) -> str:

@@ -3,6 +3,11 @@
 Every PysolveError becomes one line on stderr and exit code 2; a cross-check
 whose back ends disagree exits 1, one with fewer than two answers (nothing
 compared) exits 3, and so does a query that a limit stopped (unknown).
+
+A command loads only what it runs: each command's arguments are added when
+it is parsed or its help is shown (`Parser`'s `fill`), and the modules that
+run it are imported inside its `run_` function, so that `pysolve --help`,
+`pysolve list` and `pysolve backends` start no back end (tests/test_startup.py).
 """
 
 from __future__ import annotations
@@ -12,34 +17,16 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from pysolve import (
-    api,
-    backends,
-    bridge,
-    budget,
-    executors,
-    files,
-    memory,
-    options,
-    parallel,
-    puzzles,
-    replay,
-    sandbox,
-    words,
-)
-from pysolve.answers import UNKNOWN, Answer
+from pysolve import backends, budget, memory, options, puzzles, words
 from pysolve.budget import DEFAULT_SECONDS
-from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
-from pysolve.check import EXAMPLES as CHECK_EXAMPLES
-from pysolve.check import SECONDS as CHECK_SECONDS
-from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
-from pysolve.crosscheck import crosscheck
 from pysolve.errors import InputError, PysolveError
 from pysolve.puzzle import Puzzle
-from pysolve.report import CrossCheckPrinter, Progress, Ticker, demo_report
+
+if TYPE_CHECKING:
+    from pysolve.answers import Answer
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers: no verdict
@@ -48,55 +35,109 @@ BACKEND_HELP = "back end (default: prolog if available, else kanren)"
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line and exit code 2."""
+    """An ArgumentParser whose errors are one line and exit code 2, and whose arguments may wait until it is
+    used: `fill` (a keyword of `add_parser`) adds them before the parser first parses or shows its help."""
+
+    def __init__(self, *args: Any, fill: Callable[[Parser], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fill = fill
+
+    def filled(self) -> None:
+        """Add the arguments `fill` adds, once."""
+        fill, self.fill = self.fill, None
+        if fill is not None:
+            fill(self)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        self.filled()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self.filled()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self.filled()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def build_parser() -> Parser:
-    """The full `pysolve` argument parser."""
+    """The full `pysolve` argument parser; each command's own arguments are added when it is used."""
     parser = Parser(prog="pysolve", description="Puzzles and games as Prolog, miniKanren and Python, cross-checked.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    commands.add_parser("backends", help="list the back ends, their versions and availability", fill=fill_backends)
+    commands.add_parser("solve", help="solve a puzzle on one back end", fill=fill_solve)
+    commands.add_parser("crosscheck", help="solve a puzzle on every back end and compare", fill=fill_crosscheck)
+    commands.add_parser("check", help="check a .pl rule base (or .py relations) of your own on random questions",
+                        fill=fill_check)
+    commands.add_parser("generate", help="generate a random puzzle instance", fill=fill_generate)
+    commands.add_parser("list", help="list the shipped instances, which every FILE takes by name", fill=fill_list)
+    if any(puzzle.can_play for puzzle in all_puzzles()):
+        commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)", fill=fill_play)
+    commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings",
+                        fill=fill_query)
+    commands.add_parser("trace", help="replay two to four recorded searches of one question side by side",
+                        fill=fill_trace)
+    demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
+    demo.set_defaults(run=run_demo)
+    commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)",
+                        fill=fill_serve)
+    for puzzle in all_puzzles():
+        puzzle.add_commands(commands)
+    return parser
 
-    listing = commands.add_parser("backends", help="list the back ends, their versions and availability")
-    listing.add_argument("--json", action="store_true", help="print JSON")
-    listing.set_defaults(run=run_backends)
 
-    for command, run, help_text in (
-        ("solve", run_solve, "solve a puzzle on one back end"),
-        ("crosscheck", run_crosscheck, "solve a puzzle on every back end and compare"),
-    ):
-        sub = commands.add_parser(command, help=help_text)
-        per_puzzle = sub.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
-        for puzzle in all_puzzles():
-            puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
-            if command == "solve":
-                options.add_to_parser(puzzle.options, puzzle_parser)
-                puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
-                puzzle_parser.add_argument("--trace", metavar="FILE",
-                                           help="record the back end's own search in FILE, one JSON event a "
-                                                "line (`pysolve trace` replays it)")
-                if puzzle.can_split:
-                    add_parallel_options(puzzle_parser)
-            else:
-                add_crosscheck_options(puzzle, puzzle_parser)
-            puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
-            if command == "solve":
-                puzzle_parser.add_argument("--verbose", action="store_true",
-                                           help="the status line with every statistic of the search")
-            memory.add_option(puzzle_parser)
-            puzzle_parser.set_defaults(run=run)
+def fill_backends(parser: Parser) -> None:
+    """`pysolve backends`."""
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run_backends)
 
-    checking = commands.add_parser("check", help="check a .pl rule base (or .py relations) of your own on random "
-                                                 "questions")
-    checked = checking.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+
+def fill_solve(parser: Parser) -> None:
+    """`pysolve solve PUZZLE`: the puzzle's options, the back end, a trace, the parts of a count."""
+    per_puzzle = parser.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+    for puzzle in all_puzzles():
+        puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
+        options.add_to_parser(puzzle.options, puzzle_parser)
+        puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
+        puzzle_parser.add_argument("--trace", metavar="FILE",
+                                   help="record the back end's own search in FILE, one JSON event a "
+                                        "line (`pysolve trace` replays it)")
+        if puzzle.can_split:
+            add_parallel_options(puzzle_parser)
+        puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
+        puzzle_parser.add_argument("--verbose", action="store_true",
+                                   help="the status line with every statistic of the search")
+        memory.add_option(puzzle_parser)
+        puzzle_parser.set_defaults(run=run_solve)
+
+
+def fill_crosscheck(parser: Parser) -> None:
+    """`pysolve crosscheck PUZZLE`: the puzzle's options and the cross-check's."""
+    per_puzzle = parser.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+    for puzzle in all_puzzles():
+        puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
+        add_crosscheck_options(puzzle, puzzle_parser)
+        puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
+        memory.add_option(puzzle_parser)
+        puzzle_parser.set_defaults(run=run_crosscheck)
+
+
+def fill_check(parser: Parser) -> None:
+    """`pysolve check PUZZLE RULES`, for each puzzle that declares the rules a rule base of one's own defines."""
+    checked = parser.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
     for puzzle in all_puzzles():
         if puzzle.rules is not None:
             add_check_parser(checked, puzzle)
 
-    generate = commands.add_parser("generate", help="generate a random puzzle instance")
-    per_generator = generate.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+
+def fill_generate(parser: Parser) -> None:
+    """`pysolve generate PUZZLE`, for each puzzle that generates instances."""
+    per_generator = parser.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
     for puzzle in all_puzzles():
         if puzzle.can_generate:
             generator_parser = per_generator.add_parser(puzzle.name, help=f"generate a {puzzle.name} instance")
@@ -106,61 +147,67 @@ def build_parser() -> Parser:
             memory.add_option(generator_parser)
             generator_parser.set_defaults(run=run_generate)
 
-    shipped = commands.add_parser("list", help="list the shipped instances, which every FILE takes by name")
-    shipped.add_argument("puzzle", metavar="PUZZLE", nargs="?", choices=puzzles.names(),
-                         help="only this puzzle's (default: every puzzle's)")
-    shipped.add_argument("--json", action="store_true", help="print JSON")
-    shipped.set_defaults(run=run_list)
 
-    playable = [puzzle for puzzle in all_puzzles() if puzzle.can_play]
-    if playable:
-        play = commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)")
-        games = play.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
-        for puzzle in playable:
+def fill_list(parser: Parser) -> None:
+    """`pysolve list [PUZZLE]`."""
+    parser.add_argument("puzzle", metavar="PUZZLE", nargs="?", choices=puzzles.names(),
+                        help="only this puzzle's (default: every puzzle's)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run_list)
+
+
+def fill_play(parser: Parser) -> None:
+    """`pysolve play GAME`, for each puzzle that can be played."""
+    games = parser.add_subparsers(dest="puzzle", required=True, parser_class=Parser)
+    for puzzle in all_puzzles():
+        if puzzle.can_play:
             add_play_parser(games, puzzle)
 
-    query = commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings")
-    query.add_argument("rule_base", metavar="RULEBASE",
-                       help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
-    query.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
-    query.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
-    query.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS,
-                       help=f"time limit of the goal, inside Prolog; {budget.CLOCK_WORDS}")
-    query.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
-                       help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
-    query.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
-    query.add_argument("--json", action="store_true", help="print JSON (values never cut)")
-    memory.add_option(query)
-    query.set_defaults(run=run_query)
 
-    traces = commands.add_parser("trace", help="replay two to four recorded searches of one question side by side")
-    traces.add_argument("traces", metavar="FILE", nargs="+",
+def fill_query(parser: Parser) -> None:
+    """`pysolve query RULEBASE GOAL`: the shipped rule bases are named in its help."""
+    from pysolve import bridge
+
+    parser.add_argument("rule_base", metavar="RULEBASE",
+                        help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
+    parser.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
+    parser.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
+    parser.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS,
+                        help=f"time limit of the goal, inside Prolog; {budget.CLOCK_WORDS}")
+    parser.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
+                        help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
+    parser.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
+    parser.add_argument("--json", action="store_true", help="print JSON (values never cut)")
+    memory.add_option(parser)
+    parser.set_defaults(run=run_query)
+
+
+def fill_trace(parser: Parser) -> None:
+    """`pysolve trace FILE...`."""
+    parser.add_argument("traces", metavar="FILE", nargs="+",
                         help="trace files (`pysolve solve PUZZLE ... --trace FILE`) of one question")
-    traces.add_argument("--html", metavar="OUT", help="write a self-contained page that replays them side by side")
-    traces.set_defaults(run=run_trace)
+    parser.add_argument("--html", metavar="OUT", help="write a self-contained page that replays them side by side")
+    parser.set_defaults(run=run_trace)
 
-    demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
-    demo.set_defaults(run=run_demo)
 
-    serve = commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
-    serve.add_argument("--backend", choices=backends.NAMES, help="the pages' " + BACKEND_HELP)
-    serve.add_argument("--prolog-processes", type=positive_int, default=None, metavar="N",
-                       help="processes answering the pages' Prolog questions side by side (default: one per core, "
-                            "at most 4)")
-    memory.add_option(serve)
-    serve.set_defaults(run=run_serve)
-
-    for puzzle in all_puzzles():
-        puzzle.add_commands(commands)
-    return parser
+def fill_serve(parser: Parser) -> None:
+    """`pysolve serve`: where it listens, the pages' back end, its Prolog processes."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--backend", choices=backends.NAMES, help="the pages' " + BACKEND_HELP)
+    parser.add_argument("--prolog-processes", type=positive_int, default=None, metavar="N",
+                        help="processes answering the pages' Prolog questions side by side (default: one per core, "
+                             "at most 4)")
+    memory.add_option(parser)
+    parser.set_defaults(run=run_serve)
 
 
 def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> None:
     """The puzzle's options, --backends, and --seconds: each back end's own time limit (in place of a puzzle's
     --seconds, whose default is one search's, with the cross-check's shorter one)."""
+    from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
+
     options.add_to_parser([option for option in puzzle.options if option.name != "seconds"], parser)
     parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
     parser.add_argument("--seconds", type=seconds, help=f"time limit of each back end, which run side by side "
@@ -177,6 +224,9 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
 
 def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
     """`pysolve check PUZZLE RULES.pl`: the rule base, how many random questions, how large, and the outputs."""
+    from pysolve.check import EXAMPLES as CHECK_EXAMPLES
+    from pysolve.check import SECONDS as CHECK_SECONDS
+
     rules = puzzle.rules
     assert rules is not None
     parser = puzzles_parser.add_parser(puzzle.name, help=f"check a rule base that defines {rules.head}")
@@ -244,11 +294,11 @@ def print_json(data: Any) -> None:
 
 
 def run_backends(args: argparse.Namespace) -> int:
-    infos = backends.all_info()
+    infos = backends.kept_info()
+    default = backends.preferred(infos)
     if args.json:
-        print_json({"default": backends.default(), "backends": [info.to_json() for info in infos]})
+        print_json({"default": default, "backends": [info.to_json() for info in infos]})
         return 0
-    default = backends.default()
     for info in infos:
         state = "available" if info.available else f"unavailable: {info.reason}"
         mark = " (default)" if info.name == default else ""
@@ -263,6 +313,9 @@ def question_values(puzzle: Puzzle, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from pysolve import executors, parallel
+    from pysolve.report import Ticker
+
     puzzle = puzzles.get(args.puzzle)
     cluster = getattr(args, "cluster", None)
     if cluster is not None:
@@ -304,6 +357,8 @@ def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = 
 def status_line(answer: Answer) -> str:
     """The back end, the status and the time in words, and the work done where it is counted: states
     searched, parts run in parallel (the rest of the statistics are --verbose's and --json's)."""
+    from pysolve.answers import UNKNOWN
+
     stats = answer.stats
     took = f"{'after' if answer.status == UNKNOWN else 'in'} {words.seconds(stats['seconds'])}"
     counted = [words.plural(stats["states"], "state")] if "states" in stats else []
@@ -321,6 +376,8 @@ def every_stat(answer: Answer) -> str:
 def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool,
                 verbose: bool = False) -> int:
     """Answer many questions in order (JSON lines with --json), with progress and a summary on stderr."""
+    from pysolve.report import Progress
+
     progress = Progress(len(questions), f"{puzzle.name}")
     statuses: dict[str, int] = {}
     for number, question in enumerate(questions, start=1):
@@ -339,6 +396,10 @@ def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_js
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
+    from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
+    from pysolve.crosscheck import crosscheck
+    from pysolve.report import CrossCheckPrinter
+
     puzzle = puzzles.get(args.puzzle)
     question = puzzle.question(**question_values(puzzle, args))
     only = None
@@ -358,6 +419,8 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     """The check's report, as text or one JSON object; exit 0 when the rule base agreed on every question, 1 on
     a disagreement or an error of the rule base, 3 when it ran out of time (no verdict)."""
+    from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
+
     report = check(args.puzzle, args.rules, args.examples, args.seed, args.max_size, args.seconds,
                    out=args.out or default_out(args.rules))
     if args.json:
@@ -382,6 +445,8 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     """The shipped instances, one line each (name, size, what is known, source), or as JSON."""
+    from pysolve import api
+
     listed = {name: api.shipped(name) for name in ([args.puzzle] if args.puzzle else puzzles.names())}
     if args.json:
         print_json(listed)
@@ -415,6 +480,8 @@ def run_query(args: argparse.Namespace) -> int:
     with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED. The goal is the
     user's, so it runs in the child process for rules of one's own (pysolve.sandbox), even on a shipped rule
     base; what it printed is counted on stderr (in --json, `printed`), never mixed into the answer."""
+    from pysolve import sandbox
+
     result = sandbox.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
     reason = result.reason("the goal") if result.stopped else ""
     if result.printed and not args.json:
@@ -444,6 +511,8 @@ def cut(value: Any, width: int) -> str:
 def run_trace(args: argparse.Namespace) -> int:
     """Each trace's search in one line (its end line's counters), what a replay leaves out; with --html, the
     self-contained page that replays them (at most replay.EMBEDDED events of each)."""
+    from pysolve import files, replay
+
     replay.how_many(len(args.traces))
     traces = replay.read(args.traces, replay.EMBEDDED)
     for trace in traces:
@@ -461,11 +530,13 @@ def run_trace(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from pysolve.report import demo_report
+
     return demo_report(sys.stdout)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from pysolve.web.serve import serve  # the web stack loads only when it serves
+    from pysolve.web.serve import serve
 
     return serve(args.host, args.port, args.backend, args.prolog_processes)
 

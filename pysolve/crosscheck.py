@@ -39,23 +39,6 @@ LANES = 6  # threads the back ends of cross-checks run on (more back ends at onc
 Watcher = Callable[[str, str, "CrossCheck"], None]  # (event, back end, report): "begin", "started", "finished"
 
 
-class NotGiven:
-    """A part of a canonical answer that its back end did not give (a solver of one's own owes pysolve only
-    its answer): equal to anything, so that part is not compared."""
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __hash__(self) -> int:
-        return 0
-
-    def __repr__(self) -> str:
-        return "<not given>"
-
-
-NOT_GIVEN = NotGiven()
-
-
 @dataclass
 class CrossCheck:
     """The answers of every back end asked, why the others gave none, and the verdict."""

@@ -174,4 +174,6 @@ class Puzzle(Dispatch):
         raise NotImplementedError
 
     def add_commands(self, commands: Any) -> None:
-        """Add command groups of the puzzle's own to the `pysolve` parser's subcommands (`pysolve azul ...`)."""
+        """Add command groups of the puzzle's own to the `pysolve` parser's subcommands (`pysolve azul ...`).
+        `commands.add_parser(NAME, help=..., fill=FUNCTION)` adds one whose arguments FUNCTION(parser) adds
+        only when it is used, so that `pysolve --help` does not load what the group runs."""

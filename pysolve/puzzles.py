@@ -6,27 +6,41 @@ the demo and the pytest plugin by declaring one more:
 
     [project.entry-points."pysolve.puzzles"]
     nonogram = "my_package.puzzle:PUZZLE"
+
+Reading entry points costs more than a short command takes, so the group is
+kept on disk (`pysolve.cache`) while `sys.path` and its folders are as they
+were: installing or removing a package changes the folder it goes to.
 """
 
 from __future__ import annotations
 
 import functools
-from importlib.metadata import EntryPoint, entry_points
+import pkgutil
 
+from pysolve import cache
 from pysolve.errors import UnknownName
 from pysolve.puzzle import Puzzle
 
 GROUP = "pysolve.puzzles"
 
 
-@functools.cache
-def _entry_points() -> dict[str, EntryPoint]:
-    """Puzzle name -> entry point: pysolve's own by name, then the others by name (installers differ in order)."""
-    found: dict[str, EntryPoint] = {}
+def _read_entry_points() -> cache.Found:
+    """Puzzle name -> entry point value (`module:attribute`), pysolve's own by name, then the others by name
+    (installers differ in order); and the folders they were read from."""
+    from importlib.metadata import entry_points  # slow to import: only when the kept group is out of date
+
+    found: dict[str, str] = {}
     for point in entry_points(group=GROUP):
-        found.setdefault(point.name, point)  # the first distribution on the path wins, as for imports
-    own = sorted(name for name, point in found.items() if point.value.startswith("pysolve."))
-    return {name: found[name] for name in own + sorted(set(found) - set(own))}
+        found.setdefault(point.name, point.value)  # the first distribution on the path wins, as for imports
+    own = sorted(name for name, value in found.items() if value.startswith("pysolve."))
+    return {name: found[name] for name in own + sorted(set(found) - set(own))}, cache.search_path()
+
+
+@functools.cache
+def _entry_points() -> dict[str, str]:
+    """Puzzle name -> entry point value, kept on disk while the search path is unchanged."""
+    points: dict[str, str] = cache.kept("puzzles", {"path": cache.search_path()}, _read_entry_points)
+    return points
 
 
 def names() -> list[str]:
@@ -40,7 +54,7 @@ def get(name: str) -> Puzzle:
     points = _entry_points()
     if name not in points:
         raise UnknownName(f"unknown puzzle {name!r}; known puzzles: {', '.join(points)}")
-    puzzle = points[name].load()
+    puzzle = pkgutil.resolve_name(points[name])
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
-        raise TypeError(f"entry point {name} = {points[name].value} must be a pysolve.Puzzle named {name!r}")
+        raise TypeError(f"entry point {name} = {points[name]} must be a pysolve.Puzzle named {name!r}")
     return puzzle

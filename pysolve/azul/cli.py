@@ -28,12 +28,10 @@ from pysolve.words import plural
 TICK = 1.0  # seconds between two updates of a progress line on stderr (shown only when it is a terminal)
 
 
-def add_commands(subparsers: Any, puzzle: Puzzle) -> None:
-    """Add `azul` and its subcommands to the top-level `pysolve` parser (`play` is `pysolve play azul`'s)."""
+def add_commands(azul: argparse.ArgumentParser, puzzle: Puzzle) -> None:
+    """Add the subcommands of `pysolve azul` to its parser (`play` is `pysolve play azul`'s)."""
     from pysolve.cli import BACKEND_HELP, add_play_parser  # loaded already: the core's parser calls this
 
-    azul = subparsers.add_parser("azul", help="the board game Azul: tournaments, lockstep cross-checks, replays, "
-                                              "a seat at the table")
     commands = azul.add_subparsers(dest="azul_command", required=True, parser_class=type(azul))
 
     simulate = commands.add_parser("simulate", help="play seeded games (a tournament) and summarise")

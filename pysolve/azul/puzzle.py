@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysolve.azul.draw import table
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
-from pysolve.azul.strategies import KNOWN
+from pysolve.azul.names import KNOWN
 from pysolve.options import Option
 from pysolve.puzzle import Answer, Puzzle
 from pysolve.words import plural
@@ -67,6 +66,8 @@ class Azul(Puzzle):
         """The final table, then the scores, the winners and the game's length; or why there is no game."""
         if not answer.solutions:
             return f"no game: {answer.stats.get('reason', 'the back end played none')}"
+        from pysolve.azul.draw import table  # the pictures load only when an answer is drawn
+
         stats = answer.stats
         return (f"{table(answer.solutions[0])}\n\n{self.summarise(answer)}, after {plural(stats['rounds'], 'round')} "
                 f"and {plural(stats['moves'], 'move')}")
@@ -83,10 +84,15 @@ class Azul(Puzzle):
 
     def add_commands(self, commands: Any) -> None:
         """`pysolve azul simulate|crosscheck|replay|record|play`: tournaments, lockstep runs, replays,
-        playthroughs, and `play` again (the same as `pysolve play azul`)."""
-        from pysolve.azul.cli import add_commands  # the command group loads only with the CLI's parser
+        playthroughs, and `play` again (the same as `pysolve play azul`); they load when `pysolve azul` runs."""
+        commands.add_parser("azul", help="the board game Azul: tournaments, lockstep cross-checks, replays, a seat "
+                                         "at the table", fill=self.fill_commands)
 
-        add_commands(commands, self)
+    def fill_commands(self, azul: Any) -> None:
+        """The subcommands of `pysolve azul`, added to its parser `azul`."""
+        from pysolve.azul.cli import add_commands
+
+        add_commands(azul, self)
 
 
 PUZZLE = Azul()

@@ -23,6 +23,7 @@ from typing import Any
 
 from pysolve.azul.heuristics import move_gain, tiling_value
 from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
+from pysolve.azul.names import KNOWN, PLAYERS
 from pysolve.azul.protocol import MOVE_SECONDS, Agent
 from pysolve.azul.scoring import grey_column
 from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax
@@ -90,13 +91,10 @@ def with_columns(player: Strategy, columns: Strategy) -> Strategy:
 
 
 COLUMNS: dict[str, Strategy] = {"policy": policy}  # the column strategies a name's `+` suffix may name
-STRATEGIES: dict[str, Strategy] = {"random": random_feasible, "greedy": greedy, "lookahead": lookahead}
+STRATEGIES: dict[str, Strategy] = dict(zip(PLAYERS, (random_feasible, greedy, lookahead), strict=True))
 MAX_DIGITS = 12  # digits a whole-number parameter may have
 SEARCHES = ("mcts", "minimax")  # with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN][:cX], minimax[:D][:Ts]
 AGENT = "cmd:"  # an outside agent: cmd:COMMAND (docs/azul-protocol.md)
-KNOWN = ", ".join([*STRATEGIES, "mcts[:ITERATIONS|:SECONDSs][:random|:greedy][:rROUNDS][:wWIDTH][:cEXPLORATION]",
-                   "minimax[:DEPTH][:SECONDSs]"]) + "; any of them +policy (the grey wall's columns by pysolve's " \
-    "fixed policy); cmd:COMMAND (an outside agent, choosing its columns too)"
 
 
 def _search(name: str) -> Strategy:

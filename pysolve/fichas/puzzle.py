@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pysolve.answers import NO_SOLUTION, Found
+from pysolve.answers import NO_SOLUTION, NOT_GIVEN, Found
 from pysolve.budget import DEFAULT_SECONDS, Budget
-from pysolve.crosscheck import NOT_GIVEN
 from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle

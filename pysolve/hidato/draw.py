@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+from html import escape
 
 from pysolve.hidato.model import BLOCKED
 
@@ -79,7 +79,7 @@ def svg(rows: Rows, puzzle: Rows | None = None) -> str:
         given = is_given(puzzle, y // CELL, x // CELL)
         style = 'font-weight="bold" fill="#000"' if given else 'fill="#1f5fbf"'
         parts.append(f'<text x="{x}" y="{y + 6}" text-anchor="middle" font-size="{CELL * 2 // 5}" {style}>'
-                     f'{escape(str(value))}</text>')
+                     f'{escape(str(value), quote=False)}</text>')
     parts.append("</svg>")
     return "\n".join(part for part in parts if part) + "\n"
 

@@ -22,7 +22,6 @@ from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.hidato import python
 from pysolve.hidato.model import BLOCKED, EMPTY, MAX_CELLS, Board, Grid, make_board
 from pysolve.puzzle import SOLVED
-from pysolve.report import Progress
 
 PATH_NODES = 20_000  # per attempt at a Hamiltonian path
 PATH_ATTEMPTS = 30
@@ -182,6 +181,8 @@ def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Ran
     order = list(range(2, n))
     rng.shuffle(order)
     clock.label = "taking givens away"
+    from pysolve.report import Progress  # the progress line loads with a generator that runs, not with its options
+
     progress = Progress(len(order), "hidato generate: uniqueness checks")
     try:
         for number in order:

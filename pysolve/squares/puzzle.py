@@ -17,8 +17,6 @@ from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.rules import RulesInterface
-from pysolve.squares import draw, mrv, reference
-from pysolve.squares.generate import generate
 from pysolve.squares.model import (
     ALIASES,
     ALL,
@@ -38,12 +36,18 @@ from pysolve.squares.model import (
     most_constrained_first,
     next_cells,
 )
-from pysolve.squares.prolog import puzzle_terms
 from pysolve.trace import DEFAULT_LIMIT, Recorded, Trace
 from pysolve.words import plural
 
 TRACE_EVENTS = DEFAULT_LIMIT  # events a replay page holds at most, as a --trace file
 OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
+
+
+def rule_inputs(question: Question) -> list[Any]:
+    """The rules interface's inputs: the instance as the Prolog back end writes it."""
+    from pysolve.squares.prolog import puzzle_terms  # the back ends load when a question is asked
+
+    return puzzle_terms(question.instance)
 
 
 def is_grid(value: Any) -> bool:
@@ -79,7 +83,7 @@ class Squares(Puzzle):
     rules = RulesInterface(
         "squares", ("+Rule", "+Rows", "+Cols", "+Pieces", "+Pairs", "-Grid"),
         "Rows rows of Cols cells [Piece, Turns] (each piece once, turned 0..3 quarter turns clockwise)",
-        own="squares", instances="pysolve.squares.instances", inputs=lambda question: puzzle_terms(question.instance),
+        own="squares", instances="pysolve.squares.instances", inputs=rule_inputs,
         default_size=2, min_size=1, size_words="rows and columns",
         solution_form=is_grid, shaped=every_grid,
         solve_args="{file} --all --count-orientations")
@@ -155,6 +159,8 @@ class Squares(Puzzle):
 
     def render(self, answer: Answer) -> str:
         """Each solution drawn as boxes, then the count."""
+        from pysolve.squares import draw  # the pictures load only when an answer is drawn
+
         instance = self.instance_of(answer)
         parts = [draw.text_grid(instance, grid_from_json(solution)) for solution in answer.solutions]
         if answer.status == UNKNOWN:
@@ -167,6 +173,8 @@ class Squares(Puzzle):
 
     def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
         """--svg: the first solution as SVG; --trace-html: the original's search replayed (`search_trace`)."""
+        from pysolve.squares import draw
+
         written = []
         instance = self.instance_of(answer)
         if outputs.get("svg"):
@@ -187,6 +195,8 @@ class Squares(Puzzle):
 
     def generate(self, rows: int, cols: int, colours: int, seed: int, rule: str) -> tuple[dict[str, Any], str]:
         """A random solvable instance: JSON data, and the text of a file `pysolve solve squares` reads."""
+        from pysolve.squares.generate import generate
+
         instance = generate(rows, cols, colours, seed, rule)
         return {"seed": seed, **instance.to_json()}, dump(instance).rstrip("\n")
 
@@ -212,6 +222,8 @@ def one_more_cell(question: Question) -> list[Question]:
 def root_parts(question: Question) -> list[Question]:
     """`question` once per place of the most-constrained-first search's first piece (`mrv.root_placements`),
     fixed in the prefix after free cells: the branches of its root (a part already fixes it)."""
+    from pysolve.squares import mrv
+
     if question.prefix:
         return [question]
     return [replace(question, prefix=(None,) * pos + (entry[2],))
@@ -222,6 +234,8 @@ def search_trace(instance: Instance, first_only: bool, budget: Budget, limit: in
     """The original's search recorded in the trace format (pysolve.trace), to the first solution or all of it,
     stopped once `limit` events are written: what the replays show. A search out of its budget ends `unknown`
     with what it recorded."""
+    from pysolve.squares import reference
+
     out = io.StringIO()
     trace = Trace(out, "squares", "python", {"instance": instance.name, "rows": instance.rows, "cols": instance.cols,
                                              "rule": instance.rule, "strategy": "original"}, limit)

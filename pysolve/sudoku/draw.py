@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+from html import escape
 
 from pysolve.sudoku.model import BOXES, symbol
 
@@ -42,6 +42,6 @@ def svg(rows: Rows, puzzle: Rows) -> str:
                 continue
             style = 'font-weight="bold" fill="#000"' if puzzle[r][c] else 'fill="#1f5fbf"'
             parts.append(f'<text x="{c * CELL + CELL // 2}" y="{r * CELL + CELL // 2 + 7}" text-anchor="middle" '
-                         f'font-size="{CELL // 2}" {style}>{escape(symbol(value))}</text>')
+                         f'font-size="{CELL // 2}" {style}>{escape(symbol(value), quote=False)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

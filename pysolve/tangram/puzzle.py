@@ -8,17 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
-from pysolve.answers import Found
+from pysolve.answers import NOT_GIVEN, Found
 from pysolve.catalogue import Note
-from pysolve.crosscheck import NOT_GIVEN
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
 from pysolve.rules import RulesError, RulesInterface
-from pysolve.tangram import draw
 from pysolve.tangram.found import found, placement_of
-from pysolve.tangram.generate import generate
 from pysolve.tangram.pieces import Instance, Placement
-from pysolve.tangram.prolog import to_tiling
 from pysolve.tangram.question import DEFAULT_SECONDS, STRATEGIES, Question
 from pysolve.tangram.reader import load_instance, parse_place
 from pysolve.tangram.rules import describe_problem, inside
@@ -47,6 +43,8 @@ def every_tiling(question: Question, given: Found) -> Found:
     """The tilings a rule base of one's own gave (every one: the interface's questions ask for all), each in
     piece order, as the back ends answer; an answer cut short by the time limit as it is. RulesError when a
     placement names no piece of the instance."""
+    from pysolve.tangram.prolog import to_tiling  # the back ends load when a question is asked
+
     if given.status == UNKNOWN:
         return given
     tilings = [to_tiling(solution) for solution in given.solutions]
@@ -149,6 +147,8 @@ class Tangram(Puzzle):
 
     def render(self, answer: Answer) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
+        from pysolve.tangram import draw  # the pictures load only when an answer is drawn
+
         instance = answer.asked.instance
         colour = draw.use_colour()
         mode = answer.question["mode"]
@@ -172,6 +172,8 @@ class Tangram(Puzzle):
         return "\n".join(lines)
 
     def _render_tilings(self, answer: Answer, instance: Instance, colour: bool) -> list[str]:
+        from pysolve.tangram import draw
+
         if not answer.solutions:
             return ["no tiling: the board cannot be completed"]
         lines = [] if answer.count is None else [plural(answer.count, "tiling")]
@@ -187,6 +189,8 @@ class Tangram(Puzzle):
         """The answer's tilings (or placed pieces) as an SVG picture, when --svg asks."""
         if not outputs.get("svg"):
             return []
+        from pysolve.tangram import draw
+
         instance = answer.asked.instance
         if answer.solutions and answer.question["mode"] in ("first", "all"):
             tilings = [tuple(placement_of(p, instance) for p in t) for t in answer.solutions]
@@ -198,6 +202,8 @@ class Tangram(Puzzle):
     def generate(self, width: int, height: int, pieces: int, seed: int | None, rotations: bool,
                  min_side: int, distinct: bool) -> tuple[dict[str, Any], str]:
         """A board cut into rectangles: JSON, and the text of an instance file."""
+        from pysolve.tangram.generate import generate
+
         instance = generate(width, height, pieces, seed, rotations, min_side, distinct)
         return instance.to_json(), instance.to_text().rstrip("\n")
 
