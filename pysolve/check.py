@@ -53,6 +53,7 @@ SECONDS = 5.0          # each back end's time limit per question, the rule base'
 LIMIT = 10             # every question counts solutions up to this many (then "at least 10")
 SHRINK_SECONDS = 60.0  # shrinking stops here and reports the smallest disagreement found so far
 MAX_TIME_OUTS = 5      # the check stops after this many time-outs and memory limits (a loop costs --seconds each)
+IMPOSSIBLE = 4         # one question in this many asks an instance with no solution (where the puzzle draws such)
 REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with...
 WITHOUT_PROLOG = ("kanren", "python")  # ...and with SWI-Prolog missing or hidden (a module of relations)
 AGREE, DISAGREE, ERRORS, UNDECIDED = "agree", "disagree", "errors", "unknown"  # verdicts
@@ -148,6 +149,9 @@ class CheckReport:
         lines = [self.summary(), f"  asked: {asked}", f"  compared with: {' and '.join(self.compared)}"]
         if self.stopped:
             lines.append(f"  stopped: {self.stopped}")
+        if self.unsolvable:
+            lines.append(f"  no solution: {words.plural(self.unsolvable, 'question')} compared (the goal must fail "
+                         "there)")
         if self.not_compared:
             lines.append(f"  not compared: {words.plural(self.not_compared, 'question')} pysolve's own back ends "
                          "did not answer in time")
@@ -232,17 +236,33 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
     report = CheckReport(chosen.name, own.name, own.head, seed, examples, size, seconds,
                          compared=compared_backends())
     asker = Asker(chosen, own, report, shrink_seconds)
-    strategy = interface.strategies().questions(size, LIMIT, seconds)
-    try:
-        smallest = hypothesis.find(strategy, asker.disagrees, settings=search_settings(hypothesis, examples),
-                                   random=random.Random(seed))
-    except hypothesis.errors.NoSuchExample:
-        return report
-    found = report.disagreement = asker.disagreement(smallest)
-    found.text = instance_file(chosen, interface, report, found, out)
-    if out is not None:
-        found.file = files.write_text(out, found.text, "--out")
+    for strategy, count in searches(interface.strategies(), size, examples, seconds):
+        try:
+            smallest = hypothesis.find(strategy, asker.disagrees, settings=search_settings(hypothesis, count),
+                                       random=random.Random(seed))
+        except hypothesis.errors.NoSuchExample:
+            if report.stopped:
+                break
+            continue
+        found = report.disagreement = asker.disagreement(smallest)
+        found.text = instance_file(chosen, interface, report, found, out)
+        if out is not None:
+            found.file = files.write_text(out, found.text, "--out")
+        break
     return report
+
+
+def searches(strategies: ModuleType, size: int, examples: int, seconds: float) -> list[tuple[Any, int]]:
+    """The hypothesis searches of a check, in order, each a strategy of questions and how many it draws: the
+    ordinary questions, then, where the puzzle's instances module draws them (`impossible_questions`), one in
+    IMPOSSIBLE on instances with no solution, where the interface says the goal fails. Each search shrinks its
+    own first disagreement; the check stops at the first."""
+    impossible = getattr(strategies, "impossible_questions", None)
+    share = examples // IMPOSSIBLE if impossible is not None else 0
+    found = [(strategies.questions(size, LIMIT, seconds), examples - share)]
+    if impossible is not None and share:
+        found.append((impossible(size, LIMIT, seconds), share))
+    return found
 
 
 def default_out(rules: str | os.PathLike[str]) -> str:

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 import pysolve
 from pysolve import Found
 from pysolve.bridge import HIDE_VARIABLE
-from pysolve.check import AGREE, check
+from pysolve.check import AGREE, IMPOSSIBLE, check
 from pysolve.cli import main
 from pysolve.errors import InputError, PysolveError
 from pysolve.fichas import instances as fichas_instances
@@ -143,6 +143,40 @@ def test_a_rule_base_loads_as_in_a_fresh_swipl_whatever_was_checked_before(capsy
     assert check("sudoku", CORRECT["sudoku"], examples=1, seed=1).verdict == AGREE  # library(clpfd) loaded
     code, out, err = run(["check", "sudoku", str(distinct), "--examples", "10", "--seed", "2", "--json"], capsys)
     assert code == 0 and json.loads(out)["verdict"] == "agree", err
+
+
+@needs_prolog
+def test_a_rule_base_that_never_checks_the_givens_against_each_other_is_caught_on_givens_that_clash(tmp_path,
+                                                                                                   capsys):
+    code, printed, _ = run(["check", "sudoku", str(RULES / "sudoku_blanks_only.pl"), "--seed", "3",
+                            "--out", str(tmp_path / "smallest.txt"), "--json"], capsys)
+    found = json.loads(printed)["disagreement"]
+    mine, pysolve = found["answers"]["sudoku_blanks_only.pl"], found["answers"]["prolog"]
+    assert code == 1 and pysolve["status"] == "no solution" and mine["count"] > 0
+    assert sudoku_model.repeats(sudoku_model.make_board(pysolve["question"]["puzzle"]))  # the givens clash
+
+
+def pysolve_python_of(puzzle: str):
+    """A right solver of one's own for `puzzle`: pysolve's Python back end, asked through the API."""
+    def solver(question):
+        answer = pysolve.solve(puzzle, question=question, backend="python")
+        return Found(answer.solutions, count=answer.count, status=answer.status)
+
+    solver.__name__ = f"{puzzle}_python"
+    return solver
+
+
+@pytest.mark.parametrize("puzzle", ["hidato", "sudoku"])
+def test_a_share_of_the_questions_are_boards_with_no_solution(puzzle):
+    report = check(puzzle, pysolve_python_of(puzzle), examples=40, seed=1)
+    assert report.verdict == AGREE and report.tried > 20, report.lines()
+    assert report.unsolvable >= report.tried // IMPOSSIBLE, report.lines()  # drawn so, and some swaps
+
+
+@settings(max_examples=20, deadline=None)
+@given(sudoku_instances.clashing_boards(max_side=6))
+def test_sudoku_boards_whose_givens_clash_repeat_a_value(rows):
+    assert sudoku_model.repeats(sudoku_model.make_board(rows))
 
 
 @needs_prolog

@@ -6,7 +6,11 @@ holes and its king path (the generator's: `generate.with_holes`,
 whether two givens swap places (which may leave no solution). Shrinking
 makes the board smaller, blanks fewer numbers and swaps none, so the
 smallest board that still shows a difference is nearly filled in: few
-solutions, each easy to read. In a test of one's own:
+solutions, each easy to read. `clashing_boards` draws boards a rule base
+must refuse: two consecutive numbers given on cells that do not touch;
+`pysolve check` asks a share of its questions on such boards
+(`impossible_questions`). In a test of
+one's own:
 
     @given(boards(max_side=5))
     def test_my_solver_agrees(rows): ...
@@ -46,6 +50,27 @@ def boards(draw: st.DrawFn, max_side: int = 4, max_holes: int = 3, solvable: boo
 
 
 @st.composite
+def clashing_boards(draw: st.DrawFn, max_side: int = 4, max_holes: int = 3) -> Grid:
+    """Rows of a Hidato board (as `boards` draws them) with a number K given and K + 1 moved to an empty cell
+    that does not touch K's: givens that clash, so the board has no solution. A board with no such cell (every
+    open cell touches K's) is drawn as it is."""
+    rows = [list(row) for row in draw(boards(max_side=max_side, max_holes=max_holes, solvable=True))]
+    cells = {value: (r, c) for r, row in enumerate(rows) for c, value in enumerate(row) if value > 0}
+    number = draw(st.sampled_from(sorted(cells)[:-1]))  # never N, the last number
+    (r, c) = cells[number]
+    apart = [(r2, c2) for r2, row in enumerate(rows) for c2, value in enumerate(row)
+             if value == EMPTY and max(abs(r2 - r), abs(c2 - c)) > 1]
+    if not apart:
+        return rows
+    if number + 1 in cells:
+        old_r, old_c = cells[number + 1]
+        rows[old_r][old_c] = EMPTY
+    new_r, new_c = draw(st.sampled_from(apart))
+    rows[new_r][new_c] = number + 1
+    return rows
+
+
+@st.composite
 def solved_boards(draw: st.DrawFn, rows: int, cols: int, max_holes: int = 3) -> Grid:
     """A filled rows x cols board with up to `max_holes` blocked cells: 1..N on a random king path."""
     holes = draw(st.integers(0, min(max_holes, rows * cols - 2)))
@@ -80,6 +105,14 @@ def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECON
     """Questions counting the solutions of random boards up to `limit` (boards of at most `max_size` rows and
     columns), each search within `seconds`: what `pysolve check hidato` asks."""
     return boards(max_side=max_size).map(
+        lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
+
+
+def impossible_questions(max_size: int = 4, limit: int = 10,
+                         seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
+    """`questions` on boards whose givens clash (`clashing_boards`), where the interface says the goal fails:
+    what `pysolve check hidato` asks after the ordinary ones."""
+    return clashing_boards(max_side=max_size).map(
         lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
 
 

@@ -7,6 +7,9 @@ solution; a swap that repeats a value in a row, column or box is not made,
 as pysolve refuses such a board). Shrinking makes the board smaller, blanks
 fewer cells and swaps none, so the smallest board that still shows a
 difference is nearly filled in: few solutions, each easy to read.
+`clashing_boards` draws the boards a rule base must refuse: one value given
+twice in a row, column or box. `pysolve check` asks a share of its questions on such boards
+(`impossible_questions`).
 
 >>> from hypothesis import find
 >>> sum(value == 0 for row in find(boards(), lambda rows: True) for value in row)
@@ -40,6 +43,18 @@ def boards(draw: st.DrawFn, max_side: int = 4, solvable: bool = False) -> Grid:
     return model.Board(tuple(cells)).rows()
 
 
+@st.composite
+def clashing_boards(draw: st.DrawFn, max_side: int = 4) -> Grid:
+    """Rows of a Sudoku board (as `boards` draws them) with one value written in two cells of one row, column
+    or box: givens that clash, so the board has no solution."""
+    rows = draw(boards(max_side=max_side, solvable=True))
+    cells = [value for row in rows for value in row]
+    unit = draw(st.sampled_from(model.geometry(len(rows)).all_units))
+    first, second = draw(st.lists(st.sampled_from(unit), min_size=2, max_size=2, unique=True))
+    cells[first] = cells[second] = draw(st.integers(1, len(rows)))
+    return model.Board(tuple(cells)).rows()
+
+
 def swapped(cells: list[int], first: int, second: int) -> list[int]:
     """`cells` with the values of its `first` and `second` givens (counted modulo their number) swapped, unless
     that repeats a value in a row, column or box."""
@@ -56,6 +71,14 @@ def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECON
     """Questions counting the solutions of random boards up to `limit` (sides of at most `max_size`), each
     search within `seconds`: what `pysolve check sudoku` asks."""
     return boards(max_side=max_size).map(
+        lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
+
+
+def impossible_questions(max_size: int = 4, limit: int = 10,
+                         seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
+    """`questions` on boards whose givens clash (`clashing_boards`), where the interface says the goal fails:
+    what `pysolve check sudoku` asks after the ordinary ones."""
+    return clashing_boards(max_side=max_size).map(
         lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
 
 
