@@ -215,7 +215,8 @@ def test_a_relation_that_leaves_variables_unbound_is_said_to_be_not_ground(tmp_p
     unbound.write_text("from pysolve.minikanren import eq, var\n\n\ndef hidatoo(board, solution):\n"
                        "    return eq(solution, [[var() if v == 0 else v for v in row] for row in board])\n",
                        encoding="utf-8")
-    code, out, _ = run(["check", "hidato", str(unbound), "--examples", "5", "--seed", "1", "--json"], capsys)
+    code, out, _ = run(["check", "hidato", str(unbound), "--examples", "5", "--seed", "1", "--out",
+                        str(tmp_path / "smallest.txt"), "--json"], capsys)
     report = json.loads(out)
     assert code == 1 and report["errors"], report["summary"]
     assert all(": your answer is not ground: Solution = [[" in error["message"] for error in report["errors"])
