@@ -107,6 +107,7 @@ class CheckReport:
     agreed: int = 0
     not_compared: int = 0  # questions pysolve's own back ends did not answer in time
     unsolvable: int = 0    # questions compared that have no solution, as pysolve's back ends answer them
+    repeated: int = 0      # questions hypothesis drew again while generating (each is asked once)
     errors: list[Finding] = field(default_factory=list)
     time_outs: list[Finding] = field(default_factory=list)
     memory_limits: list[Finding] = field(default_factory=list)  # its stacks overflowed: no answer, and no loop
@@ -116,6 +117,7 @@ class CheckReport:
     ratios: list[float] = field(default_factory=list)      # per such question: the rule base's time / Prolog's
     stopped: str = ""  # why the check ended before `examples` questions ("" when it did not)
     compared: tuple[str, ...] = REFERENCE  # pysolve's back ends the rules were compared with
+    sizes: tuple[int, ...] = ()  # the sizes the questions grew through, up to max_size
 
     @property
     def verdict(self) -> str:
@@ -142,13 +144,27 @@ class CheckReport:
         headline = {AGREE: "AGREE", DISAGREE: "DISAGREEMENT", ERRORS: "ERRORS", UNDECIDED: "NO VERDICT"}[self.verdict]
         return f"{headline}: {self.rules} on {self.puzzle} questions: {counts}"
 
+    def fewer_words(self) -> str:
+        """Why fewer than `examples` questions were tried when neither a disagreement nor time-outs stopped the
+        check: hypothesis drew some again, and ran out of new ones where the sizes hold fewer."""
+        reasons = []
+        if self.repeated:
+            reasons.append(f"{words.plural(self.repeated, 'question')} drawn again (each is asked once)")
+        left = self.examples - self.tried - self.repeated
+        if left > 0:
+            reasons.append(f"{left} not drawn (hypothesis found no new questions up to --max-size {self.max_size})")
+        return "; ".join(reasons)
+
     def lines(self) -> list[str]:
         """The report as text: the summary, how it was asked, the disagreement, the findings and the times."""
-        asked = (f"seed {self.seed}, up to {self.examples} random questions, --max-size {self.max_size}, "
+        grown = f" (grown through {', '.join(map(str, self.sizes))})" if len(self.sizes) > 1 else ""
+        asked = (f"seed {self.seed}, up to {self.examples} random questions, --max-size {self.max_size}{grown}, "
                  f"{words.seconds(self.seconds)} each, {self.predicate}")
         lines = [self.summary(), f"  asked: {asked}", f"  compared with: {' and '.join(self.compared)}"]
         if self.stopped:
             lines.append(f"  stopped: {self.stopped}")
+        elif self.tried < self.examples and self.disagreement is None:
+            lines.append(f"  fewer than {self.examples}: {self.fewer_words()}")
         if self.unsolvable:
             lines.append(f"  no solution: {words.plural(self.unsolvable, 'question')} compared (the goal must fail "
                          "there)")
@@ -167,8 +183,10 @@ class CheckReport:
         """The whole report as one JSON object (`pysolve check --json`: what a grader reads)."""
         return {"puzzle": self.puzzle, "rules": self.rules, "predicate": self.predicate, "verdict": self.verdict,
                 "summary": self.summary(), "seed": self.seed, "examples": self.examples, "max_size": self.max_size,
+                "sizes": list(self.sizes),
                 "seconds": self.seconds, "compared": list(self.compared), "tried": self.tried, "agreed": self.agreed,
-                "not_compared": self.not_compared, "unsolvable": self.unsolvable, "stopped": self.stopped or None,
+                "not_compared": self.not_compared, "unsolvable": self.unsolvable, "repeated": self.repeated,
+                "stopped": self.stopped or None,
                 "errors": [finding.to_json() for finding in self.errors],
                 "time_outs": [finding.to_json() for finding in self.time_outs],
                 "memory_limits": [finding.to_json() for finding in self.memory_limits],
@@ -234,9 +252,9 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
         files.check_output(out, "--out")
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     report = CheckReport(chosen.name, own.name, own.head, seed, examples, size, seconds,
-                         compared=compared_backends())
+                         sizes=interface.sizes_up_to(max_size), compared=compared_backends())
     asker = Asker(chosen, own, report, shrink_seconds)
-    for strategy, count in searches(interface.strategies(), size, examples, seconds):
+    for strategy, count in searches(interface.strategies(), report.sizes, examples, seconds):
         try:
             smallest = hypothesis.find(strategy, asker.disagrees, settings=search_settings(hypothesis, count),
                                        random=random.Random(seed))
@@ -252,17 +270,23 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
     return report
 
 
-def searches(strategies: ModuleType, size: int, examples: int, seconds: float) -> list[tuple[Any, int]]:
+def searches(strategies: ModuleType, sizes: tuple[int, ...], examples: int,
+             seconds: float) -> list[tuple[Any, int]]:
     """The hypothesis searches of a check, in order, each a strategy of questions and how many it draws: the
-    ordinary questions, then, where the puzzle's instances module draws them (`impossible_questions`), one in
+    `examples` shared out among `sizes`, smallest first (so that a rule base wrong on small instances is shown
+    its smallest, and one wrong or slow only on large ones is still asked them); at each size the ordinary
+    questions, then, where the puzzle's instances module draws them (`impossible_questions`), one in
     IMPOSSIBLE on instances with no solution, where the interface says the goal fails. Each search shrinks its
     own first disagreement; the check stops at the first."""
     impossible = getattr(strategies, "impossible_questions", None)
-    share = examples // IMPOSSIBLE if impossible is not None else 0
-    found = [(strategies.questions(size, LIMIT, seconds), examples - share)]
-    if impossible is not None and share:
-        found.append((impossible(size, LIMIT, seconds), share))
-    return found
+    found = []
+    for index, size in enumerate(sizes):
+        share = examples // len(sizes) + (index < examples % len(sizes))
+        unsolvable = share // IMPOSSIBLE if impossible is not None else 0
+        found.append((strategies.questions(size, LIMIT, seconds), share - unsolvable))
+        if impossible is not None and unsolvable:
+            found.append((impossible(size, LIMIT, seconds), unsolvable))
+    return [(strategy, count) for strategy, count in found if count]
 
 
 def default_out(rules: str | os.PathLike[str]) -> str:
@@ -423,6 +447,8 @@ class Asker:
         key = json.dumps(self.puzzle.describe(question), sort_keys=True)
         if key not in self.verdicts:
             self.verdicts[key] = self.first_verdict(key, question)
+        elif self.shrink_deadline is None:
+            self.report.repeated += 1
         return self.verdicts[key]
 
     def first_verdict(self, key: str, question: Any) -> bool:

@@ -81,8 +81,10 @@ class RulesInterface:
     `bridge.goal`); the last argument is the output, one solution per row
     of the query, which must pass `solution_form`. `instances` names the
     module of hypothesis strategies that draws random questions
-    (`questions(max_size, limit, seconds)`) and writes one as the file
-    `pysolve solve` reads (`instance_text(question)`).
+    (`questions(max_size, limit, seconds)`, and `impossible_questions` of the
+    same form where an instance may have no solution) and writes one as the
+    file `pysolve solve` reads (`instance_text(question)`). `sizes` reach the
+    sizes where the puzzle's rules differ (a 6x6 Sudoku's boxes are 2x3).
     """
 
     predicate: str
@@ -91,13 +93,25 @@ class RulesInterface:
     own: str                              # pysolve's rule base that satisfies the interface
     instances: str                        # the module of hypothesis strategies for random questions
     inputs: Callable[[Any], list[Any]]
-    default_size: int                     # `--max-size` when none is given
+    sizes: tuple[int, ...]                # the sizes a check grows through, smallest first, unless told
     min_size: int                         # the smallest `--max-size` the instances allow
     size_words: str                       # what `--max-size` bounds, in words
     solution_form: Callable[[Any], bool] = rows_of_integers
     shaped: Callable[[Any, Found], Found] = counted_as_asked  # the solutions as pysolve's back ends answer
     limit: Callable[[Any], int] = attrgetter("limit")  # solutions asked of a rule base per question (0: all)
     solve_args: str = "{file} --count {limit}"  # `pysolve solve NAME`'s arguments that ask the same question
+
+    @property
+    def default_size(self) -> int:
+        """`--max-size` when none is given: the largest of `sizes`."""
+        return self.sizes[-1]
+
+    def sizes_up_to(self, max_size: int | None) -> tuple[int, ...]:
+        """The sizes a check grows through up to `max_size` (its searches' bounds, smallest first): `sizes`,
+        or those below `max_size` and `max_size` itself."""
+        if max_size is None:
+            return self.sizes
+        return (*(size for size in self.sizes if size < max_size), max_size)
 
     @property
     def arity(self) -> int:

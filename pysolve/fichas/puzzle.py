@@ -45,7 +45,7 @@ class Fichas(Puzzle):
         "fichas", ("+M", "+N", "-Path"),
         "a list of board atoms ('BBHVV' ... 'VVHBB'), a shortest path from the start to the goal",
         own="fichas", instances="pysolve.fichas.instances", inputs=lambda question: [question.m, question.n],
-        default_size=3, min_size=0, size_words="the order's M and N",
+        sizes=(3, 5), min_size=0, size_words="the order's M and N",
         solution_form=is_path, shaped=first_path, limit=lambda question: 1,
         solve_args="$(grep -v '^#' {file})")
 

@@ -84,7 +84,7 @@ class Squares(Puzzle):
         "squares", ("+Rule", "+Rows", "+Cols", "+Pieces", "+Pairs", "-Grid"),
         "Rows rows of Cols cells [Piece, Turns] (each piece once, turned 0..3 quarter turns clockwise)",
         own="squares", instances="pysolve.squares.instances", inputs=rule_inputs,
-        default_size=2, min_size=1, size_words="rows and columns",
+        sizes=(2, 3), min_size=1, size_words="rows and columns",
         solution_form=is_grid, shaped=every_grid,
         solve_args="{file} --all --count-orientations")
 

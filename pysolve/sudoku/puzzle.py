@@ -41,7 +41,7 @@ class SudokuPuzzle(BoardPuzzle):
     rules = RulesInterface(
         "sudoku", ("+Board", "-Solution"), "N rows of N integers (0 empty, 1..N a value), N being 4, 6, 9 or 16",
         own="sudoku", instances="pysolve.sudoku.instances", inputs=lambda question: [question.board.rows()],
-        default_size=4, min_size=4, size_words="sides 4, 6, 9 or 16 up to N")
+        sizes=(4, 6), min_size=4, size_words="sides 4, 6, 9 or 16 up to N")
 
     options = board_options(
         "one puzzle (an 81-character line, or 9 lines of 9) or many (one line each); or a shipped name "

@@ -93,7 +93,7 @@ class Tangram(Puzzle):
         "tangram", ("+Width", "+Height", "+Pieces", "+Rotations", "-Tiling"),
         "a list of placements [Piece, X, Y, W, H] (bottom-left cell, the size it lies with), one per piece",
         own="tangram", instances="pysolve.tangram.instances", inputs=interface_inputs,
-        default_size=4, min_size=1, size_words="the board's width and height",
+        sizes=(3, 5), min_size=1, size_words="the board's width and height",
         solution_form=is_tiling, shaped=every_tiling, solve_args="{file} --all")
 
     def ask(self, file: str | None, all: bool, count: bool, options: str | None,
