@@ -214,7 +214,8 @@ def finding_lines(kind: str, findings: list[Finding], shown: int = 3) -> list[st
     """The first `shown` errors, time-outs or memory limits, each with the goal that caused it."""
     lines = [f"  {kind}: {finding.message}\n    goal: {finding.goal}" for finding in findings[:shown]]
     if len(findings) > shown:
-        lines.append(f"  ... and {len(findings) - shown} more ({kind}s; --json lists them all)")
+        lines.append(f"  ... and {len(findings) - shown} more {kind}s (all in the JSON report: --json, or "
+                     "CheckReport.to_json())")
     return lines
 
 
@@ -224,8 +225,12 @@ def time_lines(report: CheckReport) -> list[str]:
         return []
     took = ", ".join(f"{name} {words.seconds(seconds)}" for name, seconds in report.times.items())
     median = statistics.median(report.ratios)
-    return [f"  time: {took}; {report.rules} / prolog: {report.ratio:.2g}x in all, {median:.2g}x per question "
-            "(median)"]
+    lines = [f"  time: {took}; {report.rules} / prolog: {report.ratio:.2g}x in all, {median:.2g}x per question "
+             "(median)"]
+    if report.time_outs:
+        lines.append(f"    not counted: {report.rules}'s {words.plural(len(report.time_outs), 'time-out')}, each "
+                     f"past {words.seconds(report.seconds)} (slower there than any time above)")
+    return lines
 
 
 # --- the check ----------------------------------------------------------------------------------------------
@@ -425,8 +430,10 @@ def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLi
 
 def out_of_memory(answer: Answer) -> bool:
     """True when a limit of memory, not of time, stopped `answer`: a rule base's stacks overflowed (its stats'
-    `limit`), or a solver of one's own ran out of memory (its reason's words, pysolve.memory.exhausted)."""
-    return answer.stats.get("limit") == "resource_limit" or "ran out of memory" in answer.reason
+    `limit`), or a solver or relation of one's own ran out of memory or out of Python's stack (its reason's
+    words: pysolve.memory.exhausted, dispatch's recursion limit)."""
+    return (answer.stats.get("limit") == "resource_limit" or "ran out of memory" in answer.reason
+            or "recursion limit" in answer.reason)
 
 
 class Asker:
@@ -547,7 +554,8 @@ def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport
         comments += [f"{' and '.join(names)} answered:", *("  " + line for line in puzzle.render(answer).splitlines()),
                      ""]
     arguments = interface.solve_args.format(file=out or "FILE", limit=LIMIT)
-    comments.append(f"ask pysolve again: pysolve solve {puzzle.name} {arguments}")
+    asking = "ask pysolve again" if out is not None else "saved as FILE, ask pysolve again"
+    comments.append(f"{asking}: pysolve solve {puzzle.name} {arguments}")
     text = interface.strategies().instance_text(found.question)
     return "\n".join(f"# {line}".rstrip() for line in comments) + "\n" + text.rstrip("\n") + "\n"
 

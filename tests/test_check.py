@@ -240,6 +240,27 @@ def test_a_relation_that_leaves_variables_unbound_is_said_to_be_not_ground(tmp_p
     assert all(": your answer is not ground: Solution = [[" in error["message"] for error in report["errors"])
 
 
+def test_a_relation_that_recurses_past_pythons_stack_is_a_memory_limit_not_a_time_out(tmp_path, capsys):
+    deep = tmp_path / "deep.py"
+    deep.write_text("def hidatoo(board, solution):\n    return hidatoo(board, solution)\n", encoding="utf-8")
+    code, out, _ = run(["check", "hidato", str(deep), "--examples", "3", "--seed", "1", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 3 and report["time_outs"] == [] and len(report["memory_limits"]) == report["tried"] > 0
+    assert "recursion limit" in report["memory_limits"][0]["message"]
+
+
+@needs_prolog
+def test_the_time_line_counts_the_time_outs_it_leaves_out(tmp_path, capsys):
+    slow = tmp_path / "slow_past_3.pl"  # the walk, but boards of four rows or more loop
+    slow.write_text(CORRECT["hidato"].read_text(encoding="utf-8").replace(
+        "hidato(Board, Solution) :-\n", "hidato(Board, _) :-\n    length(Board, Rows), Rows > 3, !, loop.\n"
+        "hidato(Board, Solution) :-\n", 1) + "\nloop :- loop.\n", encoding="utf-8")
+    code, out, _ = run(["check", "hidato", str(slow), "--seconds", "0.3", "--seed", "1"], capsys)
+    time_outs = int(re.search(r"(\d+) time-outs?$", out.splitlines()[0])[1])
+    assert code == 3 and time_outs > 0 and "  time: slow_past_3.pl " in out, out
+    assert f"    not counted: slow_past_3.pl's {time_outs} time-out{'s' * (time_outs > 1)}, each past 0.3 s" in out
+
+
 @pytest.mark.parametrize("rules, extra, message", [
     ("missing.pl", [], "rule base file '.*missing.pl' does not exist"),
     ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
@@ -427,10 +448,17 @@ def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
 
 def test_a_python_solver_that_raises_is_reported_with_its_call():
     with pytest.raises(AssertionError) as failure:
-        assert_backends_agree("sudoku", reference=raises_on_blanks, examples=3, seed=4)
+        assert_backends_agree("sudoku", reference=raises_on_blanks, examples=6, seed=4)
     message = str(failure.value)
     assert message.startswith("ERRORS") and "raises_on_blanks raised ValueError: blanks are not supported" in message
     assert "raises_on_blanks({" in message
+    assert "more errors (all in the JSON report: --json, or CheckReport.to_json())" in message
+
+
+def test_inside_pytest_the_counterexample_says_how_to_ask_pysolve_again():
+    with pytest.raises(AssertionError) as failure:
+        assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)
+    assert "# saved as FILE, ask pysolve again: pysolve solve sudoku FILE --count 10" in str(failure.value)
 
 
 @pytest.mark.parametrize(("given", "message"), [
