@@ -198,6 +198,15 @@ def test_fewer_questions_than_asked_are_explained():
 
 
 @needs_prolog
+def test_an_illegal_fichas_move_is_named_with_why_it_is_illegal(tmp_path, capsys):
+    code, printed, _ = run(["check", "fichas", str(RULES / "fichas_long_jumps.pl"), "--seed", "1",
+                            "--out", str(tmp_path / "smallest.txt"), "--json"], capsys)
+    difference = json.loads(printed)["disagreement"]["difference"]
+    assert code == 1 and "differ at answer['first illegal move']: \"move " in difference, difference
+    assert "a token moved 4 cells (a move is a slide or a jump over one or two, 3 at most)\" against None" in difference
+
+
+@needs_prolog
 def test_the_text_report_names_the_file_and_draws_the_board(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(["check", "hidato", str(WRONG["hidato"]), "--seed", "3", "--examples", "20"], capsys)

@@ -100,6 +100,31 @@ def is_solution(path: list[str], m: int, n: int) -> bool:
             and all(after in successors(before) for before, after in itertools.pairwise(path)))
 
 
+def first_illegal(path: list[str], m: int, n: int) -> str | None:
+    """Where `path` first breaks the rules, in words (a start or an end that is not the puzzle's, or its first
+    illegal move and why); None when it goes from start(m, n) to goal(m, n) by legal moves."""
+    if not path or path[0] != start(m, n):
+        return f"the path starts at {path[0]!r}, not at the start {start(m, n)!r}" if path else "an empty path"
+    for step, (before, after) in enumerate(itertools.pairwise(path), start=1):
+        if after not in successors(before):
+            return f"move {step}, {before!r} to {after!r}: {illegal_words(before, after)}"
+    if path[-1] != goal(m, n):
+        return f"the path ends at {path[-1]!r}, not at the goal {goal(m, n)!r}"
+    return None
+
+
+def illegal_words(before: str, after: str) -> str:
+    """Why `after` is not one move from `before`: a move takes a token into the hole from 1 to 3 cells away."""
+    if sorted(before) != sorted(after):
+        return "the tokens changed (a move only moves one into the hole)"
+    changed = [index for index, (old, new) in enumerate(zip(before, after)) if old != new]
+    if not changed:
+        return "nothing moved"
+    if len(changed) > 2 or HOLE not in (before[changed[0]], before[changed[-1]]):
+        return "more than one token moved (a move takes one token into the hole)"
+    return f"a token moved {changed[-1] - changed[0]} cells (a move is a slide or a jump over one or two, 3 at most)"
+
+
 @dataclass(frozen=True)
 class Question:
     """Solve order (m, n) with one strategy and flavour."""

@@ -6,7 +6,7 @@ from typing import Any
 
 from pysolve.answers import NO_SOLUTION, NOT_GIVEN, Found
 from pysolve.budget import DEFAULT_SECONDS, Budget
-from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, is_solution
+from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, first_illegal
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 from pysolve.rules import RulesInterface
@@ -63,13 +63,14 @@ class Fichas(Puzzle):
 
     def canonical(self, answer: Answer) -> Any:
         """Tree strategies: the exact path and state count (when the answer gives one: a solver of one's own
-        may give only its path). Shortest: the length of a valid path."""
+        may give only its path). Shortest: where the path first breaks the rules (None when it keeps them: its
+        first illegal move named, where answers part first), then its length."""
         question = Question(**answer.question)
         path = answer.solutions[0] if answer.solutions else None
         if question.strategy in TREE_STRATEGIES:
             return {"path": path, "states": answer.stats.get("states", NOT_GIVEN)}
-        valid = path is not None and is_solution(path, question.m, question.n)
-        return {"moves": len(path) - 1 if path else None, "valid path": valid}
+        broken = first_illegal(path, question.m, question.n) if path is not None else None
+        return {"first illegal move": broken, "moves": len(path) - 1 if path else None}
 
     def summarise(self, answer: Answer) -> str:
         if not answer.solutions:
