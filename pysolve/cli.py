@@ -13,6 +13,7 @@ run it are imported inside its `run_` function, so that `pysolve --help`,
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import signal
 import sys
@@ -23,10 +24,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pysolve import backends, budget, memory, options, puzzles, words
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.errors import InputError, PysolveError
-from pysolve.puzzle import Puzzle
 
 if TYPE_CHECKING:
     from pysolve.answers import Answer
+    from pysolve.puzzle import Puzzle
 
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers: no verdict
@@ -76,7 +77,8 @@ def build_parser() -> Parser:
                         fill=fill_check)
     commands.add_parser("generate", help="generate a random puzzle instance", fill=fill_generate)
     commands.add_parser("list", help="list the shipped instances, which every FILE takes by name", fill=fill_list)
-    if any(puzzle.can_play for puzzle in all_puzzles()):
+    offered = puzzles.commands()
+    if any(puzzle["play"] for puzzle in offered.values()):
         commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)", fill=fill_play)
     commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings",
                         fill=fill_query)
@@ -86,9 +88,15 @@ def build_parser() -> Parser:
     demo.set_defaults(run=run_demo)
     commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)",
                         fill=fill_serve)
-    for puzzle in all_puzzles():
-        puzzle.add_commands(commands)
+    for name, puzzle in offered.items():
+        for group, help in puzzle["command_groups"].items():
+            commands.add_parser(group, help=help, fill=functools.partial(fill_command_group, name, group))
     return parser
+
+
+def fill_command_group(puzzle: str, group: str, parser: Parser) -> None:
+    """`pysolve GROUP ...`, a command group of the puzzle's own (`pysolve azul`)."""
+    puzzles.get(puzzle).fill_command_group(group, parser)
 
 
 def fill_backends(parser: Parser) -> None:
@@ -445,9 +453,8 @@ def run_generate(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     """The shipped instances, one line each (name, size, what is known, source), or as JSON."""
-    from pysolve import api
-
-    listed = {name: api.shipped(name) for name in ([args.puzzle] if args.puzzle else puzzles.names())}
+    kept = puzzles.kept_shipped()
+    listed = {name: kept[name] for name in ([args.puzzle] if args.puzzle else puzzles.names())}
     if args.json:
         print_json(listed)
         return 0

@@ -15,8 +15,10 @@ cross-checks, web, plugin) asks any puzzle the same way:
   module may define `can_answer(question) -> bool` to decline some questions,
   `is_default_for(question) -> bool` to answer some only when asked by name
   (not chosen by default: a slow fallback, when another back end is there),
-  and `can_trace(question) -> bool` when its searches record themselves in
-  `budget.trace` (pysolve.trace: `pysolve solve ... --trace FILE`).
+  `can_trace(question) -> bool` when its searches record themselves in
+  `budget.trace` (pysolve.trace: `pysolve solve ... --trace FILE`), and
+  `splits_pay(question) -> bool` false when its count shares work between
+  branches (a memo), which a count in parts would do again in every part.
 """
 
 from __future__ import annotations

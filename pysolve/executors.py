@@ -14,34 +14,50 @@ moment instead of when its workers finish.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import multiprocessing
 import os
 import signal
+import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import process as process_module
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from pysolve.errors import InputError
 from pysolve.files import excerpt
 
+T = TypeVar("T")
+AUTO = "auto"  # --workers auto: one process per core
 CLUSTER_FORM = "tcp://HOST:PORT"  # the scheduler addresses pysolve connects to (no TLS certificates to pass)
 
 
-class WorkerPool(ProcessPoolExecutor):
-    """A pool of fresh processes (spawned: each starts its own SWI-Prolog) that ignore Ctrl-C, and that `kill`
-    stops at once.
+Warm = tuple[Any, ...]  # (function, *arguments): what a worker runs first, e.g. starting its back end
 
-    The processes start in `submit` (Python starts a spawned pool's workers as work arrives), with SIGINT
-    blocked, and keep it blocked all their lives: a Ctrl-C while one imports pysolve, before any code of
-    ours runs there, stays pending until `_ignore_interrupts` discards it, and none reaches Prolog later.
+
+class WorkerPool(ProcessPoolExecutor):
+    """A pool of processes that ignore Ctrl-C, that `start` starts all at once (each running `warm` first) and
+    that `kill` stops at once.
+
+    The processes are forked from this one when that is safe (`start_method`), which costs a few
+    milliseconds and no imports, else spawned (each starts Python and imports pysolve, a good part of a
+    second). They start with SIGINT blocked and keep it blocked all their lives: a Ctrl-C while one imports
+    pysolve, before any code of ours runs there, stays pending until `_start_worker` discards it, and none
+    reaches Prolog later.
     """
 
-    def __init__(self, workers: int) -> None:
-        super().__init__(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                         initializer=_ignore_interrupts)
+    def __init__(self, workers: int, warm: Warm = ()) -> None:
+        super().__init__(max_workers=workers, mp_context=multiprocessing.get_context(start_method()),
+                         initializer=_start_worker, initargs=(warm,))
+
+    def start(self) -> None:
+        """Start every worker now (each warms up while this process goes on), not as work arrives."""
+        sys.stdout.flush()  # a forked worker would write what is still buffered a second time
+        sys.stderr.flush()
+        for _ in range(self._max_workers):  # type: ignore[attr-defined]  # set by the constructor in every version
+            self.submit(int)  # each submit starts a worker while none is idle
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         """Submit `fn(*args, **kwargs)`, starting a worker for it if one is due, with interrupts held back."""
@@ -62,16 +78,23 @@ class WorkerPool(ProcessPoolExecutor):
             getattr(process_module, "_threads_wakeups", {}).pop(manager, None)
 
 
-def process_pool(workers: int) -> WorkerPool:
-    """A pool of `workers` fresh processes that ignore Ctrl-C (see WorkerPool)."""
-    return WorkerPool(workers)
+def start_method() -> str:
+    """"fork" when this process may be copied safely: on Linux, with no thread but this one and no SWI-Prolog
+    started (pyswip starts it on import; a copy of a running engine, or of a lock another thread holds, is
+    unsafe); "spawn" otherwise."""
+    if sys.platform == "linux" and threading.active_count() == 1 and "pyswip" not in sys.modules:
+        return "fork"
+    return "spawn"
 
 
-def _ignore_interrupts() -> None:
-    """A worker's first act: ignore SIGINT, which drops one that arrived while it started. The block it was
-    born with (see WorkerPool) stays: SWI-Prolog, once started here, takes SIGINT for itself while a goal
-    runs, and would stop the goal (or, on a terminal, ask what to do) when the signal got through."""
+def _start_worker(warm: Warm) -> None:
+    """A worker's first acts: ignore SIGINT, which drops one that arrived while it started, then `warm`. The
+    block it was born with (see WorkerPool) stays: SWI-Prolog, once started here, takes SIGINT for itself
+    while a goal runs, and would stop the goal (or, on a terminal, ask what to do) when the signal got
+    through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if warm:
+        warm[0](*warm[1:])
 
 
 @contextlib.contextmanager
@@ -138,13 +161,31 @@ def _address_problem(address: str) -> str:
     return ""
 
 
-def useful_workers(workers: int, tasks: int) -> int:
-    """How many processes help run `tasks` independent tasks when `workers` are asked for: no more than
-    the tasks, nor than the cores this process may use (more would only queue for the same cores, each
-    paying a process's start-up and memory)."""
+def useful_workers(workers: int | str, tasks: int) -> int:
+    """How many processes help run `tasks` independent tasks when `workers` are asked for ("auto": one per
+    core): no more than the tasks, nor than the cores this process may use (more would only queue for the
+    same cores, each paying a process's start-up and memory)."""
     check_workers(workers)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(workers, tasks, cores))
+    return max(1, min(cores if workers == AUTO else int(workers), tasks, cores))
+
+
+def ran_on(processes: int, asked: int | str) -> str:
+    """The processes a run used, in words, with what was asked for when it was more than helps."""
+    ran = f"{processes} process{'es' if processes > 1 else ''}"
+    if processes == asked:
+        return ran
+    if asked == AUTO:
+        return f"{ran} (auto: one per core)"
+    return f"{ran} (of {asked} asked: at most one per core and per task)"
+
+
+def chunks(items: Sequence[T], count: int) -> list[Sequence[T]]:
+    """`items` cut into at most `count` runs, in order, of near-equal sizes (none empty)."""
+    count = max(1, min(len(items), count))
+    size, more = divmod(len(items), count)
+    bounds = [index * size + min(index, more) for index in range(count + 1)]
+    return [items[start:end] for start, end in itertools.pairwise(bounds)]
 
 
 def width(executor: Executor) -> int:
@@ -156,29 +197,44 @@ def width(executor: Executor) -> int:
     return max(1, sum(client.nthreads().values())) if client is not None else 1
 
 
-def check_workers(workers: int) -> int:
-    """`workers` when it is at least 1; InputError naming --workers otherwise."""
+def check_workers(workers: int | str) -> int | str:
+    """`workers` when it is "auto" or at least 1; InputError naming --workers otherwise."""
+    if workers == AUTO:
+        return workers
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise InputError(f"--workers must be a whole number of at least 1, not {workers!r}")
+        raise InputError(f"--workers must be a whole number of at least 1 or {AUTO}, not {workers!r}")
     return workers
 
 
+def workers_option(text: str) -> int | str:
+    """argparse type of --workers: "auto" or a whole number of at least 1."""
+    if text.strip().lower() == AUTO:
+        return AUTO
+    try:
+        return check_workers(int(text))
+    except ValueError:
+        raise InputError(f"--workers must be a whole number of at least 1 or {AUTO}, not {text!r}") from None
+
+
 @contextlib.contextmanager
-def executor(workers: int = 1, cluster: str | None = None) -> Iterator[Executor | None]:
-    """The executor for `cluster` (a Dask address) or `workers` processes; None means in this process.
-    Shut down (and the cluster's client closed) on the way out; a pool's processes are killed at once when
-    an exception (Ctrl-C's KeyboardInterrupt included) leaves the block."""
+def executor(workers: int | str = 1, cluster: str | None = None, warm: Warm = ()) -> Iterator[Executor | None]:
+    """The executor for `cluster` (a Dask address) or `workers` processes, started, each worker (of the pool or
+    of the cluster) running `warm` first; None means in this process. Shut down (and the cluster's client
+    closed) on the way out; a pool's processes are killed at once when an exception (Ctrl-C's
+    KeyboardInterrupt included) leaves the block."""
     check_workers(workers)
     client, chosen = None, None
     if cluster:
         client, chosen = dask_executor(check_cluster(cluster))
-    elif workers > 1:
-        chosen = process_pool(workers)
+        if warm:
+            client.run(*warm)
+    elif workers == AUTO or int(workers) > 1:
+        chosen = WorkerPool(useful_workers(workers, 1 << 30), warm)
+        chosen.start()
     try:
         yield chosen
     except BaseException:
-        if isinstance(chosen, WorkerPool):
-            chosen.kill()
+        abandon(chosen)
         raise
     finally:
         if isinstance(chosen, ProcessPoolExecutor):
@@ -187,3 +243,9 @@ def executor(workers: int = 1, cluster: str | None = None) -> Iterator[Executor 
             chosen.shutdown()
         if client is not None:
             client.close()
+
+
+def abandon(chosen: Executor | None) -> None:
+    """Stop a pool's work at once: its processes killed, whatever they do (a cluster's work is left to it)."""
+    if isinstance(chosen, WorkerPool):
+        chosen.kill()

@@ -1,32 +1,50 @@
-"""A count split into independent parts (`Puzzle.split`: the first placements), run in parallel, summed.
+"""Questions answered in parallel: one count split into independent parts, or a file of many puzzles.
 
-The parts of a question partition its solutions, so their counts add up to
-the serial count, whatever runs them: a pool of processes (`--workers N`) or
-an existing Dask cluster (`--cluster ADDRESS`). The question's time limit is
-each worker's: CPU seconds of its own, spent over the parts it runs (every
-part gets what is left of them when it starts), with the wall-clock guard
-of the limit (`budget.wall_guard`, from the start of the count, shared by
-the machines of a cluster) over them all. One part out of time makes the
-whole count `unknown`, with the parts that did finish adding up to an "at
-least".
+A count (`Puzzle.split`: its first placements) is the sum of its parts'
+counts, since the parts partition its solutions, whatever runs them: a pool
+of processes (`--workers N`, `--workers auto`: one per core) or an existing
+Dask cluster (`--cluster ADDRESS`). The pool starts first and its workers
+load their back end while this process tries the question alone for
+PROBE_SECONDS of CPU: a question answered in that time is answered (the
+pool is stopped, and the answer says why it ran in one process), since
+splitting it would cost more than it saves. So does a count whose back end
+shares work between the branches of its search (a memo), which parts would
+each do again: `splits_pay`. Then the parts go to the workers as they free
+up, at least PARTS_PER_WORKER each, so that no worker waits long on the
+last.
+
+The question's time limit is each worker's: CPU seconds of its own, spent
+over the parts it runs (every part gets what is left of them when it
+starts), with the wall-clock guard of the limit (`budget.wall_guard`, from
+the start of the count, shared by the machines of a cluster) over them all.
+One part out of time makes the whole count `unknown`, with the parts that did
+finish adding up to an "at least".
+
+A file of many puzzles (`answers`) goes to the workers in chunks and comes
+back in order.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from typing import Any
 
-from pysolve import backends, executors, puzzles
+from pysolve import backends, executors, puzzles, words
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer
 from pysolve.budget import guard_words, wall_guard, work_clock
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import Progress
+
+PROBE_SECONDS = 0.3  # CPU seconds one search may take before a count is split: about a worker's start
+PARTS_PER_WORKER = 8  # a count is split further until each worker has this many parts
+CHUNKS_PER_WORKER = 8  # the puzzles of a file go to the workers in this many chunks each
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +60,7 @@ class Part:
 
 
 _cpu_started: dict[tuple[str, int], float] = {}  # (count, thread) -> the thread's CPU clock at its first part
+os.register_at_fork(after_in_child=_cpu_started.clear)  # a forked worker's clock starts again at 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,39 +90,88 @@ def count_part(part: Part) -> PartCount:
                      answer.stats["cpu_seconds"])
 
 
-def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, workers: int = 1,
-                   cluster: str | None = None) -> Answer:
+def warm(puzzle: str, question: Any, backend: str | None) -> None:
+    """A worker's start: import the puzzle and start the back end that answers `question` (SWI-Prolog,
+    miniKanren), the default one when `backend` is None, before any part."""
+    chosen = puzzles.get(puzzle)
+    backends.require(backend or chosen.default_backend(question))
+
+
+def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, workers: int | str = 1,
+                   cluster: str | None = None, probe: float = PROBE_SECONDS) -> Answer:
     """Count `question`'s solutions as the sum of its parts' counts, the parts run by up to `workers`
-    processes (no more than help: `executors.useful_workers`) or on the Dask cluster at `cluster` (in this
-    process when neither), with progress on a terminal.
+    processes ("auto": one per core; no more than help: `executors.useful_workers`) or on the Dask cluster at
+    `cluster`, with progress on a terminal; with neither, the parts one after another in this process.
+    A question that one search answers within `probe` CPU seconds, or whose parts would repeat each other's
+    work (`splits_pay`), is answered by one search here: its `stats["serially"]` says why.
     InputError when the question cannot be split. The time limit is each worker's CPU time (this process's,
     when it runs the parts itself, spent on the split too)."""
     started, guard, run = time.perf_counter(), time.time() + wall_guard(question.seconds), uuid.uuid4().hex
     started_cpu = work_clock()
     _cpu_started[run, threading.get_ident()] = work_clock()  # parts run here share this thread's time
-    parts = puzzle.split(question)
-    if parts is None:
-        raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
-                         f"(only {puzzle.splits} can)")
-    backend = backend or puzzle.default_backend(question)
-    processes = executors.useful_workers(workers, len(parts))
-    work = [Part(puzzle.name, part, backend, run, guard) for part in parts]
-    progress = Progress(len(work), f"{puzzle.name} count, parts")
     try:
-        with executors.executor(processes, cluster) as chosen:
-            results = run_parts(work, chosen, progress.step)
+        parts = puzzle.split(question)
+        if parts is None:
+            raise InputError(f"--workers/--cluster: this {puzzle.name} question cannot be split into parts "
+                             f"(only {puzzle.splits} can)")
+        processes = executors.useful_workers(workers, len(parts))
+        if cluster is None and processes == 1 and workers != 1:
+            return serially(puzzle, question, backend, f"ran as one search: {executors.ran_on(1, workers)}")
+        if cluster is None and processes > 1:
+            parts = finer(puzzle, parts, PARTS_PER_WORKER * processes)
+        # the pool starts before the back end is chosen here, which may start SWI-Prolog: then its workers are
+        # forked copies of this process (see executors.start_method)
+        with executors.executor(processes, cluster, warm=(warm, puzzle.name, question, backend)) as chosen:
+            backend = backend or puzzle.default_backend(question)
+            if chosen is not None and not splits_pay(puzzle, question, backend):
+                executors.abandon(chosen)
+                return serially(puzzle, question, backend, f"ran as one search: the {backend} count shares work "
+                                                           f"between its branches, which parts would each do again")
+            if chosen is not None and probe > 0 and question.seconds > probe:
+                tried = puzzle.solve(dataclasses.replace(question, seconds=probe), backend)
+                if tried.status != UNKNOWN:
+                    executors.abandon(chosen)
+                    return noted(tried, f"ran as one search: it took {words.seconds(tried.stats['cpu_seconds'])} "
+                                        f"of CPU, less than starting {executors.ran_on(processes, workers)} costs")
+            work = [Part(puzzle.name, part, backend, run, guard) for part in parts]
+            progress = Progress(len(work), f"{puzzle.name} count, parts")
+            try:
+                results = run_parts(work, chosen, progress.step)
+            finally:
+                progress.close()
     finally:
-        progress.close()
         _cpu_started.pop((run, threading.get_ident()), None)
+    here = work_clock() - started_cpu
     elsewhere = sum(result.cpu_seconds for result in results) if chosen is not None else 0.0
-    return summed(puzzle, question, backend, results, time.perf_counter() - started,
-                  work_clock() - started_cpu + elsewhere, cluster or ran_on(processes, workers))
+    return summed(puzzle, question, backend, results, time.perf_counter() - started, here + elsewhere,
+                  cluster or executors.ran_on(processes, workers), here)
 
 
-def ran_on(processes: int, asked: int) -> str:
-    """The processes a count ran on, in words, with the number asked for when it was more than helps."""
-    ran = f"{processes} process{'es' if processes > 1 else ''}"
-    return ran if processes == asked else f"{ran} (of {asked} asked: at most one per core and per part)"
+def splits_pay(puzzle: Puzzle, question: Any, backend: str) -> bool:
+    """False when `backend`'s count of `question` shares work between the branches of its search (a memo of
+    the states met), so that parts would each do much of it again (its module's `splits_pay`)."""
+    return puzzle.says(backend, "splits_pay", question, absent=True)
+
+
+def finer(puzzle: Puzzle, parts: list[Any], wanted: int) -> list[Any]:
+    """`parts`, each split again while there are fewer than `wanted` and splitting makes more."""
+    while len(parts) < wanted:
+        deeper = [piece for part in parts for piece in (puzzle.split(part) or [part])]
+        if len(deeper) == len(parts):
+            break
+        parts = deeper
+    return parts
+
+
+def serially(puzzle: Puzzle, question: Any, backend: str | None, why: str) -> Answer:
+    """`question` answered by one search in this process, the answer noting `why`."""
+    return noted(puzzle.solve(question, backend), why)
+
+
+def noted(answer: Answer, why: str) -> Answer:
+    """`answer` of one search in this process, its stats saying so and why (`serially`)."""
+    answer.stats.update(ran_on="this process", serially=why)
+    return answer
 
 
 def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[str], None]) -> list[PartCount]:
@@ -124,16 +192,44 @@ def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[s
 
 
 def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount], seconds: float,
-           cpu_seconds: float, ran_on: str) -> Answer:
+           cpu_seconds: float, ran_on: str, parent_cpu_seconds: float) -> Answer:
     """The parts' counts added up into one Answer (unknown when any part is, with its reason), taken in
-    `seconds` of the wall clock and `cpu_seconds` of every process's CPU time."""
+    `seconds` of the wall clock and `cpu_seconds` of every process's CPU time, `parent_cpu_seconds` of them
+    this process's (splitting, trying alone, gathering)."""
     total = puzzle.total(question, [result.count for result in results])
     stopped = [result for result in results if result.status == UNKNOWN]
     status = UNKNOWN if stopped else SOLVED if total else NO_SOLUTION
     stats: dict[str, Any] = {"seconds": round(seconds, 6), "cpu_seconds": round(cpu_seconds, 6), "parts": len(results),
-                             "ran_on": ran_on,
-                             "part_seconds": round(sum(result.seconds for result in results), 6)}
+                             "ran_on": ran_on, "part_seconds": round(sum(result.seconds for result in results), 6),
+                             "parent_cpu_seconds": round(parent_cpu_seconds, 6)}
     if stopped:
         stats["reason"] = f"{len(stopped)} of {len(results)} parts unknown: {stopped[0].reason}"
     return Answer(puzzle=puzzle.name, backend=backend, solutions=[], stats=stats, count=total, status=status,
                   question=puzzle.describe(question), asked=question)
+
+
+def answer_one(puzzle: str, question: Any, backend: str | None) -> Answer:
+    """One question of a file, answered in a worker."""
+    return puzzles.get(puzzle).solve(question, backend)
+
+
+def answer_chunk(puzzle: str, questions: Sequence[Any], backend: str | None) -> list[Answer]:
+    """A chunk of a file's questions, answered one after another in a worker."""
+    return [answer_one(puzzle, question, backend) for question in questions]
+
+
+def answers(puzzle: Puzzle, questions: Sequence[Any], backend: str | None, workers: int | str = 1,
+            cluster: str | None = None) -> Iterator[Answer]:
+    """The answers of many questions (a file of puzzles), in order, each as soon as it and those before it
+    are in: here one by one, or on up to `workers` processes (or the cluster at `cluster`) in chunks,
+    CHUNKS_PER_WORKER a worker."""
+    processes = executors.useful_workers(workers, len(questions))
+    if cluster is None and processes == 1:
+        yield from (puzzle.solve(question, backend) for question in questions)
+        return
+    with executors.executor(processes, cluster, warm=(warm, puzzle.name, questions[0], backend)) as chosen:
+        assert chosen is not None
+        pieces = executors.chunks(questions, executors.width(chosen) * CHUNKS_PER_WORKER)
+        futures = [chosen.submit(answer_chunk, puzzle.name, piece, backend) for piece in pieces]
+        for future in futures:
+            yield from future.result()

@@ -47,13 +47,31 @@ def test_the_parts_add_up_to_the_serial_count_on_every_back_end(pysolve_backends
         assert parted.count == serial.count, backend
 
 
-@pytest.mark.pysolve_backends("prolog", "python")  # kanren: the in-process test above (its pool takes 18 s)
-def test_a_process_pool_counts_the_same_as_one_search(pysolve_backend):
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_a_memo_count_runs_as_one_search_whatever_the_workers(pysolve_backend):
     question = Question(generate(10, 10, 9, 11, min_side=2), "count", seconds=60)
     serial = PUZZLE.solve(question, pysolve_backend)
-    pooled = count_in_parts(PUZZLE, question, pysolve_backend, workers=2)
+    asked = count_in_parts(PUZZLE, question, pysolve_backend, workers=2, probe=0)
+    assert asked.status == SOLVED and asked.count == serial.count > 0
+    assert asked.stats["ran_on"] == "this process" and "parts would each do again" in asked.stats["serially"]
+    assert "parts" not in asked.stats
+
+
+def test_a_kanren_tangram_count_on_a_pool_is_the_serial_count():
+    question = Question(generate(6, 7, 6, 3), "count", seconds=60)
+    serial = PUZZLE.solve(question, "python")
+    pooled = count_in_parts(PUZZLE, question, "kanren", workers=2, probe=0)
     assert pooled.status == SOLVED and pooled.count == serial.count > 0
     assert pooled.stats["ran_on"] == "2 processes" and pooled.stats["parts"] >= 16
+
+
+def test_a_count_that_one_search_answers_at_once_is_not_split():
+    question = squares.Question(generate_squares(4, 5, 6, 2), squares.COUNT)
+    answer = count_in_parts(SQUARES, question, "python", workers=2)
+    assert answer.status == SOLVED and answer.count == 8
+    assert answer.stats["ran_on"] == "this process"
+    assert "ran as one search: it took" in answer.stats["serially"]
+    assert "less than starting 2 processes costs" in answer.stats["serially"]
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,7 +97,7 @@ def test_a_squares_count_on_a_pool(pysolve_backend):
     question = squares.Question(generate_squares(4, 5, 6, 2), squares.COUNT)
     assert squares.most_constrained_first(question)
     serial = SQUARES.solve(question, pysolve_backend)
-    pooled = count_in_parts(SQUARES, question, pysolve_backend, workers=2)
+    pooled = count_in_parts(SQUARES, question, pysolve_backend, workers=2, probe=0)
     assert pooled.status == SOLVED and pooled.count == serial.count == 8
     assert pooled.stats["parts"] >= 16
 
@@ -152,24 +170,11 @@ def test_a_sudoku_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_b
         assert parted.count == serial.count <= asked.count, backend  # each part stops at K, and so does their sum
 
 
-def test_a_sudoku_count_on_a_pool(tmp_path, capsys):
+def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
     path = tmp_path / "open.txt"
-    board = open_board(9, 7, 26)
+    board = open_board(9, 7, 23)  # 12,331 solutions: about 0.9 s of CPU, three times what one search may try
     path.write_text(sudoku.to_line([list(board.cells[r * 9:(r + 1) * 9]) for r in range(9)]) + "\n", encoding="utf-8")
     argv = ["solve", "sudoku", str(path), "--count", "100000", "--backend", "python", "--json"]
-    assert main(argv) == 0
-    alone = json.loads(capsys.readouterr().out)
-    assert main([*argv, "--workers", "2"]) == 0
-    pooled = json.loads(capsys.readouterr().out)
-    assert pooled["count"] == alone["count"] == len(alone["solutions"]) > 1
-    assert pooled["stats"]["ran_on"] == "2 processes" and pooled["stats"]["parts"] >= 16
-
-
-def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
-    path = tmp_path / "board.txt"
-    assert main(["generate", "tangram", "--width", "9", "--height", "9", "--pieces", "8", "--seed", "4"]) == 0
-    path.write_text(capsys.readouterr().out, encoding="utf-8")
-    argv = ["solve", "tangram", str(path), "--count", "--backend", "python", "--json"]
     assert main(argv) == 0
     alone = json.loads(capsys.readouterr().out)
     assert main([*argv, "--workers", "2"]) == 0
@@ -178,13 +183,30 @@ def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
                                   processes=False, dashboard_address="127.0.0.1:0") as cluster:
         assert main([*argv, "--cluster", cluster.scheduler_address]) == 0
     clustered = json.loads(capsys.readouterr().out)
-    assert alone["count"] == pooled["count"] == clustered["count"] > 0
+    assert pooled["count"] == clustered["count"] == alone["count"] == len(alone["solutions"]) > 1
+    assert pooled["stats"]["ran_on"] == "2 processes" and pooled["stats"]["parts"] >= 16
     assert clustered["stats"]["ran_on"] == cluster.scheduler_address
+    assert 0 < pooled["stats"]["parent_cpu_seconds"] < pooled["stats"]["cpu_seconds"]
+
+
+def test_the_cli_says_in_one_line_why_a_count_ran_as_one_search(tmp_path, capsys):
+    path = tmp_path / "board.txt"
+    assert main(["generate", "tangram", "--width", "9", "--height", "9", "--pieces", "8", "--seed", "4"]) == 0
+    path.write_text(capsys.readouterr().out, encoding="utf-8")
+    argv = ["solve", "tangram", str(path), "--count", "--backend", "python", "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "auto"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["count"] == alone["count"] > 0
+    assert err.splitlines() == ["pysolve: ran as one search: the python count shares work between its branches, "
+                                "which parts would each do again"]
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--workers", "0"], "--workers must be a whole number of at least 1"),
-    (["--workers", "-2"], "-2 is negative"),
+    (["--workers", "0"], "give a whole number of at least 1, or auto; not '0'"),
+    (["--workers", "-2"], "give a whole number of at least 1, or auto; not '-2'"),
+    (["--workers", "all"], "give a whole number of at least 1, or auto; not 'all'"),
 ])
 def test_bad_parallel_flags_are_one_line_and_exit_2(capsys, extra, message):
     assert main(["solve", "tangram", "--count", "--backend", "python", *extra]) == 2
@@ -208,18 +230,25 @@ def test_a_part_out_of_time_makes_the_count_unknown():
     assert "parts unknown" in answer.stats["reason"] and "time limit" in answer.stats["reason"]
 
 
-def test_a_file_of_many_puzzles_is_not_counted_in_parts(capsys):
-    assert main(["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--workers", "2"]) == 2
-    err = capsys.readouterr().err
-    assert "pick one with --index K" in err and len(err.strip().splitlines()) == 1
+def test_a_file_of_many_puzzles_is_answered_on_a_pool_in_order(capsys):
+    argv = ["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--backend", "python", "--json"]
+    assert main(argv) == 0
+    alone = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main([*argv, "--workers", "2"]) == 0
+    out, err = capsys.readouterr()
+    pooled = [json.loads(line) for line in out.splitlines()]
+    assert len(pooled) == len(alone) == 11
+    assert [(answer["question"], answer["count"], answer["solutions"]) for answer in pooled] == \
+        [(answer["question"], answer["count"], answer["solutions"]) for answer in alone]
+    assert "11 sudoku questions: 11 solved" in err
 
 
 @given(games=st.integers(1, 300), workers=st.integers(1, 16))
-def test_a_tournament_is_cut_into_chunks_of_near_equal_size_in_game_order(games, workers):
+def test_work_is_cut_into_chunks_of_near_equal_size_in_order(games, workers):
     work = tour.tasks(2, games, 1, "python", ["random"])
-    pieces = tour.chunks(work, workers)
+    pieces = executors.chunks(work, workers * tour.CHUNKS_PER_WORKER)
     assert [task for piece in pieces for task in piece] == work
-    assert len(pieces) <= workers * tour.CHUNKS_PER_WORKER
+    assert len(pieces) == min(games, workers * tour.CHUNKS_PER_WORKER)
     assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
 
 

@@ -13,7 +13,6 @@ ran them.
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -162,19 +161,11 @@ def play_chunk(chunk: Sequence[Task]) -> list[MatchResult]:
     return [replace(result, state={}) for result in played(chunk)]
 
 
-def chunks(work: Sequence[Task], workers: int) -> list[Sequence[Task]]:
-    """`work` cut into at most CHUNKS_PER_WORKER chunks per worker, in order, of near-equal sizes."""
-    count = max(1, min(len(work), workers * CHUNKS_PER_WORKER))
-    size, more = divmod(len(work), count)
-    bounds = [index * size + min(index, more) for index in range(count + 1)]
-    return [work[start:end] for start, end in itertools.pairwise(bounds)]
-
-
 def _chunked(work: Sequence[Task], executor: Executor, workers: int,
              progress: Callable[[MatchResult], None] | None) -> Iterator[MatchResult]:
     """The results of `work` played in chunks on `executor`, in game order; `progress` after each game of a
     chunk as the chunk comes back, whatever its place."""
-    pieces = chunks(work, workers)
+    pieces = executors.chunks(work, workers * CHUNKS_PER_WORKER)
     futures: dict[Future[list[MatchResult]], int] = {executor.submit(play_chunk, piece): number
                                                      for number, piece in enumerate(pieces)}
     done: list[list[MatchResult]] = [[] for _ in pieces]

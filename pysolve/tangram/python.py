@@ -350,3 +350,8 @@ def options(question: Question, budget: Budget) -> Found:
 def validate(question: Question, budget: Budget) -> Found:
     """What keeps the placed pieces from being a tiling (none when they are one)."""
     return validation(question, rules.problems(question.instance, question.placed))
+
+
+def splits_pay(question: Question) -> bool:
+    """False: the memo counter shares the states it meets between branches, which parts would count again."""
+    return False
