@@ -67,10 +67,7 @@ def shipped(puzzle: PuzzleLike) -> list[dict[str, Any]]:
     >>> shipped("tangram")[0]["name"], shipped("tangram")[0]["known"]
     ('classic', '36 tilings')
     """
-    chosen = get_puzzle(puzzle)
-    return [{"name": entry.name, "file": entry.file, "aliases": list(entry.aliases),
-             "size": chosen.instance_size(entry.path), "known": entry.known, "source": entry.source}
-            for entry in chosen.catalogue().entries]
+    return puzzles.shipped(get_puzzle(puzzle))
 
 
 def generate(puzzle: PuzzleLike, out: str | os.PathLike[str] | None = None,

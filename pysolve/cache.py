@@ -1,8 +1,10 @@
 """Facts that are slow to find and seldom change, kept on disk between runs.
 
-The puzzles' entry points and the back ends' availability take longer to
-find (importlib.metadata, starting SWI-Prolog, importing miniKanren) than
-`pysolve --help`, `pysolve list` or `pysolve backends` take to run. So each
+The puzzles' entry points, what the parser and `pysolve list` show of the
+puzzles, and the back ends' availability take longer to find
+(importlib.metadata, loading every puzzle and reading its shipped files,
+starting SWI-Prolog, importing miniKanren) than `pysolve --help`, `pysolve
+list` or `pysolve backends` take to run. So each
 is kept in a small JSON file with what it was found from: settings (the
 environment variables, `sys.path`) and files, by size and modification time
 (a folder's changes when a package is installed in it or removed from it).

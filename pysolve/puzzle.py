@@ -61,8 +61,9 @@ class Puzzle(Dispatch):
 
     Only `name`, `summary`, `options` and `ask` are required; every other hook has a default. A face is
     offered when its hook is filled: `generate` for `pysolve generate`, `play` for `pysolve play`, `split`
-    for `--workers`. The hooks of entry points take the checked option values as keywords; they are declared
-    `(*_, **values)` so that a puzzle's hook may name its own options as parameters (`ask(self, file, count)`).
+    for `--workers`, `command_groups` and `fill_command_group` for commands of its own (`pysolve azul`). The
+    hooks of entry points take the checked option values as keywords; they are declared `(*_, **values)` so
+    that a puzzle's hook may name its own options as parameters (`ask(self, file, count)`).
     """
 
     name: ClassVar[str]
@@ -74,6 +75,7 @@ class Puzzle(Dispatch):
     shipped_notes: ClassVar[tuple[Note, ...]] = ()  # what is known of the shipped instances (`pysolve list`)
     shipped_aliases: ClassVar[Mapping[str, str]] = {}  # short names of shipped instances: alias -> name
     rules: ClassVar[RulesInterface | None] = None  # the predicate a rule base of one's own defines (`pysolve check`)
+    command_groups: ClassVar[Mapping[str, str]] = {}  # commands of its own (`pysolve NAME ...`): name -> help
 
     # --- questions: hooks of the entry points `question` and `questions` -------------------------
 
@@ -173,7 +175,7 @@ class Puzzle(Dispatch):
         quits; return the exit code. Hook of the entry point `game` (`pysolve play NAME`)."""
         raise NotImplementedError
 
-    def add_commands(self, commands: Any) -> None:
-        """Add command groups of the puzzle's own to the `pysolve` parser's subcommands (`pysolve azul ...`).
-        `commands.add_parser(NAME, help=..., fill=FUNCTION)` adds one whose arguments FUNCTION(parser) adds
-        only when it is used, so that `pysolve --help` does not load what the group runs."""
+    def fill_command_group(self, name: str, parser: Any) -> None:
+        """Add the arguments (or subcommands) of the command group `name` of `command_groups` to its parser,
+        an argparse parser; called only when the group is used, so that `pysolve --help` loads none of it."""
+        raise NotImplementedError

@@ -9,17 +9,25 @@ the demo and the pytest plugin by declaring one more:
 
 Reading entry points costs more than a short command takes, so the group is
 kept on disk (`pysolve.cache`) while `sys.path` and its folders are as they
-were: installing or removing a package changes the folder it goes to.
+were: installing or removing a package changes the folder it goes to. So is
+what `pysolve --help` and `pysolve list` show of the puzzles (`commands`,
+`kept_shipped`), while the code they were read from, and the shipped files,
+are as they were: those commands then load no puzzle.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import pkgutil
+import sys
+from typing import TYPE_CHECKING, Any
 
 from pysolve import cache
 from pysolve.errors import UnknownName
-from pysolve.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from pysolve.puzzle import Puzzle
 
 GROUP = "pysolve.puzzles"
 
@@ -51,6 +59,8 @@ def names() -> list[str]:
 @functools.cache
 def get(name: str) -> Puzzle:
     """The puzzle called `name`; UnknownName when there is none."""
+    from pysolve.puzzle import Puzzle  # the contract loads with the first puzzle
+
     points = _entry_points()
     if name not in points:
         raise UnknownName(f"unknown puzzle {name!r}; known puzzles: {', '.join(points)}")
@@ -58,3 +68,53 @@ def get(name: str) -> Puzzle:
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
         raise TypeError(f"entry point {name} = {points[name]} must be a pysolve.Puzzle named {name!r}")
     return puzzle
+
+
+def _settings() -> dict[str, Any]:
+    """What the puzzles' kept facts were read under: the search path and the entry points."""
+    return {"path": cache.search_path(), "points": _entry_points()}
+
+
+def code_files() -> list[str]:
+    """The source files of the modules of pysolve and of the puzzles' packages imported so far: what the
+    puzzles loaded so far were read from, so that a fact read from them is found again when one changes."""
+    packages = {"pysolve", *(value.partition(".")[0].partition(":")[0] for value in _entry_points().values())}
+    return sorted({file for name, module in list(sys.modules.items())
+                   if name.partition(".")[0] in packages and (file := getattr(module, "__file__", None))})
+
+
+@functools.cache
+def commands() -> dict[str, dict[str, Any]]:
+    """Puzzle name -> the commands the `pysolve` parser offers for it before loading it: `play` (whether it has
+    a game, `pysolve play NAME`) and `command_groups` (its own: name -> help); kept on disk."""
+    offered: dict[str, dict[str, Any]] = cache.kept("commands", _settings(), _read_commands)
+    return offered
+
+
+def _read_commands() -> cache.Found:
+    found = {name: {"play": get(name).can_play, "command_groups": dict(get(name).command_groups)}
+             for name in names()}
+    return found, code_files()
+
+
+def shipped(puzzle: Puzzle) -> list[dict[str, Any]]:
+    """The puzzle's shipped instances as `pysolve list --json` shows them (see `pysolve.api.shipped`)."""
+    return [{"name": entry.name, "file": entry.file, "aliases": list(entry.aliases),
+             "size": puzzle.instance_size(entry.path), "known": entry.known, "source": entry.source}
+            for entry in puzzle.catalogue().entries]
+
+
+@functools.cache
+def kept_shipped() -> dict[str, list[dict[str, Any]]]:
+    """Puzzle name -> `shipped(puzzle)`, every puzzle's, kept on disk: each file is read for its size, which
+    costs more than `pysolve list` may."""
+    listed: dict[str, list[dict[str, Any]]] = cache.kept("shipped", _settings(), _read_shipped)
+    return listed
+
+
+def _read_shipped() -> cache.Found:
+    listed = {name: shipped(get(name)) for name in names()}
+    folders = [folder for folder in (get(name).shipped_folder() for name in names()) if folder is not None]
+    data = [os.path.join(top, entry) for folder in folders for top, inside, found in os.walk(folder)
+            for entry in inside + found]  # a file changed changes its stamp; one added or removed, its folder's
+    return listed, [*code_files(), *map(str, folders), *data]

@@ -1,17 +1,23 @@
-"""What `pysolve --help`, `pysolve list` and `pysolve backends` load: the registry's puzzles (their options
-declare the commands) and the modules that print, never a back end's engine, the cross-check, the web stack or
-importlib.metadata (issue 35: start-up that costs nothing). The facts kept on disk (pysolve.cache) are found
-by a first run, so each command is run twice and the second is held."""
+"""What `pysolve --help`, `pysolve list` and `pysolve backends` load: the parser and the modules that print,
+never a puzzle, a back end's engine, the cross-check, the web stack or importlib.metadata (issue 35: start-up
+that costs nothing). The facts kept on disk (pysolve.cache) are found by a first run, so each command is run
+twice and the second is held; what is kept is what the puzzles say, found again when a file it was read from
+changes."""
 
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from pysolve import api, paths, puzzles
+from pysolve.hidato import puzzle as hidato_puzzle
 
 PROBE = """
 import contextlib, io, sys
@@ -22,24 +28,20 @@ print(sorted(sys.modules))
 """
 
 HELP_MODULES = {  # every module of pysolve that `pysolve --help` imports: one more is an eager import to explain
-    "pysolve", "pysolve.answers", "pysolve.backends", "pysolve.board_puzzle", "pysolve.boards", "pysolve.budget",
-    "pysolve.cache", "pysolve.catalogue", "pysolve.cli", "pysolve.dispatch", "pysolve.errors", "pysolve.files",
-    "pysolve.memory", "pysolve.options", "pysolve.paths", "pysolve.puzzle", "pysolve.puzzles", "pysolve.rules",
-    "pysolve.search", "pysolve.trace", "pysolve.words",
-    "pysolve.azul", "pysolve.azul.model", "pysolve.azul.names", "pysolve.azul.puzzle",
-    "pysolve.fichas", "pysolve.fichas.model", "pysolve.fichas.puzzle",
-    "pysolve.hidato", "pysolve.hidato.draw", "pysolve.hidato.generate", "pysolve.hidato.model",
-    "pysolve.hidato.puzzle", "pysolve.hidato.python",  # its strategies and the generator's limits are options
-    "pysolve.squares", "pysolve.squares.model", "pysolve.squares.puzzle",
-    "pysolve.sudoku", "pysolve.sudoku.draw", "pysolve.sudoku.generate", "pysolve.sudoku.model",
-    "pysolve.sudoku.puzzle", "pysolve.sudoku.python",  # its strategies are options
-    "pysolve.tangram", "pysolve.tangram.found", "pysolve.tangram.pieces", "pysolve.tangram.puzzle",
-    "pysolve.tangram.question", "pysolve.tangram.reader", "pysolve.tangram.rules",
+    "pysolve", "pysolve.backends", "pysolve.budget", "pysolve.cache", "pysolve.cli", "pysolve.errors",
+    "pysolve.memory", "pysolve.options", "pysolve.puzzles", "pysolve.words",
 }
 NEVER = ("importlib.metadata", "email", "pyswip", "kanren", "unification", "numpy", "textual", "starlette",
          "uvicorn", "dask", "pysolve.bridge", "pysolve.minikanren", "pysolve.fd", "pysolve.sandbox",
-         "pysolve.crosscheck", "pysolve.report", "pysolve.web", "pysolve.azul.strategies",
-         "pysolve.azul.offer", "pysolve.azul.packed", "pysolve.azul.search")
+         "pysolve.crosscheck", "pysolve.report", "pysolve.web", "pysolve.puzzle", "pysolve.dispatch",
+         "pysolve.azul", "pysolve.fichas", "pysolve.hidato", "pysolve.squares", "pysolve.sudoku", "pysolve.tangram")
+
+
+def pysolve_json(*argv: str, cache: Path) -> Any:
+    """What `pysolve ARGV --json` prints, read, with the facts kept under `cache`."""
+    ran = subprocess.run([sys.executable, "-m", "pysolve", *argv, "--json"], capture_output=True, text=True,
+                         env=dict(os.environ, XDG_CACHE_HOME=str(cache)), timeout=120, check=True)
+    return json.loads(ran.stdout)
 
 
 def loaded(*argv: str, cache: Path) -> set[str]:
@@ -56,7 +58,7 @@ def third_party(modules: set[str]) -> set[str]:
             and name.split(".")[0] not in ("pysolve", "__main__", "_distutils_hack")}
 
 
-def test_help_loads_the_puzzles_declarations_only(tmp_path: Path) -> None:
+def test_help_loads_no_puzzle(tmp_path: Path) -> None:
     modules = loaded("--help", cache=tmp_path)
     assert {name for name in modules if name.startswith("pysolve")} == HELP_MODULES
     assert third_party(modules) == set()
@@ -70,3 +72,25 @@ def test_a_short_command_starts_no_engine(argv: tuple[str, ...], tmp_path: Path)
                    if any(name == never or name.startswith(never + ".") for never in NEVER))
     assert found == [], f"pysolve {' '.join(argv)} imports {found}"
     assert third_party(modules) == set()
+
+
+def test_the_commands_kept_are_the_puzzles_own(tmp_path: Path) -> None:
+    loaded("--help", cache=tmp_path)
+    (kept,) = (tmp_path / "pysolve").glob("commands-*.json")
+    assert json.loads(kept.read_text())[0]["value"] == {
+        name: {"play": puzzles.get(name).can_play, "command_groups": dict(puzzles.get(name).command_groups)}
+        for name in puzzles.names()}
+
+
+def test_the_listing_kept_is_the_puzzles_own_and_found_again_when_a_file_changes(tmp_path: Path) -> None:
+    listed = pysolve_json("list", cache=tmp_path)
+    assert listed == {name: api.shipped(name) for name in puzzles.names()}
+    (kept,) = (tmp_path / "pysolve").glob("shipped-*.json")
+    records = json.loads(kept.read_text())
+    stamps = {stamp[0]: stamp for stamp in records[0]["files"]}
+    sample = str(paths.data_dir() / "hidato" / "sample.txt")
+    assert hidato_puzzle.__file__ in stamps and sample in stamps
+    records[0]["value"]["hidato"] = []  # as if kept before the file was written...
+    stamps[sample][2] -= 1  # ...a moment earlier
+    kept.write_text(json.dumps(records))
+    assert pysolve_json("list", cache=tmp_path) == listed

@@ -1,5 +1,5 @@
 """`pysolve azul simulate|crosscheck|agent|replay|record|play`: the game's own command group (added by
-`Azul.add_commands`; `play` is `pysolve play azul` under a second name)."""
+`Azul.fill_command_group`; `play` is `pysolve play azul` under a second name)."""
 
 from __future__ import annotations
 

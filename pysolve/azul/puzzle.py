@@ -9,7 +9,8 @@ the command group) are imported only when started: they use matches and strategi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
 from pysolve.azul.names import KNOWN
@@ -39,6 +40,8 @@ class Azul(Puzzle):
     name = "azul"
     summary = "the board game Azul: a seeded game played on each back end (see also `pysolve azul`)"
     play_options = PLAY_OPTIONS
+    command_groups: ClassVar[Mapping[str, str]] = {
+        "azul": "the board game Azul: tournaments, lockstep cross-checks, replays, a seat at the table"}
     options = (
         Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
         Option("seed", int, SEED, "the game's seed"),
@@ -82,17 +85,12 @@ class Azul(Puzzle):
 
         return start(backend, **values)
 
-    def add_commands(self, commands: Any) -> None:
-        """`pysolve azul simulate|crosscheck|replay|record|play`: tournaments, lockstep runs, replays,
-        playthroughs, and `play` again (the same as `pysolve play azul`); they load when `pysolve azul` runs."""
-        commands.add_parser("azul", help="the board game Azul: tournaments, lockstep cross-checks, replays, a seat "
-                                         "at the table", fill=self.fill_commands)
-
-    def fill_commands(self, azul: Any) -> None:
-        """The subcommands of `pysolve azul`, added to its parser `azul`."""
+    def fill_command_group(self, name: str, parser: Any) -> None:
+        """`pysolve azul simulate|crosscheck|agent|replay|record|play` (tournaments, lockstep runs, an outside
+        agent, replays, playthroughs, and `pysolve play azul` again), added to its parser when it is used."""
         from pysolve.azul.cli import add_commands
 
-        add_commands(azul, self)
+        add_commands(parser, self)
 
 
 PUZZLE = Azul()
