@@ -17,10 +17,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pysolve.errors import InputError, SearchLimitExceeded
-from pysolve.trace import Trace
+
+if TYPE_CHECKING:
+    from pysolve.trace import Trace
 
 CLOCK_PERIOD = 0.01  # CPU seconds of work between looks at the clock, about: the stride of nodes adapts to it
 MAX_STRIDE = 4096  # nodes between looks at the clock at most (cheap nodes)

@@ -17,7 +17,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pysolve import files
 from pysolve.budget import CLOCK_WORDS, MAX_SECONDS
 from pysolve.errors import InputError, UnknownName
 
@@ -78,6 +77,8 @@ class Option:
         if self.maximum is not None and value > self.maximum:
             raise InputError(f"{self.flag}: {value} is more than {self.maximum:g}")
         if self.output:
+            from pysolve import files  # tempfile and the rest, only for an option that writes
+
             return files.check_output(value, self.flag)  # a name that cannot be written fails before the search
         return value
 
