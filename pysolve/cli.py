@@ -18,7 +18,7 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pysolve import backends, budget, memory, options, puzzles, words
@@ -115,8 +115,7 @@ def fill_solve(parser: Parser) -> None:
         puzzle_parser.add_argument("--trace", metavar="FILE",
                                    help="record the back end's own search in FILE, one JSON event a "
                                         "line (`pysolve trace` replays it)")
-        if puzzle.can_split:
-            add_parallel_options(puzzle_parser)
+        add_parallel_options(puzzle_parser)
         puzzle_parser.add_argument("--json", action="store_true", help="print JSON")
         puzzle_parser.add_argument("--verbose", action="store_true",
                                    help="the status line with every statistic of the search")
@@ -223,11 +222,16 @@ def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> N
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
-    """--workers and --cluster: a count split into parts (the first placements), run in parallel and summed."""
-    parser.add_argument("--workers", type=non_negative_int, default=1, metavar="N",
-                        help="count in parts on N processes (default 1: one search in this process)")
+    """--workers and --cluster: a count split into parts (the first placements), or a file's puzzles, run in
+    parallel."""
+    from pysolve.executors import workers_argument
+
+    parser.add_argument("--workers", type=workers_argument, default=1, metavar="N",
+                        help="N processes (auto: one per core) for a count in parts or a file's puzzles side by "
+                             "side; a count that one search answers at once runs alone, and says so (default 1: "
+                             "one search in this process)")
     parser.add_argument("--cluster", metavar="ADDRESS",
-                        help="count in parts on an existing Dask cluster (tcp://HOST:PORT)")
+                        help="the same on an existing Dask cluster (tcp://HOST:PORT)")
 
 
 def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
@@ -331,16 +335,16 @@ def run_solve(args: argparse.Namespace) -> int:
     questions = puzzle.questions(**question_values(puzzle, args))
     outputs = options.check(puzzle.output_options(), options.from_namespace(puzzle.output_options(), args),
                             f"pysolve solve {puzzle.name}")
-    in_parts = getattr(args, "workers", 1) != 1 or cluster is not None
-    for flag, given in (("--workers/--cluster count one puzzle in parts", in_parts),
-                        ("--trace records one search", args.trace is not None)):
-        if given and len(questions) > 1:
-            raise InputError(f"{flag}; this file holds {len(questions)}: pick one with --index K")
-    if in_parts and args.trace is not None:
+    parallel_asked = args.workers != 1 or cluster is not None
+    if args.trace is not None and len(questions) > 1:
+        raise InputError(f"--trace records one search; this file holds {len(questions)}: pick one with --index K")
+    if parallel_asked and args.trace is not None:
         raise InputError("--trace records one search in one process: leave out --workers/--cluster")
     if len(questions) == 1:
-        if in_parts:
+        if parallel_asked:
             answer = parallel.count_in_parts(puzzle, questions[0], args.backend, args.workers, cluster)
+            if "serially" in answer.stats:
+                print(f"pysolve: {answer.stats['serially']}", file=sys.stderr)
         else:
             with Ticker(f"{puzzle.name}: searching"):
                 answer = puzzle.solve(questions[0], args.backend, args.trace)
@@ -349,7 +353,8 @@ def run_solve(args: argparse.Namespace) -> int:
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
         return 0
-    return solve_batch(puzzle, questions, args.backend, args.json, args.verbose)
+    return solve_batch(puzzle, parallel.answers(puzzle, questions, args.backend, args.workers, cluster),
+                       len(questions), args.json, args.verbose)
 
 
 def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False) -> None:
@@ -381,15 +386,14 @@ def every_stat(answer: Answer) -> str:
     return f"[{answer.backend}: {answer.status}; {stats}]"
 
 
-def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_json: bool,
-                verbose: bool = False) -> int:
-    """Answer many questions in order (JSON lines with --json), with progress and a summary on stderr."""
+def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: bool, verbose: bool = False) -> int:
+    """Print the `total` answers of a file's questions in order as they come (JSON lines with --json), with
+    progress and a summary on stderr."""
     from pysolve.report import Progress
 
-    progress = Progress(len(questions), f"{puzzle.name}")
+    progress = Progress(total, f"{puzzle.name}")
     statuses: dict[str, int] = {}
-    for number, question in enumerate(questions, start=1):
-        answer = puzzle.solve(question, backend)
+    for number, answer in enumerate(answers, start=1):
         statuses[answer.status] = statuses.get(answer.status, 0) + 1
         if as_json:
             print(json.dumps(answer.to_json()), flush=True)
@@ -399,7 +403,7 @@ def solve_batch(puzzle: Puzzle, questions: list[Any], backend: str | None, as_js
         progress.step(answer.status)
     progress.close()
     summary = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
-    print(f"{words.plural(len(questions), f'{puzzle.name} question')}: {summary}", file=sys.stderr)
+    print(f"{words.plural(total, f'{puzzle.name} question')}: {summary}", file=sys.stderr)
     return 0
 
 

@@ -13,6 +13,7 @@ moment instead of when its workers finish.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import itertools
 import multiprocessing
@@ -206,14 +207,12 @@ def check_workers(workers: int | str) -> int | str:
     return workers
 
 
-def workers_option(text: str) -> int | str:
+def workers_argument(text: str) -> int | str:
     """argparse type of --workers: "auto" or a whole number of at least 1."""
-    if text.strip().lower() == AUTO:
-        return AUTO
     try:
-        return check_workers(int(text))
-    except ValueError:
-        raise InputError(f"--workers must be a whole number of at least 1 or {AUTO}, not {text!r}") from None
+        return check_workers(AUTO if text.strip() == AUTO else int(text))
+    except (ValueError, InputError):
+        raise argparse.ArgumentTypeError(f"give a whole number of at least 1, or {AUTO}; not {text!r}") from None
 
 
 @contextlib.contextmanager

@@ -42,7 +42,8 @@ def add_commands(azul: argparse.ArgumentParser, puzzle: Puzzle) -> None:
     simulate.add_argument("--move-seconds", type=float, default=MOVE_SECONDS, metavar="S",
                           help=f"an outside agent's (cmd:) time per move; late, it loses the game (default "
                                f"{MOVE_SECONDS:g})")
-    simulate.add_argument("--workers", type=int, default=1, metavar="N", help="processes to play on (default 1)")
+    simulate.add_argument("--workers", type=executors.workers_argument, default=1, metavar="N",
+                          help="processes to play on (auto: one per core; default 1)")
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
@@ -133,7 +134,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         executors.check_cluster(args.cluster)
     _check_outputs(args, "log", "chart")
     backend = args.backend or backends.default()
-    engine(backend)  # fail early when the back end cannot run here
     names = _names(args.strategy, "strategy")
     check_seconds(args.move_seconds)
     for name in names:
@@ -141,9 +141,11 @@ def run_simulate(args: argparse.Namespace) -> int:
     work = tour.tasks(args.players, args.games, args.seed, backend, names, log=args.log is not None,
                       variant=args.variant, move_seconds=args.move_seconds)
     workers = executors.useful_workers(args.workers, len(work))
-    with Ticker(_played(0, len(work)), sys.stderr, TICK) as ticker, \
-            executors.executor(workers, args.cluster) as executor:
-        results = tour.run(work, executor, _counting(ticker, len(work)))
+    # the pool starts before SWI-Prolog may start here, so that its workers can be forked copies of this process
+    with executors.executor(workers, args.cluster, warm=(engine, backend)) as executor:
+        engine(backend)  # fail early when the back end cannot run here
+        with Ticker(_played(0, len(work)), sys.stderr, TICK) as ticker:
+            results = tour.run(work, executor, _counting(ticker, len(work)))
     if args.log is not None:
         _write_log(args.log, results)
     if args.chart is not None:
