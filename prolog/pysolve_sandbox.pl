@@ -109,6 +109,7 @@ answer(load(File, Seconds, Guard), json(Pairs)) :-
     Pairs = [module-Module, problems-list(Problems), refused-Refused, process_cpu-Process].
 answer(ask(GoalText, Module, Max, Seconds, Guard, Inferences), Reply) :-
     statistics(cputime, Cpu0),
+    statistics(inferences, Inferences0),
     get_time(Wall0),
     pysolve_bridge:bounded_solutions(GoalText, Module, Max, Seconds, Guard, Inferences,
                                      answer(Names, Rows, _), Status0, Message0),
@@ -116,13 +117,15 @@ answer(ask(GoalText, Module, Max, Seconds, Guard, Inferences), Reply) :-
     get_time(Wall1),
     Left is max(Seconds - (Cpu1 - Cpu0), 0.001),
     GuardLeft is max(Guard - (Wall1 - Wall0), 0.001),
+    statistics(inferences, Inferences1),
+    Counted is Inferences1 - Inferences0,
     written_rows(Status0, Message0, Rows, Left, GuardLeft, Status, Message, RowsText),
     refused(Refused),
     statistics(cputime, Cpu),
     statistics(process_cputime, Process),
     Used is Cpu - Cpu0,
     Reply = json([status-Status, message-Message, names-list(Names), rows-raw(RowsText),
-                  refused-Refused, cpu-Used, process_cpu-Process]).
+                  refused-Refused, cpu-Used, process_cpu-Process, inferences-Counted]).
 
 %   load_stopped(+Error, +Seconds, +Guard, -Problems): the problem of a
 %   load that a limit (or an error outside the rules) stopped.

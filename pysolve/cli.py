@@ -75,6 +75,8 @@ def build_parser() -> Parser:
     commands.add_parser("crosscheck", help="solve a puzzle on every back end and compare", fill=fill_crosscheck)
     commands.add_parser("check", help="check a .pl rule base (or .py relations) of your own on random questions",
                         fill=fill_check)
+    commands.add_parser("grade", help="grade a class: every submission in a folder on the same questions, property "
+                                      "by property", fill=fill_grade)
     commands.add_parser("generate", help="generate a random puzzle instance", fill=fill_generate)
     commands.add_parser("list", help="list the shipped instances, which every FILE takes by name", fill=fill_list)
     offered = puzzles.commands()
@@ -140,6 +142,28 @@ def fill_check(parser: Parser) -> None:
     for puzzle in all_puzzles():
         if puzzle.rules is not None:
             add_check_parser(checked, puzzle)
+
+
+def fill_grade(parser: Parser) -> None:
+    """`pysolve grade PUZZLE SUBMISSIONS`: the class's folder, the questions, the budget and the outputs."""
+    from pysolve import grade
+    from pysolve.executors import workers_argument
+
+    parser.add_argument("puzzle", metavar="PUZZLE", help="a puzzle with a rules interface (pysolve check lists them)")
+    parser.add_argument("folder", metavar="SUBMISSIONS", help="a folder of submissions: .pl rule bases, .py modules "
+                                                              "of relations, or a folder holding one, per student")
+    parser.add_argument("--examples", type=non_negative_int, default=grade.EXAMPLES, metavar="N",
+                        help=f"random questions drawn (default {grade.EXAMPLES}), the same for everybody")
+    parser.add_argument("--seed", type=int, default=grade.SEED, help=f"their seed (default {grade.SEED})")
+    parser.add_argument("--inferences", type=non_negative_int, default=grade.INFERENCES, metavar="N",
+                        help=f"a rule base's budget per question in Prolog inferences (default {grade.INFERENCES:,}; "
+                             f"a module of relations gets as many Python calls)")
+    parser.add_argument("--report", metavar="CSV", help="write the grades there, a row per student")
+    parser.add_argument("--html", metavar="FILE", help="write the class report there, counterexamples drawn")
+    parser.add_argument("--rerun", metavar="STUDENT", help="grade that submission alone, its row replaced in --report")
+    parser.add_argument("--workers", type=workers_argument, default="auto", metavar="N",
+                        help="processes grading side by side (default auto: one per core)")
+    parser.set_defaults(run=run_grade)
 
 
 def fill_generate(parser: Parser) -> None:
@@ -440,6 +464,26 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         print("\n".join(report.lines()))
     return {AGREE: 0, DISAGREE: 1, ERRORS: 1, UNDECIDED: NOT_COMPARED}[report.verdict]
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    """The class graded: a line per student, the CSV and the HTML written; exit 0 when every submission passed
+    every graded property, 1 when one failed one, 3 when one could not be graded here (SWI-Prolog missing)."""
+    from pysolve import files
+    from pysolve.grade import grade, merged_csv, to_html
+
+    for path, option in ((args.report, "--report"), (args.html, "--html")):
+        if path is not None:
+            files.check_output(path, option)
+    report = grade(args.puzzle, args.folder, args.examples, args.seed, args.workers, args.rerun,
+                   args.inferences, args.inferences)
+    print("\n".join(report.lines()))
+    if args.report is not None:
+        text = merged_csv(args.report, report) if args.rerun else report.to_csv()
+        print(f"wrote {files.write_text(args.report, text, '--report')}")
+    if args.html is not None:
+        print(f"wrote {files.write_text(args.html, to_html(report), '--html')}")
+    return NOT_COMPARED if report.ungraded else 0 if report.passed else 1
 
 
 def run_generate(args: argparse.Namespace) -> int:

@@ -85,6 +85,9 @@ class RulesInterface:
     same form where an instance may have no solution) and writes one as the
     file `pysolve solve` reads (`instance_text(question)`). `sizes` reach the
     sizes where the puzzle's rules differ (a 6x6 Sudoku's boxes are 2x3).
+    `properties` names the module that tells which of the puzzle's rules a
+    solution breaks (`RULES`, `broken(board, solution)`), which `pysolve grade`
+    grades one by one.
     """
 
     predicate: str
@@ -100,6 +103,7 @@ class RulesInterface:
     shaped: Callable[[Any, Found], Found] = counted_as_asked  # the solutions as pysolve's back ends answer
     limit: Callable[[Any], int] = attrgetter("limit")  # solutions asked of a rule base per question (0: all)
     solve_args: str = "{file} --count {limit}"  # `pysolve solve NAME`'s arguments that ask the same question
+    properties: str = ""  # the module naming the puzzle's rules one by one for `pysolve grade` ("": none)
 
     @property
     def default_size(self) -> int:
@@ -153,17 +157,19 @@ class RulesInterface:
         lookup = bridge.goal("current_predicate", bridge.goal("/", self.predicate, self.arity))
         return bool(sandbox.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
 
-    def ask(self, rule_base: str | os.PathLike[str], question: Any, seconds: float) -> Found:
+    def ask(self, rule_base: str | os.PathLike[str], question: Any, seconds: float, inferences: int = 0) -> Found:
         """The rule base's answer to `question`, asked in the child process that runs rules of one's own
-        (pysolve.sandbox): its first `limit(question)` solutions within `seconds`; unknown when a limit
-        stopped it (stats `limit` names which: time_limit, resource_limit, ...); RulesError naming the goal
-        when a solution is not in the interface's form; RulesCrashed or RulesRefused when the rules end the
-        child or start a process. Its stats hold the child's CPU seconds and what the rules printed."""
+        (pysolve.sandbox): its first `limit(question)` solutions within `seconds` and `inferences` (0: any);
+        unknown when a limit stopped it (stats `limit` names which: time_limit, inference_limit, ...);
+        RulesError naming the goal when a solution is not in the interface's form; RulesCrashed or RulesRefused
+        when the rules end the child or start a process. Its stats hold the child's CPU seconds, the
+        inferences the goal took and what the rules printed."""
         from pysolve import bridge, sandbox
 
         goal = self.goal(question)
-        result = sandbox.solutions(rule_base, goal, max_solutions=self.limit(question), seconds=seconds)
-        stats: dict[str, Any] = {"cpu_seconds": round(result.cpu_seconds, 6)}
+        result = sandbox.solutions(rule_base, goal, max_solutions=self.limit(question), seconds=seconds,
+                                   inferences=inferences)
+        stats: dict[str, Any] = {"cpu_seconds": round(result.cpu_seconds, 6), "inferences": result.inferences}
         if result.stopped:
             stats["limit"] = result.status
         if result.printed:

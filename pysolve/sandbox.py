@@ -91,10 +91,12 @@ class Printed:
 @dataclass
 class ChildResult(bridge.QueryResult):
     """A QueryResult from the child: also the goal's CPU seconds there (this thread's clock does not count
-    them) and what the rules printed."""
+    them), what the rules printed, and the logical inferences the goal took (a measure of its work that the
+    machine's load does not change)."""
 
     cpu_seconds: float = 0.0
     printed: Printed = field(default_factory=Printed)
+    inferences: int = 0
 
 
 @dataclass(frozen=True)
@@ -426,7 +428,7 @@ class Sandbox:
         names = reply["names"]
         rows = [dict(zip(names, values)) for values in reply["rows"]]
         limit_words = bridge.limit_words(reply["status"], limit, inferences, str(reply["message"]))
-        return ChildResult(rows, reply["status"], limit_words, float(reply["cpu"]), printed)
+        return ChildResult(rows, reply["status"], limit_words, float(reply["cpu"]), printed, int(reply["inferences"]))
 
     @contextlib.contextmanager
     def _serving(self, path: Path) -> Iterator[Child]:

@@ -41,6 +41,7 @@ class HidatoPuzzle(BoardPuzzle):
         "hidato", ("+Board", "-Solution"),
         "rows of integers (-1 blocked, 0 empty, 1..N a number), the board's shape kept",
         own="hidato", instances="pysolve.hidato.instances", inputs=lambda question: [question.board.grid()],
+        properties="pysolve.hidato.grading",
         sizes=(3, 5), min_size=2, size_words="at most N rows and N columns")
 
     options = board_options(

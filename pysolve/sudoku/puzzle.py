@@ -41,6 +41,7 @@ class SudokuPuzzle(BoardPuzzle):
     rules = RulesInterface(
         "sudoku", ("+Board", "-Solution"), "N rows of N integers (0 empty, 1..N a value), N being 4, 6, 9 or 16",
         own="sudoku", instances="pysolve.sudoku.instances", inputs=lambda question: [question.board.rows()],
+        properties="pysolve.sudoku.grading",
         sizes=(4, 6), min_size=4, size_words="sides 4, 6, 9 or 16 up to N")
 
     options = board_options(

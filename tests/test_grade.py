@@ -1,0 +1,166 @@
+"""`pysolve grade`: the sample class of examples/class/ graded property by property, on real engines.
+
+A correct submission passes every graded property; each realistic mistake
+fails the property it breaks, with its smallest counterexample; a halting,
+an exiting and a looping submission fail without harming the others; the
+CSV and the HTML come out, and the HTML is looked at in headless Chromium;
+the same seed gives the same grades; --rerun replaces one row; bad input is
+one line and exit 2. Few questions (--examples 8), so the file stays quick.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pysolve.bridge import HIDE_VARIABLE
+from pysolve.cli import main
+from pysolve.grade import FAIL, NOT_GRADED, PASS, grade, to_html
+from pysolve.pytest_plugin import needs_prolog
+
+CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"
+CHROMIUM = Path("/usr/bin/chromium")
+EXAMPLES = "8"
+
+
+def rows_of(path: Path) -> dict[str, dict[str, str]]:
+    """The CSV's rows by student."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+@pytest.fixture(scope="module")
+def hidato_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Path, Path]:
+    """`pysolve grade hidato examples/class/hidato/` once: exit code, what it printed, the CSV, the HTML."""
+    folder = tmp_path_factory.mktemp("graded")
+    report, page = folder / "grades.csv", folder / "class.html"
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", "grade", "hidato", str(CLASS / "hidato"),
+                           "--examples", EXAMPLES, "--report", str(report), "--html", str(page)],
+                          capture_output=True, text=True, timeout=300, cwd=folder)
+    return done.returncode, done.stdout + done.stderr, report, page
+
+
+@needs_prolog
+def test_the_sample_class_is_graded_property_by_property(hidato_class):
+    code, printed, report, _ = hidato_class
+    grades = rows_of(report)
+    assert code == 1 and set(grades) == {"ana", "ben", "carla", "dan", "eva", "femi", "gus", "hana"}, printed
+    for student in ("ana", "gus"):  # correct: every graded property passes, whatever the others did
+        assert all(not value.startswith(("fail", "no answer")) for value in grades[student].values()), grades[student]
+    assert grades["gus"]["speed"] == "not graded"  # a module of relations is not counted in inferences
+    assert grades["ben"]["counts"].startswith("fail") and grades["ben"]["adjacency"].startswith("pass")
+    assert grades["carla"]["givens kept"].startswith("fail")
+    assert grades["dan"]["first and last"].startswith("fail") and grades["dan"]["adjacency"].startswith("pass")
+    for student, why in (("eva", "the rules called halt/0"), ("hana", "ended the process answering it"),
+                         ("femi", "inference limit")):
+        assert grades[student]["loads"] == "pass" and grades[student]["answers"].startswith("fail")
+        assert why in next(line for line in printed.splitlines() if line.startswith(f"  {student}:")), printed
+
+
+@needs_prolog
+def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class):
+    from playwright.sync_api import sync_playwright
+
+    _, _, _, page_file = hidato_class
+    text = page_file.read_text(encoding="utf-8")
+    assert "<script" not in text and "href='http" not in text and "src=" not in text
+    outside: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        try:
+            view = browser.new_page(viewport={"width": 1200, "height": 1600})
+            view.on("request", lambda request: outside.append(request.url)
+                    if not request.url.startswith("file:") else None)
+            view.goto(page_file.as_uri())
+            table = view.locator("table tr")
+            assert table.count() == 1 + 8  # a header and a row per student
+            assert view.locator(".histogram svg").count() == len(rows_of(page_file.with_name("grades.csv"))["ana"]) - 2
+            assert view.locator("#student-ben .pictures, #student-ben ~ .pictures").count() >= 1
+            ben = view.locator("#student-ben")
+            assert ben.is_visible() and ben.bounding_box()["height"] > 0
+            view.screenshot(path=str(page_file.with_suffix(".png")), full_page=True)
+        finally:
+            browser.close()
+    assert outside == []
+    assert page_file.with_suffix(".png").stat().st_size > 10_000
+
+
+@needs_prolog
+def test_a_sudoku_class_names_the_rule_each_mistake_breaks():
+    report = grade("sudoku", CLASS / "sudoku", examples=int(EXAMPLES), workers=2)
+    grades = {grade.student: grade.results for grade in report.grades}
+    assert all(result.status in (PASS, NOT_GRADED) for result in grades["ana"].values())
+    assert grades["ben"]["boxes"].status == FAIL and grades["ben"]["rows"].status == PASS
+    example = grades["ben"]["boxes"].counterexample
+    assert example is not None and "box 1 holds" in example.message and "not 1..4 once each" in example.message
+    assert grades["dan"]["unsolvable refused"].status == FAIL
+    assert grades["eva"]["answers"].status == grades["femi"]["answers"].status == FAIL
+    html = to_html(report)
+    assert html.count("<svg") > len(report.properties) and "ben.pl" in html
+
+
+@needs_prolog
+def test_the_same_seed_gives_the_same_grades(tmp_path):
+    for student in ("ana.pl", "ben.pl", "femi.pl"):
+        shutil.copy(CLASS / "hidato" / student, tmp_path / student)
+    first = grade("hidato", tmp_path, examples=6, seed=4, workers=2)
+    again = grade("hidato", tmp_path, examples=6, seed=4, workers=1)
+    assert first.to_csv() == again.to_csv()
+    assert [result.counterexample and result.counterexample.question for grade in first.grades
+            for result in grade.results.values()] == [
+        result.counterexample and result.counterexample.question for grade in again.grades
+        for result in grade.results.values()]
+
+
+@needs_prolog
+def test_rerun_grades_one_student_again_and_replaces_its_row(tmp_path, capsys):
+    for student in ("ana.pl", "ben.pl"):
+        shutil.copy(CLASS / "hidato" / student, tmp_path / student)
+    report = tmp_path / "grades.csv"
+    arguments = ["grade", "hidato", str(tmp_path), "--examples", "6", "--report", str(report), "--workers", "1"]
+    assert main(arguments) == 1
+    before = rows_of(report)
+    assert before["ben"]["counts"].startswith("fail")
+    shutil.copy(CLASS / "hidato" / "ana.pl", tmp_path / "ben.pl")  # ben's fix
+    code = main([*arguments, "--rerun", "ben"])
+    out = capsys.readouterr().out
+    after = rows_of(report)
+    assert code == 0 and "graded 1 hidato submissions" in out and "  ben: passed every graded property" in out
+    assert after["ana"] == before["ana"] and after["ben"]["counts"].startswith("pass")
+
+
+def test_a_module_of_relations_is_graded_without_prolog_and_a_rule_base_is_not_graded(tmp_path):
+    shutil.copytree(CLASS / "hidato" / "gus", tmp_path / "gus")
+    shutil.copy(CLASS / "hidato" / "ana.pl", tmp_path / "ana.pl")
+    shutil.copy(CLASS / "hidato" / "hana.py", tmp_path / "hana.py")
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", "grade", "hidato", str(tmp_path), "--examples", "5",
+                           "--report", str(tmp_path / "grades.csv")], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, HIDE_VARIABLE: "1"}, cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 3, done.stdout + done.stderr  # a submission could not be graded here
+    assert "compared with kanren and python" in lines[0]
+    assert "  ana: not graded: checking ana.pl needs SWI-Prolog" in done.stdout
+    assert "  gus: passed every graded property" in lines
+    assert any(line.startswith("  hana: failed answers") for line in lines)
+    grades = rows_of(tmp_path / "grades.csv")
+    assert set(grades["ana"].values()) - {"ana", "ana.pl"} == {"not graded"}
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["hidato", "no/such/folder"], "submissions folder 'no/such/folder' does not exist"),
+    (["azul", str(CLASS / "hidato")], "azul declares no rules interface to check"),
+    (["nosuch", str(CLASS / "hidato")], "nosuch"),
+    (["hidato", str(CLASS / "hidato"), "--rerun", "zoe"], "no submission of 'zoe'"),
+    (["hidato", str(CLASS)], "holds no submission"),
+])
+def test_bad_input_is_one_line_and_exit_2(arguments, message, capsys):
+    code = main(["grade", *arguments])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
