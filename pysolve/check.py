@@ -17,10 +17,16 @@ overflow passed a memory limit, not a time limit.
 Hypothesis draws the questions (the puzzle's `instances` module) and, at
 the first question where the rule base's canonical answer differs from
 pysolve's Prolog and Python back ends' (`compared_backends`), shrinks it
-to the smallest one that still differs. The report counts the questions
-tried and agreed, lists the goals on which the rule base raised an error
-or ran out of time or memory, times it against pysolve's Prolog, and writes the smallest disagreement as an
-instance file that `pysolve solve` reads, both answers in its comments.
+to the smallest one that still differs; the first question on which the
+rule base raised an error or ran out of time or memory is shrunk the same
+way, to the smallest that still does so alike. The report counts the
+questions tried and agreed, lists the goals on which the rule base raised
+an error or ran out of time or memory, times it against pysolve's Prolog,
+and writes the smallest disagreement as an instance file that `pysolve
+solve` reads (or, for one it refuses, the `pysolve query` that asks
+pysolve's rules), both answers in its comments; where the puzzle draws
+them apart (squares, tangram), two solutions that differ are drawn side by
+side in the report, what differs marked.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import importlib
 import json
 import os
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable
@@ -57,6 +64,9 @@ IMPOSSIBLE = 4         # one question in this many asks an instance with no solu
 REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with...
 WITHOUT_PROLOG = ("kanren", "python")  # ...and with SWI-Prolog missing or hidden (a module of relations)
 AGREE, DISAGREE, ERRORS, UNDECIDED = "agree", "disagree", "errors", "unknown"  # verdicts
+ERROR, TIME_OUT, MEMORY_LIMIT = "error", "time-out", "memory limit"  # how the rules failed a question
+TERMS = re.compile(r"\"[^\"]*\"|'[^']*'|`[^`']*'|\[.*\]|\(.*?\)|\d+")  # an error's data: quoted, bracketed, numbers
+GAP = "    "  # between boards drawn side by side
 EXTRA = "pip install 'pysolve[check]'"  # what installs hypothesis
 
 
@@ -74,6 +84,19 @@ class Finding:
 
 
 @dataclass
+class SmallestFinding(Finding):
+    """The smallest question found on which the rule base still fails as it first failed: an ERROR of the same
+    words (its data aside: `failure`), a TIME_OUT or a MEMORY_LIMIT."""
+
+    kind: str = ERROR
+    shrinks: int = 0  # questions asked while shrinking
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding as JSON, with its kind and the questions shrinking asked."""
+        return {**super().to_json(), "kind": self.kind, "shrinks": self.shrinks}
+
+
+@dataclass
 class Disagreement:
     """The smallest question found on which the rule base and pysolve part: the answers and where they part."""
 
@@ -84,11 +107,15 @@ class Disagreement:
     text: str = ""      # the instance file: the board, both answers in comments
     file: str = ""      # where it was written ("" when it was not)
     shrinks: int = 0    # questions asked while shrinking
+    drawn: str = ""     # two solutions that differ side by side, what differs marked ("" where the puzzle draws none)
+    refused: str = ""   # why `pysolve solve` refuses the instance ("" when it reads it)
+    again: str = ""     # the command that asks pysolve the question again: `pysolve solve`, or `pysolve query`
 
     def to_json(self) -> dict[str, Any]:
         """The disagreement as JSON, each answer as `pysolve solve --json` gives it."""
         return {"goal": self.goal, "difference": self.difference, "file": self.file or None, "shrinks": self.shrinks,
-                "answers": {name: answer.to_json() for name, answer in self.answers.items()}, "text": self.text}
+                "answers": {name: answer.to_json() for name, answer in self.answers.items()}, "text": self.text,
+                "drawn": self.drawn or None, "refused": self.refused or None, "again": self.again}
 
 
 @dataclass
@@ -113,6 +140,7 @@ class CheckReport:
     memory_limits: list[Finding] = field(default_factory=list)  # its stacks overflowed: no answer, and no loop
     printed: sandbox.Printed = field(default_factory=sandbox.Printed)  # bytes the rules printed (not shown)
     disagreement: Disagreement | None = None
+    smallest_finding: SmallestFinding | None = None  # the first error, time-out or memory limit, shrunk
     times: dict[str, float] = field(default_factory=dict)  # back end -> seconds over the questions all answered
     ratios: list[float] = field(default_factory=list)      # per such question: the rule base's time / Prolog's
     stopped: str = ""  # why the check ended before `examples` questions ("" when it did not)
@@ -171,7 +199,7 @@ class CheckReport:
         if self.not_compared:
             lines.append(f"  not compared: {words.plural(self.not_compared, 'question')} pysolve's own back ends "
                          "did not answer in time")
-        lines += disagreement_lines(self.disagreement)
+        lines += disagreement_lines(self.disagreement) + smallest_finding_lines(self.smallest_finding)
         lines += finding_lines("error", self.errors) + finding_lines("time-out", self.time_outs)
         lines += finding_lines("memory limit", self.memory_limits)
         if self.printed:
@@ -192,22 +220,35 @@ class CheckReport:
                 "memory_limits": [finding.to_json() for finding in self.memory_limits],
                 "printed": self.printed.to_json(),
                 "disagreement": self.disagreement.to_json() if self.disagreement else None,
+                "smallest_finding": self.smallest_finding.to_json() if self.smallest_finding else None,
                 "times": {name: round(seconds, 6) for name, seconds in self.times.items()},
                 "ratio_to_prolog": round(self.ratio, 3) if self.ratio is not None else None,
                 "median_ratio_to_prolog": round(statistics.median(self.ratios), 3) if self.ratios else None}
 
 
 def disagreement_lines(found: Disagreement | None) -> list[str]:
-    """The disagreement in the report: where the answers part, the goal, and the instance: its file's board
-    when a file was written (its comments hold every answer), else the whole text, answers and all."""
+    """The disagreement in the report: where the answers part, the goal, two solutions that differ drawn apart
+    (where the puzzle draws them), and the instance: its file's board when a file was written (its comments
+    hold every answer), else the whole text, answers and all."""
     if found is None:
         return []
     lines = [f"  smallest disagreement (shrunk in {words.plural(found.shrinks, 'step')}): {found.difference}",
-             f"    goal: {found.goal}"]
-    if found.file:
+             f"    goal: {found.goal}", *("    " + line for line in found.drawn.splitlines())]
+    if found.file and found.refused:
+        lines += [f"    written to {found.file} (its comments hold every answer)",
+                  f"    pysolve solve refuses it ({found.refused}); ask pysolve's rules instead: {found.again}"]
+    elif found.file:
         lines.append(f"    written to {found.file} (pysolve solve reads it; its comments hold every answer)")
     shown = [line for line in found.text.splitlines() if not (found.file and line.startswith("#"))]
     return lines + ["    " + line for line in shown]
+
+
+def smallest_finding_lines(found: SmallestFinding | None) -> list[str]:
+    """The first error, time-out or memory limit, shrunk: its message and its goal."""
+    if found is None:
+        return []
+    return [f"  smallest {found.kind} (shrunk in {words.plural(found.shrinks, 'step')}): {found.message}",
+            f"    goal: {found.goal}"]
 
 
 def finding_lines(kind: str, findings: list[Finding], shown: int = 3) -> list[str]:
@@ -258,25 +299,60 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     report = CheckReport(chosen.name, own.name, own.head, seed, examples, size, seconds,
                          sizes=interface.sizes_up_to(max_size), compared=compared_backends())
+    strategies = interface.strategies()
     asker = Asker(chosen, own, report, shrink_seconds)
-    for strategy, count in searches(interface.strategies(), report.sizes, examples, seconds):
+    for search in searches(strategies, report.sizes, examples, seconds):
+        asker.search = search
         try:
-            smallest = hypothesis.find(strategy, asker.disagrees, settings=search_settings(hypothesis, count),
+            smallest = hypothesis.find(search.strategy, asker.disagrees,
+                                       settings=search_settings(hypothesis, search.count),
                                        random=random.Random(seed))
         except hypothesis.errors.NoSuchExample:
             if report.stopped:
                 break
             continue
         found = report.disagreement = asker.disagreement(smallest)
+        found.drawn = drawn_apart(chosen, strategies, found, report.rules)
+        refuses = getattr(strategies, "refusal", None)
+        found.refused = refuses(smallest) if refuses is not None else ""
+        found.again = asking_again(chosen, interface, found, out)
         found.text = instance_file(chosen, interface, report, found, out)
         if out is not None:
             found.file = files.write_text(out, found.text, "--out")
         break
+    if asker.first_failed is not None:
+        report.smallest_finding = smallest_failure(hypothesis, asker, *asker.first_failed, seed)
     return report
 
 
-def searches(strategies: ModuleType, sizes: tuple[int, ...], examples: int,
-             seconds: float) -> list[tuple[Any, int]]:
+def smallest_failure(hypothesis: ModuleType, asker: Asker, search: Search, first: Any,
+                     seed: int) -> SmallestFinding:
+    """The question `first`, the first the rules failed (an error, a time-out or a memory limit), shrunk: its
+    search run again with the same seed, which draws the same questions up to that one (their outcomes
+    remembered), now stopping there and shrinking it to the smallest question the rules still fail alike
+    (`failure`), within the shrink time; `first` itself if hypothesis drew another way."""
+    asker.shrink_alike(asker.failures[asker.key(first)][0])
+    try:
+        smallest = hypothesis.find(search.strategy, asker.fails_alike,
+                                   settings=search_settings(hypothesis, search.count), random=random.Random(seed))
+    except hypothesis.errors.NoSuchExample:
+        smallest = first
+    failed, message = asker.failures[asker.key(smallest)]
+    return SmallestFinding(asker.own.goal(smallest), message, failed.partition(":")[0], asker.shrinks)
+
+
+@dataclass(frozen=True)
+class Search:
+    """One hypothesis search of a check: its strategy of questions, how many it draws, the size that bounds
+    them, and whether they are instances with no solution (`impossible_questions`)."""
+
+    strategy: Any
+    count: int
+    size: int
+    impossible: bool
+
+
+def searches(strategies: ModuleType, sizes: tuple[int, ...], examples: int, seconds: float) -> list[Search]:
     """The hypothesis searches of a check, in order, each a strategy of questions and how many it draws: the
     `examples` shared out among `sizes`, smallest first (so that a rule base wrong on small instances is shown
     its smallest, and one wrong or slow only on large ones is still asked them); at each size the ordinary
@@ -288,10 +364,10 @@ def searches(strategies: ModuleType, sizes: tuple[int, ...], examples: int,
     for index, size in enumerate(sizes):
         share = examples // len(sizes) + (index < examples % len(sizes))
         unsolvable = share // IMPOSSIBLE if impossible is not None else 0
-        found.append((strategies.questions(size, LIMIT, seconds), share - unsolvable))
+        found.append(Search(strategies.questions(size, LIMIT, seconds), share - unsolvable, size, False))
         if impossible is not None and unsolvable:
-            found.append((impossible(size, LIMIT, seconds), unsolvable))
-    return [(strategy, count) for strategy, count in found if count]
+            found.append(Search(impossible(size, LIMIT, seconds), unsolvable, size, True))
+    return [search for search in found if search.count]
 
 
 def default_out(rules: str | os.PathLike[str]) -> str:
@@ -436,6 +512,17 @@ def out_of_memory(answer: Answer) -> bool:
             or "recursion limit" in answer.reason)
 
 
+def failure(mine: Answer | str) -> str:
+    """How the rules failed a question: TIME_OUT, MEMORY_LIMIT, or ERROR and the error's words without its data
+    (TERMS: the goal, the answer, numbers), so that one error met on two questions is one failure; "" when
+    they answered."""
+    if isinstance(mine, str):
+        return f"{ERROR}: {' '.join(TERMS.sub('', mine).split())}"
+    if mine.status == UNKNOWN:
+        return MEMORY_LIMIT if out_of_memory(mine) else TIME_OUT
+    return ""
+
+
 class Asker:
     """Asks one question of the rule base and of pysolve's back ends, keeps the report's counts while
     hypothesis generates, and remembers every verdict (hypothesis asks the smallest question again at the
@@ -448,10 +535,19 @@ class Asker:
         self.answers: dict[str, dict[str, Answer]] = {}  # key -> every answer to a question that disagreed
         self.shrink_deadline: float | None = None         # set at the first disagreement
         self.shrinks = 0
+        self.failures: dict[str, tuple[str, str]] = {}    # key -> how the rules failed it (`failure`), the message
+        self.search: Search | None = None                  # the search hypothesis runs now
+        self.first_failed: tuple[Search, Any] | None = None  # the first question the rules failed, and its search
+        self.alike = ""                                     # the failure shrinking keeps (`fails_alike`)
+        self.limits_shrinking = 0                           # time-outs and memory limits met shrinking it
+
+    def key(self, question: Any) -> str:
+        """The question as one string, the same for the same question drawn twice."""
+        return json.dumps(self.puzzle.describe(question), sort_keys=True)
 
     def disagrees(self, question: Any) -> bool:
         """True when the rule base's answer to `question` differs from pysolve's (hypothesis's condition)."""
-        key = json.dumps(self.puzzle.describe(question), sort_keys=True)
+        key = self.key(question)
         if key not in self.verdicts:
             self.verdicts[key] = self.first_verdict(key, question)
         elif self.shrink_deadline is None:
@@ -482,17 +578,20 @@ class Asker:
         answered = not isinstance(mine, str) and all(answer.status != UNKNOWN for answer in [mine, *theirs.values()])
         answers = {self.report.rules: mine, **theirs} if answered and not isinstance(mine, str) else None
         if count:
-            self.record(self.own.goal(question), mine, answers)
+            self.record(question, mine, answers)
         return answers
 
-    def record(self, goal: str, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
+    def record(self, question: Any, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
         """Count one question generated: agreed (with the times), an error, a time-out or a memory limit of the
         rule base (with its goal), or not compared (pysolve's own back ends ran out of time); whether it has
         no solution; and add up what the rules printed."""
         report = self.report
+        goal = self.own.goal(question)
         report.tried += 1
         if not isinstance(mine, str) and "printed" in mine.stats:
             report.printed = report.printed + sandbox.Printed(**mine.stats["printed"])
+        if failure(mine) and self.first_failed is None and self.search is not None:
+            self.first_failed = (self.search, question)
         if isinstance(mine, str):
             report.errors.append(Finding(goal, mine))
         elif mine.status == UNKNOWN:
@@ -508,11 +607,33 @@ class Asker:
                 self.add_times(answers)
 
     def ask_rules(self, question: Any) -> Answer | str:
-        """The rule base's answer, timed as a back end's; the error's one line when its goal raised one."""
+        """The rule base's answer, timed as a back end's; the error's one line when its goal raised one. How it
+        failed the question, if it did, is remembered (`failures`)."""
         try:
-            return self.puzzle.run(self.report.rules, self.asking(), question)
+            mine: Answer | str = self.puzzle.run(self.report.rules, self.asking(), question)
         except (PrologError, RulesError) as error:
-            return str(error)
+            mine = str(error)
+        self.failures[self.key(question)] = (failure(mine), mine if isinstance(mine, str) else mine.reason)
+        return mine
+
+    def shrink_alike(self, alike: str) -> None:
+        """Start shrinking the first question the rules failed: `fails_alike` keeps failures like `alike`,
+        asking new questions for the shrink time."""
+        self.alike, self.shrinks, self.limits_shrinking = alike, 0, 0
+        self.shrink_deadline = time.monotonic() + self.shrink_seconds
+
+    def fails_alike(self, question: Any) -> bool:
+        """True when the rules fail `question` as they failed the first question they failed (hypothesis's
+        condition while that one shrinks): remembered, else asked of the rules alone until the shrink time is
+        up or, as generating, MAX_TIME_OUTS of them ran out of time or memory (each costs up to --seconds)."""
+        key = self.key(question)
+        if key not in self.failures:
+            if time.monotonic() > (self.shrink_deadline or 0) or self.limits_shrinking >= MAX_TIME_OUTS:
+                return False
+            self.ask_rules(question)
+            self.shrinks += 1
+            self.limits_shrinking += self.failures[key][0] in (TIME_OUT, MEMORY_LIMIT)
+        return self.failures[key][0] == self.alike
 
     def asking(self) -> Callable[[Any], Found]:
         """The rule base as a solver: a question in, its Found out."""
@@ -537,7 +658,7 @@ class Asker:
 
     def disagreement(self, question: Any) -> Disagreement:
         """The disagreement on `question` (one hypothesis found)."""
-        answers = self.answers[json.dumps(self.puzzle.describe(question), sort_keys=True)]
+        answers = self.answers[self.key(question)]
         difference = first_disagreement(self.puzzle, answers) or ""
         return Disagreement(question, self.own.goal(question), difference, answers, shrinks=self.shrinks)
 
@@ -553,11 +674,71 @@ def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport
     for names, answer in answer_groups(puzzle, found.answers):
         comments += [f"{' and '.join(names)} answered:", *("  " + line for line in puzzle.render(answer).splitlines()),
                      ""]
-    arguments = interface.solve_args.format(file=out or "FILE", limit=LIMIT)
-    asking = "ask pysolve again" if out is not None else "saved as FILE, ask pysolve again"
-    comments.append(f"{asking}: pysolve solve {puzzle.name} {arguments}")
+    if found.refused:
+        comments.append(f"pysolve solve refuses it ({found.refused}); ask pysolve's rules instead: {found.again}")
+    else:
+        asking = "ask pysolve again" if out is not None else "saved as FILE, ask pysolve again"
+        comments.append(f"{asking}: {found.again}")
     text = interface.strategies().instance_text(found.question)
     return "\n".join(f"# {line}".rstrip() for line in comments) + "\n" + text.rstrip("\n") + "\n"
+
+
+def asking_again(puzzle: Puzzle, interface: RulesInterface, found: Disagreement,
+                 out: str | os.PathLike[str] | None) -> str:
+    """The command that asks pysolve the disagreement's question again: `pysolve solve` on its file (`out`, or
+    FILE when none is written), or for an instance `pysolve solve` refuses, `pysolve query` of the interface's
+    goal on pysolve's own rule base."""
+    if found.refused:
+        return f'pysolve query {interface.own} "{interface.goal(found.question)}"'
+    return f"pysolve solve {puzzle.name} {interface.solve_args.format(file=out or 'FILE', limit=LIMIT)}"
+
+
+def drawn_apart(puzzle: Puzzle, strategies: ModuleType, found: Disagreement, rules: str) -> str:
+    """Two solutions that differ side by side, drawn as `pysolve solve` draws them, the parts where they differ
+    marked, for the puzzles whose instances module draws them (`parts` and `drawn`: squares and tangram, whose
+    differences are otherwise paths into nested lists): a solution of the rules that pysolve's back end does
+    not give beside the closest one it gives, else one it gives that the rules do not beside the closest of
+    the rules'. "" for the other puzzles, or when either side gave no solution."""
+    if not hasattr(strategies, "drawn"):
+        return ""
+    mine = found.answers[rules]
+    other, theirs = next((name, answer) for name, answer in found.answers.items()
+                         if name != rules and puzzle.canonical(answer) != puzzle.canonical(mine))
+
+    def parts(solution: Any) -> dict[Any, Any]:
+        return dict(strategies.parts(found.question, solution))
+
+    def closest(solution: Any, among: list[Any]) -> Any:
+        return min(among, key=lambda candidate: len(differing(parts(solution), parts(candidate))))
+
+    only_mine = [solution for solution in mine.solutions
+                 if all(parts(solution) != parts(t) for t in theirs.solutions)]
+    only_theirs = [solution for solution in theirs.solutions
+                   if all(parts(solution) != parts(m) for m in mine.solutions)]
+    if only_mine and theirs.solutions:
+        left, right = only_mine[0], closest(only_mine[0], theirs.solutions)
+        titles = [f"{rules} gives, {other} does not:", f"the closest {other} gives:"]
+    elif only_theirs and mine.solutions:
+        left, right = closest(only_theirs[0], mine.solutions), only_theirs[0]
+        titles = [f"the closest {rules} gives:", f"{other} gives, {rules} does not:"]
+    else:
+        return ""
+    marked = differing(parts(left), parts(right))
+    boards = [[title, *strategies.drawn(found.question, solution, marked).splitlines()]
+              for title, solution in zip(titles, (left, right))]
+    return "\n".join([*beside(boards), "(* marks where the two differ)"])
+
+
+def differing(one: dict[Any, Any], other: dict[Any, Any]) -> set[Any]:
+    """The parts (cells, pieces) that two solutions fill differently."""
+    return {part for part in one.keys() | other.keys() if one.get(part) != other.get(part)}
+
+
+def beside(blocks: list[list[str]]) -> list[str]:
+    """Blocks of lines side by side, each as wide as its widest line, GAP between."""
+    widths = [max(map(len, block)) for block in blocks]
+    return [GAP.join((block[row] if row < len(block) else "").ljust(width) for block, width in zip(blocks, widths))
+            .rstrip() for row in range(max(map(len, blocks)))]
 
 
 def answer_groups(puzzle: Puzzle, answers: dict[str, Answer]) -> list[tuple[list[str], Answer]]:

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 import pysolve
 from pysolve import Found
 from pysolve.bridge import HIDE_VARIABLE
-from pysolve.check import AGREE, IMPOSSIBLE, check
+from pysolve.check import AGREE, ERRORS, IMPOSSIBLE, check
 from pysolve.cli import main
 from pysolve.errors import InputError, PysolveError
 from pysolve.fichas import instances as fichas_instances
@@ -204,6 +204,54 @@ def test_an_illegal_fichas_move_is_named_with_why_it_is_illegal(tmp_path, capsys
     difference = json.loads(printed)["disagreement"]["difference"]
     assert code == 1 and "differ at answer['first illegal move']: \"move " in difference, difference
     assert "a token moved 4 cells (a move is a slide or a jump over one or two, 3 at most)\" against None" in difference
+
+
+@needs_prolog
+@pytest.mark.parametrize("puzzle, rules, marked", [
+    ("squares", "squares_turns_anticlockwise.pl", r"\|\*.*\*\|.*\|\*.*\*\|"),  # a cell starred on both grids
+    ("tangram", "tangram_unturned_sizes.pl", r"^\* \d \w+ at \(\d,\d\), \dx\d +\* \d \w+ at \(\d,\d\), \dx\d$"),
+])
+def test_squares_and_tangram_solutions_that_differ_are_drawn_side_by_side_what_differs_marked(puzzle, rules, marked,
+                                                                                              tmp_path, capsys):
+    """Each rule base finds as many solutions as pysolve, not the same ones: the answers part at a path into
+    nested lists (`answer['tilings'][1][0][4][1]: 0 against 1`), which the report draws."""
+    code, out, _ = run(["check", puzzle, str(RULES / rules), "--seed", "1", "--out", str(tmp_path / "smallest.txt")],
+                       capsys)
+    assert code == 1 and re.search(r"differ at answer\['(solutions|tilings)'\]\[\d+\]\[", out), out
+    drawn = out[out.index("    goal: "):out.index("    written to ")].splitlines()[1:]
+    assert drawn[0].startswith(f"    {rules} gives, prolog does not:")
+    assert drawn[0].endswith("the closest prolog gives:")
+    assert drawn[-1] == "    (* marks where the two differ)"
+    assert any(re.search(marked, line.strip()) for line in drawn[1:-1]), "\n".join(drawn)
+
+
+@needs_prolog
+def test_an_error_is_shrunk_to_the_smallest_question_that_still_raises_it():
+    report = check("hidato", RULES / "hidato_succ_blocked.pl", seed=1)
+    smallest = report.smallest_finding
+    assert report.verdict == ERRORS and smallest is not None and smallest.kind == "error", report.lines()
+    board = json.loads(re.fullmatch(r"'hidato'\((.*), Solution\)", smallest.goal)[1])
+    assert sorted(value for row in board for value in row) == [-1, 1, 2]  # two numbers beside one blocked cell
+    assert smallest.shrinks > 0 and "Domain error: `not_less_than_zero' expected, found `-1'" in smallest.message
+    assert len(report.errors) > 1  # the check asked on after the first error, every error listed
+    assert f"  smallest error (shrunk in {smallest.shrinks} steps): {smallest.message}" in report.lines()
+    assert report.to_json()["smallest_finding"] == {"goal": smallest.goal, "message": smallest.message,
+                                                    "kind": "error", "shrinks": smallest.shrinks}
+
+
+@needs_prolog
+def test_a_counterexample_that_pysolve_solve_refuses_says_how_to_ask_pysolves_rules_instead(tmp_path, capsys):
+    written = tmp_path / "smallest.txt"
+    code, out, _ = run(["check", "sudoku", str(RULES / "sudoku_blanks_only.pl"), "--seed", "3", "--out",
+                        str(written)], capsys)
+    assert code == 1 and "pysolve solve reads it" not in out, out
+    asking = next(line for line in out.splitlines() if line.startswith("    pysolve solve refuses it ("))
+    goal = re.search(r": an impossible board\); ask pysolve's rules instead: pysolve query sudoku \"(.*)\"$", asking)[1]
+    code, _, err = run(["solve", "sudoku", str(written)], capsys)
+    assert code == 2 and "an impossible board" in err  # as the report says
+    code, printed, _ = run(["query", "sudoku", goal], capsys)
+    assert code == 0 and printed.strip() == "false."  # pysolve's rules answer: no solution
+    assert "# pysolve solve refuses it (" in written.read_text(encoding="utf-8")
 
 
 @needs_prolog

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from pysolve.squares.model import ETERNITY, FRAME, Grid, Instance, Label, Piece
@@ -33,20 +33,26 @@ INSECT_LABEL = (77, 10)  # the middle of the North edge's label: beside the half
 
 # ---------------------------------------------------------------- text
 
-def text_grid(instance: Instance, grid: Grid) -> str:
-    """A solution as boxes: each piece's edges around its id (and its turns after a slash)."""
+def text_grid(instance: Instance, grid: Grid, marks: Collection[tuple[int, int]] = ()) -> str:
+    """A solution as boxes: each piece's edges around its id (and its turns after a slash); the cells (row,
+    column) in `marks` with a star in each corner (where two solutions differ, in `pysolve check`)."""
     edges = [[instance.piece(p).turned(t) for p, t in row] for row in grid]
     names = [[f"{p}/{t}" for p, t in row] for row in grid]
     side = max(len(str(label)) for label in instance.labels())
     width = max(2 * side + 2 + max(len(name) for row in names for name in row), 7)
     rule = "+" + "+".join("-" * width for _ in grid[0]) + "+"
+
+    def outer(r: int, c: int, label: Label) -> str:  # a top or bottom line of a box: its corners starred if marked
+        text = str(label).center(width)
+        return f"*{text[1:-1]}*" if (r, c) in marks else text
+
     lines = [rule]
-    for row_edges, row_names in zip(edges, names):
-        lines.append("|" + "|".join(str(e[0]).center(width) for e in row_edges) + "|")
+    for r, (row_edges, row_names) in enumerate(zip(edges, names)):
+        lines.append("|" + "|".join(outer(r, c, e[0]) for c, e in enumerate(row_edges)) + "|")
         lines.append("|" + "|".join(
             str(e[3]).ljust(side) + name.center(width - 2 * side) + str(e[1]).rjust(side)
             for e, name in zip(row_edges, row_names)) + "|")
-        lines.append("|" + "|".join(str(e[2]).center(width) for e in row_edges) + "|")
+        lines.append("|" + "|".join(outer(r, c, e[2]) for c, e in enumerate(row_edges)) + "|")
         lines.append(rule)
     return "\n".join(lines)
 

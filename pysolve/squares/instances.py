@@ -19,13 +19,16 @@ easy to draw. In a test of one's own:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from hypothesis import strategies as st
 
-from pysolve.squares import model
+from pysolve.squares import draw, model
 from pysolve.squares.generate import generate
 from pysolve.squares.model import ALL, RULES, Instance, Question
+
+Solution = list[list[dict[str, int]]]  # a grid as an answer holds it (model.grid_to_json)
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -53,3 +56,16 @@ def questions(max_size: int = 2, limit: int = 10, seconds: float = model.DEFAULT
 def instance_text(question: Question) -> str:
     """The question's instance as a file `pysolve solve squares` reads (the keyword format)."""
     return model.dump(question.instance)
+
+
+def parts(question: Question, solution: Solution) -> dict[tuple[int, int], tuple[int, int]]:
+    """Each cell (row, column) of a solution and the piece and turns on it: what `pysolve check` compares when
+    it draws two solutions apart (`drawn`)."""
+    grid = model.grid_from_json(solution)
+    return {(r, c): cell for r, row in enumerate(grid) for c, cell in enumerate(row)}
+
+
+def drawn(question: Question, solution: Solution, marked: Collection[Any]) -> str:
+    """A solution drawn as `pysolve solve squares` draws it, the cells in `marked` (those where another
+    solution differs) with a star in each corner."""
+    return draw.text_grid(question.instance, model.grid_from_json(solution), marked)

@@ -23,6 +23,7 @@ import random
 from hypothesis import strategies as st
 
 from pysolve.boards import DEFAULT_SECONDS
+from pysolve.errors import InputError
 from pysolve.sudoku import draw as drawing
 from pysolve.sudoku import generate, model
 from pysolve.sudoku.model import BOXES, Grid, Question
@@ -85,3 +86,14 @@ def impossible_questions(max_size: int = 4, limit: int = 10,
 def instance_text(question: Question) -> str:
     """The question's board as a file `pysolve solve sudoku` reads (the grid drawn as text)."""
     return drawing.text(question.board.rows())
+
+
+def refusal(question: Question) -> str:
+    """Why `pysolve solve sudoku` refuses the question's board, "" when it reads it: a value given twice in a
+    row, column or box (`model.require_consistent`'s words, less the board's name), where the interface's
+    goal must fail."""
+    try:
+        model.require_consistent(question.board)
+    except InputError as error:
+        return str(error).removeprefix(f"{question.board.where(0)}: ")
+    return ""

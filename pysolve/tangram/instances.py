@@ -19,13 +19,19 @@ own:
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any
+
 from hypothesis import strategies as st
 
+from pysolve.tangram import draw
+from pysolve.tangram.found import tiling_of
 from pysolve.tangram.generate import generate
-from pysolve.tangram.pieces import Instance
+from pysolve.tangram.pieces import Instance, Placement
 from pysolve.tangram.question import DEFAULT_SECONDS, Question
 
 SEEDS = st.integers(0, 2**32 - 1)
+Solution = list[dict[str, Any]]  # a tiling as an answer holds it: a placement per piece
 
 
 @st.composite
@@ -48,3 +54,20 @@ def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECON
 def instance_text(question: Question) -> str:
     """The question's instance as a file `pysolve solve tangram` reads (the data format)."""
     return question.instance.to_text()
+
+
+def parts(question: Question, solution: Solution) -> dict[str, Placement]:
+    """Each piece of a tiling by name and where it lies: what `pysolve check` compares when it draws two tilings
+    apart (`drawn`)."""
+    return {placement.piece: placement for placement in tiling_of(question.instance, solution)}
+
+
+def drawn(question: Question, solution: Solution, marked: Collection[Any]) -> str:
+    """A tiling drawn as `pysolve solve tangram` draws it (each cell its piece's key), then each piece in
+    `marked` (those another tiling places differently) starred, with where it lies."""
+    instance = question.instance
+    tiling = tiling_of(instance, solution)
+    lines = [draw.text_grid(instance, tiling)]
+    lines += [f"* {instance.piece(p.piece).key} {p.piece} at ({p.x},{p.y}), {p.width}x{p.height}"
+              for p in tiling if p.piece in marked]
+    return "\n".join(lines)
