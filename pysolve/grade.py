@@ -580,7 +580,10 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
         results |= {name: rules[name].result("no solution given to judge it on") for name in rule_names}
     else:
         results[RULES] = Result(NOT_GRADED, note=f"{puzzle.name} names no rules to grade one by one")
-    results[COUNTS] = counts.result()
+    if any(item.reference.count is not None for item in task.asked):
+        results[COUNTS] = counts.result()
+    else:
+        results[COUNTS] = Result(NOT_GRADED, note=f"{puzzle.name}'s questions count no solutions")
     if not any(item.reference.status == NO_SOLUTION for item in task.asked):
         results[UNSOLVABLE] = Result(NOT_GRADED, note="no question without a solution was drawn")
     else:
