@@ -1,94 +1,149 @@
-"""Benchmark of counts in parts: one search against the same count split into parts on a pool of N processes.
+"""Benchmark of parallel runs: each run as one process, then on N workers, then on a Dask cluster of N workers.
 
 Run: .venv/bin/python bench/parallel.py [--workers N] [--quick]
-For each count: wall seconds and CPU seconds (this process and its worker
-processes) of the serial search, of the parts run one after another in this
-process (what the split itself costs), and of the parts on N processes; the
-speed-up is serial wall over pooled wall, measured in one run. `--quick`
-leaves out the long Prolog rows.
+Each row is a `pysolve` command run as a user runs it, in a process of its
+own, three ways in one run: alone (`--workers 1`), with `--workers N`, and
+with `--cluster` on a Dask LocalCluster of N single-threaded worker processes
+started here. Printed: wall seconds of each; the speed-up (wall alone over
+wall with workers) and the efficiency (speed-up / N); the CPU seconds of the
+command's own process and of every process it started, and the parent's
+share of all of them (what N cores cannot share out: the figure that says
+what 16 cores would give); and how the count ran (parts, or one search and
+why). The answers must agree. `--quick` leaves out the rows that take a
+minute or more alone.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
 import resource
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
-from functools import partial
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
 
-from pysolve.parallel import count_in_parts
-from pysolve.paths import data_dir
-from pysolve.puzzle import Answer, Puzzle
-from pysolve.squares import model as squares
-from pysolve.squares.generate import generate as generate_squares
-from pysolve.squares.puzzle import PUZZLE as SQUARES
-from pysolve.sudoku import model as sudoku
-from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
-from pysolve.tangram.generate import generate as generate_tangram
-from pysolve.tangram.puzzle import PUZZLE as TANGRAM
-from pysolve.tangram.question import Question as TangramQuestion
-
-SECONDS = 600.0  # time limit of every count
-
-
-def open_sudoku() -> sudoku.Question:
-    """The first easy puzzle with 11 of its 30 givens taken away (seeded): 19 givens, 192,737 solutions."""
-    board = sudoku.load(data_dir() / "sudoku" / "easy.txt")[0]
-    cells = list(board.cells)
-    for cell in random.Random(1).sample([cell for cell, value in enumerate(cells) if value], 11):
-        cells[cell] = 0
-    return sudoku.Question(sudoku.Board(tuple(cells)), "easy.txt minus 11 givens", count=10**9, seconds=SECONDS)
+# The command runs in this wrapper, which writes its own CPU seconds (user + system) to the file given first.
+WRAPPER = """
+import atexit, resource, runpy, sys
+out = sys.argv.pop(1)
+def own():
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    with open(out, "w") as f:
+        f.write(str(used.ru_utime + used.ru_stime))
+atexit.register(own)
+sys.argv[0] = "pysolve"
+runpy.run_module("pysolve.cli", run_name="__main__")
+"""
 
 
-def counts() -> list[tuple[str, Puzzle, Any, str]]:
-    """(label, puzzle, question, back end) of every measured count."""
-    insect = squares.Question(generate_squares(6, 6, 8, 1), squares.COUNT, seconds=SECONDS)
-    owen = squares.Question(squares.load("eternity-6x6"), squares.COUNT, seconds=SECONDS)
-    board = TangramQuestion(generate_tangram(24, 24, 16, 4, min_side=2, distinct=True), "count", seconds=SECONDS)
-    return [("squares insect 6x6 K=8 seed 1", SQUARES, insect, "python"),
-            ("squares insect 6x6 K=8 seed 1", SQUARES, insect, "prolog"),
-            ("squares Owen 6x6", SQUARES, owen, "python"),
-            ("squares Owen 6x6", SQUARES, owen, "prolog"),
-            ("sudoku, 19 givens, all solutions", SUDOKU, open_sudoku(), "python"),
-            ("tangram 24x24/16 seed 4 (memo)", TANGRAM, board, "python")]
+@dataclass
+class Run:
+    """One command's run: its output, wall seconds, its own CPU seconds and those of the processes it started."""
+
+    out: str
+    err: str
+    wall: float
+    own_cpu: float
+    children_cpu: float
+
+    @property
+    def parent_share(self) -> float:
+        """The command's own process's share of all the CPU seconds the run took."""
+        return self.own_cpu / (self.own_cpu + self.children_cpu)
 
 
-def cpu() -> float:
-    """CPU seconds of this process and of its children that have ended."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended (and theirs)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
-def measured(run: Callable[[], Answer]) -> tuple[Answer, float, float]:
-    """The answer of `run`, its wall seconds and its CPU seconds (workers included)."""
-    wall, used = time.perf_counter(), cpu()
-    answer = run()
-    return answer, time.perf_counter() - wall, cpu() - used
+def run(argv: list[str]) -> Run:
+    """`pysolve argv` in a process of its own, measured."""
+    with tempfile.NamedTemporaryFile("r", suffix=".cpu") as own:
+        before, started = children_cpu(), time.perf_counter()
+        done = subprocess.run([PYTHON, "-c", WRAPPER, own.name, *argv], cwd=ROOT, capture_output=True, text=True,
+                              check=False)
+        wall, everything = time.perf_counter() - started, children_cpu() - before
+        if done.returncode != 0:
+            raise SystemExit(f"pysolve {' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
+        own_cpu = float(Path(own.name).read_text())
+    return Run(done.stdout, done.stderr, wall, own_cpu, everything - own_cpu)
+
+
+def answer_of(kind: str, out: str) -> Any:
+    """What must agree between the ways a command ran: a count, a file's answers, a tournament's games."""
+    if kind == "count":
+        answer = json.loads(out)
+        return answer["count"]
+    if kind == "file":
+        return [(answer["status"], answer["solutions"]) for answer in map(json.loads, out.splitlines())]
+    return [(game["seed"], game["scores"]) for game in json.loads(out)["games"]]
+
+
+def how(kind: str, out: str) -> str:
+    """How a command ran: the parts of a count and where, or why it ran as one search."""
+    if kind != "count":
+        return ""
+    stats = json.loads(out)["stats"]
+    return stats.get("serially") or f"{stats.get('parts', 1)} parts on {stats.get('ran_on')}"
+
+
+def rows(board: Path, small_board: Path, quick: bool) -> list[tuple[str, str, list[str]]]:
+    """(label, kind, pysolve argv without --workers/--cluster) of every measured run."""
+    owen = ["solve", "squares", "eternity-6x6", "--count", "--json", "--seconds", "600"]
+    tangram = ["solve", "tangram", str(board), "--count", "--json", "--seconds", "600"]
+    top95 = ["solve", "sudoku", "top95", "--json", "--backend"]
+    table = [("azul simulate, 20,000 games (python)", "games",
+              ["azul", "simulate", "--games", "20000", "--backend", "python", "--json"]),
+             ("tangram 20x20/14 count (python, memo)", "count", [*tangram, "--backend", "python"]),
+             ("tangram 20x20/14 count (prolog, memo)", "count", [*tangram, "--backend", "prolog"]),
+             ("tangram 12x12/10 count (kanren)", "count",
+              ["solve", "tangram", str(small_board), "--count", "--json", "--backend", "kanren", "--seconds", "600"]),
+             ("squares Owen 6x6 count (python)", "count", [*owen, "--backend", "python"]),
+             ("squares Owen 6x6 count (prolog)", "count", [*owen, "--backend", "prolog"]),
+             ("sudoku top95, 95 puzzles (prolog)", "file", [*top95, "prolog"]),
+             ("sudoku top95, 95 puzzles (python)", "file", [*top95, "python"])]
+    if not quick:
+        table.append(("squares Owen 6x6 count (kanren)", "count", [*owen, "--backend", "kanren"]))
+    return table
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=2, help="processes of the pool (default 2)")
-    parser.add_argument("--quick", action="store_true", help="leave out the Prolog rows")
+    parser.add_argument("--workers", type=int, default=2, help="workers of the pool and of the cluster (default 2)")
+    parser.add_argument("--quick", action="store_true", help="leave out the rows that take a minute or more alone")
     args = parser.parse_args()
-    print(f"{'count':34} {'back end':8} {'answer':>10} {'parts':>5} | {'serial wall/CPU':>15} | "
-          f"{'parts in turn':>15} | {f'{args.workers} workers':>15} | speed-up")
-    for label, puzzle, question, backend in counts():
-        if args.quick and backend == "prolog":
-            continue
-        serial, serial_wall, serial_cpu = measured(partial(puzzle.solve, question, backend))
-        _, turn_wall, turn_cpu = measured(partial(count_in_parts, puzzle, question, backend))
-        pooled, pool_wall, pool_cpu = measured(partial(count_in_parts, puzzle, question, backend, args.workers))
-        agree = "" if pooled.count == serial.count else f"  DISAGREE: {pooled.count}"
-        print(f"{label:34} {backend:8} {serial.count:>10} {pooled.stats['parts']:>5} | "
-              f"{serial_wall:6.2f} / {serial_cpu:6.2f} | {turn_wall:6.2f} / {turn_cpu:6.2f} | "
-              f"{pool_wall:6.2f} / {pool_cpu:6.2f} | {serial_wall / pool_wall:.2f}x{agree}", flush=True)
+    import distributed
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-parallel-"))
+    board, small_board = folder / "tangram-20x20.txt", folder / "tangram-12x12.txt"
+    board.write_text(run(["generate", "tangram", "--width", "20", "--height", "20", "--pieces", "14",
+                          "--seed", "3"]).out)
+    small_board.write_text(run(["generate", "tangram", "--width", "12", "--height", "12", "--pieces", "10",
+                                "--seed", "1"]).out)
+    workers = args.workers
+    print(f"{'run':38} | {'alone s':>7} | {f'{workers} workers s':>11} {'speed-up':>8} {'effic.':>6} "
+          f"{'CPU own/all':>12} {'parent':>6} | {'Dask s':>7} {'vs pool':>7} | how the count ran")
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        for label, kind, argv in rows(board, small_board, args.quick):
+            alone = run(argv)
+            pooled = run([*argv, "--workers", str(workers)])
+            dask = run([*argv, "--cluster", cluster.scheduler_address])
+            answers = {answer_of(kind, each.out).__repr__() for each in (alone, pooled, dask)}
+            agree = "" if len(answers) == 1 else "  DISAGREE"
+            speed_up = alone.wall / pooled.wall
+            print(f"{label:38} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x {speed_up / workers:6.0%} "
+                  f"{pooled.own_cpu:5.2f}/{pooled.own_cpu + pooled.children_cpu:6.2f} {pooled.parent_share:6.1%} | "
+                  f"{dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x | {how(kind, pooled.out)}{agree}", flush=True)
 
 
 if __name__ == "__main__":
