@@ -155,9 +155,10 @@ def fill_grade(parser: Parser) -> None:
     parser.add_argument("--examples", type=non_negative_int, default=grade.EXAMPLES, metavar="N",
                         help=f"random questions drawn (default {grade.EXAMPLES}), the same for everybody")
     parser.add_argument("--seed", type=int, default=grade.SEED, help=f"their seed (default {grade.SEED})")
-    parser.add_argument("--inferences", type=non_negative_int, default=grade.INFERENCES, metavar="N",
-                        help=f"a rule base's budget per question in Prolog inferences (default {grade.INFERENCES:,}; "
-                             f"a module of relations gets as many Python calls)")
+    parser.add_argument("--inferences", type=non_negative_int, metavar="N",
+                        help=f"a rule base's budget per question in Prolog inferences (default the puzzle's: "
+                             f"{grade.INFERENCES:,}, or more where pysolve's own rule base takes many; a module of "
+                             f"relations gets as many Python calls, {grade.CALLS:,} by default)")
     parser.add_argument("--report", metavar="CSV", help="write the grades there, a row per student")
     parser.add_argument("--html", metavar="FILE", help="write the class report there, counterexamples drawn")
     parser.add_argument("--rerun", metavar="STUDENT", help="grade that submission alone, its row replaced in --report")
@@ -470,13 +471,13 @@ def run_grade(args: argparse.Namespace) -> int:
     """The class graded: a line per student, the CSV and the HTML written; exit 0 when every submission passed
     every graded property, 1 when one failed one, 3 when one could not be graded here (SWI-Prolog missing)."""
     from pysolve import files
-    from pysolve.grade import grade, merged_csv, to_html
+    from pysolve.grade import CALLS, grade, merged_csv, to_html
 
     for path, option in ((args.report, "--report"), (args.html, "--html")):
         if path is not None:
             files.check_output(path, option)
     report = grade(args.puzzle, args.folder, args.examples, args.seed, args.workers, args.rerun,
-                   args.inferences, args.inferences)
+                   args.inferences, CALLS if args.inferences is None else args.inferences)
     print("\n".join(report.lines()))
     if args.report is not None:
         text = merged_csv(args.report, report) if args.rerun else report.to_csv()

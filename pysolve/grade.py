@@ -53,9 +53,8 @@ from pysolve.rules import RulesError, RulesInterface
 
 EXAMPLES = 40             # questions every submission is asked unless told
 SEED = 1                  # the questions' seed unless told: the same questions run after run
-INFERENCES = 5_000_000    # a rule base's budget per question, in Prolog's logical inferences
+INFERENCES = 5_000_000    # a rule base's budget per question in Prolog's logical inferences, at least (question_budget)
 CALLS = 5_000_000         # a module of relations' budget per question, in Python function calls
-SPEED = 10.0              # the work a submission may take on the largest size, against pysolve's own rule base
 GUARD_SECONDS = 30.0      # CPU seconds past which a question stops whatever it counted (code that never counts)
 MAX_LIMITS = 5            # a submission is asked no more questions after this many ran out of budget
 PASS, FAIL, NO_ANSWER, NOT_GRADED = "pass", "fail", "no answer", "not graded"  # a property's result
@@ -76,12 +75,14 @@ class Submission:
 
 @dataclass
 class Asked:
-    """One question every submission is asked: the size of the search that drew it, and pysolve's answers
-    (its back ends', and the inferences pysolve's own rule base took, when SWI-Prolog runs)."""
+    """One question every submission is asked: the size of the search that drew it, pysolve's answers (its
+    back ends', and the inferences pysolve's own rule base took, when SWI-Prolog runs), and a rule base's
+    budget on it in inferences."""
 
     question: Any
     size: int
     references: dict[str, Answer]
+    budget: int
     inferences: int | None = None
 
     @property
@@ -272,22 +273,34 @@ def draw_questions(puzzle: Puzzle, interface: RulesInterface, examples: int, see
 
 
 def answered_by_pysolve(puzzle: Puzzle, interface: RulesInterface, drawn: list[tuple[Any, int]],
-                        compared: tuple[str, ...]) -> list[Asked]:
+                        compared: tuple[str, ...], inferences: int | None) -> list[Asked]:
     """The questions pysolve's back ends answer alike (the others are left out: there is nothing to grade
-    against), each with their answers and, when SWI-Prolog runs, the inferences pysolve's own rule base takes
-    in the sandbox, as a submission's are counted."""
-    asked = []
-    for question, size in drawn:
-        references = {name: puzzle.solve(question, name) for name in compared}
-        if any(answer.status == UNKNOWN for answer in references.values()):
-            continue
-        if first_disagreement(puzzle, references) is not None:
-            continue
-        inferences = None
-        if "prolog" in compared:
-            inferences = interface.ask(interface.own, question, GUARD_SECONDS).stats["inferences"]
-        asked.append(Asked(question, size, references, inferences))
-    return asked
+    against), each as `asked_of` gives it."""
+    return [item for item in (asked_of(puzzle, interface, question, size, compared, inferences)
+                              for question, size in drawn) if item is not None]
+
+
+def asked_of(puzzle: Puzzle, interface: RulesInterface, question: Any, size: int, compared: tuple[str, ...],
+             inferences: int | None) -> Asked | None:
+    """`question` with pysolve's answers and, when SWI-Prolog runs, the inferences pysolve's own rule base takes
+    in the sandbox, as a submission's are counted; a rule base's budget on it: `inferences` when told, else
+    the puzzle's (`question_budget`). None when pysolve's back ends do not answer it alike."""
+    references = {name: puzzle.solve(question, name) for name in compared}
+    if any(answer.status == UNKNOWN for answer in references.values()):
+        return None
+    if first_disagreement(puzzle, references) is not None:
+        return None
+    own = None
+    if "prolog" in compared:
+        own = interface.ask(interface.own, question, GUARD_SECONDS).stats["inferences"]
+    budget = inferences if inferences is not None else question_budget(interface, own)
+    return Asked(question, size, references, budget, own)
+
+
+def question_budget(interface: RulesInterface, own: int | None) -> int:
+    """A rule base's budget on a question on which pysolve's own rule base took `own` inferences: the interface's
+    `budget_times` that, at least INFERENCES."""
+    return max(INFERENCES, round(interface.budget_times * (own or 0)))
 
 
 # --- a module of relations in a process of its own ------------------------------------------------------------
@@ -436,7 +449,6 @@ class Task:
     puzzle: str
     submission: Submission
     asked: list[Asked]
-    inferences: int
     calls: int
     speed: float
 
@@ -468,18 +480,19 @@ def grade_submission(task: Task) -> Grade:
 
 
 def load_submission(puzzle: Puzzle, interface: RulesInterface,
-                    task: Task) -> tuple[Callable[[Any], Found], Callable[[], None]]:
-    """The submission as a solver (question -> Found, within the task's budget) and what ends it: a rule base
-    loaded in its sandbox child (`check.load_rules`'s checks), or a module in a process of its own."""
+                    task: Task) -> tuple[Callable[[Asked], Found], Callable[[], None]]:
+    """The submission as a solver (a question asked -> Found, within the question's budget: a rule base's
+    inferences; a module's calls, the same on every question) and what ends it: a rule base loaded in its
+    sandbox child (`check.load_rules`'s checks), or a module in a process of its own."""
     path = task.submission.path
     if path.suffix == ".py":
         module = ModuleProcess(puzzle.name, path, task.calls)
-        return module.answer, module.close
+        return (lambda item: module.answer(item.question)), module.close
     rule_base = check.load_rules(puzzle, interface, path)
-    return (lambda question: interface.ask(rule_base, question, GUARD_SECONDS, task.inferences)), sandbox.close
+    return (lambda item: interface.ask(rule_base, item.question, GUARD_SECONDS, item.budget)), sandbox.close
 
 
-def ask_all(puzzle: Puzzle, name: str, answerer: Callable[[Any], Found],
+def ask_all(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found],
             asked: list[Asked]) -> list[Answer | str | None]:
     """The submission's answer to each question (the error's line when it raised; None once MAX_LIMITS
     questions ran out of budget)."""
@@ -489,13 +502,19 @@ def ask_all(puzzle: Puzzle, name: str, answerer: Callable[[Any], Found],
         if limits >= MAX_LIMITS:
             answers.append(None)
             continue
-        try:
-            answer: Answer | str = puzzle.run(name, answerer, item.question)
-        except (PrologError, RulesError) as error:
-            answer = str(error)
+        answer = ask_one(puzzle, name, answerer, item)
         limits += not isinstance(answer, str) and answer.status == UNKNOWN
         answers.append(answer)
     return answers
+
+
+def ask_one(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found], item: Asked) -> Answer | str:
+    """The submission's answer to one question, as a back end's (timed, shaped); the error's line when it
+    raised."""
+    try:
+        return puzzle.run(name, lambda question: answerer(item), item.question)
+    except (PrologError, RulesError) as error:
+        return str(error)
 
 
 def property_names(interface: RulesInterface) -> list[str]:
@@ -571,7 +590,7 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
             counts.add(item, mine, None if mine.count == item.reference.count else
                        f"counted {mine.count} solution(s), pysolve {item.reference.count}")
         if rule_names and mine.solutions:
-            broken = broken_rules(interface, item.question, mine.solutions)
+            broken = broken_rules(interface, item, mine.solutions)
             for name in rule_names:
                 shown, why = broken.get(name, (0, None))
                 rules[name].add(item, mine, why, shown)
@@ -598,21 +617,20 @@ def agreement(puzzle: Puzzle, mine: Answer | str | None, item: Asked) -> str | N
     return first_disagreement(puzzle, {mine.backend: mine, **item.references})
 
 
-def broken_rules(interface: RulesInterface, question: Any, solutions: list[Any]) -> dict[str, tuple[int, str]]:
+def broken_rules(interface: RulesInterface, item: Asked, solutions: list[Any]) -> dict[str, tuple[int, str]]:
     """Each rule some solution breaks: the first solution that breaks it (its index) and how (its number too
     when there are several)."""
-    board = interface.inputs(question)[0]
     found: dict[str, tuple[int, str]] = {}
     for index, solution in enumerate(solutions):
-        for name, why in rules_module(interface).broken(board, solution).items():
+        for name, why in rules_module(interface).broken(item.question, solution, item.reference).items():
             found.setdefault(name, (index, why if len(solutions) == 1 else f"solution {index + 1}: {why}"))
     return found
 
 
 def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], largest_size: int) -> Result:
-    """Within SPEED times pysolve's own rule base's inferences on the questions of the largest size (a rule base
-    that ran out of its budget there is slower): the total, and each question's ratio. Not graded for a module
-    of relations, or without SWI-Prolog, where nothing counts pysolve's work the same way."""
+    """Within the task's speed factor times pysolve's own rule base's inferences on the questions of the largest
+    size (a rule base that ran out of its budget there is slower): the total, and each question's ratio. Not
+    graded for a module of relations, or without SWI-Prolog, where nothing counts pysolve's work the same way."""
     if task.submission.path.suffix != ".pl":
         return Result(NOT_GRADED, note="speed is graded in Prolog inferences; a module of relations counts calls")
     verdicts = Verdicts(puzzle)
@@ -624,7 +642,7 @@ def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], larges
         limit = f"{task.speed:g}x pysolve's {item.inferences:,} inferences"
         if mine.status == UNKNOWN:
             verdicts.add(item, mine, f"ran out of its budget ({mine.reason}); past {limit}")
-            took = task.inferences
+            took = item.budget
         else:
             verdicts.add(item, mine, None if took <= task.speed * max(item.inferences, 1) else
                          f"took {took:,} inferences, past {limit}")
@@ -643,17 +661,20 @@ def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], larges
 
 
 def grade(puzzle: PuzzleLike, folder: str | os.PathLike[str], examples: int = EXAMPLES, seed: int = SEED,
-          workers: int | str = executors.AUTO, only: str | None = None, inferences: int = INFERENCES,
-          calls: int = CALLS, speed_factor: float = SPEED) -> ClassReport:
+          workers: int | str = executors.AUTO, only: str | None = None, inferences: int | None = None,
+          calls: int = CALLS, speed_factor: float | None = None) -> ClassReport:
     """Grade every submission in `folder` (only the student `only`, when given) on the same `examples` questions
-    of `puzzle` drawn from `seed`, each within `inferences` (a rule base) or `calls` (a module of relations)
-    per question, on `workers` processes. Raises before any question: UnknownName for a puzzle without a rules
-    interface, a missing folder or an unknown student; InputError for an empty folder or a budget below 1."""
+    of `puzzle` drawn from `seed`, each within `inferences` (a rule base; by default the puzzle's budget,
+    `question_budget`) or `calls` (a module of relations) per question, on `workers` processes; speed within
+    `speed_factor` times pysolve's own rule base (by default the puzzle's, RulesInterface.speed). Raises before
+    any question: UnknownName for a puzzle without a rules interface, a missing folder or an unknown student;
+    InputError for an empty folder or a budget below 1."""
     chosen = get_puzzle(puzzle)
     interface = check.interface_of(chosen)
+    speed_factor = interface.speed if speed_factor is None else speed_factor
     if examples < 1:
         raise InputError(f"--examples {examples}: a grade asks at least one question")
-    if min(inferences, calls) < 1 or speed_factor <= 0:
+    if min(INFERENCES if inferences is None else inferences, calls) < 1 or speed_factor <= 0:
         raise InputError("the budgets (inferences, calls) and the speed factor must be above 0")
     found = submissions(folder, chosen.name)
     if only is not None:
@@ -662,8 +683,9 @@ def grade(puzzle: PuzzleLike, folder: str | os.PathLike[str], examples: int = EX
             raise UnknownName(f"no submission of {only!r} in {os.fspath(folder)}")
     compared = check.compared_backends()
     with executors.executor(executors.useful_workers(workers, len(found))) as pool:  # forked before Prolog starts
-        asked = answered_by_pysolve(chosen, interface, draw_questions(chosen, interface, examples, seed), compared)
-        tasks = [Task(chosen.name, submission, asked, inferences, calls, speed_factor) for submission in found]
+        asked = answered_by_pysolve(chosen, interface, draw_questions(chosen, interface, examples, seed), compared,
+                                    inferences)
+        tasks = [Task(chosen.name, submission, asked, calls, speed_factor) for submission in found]
         grades = list(pool.map(grade_submission, tasks)) if pool is not None else list(map(grade_submission, tasks))
     return ClassReport(chosen.name, seed, examples, len(asked), interface.sizes, compared,
                        property_names(interface), grades)

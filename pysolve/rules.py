@@ -86,8 +86,12 @@ class RulesInterface:
     file `pysolve solve` reads (`instance_text(question)`). `sizes` reach the
     sizes where the puzzle's rules differ (a 6x6 Sudoku's boxes are 2x3).
     `properties` names the module that tells which of the puzzle's rules a
-    solution breaks (`RULES`, `broken(board, solution)`), which `pysolve grade`
-    grades one by one.
+    solution breaks (`RULES`, `broken(question, solution, reference)`), which
+    `pysolve grade` grades one by one. `speed` and `budget_times` measure a
+    rule base in `pysolve grade` against pysolve's own on the same question,
+    in Prolog inferences: where pysolve's own rule base searches far better
+    than the plain search a class writes (fichas' search meeting its mirror
+    image against a breadth-first search over lists), the puzzle allows more.
     """
 
     predicate: str
@@ -104,6 +108,8 @@ class RulesInterface:
     limit: Callable[[Any], int] = attrgetter("limit")  # solutions asked of a rule base per question (0: all)
     solve_args: str = "{file} --count {limit}"  # `pysolve solve NAME`'s arguments that ask the same question
     properties: str = ""  # the module naming the puzzle's rules one by one for `pysolve grade` ("": none)
+    speed: float = 10.0   # a rule base's inferences on the largest size within this many times pysolve's own
+    budget_times: float = 0.0  # a question's budget: this many times pysolve's own inferences, grade's at least
 
     @property
     def default_size(self) -> int:

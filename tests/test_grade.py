@@ -164,3 +164,19 @@ def test_bad_input_is_one_line_and_exit_2(arguments, message, capsys):
     code = main(["grade", *arguments])
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
+
+
+@needs_prolog
+def test_a_fichas_class_is_graded_on_legal_moves_and_shortest_paths_within_the_puzzles_budget():
+    report = grade("fichas", CLASS / "fichas", examples=24, workers=2)
+    grades = {grade.student: grade.results for grade in report.grades}
+    # ana's breadth-first search takes ~50x pysolve's inferences on the largest orders, past 5M on (5, 5): within
+    # fichas' own budget and speed bound, so it passes where a flat 5M and 10x would fail it
+    assert all(result.status in (PASS, NOT_GRADED) for result in grades["ana"].values()), grades["ana"]
+    assert grades["ana"]["speed"].status == PASS and grades["ana"]["answers"].held == report.questions
+    assert grades["ben"]["legal moves"].status == PASS and grades["ben"]["shortest path"].status == FAIL
+    assert "where the shortest takes" in grades["ben"]["shortest path"].note
+    assert grades["carla"]["legal moves"].status == FAIL
+    example = grades["carla"]["legal moves"].counterexample
+    assert example is not None and "a token moved 4 cells" in example.message, example
+    assert grades["ana"]["counts"].status == NOT_GRADED

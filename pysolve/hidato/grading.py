@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from pysolve.hidato.model import BLOCKED, Grid, chebyshev
+from pysolve.answers import Answer
+from pysolve.hidato.model import BLOCKED, Grid, Question, chebyshev
 
 RULES = {
     "adjacency": "each number K and K+1 on cells that touch (sides or corners)",
@@ -26,8 +27,10 @@ def cell_words(cell: tuple[int, int]) -> str:
     return f"row {cell[0] + 1} column {cell[1] + 1}"
 
 
-def broken(board: Grid, solution: Grid) -> dict[str, str]:
-    """The rules of RULES that `solution` breaks as a solution of `board`, each with its first break in words."""
+def broken(question: Question, solution: Grid, reference: Answer) -> dict[str, str]:
+    """The rules of RULES that `solution` breaks as a solution of `question`'s board, each with its first break in
+    words (`reference`, pysolve's answer, is not needed: the board says it all)."""
+    board = question.board.grid()
     found: dict[str, str] = {}
     if [len(row) for row in solution] != [len(row) for row in board]:
         return {"givens kept": f"the board's shape changed: rows of {[len(row) for row in solution]} cells "

@@ -7,7 +7,8 @@ board break *boxes* alone, rules that forget the givens break *givens*.
 
 from __future__ import annotations
 
-from pysolve.sudoku.model import BOXES, Grid, geometry
+from pysolve.answers import Answer
+from pysolve.sudoku.model import BOXES, Grid, Question, geometry
 
 RULES = {
     "rows": "each row holds 1..N once",
@@ -18,8 +19,10 @@ RULES = {
 UNIT_RULES = (("rows", "row"), ("columns", "column"), ("boxes", "box"))
 
 
-def broken(board: Grid, solution: Grid) -> dict[str, str]:
-    """The rules of RULES that `solution` breaks as a solution of `board`, each with its first break in words."""
+def broken(question: Question, solution: Grid, reference: Answer) -> dict[str, str]:
+    """The rules of RULES that `solution` breaks as a solution of `question`'s board, each with its first break in
+    words (`reference`, pysolve's answer, is not needed: the board says it all)."""
+    board = question.board.rows()
     size = len(board)
     if len(solution) != size or any(len(row) != size for row in solution) or size not in BOXES:
         return {"givens": f"the board is {size}x{size}; the solution has rows of {[len(row) for row in solution]} "
