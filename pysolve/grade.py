@@ -5,8 +5,9 @@ miniKanren relations, or a folder holding one) is asked the same questions:
 drawn once with a fixed seed from the searches `pysolve check` makes
 (`check.searches`: the sizes growing, a share of instances with no
 solution), and answered once by pysolve's own back ends. Each submission's
-answers are then judged property by property (`properties`): it loads; it
-answers every question within its budget; it agrees on the small cases;
+answers are then judged property by property (`property_names`): it loads;
+it answers every question within its budget; it agrees on the small cases,
+and on every size (a mistake that only shows on larger boards);
 each of the puzzle's rules on every solution it gives (the interface's
 `properties` module: Sudoku's rows, columns, boxes and givens); its counts;
 its refusal of instances with no solution; its speed against pysolve's own
@@ -58,8 +59,8 @@ CALLS = 5_000_000         # a module of relations' budget per question, in Pytho
 GUARD_SECONDS = 30.0      # CPU seconds past which a question stops whatever it counted (code that never counts)
 MAX_LIMITS = 5            # a submission is asked no more questions after this many ran out of budget
 PASS, FAIL, NO_ANSWER, NOT_GRADED = "pass", "fail", "no answer", "not graded"  # a property's result
-LOADS, ANSWERS, SMALL, COUNTS, UNSOLVABLE, SPEEDS = (
-    "loads", "answers", "small cases", "counts", "unsolvable refused", "speed")
+LOADS, ANSWERS, SMALL, EVERY_SIZE, COUNTS, UNSOLVABLE, SPEEDS = (
+    "loads", "answers", "small cases", "every size", "counts", "unsolvable refused", "speed")
 RULES = "rules"           # the column of a puzzle that names no rules one by one (not graded)
 SUFFIXES = (".pl", ".py")  # what a submission is written in
 WHY = 160                 # characters of why a submission gave no answers, in its line
@@ -519,8 +520,11 @@ def ask_one(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found], item:
 
 def property_names(interface: RulesInterface) -> list[str]:
     """The properties graded, in order: loads, answers, small cases, the puzzle's rules one by one (or one
-    `rules` column, not graded), counts, unsolvable refused, speed."""
-    return [LOADS, ANSWERS, SMALL, *(rules_module(interface).RULES if interface.properties else [RULES]),
+    `rules` column, not graded), counts, unsolvable refused, speed. Small cases and every size both compare
+    answers with pysolve's: a class sees apart a mistake on the smallest boards and one that only larger ones
+    show."""
+    return [LOADS, ANSWERS, SMALL, EVERY_SIZE,
+            *(rules_module(interface).RULES if interface.properties else [RULES]),
             COUNTS, UNSOLVABLE, SPEEDS]
 
 
@@ -573,14 +577,16 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
           ) -> dict[str, Result]:
     """Each property after loads, judged on the submission's answers to the questions asked."""
     smallest_size, largest_size = min(item.size for item in task.asked), max(item.size for item in task.asked)
-    every, small, counts, unsolvable = (Verdicts(puzzle) for _ in range(4))
+    every, small, sizes, counts, unsolvable = (Verdicts(puzzle) for _ in range(5))
     rule_names = list(rules_module(interface).RULES) if interface.properties else []
     rules = {name: Verdicts(puzzle) for name in rule_names}
     for item, mine in zip(task.asked, answers):
         answered = isinstance(mine, Answer) and mine.status != UNKNOWN
         every.add(item, mine, None if answered else no_answer_words(mine))
+        agrees = agreement(puzzle, mine, item) if answered else no_answer_words(mine)
+        sizes.add(item, mine, agrees)
         if item.size == smallest_size:
-            small.add(item, mine, agreement(puzzle, mine, item) if answered else no_answer_words(mine))
+            small.add(item, mine, agrees)
         if not isinstance(mine, Answer) or not answered:
             continue
         if item.reference.status == NO_SOLUTION:
@@ -594,7 +600,7 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
             for name in rule_names:
                 shown, why = broken.get(name, (0, None))
                 rules[name].add(item, mine, why, shown)
-    results = {ANSWERS: every.result(), SMALL: small.result()}
+    results = {ANSWERS: every.result(), SMALL: small.result(), EVERY_SIZE: sizes.result()}
     if rule_names:
         results |= {name: rules[name].result("no solution given to judge it on") for name in rule_names}
     else:

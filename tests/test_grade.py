@@ -101,6 +101,9 @@ def test_a_sudoku_class_names_the_rule_each_mistake_breaks():
     example = grades["ben"]["boxes"].counterexample
     assert example is not None and "box 1 holds" in example.message and "not 1..4 once each" in example.message
     assert grades["dan"]["unsolvable refused"].status == FAIL
+    # carla's 2x2 boxes are right at 4x4, wrong at 6x6: the small cases agree, not every size
+    assert grades["carla"]["small cases"].status == PASS and grades["carla"]["every size"].status == FAIL
+    assert grades["carla"]["every size"].counterexample.question["size"] == 6
     assert grades["eva"]["answers"].status == grades["femi"]["answers"].status == FAIL
     html = to_html(report)
     assert html.count("<svg") > len(report.properties) and "ben.pl" in html
