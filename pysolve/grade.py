@@ -529,8 +529,16 @@ def property_names(interface: RulesInterface) -> list[str]:
 
 
 def rules_module(interface: RulesInterface) -> ModuleType:
-    """The module naming the puzzle's rules one by one (`RULES`, `broken(board, solution)`)."""
+    """The module naming the puzzle's rules one by one (`RULES`, `broken(question, solution, reference)`, and
+    where some questions' answers cannot show a rule broken, `unseen(question)`)."""
     return importlib.import_module(interface.properties)
+
+
+def unseen_rules(interface: RulesInterface, question: Any) -> dict[str, str]:
+    """The rules no answer to `question` can show broken, with why (a rule never seen is not graded, never
+    passed)."""
+    unseen = getattr(rules_module(interface), "unseen", None)
+    return unseen(question) if unseen is not None else {}
 
 
 class Verdicts:
@@ -580,6 +588,7 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
     every, small, sizes, counts, unsolvable = (Verdicts(puzzle) for _ in range(5))
     rule_names = list(rules_module(interface).RULES) if interface.properties else []
     rules = {name: Verdicts(puzzle) for name in rule_names}
+    unseen: dict[str, str] = {}  # rule -> why some question's answers cannot show it broken
     for item, mine in zip(task.asked, answers):
         answered = isinstance(mine, Answer) and mine.status != UNKNOWN
         every.add(item, mine, None if answered else no_answer_words(mine))
@@ -597,12 +606,16 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
                        f"counted {mine.count} solution(s), pysolve {item.reference.count}")
         if rule_names and mine.solutions:
             broken = broken_rules(interface, item, mine.solutions)
+            hidden = unseen_rules(interface, item.question)
+            unseen |= hidden
             for name in rule_names:
-                shown, why = broken.get(name, (0, None))
-                rules[name].add(item, mine, why, shown)
+                if name not in hidden:
+                    shown, why = broken.get(name, (0, None))
+                    rules[name].add(item, mine, why, shown)
     results = {ANSWERS: every.result(), SMALL: small.result(), EVERY_SIZE: sizes.result()}
     if rule_names:
-        results |= {name: rules[name].result("no solution given to judge it on") for name in rule_names}
+        results |= {name: Result(NOT_GRADED, note=unseen[name]) if name in unseen and not rules[name].judged
+                    else rules[name].result("no solution given to judge it on") for name in rule_names}
     else:
         results[RULES] = Result(NOT_GRADED, note=f"{puzzle.name} names no rules to grade one by one")
     if any(item.reference.count is not None for item in task.asked):

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from pysolve import puzzles
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.cli import main
-from pysolve.grade import FAIL, NOT_GRADED, PASS, grade, to_html
+from pysolve.grade import FAIL, NOT_GRADED, PASS, Asked, Submission, Task, grade, judge, to_html
 from pysolve.pytest_plugin import needs_prolog
 
 CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"
@@ -183,3 +184,43 @@ def test_a_fichas_class_is_graded_on_legal_moves_and_shortest_paths_within_the_p
     example = grades["carla"]["legal moves"].counterexample
     assert example is not None and "a token moved 4 cells" in example.message, example
     assert grades["ana"]["counts"].status == NOT_GRADED
+
+
+@needs_prolog
+def test_a_squares_class_names_the_rule_each_mistake_breaks():
+    report = grade("squares", CLASS / "squares", examples=10, workers=2)
+    grades = {grade.student: grade.results for grade in report.grades}
+    assert all(result.status in (PASS, NOT_GRADED) for result in grades["ana"].values()), grades["ana"]
+    assert grades["ben"]["edges match"].status == FAIL and grades["ben"]["turns valid"].status == PASS
+    assert "does not match" in grades["ben"]["edges match"].note
+    assert grades["carla"]["turns valid"].status == FAIL and grades["carla"]["edges match"].status == PASS
+    assert "turns its piece 4 quarter turns" in grades["carla"]["turns valid"].note
+    assert all(grades[student]["each piece once"].status == PASS for student in grades)
+
+
+@needs_prolog
+def test_a_tangram_class_names_the_rule_each_mistake_breaks():
+    report = grade("tangram", CLASS / "tangram", examples=10, workers=2)
+    grades = {grade.student: grade.results for grade in report.grades}
+    assert all(result.status in (PASS, NOT_GRADED) for result in grades["ana"].values()), grades["ana"]
+    assert grades["ben"]["no overlap"].status == FAIL and grades["ben"]["each piece once"].status == PASS
+    assert "lies under" in grades["ben"]["no overlap"].note
+    assert grades["carla"]["every cell covered"].status == FAIL and grades["carla"]["inside the board"].status == FAIL
+    assert "sticks out of the" in grades["carla"]["inside the board"].note
+
+
+def test_a_rule_no_answer_can_show_is_not_graded_never_passed():
+    """Tangram boards that allow no turning: the interface's tilings hold no sizes, so `sizes kept` is not graded
+    (the others are, on pysolve's own answers, and pass)."""
+    from pysolve.tangram.generate import generate
+    from pysolve.tangram.question import Question
+
+    puzzle = puzzles.get("tangram")
+    asked = []
+    for seed in range(3):
+        question = Question(generate(3, 2, 3, seed), "all", "dfs")
+        asked.append(Asked(question, 3, {"python": puzzle.solve(question, "python")}, budget=1))
+    task = Task("tangram", Submission("pysolve", Path("pysolve.py")), asked, calls=1, speed=1.0)
+    results = judge(puzzle, puzzle.rules, task, [item.reference for item in asked])
+    assert results["sizes kept"].status == NOT_GRADED and "allows turning" in results["sizes kept"].note
+    assert results["no overlap"].status == results["every cell covered"].status == PASS

@@ -94,7 +94,8 @@ class Tangram(Puzzle):
         "a list of placements [Piece, X, Y, W, H] (bottom-left cell, the size it lies with), one per piece",
         own="tangram", instances="pysolve.tangram.instances", inputs=interface_inputs,
         sizes=(3, 5), min_size=1, size_words="the board's width and height",
-        solution_form=is_tiling, shaped=every_tiling, solve_args="{file} --all")
+        solution_form=is_tiling, shaped=every_tiling, solve_args="{file} --all",
+        properties="pysolve.tangram.grading")
 
     def ask(self, file: str | None, all: bool, count: bool, options: str | None,
             validate: bool, strategy: str, start: str | None, rotations: bool, place: tuple[str, ...],
