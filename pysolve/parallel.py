@@ -10,8 +10,8 @@ pool is stopped, and the answer says why it ran in one process), since
 splitting it would cost more than it saves. So does a count whose back end
 shares work between the branches of its search (a memo), which parts would
 each do again: `splits_pay`. Then the parts go to the workers as they free
-up, at least PARTS_PER_WORKER each, so that no worker waits long on the
-last.
+up, at least PARTS_PER_WORKER each, and a part that runs long is given back
+and split again (`run_sliced`), so that no worker waits long on the last.
 
 The question's time limit is each worker's: CPU seconds of its own, spent
 over the parts it runs (every part gets what is left of them when it
@@ -26,13 +26,14 @@ back in order.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import os
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, as_completed
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 from pysolve import backends, executors, puzzles, words
@@ -50,13 +51,15 @@ CHUNKS_PER_WORKER = 8  # the puzzles of a file go to the workers in this many ch
 @dataclasses.dataclass(frozen=True)
 class Part:
     """One sub-question, the back end to ask, the count it belongs to (`run`: the workers' CPU time is counted
-    per count) and the wall-clock time (time.time()) past which no part starts: the limit's guard."""
+    per count), the wall-clock time (time.time()) past which no part starts (the limit's guard), and the CPU
+    seconds it may take before it is given back to be split again (`slice`; None: to its end)."""
 
     puzzle: str
     question: Any
     backend: str
     run: str
     guard: float
+    slice: float | None = None
 
 
 _cpu_started: dict[tuple[str, int], float] = {}  # (count, thread) -> the thread's CPU clock at its first part
@@ -72,6 +75,7 @@ class PartCount:
     reason: str
     seconds: float
     cpu_seconds: float = 0.0
+    sliced: bool = False  # out of its slice, not of the count's limit: to be split again
 
 
 def count_part(part: Part) -> PartCount:
@@ -85,9 +89,10 @@ def count_part(part: Part) -> PartCount:
     if left <= 0 or time.time() > part.guard:
         why = f"its time limit of {limit:g} s" if left <= 0 else guard_words(limit)
         return PartCount(UNKNOWN, 0, f"{puzzle.name} count passed {why} before this part started", 0.0)
-    answer = puzzle.solve(dataclasses.replace(part.question, seconds=left), part.backend)
+    sliced = part.slice is not None and part.slice < left
+    answer = puzzle.solve(dataclasses.replace(part.question, seconds=part.slice if sliced else left), part.backend)
     return PartCount(answer.status, answer.count or 0, answer.stats.get("reason", ""), answer.stats["seconds"],
-                     answer.stats["cpu_seconds"])
+                     answer.stats["cpu_seconds"], sliced and answer.status == UNKNOWN)
 
 
 def warm(puzzle: str, question: Any, backend: str | None) -> None:
@@ -136,7 +141,7 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
             work = [Part(puzzle.name, part, backend, run, guard) for part in parts]
             progress = Progress(len(work), f"{puzzle.name} count, parts")
             try:
-                results = run_parts(work, chosen, progress.step)
+                results = run_parts(work, progress) if chosen is None else run_sliced(puzzle, work, chosen, progress)
             finally:
                 progress.close()
     finally:
@@ -174,21 +179,59 @@ def noted(answer: Answer, why: str) -> Answer:
     return answer
 
 
-def run_parts(work: list[Part], executor: Executor | None, progress: Callable[[str], None]) -> list[PartCount]:
-    """Every part's count, in part order, on `executor` (in this process when None)."""
-    if executor is None:
-        results = []
-        for part in work:
-            results.append(count_part(part))
-            progress(results[-1].status)
-        return results
-    futures: dict[Future[PartCount], int] = {executor.submit(count_part, part): number
-                                             for number, part in enumerate(work)}
-    ordered: list[PartCount | None] = [None] * len(work)
-    for future in as_completed(futures):
-        ordered[futures[future]] = future.result()
-        progress(future.result().status)
-    return [result for result in ordered if result is not None]
+def run_parts(work: list[Part], progress: Progress) -> list[PartCount]:
+    """Every part's count, one after another in this process."""
+    results = []
+    for part in work:
+        results.append(count_part(part))
+        progress.step(results[-1].status)
+    return results
+
+
+MIN_SLICE = 0.05  # CPU seconds: the least a part may run before it is given back to be split again
+
+
+def run_sliced(puzzle: Puzzle, work: list[Part], executor: Executor, progress: Progress) -> list[PartCount]:
+    """Every part's count on `executor`, the parts handed out as workers free up (one waiting beyond them).
+
+    So that the last part does not hold the whole count up, a part may run for at most half of a worker's
+    share of the count's estimated CPU time (its slice: the parts counted so far times all the parts, split
+    among the workers); one that does not finish in it comes back and is split again (`Puzzle.split` of the
+    part), its sub-parts handed out first. The first parts, handed out before any is counted, run to their
+    end. What a part spent before it was split again is lost (at most its slice): its count comes back
+    `sliced`, for its CPU seconds only.
+    """
+    width = executors.width(executor)
+    waiting, running = collections.deque(work), dict[Future[PartCount], Part]()
+    results: list[PartCount] = []
+    while waiting or running:
+        while waiting and len(running) <= width:
+            part = dataclasses.replace(waiting.popleft(), slice=_slice(results, len(waiting) + len(running) + 1, width))
+            running[executor.submit(count_part, part)] = part
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in finished:
+            part, result = running.pop(future), future.result()
+            deeper = (puzzle.split(part.question) or []) if result.sliced else []
+            if len(deeper) > 1:
+                waiting.extendleft(reversed([dataclasses.replace(part, question=piece) for piece in deeper]))
+                progress.total += len(deeper) - 1
+            elif result.sliced:  # a part that splits no further runs to its end
+                waiting.appendleft(dataclasses.replace(part, slice=None))
+            if not result.sliced:
+                progress.step(result.status)
+            results.append(result)
+    return results
+
+
+def _slice(counted: list[PartCount], left: int, width: int) -> float | None:
+    """The CPU seconds the next part may take: half of a worker's share of the count's estimated CPU time,
+    from the `counted` parts and the `left` ones (at least MIN_SLICE); None before any part is counted."""
+    finished = [result for result in counted if not result.sliced]
+    if not finished:
+        return None
+    done = sum(result.cpu_seconds for result in counted)
+    estimate = done + sum(result.cpu_seconds for result in finished) / len(finished) * left
+    return max(MIN_SLICE, estimate / width / 2)
 
 
 def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount], seconds: float,
@@ -196,12 +239,16 @@ def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount]
     """The parts' counts added up into one Answer (unknown when any part is, with its reason), taken in
     `seconds` of the wall clock and `cpu_seconds` of every process's CPU time, `parent_cpu_seconds` of them
     this process's (splitting, trying alone, gathering)."""
+    split_again = sum(result.sliced for result in results)
+    results = [result for result in results if not result.sliced]
     total = puzzle.total(question, [result.count for result in results])
     stopped = [result for result in results if result.status == UNKNOWN]
     status = UNKNOWN if stopped else SOLVED if total else NO_SOLUTION
     stats: dict[str, Any] = {"seconds": round(seconds, 6), "cpu_seconds": round(cpu_seconds, 6), "parts": len(results),
                              "ran_on": ran_on, "part_seconds": round(sum(result.seconds for result in results), 6),
                              "parent_cpu_seconds": round(parent_cpu_seconds, 6)}
+    if split_again:  # parts out of their slice, split again: `parts` counts their sub-parts
+        stats["split_again"] = split_again
     if stopped:
         stats["reason"] = f"{len(stopped)} of {len(results)} parts unknown: {stopped[0].reason}"
     return Answer(puzzle=puzzle.name, backend=backend, solutions=[], stats=stats, count=total, status=status,

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pysolve import executors
+from pysolve import executors, parallel
 from pysolve.azul import tournament as tour
 from pysolve.cli import main
 from pysolve.errors import InputError
@@ -261,3 +261,21 @@ def test_a_tournament_on_a_pool_plays_in_chunks_the_games_played_here():
     assert [result.to_json() for result in pooled] == [result.to_json() for result in here]
     assert sorted(result.seed for result in seen) == [task.seed for task in work]  # progress once per game
     assert here[0].state and not any(result.state for result in pooled)  # final states stay in the workers
+
+
+def test_parts_that_run_long_are_split_again_and_the_count_stays_the_serial_count(monkeypatch):
+    question = sudoku.Question(open_board(9, 7, 23), "open", count=100_000, seconds=120)
+    serial = SUDOKU.solve(question, "python")
+    monkeypatch.setattr(parallel, "_slice", lambda counted, left, width: 0.02)  # every part: 0.02 s of CPU at most
+    pooled = count_in_parts(SUDOKU, question, "python", workers=2, probe=0)
+    assert pooled.status == SOLVED and pooled.count == serial.count == 12_331
+    assert pooled.stats["split_again"] > 0 and pooled.stats["parts"] > 16
+
+
+def test_a_part_gets_half_a_workers_share_of_the_estimated_work_as_its_slice():
+    counted = [parallel.PartCount(SOLVED, 1, "", 0.1, 0.4), parallel.PartCount(SOLVED, 1, "", 0.1, 0.2)]
+    assert parallel._slice([], 10, 2) is None  # nothing counted yet: the first parts run to their end
+    assert parallel._slice(counted, 4, 2) == pytest.approx((0.6 + 0.3 * 4) / 2 / 2)
+    assert parallel._slice(counted, 0, 16) == parallel.MIN_SLICE
+    given_back = parallel.PartCount(UNKNOWN, 0, "", 0.1, 0.5, sliced=True)  # its CPU counts, not its mean
+    assert parallel._slice([*counted, given_back], 4, 2) == pytest.approx((1.1 + 0.3 * 4) / 2 / 2)
