@@ -332,13 +332,22 @@ def smallest_failure(hypothesis: ModuleType, asker: Asker, search: Search, first
     remembered), now stopping there and shrinking it to the smallest question the rules still fail alike
     (`failure`), within the shrink time; `first` itself if hypothesis drew another way."""
     asker.shrink_alike(asker.failures[asker.key(first)][0])
-    try:
-        smallest = hypothesis.find(search.strategy, asker.fails_alike,
-                                   settings=search_settings(hypothesis, search.count), random=random.Random(seed))
-    except hypothesis.errors.NoSuchExample:
-        smallest = first
+    smallest = shrunk(hypothesis, search, first, asker.fails_alike, seed)
     failed, message = asker.failures[asker.key(smallest)]
     return SmallestFinding(asker.own.goal(smallest), message, failed.partition(":")[0], asker.shrinks)
+
+
+def shrunk(hypothesis: ModuleType, search: Search, first: Any, fails: Callable[[Any], bool], seed: int) -> Any:
+    """`first`, a question `search` drew from `seed` that `fails`, shrunk: the search run again with the same seed
+    draws the same questions up to that one (`fails` must answer those as before: remembered, not asked
+    again), stops there and shrinks it to the smallest question that still `fails` (`fails` bounds what
+    shrinking costs: it answers False once its budget is spent); `first` itself if hypothesis drew another
+    way."""
+    try:
+        return hypothesis.find(search.strategy, fails, settings=search_settings(hypothesis, search.count),
+                               random=random.Random(seed))
+    except hypothesis.errors.NoSuchExample:
+        return first
 
 
 @dataclass(frozen=True)

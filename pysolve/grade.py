@@ -12,7 +12,9 @@ each of the puzzle's rules on every solution it gives (the interface's
 `properties` module: Sudoku's rows, columns, boxes and givens); its counts;
 its refusal of instances with no solution; its speed against pysolve's own
 rule base on the largest size. Each property failed comes with the smallest
-question asked on which it fails.
+question on which it fails: the questions asked, then shrunk as `pysolve
+check` shrinks (`check.shrunk`: hypothesis asks smaller questions of the
+same search), within SHRINK_QUESTIONS new questions a property.
 
 The budget of a question is counted, not timed, so that the same seed gives
 the same grades on a busy machine: Prolog's logical inferences for a rule
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import html
 import importlib
 import io
@@ -44,7 +47,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pysolve import check, executors, puzzles, relations, sandbox
+from pysolve import check, executors, puzzles, relations, sandbox, words
 from pysolve.answers import NO_SOLUTION, UNKNOWN, Answer, Found, stopped
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.crosscheck import first_disagreement
@@ -58,6 +61,7 @@ INFERENCES = 5_000_000    # a rule base's budget per question in Prolog's logica
 CALLS = 5_000_000         # a module of relations' budget per question, in Python function calls
 GUARD_SECONDS = 30.0      # CPU seconds past which a question stops whatever it counted (code that never counts)
 MAX_LIMITS = 5            # a submission is asked no more questions after this many ran out of budget
+SHRINK_QUESTIONS = 12     # new questions a submission is asked shrinking one property's counterexample, at most
 PASS, FAIL, NO_ANSWER, NOT_GRADED = "pass", "fail", "no answer", "not graded"  # a property's result
 LOADS, ANSWERS, SMALL, EVERY_SIZE, COUNTS, UNSOLVABLE, SPEEDS = (
     "loads", "answers", "small cases", "every size", "counts", "unsolvable refused", "speed")
@@ -82,6 +86,7 @@ class Asked:
 
     question: Any
     size: int
+    search: int  # which of `check.searches` drew it, in order
     references: dict[str, Answer]
     budget: int
     inferences: int | None = None
@@ -101,11 +106,12 @@ class Counterexample:
     message: str
     mine: Answer | None
     reference: Answer
-    shown: int = 0  # which of the submission's solutions shows it (the first that breaks the rule)
+    shown: int = 0    # which of the submission's solutions shows it (the first that breaks the rule)
+    shrinks: int = 0  # new questions asked shrinking it
 
     def to_json(self) -> dict[str, Any]:
         """The counterexample as JSON."""
-        return {"question": self.question, "message": self.message,
+        return {"question": self.question, "message": self.message, "shrinks": self.shrinks,
                 "mine": self.mine.to_json() if self.mine else None, "reference": self.reference.to_json()}
 
 
@@ -256,15 +262,26 @@ def folder_entry(folder: Path, puzzle: str) -> Path | None:
 # --- the questions ----------------------------------------------------------------------------------------------
 
 
+def class_searches(interface: RulesInterface, examples: int) -> list[check.Search]:
+    """The searches that draw a class's questions: `pysolve check`'s, each question guarded by the clock alone."""
+    return check.searches(interface.strategies(), interface.sizes, examples, GUARD_SECONDS)
+
+
+def question_key(puzzle: Puzzle, question: Any) -> str:
+    """The question as one string, the same for the same question drawn twice."""
+    return json.dumps(puzzle.describe(question), sort_keys=True)
+
+
 def draw_questions(puzzle: Puzzle, interface: RulesInterface, examples: int, seed: int) -> list[tuple[Any, int]]:
-    """The questions every submission is asked, with the size that bounds each: `check.searches` in order, each
-    search's distinct questions as hypothesis draws them from `seed` (the same seed, the same questions)."""
+    """The questions every submission is asked, with the search that drew each (its index): `class_searches` in
+    order, each search's distinct questions as hypothesis draws them from `seed` (the same seed, the same
+    questions)."""
     hypothesis = check.import_hypothesis()
     drawn: dict[str, tuple[Any, int]] = {}
-    for search in check.searches(interface.strategies(), interface.sizes, examples, GUARD_SECONDS):
+    for index, search in enumerate(class_searches(interface, examples)):
 
-        def keep(question: Any, size: int = search.size) -> bool:
-            drawn.setdefault(json.dumps(puzzle.describe(question), sort_keys=True), (question, size))
+        def keep(question: Any, index: int = index) -> bool:
+            drawn.setdefault(question_key(puzzle, question), (question, index))
             return False
 
         with contextlib.suppress(hypothesis.errors.NoSuchExample):
@@ -274,15 +291,15 @@ def draw_questions(puzzle: Puzzle, interface: RulesInterface, examples: int, see
 
 
 def answered_by_pysolve(puzzle: Puzzle, interface: RulesInterface, drawn: list[tuple[Any, int]],
-                        compared: tuple[str, ...], inferences: int | None) -> list[Asked]:
+                        searches: list[check.Search], compared: tuple[str, ...], inferences: int | None) -> list[Asked]:
     """The questions pysolve's back ends answer alike (the others are left out: there is nothing to grade
     against), each as `asked_of` gives it."""
-    return [item for item in (asked_of(puzzle, interface, question, size, compared, inferences)
-                              for question, size in drawn) if item is not None]
+    return [item for item in (asked_of(puzzle, interface, question, searches[index].size, index, compared,
+                                       inferences) for question, index in drawn) if item is not None]
 
 
-def asked_of(puzzle: Puzzle, interface: RulesInterface, question: Any, size: int, compared: tuple[str, ...],
-             inferences: int | None) -> Asked | None:
+def asked_of(puzzle: Puzzle, interface: RulesInterface, question: Any, size: int, search: int,
+             compared: tuple[str, ...], inferences: int | None) -> Asked | None:
     """`question` with pysolve's answers and, when SWI-Prolog runs, the inferences pysolve's own rule base takes
     in the sandbox, as a submission's are counted; a rule base's budget on it: `inferences` when told, else
     the puzzle's (`question_budget`). None when pysolve's back ends do not answer it alike."""
@@ -295,7 +312,7 @@ def asked_of(puzzle: Puzzle, interface: RulesInterface, question: Any, size: int
     if "prolog" in compared:
         own = interface.ask(interface.own, question, GUARD_SECONDS).stats["inferences"]
     budget = inferences if inferences is not None else question_budget(interface, own)
-    return Asked(question, size, references, budget, own)
+    return Asked(question, size, search, references, budget, own)
 
 
 def question_budget(interface: RulesInterface, own: int | None) -> int:
@@ -452,6 +469,10 @@ class Task:
     asked: list[Asked]
     calls: int
     speed: float
+    examples: int = 0                   # the questions drawn, and their seed: the searches shrinking runs again
+    seed: int = SEED
+    inferences: int | None = None       # a rule base's budget told (None: the puzzle's, `question_budget`)
+    compared: tuple[str, ...] = ()      # pysolve's back ends that answered the questions
 
 
 def grade_submission(task: Task) -> Grade:
@@ -473,9 +494,10 @@ def grade_submission(task: Task) -> Grade:
                      failed | {name: Result(NO_ANSWER, note="did not load") for name in names[1:]})
     try:
         answers = ask_all(puzzle, submission.path.name, answerer, task.asked)
+        judged = judge(puzzle, interface, task, answers)
+        Shrinker(puzzle, interface, task, answerer, answers).shrink(judged)
     finally:
         close()
-    judged = judge(puzzle, interface, task, answers)
     return Grade(submission.student, submission.path.name, {LOADS: Result(PASS), **judged},
                  sum(answer is not None for answer in answers))
 
@@ -557,10 +579,7 @@ class Verdicts:
         if message is None:
             self.held += 1
             return
-        question = self.puzzle.describe(item.question)
-        size = (item.size, len(json.dumps(question)))
-        self.failures.append((size, Counterexample(question, message, mine if isinstance(mine, Answer) else None,
-                                                   item.reference, shown)))
+        self.failures.append(counterexample(self.puzzle, item, mine, message, shown))
 
     def result(self, nothing: str = "no question to judge it on") -> Result:
         """pass, fail with the smallest counterexample, or no answer (`nothing` says why) when none was judged."""
@@ -570,6 +589,87 @@ class Verdicts:
             return Result(PASS, self.held, self.judged)
         smallest = min(self.failures, key=lambda failure: failure[0])[1]
         return Result(FAIL, self.held, self.judged, smallest.message, smallest)
+
+
+class Shrinker:
+    """Shrinks the counterexample of each property a submission failed, as `pysolve check` shrinks
+    (`check.shrunk`): the search that drew it run again, hypothesis asking smaller questions. The questions
+    asked are remembered with the submission's verdicts on them; a new one is asked of pysolve's back ends and
+    of the submission within its budget, at most SHRINK_QUESTIONS a property and none once MAX_LIMITS
+    questions in all ran out of budget (a loop costs a budget each), and remembered for the next property."""
+
+    def __init__(self, puzzle: Puzzle, interface: RulesInterface, task: Task, answerer: Callable[[Asked], Found],
+                 answers: list[Answer | str | None]) -> None:
+        self.puzzle, self.interface, self.task, self.answerer = puzzle, interface, task, answerer
+        self.smallest_size = min(item.size for item in task.asked)
+        self.searches = class_searches(interface, task.examples)
+        self.asked: dict[str, tuple[Asked, Answer | str | None]] = {}
+        self.verdicts: dict[str, dict[str, tuple[str | None, int]]] = {}  # key -> property -> question_verdicts
+        for item, mine in zip(task.asked, answers):
+            self.remember(item, mine)
+        self.limits = sum(isinstance(mine, Answer) and mine.status == UNKNOWN for mine in answers)
+        self.steps = 0  # new questions asked shrinking the property at hand
+
+    def remember(self, item: Asked, mine: Answer | str | None) -> None:
+        """Keep a question asked, the submission's answer and its verdicts."""
+        key = question_key(self.puzzle, item.question)
+        self.asked[key] = (item, mine)
+        self.verdicts[key] = question_verdicts(self.puzzle, self.interface, item, mine, self.smallest_size)
+
+    def shrink(self, results: dict[str, Result]) -> None:
+        """Each failed property's counterexample (speed's aside: it is judged on the largest size in all)
+        replaced by the smallest question found that still fails it, when that is smaller."""
+        hypothesis = check.import_hypothesis()
+        for name, result in results.items():
+            failing = [item for item in self.task.asked if self.failed(name, item.question)]
+            if name == SPEEDS or result.status != FAIL or result.counterexample is None or not failing:
+                continue
+            index = min(item.search for item in failing)
+            first = next(item for item in failing if item.search == index)
+            self.steps = 0
+            smallest = check.shrunk(hypothesis, self.searches[index], first.question,
+                                    functools.partial(self.fails, name, search=index), self.task.seed)
+            item, mine = self.asked[question_key(self.puzzle, smallest)]
+            message, shown = self.verdicts[question_key(self.puzzle, smallest)][name]
+            assert message is not None  # hypothesis returns a question that fails
+            size, found = counterexample(self.puzzle, item, mine, message, shown)
+            was = self.asked[json.dumps(result.counterexample.question, sort_keys=True)][0]
+            if size < (was.size, len(json.dumps(result.counterexample.question))):
+                found.shrinks = self.steps
+                result.counterexample, result.note = found, message
+
+    def failed(self, name: str, question: Any) -> bool:
+        """True when the submission failed property `name` on `question`, as remembered."""
+        return self.verdicts.get(question_key(self.puzzle, question), {}).get(name, (None, 0))[0] is not None
+
+    def fails(self, name: str, question: Any, search: int) -> bool:
+        """True when the submission fails property `name` on `question` (hypothesis's condition): remembered,
+        else asked now while the budget lasts (False past it, or where pysolve's back ends do not answer it
+        alike)."""
+        key = question_key(self.puzzle, question)
+        if key not in self.verdicts:
+            if self.steps >= SHRINK_QUESTIONS or self.limits >= MAX_LIMITS:
+                return False
+            self.steps += 1
+            task = self.task
+            item = asked_of(self.puzzle, self.interface, question, self.searches[search].size, search, task.compared,
+                            task.inferences)
+            if item is None:
+                self.verdicts[key] = {}
+                return False
+            mine = ask_one(self.puzzle, task.submission.path.name, self.answerer, item)
+            self.limits += isinstance(mine, Answer) and mine.status == UNKNOWN
+            self.remember(item, mine)
+        return self.failed(name, question)
+
+
+def counterexample(puzzle: Puzzle, item: Asked, mine: Answer | str | None, message: str,
+                   shown: int = 0) -> tuple[tuple[int, int], Counterexample]:
+    """A question that fails a property as a counterexample, with how large it is: its size, then the length of
+    its description (the smallest of a property's is shown)."""
+    question = puzzle.describe(item.question)
+    return ((item.size, len(json.dumps(question))),
+            Counterexample(question, message, mine if isinstance(mine, Answer) else None, item.reference, shown))
 
 
 def no_answer_words(mine: Answer | str | None) -> str:
@@ -585,49 +685,57 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
           ) -> dict[str, Result]:
     """Each property after loads, judged on the submission's answers to the questions asked."""
     smallest_size, largest_size = min(item.size for item in task.asked), max(item.size for item in task.asked)
-    every, small, sizes, counts, unsolvable = (Verdicts(puzzle) for _ in range(5))
     rule_names = list(rules_module(interface).RULES) if interface.properties else []
-    rules = {name: Verdicts(puzzle) for name in rule_names}
+    verdicts = {name: Verdicts(puzzle) for name in [ANSWERS, SMALL, EVERY_SIZE, *rule_names, COUNTS, UNSOLVABLE]}
     unseen: dict[str, str] = {}  # rule -> why some question's answers cannot show it broken
     for item, mine in zip(task.asked, answers):
-        answered = isinstance(mine, Answer) and mine.status != UNKNOWN
-        every.add(item, mine, None if answered else no_answer_words(mine))
-        agrees = agreement(puzzle, mine, item) if answered else no_answer_words(mine)
-        sizes.add(item, mine, agrees)
-        if item.size == smallest_size:
-            small.add(item, mine, agrees)
-        if not isinstance(mine, Answer) or not answered:
-            continue
-        if item.reference.status == NO_SOLUTION:
-            unsolvable.add(item, mine, None if mine.status == NO_SOLUTION else
-                           f"gave {len(mine.solutions)} solution(s) where there is none")
-        elif item.reference.count is not None:
-            counts.add(item, mine, None if mine.count == item.reference.count else
-                       f"counted {mine.count} solution(s), pysolve {item.reference.count}")
-        if rule_names and mine.solutions:
-            broken = broken_rules(interface, item, mine.solutions)
-            hidden = unseen_rules(interface, item.question)
-            unseen |= hidden
-            for name in rule_names:
-                if name not in hidden:
-                    shown, why = broken.get(name, (0, None))
-                    rules[name].add(item, mine, why, shown)
-    results = {ANSWERS: every.result(), SMALL: small.result(), EVERY_SIZE: sizes.result()}
+        for name, (message, shown) in question_verdicts(puzzle, interface, item, mine, smallest_size).items():
+            verdicts[name].add(item, mine, message, shown)
+        if rule_names and isinstance(mine, Answer) and mine.solutions:
+            unseen |= unseen_rules(interface, item.question)
+    results = {name: verdicts[name].result() for name in (ANSWERS, SMALL, EVERY_SIZE)}
     if rule_names:
-        results |= {name: Result(NOT_GRADED, note=unseen[name]) if name in unseen and not rules[name].judged
-                    else rules[name].result("no solution given to judge it on") for name in rule_names}
+        results |= {name: Result(NOT_GRADED, note=unseen[name]) if name in unseen and not verdicts[name].judged
+                    else verdicts[name].result("no solution given to judge it on") for name in rule_names}
     else:
         results[RULES] = Result(NOT_GRADED, note=f"{puzzle.name} names no rules to grade one by one")
     if any(item.reference.count is not None for item in task.asked):
-        results[COUNTS] = counts.result()
+        results[COUNTS] = verdicts[COUNTS].result()
     else:
         results[COUNTS] = Result(NOT_GRADED, note=f"{puzzle.name}'s questions count no solutions")
     if not any(item.reference.status == NO_SOLUTION for item in task.asked):
         results[UNSOLVABLE] = Result(NOT_GRADED, note="no question without a solution was drawn")
     else:
-        results[UNSOLVABLE] = unsolvable.result()
+        results[UNSOLVABLE] = verdicts[UNSOLVABLE].result()
     results[SPEEDS] = speed(puzzle, task, answers, largest_size)
     return results
+
+
+def question_verdicts(puzzle: Puzzle, interface: RulesInterface, item: Asked, mine: Answer | str | None,
+                      smallest_size: int) -> dict[str, tuple[str | None, int]]:
+    """Each property judged on one question, but speed: None when it held there, else why it failed, and which
+    of the submission's solutions shows it (rules broken)."""
+    answered = isinstance(mine, Answer) and mine.status != UNKNOWN
+    agrees = agreement(puzzle, mine, item) if answered else no_answer_words(mine)
+    found = {ANSWERS: (None if answered else no_answer_words(mine), 0), EVERY_SIZE: (agrees, 0)}
+    if item.size == smallest_size:
+        found[SMALL] = (agrees, 0)
+    if not isinstance(mine, Answer) or not answered:
+        return found
+    if item.reference.status == NO_SOLUTION:
+        found[UNSOLVABLE] = (None if mine.status == NO_SOLUTION else
+                             f"gave {len(mine.solutions)} solution(s) where there is none", 0)
+    elif item.reference.count is not None:
+        found[COUNTS] = (None if mine.count == item.reference.count else
+                         f"counted {mine.count} solution(s), pysolve {item.reference.count}", 0)
+    if interface.properties and mine.solutions:
+        broken = broken_rules(interface, item, mine.solutions)
+        hidden = unseen_rules(interface, item.question)
+        for name in rules_module(interface).RULES:
+            if name not in hidden:
+                shown, why = broken.get(name, (0, None))
+                found[name] = (why, shown)
+    return found
 
 
 def agreement(puzzle: Puzzle, mine: Answer | str | None, item: Asked) -> str | None:
@@ -702,9 +810,10 @@ def grade(puzzle: PuzzleLike, folder: str | os.PathLike[str], examples: int = EX
             raise UnknownName(f"no submission of {only!r} in {os.fspath(folder)}")
     compared = check.compared_backends()
     with executors.executor(executors.useful_workers(workers, len(found))) as pool:  # forked before Prolog starts
-        asked = answered_by_pysolve(chosen, interface, draw_questions(chosen, interface, examples, seed), compared,
-                                    inferences)
-        tasks = [Task(chosen.name, submission, asked, calls, speed_factor) for submission in found]
+        asked = answered_by_pysolve(chosen, interface, draw_questions(chosen, interface, examples, seed),
+                                    class_searches(interface, examples), compared, inferences)
+        tasks = [Task(chosen.name, submission, asked, calls, speed_factor, examples, seed, inferences, compared)
+                 for submission in found]
         grades = list(pool.map(grade_submission, tasks)) if pool is not None else list(map(grade_submission, tasks))
     return ClassReport(chosen.name, seed, examples, len(asked), interface.sizes, compared,
                        property_names(interface), grades)
@@ -816,6 +925,9 @@ def student_section(puzzle: Puzzle, grade: Grade) -> str:
         parts.append(f"<h4>{html.escape(name)}: {html.escape(result.cell())}</h4>"
                      f"<p>{html.escape(result.note)}</p>")
         if result.counterexample is not None:
+            if result.counterexample.shrinks:
+                asked = words.plural(result.counterexample.shrinks, "new question")
+                parts.append(f"<p class='note'>shrunk asking {asked}</p>")
             parts.append(drawn(puzzle, result.counterexample))
     return "".join(parts)
 

@@ -117,6 +117,12 @@ def test_the_same_seed_gives_the_same_grades(tmp_path):
     first = grade("hidato", tmp_path, examples=6, seed=4, workers=2)
     again = grade("hidato", tmp_path, examples=6, seed=4, workers=1)
     assert first.to_csv() == again.to_csv()
+    # ben's rook steps: the counterexample is shrunk past the questions asked, to a 2x2 board whose path turns a
+    # corner (femi loops: its 5 questions over budget leave nothing to shrink with)
+    shrunk = next(grade for grade in first.grades if grade.student == "ben").results["small cases"].counterexample
+    assert shrunk is not None and shrunk.shrinks > 0 and sum(map(len, shrunk.question["puzzle"])) <= 4, shrunk
+    assert all(result.counterexample is None or result.counterexample.shrinks == 0
+               for result in next(grade for grade in first.grades if grade.student == "femi").results.values())
     assert [result.counterexample and result.counterexample.question for grade in first.grades
             for result in grade.results.values()] == [
         result.counterexample and result.counterexample.question for grade in again.grades
@@ -219,7 +225,7 @@ def test_a_rule_no_answer_can_show_is_not_graded_never_passed():
     asked = []
     for seed in range(3):
         question = Question(generate(3, 2, 3, seed), "all", "dfs")
-        asked.append(Asked(question, 3, {"python": puzzle.solve(question, "python")}, budget=1))
+        asked.append(Asked(question, 3, 0, {"python": puzzle.solve(question, "python")}, budget=1))
     task = Task("tangram", Submission("pysolve", Path("pysolve.py")), asked, calls=1, speed=1.0)
     results = judge(puzzle, puzzle.rules, task, [item.reference for item in asked])
     assert results["sizes kept"].status == NOT_GRADED and "allows turning" in results["sizes kept"].note
