@@ -230,3 +230,14 @@ def test_a_rule_no_answer_can_show_is_not_graded_never_passed():
     results = judge(puzzle, puzzle.rules, task, [item.reference for item in asked])
     assert results["sizes kept"].status == NOT_GRADED and "allows turning" in results["sizes kept"].note
     assert results["no overlap"].status == results["every cell covered"].status == PASS
+
+
+def test_the_sample_class_holds_every_puzzle_with_a_rules_interface_and_its_readme_says_so():
+    from pysolve.check import checkable
+
+    readme = (CLASS / "README.md").read_text(encoding="utf-8")
+    for puzzle in checkable():
+        students = {path.stem for path in (CLASS / puzzle).iterdir()}
+        assert "ana" in students and len(students) >= 3, (puzzle, students)  # a correct one and mistakes
+        if puzzle in ("fichas", "squares", "tangram"):
+            assert f"- {puzzle}:" in readme, puzzle
