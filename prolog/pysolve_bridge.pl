@@ -16,6 +16,7 @@ and comes back as plain data (integers, atoms and lists).
 :- use_module(library(time), [alarm/4, install_alarm/2, uninstall_alarm/1, remove_alarm/1]).
 :- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(apply), [foldl/4, foldl/5, maplist/4]).
+:- use_module(library(readutil), [read_file_to_string/3]).
 
 :- dynamic captured/3.                  % Kind, Location, Message
 
@@ -153,8 +154,10 @@ collect(Vars, Goal, Seconds-Guard, Inferences, Rows, Wide, Status, Message) :-
 %
 %   Call Goal once, stopped with the exception `time_limit_exceeded` once
 %   it has taken Seconds of this thread's CPU time, or with
-%   `wall_limit_exceeded` once Guard seconds of wall time have passed
-%   (the guard against a goal that sleeps or waits). An alarm looks at the
+%   `wall_limit_exceeded` once Guard seconds of wall time have passed,
+%   less those this thread waited, ready to run, for a processor
+%   (guard_clock/1: the guard against a goal that sleeps or waits, not one
+%   kept waiting on a busy machine). An alarm looks at the
 %   clocks when the CPU limit could first be reached (CPU time never runs
 %   ahead of the wall clock), and again as late as it can each time it
 %   was not: a loaded machine costs a few more looks, an idle one none.
@@ -162,7 +165,7 @@ collect(Vars, Goal, Seconds-Guard, Inferences, Rows, Wide, Status, Message) :-
 
 call_with_cpu_limit(Seconds, Guard, Goal) :-
     statistics(cputime, Cpu0),
-    get_time(Wall0),
+    guard_clock(Wall0),
     CpuEnd is Cpu0 + Seconds,
     WallEnd is Wall0 + Guard,
     First is max(min(Seconds, Guard), 0.001),
@@ -175,7 +178,7 @@ call_with_cpu_limit(Seconds, Guard, Goal) :-
 
 clock_due(CpuEnd, WallEnd) :-
     statistics(cputime, Cpu),
-    get_time(Wall),
+    guard_clock(Wall),
     (   Cpu >= CpuEnd
     ->  throw(time_limit_exceeded)
     ;   Wall >= WallEnd
@@ -185,6 +188,20 @@ clock_due(CpuEnd, WallEnd) :-
         uninstall_alarm(Alarm),
         install_alarm(Alarm, Next)
     ).
+
+%!  guard_clock(-Seconds) is det.
+%
+%   The wall clock less the seconds this thread has waited, ready to run,
+%   for a processor (Linux's run-queue delay, from
+%   /proc/thread-self/schedstat; none counted where there is no such file).
+
+guard_clock(Seconds) :-
+    get_time(Wall),
+    catch(( read_file_to_string('/proc/thread-self/schedstat', Text, []),
+            split_string(Text, " ", " \n", [_, Waited|_]),
+            number_string(Nanoseconds, Waited)
+          ), _, Nanoseconds = 0),
+    Seconds is Wall - Nanoseconds / 1.0e9.
 
 counted_collect(Vars, Goal, Inferences, Found, Status) :-
     (   Inferences > 0

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from pysolve.budget import guard_words, time_limit, wall_guard, work_clock
+from pysolve.budget import GuardClock, guard_words, starved_seconds, time_limit, wall_guard, work_clock
 from pysolve.errors import SearchLimitExceeded
 
 T = TypeVar("T")
@@ -46,7 +46,7 @@ class _Alarms:
     def __init__(self, seconds: float, what: str) -> None:
         self.seconds, self.what = seconds, what
         self.running, self.raised = False, False
-        self.started = work_clock()
+        self.started, self.clock = work_clock(), GuardClock()
 
     @contextlib.contextmanager
     def armed(self) -> Iterator[None]:
@@ -77,7 +77,12 @@ class _Alarms:
         self.stop(f"{self.what} passed its time limit of {self.seconds:g} s")
 
     def guard(self, signum: int, frame: Any) -> None:
-        """SIGALRM: the wall-clock guard passed."""
+        """SIGALRM: raise when the wall-clock guard passed on its clock (the time the thread waited for a
+        processor left out), else ask for the rest of it."""
+        left = wall_guard(self.seconds) - self.clock.seconds()
+        if left > 0:
+            signal.setitimer(signal.ITIMER_REAL, left)
+            return
         self.stop(f"{self.what} passed its {guard_words(self.seconds)}")
 
     def stop(self, reason: str) -> None:
@@ -98,16 +103,23 @@ def _in_a_thread(function: Callable[[], T], seconds: float, what: str) -> T:
     """`function()` run in a daemon thread and waited for until the wall-clock guard of `seconds`, when it is
     reported out of time and left to run (no signal can stop it there)."""
     outcome: list[Any] = []
+    native: list[int] = []
 
     def run() -> None:
+        native.append(threading.get_native_id())
         try:
             outcome.append((True, function()))
         except BaseException as error:  # handed to the caller, whatever it is
             outcome.append((False, error))
 
     worker = threading.Thread(target=run, name=f"pysolve bounded {what}", daemon=True)
+    started = time.perf_counter()
     worker.start()
-    worker.join(wall_guard(seconds))
+    left = wall_guard(seconds)
+    while left > 0 and worker.is_alive():  # the guard's clock: the time the worker waited for a processor left out
+        worker.join(left)
+        starved = starved_seconds(f"/proc/self/task/{native[0]}/schedstat") if native else 0.0
+        left = wall_guard(seconds) - (time.perf_counter() - started - starved)
     if not outcome:
         raise SearchLimitExceeded(f"{what} passed its {guard_words(seconds)}")
     returned, value = outcome[0]

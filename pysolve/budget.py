@@ -4,8 +4,11 @@ Time is counted on the clock of the work: the CPU time of the thread doing
 the search (`time.thread_time`), so a busy machine slows an answer down but
 does not turn it into `unknown`. The wall clock is only an outer guard
 (`wall_guard`: 5x the limit plus a second) against work that sleeps or
-waits. Prolog searches are bounded inside Prolog instead, on Prolog's own
-CPU clock and the same guard (`bridge.solutions` takes what is left of the
+waits, and it leaves out the time the work's thread waited, ready to run,
+for a processor (`starved_seconds`): on a machine shared by many, the
+guard stops work that sleeps, not work that is kept waiting. Prolog
+searches are bounded inside Prolog instead, on Prolog's own CPU clock and
+the same guard (`bridge.solutions` takes what is left of the
 same budget), since Python cannot interrupt a running Prolog call.
 """
 
@@ -76,9 +79,40 @@ def work_clock() -> float:
     return time.thread_time()
 
 
+SCHEDSTAT = "/proc/thread-self/schedstat"  # Linux: the thread's CPU, run-queue wait and time slices, in ns
+
+
+def starved_seconds(schedstat: str = SCHEDSTAT) -> float:
+    """Seconds the calling thread (or the thread whose `schedstat` file is given) has waited, ready to run,
+    for a processor: Linux's run-queue delay; 0 where the system does not say. The wall-clock guard does not
+    count them."""
+    try:
+        with open(schedstat, "rb") as stats:
+            return int(stats.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class GuardClock:
+    """The wall-clock guard's clock: wall seconds since it started, less those the threads that read it
+    waited for a processor (`starved_seconds`; read from one thread after another, each counts its own)."""
+
+    def __init__(self) -> None:
+        self.started, self.starved = time.perf_counter(), 0.0
+        self._thread, self._mark = threading.get_ident(), starved_seconds()
+
+    def seconds(self) -> float:
+        """The guard's seconds so far."""
+        thread, starved = threading.get_ident(), starved_seconds()
+        if thread == self._thread:
+            self.starved += starved - self._mark
+        self._thread, self._mark = thread, starved
+        return time.perf_counter() - self.started - self.starved
+
+
 def wall_guard(seconds: float) -> float:
-    """Wall seconds after which work with a time limit of `seconds` CPU seconds is stopped anyway: it slept,
-    waited or was starved of the processor for far longer than it worked."""
+    """Wall seconds after which work with a time limit of `seconds` CPU seconds is stopped anyway, those it
+    waited for a processor left out (`GuardClock`): it slept or waited for far longer than it worked."""
     return seconds * GUARD_FACTOR + GUARD_SLACK
 
 
@@ -92,7 +126,7 @@ def guard_words(seconds: float) -> str:
     """The wall-clock guard of a time limit, in words, as a reason ends: why an answer came back as unknown
     although its CPU time was within the limit."""
     return (f"wall-clock guard of {wall_guard(seconds):g} s ({GUARD_FACTOR:g}x its time limit of {seconds:g} s "
-            f"plus {GUARD_SLACK:g} s: the work waited, slept or was starved of the processor)")
+            f"plus {GUARD_SLACK:g} s: the work waited or slept)")
 
 
 def time_limit(seconds: float, what: str = "--seconds") -> float:
@@ -183,7 +217,7 @@ class Budget:
         seconds = time_limit(seconds) if seconds else 0.0
         self.seconds = min(seconds or cap, cap) if cap else seconds
         self.spent = 0
-        self.started = time.perf_counter()
+        self.guard = GuardClock()
         self._thread, self._cpu_started = threading.get_ident(), work_clock()
         self._stride, self._next_look, self._last_look = 1, 1, self._cpu_started
         self.steps, self._next_step = 0, 1  # work that is no node (`step`), looked at by the same stride
@@ -232,7 +266,7 @@ class Budget:
             return
         if used > self.seconds:
             raise SearchLimitExceeded(f"{self.label} passed its time limit of {self.seconds:g} s")
-        if time.perf_counter() - self.started > wall_guard(self.seconds):
+        if self.guard.seconds() > wall_guard(self.seconds):
             raise SearchLimitExceeded(f"{self.label} passed its {guard_words(self.seconds)}")
 
     def remaining(self) -> float:
@@ -245,11 +279,11 @@ class Budget:
         return max(self.seconds - self.cpu_seconds(), 0.0)
 
     def wall_remaining(self) -> float:
-        """Wall seconds left before the budget's guard (`wall_guard`); the guard of DEFAULT_SECONDS when
-        unbounded."""
+        """Seconds left on the guard's clock before the budget's guard (`wall_guard`); the guard of
+        DEFAULT_SECONDS when unbounded."""
         if not self.seconds:
             return wall_guard(DEFAULT_SECONDS)
-        return max(wall_guard(self.seconds) - (time.perf_counter() - self.started), 0.0)
+        return max(wall_guard(self.seconds) - self.guard.seconds(), 0.0)
 
     def tick(self) -> Any:
         """A miniKanren goal that spends one node of this budget and succeeds once."""
