@@ -23,6 +23,7 @@ from pysolve.parallel import count_in_parts
 from pysolve.paths import data_dir
 from pysolve.puzzle import SOLVED, UNKNOWN
 from pysolve.squares import model as squares
+from pysolve.squares import python as squares_python
 from pysolve.squares.generate import generate as generate_squares
 from pysolve.squares.puzzle import PUZZLE as SQUARES
 from pysolve.sudoku import generate as sudoku_generate
@@ -279,3 +280,11 @@ def test_a_part_gets_half_a_workers_share_of_the_estimated_work_as_its_slice():
     assert parallel._slice(counted, 0, 16) == parallel.MIN_SLICE
     given_back = parallel.PartCount(UNKNOWN, 0, "", 0.1, 0.5, sliced=True)  # its CPU counts, not its mean
     assert parallel._slice([*counted, given_back], 4, 2) == pytest.approx((1.1 + 0.3 * 4) / 2 / 2)
+
+
+def test_a_halves_count_runs_as_one_search_and_its_parts_add_up_all_the_same():
+    question = squares.Question(squares.load("eternity-4x4"), squares.COUNT)
+    assert squares_python.search(question) == "halves"
+    asked = count_in_parts(SQUARES, question, "python", workers=2, probe=0)
+    assert asked.stats["ran_on"] == "this process" and "parts would each do again" in asked.stats["serially"]
+    assert count_in_parts(SQUARES, question, "python").count == asked.count > 0  # in turn here, row by row
