@@ -22,9 +22,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -43,8 +42,7 @@ runpy.run_module("pysolve.cli", run_name="__main__")
 """
 
 
-@dataclass
-class Run:
+class Run(NamedTuple):
     """One command's run: its output, wall seconds, its own CPU seconds and those of the processes it started."""
 
     out: str

@@ -17,6 +17,7 @@ import copy
 import io
 import json
 import os
+import re
 import resource
 import signal
 import socket
@@ -510,10 +511,10 @@ def test_more_workers_than_help_start_no_more_processes_than_cores(capsys: pytes
     code, out, err, seconds = run(["solve", "sudoku", str(data_dir() / "sudoku" / "easy.txt"), "--index", "1",
                                    "--count", "2", "--backend", "python", "--workers", "1000", "--json"], capsys)
     assert code == 0, err
-    stats = json.loads(out)["stats"]
-    ran = f"{min(cores, stats['parts'])} process"
-    assert stats["ran_on"].startswith(ran) and stats["ran_on"].endswith("(of 1000 asked: at most one per core and "
-                                                                         "per part)")
+    stats = json.loads(out)["stats"]  # answered by the one search tried while the pool started, or in parts
+    ran = re.search(r"(\d+) process(es)? \(of 1000 asked: at most one per core and per task\)",
+                    stats.get("serially", stats["ran_on"]))
+    assert ran is not None and 1 <= int(ran[1]) <= cores, stats
     assert seconds < 15
     code, _, err, seconds = run(["azul", "simulate", "--games", "3", "--workers", "1000"], capsys)
     assert code == 0 and seconds < 15, err

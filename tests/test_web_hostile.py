@@ -497,8 +497,9 @@ def test_searches_in_a_worker_are_capped_and_stop_once_abandoned() -> None:
 
 ROOT = Path(__file__).resolve().parent.parent
 READABLE = [data_dir(), ROOT / "pysolve", ROOT / "prolog", Path(sys.prefix), Path(sys.base_prefix),
-            Path(tempfile.gettempdir()) / "pysolve-upload-"]
-# what the server may open: shipped instances, uploads, its own code, pages and Prolog files, Python's library
+            Path(tempfile.gettempdir()) / "pysolve-upload-", Path(budget.SCHEDSTAT)]
+# what the server may open: shipped instances, uploads, its own code, pages and Prolog files, Python's library,
+# and how long its thread waited for a processor (the wall-clock guard's clock)
 
 
 class Reads:
