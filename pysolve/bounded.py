@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from pysolve.budget import GuardClock, guard_words, starved_seconds, time_limit, wall_guard, work_clock
+from pysolve.budget import GuardClock, guard_words, time_limit, wall_guard, work_clock
 from pysolve.errors import SearchLimitExceeded
 
 T = TypeVar("T")
@@ -104,22 +104,24 @@ def _in_a_thread(function: Callable[[], T], seconds: float, what: str) -> T:
     reported out of time and left to run (no signal can stop it there)."""
     outcome: list[Any] = []
     native: list[int] = []
+    running = threading.Event()
 
     def run() -> None:
         native.append(threading.get_native_id())
+        running.set()
         try:
             outcome.append((True, function()))
         except BaseException as error:  # handed to the caller, whatever it is
             outcome.append((False, error))
 
     worker = threading.Thread(target=run, name=f"pysolve bounded {what}", daemon=True)
-    started = time.perf_counter()
     worker.start()
+    running.wait()
+    clock = GuardClock(f"/proc/self/task/{native[0]}/schedstat")  # the time the worker waited for a processor left out
     left = wall_guard(seconds)
-    while left > 0 and worker.is_alive():  # the guard's clock: the time the worker waited for a processor left out
+    while left > 0 and worker.is_alive():
         worker.join(left)
-        starved = starved_seconds(f"/proc/self/task/{native[0]}/schedstat") if native else 0.0
-        left = wall_guard(seconds) - (time.perf_counter() - started - starved)
+        left = wall_guard(seconds) - clock.seconds()
     if not outcome:
         raise SearchLimitExceeded(f"{what} passed its {guard_words(seconds)}")
     returned, value = outcome[0]

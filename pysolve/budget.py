@@ -94,20 +94,27 @@ def starved_seconds(schedstat: str = SCHEDSTAT) -> float:
 
 
 class GuardClock:
-    """The wall-clock guard's clock: wall seconds since it started, less those the threads that read it
-    waited for a processor (`starved_seconds`; read from one thread after another, each counts its own)."""
+    """The wall-clock guard's clock: wall seconds since it started, less those the work waited for a processor
+    (`starved_seconds`). `schedstat` names the thread or process doing the work (a child's
+    /proc/PID/schedstat); without it, the threads that read the clock count their own waits, one after
+    another."""
 
-    def __init__(self) -> None:
+    def __init__(self, schedstat: str | None = None) -> None:
+        self.schedstat = schedstat
         self.started, self.starved = time.perf_counter(), 0.0
-        self._thread, self._mark = threading.get_ident(), starved_seconds()
+        self._thread, self._mark = threading.get_ident(), self._waited()
 
     def seconds(self) -> float:
         """The guard's seconds so far."""
-        thread, starved = threading.get_ident(), starved_seconds()
-        if thread == self._thread:
-            self.starved += starved - self._mark
-        self._thread, self._mark = thread, starved
+        thread, waited = threading.get_ident(), self._waited()
+        if self.schedstat or thread == self._thread:
+            self.starved += waited - self._mark
+        self._thread, self._mark = thread, waited
         return time.perf_counter() - self.started - self.starved
+
+    def _waited(self) -> float:
+        """The seconds the work has waited for a processor so far, as its schedstat file says."""
+        return starved_seconds(self.schedstat or SCHEDSTAT)
 
 
 def wall_guard(seconds: float) -> float:

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import bridge, memory
-from pysolve.budget import DEFAULT_SECONDS, guard_words, starved_seconds, time_limit, wall_guard
+from pysolve.budget import DEFAULT_SECONDS, GuardClock, guard_words, time_limit, wall_guard
 from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesRefused
 from pysolve.paths import rule_base_dir
 
@@ -247,19 +247,14 @@ class Child:
 
     def read_line(self, wait: float) -> bytes | None:
         """The next reply line, at most `wait` seconds away on the guard's clock (the time the child waited
-        for a processor left out: `budget.starved_seconds`), None when the time is up; b"" when the child
+        for a processor left out: `budget.GuardClock`), None when the time is up; b"" when the child
         closed its end of the pipe (it ended)."""
-        schedstat = f"/proc/{self.process.pid}/schedstat"
-        started, starved = time.monotonic(), starved_seconds(schedstat)
-        deadline = started + wait
+        clock = GuardClock(f"/proc/{self.process.pid}/schedstat")
         poller = select.poll()  # not select.select: a busy process (the web server) may hold fds past 1024
         poller.register(self.replies, select.POLLIN)
         chunks = [self.buffer]
         while b"\n" not in chunks[-1]:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                deadline = started + wait + starved_seconds(schedstat) - starved
-                left = deadline - time.monotonic()
+            left = wait - clock.seconds()
             if left <= 0:
                 return None
             if not poller.poll(min(math.ceil(left * 1000), POLL_MOST)):
