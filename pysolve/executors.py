@@ -27,7 +27,7 @@ from concurrent.futures import process as process_module
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from pysolve.errors import InputError
+from pysolve.errors import InputError, PysolveError
 from pysolve.files import excerpt
 
 T = TypeVar("T")
@@ -95,7 +95,8 @@ def _start_worker(warm: Warm) -> None:
     through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if warm:
-        warm[0](*warm[1:])
+        with contextlib.suppress(PysolveError):  # a back end that cannot start: the parent says so, in one line
+            warm[0](*warm[1:])
 
 
 @contextlib.contextmanager

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import subprocess
+import sys
 
 import distributed
 import pytest
@@ -288,3 +291,12 @@ def test_a_halves_count_runs_as_one_search_and_its_parts_add_up_all_the_same():
     asked = count_in_parts(SQUARES, question, "python", workers=2, probe=0)
     assert asked.stats["ran_on"] == "this process" and "parts would each do again" in asked.stats["serially"]
     assert count_in_parts(SQUARES, question, "python").count == asked.count > 0  # in turn here, row by row
+
+
+def test_a_back_end_that_cannot_start_in_the_workers_is_one_line_and_exit_2():
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", "solve", "squares", "eternity-6x6", "--count",
+                           "--backend", "prolog", "--workers", "2"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYSOLVE_NO_PROLOG": "1"})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("pysolve: error: back end 'prolog' is unavailable: SWI-Prolog is hidden by "
+                           "PYSOLVE_NO_PROLOG=1\n")  # the workers, which cannot start it either, print nothing
