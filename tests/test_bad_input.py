@@ -402,12 +402,10 @@ def test_a_full_disk_leaves_the_old_log_and_no_part(tmp_path: Path) -> None:
                                            ("while the log is written", 300)])  # 11 MB of log
 def test_ctrl_c_leaves_no_log_and_no_part(moment: str, games: int, tmp_path: Path) -> None:
     run_ = simulate(tmp_path, games)
-    deadline = time.monotonic() + 120
     if moment == "while the games are played":
         time.sleep(1.5)
     else:
         while not [p for p in tmp_path.iterdir() if p.name.endswith(".part")] and run_.poll() is None:
-            assert time.monotonic() < deadline
             time.sleep(0.002)
     run_.send_signal(signal.SIGINT)
     _, err = run_.communicate(timeout=60)

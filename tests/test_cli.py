@@ -211,8 +211,7 @@ class Dropped:
 
 try:
     Dropped()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:  # work that checks no budget
+    while time.process_time() < 10:  # work that checks no budget
         sum(range(1000))
     print("the interrupt was lost")
 except KeyboardInterrupt:
