@@ -1,12 +1,18 @@
 # Two commands for a fresh machine: `make demo` and `make test`.
 # Both set everything up first (SWI-Prolog and Chromium when root and missing, .venv, the
 # package with its test extras); running them again is quick and harmless.
+# While working: `make test-fast` (the unit layer, about a minute) and `make lint`.
 
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
+FAST    := not slow and not browser and not subprocess
 
-.PHONY: setup prolog browser demo test bench clean
+# Compiled modules are kept (some machines set PYTHONDONTWRITEBYTECODE): without them every test run and every
+# CLI the tests start compiles pysolve again, and pytest rewrites the asserts of every module it imports.
+unexport PYTHONDONTWRITEBYTECODE
+
+.PHONY: setup prolog browser demo test test-fast lint bench clean
 
 setup: prolog browser $(STAMP)
 
@@ -24,10 +30,17 @@ $(STAMP): pyproject.toml
 demo: setup
 	$(VENV)/bin/pysolve demo
 
-test: setup
+test: setup lint
 	$(PYTHON) -m pytest -q
 	@echo "--- again with SWI-Prolog hidden (PYSOLVE_NO_PROLOG=1): kanren and python must carry everything"
 	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -p no:cacheprovider
+
+test-fast: setup
+	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes
+
+lint: setup
+	$(VENV)/bin/ruff check pysolve tests bench examples
+	$(PYTHON) -m mypy
 
 bench: setup
 	$(PYTHON) bench/run.py

@@ -6,7 +6,8 @@ One process holds one SWI-Prolog engine, and pysolve asks it under one lock
 and answers each query (`bridge.Asked`) on an idle one: requests run side by
 side up to the workers. Every worker runs under a memory bound; a query runs
 under its CPU limit and wall-clock guard inside Prolog as always, and the
-pool adds its own guard from outside: a worker that does not answer by then,
+pool adds its own guard from outside (a `budget.GuardClock` on the worker's
+schedstat, its waits for a processor left out): a worker that does not answer by then,
 or whose request was abandoned (`budget.serving`'s event: its client went
 away), is killed and replaced, and nothing else stops. `bridge.answer_on`
 hands the bridge a pool.
@@ -125,13 +126,12 @@ class EnginePool:
         """The worker's reply, looked for every POLL seconds; raises when the request is abandoned, the worker
         passes the query's guard (plus MARGIN) or dies."""
         _, gone = budget.request_bounds()
-        waited = 0.0
+        clock = budget.GuardClock(f"/proc/{worker.process.pid}/schedstat")  # the worker's waits for a core left out
         while not worker.connection.poll(POLL):
-            waited += POLL
             if gone is not None and gone.is_set():
                 raise SearchLimitExceeded(f"Prolog goal {asked.goal!r} was stopped: the request that asked for it "
                                           "was abandoned")
-            if waited > asked.guard + MARGIN:
+            if clock.seconds() > asked.guard + MARGIN:
                 raise SearchLimitExceeded(f"Prolog goal {asked.goal!r} passed its "
                                           f"{budget.guard_words(asked.seconds)}")
         try:

@@ -6,11 +6,21 @@ ends, or kanren and python when PYSOLVE_NO_PROLOG hides Prolog on purpose.
 Tests take the `pysolve_backend` fixture (one back end per test instance)
 or `pysolve_backends` (the whole list). SWI-Prolog is a real dependency:
 when it is missing, not hidden, the prolog tests fail loudly.
+
+The suite has layers (markers in pyproject.toml): `make test-fast` leaves out
+the `slow`, `browser` and `subprocess` tests and runs with `--no-processes`,
+under which a test that starts a process (the CLI, SWI-Prolog, a pool's
+worker) fails, naming the marker it lacks, so the fast layer stays fast.
 """
 
 from __future__ import annotations
 
 import gc
+import multiprocessing.process
+import os
+import subprocess
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -37,3 +47,32 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     triggers it, which a test holding a 0.5 s search to its CPU budget would count as the search's."""
     gc.collect()
     gc.freeze()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--no-processes", action="store_true",
+                     help="fail a test that starts a process unless it is marked subprocess (make test-fast)")
+
+
+class StartsAProcess(Exception):
+    """A test of the fast layer started a process."""
+
+
+def refused(start: Callable[..., Any], what: str) -> Callable[..., Any]:
+    """`start`, failing instead with StartsAProcess."""
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise StartsAProcess(f"this test starts {what}: mark it @pytest.mark.subprocess (or slow) to keep it out "
+                             f"of the fast layer")
+    refuse.__wrapped__ = start  # type: ignore[attr-defined]
+    return refuse
+
+
+@pytest.fixture(autouse=True)
+def _no_processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under --no-processes, starting a process from a test not marked subprocess fails that test."""
+    if not request.config.getoption("--no-processes") or request.node.get_closest_marker("subprocess"):
+        return
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused(subprocess.Popen.__init__, "a program"))
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start",
+                        refused(multiprocessing.process.BaseProcess.start, "a worker process"))
+    monkeypatch.setattr(os, "fork", refused(os.fork, "a forked copy of pytest"))

@@ -21,7 +21,7 @@ from pysolve.engines import EngineDied, EnginePool
 from pysolve.errors import PrologError, SearchLimitExceeded
 from pysolve.pytest_plugin import needs_prolog
 
-pytestmark = needs_prolog
+pytestmark = [needs_prolog, pytest.mark.subprocess]  # an engine pool is worker processes
 
 SPIN = "statistics(cputime, T0), get_time(W0), (between(1, inf, N), statistics(cputime, T), T - T0 > {cpu}, !), " \
        "get_time(W1), current_prolog_flag(pid, Pid)"

@@ -7,7 +7,8 @@
   puzzle -> faces: nothing a back end imports, directly or not, is the
   puzzle or a face (the API, the CLI, the cross-check, the web).
 - Package faces (`__init__.py` below `pysolve/`) import nothing.
-- ruff and mypy are clean at the settings in pyproject.toml.
+- ruff and mypy, clean at the settings in pyproject.toml, are `make lint`'s
+  (which `make test` runs first), not this file's.
 """
 
 from __future__ import annotations
@@ -149,20 +150,7 @@ def test_package_faces_import_nothing(face: str) -> None:
     assert imports == [], f"{face} imports at line {imports[0].lineno}" if imports else ""
 
 
-def tool(*command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
-
-
-def test_ruff_is_clean() -> None:
-    run = tool("ruff", "check", "pysolve", "tests", "bench", "examples")
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
-def test_mypy_is_clean() -> None:
-    run = tool("mypy")  # the files and the strictness are in pyproject.toml
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
+@pytest.mark.subprocess
 @pytest.mark.parametrize("script", sorted(path.name for path in (ROOT / "bench").glob("*.py")))
 def test_a_bench_script_still_imports(script: str) -> None:
     """The benchmarks run once, by hand (`make bench`): that their imports still hold is checked here, so a

@@ -25,7 +25,7 @@ from pysolve import cli, sandbox
 from pysolve.errors import PrologError, RulesCrashed, RulesRefused
 from pysolve.pytest_plugin import needs_prolog
 
-pytestmark = needs_prolog
+pytestmark = [needs_prolog, pytest.mark.subprocess]  # rules of one's own run in a swipl child
 
 WALK = (Path(__file__).parent / "data" / "rules" / "hidato_walk.pl").read_text(encoding="utf-8")
 GOAL = "hidato([[1, 0], [0, 4]], S)"  # a board with two solutions

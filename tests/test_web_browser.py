@@ -29,9 +29,10 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-dev-shm-usage"]  # containers often have a small /dev/shm
 CELL, LABEL = 40, 22  # the tangram board's cell size and row-label width in static/tangram.js
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
-                                reason="no browser: /usr/bin/chromium is missing (`make setup` installs Debian's "
-                                       "chromium when run as root; else apt install chromium)")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(),
+                                 reason="no browser: /usr/bin/chromium is missing (`make setup` installs Debian's "
+                                        "chromium when run as root; else apt install chromium)")]
 
 
 @pytest.fixture(scope="module")
