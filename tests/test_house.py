@@ -160,3 +160,15 @@ def test_a_bench_script_still_imports(script: str) -> None:
              "spec.loader.exec_module(importlib.util.module_from_spec(spec))")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+
+
+WALL_CLOCKS = ("time.monotonic(", "time.perf_counter(", "time.time(", "datetime.now(")
+
+
+def test_no_test_reads_the_wall_clock() -> None:
+    """Tests assert budgets and node counts on the clock of the work, so the suite passes on a busy machine; a
+    hang is pytest-timeout's to end (`@pytest.mark.timeout`), not an assert on the seconds that passed."""
+    readers = [f"{path.name}:{number}" for path in sorted((ROOT / "tests").rglob("*.py"))
+               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if any(clock in line for clock in WALL_CLOCKS) and path.name != "test_house.py"]
+    assert readers == []
