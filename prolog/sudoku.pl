@@ -32,8 +32,8 @@ Three strategies answer solution/3:
 run (pysolve_trace): each value tried is a node labelled `r3c4=7` with the
 move `{"row": 3, "col": 4, "value": 7}`; a node fails when propagation
 breaks a rule (`fast`) or when the next empty cell has no value left
-(`plain`). The untraced clauses are left as they were, so that they keep
-their speed.
+(`plain`). Each search is written once (pysolve_traced): the untraced one
+compiles to the clauses it would be without a trace, at the same speed.
 */
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, transpose/2,
@@ -44,10 +44,13 @@ their speed.
 :- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
 :- use_module(pysolve_bits, [bit_member/2]).
-:- use_module(pysolve_trace, [trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
+:- use_module(pysolve_trace, [trace_enter/4, trace_root/1]).
+:- use_module(pysolve_traced, [traceable/1]).
 :- use_module(library(ordsets), [ord_del_element/3, ord_union/2]).
 
 :- set_prolog_flag(optimise, true).   % compile the propagation's arithmetic inline (file-local)
+
+:- traceable([fill/2, propagating_search/4]).
 
 %!  box_shape(?Size, ?BoxRows, ?BoxColumns) is nondet.
 %
@@ -185,7 +188,7 @@ search(plain, Size, Cells, Units) :-
 search(traced(plain), Size, Cells, Units) :-
     plain_entries(Size, Cells, Units, Values, Entries),
     trace_root(Root),
-    traced_fill(Entries, Values, Root).
+    traced_below(Root, fill(Entries, Values)).
 
 % plain_entries(+Size, +Cells, +Units, -Values, -Entries): the values 1..Size
 % and the cells in reading order (cell_entries/6); fails when a unit repeats
@@ -217,44 +220,28 @@ row_entries([V|Vs], Row, [Column|Columns], Boxes, Shape, R, C, [cell(V, Row, Col
     row_entries(Vs, Row, Columns, Boxes, Shape, R, C1, Entries, Rest).
 
 % fill(+Entries, +Values): give each empty cell, in order, a value its
-% row, column and box do not hold.
-fill([], _).
-fill([cell(V, Row, Column, Box, _)|Entries], Values) :-
+% row, column and box do not hold. Recorded: each value placed a node, a
+% dead end where an empty cell has no value left.
+fill([], _) :-
+    trace_solved.
+fill([cell(V, Row, Column, Box, At)|Entries], Values) :-
     (   integer(V)
     ->  true
-    ;   member(Value, Values),
-        absent(Value, Row),
-        absent(Value, Column),
-        absent(Value, Box),
-        V = Value
+    ;   trace_some(( member(Value, Values),
+                     absent(Value, Row),
+                     absent(Value, Column),
+                     absent(Value, Box) )),
+        V = Value,
+        trace_node(placed(At, Value))
     ),
     fill(Entries, Values).
 
 absent(Value, Unit) :-
     \+ ( member(Cell, Unit), Cell == Value ).
 
-% traced_fill(+Entries, +Values, +Node): fill/2 recorded below Node: each
-% value placed a node, a dead end where an empty cell has no value left.
-traced_fill([], _, Node) :-
-    trace_solution(Node).
-traced_fill([cell(V, Row, Column, Box, R-C)|Entries], Values, Node) :-
-    (   integer(V)
-    ->  traced_fill(Entries, Values, Node)
-    ;   \+ ( member(Value, Values), absent(Value, Row), absent(Value, Column), absent(Value, Box) )
-    ->  trace_fail(Node),
-        fail
-    ;   member(Value, Values),
-        absent(Value, Row),
-        absent(Value, Column),
-        absent(Value, Box),
-        V = Value,
-        placed(R, C, Value, Node, Child),
-        traced_fill(Entries, Values, Child)
-    ).
-
-% placed(+Row, +Column, +Value, +Node, -Child): Child, below Node, is Value
-% placed at Row, Column (from 1), as the trace says it.
-placed(R, C, Value, Node, Child) :-
+% placed(+At, +Value, +Node, -Child): Child, below Node, is Value placed at
+% At, Row-Column (from 1), as the trace says it.
+placed(R-C, Value, Node, Child) :-
     format(atom(Label), "r~wc~w=~w", [R, C, Value]),
     trace_enter(Label, [row=R, col=C, value=Value], Node, Child).
 
@@ -309,55 +296,39 @@ masks_search(Mode, Size, Cells) :-
     maplist(start_mask(Full), Values, MaskList),
     Masks =.. [masks|MaskList],
     findall(Cell, ( nth1(Cell, Values, Value), integer(Value) ), Givens),
-    (   Mode == traced
-    ->  trace_root(Root),
-        traced_search(Geometry, Masks, Givens, AllUnits, Size, Root)
-    ;   propagating_search(Geometry, Masks, Givens, AllUnits)
-    ),
+    trace_search(( Mode == traced, trace_root(Root) ), Root,
+                 propagating_search(Geometry, Masks, Givens, AllUnits)),
     Masks =.. [_|Found],
     maplist(mask_value, Found, Values).
 
 % propagating_search(+Geometry, !Masks, +Singles, +Changed): propagate from
 % the cells just left one candidate (Singles) and the units whose cells
 % changed (Changed, a bit set), then branch on the first cell with the
-% fewest candidates, smallest value first.
+% fewest candidates, smallest value first. Recorded: each value tried a
+% node, a dead end where propagation breaks a rule.
 propagating_search(Geometry, Masks, Singles, Changed) :-
-    propagate(Singles, Changed, Geometry, Masks),
+    trace_checked(propagate(Singles, Changed, Geometry, Masks)),
     functor(Masks, _, Count),
     fewest_candidates(1, Count, Masks, 0, 99, Cell),
     (   Cell =:= 0
-    ->  true
+    ->  trace_solved
     ;   arg(Cell, Masks, Mask),
         bit_member(Bit, Mask),
         setarg(Cell, Masks, Bit),
+        trace_node(cell_placed(Geometry, Cell, Bit)),
         Geometry = geometry(_, _, UnitsOf, _, _),
         arg(Cell, UnitsOf, Units),
         propagating_search(Geometry, Masks, [Cell], Units)
     ).
 
-% traced_search(+Geometry, !Masks, +Singles, +Changed, +Size, +Node):
-% propagating_search/4 recorded below Node, each value tried a node, a
-% failure where propagation breaks a rule.
-traced_search(Geometry, Masks, Singles, Changed, Size, Node) :-
-    (   propagate(Singles, Changed, Geometry, Masks)
-    ->  functor(Masks, _, Count),
-        fewest_candidates(1, Count, Masks, 0, 99, Cell),
-        (   Cell =:= 0
-        ->  trace_solution(Node)
-        ;   arg(Cell, Masks, Mask),
-            bit_member(Bit, Mask),
-            setarg(Cell, Masks, Bit),
-            R is (Cell - 1) // Size + 1,
-            C is (Cell - 1) mod Size + 1,
-            Value is msb(Bit) + 1,
-            placed(R, C, Value, Node, Child),
-            Geometry = geometry(_, _, UnitsOf, _, _),
-            arg(Cell, UnitsOf, Units),
-            traced_search(Geometry, Masks, [Cell], Units, Size, Child)
-        )
-    ;   trace_fail(Node),
-        fail
-    ).
+% cell_placed(+Geometry, +Cell, +Bit, +Node, -Child): Child, below Node, is
+% the value of Bit placed on Cell (numbered in reading order from 1).
+cell_placed(geometry(_, _, _, Full, _), Cell, Bit, Node, Child) :-
+    Size is msb(Full) + 1,
+    R is (Cell - 1) // Size + 1,
+    C is (Cell - 1) mod Size + 1,
+    Value is msb(Bit) + 1,
+    placed(R-C, Value, Node, Child).
 
 % fewest_candidates(+Cell, +Count, +Masks, +Best0, +Fewest0, -Best): the
 % first cell from Cell on with the fewest candidates above one (two end the
