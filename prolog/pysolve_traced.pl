@@ -228,29 +228,35 @@ traced_body(Goal, Module, Node0, Node, Traced) :-
 traced_body(Goal, _, Node, Node, Goal).
 
 %   branches(+Pairs, +Module, +Node0, -Node): each Branch-Traced of Pairs
-%   recorded from Node0; where the branches end below different nodes,
-%   each ends by unifying its node with Node.
+%   recorded from Node0. A branch that enters a node ends below the node
+%   Node names (the same variable, bound by its last call); one that enters
+%   none, where another does, unifies Node0 with Node at its end.
 
 branches(Pairs, Module, Node0, Node) :-
-    maplist_branch(Pairs, Module, Node0, Ends, Goals),
+    branch_goals(Pairs, Module, Node0, Ends, Goals),
     (   forall(member(End, Ends), End == Node0)
     ->  Node = Node0,
-        bind_plain(Pairs, Goals)
-    ;   bind_joined(Pairs, Goals, Ends, Node)
+        same_goals(Pairs, Goals)
+    ;   joined_goals(Pairs, Goals, Ends, Node0, Node)
     ).
 
-maplist_branch([], _, _, [], []).
-maplist_branch([Branch-_|Pairs], Module, Node0, [End|Ends], [Goal|Goals]) :-
+branch_goals([], _, _, [], []).
+branch_goals([Branch-_|Pairs], Module, Node0, [End|Ends], [Goal|Goals]) :-
     traced_body(Branch, Module, Node0, End, Goal),
-    maplist_branch(Pairs, Module, Node0, Ends, Goals).
+    branch_goals(Pairs, Module, Node0, Ends, Goals).
 
-bind_plain([], []).
-bind_plain([_-Goal|Pairs], [Goal|Goals]) :-
-    bind_plain(Pairs, Goals).
+same_goals([], []).
+same_goals([_-Goal|Pairs], [Goal|Goals]) :-
+    same_goals(Pairs, Goals).
 
-bind_joined([], [], [], _).
-bind_joined([_-(Goal, End = Node)|Pairs], [Goal|Goals], [End|Ends], Node) :-
-    bind_joined(Pairs, Goals, Ends, Node).
+joined_goals([], [], [], _, _).
+joined_goals([_-Joined|Pairs], [Goal|Goals], [End|Ends], Node0, Node) :-
+    (   End == Node0
+    ->  Joined = (Goal, Node0 = Node)
+    ;   End = Node,
+        Joined = Goal
+    ),
+    joined_goals(Pairs, Goals, Ends, Node0, Node).
 
 %   traced_goal(+Goal, +Module, ?Node0, ?Node, -Traced): the call of Goal's
 %   recorded variant (traced_Name, the nodes added).

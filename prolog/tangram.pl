@@ -35,7 +35,8 @@ breadth-first with a queue), or (strategy `cell`) cover the first free cell
 with each unused piece in turn.
 
 When a trace is open (pysolve_trace.pl), the searches for tilings record
-themselves (a traced variant, chosen once per search): a node per
+themselves (the recorded variant pysolve_traced compiles from the one
+search, chosen once per search): a node per
 placement, labelled `piece P at (X, Y) WxH` with the placement as its
 `move`, below the placement before it; the placement that completes a
 tiling is a solution, one after which the next piece (or the first free
@@ -56,6 +57,9 @@ The classic instance, counted:
 :- use_module(library(lists), [append/2, append/3, clumped/2, intersection/3, member/2, numlist/3, reverse/2,
                                 select/3]).
 :- use_module(pysolve_trace, [trace_active/0, trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
+:- use_module(pysolve_traced, [traceable/1]).
+
+:- traceable([strategy_fill/4, place_all/3, cover/3]).
 :- use_module(library(yall), [(>>)/4]).
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
@@ -242,9 +246,11 @@ step(Placement, Free0, Free) :-
     option(Placement, Free0, Mask),
     Free is Free0 xor Mask.
 
-place_all([], _, []).
+place_all([], _, []) :-
+    trace_solved.
 place_all([Piece|Pieces], Free0, [[Piece|Where]|Placements]) :-
-    step([Piece|Where], Free0, Free),
+    trace_some(step([Piece|Where], Free0, Free)),
+    trace_node(placement_node([Piece|Where])),
     place_all(Pieces, Free, Placements).
 
 %!  tiling(+Strategy, +Order, +Placed, -Tiling) is nondet.
@@ -279,65 +285,30 @@ search_start(Strategy, Order, Placed, Free) :-
     free_cells(Placed, Free).
 
 fill(Strategy, Order, Free, Placements) :-
-    (   trace_active
-    ->  trace_root(Root),
-        traced_fill(Strategy, Order, Free, Root, Placements)
-    ;   untraced_fill(Strategy, Order, Free, Placements)
-    ).
+    trace_search(( trace_active, trace_root(Root) ), Root,
+                 strategy_fill(Strategy, Order, Free, Placements)).
 
-untraced_fill(dfs, Order, Free, Placements) :-
+%   strategy_fill(+Strategy, +Order, +Free, -Placements): the search of
+%   Strategy; recorded (pysolve_traced): each placement a node, a dead end
+%   where the next piece has no place.
+
+strategy_fill(dfs, Order, Free, Placements) :-
     place_all(Order, Free, Placements).
-untraced_fill(cell, Pieces, Free, Placements) :-
+strategy_fill(cell, Pieces, Free, Placements) :-
     cover(Free, Pieces, Placements).
 
 cover(Free, Pieces, Placements) :-
     (   Free =:= 0
-    ->  Pieces = [], Placements = []
+    ->  Pieces = [], Placements = [],
+        trace_solved
     ;   Anchor is lsb(Free),
-        select(Piece, Pieces, Rest),
-        slot(Piece, Anchor, X, Y, W, H, Mask),
-        Free /\ Mask =:= Mask,
+        trace_some(( select(Piece, Pieces, Rest),
+                     slot(Piece, Anchor, X, Y, W, H, Mask),
+                     Free /\ Mask =:= Mask )),
         Free1 is Free xor Mask,
         Placements = [[Piece, X, Y, W, H]|More],
+        trace_node(placement_node([Piece, X, Y, W, H])),
         cover(Free1, Rest, More)
-    ).
-
-%   traced_fill(+Strategy, +Order, +Free, +Parent, -Placements): fill/4,
-%   recorded below the node Parent.
-
-traced_fill(dfs, Order, Free, Parent, Placements) :-
-    traced_place_all(Order, Free, Parent, Placements).
-traced_fill(cell, Pieces, Free, Parent, Placements) :-
-    traced_cover(Free, Pieces, Parent, Placements).
-
-traced_place_all([], _, Node, []) :-
-    trace_solution(Node).
-traced_place_all([Piece|Pieces], Free0, Parent, [Placement|Placements]) :-
-    Placement = [Piece|_],
-    (   step(Placement, Free0, Free)
-    *-> placement_node(Placement, Parent, Node),
-        traced_place_all(Pieces, Free, Node, Placements)
-    ;   trace_fail(Parent),
-        fail
-    ).
-
-traced_cover(Free, Pieces, Parent, Placements) :-
-    (   Free =:= 0,
-        Pieces == []
-    ->  Placements = [],
-        trace_solution(Parent)
-    ;   Anchor is lsb(Free),
-        (   select(Piece, Pieces, Rest),
-            slot(Piece, Anchor, X, Y, W, H, Mask),
-            Free /\ Mask =:= Mask
-        *-> Placement = [Piece, X, Y, W, H],
-            placement_node(Placement, Parent, Node),
-            Free1 is Free xor Mask,
-            Placements = [Placement|More],
-            traced_cover(Free1, Rest, Node, More)
-        ;   trace_fail(Parent),
-            fail
-        )
     ).
 
 %   placement_node(+Placement, +Parent, -Node): Placement recorded as a
