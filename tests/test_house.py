@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -172,3 +173,68 @@ def test_no_test_reads_the_wall_clock() -> None:
                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                if any(clock in line for clock in WALL_CLOCKS) and path.name != "test_house.py"]
     assert readers == []
+
+
+# A measured figure (a line count, a time, a speed-up) goes stale the day the code changes; docs/bench.md,
+# written by bench/, holds them, and every other doc says it in words or points there.
+MEASURED = re.compile(
+    r"(?<![\w.:-])\d[\d,]*\s+lines\b(?!\s+of\b)|\|\s*lines\s*\|"  # "156 lines", a table's lines column
+    r"|(?<![\w.:/-])\d+(?:\.\d+)?\s?(?:ms|µs|seconds?|minutes?|hours?)\b"  # "0.4 ms", "20 seconds"
+    r"|(?<![\w.:/-])\d+(?:\.\d+)? s\b|(?<![\w.:/-])\d+\.\d+s\b"  # "42 s", "0.5s" (not `2s`, a wall's code)
+    r"|(?<![\w.:/])~?\d[\d,]*(?:\.\d+)?\s?[x\u00d7](?!\s?\d)(?!\w)")  # a ratio: "1.8x" (not "6x6", "64 x 64")
+# A figure after these words is a rule's limit or a setting, not a measurement.
+BOUND = re.compile(r"(?:at\s+most|within|limit of|guard of|budget of|default|allows|plus|each|every|up to|--[\w-]+[ =])"
+                   r"\s+~?\d[\d.,]*\s?(?:s|ms|seconds?|x)\b|\d[\d.]*\s?(?:s|seconds?) (?:each|a move)\b")
+# Figures that are neither measured nor a bound of the form above, each with why.
+NOT_MEASURED = {
+    r"5x (?:the|its time) limit": "the wall-clock guard's rule (budget.GuardClock)",
+    r"0\.3\s+s\)? of CPU": "PROBE_SECONDS, how long a count is tried alone before it is split",
+    r"10 % and 0\.3 s": "how close to its limit a search must stop (tests/test_busy.py)",
+    r"(?:fichas|squares): \d+x": "the grader's speed bound for a puzzle (its definition)",
+    r"the whole replay in 20 seconds": "what the replay's speed x1 means",
+}
+# Pages whose measured figures still wait to move to docs/bench.md (issue 37): this list only shrinks.
+NOT_YET = ("docs/azul.md", "docs/hidato.md", "docs/squares.md", "docs/sudoku.md", "docs/tangram.md",
+           "pysolve/squares/mrv.py", "pysolve/squares/rows.py")
+
+
+def blank(match: re.Match[str]) -> str:
+    """What a match is replaced by: its line breaks only, so line numbers hold."""
+    return "\n" * match.group().count("\n")
+
+
+def quoted_figures(name: str, text: str) -> list[str]:
+    """The measured figures `text` quotes, as 'name:line: ...'.
+
+    Inline code spans are left out (`mcts:0.5s`, a message quoted), and so are bounds and NOT_MEASURED; a
+    fenced block is read as prose without its fences, so a command's options pass and its output's times
+    do not."""
+    lines = text.splitlines()
+    prose = "\n".join("" if line.lstrip().startswith("```") else line for line in lines)
+    prose = re.sub(r"`[^`\n]*(?:\n[^`\n]*)?`", blank, prose)
+    prose = BOUND.sub(blank, prose)
+    for phrase in NOT_MEASURED:
+        prose = re.sub(phrase, blank, prose)
+    return [f"{name}:{prose.count(chr(10), 0, match.start()) + 1}: {match.group()!r} in "
+            f"{lines[prose.count(chr(10), 0, match.start())].strip()[:100]!r}" for match in MEASURED.finditer(prose)]
+
+
+def documents() -> Iterator[tuple[str, str]]:
+    """Every doc a reader sees, outside docs/bench.md: the pages, the README, the modules' docstrings."""
+    for path in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]:
+        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield str(path.relative_to(ROOT)), ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+
+
+def test_the_figure_check_sees_figures() -> None:
+    quoted = "boards.py (156 lines); it took 0.27 s of CPU, 12.5 ms a move, 1.8x faster than 2 workers"
+    assert len(quoted_figures("x", quoted)) == 4
+    assert quoted_figures("x", "a 6x6 board, at most 8 s each; `--seconds 5`; `mcts:0.5s`; 5x the limit") == []
+
+
+def test_no_doc_quotes_a_measured_figure() -> None:
+    """Line counts, timings and speed-ups live in docs/bench.md only, where bench/ writes them."""
+    found = [figure for name, text in documents() if name != "docs/bench.md" and name not in NOT_YET
+             for figure in quoted_figures(name, text)]
+    assert found == [], "\n".join(found)
