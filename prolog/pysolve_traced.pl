@@ -109,7 +109,9 @@ user:term_expansion(Clause, [Plain, Traced]) :-
     functor(Head, Name, Arity),
     searched(Module, Name, Arity),
     plain_body(Body, PlainBody),
-    clause_term(Head, PlainBody, Plain),
+    clause_term(Head, PlainBody, Named),
+    % fresh variables: a variable only a mark used is no singleton to warn of
+    copy_term(Named, Plain),
     traced_goal(Head, Module, Node0, Node, TracedHead),
     traced_body(Body, Module, Node0, Node1, TracedBody),
     Node1 = Node,

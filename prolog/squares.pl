@@ -33,11 +33,13 @@ the same order. Strategy `mrv` fills the most constrained cell first (see
 mrv_solution/1). Under the eternity rule, halves_count/1 counts the grids
 as top halves joined to bottom halves, both filled by the indexed row order.
 
-solve/3 asked `traced(Strategy)` runs the same search recorded as it runs
-(pysolve_trace): each placement a node labelled `piece 7 turned 1 at
-r1c2`, each complete grid a solution (the `mrv` search: a node fails where
-an empty cell is left no candidate). The halves' count records nothing.
-The untraced clauses are left as they were, so that they keep their speed.
+While a trace is open (pysolve_trace), the search solve/3 runs records
+itself as it runs (what a question asking `traced(Strategy)` wants): each
+placement a node labelled `piece 7 turned 1 at r1c2`, each complete grid a
+solution (the `mrv` search: a node fails where an empty cell is left no
+candidate). The halves' count records nothing. Each search is written
+once (pysolve_traced): the untraced one compiles to the clauses it would
+be without a trace, at the same speed.
 */
 
 :- use_module(library(lists), [append/2, append/3, last/2, member/2, select/3]).
@@ -47,14 +49,17 @@ The untraced clauses are left as they were, so that they keep their speed.
 :- reexport(squares_puzzle, [with_puzzle/6, with_puzzle/7, piece/2, rotated/3, matches/2, canonical/1,
                              rotate_grid/2]).
 :- use_module(squares_puzzle, [puzzle_rule/1, grid_size/2, tile/2, piece_turn/2, meets/2, closes/2,
-                               grid_turn/2, traced_search/0, trace_placement/5]).
-:- use_module(pysolve_trace, [trace_root/1, trace_solution/1]).
+                               grid_turn/2, trace_placement/5]).
+:- use_module(pysolve_trace, [trace_active/0, trace_root/1]).
+:- use_module(pysolve_traced, [traceable/1]).
 :- reexport(squares_mrv, [mrv_solution/1]).
 :- use_module(squares_mrv, [mrv_solution/2]).
 :- reexport(squares_rows, [halves_count/1]).
 :- use_module(squares_rows, [indexed_solution/2]).
 
 :- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
+
+:- traceable([fill_rows/4, fill_row/7]).
 
 		 /*******************************
 		 *     THE ORIGINAL'S SEARCH     *
@@ -75,13 +80,15 @@ solution(original, Grid) :-
     findall(Id, tile(Id, _), Unused),
     length(Top, Cols),
     maplist(=(border), Top),
-    (   traced_search
-    ->  trace_root(Root),
-        traced_fill_rows(Rows, Top, Unused, Grid, Root)
-    ;   fill_rows(Rows, Top, Unused, Grid)
-    ).
+    trace_search(( trace_active, trace_root(Root) ), Root,
+                 fill_rows(Rows, Top, Unused, Grid)).
 
-fill_rows(0, _, [], []).
+% fill_rows(+Rows, +Above, +Unused0, -Grid): Rows rows under the edges
+% Above filled with the pieces Unused0. Recorded (pysolve_traced): each
+% placement a node (its position: the pieces placed so far), below the
+% placement before it, each grid a solution.
+fill_rows(0, _, [], []) :-
+    trace_solved.
 fill_rows(Rows, Above, Unused0, [Cells|Grid]) :-
     Rows > 0,
     (   Rows =:= 1
@@ -102,38 +109,17 @@ fill_row([Up|Ups], Left, Bottom, Unused0, Unused,
     candidate(Up, Left, Unused0, Unused1, Piece, Turns, [_, E, S, _]),
     closes(Right, E),
     closes(Bottom, S),
+    trace_node(placed_after(Unused0, Piece, Turns)),
     fill_row(Ups, edge(E), Bottom, Unused1, Unused, Cells, Below).
 
-% traced_fill_rows(+Rows, +Above, +Unused0, -Grid, +Node): fill_rows/4
-% recorded below Node, each placement a node (its position: the pieces
-% placed so far), each grid a solution.
-traced_fill_rows(0, _, [], [], Node) :-
-    trace_solution(Node).
-traced_fill_rows(Rows, Above, Unused0, [Cells|Grid], Node0) :-
-    Rows > 0,
-    (   Rows =:= 1
-    ->  Bottom = last
-    ;   Bottom = inner
-    ),
-    traced_fill_row(Above, border, Bottom, Unused0, Unused, Cells, Below, Node0, Node),
-    Left is Rows - 1,
-    traced_fill_rows(Left, Below, Unused, Grid, Node).
-
-traced_fill_row([], _, _, Unused, Unused, [], [], Node, Node).
-traced_fill_row([Up|Ups], Left, Bottom, Unused0, Unused,
-                [[Piece, Turns]|Cells], [edge(S)|Below], Node0, Node) :-
-    (   Ups == []
-    ->  Right = last
-    ;   Right = inner
-    ),
-    candidate(Up, Left, Unused0, Unused1, Piece, Turns, [_, E, S, _]),
-    closes(Right, E),
-    closes(Bottom, S),
+% placed_after(+Unused0, +Piece, +Turns, +Node, -Child): Child, below Node,
+% is Piece turned Turns times on the next position, the pieces of Unused0
+% not yet placed.
+placed_after(Unused0, Piece, Turns, Node, Child) :-
     grid_size(Rows, Cols),
     length(Unused0, Free),
     Pos is Rows * Cols - Free,
-    trace_placement(Pos, Piece, Turns, Node0, Node1),
-    traced_fill_row(Ups, edge(E), Bottom, Unused1, Unused, Cells, Below, Node1, Node).
+    trace_placement(Pos, Piece, Turns, Node, Child).
 
 %   candidate(+Up, +Left, +Unused0, -Unused, -Piece, -Turns, -Edges): an
 %   unused piece in a rotation that meets the upper and left neighbours.
@@ -160,7 +146,7 @@ candidate(Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 %   turns of the whole grid. `by_class`: every solution, each canonical one
 %   followed by its turns. The last two break the symmetry during the
 %   search (see corners_rule/1), so they search about a quarter of the tree.
-%   Strategy traced(S) runs S recorded (pysolve_trace). Raises a domain
+%   Strategy traced(S) runs S, recorded while a trace is open (pysolve_trace). Raises a domain
 %   error for another strategy or rotation, an existence error outside
 %   with_puzzle/6.
 
@@ -168,9 +154,8 @@ solve(Strategy, Rotation, Grid) :-
     must_be(callable, Strategy),
     must_be(atom, Rotation),
     (   Strategy = traced(Search)
-    ->  Traced = true
-    ;   Search = Strategy,
-        Traced = false
+    ->  true
+    ;   Search = Strategy
     ),
     (   memberchk(Search, [original, rows, mrv])
     ->  true
@@ -181,7 +166,6 @@ solve(Strategy, Rotation, Grid) :-
     ;   domain_error(squares_rotation, Rotation)
     ),
     puzzle_rule(_),
-    b_setval(squares_traced, Traced),
     rotation_solve(Rotation, Search, Grid).
 
 rotation_solve(all, mrv, Grid) :-

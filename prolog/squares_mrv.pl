@@ -18,10 +18,13 @@ another puzzle replaces it (the hook squares_puzzle:drop_tables/0).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(squares_puzzle, [puzzle_rule/1, rule/1, grid_size/2, tile/2, piece_turn/2, rotated/3,
                                rival_positions/3, cell_kind/4, kind_fits/3, label_code/3, partner_code/5,
-                               puzzle_labels/2, traced_search/0, trace_placement/5]).
-:- use_module(pysolve_trace, [trace_fail/1, trace_root/1, trace_solution/1]).
+                               puzzle_labels/2, trace_placement/5]).
+:- use_module(pysolve_trace, [trace_active/0, trace_root/1]).
+:- use_module(pysolve_traced, [traceable/1]).
 
 :- set_prolog_flag(optimise, true).   % compile the search's arithmetic inline (file-local)
+
+:- traceable([mrv_fill/7]).
 
 :- thread_local mrv_ready/0, mrv_fitting/2, mrv_entry/5, mrv_start/2, mrv_around/3, mrv_root/1.
 
@@ -75,11 +78,8 @@ mrv_solution(Prefix, Grid) :-
     Empty is (1 << Size) - 1,
     State = mrv(Keys, Cells, Allowed, Rivals),
     mrv_begin(Prefix, 0, State, Empty-0-Unused, Empty1-Frontier1-Unused1),
-    (   traced_search
-    ->  trace_root(Root),
-        traced_mrv_fill(Empty1, Frontier1, Unused1, State, Root)
-    ;   mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
-    ),
+    trace_search(( trace_active, trace_root(Root) ), Root,
+                 mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)),
     Cells =.. [_|Placed],
     cells_grid(Placed, Cols, Grid).
 
@@ -124,50 +124,32 @@ cell_pair(Piece-Turns, [Piece, Turns]).
 %   mrv_fill(+Empty, +Frontier, +Unused, +Keys, +Cells, +Allowed, +Rivals):
 %   the empty cells filled, the one with the fewest candidates on the
 %   frontier first; with nothing placed yet (no frontier), the root piece
-%   (mrv_root/1) on each cell it fits.
+%   (mrv_root/1) on each cell it fits. Recorded (pysolve_traced): each
+%   placement a node, a dead end where a frontier cell is left no
+%   candidate, each grid a solution.
 mrv_fill(Empty, Frontier, Unused, Keys, Cells, Allowed, Rivals) :-
     (   Empty =:= 0
-    ->  true
+    ->  trace_solved
     ;   Frontier =:= 0
     ->  mrv_root(Root),
         Last is msb(Empty),
         between(0, Last, Pos),
-        mrv_place(Pos, Root-_, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        mrv_place(Pos, Root-Turns, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        trace_node(trace_placement(Pos, Root, Turns)),
         mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
     ;   First is lsb(Frontier),
-        cell_count(First, Unused, Keys, Allowed, Count),
-        Rest is Frontier /\ (Frontier - 1),
-        best_cell(Rest, Unused, Keys, Allowed, First, Count, Best),
-        mrv_place(Best, _, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        trace_checked(( cell_count(First, Unused, Keys, Allowed, Count),
+                        Rest is Frontier /\ (Frontier - 1),
+                        best_cell(Rest, Unused, Keys, Allowed, First, Count, Best) )),
+        mrv_place(Best, Cell, mrv(Keys, Cells, Allowed, Rivals), Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
+        trace_node(cell_placement(Best, Cell)),
         mrv_fill(Empty1, Frontier1, Unused1, Keys, Cells, Allowed, Rivals)
     ).
 
-%   traced_mrv_fill(+Empty, +Frontier, +Unused, +State, +Node): mrv_fill/7
-%   recorded below Node, each placement a node, failed where a frontier
-%   cell is left no candidate, each grid a solution.
-traced_mrv_fill(Empty, Frontier, Unused, State, Node) :-
-    State = mrv(Keys, _, Allowed, _),
-    (   Empty =:= 0
-    ->  trace_solution(Node)
-    ;   Frontier =:= 0
-    ->  mrv_root(Piece),
-        Last is msb(Empty),
-        between(0, Last, Pos),
-        mrv_place(Pos, Piece-Turns, State, Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
-        trace_placement(Pos, Piece, Turns, Node, Child),
-        traced_mrv_fill(Empty1, Frontier1, Unused1, State, Child)
-    ;   First is lsb(Frontier),
-        (   cell_count(First, Unused, Keys, Allowed, Count),
-            Rest is Frontier /\ (Frontier - 1),
-            best_cell(Rest, Unused, Keys, Allowed, First, Count, Pos)
-        ->  true
-        ;   trace_fail(Node),
-            fail
-        ),
-        mrv_place(Pos, Piece-Turns, State, Empty-Frontier-Unused, Empty1-Frontier1-Unused1),
-        trace_placement(Pos, Piece, Turns, Node, Child),
-        traced_mrv_fill(Empty1, Frontier1, Unused1, State, Child)
-    ).
+%   cell_placement(+Pos, +Piece-Turns, +Node, -Child): trace_placement/5 of
+%   the cell mrv_place/5 placed.
+cell_placement(Pos, Piece-Turns, Node, Child) :-
+    trace_placement(Pos, Piece, Turns, Node, Child).
 
 %   cell_count(+Pos, +Unused, +Keys, +Allowed, -Count): the candidates of
 %   cell Pos, more than 0 (else the branch fails).

@@ -22,7 +22,6 @@
             label_code/3,       % +Labels, +Label, -Code
             partner_code/5,     % +Rule, +Labels, +Free, +Edge, -Code
             puzzle_labels/2,    % -Labels, -Free
-            traced_search/0,
             trace_placement/5   % +Pos, +Piece, +Turns, +Node, -Child
           ]).
 
@@ -53,8 +52,7 @@ piece instead (the count of the older versions).
 The last exports are the searches' shared vocabulary: the current puzzle's
 facts, how an edge meets a neighbour or closes a row, the integer codes
 of labels and kinds of cell that the indexed searches' tables are keyed by,
-and how a search asked to record itself (solve/3's `traced(Strategy)`)
-knows it and says a placement (pysolve_trace).
+and how a search that records itself says a placement (pysolve_trace).
 */
 
 :- use_module(library(lists), [append/2, member/2, nth0/3, reverse/2]).
@@ -439,16 +437,6 @@ puzzle_labels(Labels, Free) :-
 		 /*******************************
 		 *        SEARCHES RECORDED      *
 		 *******************************/
-
-%!  traced_search is semidet.
-%
-%   The search that begins is to record itself: squares:solve/3 was asked
-%   `traced(Strategy)`, and set the backtrackable global variable
-%   `squares_traced` (each search looks once, as it begins, and runs its
-%   untraced clauses otherwise).
-
-traced_search :-
-    nb_current(squares_traced, true).
 
 %!  trace_placement(+Pos, +Piece, +Turns, +Node, -Child) is multi.
 %

@@ -19,10 +19,13 @@ squares_puzzle:drop_tables/0).
 :- use_module(library(error), [domain_error/2, must_be/2, resource_error/1]).
 :- use_module(squares_puzzle, [puzzle_rule/1, rule/1, grid_size/2, tile/2, piece_turn/2, rotated/3,
                                rival_positions/3, cell_kind/4, kind_fits/3, label_code/3, partner_code/5,
-                               puzzle_labels/2, traced_search/0, trace_placement/5]).
-:- use_module(pysolve_trace, [trace_root/1, trace_solution/1]).
+                               puzzle_labels/2, trace_placement/5]).
+:- use_module(pysolve_trace, [trace_active/0, trace_root/1]).
+:- use_module(pysolve_traced, [traceable/1]).
 
 :- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
+
+:- traceable([fill_indexed/7, indexed_row/8]).
 
 :- thread_local row_ready/0, row_entry/6, row_first/1, row_kinds/1, row_top_left/1.
 
@@ -61,11 +64,8 @@ indexed_solution(Which, Grid) :-
     length(Top, Cols),
     length(Above, Cols),
     maplist(=(Free), Above),
-    (   traced_search
-    ->  trace_root(Root),
-        traced_fill_indexed(Rows, Above, Free, 0-_, _, Grid, Root)
-    ;   fill_indexed(Rows, Above, Free, 0-_, _, Grid, _)
-    ).
+    trace_search(( trace_active, trace_root(Root) ), Root,
+                 fill_indexed(Rows, Above, Free, 0-_, _, Grid, _)).
 
 unguarded(Base-_, Base-none).
 
@@ -73,8 +73,10 @@ unguarded(Base-_, Base-none).
 %   the rows of Rows (their cells' kinds) filled in the original's order
 %   under the North needs Above, the pieces of the bit set Used0 left out
 %   (Used: with the placed ones); Below is what the last row needs of the
-%   row under it.
-fill_indexed([], Above, _, Used-Used, _, [], Above).
+%   row under it. Recorded (pysolve_traced): each placement a node (its
+%   position: the pieces placed so far), each grid a solution.
+fill_indexed([], Above, _, Used-Used, _, [], Above) :-
+    trace_solved.
 fill_indexed([Kinds|Rows], Above, Free, Used0-Used, TopLeft, [Cells|Grid], Below) :-
     indexed_row(Kinds, Above, Free, Used0, Used1, TopLeft, Cells, Middle),
     fill_indexed(Rows, Middle, Free, Used1-Used, TopLeft, Grid, Below).
@@ -87,28 +89,14 @@ indexed_row([Base-Corner|Kinds], [Up|Ups], Left, Used0, Used, TopLeft,
     Used0 /\ Bit =:= 0,
     corner_check(Corner, Piece, TopLeft),
     Used1 is Used0 \/ Bit,
+    trace_node(placement_after(Used0, Piece, Turns)),
     indexed_row(Kinds, Ups, East, Used1, Used, TopLeft, Cells, Below).
 
-% traced_fill_indexed(+Rows, +Above, +Free, +Used0-Used, ?TopLeft, -Grid,
-% +Node): fill_indexed/7 recorded below Node, each placement a node (its
-% position: the pieces placed so far), each grid a solution.
-traced_fill_indexed([], _, _, Used-Used, _, [], Node) :-
-    trace_solution(Node).
-traced_fill_indexed([Kinds|Rows], Above, Free, Used0-Used, TopLeft, [Cells|Grid], Node0) :-
-    traced_indexed_row(Kinds, Above, Free, Used0, Used1, TopLeft, Cells, Middle, Node0, Node),
-    traced_fill_indexed(Rows, Middle, Free, Used1-Used, TopLeft, Grid, Node).
-
-traced_indexed_row([], [], _, Used, Used, _, [], [], Node, Node).
-traced_indexed_row([Base-Corner|Kinds], [Up|Ups], Left, Used0, Used, TopLeft,
-                   [[Piece, Turns]|Cells], [South|Below], Node0, Node) :-
-    Key is Base + Up * 65536 + Left,
-    row_entry(Key, Bit, Piece, Turns, East, South),
-    Used0 /\ Bit =:= 0,
-    corner_check(Corner, Piece, TopLeft),
-    Used1 is Used0 \/ Bit,
+% placement_after(+Used0, +Piece, +Turns, +Node, -Child): trace_placement/5
+% of Piece turned Turns times on the position after the pieces of Used0.
+placement_after(Used0, Piece, Turns, Node, Child) :-
     Pos is popcount(Used0),
-    trace_placement(Pos, Piece, Turns, Node0, Node1),
-    traced_indexed_row(Kinds, Ups, East, Used1, Used, TopLeft, Cells, Below, Node1, Node).
+    trace_placement(Pos, Piece, Turns, Node, Child).
 
 %   corner_check(+Corner, +Piece, ?TopLeft): in a canonical grid the top-left
 %   piece (`top_left`) leaves enough larger pieces for the rival corners
