@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import subprocess
 import sys
 import warnings
@@ -14,6 +15,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+from gymnasium import spaces  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
@@ -220,3 +222,36 @@ def test_the_example_plays_random_and_mcts_through_both_environments() -> None:
     example = Path(__file__).resolve().parent.parent / "examples" / "azul_env.py"
     out = subprocess.run([sys.executable, str(example), "3"], capture_output=True, text=True, timeout=60, check=True)
     assert "PettingZoo: scores" in out.stdout and "Gymnasium:" in out.stdout and "steps against greedy" in out.stdout
+
+
+def documented(module: object, row: str) -> list[object]:
+    """The Python values in the code spans of `row` of a module docstring's PettingZoo table (`N`: 3 tables)."""
+    cells = [line.strip().strip("|").split("|") for line in (module.__doc__ or "").splitlines()
+             if line.startswith("| ")]
+    cell = next(rest for name, *rest in cells if name.strip() == row)[0]
+    names = {"__builtins__": {}, "Discrete": spaces.Discrete, "MultiDiscrete": spaces.MultiDiscrete, "N": 3}
+    return [eval(span, names) for span in re.findall(r"`([^`]*)`", cell)]
+
+
+def test_the_documented_spaces_are_the_envs() -> None:
+    """The tables at the top of env.py, vector.py and batched.py give the spaces the environments have."""
+    import pysolve.azul.batched as batched
+    import pysolve.azul.env as env
+    import pysolve.azul.vector as vector
+
+    aec = [AzulEnv(players=players) for players in (2, 3, 4)]
+    assert documented(env, "Agents") == [aec[0].possible_agents]
+    assert documented(env, "Action Shape") == [aec[0].action_space("player_0").shape]
+    assert documented(env, "Action Values") == [each.action_space("player_0") for each in aec]
+    assert documented(env, "Observation Shape") == [each.observation_space("player_0")["observation"].shape
+                                                    for each in aec]
+    low, high = observation_bounds(4, "grey")
+    values = [int(low.min()), int(high.max()), 0, 1]
+    assert documented(env, "Observation Values") == values
+    for module, kind in ((vector, vector.AzulVectorEnv), (batched, batched.AzulBatchedEnv)):
+        many = kind(num_envs=3, players=2)
+        assert documented(module, "Action Shape") == [many.action_space.shape]
+        assert documented(module, "Action Values") == [many.action_space]
+        assert documented(module, "Observation Shape") == [many.observation_space["observation"].shape,
+                                                           many.observation_space["action_mask"].shape]
+        assert documented(module, "Observation Values") == values

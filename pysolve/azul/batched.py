@@ -1,5 +1,19 @@
 """Azul's rules batched in numpy: N tables as arrays, each rule one array operation over the tables it acts on.
 
+| Import             | `from pysolve.azul.batched import AzulBatchedEnv` |
+|--------------------|------------------------------------|
+| Actions            | Discrete per table, masked (`MultiDiscrete` for the batch) |
+| Parallel API       | No (a vector environment: one learning seat a table) |
+| Manual Control     | No |
+| Agents             | one learning seat per table (`seat`); the others play a uniformly random legal move |
+| Agents count       | 1 learning (`num_envs` tables of 2, 3 or 4 players) |
+| Action Shape       | `(N,)` |
+| Action Values      | `MultiDiscrete([205] * N)` (2 players; 265 a table for 3, 325 for 4) |
+| Observation Shape  | `(N, 120)`, the action mask `(N, 205)` (2 players; 3 and 4 players as in env.py) |
+| Observation Values | `-1` to `5000`, int16; the mask `0` or `1`, int8 |
+
+## Description
+
 `Tables` holds N games of the coloured wall as arrays (the offer by source
 and colour, pattern lines as colour and count, walls as row bit masks,
 floors as counts, scores, marker, bag and lid) and applies every rule to a
@@ -9,8 +23,7 @@ set of tables at once: the legal moves of the seat to move (`masks`, from
 scored, floors paid, the next round dealt or the game ended with its
 bonuses, also once no row of any wall may still be completed: `may_end`),
 a deal (`_deal`). Nothing loops over the tables in Python but `may_end`,
-over the tables with a colour used up (none of 36,000 round ends of random
-two-player games, 371 of 48,000 with four players).
+over the tables with a colour used up, which random games seldom reach.
 
 Each bag is kept as its tiles in a random order, so a deal is one gather
 for all the tables dealing; a bag with too few tiles has its lid poured in
@@ -23,9 +36,41 @@ the Python engine and compare the states, observations and masks after
 every step.
 
 `AzulBatchedEnv(num_envs, players, seat, ...)` is the Gymnasium vector
-environment over `Tables`: the learning seat's actions, the other seats
-playing a uniformly random legal move each, observations and masks as
-`AzulVectorEnv` gives them. Coloured wall only.
+environment over `Tables`. Coloured wall only.
+
+## Observation Space
+
+As `vector.AzulVectorEnv` gives it: a Dict of an `(N, fields)` int16 array,
+each row `env.AzulEnv`'s observation of the learning seat, and an
+`(N, actions)` int8 action mask.
+
+## Action Space
+
+One `env.AzulEnv` action per table; an illegal one ends that table's episode
+with reward `-win_reward` and info `illegal` (`illegal="lose"`), or raises.
+
+## Rewards
+
+Arrays of shape `(N,)`, as `vector.AzulVectorEnv`'s: the seat's score change
+from its move until its next turn or the end, plus `+win_reward` or
+`-win_reward` when the game ends; next-step autoreset.
+
+## Version History
+
+* v0: first release.
+
+## Usage
+
+>>> import numpy as np
+>>> from pysolve.azul.batched import AzulBatchedEnv
+>>> envs = AzulBatchedEnv(num_envs=4, players=2)
+>>> observations, infos = envs.reset(seed=42)
+>>> observations["observation"].shape, observations["action_mask"].shape
+((4, 120), (4, 205))
+>>> actions = np.array([np.flatnonzero(mask)[0] for mask in observations["action_mask"]])
+>>> observations, rewards, terminations, truncations, infos = envs.step(actions)
+>>> rewards.shape
+(4,)
 
 Needs the optional group `rl` (`pip install pysolve[rl]`), as `env` does.
 """

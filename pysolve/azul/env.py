@@ -1,21 +1,100 @@
 """Azul for reinforcement learning: a PettingZoo AEC environment and a Gymnasium single-agent wrapper.
 
-`AzulEnv(players)` is PettingZoo's agent-environment cycle over `tree.State`:
-agents `player_0`.. are the seats, the action space is fixed (`Discrete`, one
-action per source x colour x destination, then one per wall cell for the grey
-wall's column choices, which the coloured wall never offers;
-`action_index`/`action_move`), each
-observation is `{"observation": int16 array, "action_mask": int8 array}`
-(fields in docs/azul.md, "The PettingZoo environment"), the rewards of a step
-are every seat's score change plus, at the end, +/-`win_reward` for winners
-and the others. Chance (the opening seat, every dealt tile) is drawn inside
-the environment from the game's `RandomStream`, so `reset(seed=S)` deals the
-game `play_match` deals with seed S. `AzulGymEnv` is one seat of it as a
-Gymnasium `Env`, the other seats played by a named strategy; it plays its
-table on the Python engine directly (`Seat`), the same games faster, and
-`vector.AzulVectorEnv` steps many such tables together. A mask comes from
-the engine's legal moves (`moves_mask`) or, for many observations at once,
-from the observations themselves (`legal_masks`, batched in numpy).
+| Import             | `from pysolve.azul.env import AzulEnv` |
+|--------------------|----------------------------------------|
+| Actions            | Discrete, masked |
+| Parallel API       | Yes: `vector.parallel_env` (turn-based) |
+| Manual Control     | No (a person plays Azul with `pysolve play azul`) |
+| Agents             | `['player_0', 'player_1']` (2 players) |
+| Agents count       | 2, 3 or 4 (`players`) |
+| Action Shape       | `()` |
+| Action Values      | `Discrete(205)` (2 players), `Discrete(265)` (3), `Discrete(325)` (4) |
+| Observation Shape  | `(120,)` (2 players), `(168,)` (3), `(216,)` (4); the action mask as long as the actions |
+| Observation Values | `-1` to `5000`, int16 (each field's range below); the mask `0` or `1`, int8 |
+
+## Description
+
+Azul is a tile-drafting game for 2 to 4 players: on a turn a player takes
+every tile of one colour from a factory or the centre and puts them on one
+pattern line of their board (or the floor); a round ends when the offer is
+empty, full lines move to the wall and score, the floor costs points, and
+the game ends after the round in which a wall row is complete.
+`AzulEnv(players)` is PettingZoo's agent-environment cycle over
+`tree.State`; the agents are the seats, and `agent_selection` is the seat to
+move (not a fixed cycle: the holder of the first-player marker opens the
+next round). Chance (the opening seat, every dealt tile) is drawn inside the
+environment from the game's `RandomStream`, never shown as a step, so
+`reset(seed=S)` deals the game `play_match` deals with seed S.
+`AzulGymEnv` is one seat of it as a Gymnasium `Env`, the other seats played
+by a named strategy; it plays its table on the Python engine directly
+(`Seat`), the same games faster, and `vector.AzulVectorEnv` steps many such
+tables together. `variant="grey"` plays the grey wall, with the same spaces.
+
+## Observation Space
+
+The observation is a dict, `{"observation": int16 array, "action_mask": int8
+array}`, seen from the observer's seat: with F factories and n players its
+5F + 19 + 38n fields are the offer (tiles of each colour per factory, then
+the centre, and whether the first-player marker is there), the bag's and the
+lid's colour counts, the round, the seat to move counted from the observer
+(n once the game is over), the pattern line whose tile's column the grey
+wall's seat chooses, then one board of 38 fields per seat, the observer's
+first: score, wall (25), line colours (5, -1 empty), line counts (5), floor
+items and whether the floor holds the marker. Only the order of the tiles in
+the bag is hidden. The table of fields is in docs/azul.md, "The PettingZoo
+environment"; `observation_bounds` gives each field's range.
+
+### Legal Actions Mask
+
+`action_mask` has a 1 for each legal move of the agent (exactly
+`State.legal_moves()`) and is all 0 for an agent that is not to move. It
+comes from the engine's legal moves (`moves_mask`) or, for many
+observations at once, from the observations themselves (`legal_masks`,
+batched in numpy).
+
+## Action Space
+
+One fixed `Discrete` space per player count, the same for both walls:
+action `((source + 1) * 5 + colour) * 6 + destination` is the move
+`(source, colour, destination)` (source -1 the centre, 0.. a factory;
+destination 0 the floor, 1..5 a pattern line); past those, action
+`(factories + 1) * 30 + row * 5 + column` chooses a grey wall's cell for a
+full line's tile, which the coloured wall never offers. `action_index` and
+`action_move` convert. An illegal action raises `InputError`; with
+`illegal="lose"` it ends the game, lost by the agent that played it.
+
+## Rewards
+
+After each step every agent gets its score change over the step (most steps
+give 0: scores change when a round's walls are tiled and by the end
+bonuses). When the game ends:
+
+| Winner (highest score, then most complete rows; shared) | Every other seat |
+|:---:|:---:|
+| score change + `win_reward` (1.0) | score change - `win_reward` |
+
+`terminations` are set when the game is over, `truncations` once
+`max_moves` moves were played.
+
+## Version History
+
+* v0: first release (`metadata["name"]` is `azul_v0`).
+
+## Usage
+
+>>> from pysolve.azul.env import AzulEnv
+>>> env = AzulEnv(players=2)
+>>> env.reset(seed=42)
+>>> for agent in env.agent_iter():
+...     observation, reward, termination, truncation, info = env.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         mask = observation["action_mask"]
+...         action = int(env.action_space(agent).sample(mask))  # where a policy would choose
+...     env.step(action)
+>>> env.state.is_terminal
+True
 
 Needs the optional group `rl` (`pip install pysolve[rl]`): pettingzoo,
 gymnasium and numpy are imported here only.

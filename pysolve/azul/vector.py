@@ -1,27 +1,77 @@
 """Azul for learning at scale: N independent tables stepped together, as a Gymnasium vector environment.
 
-`AzulVectorEnv(num_envs, players, seat, opponent, ...)` is `num_envs` copies
-of `env.AzulGymEnv` (one seat of a table, the other seats played by
-`opponent`) behind Gymnasium's vector API: `reset` and `step` take and give
-batches, the observation a Dict of an `(N, fields)` int16 array and an
-`(N, actions)` int8 action mask, rewards, terminations and truncations
-arrays of shape `(N,)`. A table whose game ended is reset on the next
-`step` (Gymnasium's default, next-step autoreset: that step ignores its
-action and gives its new game's first observation with reward 0).
+| Import             | `from pysolve.azul.vector import AzulVectorEnv, parallel_env` |
+|--------------------|------------------------------------|
+| Actions            | Discrete per table, masked (`MultiDiscrete` for the batch) |
+| Parallel API       | Yes: `parallel_env(players)` (turn-based) |
+| Manual Control     | No |
+| Agents             | one learning seat per table (`seat`); the others play `opponent` |
+| Agents count       | 1 learning (`num_envs` tables of 2, 3 or 4 players) |
+| Action Shape       | `(N,)` |
+| Action Values      | `MultiDiscrete([205] * N)` (2 players; 265 a table for 3, 325 for 4) |
+| Observation Shape  | `(N, 120)`, the action mask `(N, 205)` (2 players; 3 and 4 players as in env.py) |
+| Observation Values | `-1` to `5000`, int16; the mask `0` or `1`, int8 |
 
-Seeds work as in Gymnasium's `SyncVectorEnv` over `AzulGymEnv`s: `reset(seed=S)`
-gives table i the game of seed S + i (a list gives one seed per table), and
-each table draws the seed of its next game from its own generator, seeded by
-its reset. So the vector environment steps exactly the games that
-`SyncVectorEnv([AzulGymEnv] * N)` steps (a test checks it), faster: the
-tables are played on the Python engine directly, every observation is
-encoded into one array at once and every mask computed from the
-observations in one batched numpy pass (`env.legal_masks`).
+## Description
 
-`parallel_env(players, ...)` is the PettingZoo parallel form of `env.AzulEnv`
-(PettingZoo's own turn-based conversion: every step takes the action of the
-seat to move from the actions given and ignores the others'), for libraries
-that step PettingZoo parallel environments.
+`AzulVectorEnv(num_envs, players, seat, opponent, ...)` is `num_envs`
+copies of `env.AzulGymEnv` (one seat of a table, the other seats played by
+`opponent`) behind Gymnasium's vector API (`gymnasium.vector.VectorEnv`):
+`reset` and `step` take and give batches. The tables are played on the
+Python engine directly, every observation is encoded into one array at once
+and every mask computed from the observations in one batched numpy pass
+(`env.legal_masks`).
+
+`parallel_env(players, ...)` is the PettingZoo parallel form of
+`env.AzulEnv` (PettingZoo's own turn-based conversion: every step takes the
+action of the seat to move from the actions given and ignores the others'),
+for libraries that step PettingZoo parallel environments; its spaces are
+`env.AzulEnv`'s.
+
+## Observation Space
+
+A Dict of an `(N, fields)` int16 array, each row `env.AzulEnv`'s observation
+of the learning seat, and an `(N, actions)` int8 action mask; the fields and
+their ranges are in `env`'s docstring and docs/azul.md.
+
+## Action Space
+
+One action per table, each the `Discrete` action of `env.AzulEnv`. A table
+given an illegal action ends its episode with reward `-win_reward` and info
+`illegal` (`illegal="lose"`, the default), or raises (`illegal="raise"`).
+
+## Rewards
+
+Arrays of shape `(N,)`: each table's reward is `env.AzulGymEnv`'s, the
+seat's score change from its move until its next turn or the end, plus
+`+win_reward` or `-win_reward` when the game ends. Terminations and
+truncations are arrays of shape `(N,)` too. A table whose game ended is reset
+on the next `step` (Gymnasium's default, next-step autoreset: that step
+ignores its action and gives its new game's first observation with reward
+0).
+
+Seeds work as in Gymnasium's `SyncVectorEnv` over `AzulGymEnv`s:
+`reset(seed=S)` gives table i the game of seed S + i (a list gives one seed
+per table), and each table draws the seed of its next game from its own
+generator, seeded by its reset. So the vector environment steps exactly the
+games that `SyncVectorEnv([AzulGymEnv] * N)` steps (a test checks it).
+
+## Version History
+
+* v0: first release.
+
+## Usage
+
+>>> import numpy as np
+>>> from pysolve.azul.vector import AzulVectorEnv
+>>> envs = AzulVectorEnv(num_envs=4, players=2)
+>>> observations, infos = envs.reset(seed=42)
+>>> observations["observation"].shape, observations["action_mask"].shape
+((4, 120), (4, 205))
+>>> actions = np.array([np.flatnonzero(mask)[0] for mask in observations["action_mask"]])
+>>> observations, rewards, terminations, truncations, infos = envs.step(actions)
+>>> rewards.shape
+(4,)
 
 Needs the optional group `rl` (`pip install pysolve[rl]`), as `env` does.
 """
