@@ -252,6 +252,7 @@ def test_no_tile_to_deal_ends_the_game_with_bonuses():
 
 
 # -- the back ends cross-checked ------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("prolog")  # many games: kanren has its own, shorter runs below
 @pytest.mark.parametrize("players, games", [(2, 120), (3, 60), (4, 40)])
 def test_prolog_and_python_agree_move_by_move(pysolve_backend, players, games):
@@ -273,6 +274,7 @@ def test_mixed_strategies_agree_across_back_ends(pysolve_backend):
     assert report.agree, report.difference
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS))
 def test_random_seeds_whole_games_agree(pysolve_backends, players, seed, variant):
@@ -491,6 +493,7 @@ def test_a_grey_state_is_checked():
         check_state(state)
 
 
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("prolog")
 @pytest.mark.parametrize("players, games", [(2, 30), (3, 15), (4, 10)])
 def test_grey_prolog_and_python_agree_move_by_move(pysolve_backend, players, games):
@@ -499,6 +502,7 @@ def test_grey_prolog_and_python_agree_move_by_move(pysolve_backend, players, gam
     assert report.games == games and report.moves > 40 * games and report.columns > 5 * games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_grey_every_back_end_agrees_move_by_move(pysolve_backends, players):
     report = lockstep_game(players, 30 + players, pysolve_backends, variant=GREY)
@@ -508,6 +512,7 @@ def test_grey_every_back_end_agrees_move_by_move(pysolve_backends, players):
     assert report.agree and report.columns, report.difference
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40))
 def test_grey_random_seeds_agree_column_by_column(pysolve_backends, players, seed):
@@ -827,6 +832,7 @@ def test_cli_variant_grey(capsys):
     assert '"variant": "grey"' in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_cli_crosscheck_and_replay(capsys, tmp_path):
     assert main(["azul", "crosscheck", "--players", "2", "--games", "2", "--seed", "4"]) == 0
@@ -901,6 +907,7 @@ def test_rule_bases_load_cleanly():
     assert bridge.first("azul_facts", "aggregate_all(count, step(_, _, _, _, _), N)")["N"] == 80
 
 
+@pytest.mark.slow
 def test_cli_on_a_dask_local_cluster_gives_the_same_results(capsys):
     import distributed  # the optional extra `dask`, part of the test extras
     argv = ["azul", "simulate", "--players", "3", "--games", "4", "--seed", "21", "--strategy", "random,greedy",

@@ -134,6 +134,7 @@ def cross_check(players: int, seat: int, seed: int, tables: int, steps: int, max
     return ended, cut
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_table_replays_on_the_python_engine_step_by_step(players: int) -> None:
     ended = 0

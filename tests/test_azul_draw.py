@@ -73,6 +73,7 @@ def test_the_story_agrees_with_the_back_end_move_by_move_and_score_by_score(pyso
     assert gained > lost > 0  # some tiles scored and some floors cost, in every such game
 
 
+@pytest.mark.slow
 def test_grey_wall_games_are_told_with_their_chosen_cells_and_fallen_lines(pysolve_backend):
     fallen = 0
     for players, seed in ((2, 0), (3, 1), (4, 2)):
@@ -118,6 +119,7 @@ def test_grey_logs_recorded_before_the_choice_still_replay(name):
     assert sum(step.kind == "tile" for step in steps) > 10 and "wall row" in draw.replay(records)
 
 
+@pytest.mark.slow
 def test_many_games_are_told_without_disagreeing_with_the_python_rules():
     for players in (2, 3, 4):
         for seed in range(6):
@@ -260,6 +262,7 @@ def opened(records: list[dict], folder: Path) -> Iterator[Any]:
     assert not errors, f"JavaScript errors: {errors}"
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_the_replay_page_plays_pauses_and_steps_in_a_real_browser(tmp_path):
     records = log_of()
@@ -294,6 +297,7 @@ def games_log(count: int = 4) -> list[dict]:
     return [record for seed in range(count) for record in log_of(3 if seed == 2 else 2, seed)]
 
 
+@pytest.mark.slow
 def test_the_replay_page_of_a_log_of_several_games_holds_every_game():
     records = games_log()
     games = logged_games(records)
@@ -306,6 +310,7 @@ def test_the_replay_page_of_a_log_of_several_games_holds_every_game():
     assert page_steps(records) == games[0].steps
 
 
+@pytest.mark.slow
 def test_the_replay_command_draws_a_step_of_the_game_asked_for(tmp_path, capsys):
     log = tmp_path / "games.jsonl"
     records = games_log(3)
@@ -337,6 +342,7 @@ def test_a_logged_name_cannot_close_the_pages_script():
     assert "</script><b>" not in text and text.count("</script>") == 1
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_picking_a_game_on_the_replay_page_shows_that_game_in_a_real_browser(tmp_path):
     records = games_log()

@@ -96,6 +96,7 @@ def test_an_undo_across_the_end_of_a_round_restores_the_deal():
     assert story(table.records)[-1].text.startswith("final scores")
 
 
+@pytest.mark.slow
 def test_a_whole_game_from_the_keyboard_with_undos_on_each_back_end(pysolve_backend, tmp_path):
     log = tmp_path / "game.jsonl"
     table = Table(2, 1, ["greedy"], pysolve_backend, 3, str(log))
@@ -110,6 +111,7 @@ def test_a_whole_game_from_the_keyboard_with_undos_on_each_back_end(pysolve_back
     assert main(["azul", "replay", str(log)]) == 0
 
 
+@pytest.mark.slow
 def test_a_whole_grey_wall_game_from_the_keyboard():
     table = Table(3, 0, ["greedy", "random"], "python", 6, variant="grey")
 
@@ -123,6 +125,7 @@ def test_a_whole_grey_wall_game_from_the_keyboard():
     assert story(table.records)[0].text.startswith("game seed 6: 3 players (grey wall variant)")
 
 
+@pytest.mark.slow
 def test_typing_narrows_the_moves_and_escape_clears():
     table = Table(2, 0, ["random"], "python", 2)
 
@@ -146,6 +149,7 @@ def test_typing_narrows_the_moves_and_escape_clears():
     assert table.pending and move_key(tuple(table.records[-1]["move"])) == source
 
 
+@pytest.mark.slow
 def test_a_click_on_a_move_plays_it_and_a_click_on_undo_takes_it_back():
     table = Table(2, 0, ["random"], "python", 2)
 
@@ -237,6 +241,7 @@ def empty_source(table: Table) -> str | None:
     return next((key for key, held in sources if not any(held)), None)
 
 
+@pytest.mark.slow
 def test_enter_after_an_unmatched_or_partial_code_plays_nothing():
     table = Table(2, 0, ["greedy"], "python", 3)  # as `pysolve azul play --seed 3`
 
@@ -274,6 +279,7 @@ def at_your_wall(seed: int) -> Table:
     return table
 
 
+@pytest.mark.slow
 def test_on_the_grey_wall_you_type_the_column_of_your_full_line():
     table = at_your_wall(3)
     columns = table.legal_moves()

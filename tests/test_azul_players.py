@@ -37,12 +37,14 @@ def wins_of(name: str, results: list[MatchResult]) -> int:
     return sum(1 for result in results for seat in result.winners if result.strategies[seat] == name)
 
 
+@pytest.mark.slow
 def test_mcts_100_beats_random_in_at_least_8_of_10_seeded_games():
     results = tour.run(tour.tasks(2, 10, 500, "python", ["mcts:100", "random"]))
     assert [result.strategies[0] for result in results[:2]] == ["mcts:100", "random"]  # seats rotate
     assert wins_of("mcts:100", results) >= 8
 
 
+@pytest.mark.slow
 def test_minimax_2_beats_random_in_every_one_of_6_games():
     results = tour.run(tour.tasks(2, 6, 600, "python", ["minimax:2", "random"]))
     assert wins_of("minimax:2", results) == 6
@@ -176,6 +178,7 @@ class Terminal(io.StringIO):
         return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, line", [
     (["simulate", "--games", "3", "--strategy", "lookahead"], r"\razul simulate: [0-3] of 3 games played, \d+ s"),
     (["crosscheck", "--games", "2", "--backends", "python,kanren"],

@@ -35,11 +35,13 @@ def test_the_set_covers_every_player_count_and_both_walls_with_long_games() -> N
         assert name == playthrough.file_name(records[0]["players"], records[0]["variant"], records[0]["seed"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_every_engine_replays_every_playthrough_exactly(pysolve_backend: str, name: str) -> None:
     assert playthrough.replay(RECORDED[name], pysolve_backend) is None
 
 
+@pytest.mark.slow
 @settings(max_examples=2, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # pysolve_backend is a plain name
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(["standard", "grey"]))

@@ -205,6 +205,7 @@ def test_the_example_agent_chooses_its_grey_walls_columns_among_the_moves_it_is_
     assert len(gains) > 1 and chosen in gains and gains[chosen] == max(gains.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(AGENTS))
 @pytest.mark.timeout(60)  # a hang guard only: the forfeit's reason says which limit ended the agent
 def test_an_agent_that_fails_loses_the_game_by_name_and_reason(tmp_path, kind):
@@ -217,6 +218,7 @@ def test_an_agent_that_fails_loses_the_game_by_name_and_reason(tmp_path, kind):
     assert summary["forfeits"] == [{"seed": 3, **result.forfeit}]
 
 
+@pytest.mark.slow
 def test_a_failing_agent_s_process_is_killed_and_reaped(tmp_path):
     agent = Agent(agent_command(tmp_path, "late").removeprefix("cmd:"), seconds=0.5)
     state = deciding(2, "standard", 1, 30)
@@ -228,6 +230,7 @@ def test_a_failing_agent_s_process_is_killed_and_reaped(tmp_path):
     assert process.returncode is not None  # reaped
 
 
+@pytest.mark.slow
 def test_forfeits_are_reported_by_the_simulate_command(tmp_path, capsys):
     command = agent_command(tmp_path, "illegal")
     assert main(["azul", "simulate", "--games", "2", "--strategy", f"{command},greedy", "--move-seconds", "2"]) == 0
@@ -276,6 +279,7 @@ def test_serve_refuses_an_unknown_request_in_one_line():
         serve(strategy("greedy"), "greedy", io.StringIO("azul 1\nhello there\n"), io.StringIO())
 
 
+@pytest.mark.slow
 def test_pysolve_agents_play_each_other_as_processes():
     agent = f"cmd:{PYSOLVE} azul agent --strategy"
     result = play_match(2, 12, "python", [f"{agent} minimax:2", f"{agent} minimax:1"], move_seconds=30)
@@ -354,6 +358,7 @@ def test_a_narrow_tree_keeps_every_column_of_a_grey_walls_choice_the_first_inclu
     assert Mcts(iterations=30, width=1).search(state, random.Random(0))[0] in state.legal_moves()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)  # a hang guard only: "late" is the verdict of the 0.5 s limit
 def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):
     script = tmp_path / "deaf.py"

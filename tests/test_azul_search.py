@@ -63,6 +63,7 @@ def test_an_offer_lists_the_moves_and_gains_of_the_table_rules_and_values_the_ro
         assert offer.best_moves() == [move for move in moves if move_gain(snapshot, move) == best]
 
 
+@pytest.mark.slow
 def test_games_that_end_at_a_rounds_end_are_valued_at_their_final_scores():
     ends = [positions(2, seed)[-1] for seed in range(40)]  # the last decision of each game, played to its end
     assert all(offer is not None for _, offer in ends)
@@ -106,6 +107,7 @@ def test_an_exploration_constant_out_of_range_is_one_line_naming_the_strategy(na
     assert name in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.slow
 def test_near_a_rounds_end_the_packed_search_plays_as_on_states_and_playouts_past_it_search_states():
     stream, state = RandomStream(4), Game(2).new_initial_state()
     while state.is_chance_node:

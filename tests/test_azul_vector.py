@@ -85,6 +85,7 @@ def test_spaces_and_shapes_of_reset_and_step() -> None:
     assert env.closed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "variant", "opponent"), [(2, STANDARD, "random"), (3, GREY, "greedy"),
                                                               (4, STANDARD, "random")])
 def test_the_same_games_as_gymnasiums_sync_vector_env_over_the_single_seat_env(

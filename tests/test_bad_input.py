@@ -398,6 +398,7 @@ def test_a_full_disk_leaves_the_old_log_and_no_part(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["game.log"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment, games", [("while the games are played", 3000),  # about 15 s of games
                                            ("while the log is written", 300)])  # 11 MB of log
 def test_ctrl_c_leaves_no_log_and_no_part(moment: str, games: int, tmp_path: Path) -> None:
@@ -668,6 +669,7 @@ def behaves(code: int, err: str) -> bool:
         and (code == 0 or err.startswith("pysolve: error: "))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FUZZED)
 def test_fuzzed_files_end_in_exit_0_or_2_with_one_line(fmt: str) -> None:
     strategy, argv = FUZZED[fmt]

@@ -50,6 +50,7 @@ def test_time_and_inference_limits_stop_inside_prolog(facts_file: Path) -> None:
     assert bridge.first(facts_file, "p(X)") == {"X": 1}  # the engine is still usable
 
 
+@pytest.mark.slow
 def test_answers_too_many_to_hand_over_are_a_memory_limit_not_an_error(facts_file: Path) -> None:
     many = bridge.solutions(facts_file, "between(1, 3000000, X), L = [X, X, X, X, X, X, X, X, X, X]", seconds=60)
     assert many.status == "resource_limit" and many.rows == []

@@ -122,6 +122,7 @@ def held_to_its_clock(answer: Answer) -> None:
         assert f"time limit of {LIMIT:g} s" in answer.reason or "recursion limit" in answer.reason, answer.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case, backend", cases())
 def test_every_search_ends_within_its_own_clock_on_a_busy_machine(busy: list[subprocess.Popen[bytes]], case: str,
                                                                   backend: str, tmp_path: Any) -> None:
@@ -133,6 +134,7 @@ def test_every_search_ends_within_its_own_clock_on_a_busy_machine(busy: list[sub
     held_to_its_clock(puzzle.solve(question, backend))
 
 
+@pytest.mark.slow
 def test_the_spinners_do_share_the_core(busy: list[subprocess.Popen[bytes]]) -> None:
     before = [cpu_of(spinner.pid) for spinner in busy]
     started = time.thread_time()
@@ -142,6 +144,7 @@ def test_the_spinners_do_share_the_core(busy: list[subprocess.Popen[bytes]]) -> 
     assert os.sched_getaffinity(0) == {os.sched_getaffinity(busy[0].pid).pop()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("player", [Mcts(seconds=LIMIT), Minimax(depth=8, seconds=LIMIT)], ids=["mcts", "minimax"])
 def test_azul_players_by_the_clock_keep_to_theirs_on_a_busy_machine(busy: list[subprocess.Popen[bytes]],
                                                                     player: Any) -> None:
@@ -153,6 +156,7 @@ def test_azul_players_by_the_clock_keep_to_theirs_on_a_busy_machine(busy: list[s
     assert time.thread_time() - started <= most_work(LIMIT) and move in state.legal_moves()
 
 
+@pytest.mark.slow
 def test_generating_keeps_its_limit_on_a_busy_machine(busy: list[subprocess.Popen[bytes]]) -> None:
     started = time.thread_time()
     data, _ = puzzles.get("hidato").generated(rows=200, cols=4, seed=1, seconds=LIMIT)
@@ -160,6 +164,7 @@ def test_generating_keeps_its_limit_on_a_busy_machine(busy: list[subprocess.Pope
     assert data["stopped"].startswith(f"taking givens away passed its time limit of {LIMIT:g} s")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend, puzzle, values, seconds", [
     ("prolog", "fichas", {"m": 3, "n": 3, "strategy": "bfs"}, 2.0),           # about 0.65 CPU s
     ("python", "squares", {"file": "eternity-6x6", "count": True}, 6.0),      # about 2 CPU s

@@ -115,6 +115,7 @@ def answers(goals: list[mk.Goal], xs: list, strategy: str = "ff") -> list[tuple[
     return [tuple(answer) for answer in mk.run(mk.conj(*goals, fd.labelfd(xs, strategy)), tuple(xs))]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(problem=problems(), order=st.randoms(use_true_random=False), strategy=st.sampled_from(fd.STRATEGIES))
 def test_answers_are_those_of_brute_force_whatever_the_goal_order(problem, order, strategy):
@@ -243,6 +244,7 @@ def test_propagation_looks_at_the_clock():
     assert mk.run(mk.conj(*chain, fd.infd(xs, range(401))), xs) == [list(range(401))]
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_a_finite_domain_search():
     code = ("from pysolve import fd, minikanren as mk\n"
             "from pysolve.budget import Budget\n"

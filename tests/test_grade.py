@@ -47,6 +47,7 @@ def hidato_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, Pa
     return done.returncode, done.stdout + done.stderr, report, page
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_the_sample_class_is_graded_property_by_property(hidato_class):
     code, printed, report, _ = hidato_class
@@ -64,6 +65,7 @@ def test_the_sample_class_is_graded_property_by_property(hidato_class):
         assert why in next(line for line in printed.splitlines() if line.startswith(f"  {student}:")), printed
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class):
     from playwright.sync_api import sync_playwright
@@ -93,6 +95,7 @@ def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class):
     assert page_file.with_suffix(".png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_a_sudoku_class_names_the_rule_each_mistake_breaks():
     report = grade("sudoku", CLASS / "sudoku", examples=int(EXAMPLES), workers=2)
@@ -110,6 +113,7 @@ def test_a_sudoku_class_names_the_rule_each_mistake_breaks():
     assert html.count("<svg") > len(report.properties) and "ben.pl" in html
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_the_same_seed_gives_the_same_grades(tmp_path):
     for student in ("ana.pl", "ben.pl", "femi.pl"):
@@ -129,6 +133,7 @@ def test_the_same_seed_gives_the_same_grades(tmp_path):
         for result in grade.results.values()]
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_rerun_grades_one_student_again_and_replaces_its_row(tmp_path, capsys):
     for student in ("ana.pl", "ben.pl"):
@@ -146,6 +151,7 @@ def test_rerun_grades_one_student_again_and_replaces_its_row(tmp_path, capsys):
     assert after["ana"] == before["ana"] and after["ben"]["counts"].startswith("pass")
 
 
+@pytest.mark.slow
 def test_a_module_of_relations_is_graded_without_prolog_and_a_rule_base_is_not_graded(tmp_path):
     shutil.copytree(CLASS / "hidato" / "gus", tmp_path / "gus")
     shutil.copy(CLASS / "hidato" / "ana.pl", tmp_path / "ana.pl")
@@ -176,6 +182,7 @@ def test_bad_input_is_one_line_and_exit_2(arguments, message, capsys):
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_a_fichas_class_is_graded_on_legal_moves_and_shortest_paths_within_the_puzzles_budget():
     report = grade("fichas", CLASS / "fichas", examples=24, workers=2)
@@ -192,6 +199,7 @@ def test_a_fichas_class_is_graded_on_legal_moves_and_shortest_paths_within_the_p
     assert grades["ana"]["counts"].status == NOT_GRADED
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_a_squares_class_names_the_rule_each_mistake_breaks():
     report = grade("squares", CLASS / "squares", examples=10, workers=2)
@@ -204,6 +212,7 @@ def test_a_squares_class_names_the_rule_each_mistake_breaks():
     assert all(grades[student]["each piece once"].status == PASS for student in grades)
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_a_tangram_class_names_the_rule_each_mistake_breaks():
     report = grade("tangram", CLASS / "tangram", examples=10, workers=2)

@@ -118,6 +118,7 @@ def guide_folder(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("prolog")
 def test_every_example_in_the_guide_runs_and_prints_what_it_says(pysolve_backend: str,
                                                                   guide_folder: pytest.Pytester) -> None:

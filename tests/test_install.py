@@ -38,6 +38,7 @@ def run_installed(target: Path, *argv: str) -> subprocess.CompletedProcess[str]:
                           stdin=subprocess.DEVNULL, timeout=120)
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_wheel_ships_rule_bases_and_data_and_finds_them(installed: tuple[Path, Path]) -> None:
     wheel, target = installed

@@ -204,6 +204,7 @@ def big_tangram(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_split_count_ships_small_parts_whatever_its_instance_has_built(tmp_path: Path) -> None:
     puzzle = puzzles.get("tangram")
     question = puzzle.question(file=str(big_tangram(tmp_path)), count=True)
@@ -227,6 +228,7 @@ def empty_sudoku(tmp_path: Path) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_a_crosscheck_where_no_back_end_answers_compares_nothing(empty_sudoku: str,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["crosscheck", "sudoku", empty_sudoku, "--count", "1000000000", "--seconds", "0.3"]
@@ -292,6 +294,7 @@ def measured(argv: list[str], tmp_path: Path, timeout: float = 120.0) -> Measure
     return Measured(done.returncode, out_path.read_text(), err_path.read_text(), float(cpu), int(peak) * 1024)
 
 
+@pytest.mark.slow
 def test_azul_simulate_has_a_memory_bound_and_names_it(tmp_path: Path) -> None:
     bound = 256 * 2**20
     simulated = measured(["azul", "simulate", "--games", "1000000000", "--memory", "256M"], tmp_path)
@@ -364,6 +367,7 @@ TIMED = {  # case -> the arguments after `pysolve`, given tmp_path
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", TIMED)
 def test_a_python_search_ends_near_its_time_limit_and_under_its_memory_bound(case: str, start_up: float,
                                                                               tmp_path: Path) -> None:
@@ -380,6 +384,7 @@ def test_a_python_search_ends_near_its_time_limit_and_under_its_memory_bound(cas
     assert done.peak <= BOUND_BYTES
 
 
+@pytest.mark.slow
 def test_a_python_search_past_its_memory_bound_answers_unknown_at_the_bound(tmp_path: Path) -> None:
     argv = ["solve", "squares", few_colours_eternity(tmp_path), "--count", "--backend", "python", "--seconds", "60",
             "--memory", "256M", "--json"]
@@ -389,6 +394,7 @@ def test_a_python_search_past_its_memory_bound_answers_unknown_at_the_bound(tmp_
     assert done.peak <= 256 * 2**20 and done.cpu < 30
 
 
+@pytest.mark.slow
 def test_a_full_tangram_memo_looks_at_the_clock_while_it_forgets() -> None:
     puzzle = puzzles.get("tangram")
     question = puzzle.question(count=True)

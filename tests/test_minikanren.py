@@ -82,6 +82,7 @@ def test_lists_and_terms_that_know_they_are_ground_reify_to_themselves() -> None
     assert list(mk.run(mk.collect(x, mk.disj_over([3, 1, 2], lambda v: mk.eq(x, v)), items), items)[0]) == [3, 1, 2]
 
 
+@pytest.mark.slow
 def test_iterate_follows_a_step_relation_in_constant_stack() -> None:
     """Counting down a hundred thousand steps would nest as many generators as a recursive relation."""
     end = mk.var()

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
 def test_the_example_notebook_runs(path: Path, tmp_path: Path) -> None:
     """Every cell runs without an error (the notebook's own asserts included), on this Python (ipykernel's own

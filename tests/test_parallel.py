@@ -78,6 +78,7 @@ def test_a_count_that_one_search_answers_at_once_is_not_split():
     assert "less than starting 2 processes costs" in answer.stats["serially"]
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), rows=st.integers(1, 3), cols=st.integers(2, 3), colours=st.integers(2, 5),
        rule=st.sampled_from(squares.RULES), up_to_rotation=st.booleans())
@@ -96,6 +97,7 @@ def test_a_squares_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_
         assert parted.count == serial.count >= 1, backend
 
 
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("prolog", "python")  # most constrained cell first: insect rule, above 16 cells
 def test_a_squares_count_on_a_pool(pysolve_backend):
     question = squares.Question(generate_squares(4, 5, 6, 2), squares.COUNT)
@@ -106,6 +108,7 @@ def test_a_squares_count_on_a_pool(pysolve_backend):
     assert pooled.stats["parts"] >= 16
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # Prolog: ~40 ms a part
 @given(seed=st.integers(0, 10_000), rows=st.just(4), cols=st.integers(5, 6), colours=st.integers(7, 12),
        up_to_rotation=st.booleans())
@@ -128,6 +131,7 @@ def test_a_most_constrained_first_count_splits_where_its_first_piece_lies(pysolv
         assert parted.count == serial.count >= 1, backend
 
 
+@pytest.mark.slow
 def test_minikanren_counts_the_root_parts_filling_around_the_fixed_piece():
     question = squares.Question(generate_squares(4, 5, 12, 1), squares.COUNT, seconds=60)
     assert squares.most_constrained_first(question)
@@ -157,6 +161,7 @@ def open_board(size: int, seed: int, keep: int) -> sudoku.Board:
     return sudoku.Board(tuple(cells))
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), size=st.sampled_from([4, 6]), keep=st.integers(3, 9),
        limit=st.sampled_from([3, 40, 500]))
@@ -174,6 +179,7 @@ def test_a_sudoku_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_b
         assert parted.count == serial.count <= asked.count, backend  # each part stops at K, and so does their sum
 
 
+@pytest.mark.slow
 def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
     path = tmp_path / "open.txt"
     board = open_board(9, 7, 23)  # 12,331 solutions: about 0.9 s of CPU, three times what one search may try
@@ -267,6 +273,7 @@ def test_a_tournament_on_a_pool_plays_in_chunks_the_games_played_here():
     assert here[0].state and not any(result.state for result in pooled)  # final states stay in the workers
 
 
+@pytest.mark.slow
 def test_parts_that_run_long_are_split_again_and_the_count_stays_the_serial_count(monkeypatch):
     question = sudoku.Question(open_board(9, 7, 23), "open", count=100_000, seconds=120)
     serial = SUDOKU.solve(question, "python")

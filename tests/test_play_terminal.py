@@ -20,6 +20,7 @@ def play(argv: list[str], stdin: int) -> subprocess.CompletedProcess[str]:
                           timeout=HANG_GUARD)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("argv", "command"), [
     (["play", "tangram"], "pysolve play tangram"),
     (["play", "azul"], "pysolve play azul"),
@@ -30,6 +31,7 @@ def test_a_game_without_a_terminal_is_refused_in_one_line(argv: list[str], comma
     assert (done.returncode, done.stderr, done.stdout) == (2, f"pysolve: error: {command} {WORDS}\n", "")
 
 
+@pytest.mark.slow
 def test_a_terminal_for_the_keys_alone_is_not_enough() -> None:
     keys, terminal = pty.openpty()  # standard input a terminal, standard error captured
     try:

@@ -148,6 +148,7 @@ def test_json_that_is_no_instance_is_one_line_naming_the_field(puzzle: str, text
     assert out == "" and err.count("\n") == 1 and words in err, err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle, made", [("sudoku", "9x9, "), ("tangram", "board 16 16"), ("squares", "grid 3 3")])
 def test_generators_of_one_shape_need_no_flag(puzzle: str, made: str, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:

@@ -103,6 +103,7 @@ def winning_steps(order=FIRST, how="enter"):
 
 # ---------------------------------------------------------------- whole games
 
+@pytest.mark.slow
 def test_a_whole_winning_game_by_mouse_then_input_changes_nothing(play):
     def check(app):
         won = state(app), screen(app)
@@ -118,6 +119,7 @@ def test_a_whole_winning_game_by_mouse_then_input_changes_nothing(play):
     assert after == won
 
 
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("kanren", "python")
 def test_a_whole_game_by_keyboard_on_other_back_ends(play, pysolve_backend):
     steps, cursor = [], (0, 0)
@@ -132,6 +134,7 @@ def test_a_whole_game_by_keyboard_on_other_back_ends(play, pysolve_backend):
     assert api.validate(CLASSIC, tuple(app.game.board.values()), backend="python") == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["enter", "t"])
 def test_enter_or_t_with_nothing_previewed_does_nothing(play, key):
     before = play(["6", "right", "right"], check=lambda app: (state(app)[:6], shown_cells(app)))
@@ -143,6 +146,7 @@ def test_enter_or_t_with_nothing_previewed_does_nothing(play, key):
     assert nothing_selected == ({}, set())
 
 
+@pytest.mark.slow
 def test_ctrl_click_places_temporarily_as_the_original_ctrl(play):
     board, fixed, selected, cells = play(["6", ("ctrl", (2, 0))], check=lambda app: (
         dict(app.game.board), set(app.game.fixed), app.game.selected, shown_cells(app)))
@@ -180,6 +184,7 @@ def test_the_selected_pieces_name_is_shown_in_its_colour(play):
     assert plain.bgcolor is None or plain.bgcolor.triplet.hex not in {p.colour for p in CLASSIC.pieces}
 
 
+@pytest.mark.slow
 def test_the_stars_are_the_back_ends_options(play, pysolve_backend):
     placed = (make_placement(CLASSIC, "green", 0, 0), make_placement(CLASSIC, "pink", 4, 0))
     asked = api.options(CLASSIC, placed, "orange", pysolve_backend)
@@ -190,6 +195,7 @@ def test_the_stars_are_the_back_ends_options(play, pysolve_backend):
     assert stars == {(0, 7), (1, 7), (2, 7), (3, 7)} and choices == asked  # 7 wide, 3 high: only the top band
 
 
+@pytest.mark.slow
 def test_options_of_a_partial_board_agree_on_every_back_end(play, pysolve_backends):
     placed = (make_placement(CLASSIC, "green", 0, 0), make_placement(CLASSIC, "blue", 0, 2))
     report = assert_backends_agree(PUZZLE, question=Question(CLASSIC, "options", placed=placed, piece="red"))
@@ -198,6 +204,7 @@ def test_options_of_a_partial_board_agree_on_every_back_end(play, pysolve_backen
         ["1", (0, 0), "t", "2", (0, 2), "t", "3"], check=marked))
 
 
+@pytest.mark.slow
 def test_an_illegal_click_is_ignored(play):
     def check(app):
         return state(app)[:4], app.game.message
@@ -214,6 +221,7 @@ def test_a_click_off_the_cells_does_nothing(play):
     assert app[3] is None
 
 
+@pytest.mark.slow
 def test_clicking_an_option_again_turns_the_piece_when_rotations_are_on(play):
     small = parse_instance("board 3 2\nrotations yes\npiece 1 bar #cc3333 1 2\npiece 2 box #3366cc 2 2\n", "small")
     first, lines = play(["1", (0, 0)], instance=small, check=lambda app: (app.game.preview, text(app)))
@@ -224,6 +232,7 @@ def test_clicking_an_option_again_turns_the_piece_when_rotations_are_on(play):
 
 # ---------------------------------------------------------------- temporary and definitive pieces
 
+@pytest.mark.slow
 def test_a_definitive_piece_shows_x_and_cannot_be_selected_again(play):
     def check(app):
         return app.game.selected, app.game.message, shown_cells(app)[(0, 0)], "\n".join(screen(app))
@@ -234,6 +243,7 @@ def test_a_definitive_piece_shows_x_and_cannot_be_selected_again(play):
     assert play(["1", (0, 0), "enter", (1, 1)], check=lambda app: app.game.selected) is None
 
 
+@pytest.mark.slow
 def test_a_temporary_piece_can_be_selected_again_and_moved(play):
     def check(app):
         return app.game.board["green"], shown_cells(app)
@@ -245,6 +255,7 @@ def test_a_temporary_piece_can_be_selected_again_and_moved(play):
     assert by_click == ("green", 63)  # lifted: its own cells are free again for its options
 
 
+@pytest.mark.slow
 def test_escape_takes_the_piece_back_beside_the_board(play):
     def check(app):
         return dict(app.game.board), app.game.selected, app.game.waiting, "\n".join(screen(app))
@@ -263,6 +274,7 @@ def test_pieces_beside_the_board_are_drawn_with_their_numbers(play):
     assert "4 4 4 4 4 4 4" in lines  # orange, 7 cells across
 
 
+@pytest.mark.slow
 def test_undo_takes_back_temporary_moves_but_not_definitive_ones(play):
     def check(app):
         return dict(app.game.board), app.game.message
@@ -305,6 +317,7 @@ def test_every_back_end_sees_the_dead_end(pysolve_backend):
     assert completion(PUZZLE, CLASSIC, (make_placement(CLASSIC, "green", 1, 0),), pysolve_backend) is None
 
 
+@pytest.mark.slow
 def test_completions_of_the_games_board_agree_on_every_back_end(play, pysolve_backends):
     placed = (make_placement(CLASSIC, "green", 0, 0), make_placement(CLASSIC, "yellow", 4, 0))
     report = assert_backends_agree(PUZZLE, question=Question(CLASSIC, "first", "cell", placed=placed))
@@ -391,6 +404,7 @@ def svg_text(svg: str) -> list[str]:
     return [unescape(text) for text in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_the_docs_screenshot_is_the_mid_game_board():
     picture = (ROOT / "docs" / "tangram-game.svg").read_text(encoding="utf-8")

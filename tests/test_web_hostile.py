@@ -426,6 +426,7 @@ def chunked_upload(port: int, total: int, chunk: int = 1 << 16) -> tuple[bytes, 
     return answer, sent
 
 
+@pytest.mark.slow
 def test_the_command_counts_a_chunked_body_as_it_arrives_within_its_memory_bound() -> None:
     """A chunked 1,000 MB body: 413 after about 1 MB, the server's peak memory flat; `--memory` in force."""
     with the_command("--backend", "python", "--memory", "2G") as (server, port):
@@ -452,6 +453,7 @@ def test_serve_memory_bound_is_checked(capsys: pytest.CaptureFixture[str]) -> No
     assert capsys.readouterr().err == "pysolve: error: --memory 'lots': give a size such as 512M or 2G (0: no limit)\n"
 
 
+@pytest.mark.slow
 def test_a_full_line_is_503_at_once_and_a_search_whose_client_left_stops() -> None:
     """WORKERS searches and tournaments running and WAITING waiting: the next request is refused at once; once
     their clients leave, they stop (the CPU goes quiet) and the server answers searches again."""
@@ -587,6 +589,7 @@ def answered(connection: Connection, method: str, path: str, body: bytes | None 
     assert not READS.strays(), (method, path, (body or b"")[:80], READS.strays())
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
                                                                         "text/plain", "json from elsewhere"]))
@@ -599,6 +602,7 @@ NAMES = st.sampled_from(WORDS) | st.text(max_size=30) | st.text(alphabet="./%~_-
     | st.integers(0, 2000).map(lambda size: "a" * size)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(GETS), name=st.none() | NAMES, query=st.dictionaries(st.sampled_from(FIELDS), NAMES,
                                                                                 max_size=2))

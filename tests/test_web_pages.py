@@ -60,6 +60,7 @@ def test_the_menu_lists_every_registered_page_then_the_crosscheck(client: TestCl
         assert shown.status_code == 200 and f"<h1>{page.title}</h1>" in shown.text
 
 
+@pytest.mark.slow
 def test_a_page_of_ones_own_is_in_the_menu_and_answers(site: Path) -> None:
     probe = ("from starlette.testclient import TestClient\n"
              "from pysolve.web.app import create_app\n"
@@ -109,6 +110,7 @@ def test_sudoku_count_shows_the_second_solution_and_where_it_differs(client: Tes
     assert answer["svg"].count('class="differs"') == answer["second_svg"].count('class="differs"') == len(differ)
 
 
+@pytest.mark.slow
 def test_sudoku_sixteen_by_sixteen_line_solved(client: TestClient) -> None:
     made = client.post("/api/sudoku/generate", json={"size": 16, "seed": 4}).json()
     line = sudoku_model.to_line(made["data"]["puzzle"])
@@ -127,6 +129,7 @@ def test_sudoku_validate_a_filled_grid(client: TestClient) -> None:
         client.post("/api/sudoku/solve", json={"grid": WIKIPEDIA, "validate": True, "backend": "python"}))
 
 
+@pytest.mark.slow
 def test_sudoku_generated_of_the_difficulty_asked(client: TestClient) -> None:
     made = client.post("/api/sudoku/generate", json={"difficulty": "hard", "seed": 1}).json()
     assert made["data"]["difficulty"]["label"] == "hard" and made["data"]["seed"] >= 1
@@ -261,6 +264,7 @@ def lenient(pysolve_backends: list[str]) -> Iterator[TestClient]:
     app.state.workers.close(bridge.release_thread, 10)  # no worker thread outlives its module
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(asked=requests())
 def test_fuzz_the_pages_endpoints_answer_2xx_or_a_one_line_4xx(lenient: TestClient, asked: tuple[str, dict]) -> None:
