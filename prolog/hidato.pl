@@ -44,8 +44,9 @@ walk (it runs the long thin boards, where propagation wanders).
 the same searches recorded as they run (pysolve_trace): each number put on
 a cell is a node labelled `12 at r2c5` with the move `{"number": 12,
 "row": 2, "col": 5}` (rows and columns from 1); a node fails where the
-walk's prunings or the propagation reject it. The untraced clauses are
-left as they were, so that they keep their speed.
+walk's prunings or the propagation reject it. Each search is written once
+(pysolve_traced): the untraced one compiles to the clauses it would be
+without a trace, at the same speed.
 */
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, tuples_in/2,
@@ -58,7 +59,10 @@ left as they were, so that they keep their speed.
 :- use_module(library(error), [domain_error/2, must_be/2]).
 :- use_module(pysolve_bits, [bit_member/2]).
 :- use_module(library(solution_sequences), [limit/2]).
-:- use_module(pysolve_trace, [trace_enter/4, trace_fail/1, trace_root/1, trace_solution/1]).
+:- use_module(pysolve_trace, [trace_enter/4, trace_root/1]).
+:- use_module(pysolve_traced, [traceable/1]).
+
+:- traceable([walk/6, strong_walk/7, logic_search/3]).
 
 :- set_prolog_flag(optimise, true).   % compile the searches' arithmetic inline (file-local)
 
@@ -195,30 +199,31 @@ neighbour_indexes(IndexOf, R-C, Indexes) :-
                ), Unsorted),
     sort(Unsorted, Indexes).
 
-% positions(+Strategy, +Board, -Positions): Positions lists the cell of 1..N.
-positions(clpfd, Board, Positions) :-
-    clpfd_positions(Board, Positions).
-positions(original, Board, Positions) :-
-    walk_positions(Board, untraced, Positions).
-positions(walk, Board, Positions) :-
-    strong_walk_positions(Board, untraced, Positions).
-positions(logic, Board, Positions) :-
-    logic_positions(Board, inf, untraced, Positions).
-positions(logic(Nodes), Board, Positions) :-
-    logic_positions(Board, Nodes, untraced, Positions).
-positions(traced(Strategy), Board, Positions) :-
-    Board = board(_, _, _, _, Coords),
-    Places =.. [places|Coords],
-    trace_root(Root),
-    traced_positions(Strategy, Board, traced(Places, Root), Positions).
+% positions(+Strategy, +Board, -Positions): Positions lists the cell of
+% 1..N; traced(S) records the search of S below the root.
+positions(Strategy, Board, Positions) :-
+    (   Strategy = traced(Search)
+    ->  Board = board(_, _, _, _, Coords),
+        Places =.. [places|Coords],
+        trace_root(Root),
+        Mode = traced(Places, Root)
+    ;   Search = Strategy,
+        Mode = untraced
+    ),
+    mode_positions(Search, Board, Mode, Positions).
 
-traced_positions(original, Board, Mode, Positions) :-
+% mode_positions(+Strategy, +Board, +Mode, -Positions): positions/3 of
+% Strategy, `untraced` or traced(Places, Root) (recorded below Root; Places:
+% arg Cell is its Row-Column from 0).
+mode_positions(clpfd, Board, _, Positions) :-
+    clpfd_positions(Board, Positions).
+mode_positions(original, Board, Mode, Positions) :-
     walk_positions(Board, Mode, Positions).
-traced_positions(walk, Board, Mode, Positions) :-
+mode_positions(walk, Board, Mode, Positions) :-
     strong_walk_positions(Board, Mode, Positions).
-traced_positions(logic, Board, Mode, Positions) :-
+mode_positions(logic, Board, Mode, Positions) :-
     logic_positions(Board, inf, Mode, Positions).
-traced_positions(logic(Nodes), Board, Mode, Positions) :-
+mode_positions(logic(Nodes), Board, Mode, Positions) :-
     logic_positions(Board, Nodes, Mode, Positions).
 
 % number_at(+Places, +K, +Cell, +Node, -Child): Child, below Node, is K put
@@ -229,14 +234,6 @@ number_at(Places, K, Cell, Node, Child) :-
     C is C0 + 1,
     format(atom(Label), "~w at r~wc~w", [K, R, C]),
     trace_enter(Label, [number=K, row=R, col=C], Node, Child).
-
-% checked_at(+Goal, +Node): Goal holds; when not, Node is marked a dead end.
-checked_at(Goal, Node) :-
-    (   call(Goal)
-    ->  true
-    ;   trace_fail(Node),
-        fail
-    ).
 
 clpfd_positions(board(N, _, Adjacent, Givens, _), Positions) :-
     length(Positions, N),
@@ -257,50 +254,38 @@ consecutive_pairs([A, B|Rest], [[A, B]|Pairs]) :-
     consecutive_pairs([B|Rest], Pairs).
 
 % walk_positions(+Board, +Mode, -Positions): the original's walk,
-% `untraced` or traced(Places, Root) (recorded below Root).
+% `untraced` or traced(Places, Root) (recorded below Root). Walk is
+% walk(N, Adjacent, GivenCells, Places), Places free when untraced.
 walk_positions(board(N, _, Adjacent, Givens, _), Mode, Positions) :-
     list_to_assoc(Givens, GivenCells),
     findall(Cell-given, member(_-Cell, Givens), UsedPairs),
     list_to_assoc(UsedPairs, Used),
     get_assoc(1, GivenCells, Start),
-    Walk = walk(N, Adjacent, GivenCells),
-    (   Mode = traced(Places, Root)
-    ->  checked_at(viable(Walk, 1, Start, Used), Root),
-        traced_walk(Walk, Places, 1, Start, Used, [Start], Reversed, Root)
-    ;   viable(Walk, 1, Start, Used),
-        walk(Walk, 1, Start, Used, [Start], Reversed)
-    ),
+    Walk = walk(N, Adjacent, GivenCells, Places),
+    trace_search(Mode = traced(Places, Root), Root,
+                 ( trace_checked(viable(Walk, 1, Start, Used)),
+                   walk(Walk, 1, Start, Used, [Start], Reversed) )),
     reverse(Reversed, Positions).
 
-% walk(+Walk, +K, +Cell, +Used, +Placed, -Reversed): K sits on Cell; place K+1..N.
+% walk(+Walk, +K, +Cell, +Used, +Placed, -Reversed): K sits on Cell; place
+% K+1..N. Recorded (pysolve_traced): each number placed a node, a dead end
+% where the prunings reject it.
 walk(Walk, K, Cell, Used, Placed, Reversed) :-
-    Walk = walk(N, _, _),
+    Walk = walk(N, _, _, Places),
     (   K =:= N
-    ->  Reversed = Placed
+    ->  Reversed = Placed,
+        trace_solved
     ;   K1 is K + 1,
         next_cell(Walk, K1, Cell, Used, Next, Used1),
-        viable(Walk, K1, Next, Used1),
+        trace_node(number_at(Places, K1, Next)),
+        trace_checked(viable(Walk, K1, Next, Used1)),
         walk(Walk, K1, Next, Used1, [Next|Placed], Reversed)
     ).
 
-% traced_walk(+Walk, +Places, +K, +Cell, +Used, +Placed, -Reversed, +Node):
-% walk/6 recorded below Node.
-traced_walk(Walk, Places, K, Cell, Used, Placed, Reversed, Node) :-
-    Walk = walk(N, _, _),
-    (   K =:= N
-    ->  Reversed = Placed,
-        trace_solution(Node)
-    ;   K1 is K + 1,
-        next_cell(Walk, K1, Cell, Used, Next, Used1),
-        number_at(Places, K1, Next, Node, Child),
-        checked_at(viable(Walk, K1, Next, Used1), Child),
-        traced_walk(Walk, Places, K1, Next, Used1, [Next|Placed], Reversed, Child)
-    ).
-
 % next_cell(+Walk, +K, +Cell, +Used, -Next, -Used1): K's cell next to Cell.
-next_cell(walk(_, _, GivenCells), K, _, Used, Next, Used) :-
+next_cell(walk(_, _, GivenCells, _), K, _, Used, Next, Used) :-
     get_assoc(K, GivenCells, Next).
-next_cell(walk(_, Adjacent, GivenCells), K, Cell, Used, Next, Used1) :-
+next_cell(walk(_, Adjacent, GivenCells, _), K, Cell, Used, Next, Used1) :-
     \+ get_assoc(K, GivenCells, _),
     arg(Cell, Adjacent, Neighbours),
     member(Next, Neighbours),
@@ -309,7 +294,7 @@ next_cell(walk(_, Adjacent, GivenCells), K, Cell, Used, Next, Used1) :-
 
 % viable(+Walk, +K, +Cell, +Used): the original's prunings (a) and (b)
 % after K was put on Cell.
-viable(walk(N, Adjacent, GivenCells), K, Cell, Used) :-
+viable(walk(N, Adjacent, GivenCells, _), K, Cell, Used) :-
     (   K =:= N
     ->  true
     ;   K1 is K + 1,
@@ -337,15 +322,12 @@ strong_walk_positions(board(N, _, Adjacent, Givens, Coords), Mode, Positions) :-
     get_assoc(N, GivenCells, LastCell),
     arg(LastCell, CellBits, Last),
     later_givens(N, Givens, CellBits, Later),
-    Walk = strong(N, GivenCells, Bits, Last, Later, Adjacent),
+    Walk = strong(N, GivenCells, Bits, Last, Later, Adjacent, Places),
     arg(Start, CellBits, StartBit),
     Free is Open /\ \StartBit,
-    (   Mode = traced(Places, Root)
-    ->  checked_at(strong_viable(Walk, 1, Start, Free, Used), Root),
-        traced_strong_walk(Walk, Places, 1, Start, Free, Used, [Start], Reversed, Root)
-    ;   strong_viable(Walk, 1, Start, Free, Used),
-        strong_walk(Walk, 1, Start, Free, Used, [Start], Reversed)
-    ),
+    trace_search(Mode = traced(Places, Root), Root,
+                 ( trace_checked(strong_viable(Walk, 1, Start, Free, Used)),
+                   strong_walk(Walk, 1, Start, Free, Used, [Start], Reversed) )),
     reverse(Reversed, Positions).
 
 cell_bits(Coords, Adjacent, bits(Stride, Open, CellBits, Near)) :-
@@ -386,44 +368,28 @@ later_givens(N, Givens, CellBits, Later) :-
 givens_after(Sorted, CellBits, K, After) :-
     findall(G-Bit, ( member(G-Cell, Sorted), G > K, arg(Cell, CellBits, Bit) ), After).
 
-strong_walk(Walk, K, Cell, Free, Used, Placed, Reversed) :-
-    Walk = strong(N, GivenCells, Bits, _, _, Adjacent),
-    (   K =:= N
-    ->  Reversed = Placed
-    ;   K1 is K + 1,
-        (   get_assoc(K1, GivenCells, Target)
-        ->  Next = Target
-        ;   cornered_first(Bits, Adjacent, Cell, Used, Candidates),
-            member(Next, Candidates)
-        ),
-        Bits = bits(_, _, CellBits, _),
-        arg(Next, CellBits, Bit),
-        Free1 is Free /\ \Bit,
-        Used1 is Used \/ Bit,
-        strong_viable(Walk, K1, Next, Free1, Used1),
-        strong_walk(Walk, K1, Next, Free1, Used1, [Next|Placed], Reversed)
-    ).
+%   strong_walk(+Walk, +K, +Cell, +Free, +Used, +Placed, -Reversed): K sits
+%   on Cell; place K+1..N, the neighbours with the fewest exits first.
+%   Recorded (pysolve_traced) as walk/6.
 
-% traced_strong_walk(+Walk, +Places, +K, +Cell, +Free, +Used, +Placed,
-% -Reversed, +Node): strong_walk/7 recorded below Node.
-traced_strong_walk(Walk, Places, K, Cell, Free, Used, Placed, Reversed, Node) :-
-    Walk = strong(N, GivenCells, Bits, _, _, Adjacent),
+strong_walk(Walk, K, Cell, Free, Used, Placed, Reversed) :-
+    Walk = strong(N, GivenCells, Bits, _, _, Adjacent, Places),
     (   K =:= N
     ->  Reversed = Placed,
-        trace_solution(Node)
+        trace_solved
     ;   K1 is K + 1,
         (   get_assoc(K1, GivenCells, Target)
         ->  Next = Target
         ;   cornered_first(Bits, Adjacent, Cell, Used, Candidates),
             member(Next, Candidates)
         ),
-        number_at(Places, K1, Next, Node, Child),
+        trace_node(number_at(Places, K1, Next)),
         Bits = bits(_, _, CellBits, _),
         arg(Next, CellBits, Bit),
         Free1 is Free /\ \Bit,
         Used1 is Used \/ Bit,
-        checked_at(strong_viable(Walk, K1, Next, Free1, Used1), Child),
-        traced_strong_walk(Walk, Places, K1, Next, Free1, Used1, [Next|Placed], Reversed, Child)
+        trace_checked(strong_viable(Walk, K1, Next, Free1, Used1)),
+        strong_walk(Walk, K1, Next, Free1, Used1, [Next|Placed], Reversed)
     ).
 
 %   cornered_first(+Bits, +Adjacent, +Cell, +Used, -Candidates): the unused
@@ -443,7 +409,7 @@ cornered_first(bits(_, Open, CellBits, Near), Adjacent, Cell, Used, Candidates) 
     keysort(Pairs, Sorted),
     pairs_values(Sorted, Candidates).
 
-strong_viable(strong(N, GivenCells, Bits, Last, Later, _), K, Cell, Free, Used) :-
+strong_viable(strong(N, GivenCells, Bits, Last, Later, _, _), K, Cell, Free, Used) :-
     (   K =:= N
     ->  true
     ;   Bits = bits(Stride, Open, CellBits, Near),
@@ -515,14 +481,12 @@ logic_positions(board(N, _, Adjacent, Givens, Coords), Nodes, Mode, Positions) :
     numlist(1, N, Numbers),
     maplist(start_domain(Givens, CellBits, Open), Numbers, Sets),
     Domains =.. [domains|Sets],
-    Logic = logic(N, Stride, Open, spent(0, Nodes)),
     CellBits =.. [_|BitList],
     findall(Bit-Cell, nth1(Cell, BitList, Bit), BitCells),
     list_to_assoc(BitCells, CellOf),
-    (   Mode = traced(Places, Root)
-    ->  traced_logic_search(Logic, Domains, Numbers, Places-CellOf, Root)
-    ;   logic_search(Logic, Domains, Numbers)
-    ),
+    Logic = logic(N, Stride, Open, spent(0, Nodes), Places, CellOf),
+    trace_search(Mode = traced(Places, Root), Root,
+                 logic_search(Logic, Domains, Numbers)),
     Domains =.. [_|Cells],
     maplist(cell_of_set(CellOf), Cells, Positions0),
     Positions = Positions0.
@@ -538,37 +502,27 @@ cell_of_set(CellOf, Set, Cell) :-
 
 % logic_search(+Logic, !Domains, +Changed): propagate from the numbers whose
 % sets Changed, then give the number with the fewest cells (above one) each
-% of them in turn, lowest bit first.
+% of them in turn, lowest bit first. Recorded (pysolve_traced): each number
+% placed a node, a dead end where propagation fails.
 logic_search(Logic, Domains, Changed) :-
-    Logic = logic(N, _, _, Spent),
+    Logic = logic(N, _, _, Spent, _, _),
     spend_node(Spent),
-    logic_propagate(Logic, Domains, Changed),
+    trace_checked(logic_propagate(Logic, Domains, Changed)),
     most_constrained(1, N, Domains, 0, inf, Number),
     (   Number =:= 0
-    ->  true
+    ->  trace_solved
     ;   arg(Number, Domains, Set),
         bit_member(Bit, Set),
         setarg(Number, Domains, Bit),
+        trace_node(number_on_bit(Logic, Number, Bit)),
         logic_search(Logic, Domains, [Number])
     ).
 
-% traced_logic_search(+Logic, !Domains, +Changed, +Places-CellOf, +Node):
-% logic_search/3 recorded below Node (CellOf: a cell's bit to its index).
-traced_logic_search(Logic, Domains, Changed, Where, Node) :-
-    Logic = logic(N, _, _, Spent),
-    spend_node(Spent),
-    checked_at(logic_propagate(Logic, Domains, Changed), Node),
-    most_constrained(1, N, Domains, 0, inf, Number),
-    (   Number =:= 0
-    ->  trace_solution(Node)
-    ;   arg(Number, Domains, Set),
-        bit_member(Bit, Set),
-        setarg(Number, Domains, Bit),
-        Where = Places-CellOf,
-        get_assoc(Bit, CellOf, Cell),
-        number_at(Places, Number, Cell, Node, Child),
-        traced_logic_search(Logic, Domains, [Number], Where, Child)
-    ).
+% number_on_bit(+Logic, +Number, +Bit, +Node, -Child): number_at/5 of Number
+% put on the cell of Bit.
+number_on_bit(logic(_, _, _, _, Places, CellOf), Number, Bit, Node, Child) :-
+    get_assoc(Bit, CellOf, Cell),
+    number_at(Places, Number, Cell, Node, Child).
 
 spend_node(Spent) :-
     Spent = spent(Count0, Nodes),
@@ -601,7 +555,7 @@ most_constrained(K, N, Domains, Best0, Fewest0, Best) :-
 % cell is left to no number. The fixpoint does not depend on the order the
 % rules run in, so this is Python's search node for node.
 logic_propagate(Logic, Domains, Changed) :-
-    Logic = logic(N, Stride, Open, _),
+    Logic = logic(N, Stride, Open, _, _, _),
     chain(Changed, N, Stride, Open, Domains),
     all_different(N, Open, Domains, Placed),
     (   Placed == []
