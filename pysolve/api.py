@@ -127,6 +127,10 @@ def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
     `svg="out.svg"` write their files as the CLI does (built-in back ends).
     `trace="search.jsonl"` records the back end's own search there
     (pysolve.trace), where that back end records one.
+
+    >>> answer = solve("fichas", m=2, n=2, strategy="bfs", backend="python")
+    >>> answer.status, answer.solutions[0][:3], answer.stats["moves"]
+    ('solved', ['BBHVV', 'BBVVH', 'BHVVB'], 5)
     """
     chosen = get_puzzle(puzzle)
     asked, outputs = _ask(chosen, args, options, question)
@@ -145,6 +149,11 @@ def count(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
     """The number of solutions: `solve` with the puzzle's count option switched on.
 
     Hidato counts up to a limit, so it needs `count=K` (2 answers "unique?").
+
+    >>> count("tangram", strategy="cell", backend="python")
+    36
+    >>> count("hidato", "sample", count=2, backend="python")  # unique
+    1
     """
     chosen = get_puzzle(puzzle)
     if question is None:
@@ -173,6 +182,10 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     `difference` where the first two that differ part; `compared` is False when
     no back end answered (`skipped` then says why each did not). Back ends of one's
     own come first in `results`, so a difference names them.
+
+    >>> report = crosscheck("fichas", m=2, n=2, strategy="bfs", backends=["python", "kanren"])
+    >>> report.agree, sorted(report.results)
+    (True, ['kanren', 'python'])
     """
     chosen = get_puzzle(puzzle)
     asked, _ = _ask(chosen, args, options, question)
