@@ -228,6 +228,7 @@ class Budget:
         self._thread, self._cpu_started = threading.get_ident(), work_clock()
         self._stride, self._next_look, self._last_look = 1, 1, self._cpu_started
         self.steps, self._next_step = 0, 1  # work that is no node (`step`), looked at by the same stride
+        self._counted = 0  # nodes and steps at the last look: the stride adapts to what they cost
         self.trace: Trace | None = None
 
     def spend(self, nodes: int = 1) -> None:
@@ -258,7 +259,9 @@ class Budget:
         """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables),
         its wall-clock guard passed, or the request it works for was abandoned; KeyboardInterrupt when Ctrl-C
         arrived and was lost on the way (see on_interrupt). Sets how many nodes pass before the next look, so
-        that about CLOCK_PERIOD of CPU time passes between looks."""
+        that about CLOCK_PERIOD of CPU time passes between looks: it grows only on nodes or steps counted (a
+        look at the clock while building tables says nothing of what a node costs), and shrinks at once to the
+        nodes that took CLOCK_PERIOD when they cost more than thought."""
         if _interrupted:
             raise KeyboardInterrupt
         if _abandoned():
@@ -266,8 +269,12 @@ class Budget:
         used = self.cpu_seconds()
         now = self._cpu_started + used
         since, self._last_look = now - self._last_look, now
-        self._stride = max(1, self._stride // 2) if since > 2 * CLOCK_PERIOD else \
-            min(MAX_STRIDE, self._stride * 2) if since < CLOCK_PERIOD / 2 else self._stride
+        counted = self.spent + self.steps
+        moved, self._counted = counted - self._counted, counted
+        if since > 2 * CLOCK_PERIOD and moved:
+            self._stride = max(1, min(self._stride // 2, int(moved * CLOCK_PERIOD / since)))
+        elif since < CLOCK_PERIOD / 2 and moved >= self._stride:
+            self._stride = min(MAX_STRIDE, self._stride * 2)
         self._next_look, self._next_step = self.spent + self._stride, self.steps + self._stride
         if not self.seconds:
             return

@@ -408,3 +408,19 @@ def test_a_full_tangram_memo_looks_at_the_clock_while_it_forgets() -> None:
         scan.forget(budget)
     assert time.process_time() - started < 0.1 and len(scan.known) == 2_000_000
 
+
+
+def test_looks_at_the_clock_before_the_search_do_not_stretch_its_stride() -> None:
+    """Building tables looks at the clock often and counts no node: the stride of nodes between looks grows only
+    on nodes counted, so a search whose nodes cost a millisecond each still stops near its limit."""
+    limit = 0.2
+    spent = Budget(seconds=limit)
+    for _ in range(50):  # quick looks, no node counted
+        spent.check()
+    with pytest.raises(SearchLimitExceeded, match="time limit of 0.2 s"):
+        while True:
+            started = time.thread_time()
+            while time.thread_time() - started < 0.001:  # a node that costs a millisecond of CPU
+                pass
+            spent.spend()
+    assert spent.cpu_seconds() <= limit + 0.05 and spent.spent < 300
