@@ -3,14 +3,14 @@
 A relation states what holds; the constraint store narrows what can still
 hold as variables are bound, and `labelfd` enumerates what is left:
 
-    from pysolve import fd, minikanren as mk
-
-    x, y, z = mk.var(), mk.var(), mk.var()
-    goal = mk.conj(fd.infd([x, y, z], range(1, 4)),   # each of x, y, z is 1, 2 or 3
-                   fd.distinctfd([x, y, z]),            # no two are equal
-                   fd.ltfd(x, y),                       # x < y
-                   fd.labelfd([x, y, z]))               # enumerate, smallest domain first
-    mk.run(goal, (x, y, z))   # [(1, 2, 3), (1, 3, 2), (2, 3, 1)]
+>>> from pysolve import fd, minikanren as mk
+>>> x, y, z = mk.var(), mk.var(), mk.var()
+>>> goal = mk.conj(fd.infd([x, y, z], range(1, 4)),   # each of x, y, z is 1, 2 or 3
+...                fd.distinctfd([x, y, z]),            # no two are equal
+...                fd.ltfd(x, y),                       # x < y
+...                fd.labelfd([x, y, z]))               # enumerate, smallest domain first
+>>> mk.run(goal, (x, y, z))
+[(1, 2, 3), (1, 3, 2), (2, 3, 1)]
 
 The goals (each a miniKanren goal: state -> stream of states):
 
@@ -827,7 +827,13 @@ def slots_of(term: Any, substitution: dict, store: FDStore) -> Any:
 
 
 def domfd(x: Any, values: Iterable[int]) -> Goal:
-    """x is one of `values` (non-negative integers)."""
+    """x is one of `values` (non-negative integers).
+
+    >>> from pysolve import minikanren as mk
+    >>> x = mk.var()
+    >>> mk.run(mk.conj(domfd(x, [7, 3, 5]), labelfd([x])), x)
+    [3, 5, 7]
+    """
     return infd([x], values)
 
 
@@ -851,7 +857,13 @@ def infd(xs: Sequence[Any], values: Iterable[int]) -> Goal:
 
 
 def neqfd(x: Any, y: Any) -> Goal:
-    """x != y."""
+    """x != y.
+
+    >>> from pysolve import minikanren as mk
+    >>> x = mk.var()
+    >>> mk.run(mk.conj(domfd(x, range(3)), neqfd(x, 1), labelfd([x])), x)
+    [0, 2]
+    """
     return posting(lambda a, b: Differ((a, b)), x, y)
 
 
@@ -866,7 +878,18 @@ def lefd(x: Any, y: Any) -> Goal:
 
 
 def linearfd(coeffs: Sequence[int], xs: Sequence[Any], total: int, relation: str = "==") -> Goal:
-    """sum(c * x for c, x in zip(coeffs, xs)) == total (relation "<=": at most total)."""
+    """sum(c * x for c, x in zip(coeffs, xs)) == total (relation "<=": at most total).
+
+    Coefficients may be negative; propagation keeps each variable within the bounds the others allow (below,
+    y is left 0..4 and, with the fewest values, is labelled first).
+
+    >>> from pysolve import minikanren as mk
+    >>> x, y = mk.var(), mk.var()
+    >>> mk.run(mk.conj(infd([x, y], range(10)), linearfd([2, 3], [x, y], 12), labelfd([x, y])), (x, y))
+    [(6, 0), (3, 2), (0, 4)]
+    >>> len(mk.run(mk.conj(infd([x, y], range(10)), linearfd([2, 3], [x, y], 12, "<="), labelfd([x, y])), (x, y)))
+    19
+    """
     if relation not in ("==", "<="):
         raise FDError(f"linearfd takes the relation '==' or '<=', not {relation!r}")
     if len(coeffs) != len(xs):
@@ -880,12 +903,27 @@ def sumfd(xs: Sequence[Any], total: int) -> Goal:
 
 
 def plusfd(x: Any, y: Any, z: Any) -> Goal:
-    """x + y == z."""
+    """x + y == z.
+
+    >>> from pysolve import minikanren as mk
+    >>> x, y = mk.var(), mk.var()
+    >>> mk.run(mk.conj(infd([x, y], range(5)), plusfd(x, y, 3), labelfd([x, y])), (x, y))
+    [(0, 3), (1, 2), (2, 1), (3, 0)]
+    """
     return linearfd([1, 1, -1], [x, y, z], 0)
 
 
 def distinctfd(xs: Sequence[Any], classes: dict[int, Any] | None = None) -> Goal:
-    """No two of xs are equal; with `classes` (value -> its class), no two hold values of the same class."""
+    """No two of xs are equal; with `classes` (value -> its class), no two hold values of the same class.
+
+    Classes state, for instance, that two cells hold pieces of different shapes whatever their turns:
+
+    >>> from pysolve import minikanren as mk
+    >>> x, y = mk.var(), mk.var()
+    >>> shapes = {0: "L", 1: "L", 2: "T"}
+    >>> mk.run(mk.conj(infd([x, y], range(3)), distinctfd([x, y], shapes), labelfd([x, y])), (x, y))
+    [(0, 2), (1, 2), (2, 0), (2, 1)]
+    """
     if classes is None:
         return posting(Distinct, list(xs))
     partition = Classes(classes)
@@ -893,8 +931,16 @@ def distinctfd(xs: Sequence[Any], classes: dict[int, Any] | None = None) -> Goal
 
 
 def tablefd(xs: Sequence[Any], rows: Table | Iterable[Sequence[int]]) -> Goal:
-    """The tuple xs is one of `rows` (each a tuple of non-negative integers as long as xs). A relation that
-    posts the same table many times passes one `Table`, built once."""
+    """The tuple xs is one of `rows` (each a tuple of non-negative integers as long as xs).
+
+    A relation that posts the same table many times passes one `Table`, built once.
+
+    >>> from pysolve import minikanren as mk
+    >>> x, y = mk.var(), mk.var()
+    >>> knight = Table([(0, 5), (0, 7), (5, 0), (7, 0), (5, 6)], width=2)
+    >>> mk.run(mk.conj(tablefd([x, y], knight), ltfd(x, y), labelfd([x, y])), (x, y))
+    [(0, 5), (0, 7), (5, 6)]
+    """
     table = rows if isinstance(rows, Table) else Table(rows, len(xs))
     if table.width != len(xs):
         raise FDError(f"a table of {table.width} columns given {len(xs)} variables")
@@ -902,7 +948,14 @@ def tablefd(xs: Sequence[Any], rows: Table | Iterable[Sequence[int]]) -> Goal:
 
 
 def within(budget: Budget) -> Goal:
-    """Always true; from here on `budget` bounds propagation (its clock) and labelling (a node a value tried)."""
+    """Always true; from here on `budget` bounds propagation (its clock) and labelling (a node a value tried).
+
+    >>> from pysolve import minikanren as mk
+    >>> xs = [mk.var() for _ in range(8)]
+    >>> goal = mk.conj(within(Budget(nodes=5)), infd(xs, range(8)), distinctfd(xs), labelfd(xs))
+    >>> mk.run_bounded(goal, xs)
+    ([], 'search passed its budget of 5 nodes')
+    """
 
     def within_goal(state: Any) -> Iterator[Any]:
         twin, store = constrained(state)

@@ -503,9 +503,17 @@ atexit.register(_sandbox.kill)
 
 def solutions(rule_base: str | os.PathLike[str], goal: str, *, max_solutions: int = 0, seconds: float | None = None,
               inferences: int = 0) -> ChildResult:
-    """Run `goal` (Prolog text, user-supplied) in a rule base (a shipped one by name, or a .pl file) in the
-    rule base's child process, with `bridge.solutions`'s bounds and answers;
-    RulesCrashed or RulesRefused when the rules end the child or start a process."""
+    """Run `goal` (Prolog text, user-supplied) in a rule base's child process (`pysolve.query`).
+
+    The rule base is a shipped one by name or a .pl file; the bounds and the answers are `bridge.solutions`'s.
+    RulesCrashed or RulesRefused when the rules end the child or start a process.
+
+    >>> result = solutions("fichas", "move('BBHVV', Next)")
+    >>> result.status, [row["Next"] for row in result.rows]
+    ('complete', ['BHBVV', 'HBBVV', 'BBVHV', 'BBVVH'])
+    >>> solutions("fichas", "between(1, inf, X)", max_solutions=2).rows
+    [{'X': 1}, {'X': 2}]
+    """
     return _sandbox.solutions(rule_base, goal, max_solutions=max_solutions, seconds=seconds, inferences=inferences)
 
 
