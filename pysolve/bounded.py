@@ -27,9 +27,12 @@ SOON = 1e-6  # seconds: how soon a timer that would have fired while it was put 
 
 
 def call_bounded(function: Callable[[], T], seconds: float, what: str) -> T:
-    """`function()`'s value, or SearchLimitExceeded ("`what` passed its time limit of N s", or its wall-clock
+    """`function()`'s value within a time limit of `seconds`.
+
+    `function()`'s value, or SearchLimitExceeded ("`what` passed its time limit of N s", or its wall-clock
     guard) when it runs past `seconds` CPU seconds of the calling thread or `wall_guard(seconds)` of the
-    wall clock. Whatever it raises comes through. InputError for `seconds` that are no time limit."""
+    wall clock. Whatever it raises comes through. InputError for `seconds` that are no time limit.
+    """
     time_limit(seconds, f"the time limit of {what}")
     if threading.current_thread() is threading.main_thread():
         with _Alarms(seconds, what).armed():

@@ -51,9 +51,12 @@ _request = _Request()
 
 @contextlib.contextmanager
 def serving(seconds: float, gone: threading.Event) -> Iterator[None]:
-    """While the block runs, every budget made in this thread lasts `seconds` at most, and every budget
+    """Cap every budget made in this thread while the block runs.
+
+    While the block runs, every budget made in this thread lasts `seconds` at most, and every budget
     checked here is spent at once when `gone` is set (the web client that asked has left): so a request
-    holds a worker thread, and the Prolog lock, for a bounded time, and not at all once it is abandoned."""
+    holds a worker thread, and the Prolog lock, for a bounded time, and not at all once it is abandoned.
+    """
     before = request_bounds()
     _request.seconds, _request.gone = seconds, gone
     try:
@@ -63,8 +66,10 @@ def serving(seconds: float, gone: threading.Event) -> Iterator[None]:
 
 
 def request_bounds() -> tuple[float, threading.Event | None]:
-    """The calling thread's bounds set by `serving`: its time limit (0.0: none) and the event set once its
-    client has left (None: none)."""
+    """The calling thread's bounds set by `serving`.
+
+    Its time limit (0.0: none) and the event set once its client has left (None: none).
+    """
     return _request.seconds, _request.gone
 
 
@@ -74,8 +79,10 @@ def _abandoned() -> bool:
 
 
 def work_clock() -> float:
-    """CPU seconds of the calling thread: the clock every time limit counts on (Prolog, called in this thread,
-    counts here too)."""
+    """CPU seconds of the calling thread.
+
+    The clock every time limit counts on (Prolog, called in this thread, counts here too).
+    """
     return time.thread_time()
 
 
@@ -83,9 +90,12 @@ SCHEDSTAT = "/proc/thread-self/schedstat"  # Linux: the thread's CPU, run-queue 
 
 
 def starved_seconds(schedstat: str = SCHEDSTAT) -> float:
-    """Seconds the calling thread (or the thread whose `schedstat` file is given) has waited, ready to run,
+    """Seconds a thread has waited, ready to run, for a processor.
+
+    Seconds the calling thread (or the thread whose `schedstat` file is given) has waited, ready to run,
     for a processor: Linux's run-queue delay; 0 where the system does not say. The wall-clock guard does not
-    count them."""
+    count them.
+    """
     try:
         with open(schedstat, "rb") as stats:
             return int(stats.read().split()[1]) / 1e9
@@ -94,10 +104,12 @@ def starved_seconds(schedstat: str = SCHEDSTAT) -> float:
 
 
 class GuardClock:
-    """The wall-clock guard's clock: wall seconds since it started, less those the work waited for a processor
-    (`starved_seconds`). `schedstat` names the thread or process doing the work (a child's
-    /proc/PID/schedstat); without it, the threads that read the clock count their own waits, one after
-    another."""
+    """The wall-clock guard's clock.
+
+    Wall seconds since it started, less those the work waited for a processor (`starved_seconds`).
+    `schedstat` names the thread or process doing the work (a child's /proc/PID/schedstat); without it, the
+    threads that read the clock count their own waits, one after another.
+    """
 
     def __init__(self, schedstat: str | None = None) -> None:
         self.schedstat = schedstat
@@ -118,27 +130,38 @@ class GuardClock:
 
 
 def wall_guard(seconds: float) -> float:
-    """Wall seconds after which work with a time limit of `seconds` CPU seconds is stopped anyway, those it
-    waited for a processor left out (`GuardClock`): it slept or waited for far longer than it worked."""
+    """Wall seconds after which work with a time limit is stopped anyway.
+
+    Wall seconds after which work with a time limit of `seconds` CPU seconds is stopped anyway, those it
+    waited for a processor left out (`GuardClock`): it slept or waited for far longer than it worked.
+    """
     return seconds * GUARD_FACTOR + GUARD_SLACK
 
 
 def most_work(seconds: float) -> float:
-    """The most CPU seconds that work with a time limit of `seconds` takes, as pysolve promises it: the limit,
-    10 % more and 0.3 s (the last look at the clock, the answer put together). Tests hold every search to it."""
+    """The most CPU seconds that work with a time limit of `seconds` takes, as pysolve promises it.
+
+    The limit, 10 % more and 0.3 s (the last look at the clock, the answer put together). Tests hold every
+    search to it.
+    """
     return seconds * 1.1 + 0.3
 
 
 def guard_words(seconds: float) -> str:
-    """The wall-clock guard of a time limit, in words, as a reason ends: why an answer came back as unknown
-    although its CPU time was within the limit."""
+    """The wall-clock guard of a time limit, in words, as a reason ends.
+
+    Why an answer came back as unknown although its CPU time was within the limit.
+    """
     return (f"wall-clock guard of {wall_guard(seconds):g} s ({GUARD_FACTOR:g}x its time limit of {seconds:g} s "
             f"plus {GUARD_SLACK:g} s: the work waited or slept)")
 
 
 def time_limit(seconds: float, what: str = "--seconds") -> float:
-    """`seconds` when it is a time limit (above 0, at most MAX_SECONDS); InputError naming `what` otherwise,
-    nan and inf included (a limit that is no limit would let a search run for ever)."""
+    """`seconds` when it is a time limit (above 0, at most MAX_SECONDS).
+
+    InputError naming `what` otherwise, nan and inf included (a limit that is no limit would let a search
+    run for ever).
+    """
     if not 0 < seconds <= MAX_SECONDS:
         raise InputError(f"{what}: {seconds} is not a time limit; give seconds above 0, at most {MAX_SECONDS:g}")
     return seconds
@@ -171,12 +194,14 @@ def on_interrupt(signum: int, frame: Any) -> None:
 
 
 def unraisable(hook_args: Any) -> None:
-    """sys.unraisablehook of the CLI: an interrupt swallowed in a finaliser is silent and delivered again
-    to the main thread, where the code the finaliser interrupted goes on (see on_interrupt); anything else
-    is reported as Python would.
+    """sys.unraisablehook of the CLI.
+
+    An interrupt swallowed in a finaliser is silent and delivered again to the main thread, where the code
+    the finaliser interrupted goes on (see on_interrupt); anything else is reported as Python would.
 
     Never while Python exits (`sys.is_finalizing`): the run is over, and a thread started then never runs,
-    so starting one would wait for ever."""
+    so starting one would wait for ever.
+    """
     global _redelivery
     if _interrupted and issubclass(hook_args.exc_type, KeyboardInterrupt):
         with _interrupt_lock:
@@ -198,8 +223,11 @@ def _redeliver() -> None:
 
 
 def interrupt_handled() -> None:
-    """Say that Ctrl-C reached the code that ends the run (the CLI's `main`): no redelivery follows (one would
-    land in the exit, or in the next run of this process), and budgets check the clock again."""
+    """Say that Ctrl-C reached the code that ends the run (the CLI's `main`).
+
+    No redelivery follows (one would land in the exit, or in the next run of this process), and budgets
+    check the clock again.
+    """
     global _interrupted
     with _interrupt_lock:
         _interrupted = False
@@ -240,15 +268,20 @@ class Budget:
             self.check()
 
     def step(self) -> None:
-        """Count one step of work that visits no node (a propagator run): the clock is looked at as for nodes,
-        about every CLOCK_PERIOD of CPU time whatever a step costs."""
+        """Count one step of work that visits no node (a propagator run).
+
+        The clock is looked at as for nodes, about every CLOCK_PERIOD of CPU time whatever a step costs.
+        """
         self.steps += 1
         if self.steps >= self._next_step:
             self.check()
 
     def cpu_seconds(self) -> float:
-        """CPU seconds the work has taken so far, on the clock of the thread that asks. A budget made in one
-        thread and spent in another carries over what it counted at its last look in the first."""
+        """CPU seconds the work has taken so far, on the clock of the thread that asks.
+
+        A budget made in one thread and spent in another carries over what it counted at its last look in
+        the first.
+        """
         if threading.get_ident() != self._thread:
             counted = self._last_look - self._cpu_started
             self._thread, self._last_look = threading.get_ident(), work_clock()
@@ -256,12 +289,15 @@ class Budget:
         return work_clock() - self._cpu_started
 
     def check(self) -> None:
-        """Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables),
+        """Raise SearchLimitExceeded when the budget is spent.
+
+        Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables),
         its wall-clock guard passed, or the request it works for was abandoned; KeyboardInterrupt when Ctrl-C
         arrived and was lost on the way (see on_interrupt). Sets how many nodes pass before the next look, so
         that about CLOCK_PERIOD of CPU time passes between looks: it grows only on nodes or steps counted (a
         look at the clock while building tables says nothing of what a node costs), and shrinks at once to the
-        nodes that took CLOCK_PERIOD when they cost more than thought."""
+        nodes that took CLOCK_PERIOD when they cost more than thought.
+        """
         if _interrupted:
             raise KeyboardInterrupt
         if _abandoned():
@@ -284,8 +320,10 @@ class Budget:
             raise SearchLimitExceeded(f"{self.label} passed its {guard_words(self.seconds)}")
 
     def remaining(self) -> float:
-        """CPU seconds left of the time budget (0 when it is gone, or its request abandoned); DEFAULT_SECONDS
-        when unbounded."""
+        """CPU seconds left of the time budget (0 when it is gone, or its request abandoned).
+
+        DEFAULT_SECONDS when unbounded.
+        """
         if _abandoned():
             return 0.0
         if not self.seconds:
@@ -293,8 +331,10 @@ class Budget:
         return max(self.seconds - self.cpu_seconds(), 0.0)
 
     def wall_remaining(self) -> float:
-        """Seconds left on the guard's clock before the budget's guard (`wall_guard`); the guard of
-        DEFAULT_SECONDS when unbounded."""
+        """Seconds left on the guard's clock before the budget's guard (`wall_guard`).
+
+        The guard of DEFAULT_SECONDS when unbounded.
+        """
         if not self.seconds:
             return wall_guard(DEFAULT_SECONDS)
         return max(wall_guard(self.seconds) - self.guard.seconds(), 0.0)

@@ -1,4 +1,6 @@
-"""`pysolve check PUZZLE FILE.pl`: a rule base of one's own asked the random questions pysolve's back ends answer.
+"""`pysolve check PUZZLE FILE.pl`.
+
+A rule base of one's own asked the random questions pysolve's back ends answer.
 
 The rule base defines the puzzle's rules interface (`Puzzle.rules`, e.g.
 `hidato(+Board, -Solution) is nondet`) and nothing else: no Python adapter.
@@ -72,8 +74,11 @@ EXTRA = "pip install 'pysolve[check]'"  # what installs hypothesis
 
 @dataclass
 class Finding:
-    """A question the rule base gave no answer to: the goal, and the error or the limit it passed (a halt, a
-    crash or a refused process is an error, in the one-line verdict of pysolve.sandbox)."""
+    """A question the rule base gave no answer to.
+
+    The goal, and the error or the limit it passed (a halt, a crash or a refused process is an error, in
+    the one-line verdict of pysolve.sandbox).
+    """
 
     goal: str
     message: str
@@ -85,8 +90,10 @@ class Finding:
 
 @dataclass
 class SmallestFinding(Finding):
-    """The smallest question found on which the rule base still fails as it first failed: an ERROR of the same
-    words (its data aside: `failure`), a TIME_OUT or a MEMORY_LIMIT."""
+    """The smallest question found on which the rule base still fails as it first failed.
+
+    An ERROR of the same words (its data aside: `failure`), a TIME_OUT or a MEMORY_LIMIT.
+    """
 
     kind: str = ERROR
     shrinks: int = 0  # questions asked while shrinking
@@ -120,8 +127,11 @@ class Disagreement:
 
 @dataclass
 class CheckReport:
-    """What a check found: questions tried and agreed, errors, time-outs and memory limits with their goals, the
-    smallest disagreement, the rule base's time against pysolve's Prolog, and what it printed."""
+    """What a check found.
+
+    Questions tried and agreed, errors, time-outs and memory limits with their goals, the
+    smallest disagreement, the rule base's time against pysolve's Prolog, and what it printed.
+    """
 
     puzzle: str
     rules: str
@@ -149,8 +159,11 @@ class CheckReport:
 
     @property
     def verdict(self) -> str:
-        """DISAGREE, ERRORS (the rule base raised errors, halted, crashed...), UNDECIDED (only time-outs and
-        memory limits, or nothing compared) or AGREE."""
+        """The check's verdict in one word.
+
+        DISAGREE, ERRORS (the rule base raised errors, halted, crashed...), UNDECIDED (only time-outs and
+        memory limits, or nothing compared) or AGREE.
+        """
         if self.disagreement is not None:
             return DISAGREE
         if self.errors:
@@ -173,8 +186,10 @@ class CheckReport:
         return f"{headline}: {self.rules} on {self.puzzle} questions: {counts}"
 
     def fewer_words(self) -> str:
-        """Why fewer than `examples` questions were tried when neither a disagreement nor time-outs stopped the
-        check: hypothesis drew some again, and ran out of new ones where the sizes hold fewer."""
+        """Why fewer than `examples` questions were tried when neither a disagreement nor time-outs stopped the check.
+
+        Hypothesis drew some again, and ran out of new ones where the sizes hold fewer.
+        """
         reasons = []
         if self.repeated:
             reasons.append(f"{words.plural(self.repeated, 'question')} drawn again (each is asked once)")
@@ -227,9 +242,12 @@ class CheckReport:
 
 
 def disagreement_lines(found: Disagreement | None) -> list[str]:
-    """The disagreement in the report: where the answers part, the goal, two solutions that differ drawn apart
-    (where the puzzle draws them), and the instance: its file's board when a file was written (its comments
-    hold every answer), else the whole text, answers and all."""
+    """The disagreement in the report.
+
+    Where the answers part, the goal, two solutions that differ drawn apart (where the puzzle draws them),
+    and the instance: its file's board when a file was written (its comments hold every answer), else the
+    whole text, answers and all.
+    """
     if found is None:
         return []
     lines = [f"  smallest disagreement (shrunk in {words.plural(found.shrinks, 'step')}): {found.difference}",
@@ -280,13 +298,16 @@ def time_lines(report: CheckReport) -> list[str]:
 def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: int = EXAMPLES,
           seed: int | None = None, max_size: int | None = None, seconds: float = SECONDS,
           out: str | os.PathLike[str] | None = None, shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
-    """Ask the rule base file `rules` (a .pl file, a .py module of relations, or a solver of one's own in Python:
+    """Check rules of one's own against pysolve's back ends on generated questions.
+
+    Ask the rule base file `rules` (a .pl file, a .py module of relations, or a solver of one's own in Python:
     question -> Found, stopped past `seconds` of its CPU time as the back ends are) and pysolve's Prolog and Python
     back ends (miniKanren and Python without Prolog) the same random questions of `puzzle`, at most `examples`
     of them (boards up to `max_size`, each back end `seconds` per question), and shrink the first
     disagreement; `out` names the instance file to write it to. Raises a PysolveError, before any question,
     when hypothesis (or SWI-Prolog, for a .pl file) is missing, the file is missing or does not load cleanly,
-    or it does not define the puzzle's interface predicate (or relation)."""
+    or it does not define the puzzle's interface predicate (or relation).
+    """
     chosen = get_puzzle(puzzle)
     interface = interface_of(chosen)
     size = checked_size(interface, max_size)
@@ -327,10 +348,12 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
 
 def smallest_failure(hypothesis: ModuleType, asker: Asker, search: Search, first: Any,
                      seed: int) -> SmallestFinding:
-    """The question `first`, the first the rules failed (an error, a time-out or a memory limit), shrunk: its
-    search run again with the same seed, which draws the same questions up to that one (their outcomes
+    """The question `first`, the first the rules failed (an error, a time-out or a memory limit), shrunk.
+
+    Its search run again with the same seed, which draws the same questions up to that one (their outcomes
     remembered), now stopping there and shrinking it to the smallest question the rules still fail alike
-    (`failure`), within the shrink time; `first` itself if hypothesis drew another way."""
+    (`failure`), within the shrink time; `first` itself if hypothesis drew another way.
+    """
     asker.shrink_alike(asker.failures[asker.key(first)][0])
     smallest = shrunk(hypothesis, search, first, asker.fails_alike, seed)
     failed, message = asker.failures[asker.key(smallest)]
@@ -338,11 +361,13 @@ def smallest_failure(hypothesis: ModuleType, asker: Asker, search: Search, first
 
 
 def shrunk(hypothesis: ModuleType, search: Search, first: Any, fails: Callable[[Any], bool], seed: int) -> Any:
-    """`first`, a question `search` drew from `seed` that `fails`, shrunk: the search run again with the same seed
-    draws the same questions up to that one (`fails` must answer those as before: remembered, not asked
-    again), stops there and shrinks it to the smallest question that still `fails` (`fails` bounds what
-    shrinking costs: it answers False once its budget is spent); `first` itself if hypothesis drew another
-    way."""
+    """`first`, a question `search` drew from `seed` that `fails`, shrunk.
+
+    The search run again with the same seed draws the same questions up to that one (`fails` must answer those
+    as before: remembered, not asked again), stops there and shrinks it to the smallest question that still
+    `fails` (`fails` bounds what shrinking costs: it answers False once its budget is spent); `first` itself if
+    hypothesis drew another way.
+    """
     try:
         return hypothesis.find(search.strategy, fails, settings=search_settings(hypothesis, search.count),
                                random=random.Random(seed))
@@ -352,8 +377,11 @@ def shrunk(hypothesis: ModuleType, search: Search, first: Any, fails: Callable[[
 
 @dataclass(frozen=True)
 class Search:
-    """One hypothesis search of a check: its strategy of questions, how many it draws, the size that bounds
-    them, and whether they are instances with no solution (`impossible_questions`)."""
+    """One hypothesis search of a check.
+
+    Its strategy of questions, how many it draws, the size that bounds them, and whether they are
+    instances with no solution (`impossible_questions`).
+    """
 
     strategy: Any
     count: int
@@ -362,12 +390,14 @@ class Search:
 
 
 def searches(strategies: ModuleType, sizes: tuple[int, ...], examples: int, seconds: float) -> list[Search]:
-    """The hypothesis searches of a check, in order, each a strategy of questions and how many it draws: the
-    `examples` shared out among `sizes`, smallest first (so that a rule base wrong on small instances is shown
-    its smallest, and one wrong or slow only on large ones is still asked them); at each size the ordinary
-    questions, then, where the puzzle's instances module draws them (`impossible_questions`), one in
+    """The hypothesis searches of a check, in order, each a strategy of questions and how many it draws.
+
+    The `examples` shared out among `sizes`, smallest first (so that a rule base wrong on small instances is
+    shown its smallest, and one wrong or slow only on large ones is still asked them); at each size the
+    ordinary questions, then, where the puzzle's instances module draws them (`impossible_questions`), one in
     IMPOSSIBLE on instances with no solution, where the interface says the goal fails. Each search shrinks its
-    own first disagreement; the check stops at the first."""
+    own first disagreement; the check stops at the first.
+    """
     impossible = getattr(strategies, "impossible_questions", None)
     found = []
     for index, size in enumerate(sizes):
@@ -417,8 +447,11 @@ def import_hypothesis() -> ModuleType:
 
 
 def search_settings(hypothesis: ModuleType, examples: int) -> Any:
-    """Hypothesis settings of a check: `examples` questions, no database, no deadline, quiet, no health check
-    (a slow rule base is what a check measures)."""
+    """Hypothesis settings of a check.
+
+    `examples` questions, no database, no deadline, quiet, no health check (a slow rule base is what a
+    check measures).
+    """
     return hypothesis.settings(max_examples=examples, database=None, deadline=None,
                                verbosity=hypothesis.Verbosity.quiet,
                                suppress_health_check=list(hypothesis.HealthCheck))
@@ -426,8 +459,11 @@ def search_settings(hypothesis: ModuleType, examples: int) -> Any:
 
 @dataclass(frozen=True)
 class Own:
-    """The rules of one's own being checked, a .pl rule base or a module of relations: its file's name, the
-    interface it defines (PlDoc's head or Python's call), how it answers a question and the goal that asks."""
+    """The rules of one's own being checked, a .pl rule base or a module of relations.
+
+    Its file's name, the interface it defines (PlDoc's head or Python's call), how it answers a question
+    and the goal that asks.
+    """
 
     name: str
     head: str
@@ -436,8 +472,10 @@ class Own:
 
 
 def load_own(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str] | Solver) -> Own:
-    """The rules in the file `rules`: a module of relations when it ends in .py, else a rule base; or a solver
-    of one's own in Python."""
+    """The rules in the file `rules`.
+
+    A module of relations when it ends in .py, else a rule base; or a solver of one's own in Python.
+    """
     if not isinstance(rules, (str, os.PathLike)):
         return load_solver(puzzle, rules)
     if Path(rules).suffix == ".py":
@@ -457,9 +495,12 @@ def load_relations(puzzle: Puzzle, interface: RulesInterface, rules: str | os.Pa
 
 
 def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
-    """A solver of one's own in Python as the rules checked: an exception it raises is its error on that
-    question (RulesError, with the exception's type and message), as a rule base's Prolog error is; past the
-    question's time limit it is stopped (`bounded.call_bounded`) and the question is its time-out."""
+    """A solver of one's own in Python as the rules checked.
+
+    An exception it raises is its error on that question (RulesError, with the exception's type and
+    message), as a rule base's Prolog error is; past the question's time limit it is stopped
+    (`bounded.call_bounded`) and the question is its time-out.
+    """
     if not callable(solver):
         raise InputError(f"a solver of one's own is a function question -> pysolve.Found, not {solver!r}")
     name = getattr(solver, "name", None) or getattr(solver, "__name__", type(solver).__name__)
@@ -477,24 +518,32 @@ def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
 
 
 def status_derived(found: Found) -> Found:
-    """`found` with the status its answer says when the solver left the default (`Found`'s status is "solved"
+    """`found` with the status its answer says.
+
+    `found` with the status its answer says when the solver left the default (`Found`'s status is "solved"
     unless told): no solution when it holds no solution and counts none. A solver built as the guide shows,
-    `Found(solutions, count=N)`, owes pysolve only its answer."""
+    `Found(solutions, count=N)`, owes pysolve only its answer.
+    """
     if isinstance(found, Found) and found.status == SOLVED and not found.solutions and not found.count:
         found.status = NO_SOLUTION
     return found
 
 
 def compared_backends() -> tuple[str, ...]:
-    """pysolve's back ends the rules are compared with: Prolog and Python, or miniKanren and Python when
-    SWI-Prolog is missing or hidden."""
+    """pysolve's back ends the rules are compared with.
+
+    Prolog and Python, or miniKanren and Python when SWI-Prolog is missing or hidden.
+    """
     return REFERENCE if backends.available("prolog") else WITHOUT_PROLOG
 
 
 def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Path:
-    """The rule base's path, loaded in the child process for rules of one's own (pysolve.sandbox; pysolve's own
+    """The rule base's path, loaded in the child process.
+
+    The rule base's path, loaded in the child process for rules of one's own (pysolve.sandbox; pysolve's own
     rule base, which answers the same questions, in pysolve's engine) and checked to define the interface
-    predicate; one-line errors otherwise (a halt while loading included)."""
+    predicate; one-line errors otherwise (a halt while loading included).
+    """
     path = bridge.resolve_rule_base(rules)
     try:
         backends.require("prolog")
@@ -514,17 +563,22 @@ def load_rules(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLi
 
 
 def out_of_memory(answer: Answer) -> bool:
-    """True when a limit of memory, not of time, stopped `answer`: a rule base's stacks overflowed (its stats'
-    `limit`), or a solver or relation of one's own ran out of memory or out of Python's stack (its reason's
-    words: pysolve.memory.exhausted, dispatch's recursion limit)."""
+    """True when a limit of memory, not of time, stopped `answer`.
+
+    A rule base's stacks overflowed (its stats' `limit`), or a solver or relation of one's own ran out of
+    memory or out of Python's stack (its reason's words: pysolve.memory.exhausted, dispatch's recursion
+    limit).
+    """
     return (answer.stats.get("limit") == "resource_limit" or "ran out of memory" in answer.reason
             or "recursion limit" in answer.reason)
 
 
 def failure(mine: Answer | str) -> str:
-    """How the rules failed a question: TIME_OUT, MEMORY_LIMIT, or ERROR and the error's words without its data
-    (TERMS: the goal, the answer, numbers), so that one error met on two questions is one failure; "" when
-    they answered."""
+    """How the rules failed a question.
+
+    TIME_OUT, MEMORY_LIMIT, or ERROR and the error's words without its data (TERMS: the goal, the answer,
+    numbers), so that one error met on two questions is one failure; "" when they answered.
+    """
     if isinstance(mine, str):
         return f"{ERROR}: {' '.join(TERMS.sub('', mine).split())}"
     if mine.status == UNKNOWN:
@@ -533,9 +587,12 @@ def failure(mine: Answer | str) -> str:
 
 
 class Asker:
-    """Asks one question of the rule base and of pysolve's back ends, keeps the report's counts while
+    """Asks the rule base and pysolve's back ends each question, keeping the report.
+
+    Asks one question of the rule base and of pysolve's back ends, keeps the report's counts while
     hypothesis generates, and remembers every verdict (hypothesis asks the smallest question again at the
-    end, and must hear the same)."""
+    end, and must hear the same).
+    """
 
     def __init__(self, puzzle: Puzzle, own: Own, report: CheckReport, shrink_seconds: float) -> None:
         self.puzzle, self.own, self.report = puzzle, own, report
@@ -580,8 +637,10 @@ class Asker:
         return True
 
     def ask(self, question: Any, count: bool) -> dict[str, Answer] | None:
-        """Every answer to `question`, the rule base's first, or None when one gave none; each outcome recorded
-        in the report when `count` (while hypothesis generates, not while it shrinks)."""
+        """Every answer to `question`, the rule base's first, or None when one gave none.
+
+        Each outcome recorded in the report when `count` (while hypothesis generates, not while it shrinks).
+        """
         mine = self.ask_rules(question)
         theirs = {name: self.puzzle.solve(question, name) for name in self.report.compared}
         answered = not isinstance(mine, str) and all(answer.status != UNKNOWN for answer in [mine, *theirs.values()])
@@ -591,9 +650,12 @@ class Asker:
         return answers
 
     def record(self, question: Any, mine: Answer | str, answers: dict[str, Answer] | None) -> None:
-        """Count one question generated: agreed (with the times), an error, a time-out or a memory limit of the
-        rule base (with its goal), or not compared (pysolve's own back ends ran out of time); whether it has
-        no solution; and add up what the rules printed."""
+        """Count one question generated.
+
+        Agreed (with the times), an error, a time-out or a memory limit of the rule base (with its goal), or
+        not compared (pysolve's own back ends ran out of time); whether it has no solution; and add up what
+        the rules printed.
+        """
         report = self.report
         goal = self.own.goal(question)
         report.tried += 1
@@ -616,8 +678,10 @@ class Asker:
                 self.add_times(answers)
 
     def ask_rules(self, question: Any) -> Answer | str:
-        """The rule base's answer, timed as a back end's; the error's one line when its goal raised one. How it
-        failed the question, if it did, is remembered (`failures`)."""
+        """The rule base's answer, timed as a back end's; the error's one line when its goal raised one.
+
+        How it failed the question, if it did, is remembered (`failures`).
+        """
         try:
             mine: Answer | str = self.puzzle.run(self.report.rules, self.asking(), question)
         except (PrologError, RulesError) as error:
@@ -626,15 +690,20 @@ class Asker:
         return mine
 
     def shrink_alike(self, alike: str) -> None:
-        """Start shrinking the first question the rules failed: `fails_alike` keeps failures like `alike`,
-        asking new questions for the shrink time."""
+        """Start shrinking the first question the rules failed.
+
+        `fails_alike` keeps failures like `alike`, asking new questions for the shrink time.
+        """
         self.alike, self.shrinks, self.limits_shrinking = alike, 0, 0
         self.shrink_deadline = time.monotonic() + self.shrink_seconds
 
     def fails_alike(self, question: Any) -> bool:
-        """True when the rules fail `question` as they failed the first question they failed (hypothesis's
+        """True when the rules fail `question` as they failed the first question.
+
+        True when the rules fail `question` as they failed the first question they failed (hypothesis's
         condition while that one shrinks): remembered, else asked of the rules alone until the shrink time is
-        up or, as generating, MAX_TIME_OUTS of them ran out of time or memory (each costs up to --seconds)."""
+        up or, as generating, MAX_TIME_OUTS of them ran out of time or memory (each costs up to --seconds).
+        """
         key = self.key(question)
         if key not in self.failures:
             if time.monotonic() > (self.shrink_deadline or 0) or self.limits_shrinking >= MAX_TIME_OUTS:
@@ -649,8 +718,10 @@ class Asker:
         return lambda question: self.own.answer(question, self.report.seconds)
 
     def stop_after_time_outs(self) -> None:
-        """Stop asking once MAX_TIME_OUTS questions ran out of time or memory (a looping rule base costs
-        --seconds each)."""
+        """Stop asking once MAX_TIME_OUTS questions ran out of time or memory.
+
+        A looping rule base costs --seconds each.
+        """
         report = self.report
         if len(report.time_outs) >= MAX_TIME_OUTS:
             report.stopped = f"after {MAX_TIME_OUTS} time-outs of {report.rules}"
@@ -674,9 +745,11 @@ class Asker:
 
 def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport, found: Disagreement,
                   out: str | os.PathLike[str] | None) -> str:
-    """The disagreement as an instance file `pysolve solve PUZZLE FILE` reads (`out`, when it is written):
-    comments with how it was found, where the answers part and each answer drawn (the back ends that agree
-    under one heading), then the instance itself."""
+    """The disagreement as an instance file `pysolve solve PUZZLE FILE` reads (`out`, when it is written).
+
+    Comments with how it was found, where the answers part and each answer drawn (the back ends that agree
+    under one heading), then the instance itself.
+    """
     comments = [f"pysolve check {puzzle.name} {report.rules} --seed {report.seed}: the smallest disagreement "
                 "found, shrunk by hypothesis",
                 f"the goal: {found.goal}", f"they part: {found.difference}", ""]
@@ -694,20 +767,25 @@ def instance_file(puzzle: Puzzle, interface: RulesInterface, report: CheckReport
 
 def asking_again(puzzle: Puzzle, interface: RulesInterface, found: Disagreement,
                  out: str | os.PathLike[str] | None) -> str:
-    """The command that asks pysolve the disagreement's question again: `pysolve solve` on its file (`out`, or
-    FILE when none is written), or for an instance `pysolve solve` refuses, `pysolve query` of the interface's
-    goal on pysolve's own rule base."""
+    """The command that asks pysolve the disagreement's question again.
+
+    `pysolve solve` on its file (`out`, or FILE when none is written), or for an instance `pysolve solve`
+    refuses, `pysolve query` of the interface's goal on pysolve's own rule base.
+    """
     if found.refused:
         return f'pysolve query {interface.own} "{interface.goal(found.question)}"'
     return f"pysolve solve {puzzle.name} {interface.solve_args.format(file=out or 'FILE', limit=LIMIT)}"
 
 
 def drawn_apart(puzzle: Puzzle, strategies: ModuleType, found: Disagreement, rules: str) -> str:
-    """Two solutions that differ side by side, drawn as `pysolve solve` draws them, the parts where they differ
+    """Two differing solutions drawn side by side, the differences marked.
+
+    Two solutions that differ side by side, drawn as `pysolve solve` draws them, the parts where they differ
     marked, for the puzzles whose instances module draws them (`parts` and `drawn`: squares and tangram, whose
     differences are otherwise paths into nested lists): a solution of the rules that pysolve's back end does
     not give beside the closest one it gives, else one it gives that the rules do not beside the closest of
-    the rules'. "" for the other puzzles, or when either side gave no solution."""
+    the rules'. "" for the other puzzles, or when either side gave no solution.
+    """
     if not hasattr(strategies, "drawn"):
         return ""
     mine = found.answers[rules]
@@ -751,8 +829,7 @@ def beside(blocks: list[list[str]]) -> list[str]:
 
 
 def answer_groups(puzzle: Puzzle, answers: dict[str, Answer]) -> list[tuple[list[str], Answer]]:
-    """The answers grouped by their canonical form, in order: the names that gave each, and the first such
-    answer."""
+    """The answers grouped by their canonical form, in order: the names that gave each, and the first such answer."""
     groups: list[tuple[list[str], Answer]] = []
     for name, answer in answers.items():
         same = next((names for names, first in groups if puzzle.canonical(first) == puzzle.canonical(answer)), None)

@@ -36,8 +36,10 @@ BACKEND_HELP = "back end (default: prolog if available, else kanren)"
 
 
 class Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line and exit code 2, and whose arguments may wait until it is
-    used: `fill` (a keyword of `add_parser`) adds them before the parser first parses or shows its help."""
+    """An ArgumentParser whose errors are one line and exit code 2, and whose arguments may wait until it is used.
+
+    `fill` (a keyword of `add_parser`) adds them before the parser first parses or shows its help.
+    """
 
     def __init__(self, *args: Any, fill: Callable[[Parser], None] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -236,8 +238,11 @@ def fill_serve(parser: Parser) -> None:
 
 
 def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> None:
-    """The puzzle's options, --backends, and --seconds: each back end's own time limit (in place of a puzzle's
-    --seconds, whose default is one search's, with the cross-check's shorter one)."""
+    """The puzzle's options, --backends, and --seconds.
+
+    Each back end's own time limit (in place of a puzzle's --seconds, whose default is one search's, with
+    the cross-check's shorter one).
+    """
     from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
 
     options.add_to_parser([option for option in puzzle.options if option.name != "seconds"], parser)
@@ -247,8 +252,10 @@ def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> N
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
-    """--workers and --cluster: a count split into parts (the first placements), or a file's puzzles, run in
-    parallel."""
+    """--workers and --cluster.
+
+    A count split into parts (the first placements), or a file's puzzles, run in parallel.
+    """
     from pysolve.executors import workers_argument
 
     parser.add_argument("--workers", type=workers_argument, default=1, metavar="N",
@@ -286,7 +293,9 @@ def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
 
 def add_play_parser(games: Any, puzzle: Puzzle, name: str | None = None) -> argparse.ArgumentParser:
     """`pysolve play PUZZLE`: the puzzle's play options and --backend, under `games` (a subparsers action).
-    A puzzle with a command group of its own adds the same parser there too (`pysolve azul play`), by `name`."""
+
+    A puzzle with a command group of its own adds the same parser there too (`pysolve azul play`), by `name`.
+    """
     game_parser = games.add_parser(name or puzzle.name, help=f"play {puzzle.name} in the terminal; "
                                                             "the rules come from a back end")
     options.add_to_parser(puzzle.play_options, game_parser)
@@ -383,8 +392,11 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False) -> None:
-    """One answer as JSON, or drawn with a status line: in words (`[prolog: solved in 0.03 s, 361 states]`),
-    or with `verbose` every statistic as the search named it (`[prolog: solved; seconds 0.0312, memo 53]`)."""
+    """One answer as JSON, or drawn with a status line.
+
+    In words (`[prolog: solved in 0.03 s, 361 states]`), or with `verbose` every statistic as the search
+    named it (`[prolog: solved; seconds 0.0312, memo 53]`).
+    """
     if as_json:
         print_json(answer.to_json())
         return
@@ -393,8 +405,11 @@ def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = 
 
 
 def status_line(answer: Answer) -> str:
-    """The back end, the status and the time in words, and the work done where it is counted: states
-    searched, parts run in parallel (the rest of the statistics are --verbose's and --json's)."""
+    """The back end, the status and the time in words, and the work done where it is counted.
+
+    States searched, parts run in parallel (the rest of the statistics are --verbose's and
+    --json's).
+    """
     from pysolve.answers import UNKNOWN
 
     stats = answer.stats
@@ -412,8 +427,11 @@ def every_stat(answer: Answer) -> str:
 
 
 def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: bool, verbose: bool = False) -> int:
-    """Print the `total` answers of a file's questions in order as they come (JSON lines with --json), with
-    progress and a summary on stderr."""
+    """Print the answers of a file's questions in order as they come.
+
+    Print the `total` answers of a file's questions in order as they come (JSON lines with --json), with
+    progress and a summary on stderr.
+    """
     from pysolve.report import Progress
 
     progress = Progress(total, f"{puzzle.name}")
@@ -454,8 +472,11 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """The check's report, as text or one JSON object; exit 0 when the rule base agreed on every question, 1 on
-    a disagreement or an error of the rule base, 3 when it ran out of time (no verdict)."""
+    """The check's report, as text or one JSON object.
+
+    Exit 0 when the rule base agreed on every question, 1 on a disagreement or an error of the rule base, 3
+    when it ran out of time (no verdict).
+    """
     from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
 
     report = check(args.puzzle, args.rules, args.examples, args.seed, args.max_size, args.seconds,
@@ -468,8 +489,11 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_grade(args: argparse.Namespace) -> int:
-    """The class graded: a line per student, the CSV and the HTML written; exit 0 when every submission passed
-    every graded property, 1 when one failed one, 3 when one could not be graded here (SWI-Prolog missing)."""
+    """Grade a class: a line per student, the CSV and the HTML.
+
+    The class graded: a line per student, the CSV and the HTML written; exit 0 when every submission passed
+    every graded property, 1 when one failed one, 3 when one could not be graded here (SWI-Prolog missing).
+    """
     from pysolve import files
     from pysolve.grade import CALLS, grade, merged_csv, to_html
 
@@ -532,10 +556,13 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
-    """Print each solution's bindings, then `false.` when the goal has none, or, when a limit stopped it, `unknown.`
+    """Print each solution's bindings, then how the query ended.
+
+    Print each solution's bindings, then `false.` when the goal has none, or, when a limit stopped it, `unknown.`
     with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED. The goal is the
     user's, so it runs in the child process for rules of one's own (pysolve.sandbox), even on a shipped rule
-    base; what it printed is counted on stderr (in --json, `printed`), never mixed into the answer."""
+    base; what it printed is counted on stderr (in --json, `printed`), never mixed into the answer.
+    """
     from pysolve import sandbox
 
     result = sandbox.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
@@ -565,8 +592,10 @@ def cut(value: Any, width: int) -> str:
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    """Each trace's search in one line (its end line's counters), what a replay leaves out; with --html, the
-    self-contained page that replays them (at most replay.EMBEDDED events of each)."""
+    """Each trace's search in one line (its end line's counters), what a replay leaves out.
+
+    With --html, the self-contained page that replays them (at most replay.EMBEDDED events of each).
+    """
     from pysolve import files, replay
 
     replay.how_many(len(args.traces))
@@ -598,8 +627,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit code. Ctrl-C is the CLI's while it runs (budget.on_interrupt): the handlers it
-    found are back when it returns, so a run inside another program (a test, a notebook) leaves no trace."""
+    """Run the CLI; return the exit code.
+
+    Ctrl-C is the CLI's while it runs (budget.on_interrupt): the handlers it found are back when it returns, so
+    a run inside another program (a test, a notebook) leaves no trace.
+    """
     if threading.current_thread() is not threading.main_thread():
         return run_main(argv)
     handler, hook = signal.signal(signal.SIGINT, budget.on_interrupt), sys.unraisablehook

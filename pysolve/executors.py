@@ -39,7 +39,9 @@ Warm = tuple[Any, ...]  # (function, *arguments): what a worker runs first, e.g.
 
 
 class WorkerPool(ProcessPoolExecutor):
-    """A pool of processes that ignore Ctrl-C, that `start` starts all at once (each running `warm` first) and
+    """A pool of processes that ignore Ctrl-C, started and killed all at once.
+
+    A pool of processes that ignore Ctrl-C, that `start` starts all at once (each running `warm` first) and
     that `kill` stops at once.
 
     The processes are forked from this one when that is safe (`start_method`), which costs a few
@@ -66,8 +68,11 @@ class WorkerPool(ProcessPoolExecutor):
             return super().submit(fn, *args, **kwargs)
 
     def kill(self) -> None:
-        """Kill every worker now, whatever it is doing, and give up the work not done (what Python 3.14's
-        `kill_workers` does; the pool keeps its workers in `_processes` in every version since 3.8)."""
+        """Kill every worker now and give up the work not done.
+
+        Kill every worker now, whatever it is doing, and give up the work not done (what Python 3.14's
+        `kill_workers` does; the pool keeps its workers in `_processes` in every version since 3.8).
+        """
         processes = list((self._processes or {}).values())  # None once the pool is shut down
         manager: threading.Thread | None = getattr(self, "_executor_manager_thread", None)  # typeshed: mistyped
         for process in processes:
@@ -80,9 +85,11 @@ class WorkerPool(ProcessPoolExecutor):
 
 
 def start_method() -> str:
-    """"fork" when this process may be copied safely: on Linux, with no thread but this one and no SWI-Prolog
-    started (pyswip starts it on import; a copy of a running engine, or of a lock another thread holds, is
-    unsafe); "spawn" otherwise."""
+    """"fork" when this process may be copied safely.
+
+    On Linux, with no thread but this one and no SWI-Prolog started (pyswip starts it on import; a copy of
+    a running engine, or of a lock another thread holds, is unsafe); "spawn" otherwise.
+    """
     if sys.platform == "linux" and threading.active_count() == 1 and "pyswip" not in sys.modules:
         return "fork"
     return "spawn"
@@ -135,9 +142,11 @@ def dask_executor(address: str) -> tuple[Any, Executor]:
 
 
 def check_cluster(address: str) -> str:
-    """`address` when it has the form tcp://HOST:PORT (PORT 1-65535); InputError naming --cluster
-    otherwise, before any work is done (Dask answers a malformed address with a traceback, and a tls://
-    address needs certificates that pysolve does not pass)."""
+    """`address` when it has the form tcp://HOST:PORT (PORT 1-65535).
+
+    InputError naming --cluster otherwise, before any work is done (Dask answers a malformed address
+    with a traceback, and a tls:// address needs certificates that pysolve does not pass).
+    """
     problem = _address_problem(address)
     if problem:
         raise InputError(f"--cluster {excerpt(address)}: {problem}; give a Dask scheduler's address, "
@@ -164,9 +173,11 @@ def _address_problem(address: str) -> str:
 
 
 def useful_workers(workers: int | str, tasks: int) -> int:
-    """How many processes help run `tasks` independent tasks when `workers` are asked for ("auto": one per
-    core): no more than the tasks, nor than the cores this process may use (more would only queue for the
-    same cores, each paying a process's start-up and memory)."""
+    """How many processes help run `tasks` independent tasks when `workers` are asked for ("auto": one per core).
+
+    No more than the tasks, nor than the cores this process may use (more would only queue for the same
+    cores, each paying a process's start-up and memory).
+    """
     check_workers(workers)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(cores if workers == AUTO else int(workers), tasks, cores))
@@ -191,8 +202,10 @@ def chunks(items: Sequence[T], count: int) -> list[Sequence[T]]:
 
 
 def width(executor: Executor) -> int:
-    """How many tasks `executor` runs at once: a pool's processes, a Dask cluster's worker threads (1 for any
-    other executor)."""
+    """How many tasks `executor` runs at once.
+
+    A pool's processes, a Dask cluster's worker threads (1 for any other executor).
+    """
     if isinstance(executor, ProcessPoolExecutor):
         return executor._max_workers  # type: ignore[attr-defined]  # set by the constructor in every version
     client = getattr(executor, "_client", None)  # a Dask ClientExecutor's
@@ -218,10 +231,13 @@ def workers_argument(text: str) -> int | str:
 
 @contextlib.contextmanager
 def executor(workers: int | str = 1, cluster: str | None = None, warm: Warm = ()) -> Iterator[Executor | None]:
-    """The executor for `cluster` (a Dask address) or `workers` processes, started, each worker (of the pool or
+    """The executor for a Dask cluster or a pool of processes, started.
+
+    The executor for `cluster` (a Dask address) or `workers` processes, started, each worker (of the pool or
     of the cluster) running `warm` first; None means in this process. Shut down (and the cluster's client
     closed) on the way out; a pool's processes are killed at once when an exception (Ctrl-C's
-    KeyboardInterrupt included) leaves the block."""
+    KeyboardInterrupt included) leaves the block.
+    """
     check_workers(workers)
     client, chosen = None, None
     if cluster:

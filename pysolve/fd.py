@@ -206,8 +206,11 @@ class LessEq(Propagator):
 
 
 class Linear(Propagator):
-    """sum(c * x) == total, or <= total (relation "<="), bounds consistency. An unbounded variable counts as
-    0..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts y in 3..8)."""
+    """sum(c * x) == total, or <= total (relation "<="), bounds consistency.
+
+    An unbounded variable counts as 0..infinity, so an equation bounds it (y = x + 3 with x in 0..5 puts
+    y in 3..8).
+    """
 
     __slots__ = ("at_most", "coeffs", "total")
     cheap = False
@@ -250,17 +253,22 @@ def term_bounds(c: int, domain: int) -> tuple[int | None, int | None]:
 
 
 def bounded(low: int | None, high: int | None) -> int:
-    """The bit set of low..high, either end open (None); with no upper end, all but the values below low
-    (a negative mask, which only a finite domain takes)."""
+    """The bit set of low..high, either end open (None).
+
+    With no upper end, all but the values below low (a negative mask, which only a finite domain
+    takes).
+    """
     if high is None:
         return ~interval(0, low - 1) if low is not None else UNBOUNDED
     return interval(0 if low is None else low, high)
 
 
 class Distinct(Propagator):
-    """No two variables equal, or with `classes`, no two holding values of one class: a bound value (its
-    whole class) leaves the peers; fewer values (classes) left than variables fails; when exactly as many,
-    a value (class) only one variable can take is that variable's (a hidden single)."""
+    """No two variables equal, or with `classes`, no two holding values of one class.
+
+    A bound value (its whole class) leaves the peers; fewer values (classes) left than variables fails;
+    when exactly as many, a value (class) only one variable can take is that variable's (a hidden single).
+    """
 
     __slots__ = ("classes",)
     cheap = False
@@ -288,8 +296,11 @@ class Distinct(Propagator):
         return self.hidden_singles(store, masks)
 
     def hidden_singles(self, store: FDStore, masks: list[int]) -> bool:
-        """Fail when fewer values (classes) remain than variables; when exactly as many, every one is someone's,
-        so one that only one variable can take is that variable's. Only when every domain is finite."""
+        """Fail when fewer values (classes) remain than variables.
+
+        When exactly as many, every one is someone's, so one that only one variable can take is that
+        variable's. Only when every domain is finite.
+        """
         if min(masks) < 0:
             return True
         classes = self.classes
@@ -322,8 +333,11 @@ class Distinct(Propagator):
 
 
 class Classes:
-    """A partition of values into classes, for Distinct: each class numbered (a bit of its own) with
-    the bit set of its values; a value no class names is a class of its own."""
+    """A partition of values into classes, for Distinct.
+
+    Each class numbered (a bit of its own) with the bit set of its values; a value no class names
+    is a class of its own.
+    """
 
     def __init__(self, of: dict[int, Any]) -> None:
         labels: dict[Any, int] = {}
@@ -351,8 +365,10 @@ class Classes:
         return bit
 
     def narrowed(self, bits: int, old: int, new: int) -> int:
-        """The bits of the classes `new` meets, given those (`bits`) of a domain `old` that holds it: the classes
-        of the values removed that have none left."""
+        """The bits of the classes `new` meets, given those (`bits`) of a domain `old` that holds it.
+
+        The classes of the values removed that have none left.
+        """
         removed = old & ~new
         if removed.bit_count() > new.bit_count():
             return self.present(new)
@@ -380,8 +396,10 @@ class Classes:
 
 class Pairs(Propagator):
     """(x, y) is one of a table's pairs: each side keeps the values some value of the other supports.
+
     Incremental: the store remembers the domain each side was last revised from, and a side is revised
-    again only when that domain changed."""
+    again only when that domain changed.
+    """
 
     __slots__ = ("table",)
 
@@ -420,9 +438,12 @@ class Pairs(Propagator):
 
 
 class Triples(Propagator):
-    """(x, y, z) is one of a table's triples: a value stays while some row through it has its other two values
-    possible (generalised arc consistency). Incremental: the store remembers the domains this propagator
-    last left, and only the values whose rows meet a value removed since then are checked again."""
+    """(x, y, z) is one of a table's triples.
+
+    A value stays while some row through it has its other two values possible (generalised arc
+    consistency). Incremental: the store remembers the domains this propagator last left, and only the
+    values whose rows meet a value removed since then are checked again.
+    """
 
     __slots__ = ("table",)
     cheap = False
@@ -458,13 +479,15 @@ class Triples(Propagator):
 
 
 class Compact(Propagator):
-    """The slots' values are one of a table's rows, generalised arc consistency by compact table: the rows
-    still possible are a bit set (row i possible when bit i is set), narrowed by the values each domain lost
-    since the last run (or rebuilt from the values it kept, when fewer); a value stays while one of its
-    rows is possible. The store remembers the domains and rows this propagator last left.
+    """The slots' values are one of a table's rows, generalised arc consistency by compact table.
+
+    The rows still possible are a bit set (row i possible when bit i is set), narrowed by the values each
+    domain lost since the last run (or rebuilt from the values it kept, when fewer); a value stays while one
+    of its rows is possible. The store remembers the domains and rows this propagator last left.
 
     Measured and left out (docs/squares.md): residual supports, each value's last supporting row tested
-    first; on Owen's squares the test of a remembered row costs, in Python, what the look-up costs."""
+    first; on Owen's squares the test of a remembered row costs, in Python, what the look-up costs.
+    """
 
     __slots__ = ("table",)
     cheap = False
@@ -524,9 +547,11 @@ def rows_of(rows_with: list[int], values: int) -> int:
 
 
 class Table:
-    """The allowed rows of a table constraint, with the indexes its propagator needs, built once: a relation
-    that posts the same table many times passes one Table, and its posts share the indexes (and the memo
-    of a two-column table)."""
+    """The allowed rows of a table constraint, with the indexes its propagator needs, built once.
+
+    A relation that posts the same table many times passes one Table, and its posts share the indexes
+    (and the memo of a two-column table).
+    """
 
     def __init__(self, rows: Iterable[Sequence[int]], width: int, budget: Budget | None = None) -> None:
         """`budget`, when given, bounds the building (a relation's large tables are built before any search)."""
@@ -546,8 +571,10 @@ class Table:
             budget.check()
 
     def index_pairs(self, budget: Budget | None = None) -> None:
-        """Per side, a value's bit -> the bit set of the other side's values it pairs with; a memo per side of
-        the union for a whole domain."""
+        """Per side, a value's bit -> the bit set of the other side's values it pairs with.
+
+        A memo per side of the union for a whole domain.
+        """
         forward: dict[int, int] = {}
         backward: dict[int, int] = {}
         for a, b in timed(self.rows, budget):
@@ -557,8 +584,11 @@ class Table:
         self.memo: tuple[dict[int, int], dict[int, int]] = ({}, {})
 
     def index_triples(self, budget: Budget | None = None) -> None:
-        """For each position i and value: `index`, {value at i+1: bit set of values at i+2} (positions taken
-        cyclically); `near`, for a value at i+1 and for one at i+2, the values at i that share a row with it."""
+        """For each position i and value.
+
+        `index`, {value at i+1: bit set of values at i+2} (positions taken cyclically); `near`, for a value
+        at i+1 and for one at i+2, the values at i that share a row with it.
+        """
         self.index: tuple[dict[int, dict[int, int]], ...] = ({}, {}, {})
         self.near: tuple[tuple[defaultdict[int, int], defaultdict[int, int]], ...] = tuple(
             (defaultdict(int), defaultdict(int)) for _ in range(3))
@@ -673,8 +703,10 @@ class FDStore(ConstraintStore):
 
     def post_unify_check(self, lvar_map: dict, lvar: Any = None, value: Any = None, old_state: Any = None) -> bool:
         """After a unification: narrow the domain of every constrained variable it bound, then propagate.
+
         Singletons are bound in `old_state`, the new state (ConstrainedState hands it over holding its own
-        copy of `lvar_map`)."""
+        copy of `lvar_map`).
+        """
         for x in self.touched((lvar, value), lvar_map):
             slot, target = self.lvar_constraints[x], walk(x, lvar_map)
             if is_var(target):
@@ -704,9 +736,12 @@ class FDStore(ConstraintStore):
         return found
 
     def narrow(self, slot: int, mask: int) -> bool:
-        """Intersect a domain with `mask` (a negative mask, from `~`, removes values); wake its watchers when
-        it changed; False when it emptied. An unbounded domain changes only to a finite one: removals wait
-        until it is finite, so that propagation always ends (domains only ever shrink, finitely often)."""
+        """Intersect a domain with `mask` (a negative mask, from `~`, removes values).
+
+        Wake its watchers when it changed; False when it emptied. An unbounded domain changes only to a
+        finite one: removals wait until it is finite, so that propagation always ends (domains only ever
+        shrink, finitely often).
+        """
         old = self.domains[slot]
         if old < 0 and mask < 0:
             return True
@@ -737,9 +772,12 @@ class FDStore(ConstraintStore):
             self.queues[propagator.cheap].append(propagator)
 
     def settle(self, substitution: dict) -> bool:
-        """Run the woken propagators until none changes a domain (the cheap ones to their own fixpoint before
+        """Propagate to a fixpoint and bind the variables left with one value.
+
+        Run the woken propagators until none changes a domain (the cheap ones to their own fixpoint before
         each global one), then bind every variable left with one value in `substitution` (a dict of this
-        state only). False when a domain emptied."""
+        state only). False when a domain emptied.
+        """
         globals_, cheap = self.queues
         try:
             while cheap or globals_:
@@ -803,8 +841,11 @@ def constrained(state: Any) -> tuple[ConstrainedState, FDStore]:
 
 
 def posting(build: Callable[..., Propagator], *terms: Any) -> Goal:
-    """The goal that posts the propagator `build(*slots)` makes over the terms (each a term or a list of them,
-    walked: a variable's slot, or a new constant slot for a bound value)."""
+    """The goal that posts a propagator over the terms' slots.
+
+    The goal that posts the propagator `build(*slots)` makes over the terms (each a term or a list of them,
+    walked: a variable's slot, or a new constant slot for a bound value).
+    """
 
     def posting_goal(state: Any) -> Iterator[Any]:
         twin, store = constrained(state)
@@ -972,11 +1013,12 @@ STRATEGIES = ("ff", "ffr", "leftmost")
 
 
 def labelfd(xs: Sequence[Any], strategy: str = "ff", say: Say | None = None) -> Goal:
-    """Every x of xs bound, values tried in ascending order; the variable chosen next is the one with the
-    fewest values left ("ff", first-fail; ties: the most constraints, then the first), the one with the
-    smallest share left of the values it had when labelling began ("ffr", first-fail relative; ties: the
-    first), or the first unbound ("leftmost"). Depth-first, with an explicit stack (no recursion limit on
-    long lists).
+    """Every x of xs bound, values tried in ascending order.
+
+    The variable chosen next is the one with the fewest values left ("ff", first-fail; ties: the most
+    constraints, then the first), the one with the smallest share left of the values it had when
+    labelling began ("ffr", first-fail relative; ties: the first), or the first unbound ("leftmost").
+    Depth-first, with an explicit stack (no recursion limit on long lists).
 
     "ffr" is for variables whose domains start unequal for a reason that says nothing of how hard they are
     to place: first-fail would place all the small ones first. On Owen's 6x6 squares the frame's cells
@@ -985,7 +1027,8 @@ def labelfd(xs: Sequence[Any], strategy: str = "ff", say: Say | None = None) -> 
 
     When the budget given by `within` carries a trace (pysolve.trace), each value tried is recorded as a
     node, `say(i, value)` giving its label and move (xs[i] bound to value; default `x<i+1>=value`), with
-    the failures of propagation, the backtracking and the solutions."""
+    the failures of propagation, the backtracking and the solutions.
+    """
     if strategy not in STRATEGIES:
         raise FDError(f"labelfd strategies are {', '.join(STRATEGIES)}, not {strategy!r}")
     xs = list(xs)
@@ -1022,8 +1065,11 @@ def said(position: int, value: int) -> tuple[str, dict[str, Any] | None]:
 
 def traced_labelling(state: Any, xs: list[Any], labelled: list[tuple[Var, int]], start: list[int], strategy: str,
                      trace: Trace, say: Say) -> Iterator[Any]:
-    """`labelfd`'s search, each value tried recorded in `trace`: a node entered, failed when propagation
-    empties a domain, left when the search moves on; a solution at each answer."""
+    """`labelfd`'s search, each value tried recorded in `trace`.
+
+    A node entered, failed when propagation empties a domain, left when the search moves on; a
+    solution at each answer.
+    """
     store, position = state.constraints[FDStore], dict[int, int]()
     for index, x in enumerate(xs):  # each labelled variable's first place in xs
         target = walk(x, state.data)
@@ -1076,8 +1122,10 @@ def unbound_slots(state: Any, xs: list[Any]) -> list[tuple[Var, int]]:
 
 def choose(store: FDStore, labelled: list[tuple[Var, int]], start: list[int],
            strategy: str) -> tuple[Var, int] | None:
-    """The (variable, slot) to label next, or None when all are bound (their domains are single values);
-    `start`: each one's number of values when labelling began."""
+    """The (variable, slot) to label next, or None when all are bound (their domains are single values).
+
+    `start`: each one's number of values when labelling began.
+    """
     domains, watchers = store.domains, store.watchers
     best, best_key = None, None
     for position, (x, slot) in enumerate(labelled):

@@ -1,7 +1,9 @@
-"""Files in and out, each with one clear error when it cannot be: inputs read only from regular files and
-only up to a limit, JSON read without Python's own limits escaping as tracebacks, outputs written whole or
-not at all and never over a file that is not the user's output, and input quoted in errors only as a short
-excerpt."""
+"""Files in and out, each with one clear error when it cannot be.
+
+Inputs read only from regular files and only up to a limit, JSON read without Python's own limits escaping
+as tracebacks, outputs written whole or not at all and never over a file that is not the user's output,
+and input quoted in errors only as a short excerpt.
+"""
 
 from __future__ import annotations
 
@@ -34,9 +36,12 @@ _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a directory"), (stat
 
 
 def excerpt(value: Any, width: int = EXCERPT_CHARACTERS) -> str:
-    """`value` as an error message quotes it: its repr() when short; else the first `width` characters of a
-    text with its length, or the start of an abridged repr of anything else. One short line whatever the
-    input holds (newlines and control characters come escaped)."""
+    """`value` as an error message quotes it.
+
+    Its repr() when short; else the first `width` characters of a text with its length, or the start of
+    an abridged repr of anything else. One short line whatever the input holds (newlines and control
+    characters come escaped).
+    """
     if isinstance(value, str):
         if len(value) <= width:
             return repr(value)
@@ -49,9 +54,11 @@ _WHOLE_NUMBER = re.compile(rf"[-+]?[0-9]{{1,{MAX_DIGITS}}}")
 
 
 def whole_number(word: str, where: str, what: str) -> int:
-    """`word` as an integer (ASCII digits, at most MAX_DIGITS, a sign allowed); InputError naming `where`
-    (`file:line`) and `what` (`piece id`) otherwise, so that no reader carries a number of a thousand
-    digits into its arithmetic and messages."""
+    """`word` as an integer (ASCII digits, at most MAX_DIGITS, a sign allowed).
+
+    InputError naming `where` (`file:line`) and `what` (`piece id`) otherwise, so that no reader
+    carries a number of a thousand digits into its arithmetic and messages.
+    """
     if not _WHOLE_NUMBER.fullmatch(word):
         raise InputError(f"{where}: {what} {excerpt(word)} is not an integer of at most {MAX_DIGITS} digits")
     return int(word)
@@ -63,9 +70,11 @@ def kind(mode: int) -> str:
 
 
 def read_text(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
-    """The UTF-8 text of an input file (CRLF read as LF); InputError naming `what` (`hidato file`) and the
-    path when it is missing, not a regular file, larger than `max_bytes`, binary, not UTF-8, empty or
-    unreadable."""
+    """The UTF-8 text of an input file (CRLF read as LF).
+
+    InputError naming `what` (`hidato file`) and the path when it is missing, not a regular file,
+    larger than `max_bytes`, binary, not UTF-8, empty or unreadable.
+    """
     name = f"{what} {excerpt(_path_text(path, what), PATH_CHARACTERS)}"
     data = _read_bytes(os.fspath(path), name, max_bytes)
     nul = data.find(b"\0")
@@ -119,9 +128,12 @@ def _nonblocking(flags: int) -> Any:
 
 
 def parse_json(text: str, where: str) -> Any:
-    """The value of a JSON text; InputError naming `where` (`file:line`) when it is not JSON, nests deeper
-    than Python's recursion allows, holds an integer too long to convert, or a string that is not text (a
-    lone surrogate such as "\\ud800", which no output could print)."""
+    """The value of a JSON text, or InputError naming `where` (`file:line`).
+
+    InputError when the text is not JSON, nests deeper than Python's recursion allows, holds an integer too
+    long to convert, or a string that is not text (a lone surrogate such as "\\ud800", which no output could
+    print).
+    """
     try:
         value = json.loads(text)
         json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -139,9 +151,11 @@ def parse_json(text: str, where: str) -> Any:
 
 
 def check_output(path: str | os.PathLike[str], option: str) -> str:
-    """`path` as text when a file can be written there, before any work is done; InputError naming
-    `option` (`--svg`) when the name is empty or too long, its directory is missing, or it names a
-    directory, a block device or a socket."""
+    """`path` as text when a file can be written there, before any work is done.
+
+    InputError naming `option` (`--svg`) when the name is empty or too long, its directory is
+    missing, or it names a directory, a block device or a socket.
+    """
     text = _path_text(path, option)
     _existing_output(text, f"{option} {excerpt(text, PATH_CHARACTERS)}")
     return text
@@ -156,8 +170,9 @@ def write_text(path: str | os.PathLike[str], text: str, option: str) -> str:
 
 @contextlib.contextmanager
 def writing(path: str | os.PathLike[str], option: str) -> Iterator[TextIO]:
-    """A text stream whose contents reach `path` whole or not at all; InputError naming `option` (`--log`)
-    and the path when it cannot be written.
+    """A text stream whose contents reach `path` whole or not at all.
+
+    InputError naming `option` (`--log`) and the path when it cannot be written.
 
     A regular file (or a name not yet taken) is written through a temporary file beside it, renamed over
     it at the end, so an error, a full disk or Ctrl-C leaves the old file or none, never a part (the

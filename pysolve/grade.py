@@ -80,9 +80,11 @@ class Submission:
 
 @dataclass
 class Asked:
-    """One question every submission is asked: the size of the search that drew it, pysolve's answers (its
-    back ends', and the inferences pysolve's own rule base took, when SWI-Prolog runs), and a rule base's
-    budget on it in inferences."""
+    """One question every submission is asked.
+
+    The size of the search that drew it, pysolve's answers (its back ends', and the inferences pysolve's
+    own rule base took, when SWI-Prolog runs), and a rule base's budget on it in inferences.
+    """
 
     question: Any
     size: int
@@ -99,8 +101,10 @@ class Asked:
 
 @dataclass
 class Counterexample:
-    """The smallest question asked on which a property fails: the question, why, and both answers (the
-    submission's None when it gave none)."""
+    """The smallest question asked on which a property fails.
+
+    The question, why, and both answers (the submission's None when it gave none).
+    """
 
     question: dict[str, Any]
     message: str
@@ -117,8 +121,11 @@ class Counterexample:
 
 @dataclass
 class Result:
-    """A property's grade: pass, fail, no answer (nothing to judge it on) or not graded (the puzzle cannot
-    test it), on how many questions it held of how many it was judged on, and its smallest counterexample."""
+    """A property's grade and on how many questions it held.
+
+    A property's grade: pass, fail, no answer (nothing to judge it on) or not graded (the puzzle cannot
+    test it), on how many questions it held of how many it was judged on, and its smallest counterexample.
+    """
 
     status: str
     held: int = 0
@@ -226,9 +233,12 @@ class ClassReport:
 
 
 def submissions(folder: str | os.PathLike[str], puzzle: str) -> list[Submission]:
-    """The submissions in `folder`, by student: each .pl or .py file, and each folder holding one (PUZZLE.pl,
-    PUZZLE.py, or its only .pl or .py file); hidden files and other files are left out. UnknownName when
-    the folder does not exist, InputError when it holds no submission."""
+    """The submissions in `folder`, by student.
+
+    Each .pl or .py file, and each folder holding one (PUZZLE.pl, PUZZLE.py, or its only .pl or .py file);
+    hidden files and other files are left out. UnknownName when the folder does not exist, InputError when
+    it holds no submission.
+    """
     root = Path(folder)
     if not root.is_dir():
         raise UnknownName(f"submissions folder {os.fspath(folder)!r} does not exist or is not a folder")
@@ -248,8 +258,11 @@ def submissions(folder: str | os.PathLike[str], puzzle: str) -> list[Submission]
 
 
 def folder_entry(folder: Path, puzzle: str) -> Path | None:
-    """The file a student's folder submits: PUZZLE.pl or PUZZLE.py, else its only .pl or .py file (None when it
-    has none, or several and none named after the puzzle)."""
+    """The file a student's folder submits.
+
+    PUZZLE.pl or PUZZLE.py, else its only .pl or .py file (None when it has none, or several and none named
+    after the puzzle).
+    """
     for suffix in SUFFIXES:
         named = folder / f"{puzzle}{suffix}"
         if named.is_file():
@@ -273,9 +286,11 @@ def question_key(puzzle: Puzzle, question: Any) -> str:
 
 
 def draw_questions(puzzle: Puzzle, interface: RulesInterface, examples: int, seed: int) -> list[tuple[Any, int]]:
-    """The questions every submission is asked, with the search that drew each (its index): `class_searches` in
-    order, each search's distinct questions as hypothesis draws them from `seed` (the same seed, the same
-    questions)."""
+    """The questions every submission is asked, with the search that drew each (its index).
+
+    `class_searches` in order, each search's distinct questions as hypothesis draws them from `seed` (the
+    same seed, the same questions).
+    """
     hypothesis = check.import_hypothesis()
     drawn: dict[str, tuple[Any, int]] = {}
     for index, search in enumerate(class_searches(interface, examples)):
@@ -292,17 +307,23 @@ def draw_questions(puzzle: Puzzle, interface: RulesInterface, examples: int, see
 
 def answered_by_pysolve(puzzle: Puzzle, interface: RulesInterface, drawn: list[tuple[Any, int]],
                         searches: list[check.Search], compared: tuple[str, ...], inferences: int | None) -> list[Asked]:
-    """The questions pysolve's back ends answer alike (the others are left out: there is nothing to grade
-    against), each as `asked_of` gives it."""
+    """The questions pysolve's back ends answer alike, each as `asked_of` gives it.
+
+    The questions pysolve's back ends answer alike (the others are left out: there is nothing to grade
+    against), each as `asked_of` gives it.
+    """
     return [item for item in (asked_of(puzzle, interface, question, searches[index].size, index, compared,
                                        inferences) for question, index in drawn) if item is not None]
 
 
 def asked_of(puzzle: Puzzle, interface: RulesInterface, question: Any, size: int, search: int,
              compared: tuple[str, ...], inferences: int | None) -> Asked | None:
-    """`question` with pysolve's answers and, when SWI-Prolog runs, the inferences pysolve's own rule base takes
+    """`question` with pysolve's answers, as a submission is asked it.
+
+    `question` with pysolve's answers and, when SWI-Prolog runs, the inferences pysolve's own rule base takes
     in the sandbox, as a submission's are counted; a rule base's budget on it: `inferences` when told, else
-    the puzzle's (`question_budget`). None when pysolve's back ends do not answer it alike."""
+    the puzzle's (`question_budget`). None when pysolve's back ends do not answer it alike.
+    """
     references = {name: puzzle.solve(question, name) for name in compared}
     if any(answer.status == UNKNOWN for answer in references.values()):
         return None
@@ -316,8 +337,10 @@ def asked_of(puzzle: Puzzle, interface: RulesInterface, question: Any, size: int
 
 
 def question_budget(interface: RulesInterface, own: int | None) -> int:
-    """A rule base's budget on a question on which pysolve's own rule base took `own` inferences: the interface's
-    `budget_times` that, at least INFERENCES."""
+    """A rule base's budget on a question on which pysolve's own rule base took `own` inferences.
+
+    The interface's `budget_times` that, at least INFERENCES.
+    """
     return max(INFERENCES, round(interface.budget_times * (own or 0)))
 
 
@@ -330,8 +353,10 @@ class CallLimit(SearchLimitExceeded):
 
 @contextlib.contextmanager
 def counted_calls(budget: int, what: str) -> Iterator[Callable[[], int]]:
-    """Count the Python function calls made in the block (a profile hook) and raise CallLimit past `budget`; yields
-    what reads the count so far."""
+    """Count the Python function calls made in the block (a profile hook) and raise CallLimit past `budget`.
+
+    Yields what reads the count so far.
+    """
     calls = 0
 
     def hook(frame: Any, event: str, arg: Any) -> None:
@@ -349,9 +374,12 @@ def counted_calls(budget: int, what: str) -> Iterator[Callable[[], int]]:
 
 
 def serve_module(puzzle_name: str, path: str, calls: int, connection: Connection) -> None:
-    """The body of a module's own process: import the module, say whether it loaded, then answer each question
-    sent (a Found, or the error's line), each within `calls` Python calls. What the module prints is thrown
-    away; its memory is bounded as a rule base's child's is."""
+    """The body of a module's own process.
+
+    Import the module, say whether it loaded, then answer each question sent (a Found, or the error's
+    line), each within `calls` Python calls. What the module prints is thrown away; its memory is bounded
+    as a rule base's child's is.
+    """
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
@@ -389,16 +417,20 @@ def serve_module(puzzle_name: str, path: str, calls: int, connection: Connection
 
 
 class ModuleProcess:
-    """A module of relations of one's own, loaded in a process of its own that answers questions one by one; a
-    fresh one after a question on which it ended (an exit, a crash) or passed the clock's guard."""
+    """A module of relations of one's own, loaded in a process of its own that answers questions one by one.
+
+    A fresh one after a question on which it ended (an exit, a crash) or passed the clock's guard.
+    """
 
     def __init__(self, puzzle: str, path: Path, calls: int) -> None:
         self.puzzle, self.path, self.calls = puzzle, path, calls
         self.connection, self.process = self.start()
 
     def start(self) -> tuple[Connection, Any]:
-        """Start the process and wait until the module is loaded; InputError with the module's line when it does
-        not load (or ends its process while loading)."""
+        """Start the process and wait until the module is loaded.
+
+        InputError with the module's line when it does not load (or ends its process while loading).
+        """
         context: Any = multiprocessing.get_context(executors.start_method())  # typeshed: BaseContext lacks Process
         mine, theirs = context.Pipe()
         process = context.Process(target=serve_module, args=(self.puzzle, str(self.path), self.calls, theirs),
@@ -415,8 +447,11 @@ class ModuleProcess:
 
     @staticmethod
     def receive(connection: Connection, process: Any, seconds: float) -> tuple[str, Any]:
-        """The process's next reply; ("ended", exit code) when it ended first, ("guard", seconds) when it
-        passed `seconds` of the clock (then it is killed)."""
+        """The process's next reply.
+
+        ("ended", exit code) when it ended first, ("guard", seconds) when it passed `seconds` of the
+        clock (then it is killed).
+        """
         try:
             if connection.poll(seconds):
                 reply: tuple[str, Any] = connection.recv()
@@ -476,8 +511,11 @@ class Task:
 
 
 def grade_submission(task: Task) -> Grade:
-    """Grade one submission (in a worker of the pool): load it, ask it every question in order (no more after
-    MAX_LIMITS ran out of budget), then judge each property on its answers."""
+    """Grade one submission (in a worker of the pool).
+
+    Load it, ask it every question in order (no more after MAX_LIMITS ran out of budget), then judge each
+    property on its answers.
+    """
     puzzle = puzzles.get(task.puzzle)
     interface = puzzle.rules
     assert interface is not None
@@ -504,9 +542,12 @@ def grade_submission(task: Task) -> Grade:
 
 def load_submission(puzzle: Puzzle, interface: RulesInterface,
                     task: Task) -> tuple[Callable[[Asked], Found], Callable[[], None]]:
-    """The submission as a solver (a question asked -> Found, within the question's budget: a rule base's
+    """The submission as a solver within each question's budget.
+
+    The submission as a solver (a question asked -> Found, within the question's budget: a rule base's
     inferences; a module's calls, the same on every question) and what ends it: a rule base loaded in its
-    sandbox child (`check.load_rules`'s checks), or a module in a process of its own."""
+    sandbox child (`check.load_rules`'s checks), or a module in a process of its own.
+    """
     path = task.submission.path
     if path.suffix == ".py":
         module = ModuleProcess(puzzle.name, path, task.calls)
@@ -517,8 +558,11 @@ def load_submission(puzzle: Puzzle, interface: RulesInterface,
 
 def ask_all(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found],
             asked: list[Asked]) -> list[Answer | str | None]:
-    """The submission's answer to each question (the error's line when it raised; None once MAX_LIMITS
-    questions ran out of budget)."""
+    """The submission's answer to each question.
+
+    The submission's answer to each question (the error's line when it raised; None once MAX_LIMITS
+    questions ran out of budget).
+    """
     answers: list[Answer | str | None] = []
     limits = 0
     for item in asked:
@@ -532,8 +576,7 @@ def ask_all(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found],
 
 
 def ask_one(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found], item: Asked) -> Answer | str:
-    """The submission's answer to one question, as a back end's (timed, shaped); the error's line when it
-    raised."""
+    """The submission's answer to one question, as a back end's (timed, shaped); the error's line when it raised."""
     try:
         return puzzle.run(name, lambda question: answerer(item), item.question)
     except (PrologError, RulesError) as error:
@@ -541,31 +584,37 @@ def ask_one(puzzle: Puzzle, name: str, answerer: Callable[[Asked], Found], item:
 
 
 def property_names(interface: RulesInterface) -> list[str]:
-    """The properties graded, in order: loads, answers, small cases, the puzzle's rules one by one (or one
-    `rules` column, not graded), counts, unsolvable refused, speed. Small cases and every size both compare
-    answers with pysolve's: a class sees apart a mistake on the smallest boards and one that only larger ones
-    show."""
+    """The properties graded, in order.
+
+    Loads, answers, small cases, the puzzle's rules one by one (or one `rules` column, not graded), counts,
+    unsolvable refused, speed. Small cases and every size both compare answers with pysolve's: a class sees
+    apart a mistake on the smallest boards and one that only larger ones show.
+    """
     return [LOADS, ANSWERS, SMALL, EVERY_SIZE,
             *(rules_module(interface).RULES if interface.properties else [RULES]),
             COUNTS, UNSOLVABLE, SPEEDS]
 
 
 def rules_module(interface: RulesInterface) -> ModuleType:
-    """The module naming the puzzle's rules one by one (`RULES`, `broken(question, solution, reference)`, and
-    where some questions' answers cannot show a rule broken, `unseen(question)`)."""
+    """The module naming the puzzle's rules one by one.
+
+    `RULES`, `broken(question, solution, reference)`, and
+    where some questions' answers cannot show a rule broken, `unseen(question)`).
+    """
     return importlib.import_module(interface.properties)
 
 
 def unseen_rules(interface: RulesInterface, question: Any) -> dict[str, str]:
-    """The rules no answer to `question` can show broken, with why (a rule never seen is not graded, never
-    passed)."""
+    """The rules no answer to `question` can show broken, with why (a rule never seen is not graded, never passed)."""
     unseen = getattr(rules_module(interface), "unseen", None)
     return unseen(question) if unseen is not None else {}
 
 
 class Verdicts:
-    """One property's verdict on each question it is judged on, in order; its result the share that held and
-    the smallest question that failed."""
+    """One property's verdict on each question it is judged on, in order.
+
+    Its result the share that held and the smallest question that failed.
+    """
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -573,8 +622,11 @@ class Verdicts:
         self.failures: list[tuple[tuple[int, int], Counterexample]] = []
 
     def add(self, item: Asked, mine: Answer | str | None, message: str | None, shown: int = 0) -> None:
-        """Count one question: held when `message` is None, else failed with it (`shown`: the submission's
-        solution that shows it)."""
+        """Count one question, held or failed.
+
+        Count one question: held when `message` is None, else failed with it (`shown`: the submission's
+        solution that shows it).
+        """
         self.judged += 1
         if message is None:
             self.held += 1
@@ -592,11 +644,13 @@ class Verdicts:
 
 
 class Shrinker:
-    """Shrinks the counterexample of each property a submission failed, as `pysolve check` shrinks
-    (`check.shrunk`): the search that drew it run again, hypothesis asking smaller questions. The questions
-    asked are remembered with the submission's verdicts on them; a new one is asked of pysolve's back ends and
-    of the submission within its budget, at most SHRINK_QUESTIONS a property and none once MAX_LIMITS
-    questions in all ran out of budget (a loop costs a budget each), and remembered for the next property."""
+    """Shrinks the counterexample of each property a submission failed, as `pysolve check` shrinks (`check.shrunk`).
+
+    The search that drew it run again, hypothesis asking smaller questions. The questions asked are remembered
+    with the submission's verdicts on them; a new one is asked of pysolve's back ends and of the submission
+    within its budget, at most SHRINK_QUESTIONS a property and none once MAX_LIMITS questions in all ran out
+    of budget (a loop costs a budget each), and remembered for the next property.
+    """
 
     def __init__(self, puzzle: Puzzle, interface: RulesInterface, task: Task, answerer: Callable[[Asked], Found],
                  answers: list[Answer | str | None]) -> None:
@@ -617,8 +671,11 @@ class Shrinker:
         self.verdicts[key] = question_verdicts(self.puzzle, self.interface, item, mine, self.smallest_size)
 
     def shrink(self, results: dict[str, Result]) -> None:
-        """Each failed property's counterexample (speed's aside: it is judged on the largest size in all)
-        replaced by the smallest question found that still fails it, when that is smaller."""
+        """Shrink each failed property's counterexample.
+
+        Each failed property's counterexample (speed's aside: it is judged on the largest size in all)
+        replaced by the smallest question found that still fails it, when that is smaller.
+        """
         hypothesis = check.import_hypothesis()
         for name, result in results.items():
             failing = [item for item in self.task.asked if self.failed(name, item.question)]
@@ -643,9 +700,11 @@ class Shrinker:
         return self.verdicts.get(question_key(self.puzzle, question), {}).get(name, (None, 0))[0] is not None
 
     def fails(self, name: str, question: Any, search: int) -> bool:
-        """True when the submission fails property `name` on `question` (hypothesis's condition): remembered,
-        else asked now while the budget lasts (False past it, or where pysolve's back ends do not answer it
-        alike)."""
+        """True when the submission fails property `name` on `question` (hypothesis's condition).
+
+        Remembered, else asked now while the budget lasts (False past it, or where pysolve's back ends do
+        not answer it alike).
+        """
         key = question_key(self.puzzle, question)
         if key not in self.verdicts:
             if self.steps >= SHRINK_QUESTIONS or self.limits >= MAX_LIMITS:
@@ -665,8 +724,10 @@ class Shrinker:
 
 def counterexample(puzzle: Puzzle, item: Asked, mine: Answer | str | None, message: str,
                    shown: int = 0) -> tuple[tuple[int, int], Counterexample]:
-    """A question that fails a property as a counterexample, with how large it is: its size, then the length of
-    its description (the smallest of a property's is shown)."""
+    """A question that fails a property as a counterexample, with how large it is.
+
+    Its size, then the length of its description (the smallest of a property's is shown).
+    """
     question = puzzle.describe(item.question)
     return ((item.size, len(json.dumps(question))),
             Counterexample(question, message, mine if isinstance(mine, Answer) else None, item.reference, shown))
@@ -713,8 +774,11 @@ def judge(puzzle: Puzzle, interface: RulesInterface, task: Task, answers: list[A
 
 def question_verdicts(puzzle: Puzzle, interface: RulesInterface, item: Asked, mine: Answer | str | None,
                       smallest_size: int) -> dict[str, tuple[str | None, int]]:
-    """Each property judged on one question, but speed: None when it held there, else why it failed, and which
-    of the submission's solutions shows it (rules broken)."""
+    """Each property judged on one question, but speed.
+
+    None when it held there, else why it failed, and which of the submission's solutions shows it (rules
+    broken).
+    """
     answered = isinstance(mine, Answer) and mine.status != UNKNOWN
     agrees = agreement(puzzle, mine, item) if answered else no_answer_words(mine)
     found = {ANSWERS: (None if answered else no_answer_words(mine), 0), EVERY_SIZE: (agrees, 0)}
@@ -745,8 +809,10 @@ def agreement(puzzle: Puzzle, mine: Answer | str | None, item: Asked) -> str | N
 
 
 def broken_rules(interface: RulesInterface, item: Asked, solutions: list[Any]) -> dict[str, tuple[int, str]]:
-    """Each rule some solution breaks: the first solution that breaks it (its index) and how (its number too
-    when there are several)."""
+    """Each rule some solution breaks.
+
+    The first solution that breaks it (its index) and how (its number too when there are several).
+    """
     found: dict[str, tuple[int, str]] = {}
     for index, solution in enumerate(solutions):
         for name, why in rules_module(interface).broken(item.question, solution, item.reference).items():
@@ -755,9 +821,12 @@ def broken_rules(interface: RulesInterface, item: Asked, solutions: list[Any]) -
 
 
 def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], largest_size: int) -> Result:
-    """Within the task's speed factor times pysolve's own rule base's inferences on the questions of the largest
+    """The speed property: inferences within the task's factor of pysolve's own.
+
+    Within the task's speed factor times pysolve's own rule base's inferences on the questions of the largest
     size (a rule base that ran out of its budget there is slower): the total, and each question's ratio. Not
-    graded for a module of relations, or without SWI-Prolog, where nothing counts pysolve's work the same way."""
+    graded for a module of relations, or without SWI-Prolog, where nothing counts pysolve's work the same way.
+    """
     if task.submission.path.suffix != ".pl":
         return Result(NOT_GRADED, note="speed is graded in Prolog inferences; a module of relations counts calls")
     verdicts = Verdicts(puzzle)
@@ -790,12 +859,15 @@ def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], larges
 def grade(puzzle: PuzzleLike, folder: str | os.PathLike[str], examples: int = EXAMPLES, seed: int = SEED,
           workers: int | str = executors.AUTO, only: str | None = None, inferences: int | None = None,
           calls: int = CALLS, speed_factor: float | None = None) -> ClassReport:
-    """Grade every submission in `folder` (only the student `only`, when given) on the same `examples` questions
+    """Grade every submission in `folder` on the same questions.
+
+    Grade every submission in `folder` (only the student `only`, when given) on the same `examples` questions
     of `puzzle` drawn from `seed`, each within `inferences` (a rule base; by default the puzzle's budget,
     `question_budget`) or `calls` (a module of relations) per question, on `workers` processes; speed within
     `speed_factor` times pysolve's own rule base (by default the puzzle's, RulesInterface.speed). Raises before
     any question: UnknownName for a puzzle without a rules interface, a missing folder or an unknown student;
-    InputError for an empty folder or a budget below 1."""
+    InputError for an empty folder or a budget below 1.
+    """
     chosen = get_puzzle(puzzle)
     interface = check.interface_of(chosen)
     speed_factor = interface.speed if speed_factor is None else speed_factor
@@ -823,8 +895,11 @@ def grade(puzzle: PuzzleLike, folder: str | os.PathLike[str], examples: int = EX
 
 
 def merged_csv(path: str | os.PathLike[str], report: ClassReport) -> str:
-    """The CSV at `path` with the rows of the students `report` graded replaced (added when new), the others
-    kept as they were: what `--rerun STUDENT` writes. The report's own CSV when there is no such file."""
+    """The CSV at `path` with the graded students' rows replaced.
+
+    The CSV at `path` with the rows of the students `report` graded replaced (added when new), the others
+    kept as they were: what `--rerun STUDENT` writes. The report's own CSV when there is no such file.
+    """
     if not os.path.isfile(path):
         return report.to_csv()
     with open(path, encoding="utf-8", newline="") as handle:
@@ -851,10 +926,12 @@ pre{background:#f6f6f6;padding:6px;font-size:12px;white-space:pre-wrap}h3{margin
 
 
 def to_html(report: ClassReport, puzzle: PuzzleLike | None = None) -> str:
-    """The class report as one self-contained HTML page (inline CSS and SVG, no link out): how the class was
-    asked, the overview table (a row per student, a cell per property), a histogram per property (the share of
-    questions on which it held, over the class), and each student's failures with their smallest
-    counterexample drawn (the board, the submission's answer and pysolve's)."""
+    """The class report as one self-contained HTML page (inline CSS and SVG, no link out).
+
+    How the class was asked, the overview table (a row per student, a cell per property), a histogram per
+    property (the share of questions on which it held, over the class), and each student's failures with their
+    smallest counterexample drawn (the board, the submission's answer and pysolve's).
+    """
     chosen = get_puzzle(puzzle or report.puzzle)
     head = (f"<h1>{html.escape(report.puzzle)}: {len(report.grades)} submissions graded</h1>"
             f"<p>{report.questions} questions, the same for everybody (seed {report.seed}, sizes "
@@ -885,8 +962,11 @@ def anchor(student: str) -> str:
 
 
 def histogram(report: ClassReport, name: str, width: int = 280, height: int = 140) -> str:
-    """An inline SVG histogram of one property: how many students it held for on 0-20 %, ..., 80-100 % of the
-    questions judged (loads: 100 % or 0 %), and beside them how many gave nothing to judge or were not graded."""
+    """An inline SVG histogram of one property.
+
+    How many students it held for on 0-20 %, ..., 80-100 % of the questions judged (loads: 100 % or 0 %), and
+    beside them how many gave nothing to judge or were not graded.
+    """
     bins = ["0-20", "20-40", "40-60", "60-80", "80-100", "none", "n/g"]
     counts = dict.fromkeys(bins, 0)
     for grade in report.grades:
@@ -933,8 +1013,11 @@ def student_section(puzzle: Puzzle, grade: Grade) -> str:
 
 
 def drawn(puzzle: Puzzle, example: Counterexample) -> str:
-    """A counterexample drawn: the board asked, the submission's (first) answer and pysolve's, as SVG where the
-    puzzle draws boards (`svg(rows, puzzle)`), else as text."""
+    """A counterexample drawn.
+
+    The board asked, the submission's (first) answer and pysolve's, as SVG where the puzzle draws boards
+    (`svg(rows, puzzle)`), else as text.
+    """
     figures = []
     board = example.reference.question.get("puzzle")
     answers = [("the submission", example.mine, example.shown), ("pysolve", example.reference, 0)]

@@ -48,8 +48,10 @@ class Option:
 
     @property
     def reads_file(self) -> bool:
-        """True for an option naming a file to read (declared with the metavar FILE): a path, or the name of
-        one of the puzzle's shipped instances (pysolve.catalogue)."""
+        """True for an option naming a file to read (declared with the metavar FILE).
+
+        A path, or the name of one of the puzzle's shipped instances (pysolve.catalogue).
+        """
         return self.metavar == "FILE" and not self.output
 
     @property
@@ -115,8 +117,11 @@ class Option:
 
 
 def seconds_option(default: float, help: str) -> Option:
-    """The `seconds` option of a search: its time limit, above 0 and at most budget.MAX_SECONDS (a week), counted
-    on the clock of the work (CPU seconds), as its help says."""
+    """The `seconds` option of a search.
+
+    Its time limit, above 0 and at most budget.MAX_SECONDS (a week), counted on the clock of the work (CPU
+    seconds), as its help says.
+    """
     return Option("seconds", float, default, f"{help}; {CLOCK_WORDS}", above=0, maximum=MAX_SECONDS)
 
 

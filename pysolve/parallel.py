@@ -50,9 +50,12 @@ CHUNKS_PER_WORKER = 8  # the puzzles of a file go to the workers in this many ch
 
 @dataclasses.dataclass(frozen=True)
 class Part:
-    """One sub-question, the back end to ask, the count it belongs to (`run`: the workers' CPU time is counted
+    """One part of a count, as a worker runs it.
+
+    One sub-question, the back end to ask, the count it belongs to (`run`: the workers' CPU time is counted
     per count), the wall-clock time (time.time()) past which no part starts (the limit's guard), and the CPU
-    seconds it may take before it is given back to be split again (`slice`; None: to its end)."""
+    seconds it may take before it is given back to be split again (`slice`; None: to its end).
+    """
 
     puzzle: str
     question: Any
@@ -79,8 +82,11 @@ class PartCount:
 
 
 def count_part(part: Part) -> PartCount:
-    """Count one part on its back end, within what is left of this worker's CPU time for the count (runs in a
-    worker, whose back end starts first: its start-up is spent from that time too)."""
+    """Count one part on its back end, in a worker.
+
+    Count one part on its back end, within what is left of this worker's CPU time for the count (runs in a
+    worker, whose back end starts first: its start-up is spent from that time too).
+    """
     puzzle = puzzles.get(part.puzzle)
     limit = part.question.seconds
     started = _cpu_started.setdefault((part.run, threading.get_ident()), work_clock())
@@ -96,21 +102,27 @@ def count_part(part: Part) -> PartCount:
 
 
 def warm(puzzle: str, question: Any, backend: str | None) -> None:
-    """A worker's start: import the puzzle and start the back end that answers `question` (SWI-Prolog,
-    miniKanren), the default one when `backend` is None, before any part."""
+    """Start a worker: import the puzzle and start its back end.
+
+    A worker's start: import the puzzle and start the back end that answers `question` (SWI-Prolog,
+    miniKanren), the default one when `backend` is None, before any part.
+    """
     chosen = puzzles.get(puzzle)
     backends.require(backend or chosen.default_backend(question))
 
 
 def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, workers: int | str = 1,
                    cluster: str | None = None, probe: float = PROBE_SECONDS) -> Answer:
-    """Count `question`'s solutions as the sum of its parts' counts, the parts run by up to `workers`
+    """Count `question`'s solutions as the sum of its parts' counts.
+
+    Count `question`'s solutions as the sum of its parts' counts, the parts run by up to `workers`
     processes ("auto": one per core; no more than help: `executors.useful_workers`) or on the Dask cluster at
     `cluster`, with progress on a terminal; with neither, the parts one after another in this process.
     A question that one search answers within `probe` CPU seconds, or whose parts would repeat each other's
     work (`splits_pay`), is answered by one search here: its `stats["serially"]` says why.
     InputError when the question cannot be split. The time limit is each worker's CPU time (this process's,
-    when it runs the parts itself, spent on the split too)."""
+    when it runs the parts itself, spent on the split too).
+    """
     started, guard, run = time.perf_counter(), time.time() + wall_guard(question.seconds), uuid.uuid4().hex
     started_cpu = work_clock()
     _cpu_started[run, threading.get_ident()] = work_clock()  # parts run here share this thread's time
@@ -153,8 +165,11 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
 
 
 def splits_pay(puzzle: Puzzle, question: Any, backend: str) -> bool:
-    """False when `backend`'s count of `question` shares work between the branches of its search (a memo of
-    the states met), so that parts would each do much of it again (its module's `splits_pay`)."""
+    """False when `backend`'s count of `question` does not pay to split.
+
+    False when `backend`'s count of `question` shares work between the branches of its search (a memo of
+    the states met), so that parts would each do much of it again (its module's `splits_pay`).
+    """
     return puzzle.says(backend, "splits_pay", question, absent=True)
 
 
@@ -236,9 +251,12 @@ def _slice(counted: list[PartCount], left: int, width: int) -> float | None:
 
 def summed(puzzle: Puzzle, question: Any, backend: str, results: list[PartCount], seconds: float,
            cpu_seconds: float, ran_on: str, parent_cpu_seconds: float) -> Answer:
-    """The parts' counts added up into one Answer (unknown when any part is, with its reason), taken in
+    """The parts' counts added up into one Answer.
+
+    The parts' counts added up into one Answer (unknown when any part is, with its reason), taken in
     `seconds` of the wall clock and `cpu_seconds` of every process's CPU time, `parent_cpu_seconds` of them
-    this process's (splitting, trying alone, gathering)."""
+    this process's (splitting, trying alone, gathering).
+    """
     split_again = sum(result.sliced for result in results)
     results = [result for result in results if not result.sliced]
     total = puzzle.total(question, [result.count for result in results])
@@ -267,9 +285,11 @@ def answer_chunk(puzzle: str, questions: Sequence[Any], backend: str | None) -> 
 
 def answers(puzzle: Puzzle, questions: Sequence[Any], backend: str | None, workers: int | str = 1,
             cluster: str | None = None) -> Iterator[Answer]:
-    """The answers of many questions (a file of puzzles), in order, each as soon as it and those before it
-    are in: here one by one, or on up to `workers` processes (or the cluster at `cluster`) in chunks,
-    CHUNKS_PER_WORKER a worker."""
+    """The answers of many questions (a file of puzzles), in order, each as soon as it and those before it are in.
+
+    Here one by one, or on up to `workers` processes (or the cluster at `cluster`) in chunks,
+    CHUNKS_PER_WORKER a worker.
+    """
     processes = executors.useful_workers(workers, len(questions))
     if cluster is None and processes == 1:
         yield from (puzzle.solve(question, backend) for question in questions)

@@ -90,9 +90,12 @@ class Printed:
 
 @dataclass
 class ChildResult(bridge.QueryResult):
-    """A QueryResult from the child: also the goal's CPU seconds there (this thread's clock does not count
-    them), what the rules printed, and the logical inferences the goal took (a measure of its work that the
-    machine's load does not change)."""
+    """A QueryResult from the child.
+
+    Also the goal's CPU seconds there (this thread's clock does not count them), what the rules printed,
+    and the logical inferences the goal took (a measure of its work that the machine's load does not
+    change).
+    """
 
     cpu_seconds: float = 0.0
     printed: Printed = field(default_factory=Printed)
@@ -101,9 +104,11 @@ class ChildResult(bridge.QueryResult):
 
 @dataclass(frozen=True)
 class Death:
-    """How a child ended while it served a request: the marker it left (halt, abort, refused), its exit
-    status (negative: the signal that ended it), whether pysolve killed it past the wall-clock guard, and the
-    end of what it wrote to standard error."""
+    """How a child ended while it served a request.
+
+    The marker it left (halt, abort, refused), its exit status (negative: the signal that ended it), whether
+    pysolve killed it past the wall-clock guard, and the end of what it wrote to standard error.
+    """
 
     marker: dict[str, Any]
     returncode: int
@@ -147,8 +152,10 @@ def seconds_term(seconds: float) -> str:
 
 
 class Output:
-    """A file the child writes one of its standard streams to: unlinked, appended to, emptied after each
-    request (so that its size is what the request printed)."""
+    """A file the child writes one of its standard streams to.
+
+    Unlinked, appended to, emptied after each request (so that its size is what the request printed).
+    """
 
     def __init__(self) -> None:
         handle, path = tempfile.mkstemp(prefix="pysolve-rules-")
@@ -174,8 +181,11 @@ class Output:
 
 
 class Child:
-    """One `swipl` process running prolog/pysolve_sandbox.pl: its request and reply pipes, the files its
-    output goes to, and the module of the one rule base loaded in it ("" until it is loaded)."""
+    """One `swipl` process running prolog/pysolve_sandbox.pl.
+
+    Its request and reply pipes, the files its output goes to, and the module of the one rule base
+    loaded in it ("" until it is loaded).
+    """
 
     def __init__(self) -> None:
         program = swipl()
@@ -208,8 +218,10 @@ class Child:
         self.buffer = b""
 
     def bound(self, limit: int, soft: int) -> None:
-        """Set the child's soft `limit` to `soft` (within its hard limit). Linux only (resource.prlimit);
-        elsewhere the child runs with pysolve's own limits."""
+        """Set the child's soft `limit` to `soft` (within its hard limit).
+
+        Linux only (resource.prlimit); elsewhere the child runs with pysolve's own limits.
+        """
         if not hasattr(resource, "prlimit"):
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):  # it died: its next request says how
@@ -218,9 +230,12 @@ class Child:
             resource.prlimit(self.process.pid, limit, (wanted, hard))
 
     def request(self, text: str, seconds: float, guard: float) -> dict[str, Any]:
-        """Send one request and return its reply; Died when the child ended first (or was killed past the
-        wall-clock guard, `guard` + WALL_MARGIN seconds). The kernel stops it a little past `seconds` more
-        CPU time (RLIMIT_CPU). Ctrl-C kills it, then goes on as KeyboardInterrupt."""
+        """Send one request and return its reply.
+
+        Died when the child ended first (or was killed past the wall-clock guard, `guard` + WALL_MARGIN
+        seconds). The kernel stops it a little past `seconds` more CPU time (RLIMIT_CPU). Ctrl-C kills it,
+        then goes on as KeyboardInterrupt.
+        """
         self.bound(resource.RLIMIT_CPU, math.ceil(self.process_cpu + seconds + CPU_MARGIN))
         data = text.encode("utf-8")
         try:
@@ -246,9 +261,12 @@ class Child:
         return reply
 
     def read_line(self, wait: float) -> bytes | None:
-        """The next reply line, at most `wait` seconds away on the guard's clock (the time the child waited
+        """The child's next reply line, within `wait` seconds of the guard's clock.
+
+        The next reply line, at most `wait` seconds away on the guard's clock (the time the child waited
         for a processor left out: `budget.GuardClock`), None when the time is up; b"" when the child
-        closed its end of the pipe (it ended)."""
+        closed its end of the pipe (it ended).
+        """
         clock = GuardClock(f"/proc/{self.process.pid}/schedstat")
         poller = select.poll()  # not select.select: a busy process (the web server) may hold fds past 1024
         poller.register(self.replies, select.POLLIN)
@@ -268,9 +286,12 @@ class Child:
         return line
 
     def ended(self, guarded: bool, marker: dict[str, Any] | None = None) -> Death:
-        """How the child ended, its whole process group killed: at once when it passed the wall-clock guard
-        (`guarded`) or the rules halted (the `marker` holds the exit status), else once it has exited (given
-        EXIT_SECONDS; a crash runs the at_halt marker too, with no status)."""
+        """How the child ended, its whole process group killed.
+
+        At once when it passed the wall-clock guard (`guarded`) or the rules halted (the `marker` holds the
+        exit status), else once it has exited (given EXIT_SECONDS; a crash runs the at_halt marker too, with
+        no status).
+        """
         if not guarded and not halted(marker):
             self.exited(EXIT_SECONDS)
         self.kill()
@@ -279,13 +300,15 @@ class Child:
         return Death(marker or {}, returncode, guarded, self.stderr.tail(STDERR_TAIL))
 
     def printed(self) -> Printed:
-        """What the rules printed since this was last asked (while loading, then answering), counted and thrown
-        away."""
+        """What the rules printed since this was last asked (while loading, then answering), counted and thrown away."""
         return Printed(self.stdout.taken(), self.stderr.taken())
 
     def exited(self, wait: float) -> None:
-        """Wait up to `wait` seconds for the child to exit, without reaping it: until it is reaped its process
-        group cannot be reused, so `kill` can still kill what it left in the group, and its exit status stays."""
+        """Wait up to `wait` seconds for the child to exit, without reaping it.
+
+        Until it is reaped its process group cannot be reused, so `kill` can still kill what it left in the
+        group, and its exit status stays.
+        """
         deadline = time.monotonic() + wait
         if not hasattr(os, "waitid"):  # no waitid here (macOS): reap it, or give up at the deadline
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -314,8 +337,11 @@ class Child:
 
 
 def halted(marker: dict[str, Any] | None) -> bool:
-    """True when the child's halt marker says the rules called halt/1 or abort/0 (a crash leaves a marker
-    with neither)."""
+    """True when the rules halted or aborted the child.
+
+    True when the child's halt marker says the rules called halt/1 or abort/0 (a crash leaves a marker
+    with neither).
+    """
     return marker is not None and (isinstance(marker.get("status"), int) or bool(marker.get("aborted")))
 
 
@@ -328,8 +354,11 @@ def signal_name(number: int) -> str:
 
 
 def death_words(death: Death) -> str:
-    """How the engine running the rules ended, in words, when neither a halt nor a limit ended it: the fatal
-    signal SWI-Prolog reports on standard error, else the one that ended it, else its exit status."""
+    """How the engine running the rules ended, in words, when neither a halt nor a limit ended it.
+
+    The fatal signal SWI-Prolog reports on standard error, else the one that ended it, else its exit
+    status.
+    """
     fatal = re.search(r"received fatal signal (\d+)", death.stderr)
     if fatal:
         return f"the Prolog engine running the rules died (signal {signal_name(int(fatal.group(1)))})"
@@ -350,8 +379,11 @@ def crash(message: str, death: Death, kind: str) -> RulesCrashed:
 
 
 def goal_death(death: Death, goal: str, module: str, seconds: float) -> ChildResult:
-    """What a death while answering `goal` means: a limit (the wall-clock guard, or the kernel's CPU backstop
-    past the time limit of `seconds`) is an answer whose status says so; anything else raises its verdict."""
+    """What a death while answering `goal` means.
+
+    A limit (the wall-clock guard, or the kernel's CPU backstop past the time limit of `seconds`) is an
+    answer whose status says so; anything else raises its verdict.
+    """
     if death.guarded:
         return ChildResult([], "wall_limit", guard_words(seconds))
     if death.returncode == -signal.SIGXCPU:  # its CPU time ran past the limit: at least `seconds`
@@ -366,8 +398,10 @@ def goal_death(death: Death, goal: str, module: str, seconds: float) -> ChildRes
 
 
 def load_death(death: Death, path: Path, seconds: float) -> PrologError:
-    """The error of a rule base whose loading ended the child: a limit, a halt or abort in a directive
-    (with its line), or a crash."""
+    """The error of a rule base whose loading ended the child.
+
+    A limit, a halt or abort in a directive (with its line), or a crash.
+    """
     if death.guarded:
         return PrologError(f"rule base {path.name} did not load: loading it passed its {guard_words(seconds)}")
     if death.returncode == -signal.SIGXCPU:
@@ -383,9 +417,11 @@ def load_death(death: Death, path: Path, seconds: float) -> PrologError:
 
 
 class Sandbox:
-    """The children that run rules of one's own: one per rule base, started on its first question and kept
-    warm (WARM_CHILDREN of them at most); a question after a child's death starts a fresh one. One question
-    at a time (a lock around them all)."""
+    """The children that run rules of one's own.
+
+    One per rule base, started on its first question and kept warm (WARM_CHILDREN of them at most); a
+    question after a child's death starts a fresh one. One question at a time (a lock around them all).
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -394,17 +430,23 @@ class Sandbox:
         self._pid = os.getpid()  # a forked copy of pysolve starts children of its own
 
     def load(self, rule_base: str | os.PathLike[str], seconds: float = LOAD_SECONDS) -> str:
-        """Load a rule base into its child (once per child) and return its module. PrologError when it
-        does not load cleanly, RulesRefused when it starts a process, RulesCrashed when it ends the child."""
+        """Load a rule base into its child (once per child) and return its module.
+
+        PrologError when it does not load cleanly, RulesRefused when it starts a process, RulesCrashed
+        when it ends the child.
+        """
         path = bridge.resolve_rule_base(rule_base)
         with self._lock, self._serving(path) as child:
             return self._loaded(child, path, seconds)
 
     def solutions(self, rule_base: str | os.PathLike[str], goal: str, *, max_solutions: int = 0,
                   seconds: float | None = None, inferences: int = 0) -> ChildResult:
-        """`goal` (Prolog text) in the rule base's module, in its child: the contract of `bridge.solutions`
-        (its bounds, statuses, limit words and PrologError), plus RulesCrashed or RulesRefused with a
-        one-line verdict when the rules end the child or try to start a process."""
+        """`goal` (Prolog text) in the rule base's module, in its child.
+
+        The contract of `bridge.solutions` (its bounds, statuses, limit words and PrologError), plus
+        RulesCrashed or RulesRefused with a one-line verdict when the rules end the child or try to
+        start a process.
+        """
         limit = DEFAULT_SECONDS if seconds is None else time_limit(float(seconds), "seconds")
         guard = wall_guard(limit)
         path = bridge.resolve_rule_base(rule_base)
@@ -482,8 +524,10 @@ class Sandbox:
             self._children, self._last = {}, None
 
     def pid(self, rule_base: str | os.PathLike[str] | None = None) -> int | None:
-        """The process id of the child that runs `rule_base` (the rule base asked last when None): the same
-        one question after question; None when none runs."""
+        """The process id of the child that runs `rule_base` (the rule base asked last when None).
+
+        The same one question after question; None when none runs.
+        """
         path = self._last if rule_base is None else bridge.resolve_rule_base(rule_base)
         child = self._children.get(path) if path is not None else None
         return child.process.pid if child is not None and child.process.returncode is None else None
@@ -518,8 +562,10 @@ def solutions(rule_base: str | os.PathLike[str], goal: str, *, max_solutions: in
 
 
 def load(rule_base: str | os.PathLike[str]) -> str:
-    """Load a rule base in its child (`Sandbox.load`) and return its module: PrologError when it does not
-    load cleanly, as `bridge.load` says it."""
+    """Load a rule base in its child (`Sandbox.load`) and return its module.
+
+    PrologError when it does not load cleanly, as `bridge.load` says it.
+    """
     return _sandbox.load(rule_base)
 
 
@@ -529,6 +575,5 @@ def close() -> None:
 
 
 def pid(rule_base: str | os.PathLike[str] | None = None) -> int | None:
-    """The process id of the child that runs `rule_base` (the rule base asked last when None), None when none
-    runs."""
+    """The process id of the child that runs `rule_base` (the rule base asked last when None), None when none runs."""
     return _sandbox.pid(rule_base)

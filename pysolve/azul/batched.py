@@ -128,10 +128,13 @@ MARKER_AT, TURN, STARTER, ROUND, MOVES, OVER, DRAWN, SCALARS = range(8)
 
 
 def line_codes() -> np.ndarray:
-    """[line state]: the colours a pattern line takes, packed: bits 6c..6c+5 of colour c hold the destination
+    """Per line state, the colours a pattern line takes, packed as bits.
+
+    [line state]: the colours a pattern line takes, packed: bits 6c..6c+5 of colour c hold the destination
     bit of the line (1 << (line + 1)) when it takes c. A line's state is `LINE_STATE[line] + 42 * row mask + 6 *
     count + line colour + 1` (`STATE_WEIGHTS`), its wall row tiled as the mask says; it takes the colour when
-    empty and the colour is not in the row, or partly filled with it."""
+    empty and the colour is not in the row, or partly filled with it.
+    """
     codes = np.zeros((5, 32, 7, 6), dtype=np.int64)
     for line in range(5):
         for mask in range(32):
@@ -209,8 +212,11 @@ class Tables:
         self.rng, self._spare = generator, None
 
     def new_games(self, idx: np.ndarray) -> None:
-        """Fresh games on tables `idx`, copied from games made ahead in bulk (`SPARE_GAMES` at a time: a new
-        game costs a few array copies, not the shuffle and the deal of its own)."""
+        """Fresh games on tables `idx`, copied from games made ahead in bulk.
+
+        `SPARE_GAMES` at a time: a new
+        game costs a few array copies, not the shuffle and the deal of its own).
+        """
         if self._spare is None or self._spare_used + len(idx) > self._spare.count:
             self._spare = Tables(max(SPARE_GAMES, len(idx)), self.players, self.rng)
             self._spare.log = [] if self.log is not None else None
@@ -225,7 +231,10 @@ class Tables:
             self.log.extend((int(events[event[0]]), *event[1:]) for event in spare.log if event[0] in events)
 
     def generate(self, idx: np.ndarray) -> None:
-        """Fresh games on tables `idx`: a random seat opens, the first round is dealt."""
+        """Fresh games on tables `idx`, copied from games made ahead in bulk.
+
+        Fresh games on tables `idx`: a random seat opens, the first round is dealt.
+        """
         rows = np.zeros((len(idx), self.table.shape[1]), dtype=np.int64)
         rows[:, self.bag_at:self.lid_at] = TILES_PER_COLOUR
         scalars = rows[:, self.scalars_at:]
@@ -239,11 +248,14 @@ class Tables:
         self.table[idx] = rows
 
     def play_others(self, seat: int, max_moves: int, ended: np.ndarray) -> None:
-        """Every seat but `seat` plays a uniformly random legal move, on every table, until `seat` is to move,
+        """Let every seat but `seat` play random legal moves until `seat` is to move.
+
+        Every seat but `seat` plays a uniformly random legal move, on every table, until `seat` is to move,
         the game is over or `max_moves` moves were played; every round whose offer is empty (by these moves or
         by `seat`'s, applied before) is tiled and dealt on the way. The rounds are tiled together after each
         batch of moves, one call for all the tables whose round ended (those `seat`'s moves ended among them),
-        not one per batch of moves."""
+        not one per batch of moves.
+        """
         while True:
             idx = ((self.turn >= 0) & (self.turn != seat) & (self.moves < max_moves)).nonzero()[0]
             if idx.size:
@@ -260,14 +272,19 @@ class Tables:
     # -- the rules ---------------------------------------------------------
     @staticmethod
     def destinations(boards: np.ndarray) -> np.ndarray:
-        """(tables, colours): for the seats of `boards` (tables, BOARD), where each colour may go, as bits: the
-        floor (bit 0) always, line i (bit i + 1) as `LINE_CODES` says."""
+        """Where each colour may go on the boards of `boards`, as bits per table.
+
+        (tables, colours): for the seats of `boards` (tables, BOARD), where each colour may go, as bits: the
+        floor (bit 0) always, line i (bit i + 1) as `LINE_CODES` says.
+        """
         packed = LINE_CODES.take(boards[:, :LINE_COUNTS + 5] @ STATE_WEIGHTS + LINE_STATE) @ ONES_5 + FLOOR_CODES
         return (packed[:, None] >> SIX_BITS) & 63
 
     @staticmethod
     def may_end(walls: np.ndarray, colours: np.ndarray, counts: np.ndarray, free: np.ndarray) -> np.ndarray:
-        """(tables,) bool: `model.can_end` of each table after a round's tiling, from its walls' row masks, pattern
+        """Whether each table's game may end after a round's tiling (`model.can_end`).
+
+        (tables,) bool: `model.can_end` of each table after a round's tiling, from its walls' row masks, pattern
         line colours and counts (tables, seats, rows) and the tiles of each colour in its bag and lid (tables,
         colours): some row of some wall may still be completed, so the game may still end by the rules.
 
@@ -275,7 +292,8 @@ class Tables:
         line is empty (one tile fills it and a full line is tiled), so row 0 of any wall may still take each
         colour it lacks. Only the tables with a colour used up (none in random two-player games, under 1 % of
         four-player round ends) are judged one by one by `can_end` itself (pattern lines that may still fill,
-        their tiles counted in)."""
+        their tiles counted in).
+        """
         cleared = free.min(axis=1) > 0
         for table in (~cleared).nonzero()[0]:
             cells = ((walls[table, ..., None] >> FIVE) & 1).tolist()  # [seat, row, column]
@@ -284,17 +302,22 @@ class Tables:
         return cleared
 
     def masks(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
-        """(tables, sources x colours x destinations) bool: the moves taking tiles from `offer` (tables, sources,
-        colours) that are legal for the seats of `boards` (tables, BOARD): the source holds the colour and the
-        destination takes it."""
+        """(tables, sources x colours x destinations) bool.
+
+        The moves taking tiles from `offer` (tables, sources, colours) that are legal for the seats of
+        `boards` (tables, BOARD): the source holds the colour and the destination takes it.
+        """
         codes = self.destinations(boards)[:, None, :] * (offer > 0)  # [table, source, colour]
         return DESTINATION_BITS.take(codes, axis=0).reshape(len(offer), -1)
 
     def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
-        """One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
+        """One uniformly random legal action for each seat of `boards`.
+
+        One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
         (tables, sources, colours), which holds tiles: the k-th legal action in action order for a uniform k,
         found in two steps (the source and colour, weighted by the destinations of the colour; then the
-        destination), without listing the actions."""
+        destination), without listing the actions.
+        """
         every = np.arange(len(offer))
         codes = self.destinations(boards)
         weights = ((offer > 0) * DESTINATION_COUNT.take(codes)[:, None, :]).reshape(len(offer), -1)
@@ -305,8 +328,10 @@ class Tables:
         return block * DESTINATIONS + NTH_DESTINATION[codes[every, block % 5], rank]
 
     def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn: the
-        tables whose offer this empties, their turn TO_TILE until `end_round`."""
+        """Take and place the tiles of legal actions (the seats to move on tables `idx`), pass the turn.
+
+        The tables whose offer this empties, their turn TO_TILE until `end_round`.
+        """
         return self._apply(idx, seats, actions, self.table[idx], self.board[idx, seats])
 
     def _apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray, rows: np.ndarray,
@@ -352,11 +377,14 @@ class Tables:
         return idx[emptied]
 
     def end_round(self, idx: np.ndarray) -> None:
-        """The offer of tables `idx` is over: every seat's full lines to the wall top to bottom, each tile
-        scored by its runs (the lower rows placed after it), the floors paid (score clamped at 0) and emptied;
-        the marker's holder opens the next round, dealt now, unless a wall has a full row or no row of any
-        wall may still be completed (`may_end`; so too when no tile is left to deal): then the game ends with
-        the bonuses (2 a full row, 7 a full column, 10 a colour on all five rows)."""
+        """The offer of tables `idx` is over.
+
+        Every seat's full lines to the wall top to bottom, each tile scored by its runs (the lower rows placed
+        after it), the floors paid (score clamped at 0) and emptied; the marker's holder opens the next round,
+        dealt now, unless a wall has a full row or no row of any wall may still be completed (`may_end`; so
+        too when no tile is left to deal): then the game ends with the bonuses (2 a full row, 7 a full column,
+        10 a colour on all five rows).
+        """
         rows, boards = self.table[idx], self.board[idx]
         scalars = rows[:, self.scalars_at:]
         walls, colours, counts = (boards[..., ROWS:ROWS + 5], boards[..., LINE_COLOURS:LINE_COLOURS + 5],
@@ -456,8 +484,11 @@ class Tables:
         return np.concatenate([masks, np.zeros((self.count, WALL_CELLS), dtype=bool)], axis=1).view(np.int8)
 
     def export(self, table: int) -> dict[str, Any]:
-        """Table `table` as a canonical state (the Python engine's `export`; a floor's items marker first, then
-        by colour)."""
+        """Table `table` as a canonical state.
+
+        Table `table` as a canonical state (the Python engine's `export`; a floor's items marker first, then
+        by colour).
+        """
         walls = ((self.rows[table][..., None] >> FIVE) & 1).tolist()
         return {
             "players": self.players, "round": int(self.round[table]), "moves": int(self.moves[table]),
@@ -482,8 +513,11 @@ class Tables:
 
 
 class AzulBatchedEnv(VectorEnv):
-    """`num_envs` tables of Azul on the coloured wall, the rules batched in numpy (`Tables`), as Gymnasium's
-    vector API: one seat learns, the others play uniformly random legal moves (next-step autoreset)."""
+    """Azul's coloured wall on `num_envs` tables, batched in numpy, as a Gymnasium vector environment.
+
+    `num_envs` tables of Azul on the coloured wall, the rules batched in numpy (`Tables`), as Gymnasium's
+    vector API: one seat learns, the others play uniformly random legal moves (next-step autoreset).
+    """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP,  # noqa: RUF012 (VectorEnv declares none)
                                 "render_modes": ["ansi"]}
@@ -514,8 +548,11 @@ class AzulBatchedEnv(VectorEnv):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """New games on every table (or those of `options["reset_mask"]`), played by the others up to the seat's
-        first move; `seed` seeds the one generator of all the tables' chance and opponents."""
+        """Start new games on every table (or on those of the reset mask).
+
+        New games on every table (or those of `options["reset_mask"]`), played by the others up to the seat's
+        first move; `seed` seeds the one generator of all the tables' chance and opponents.
+        """
         if not (seed is None or isinstance(seed, int)):
             raise InputError(f"reset: seed {seed!r}: expected an integer or None (one generator for all tables)")
         super().reset(seed=seed)

@@ -1,6 +1,8 @@
-"""Tournament charts as hand-written SVG (no plotting library): each strategy's win rate with its
-95 % Wilson interval, and its score distribution (a box of the middle half, the median, whiskers to
-the extremes, every game a dot, the mean with its 95 % bootstrap interval, which stays within the range).
+"""Tournament charts as hand-written SVG (no plotting library).
+
+Each strategy's win rate with its 95 % Wilson interval, and its score distribution (a box of the middle
+half, the median, whiskers to the extremes, every game a dot, the mean with its 95 % bootstrap interval,
+which stays within the range).
 
 `chart(results)` draws both panels from `simulate`'s results; the numbers are `tournament.summarise`'s.
 """

@@ -1,5 +1,8 @@
-"""`pysolve azul simulate|crosscheck|agent|replay|record|play`: the game's own command group (added by
-`Azul.fill_command_group`; `play` is `pysolve play azul` under a second name)."""
+"""`pysolve azul simulate|crosscheck|agent|replay|record|play`.
+
+The game's own command group (added by `Azul.fill_command_group`; `play` is `pysolve play azul`
+under a second name).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""Back ends in lockstep: the same seeded game on several back ends, compared after every move (on the grey wall
-every column choice of the tiling phase too: the columns offered, the one chosen, the state after it)."""
+"""Back ends in lockstep.
+
+The same seeded game on several back ends, compared after every move (on the grey wall every column choice of
+the tiling phase too: the columns offered, the one chosen, the state after it).
+"""
 
 from __future__ import annotations
 

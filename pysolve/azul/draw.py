@@ -1,7 +1,10 @@
-"""Azul drawn as text, as people draw it: factories, the centre (with the first-player marker named),
-and per player the pattern lines (a right-aligned staircase) beside the wall, then the floor with its
-penalties; in a grey wall's tiling phase, the cells the chooser's line may take marked `?`. `replay`
-tells a logged game step by step (see `replay.story`)."""
+"""Azul drawn as text, as people draw it.
+
+Factories, the centre (with the first-player marker named), and per player the pattern lines (a
+right-aligned staircase) beside the wall, then the floor with its penalties; in a grey wall's tiling
+phase, the cells the chooser's line may take marked `?`. `replay` tells a logged game step by step
+(see `replay.story`).
+"""
 
 from __future__ import annotations
 
@@ -77,8 +80,10 @@ def board(state: dict[str, Any], seat: int, name: str = "") -> str:
 
 
 def choice(state: dict[str, Any], seat: int) -> tuple[int, list[int]]:
-    """The line (0-based) whose column `seat` chooses in a grey wall's tiling phase and the columns it may
-    take; (-1, []) when the seat chooses none now."""
+    """The line (0-based) whose column `seat` chooses in a grey wall's tiling phase and the columns it may take.
+
+    (-1, []) when the seat chooses none now.
+    """
     if state.get("phase") != TILING or state["turn"] != seat:
         return -1, []
     data = state["boards"][seat]
@@ -107,8 +112,11 @@ def boards(state: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def replay(records: list[dict[str, Any]], every_move: bool = False) -> str:
-    """A game log told step by step: each move in a line (with the whole table after it when
-    `every_move`), the table at each round's start, the tiling tile by tile, floor by floor."""
+    """A game log told step by step.
+
+    Each move in a line (with the whole table after it when `every_move`), the table at each
+    round's start, the tiling tile by tile, floor by floor.
+    """
     return "\n".join(_told(step, every_move) for step in story(records))
 
 

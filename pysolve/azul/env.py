@@ -158,8 +158,11 @@ def action_count(players: int) -> int:
 
 
 def action_index(move: Move, players: int | None = None) -> int:
-    """The action number of a move (source, colour, destination) or, given the `players` whose action space it
-    is, a column choice (WALL, row, column)."""
+    """The action number of a move or of a grey wall's column choice.
+
+    The action number of a move (source, colour, destination) or, given the `players` whose action space it
+    is, a column choice (WALL, row, column).
+    """
     source, colour, destination = move
     if source == WALL:
         if players is None:
@@ -169,8 +172,11 @@ def action_index(move: Move, players: int | None = None) -> int:
 
 
 def action_move(action: int, players: int | None = None) -> Move:
-    """The move an action number stands for: (source, colour, destination), or, given the `players` whose action
-    space it is, (WALL, row, column) past the moves taking tiles."""
+    """The move an action number stands for.
+
+    (source, colour, destination), or, given the `players` whose action space it is, (WALL, row, column) past
+    the moves taking tiles.
+    """
     cell = int(action) - taking_actions(players) if players else -1
     if cell >= 0:
         return (WALL, *divmod(cell, 5))
@@ -275,11 +281,14 @@ COLOUR_RANGE = np.arange(5)
 
 
 def legal_masks(observations: np.ndarray, players: int, variant: str = STANDARD) -> np.ndarray:
-    """The action masks of observations (shape (..., fields) -> (..., actions), int8), each computed from
+    """The action masks of many observations, each computed from its observation alone.
+
+    The action masks of observations (shape (..., fields) -> (..., actions), int8), each computed from
     its observation alone: a move is legal when its source holds the colour and its line takes it (empty
     with the colour not yet in the wall row, or partly filled with it; the floor always does), a grey
     wall's cell when it is in the row being tiled, free, and its column lacks the line's colour; only for
-    the observer to move. Batched: one call for all the tables of a vector environment."""
+    the observer to move. Batched: one call for all the tables of a vector environment.
+    """
     layout = mask_layout(players, variant)
     batch = observations.shape[:-1]
     wall = observations[..., layout.wall]
@@ -318,8 +327,11 @@ def _column_cells(observations: np.ndarray, layout: MaskLayout, wall: np.ndarray
 
 
 def moves_mask(moves: list[Move], players: int) -> np.ndarray:
-    """1 for the action of each move in `moves`, else 0: one table's mask from the legal moves the engine
-    listed (cheaper than `legal_masks` for a single table, the same mask: a test compares them)."""
+    """1 for the action of each move in `moves`, else 0.
+
+    One table's mask from the legal moves the engine listed (cheaper than `legal_masks` for a single
+    table, the same mask: a test compares them).
+    """
     mask = np.zeros(action_count(players), dtype=np.int8)
     mask[list(map(ACTION_NUMBERS[players].__getitem__, moves))] = 1
     return mask

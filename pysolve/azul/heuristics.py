@@ -43,8 +43,11 @@ FALLEN = 1.5    # points charged, beyond its tiles, for a grey pattern line whos
 
 
 def move_gain(state: Mapping[str, Any], move: Move) -> int:
-    """The change of the mover's score if the round ended right after `move` (line scored, floor lost; a column
-    choice: the tile's points)."""
+    """The mover's score change if the round ended right after `move`.
+
+    The change of the mover's score if the round ended right after `move` (line scored, floor lost; a column
+    choice: the tile's points).
+    """
     source, colour, destination = move
     board = state["boards"][state["turn"]]
     if is_tiling(move):
@@ -72,9 +75,12 @@ def move_gain(state: Mapping[str, Any], move: Move) -> int:
 
 
 def tiling_value(state: Mapping[str, Any], move: Move) -> float:
-    """The mover's worth once the tile of a column choice (WALL, row, column) is on the wall, at best over its own
+    """The mover's worth once a column choice's tile is on the wall.
+
+    The mover's worth once the tile of a column choice (WALL, row, column) is on the wall, at best over its own
     column choices left this round (its lines below): `board_value`, whose grey prospects credit only the rows,
-    columns and colours that can still be completed; when the game ends this round, the final score itself."""
+    columns and colours that can still be completed; when the game ends this round, the final score itself.
+    """
     _, row, column = move
     board = state["boards"][state["turn"]]
     wall = [list(cells) for cells in board["wall"]]
@@ -110,8 +116,11 @@ def _best_tiling(board: dict[str, Any], below: int, final: bool) -> float:
 
 
 def last_round(state: Mapping[str, Any]) -> bool:
-    """True when the game ends after this round's tiling: a wall has a complete row, or will once a full line
-    fills the last cell of its row (a cell that can take the colour)."""
+    """True when the game ends after this round's tiling.
+
+    A wall has a complete row, or will once a full line fills the last cell of its row (a cell that can
+    take the colour).
+    """
     for board in state["boards"]:
         colours = board.get("colours")
         for row, ((colour, count), cells) in enumerate(zip(board["lines"], board["wall"])):
@@ -124,8 +133,10 @@ def last_round(state: Mapping[str, Any]) -> bool:
 
 
 def completable(wall: list[list[int]], colours: list[list[int]], what: str, index: int) -> bool:
-    """A grey wall's row, column or colour `index` (`what`) can still be completed: the tiles it lacks fit the
-    free cells, each colour once in a row and a column."""
+    """A grey wall's row, column or colour `index` (`what`) can still be completed.
+
+    The tiles it lacks fit the free cells, each colour once in a row and a column.
+    """
     if what == "row":
         return row_completable(wall, colours, index)
     if what == "column":  # the colours the column lacks, each to a free cell of a row without it
@@ -147,9 +158,12 @@ def _matched(left: list[int], right: list[int], fits: Callable[[int, int], bool]
 
 
 def grey_prospects(wall: list[list[int]], colours: list[list[int]], lines: list[list[int]]) -> float:
-    """What a grey wall promises beyond its bonuses earned: each row, column and colour not complete but still
-    completable, its bonus times the share of its five tiles placed; less, for each pattern line whose colour
-    its row can no longer take, its tiles and FALLEN (they will fall to the floor)."""
+    """What a grey wall promises beyond its bonuses earned.
+
+    Each row, column and colour not complete but still completable, its bonus times the share of its five
+    tiles placed; less, for each pattern line whose colour its row can no longer take, its tiles and FALLEN
+    (they will fall to the floor).
+    """
     prospects = 0.0
     for index in range(5):
         for what, bonus, filled in (("row", ROW_BONUS, sum(wall[index])),
@@ -164,8 +178,11 @@ def grey_prospects(wall: list[list[int]], colours: list[list[int]], lines: list[
 
 
 def board_value(board: Mapping[str, Any], over: bool, final: bool = False) -> float:
-    """One board's projected worth: the round tiled now, bonuses earned and promised, tiles waiting (`final`:
-    the game ends with this round, so the projected score and its bonuses alone)."""
+    """One board's projected worth.
+
+    The round tiled now, bonuses earned and promised, tiles waiting (`final`: the game ends with this
+    round, so the projected score and its bonuses alone).
+    """
     if over:
         return float(board["score"])  # the final score, bonuses included
     wall = [list(cells) for cells in board["wall"]]

@@ -48,15 +48,20 @@ def solve(question: Question, budget: Budget) -> Found:
 
 
 def accepts(line: tuple[int, int], row_colours: tuple[int, ...], depth: int, colour: int) -> bool:
-    """A pattern line of `depth` may take `colour`: not full, empty or that colour, wall row free of it
-    (`row_colours`: the colours of the row's tiles, -1 where there is none)."""
+    """A pattern line of `depth` may take `colour`.
+
+    Not full, empty or that colour, wall row free of it (`row_colours`: the colours of the row's
+    tiles, -1 where there is none).
+    """
     line_colour, count = line
     return count < depth and (count == 0 or line_colour == colour) and colour not in row_colours
 
 
 def destinationo(lines: tuple, colours: tuple, colour: Any, destination: Any) -> Goal:
-    """`destination` is where `colour` may go: the floor (0) or a line that accepts it (`colours`: the wall's
-    colours by cell)."""
+    """`destination` is where `colour` may go.
+
+    The floor (0) or a line that accepts it (`colours`: the wall's colours by cell).
+    """
     return mk.disj(
         mk.eq(destination, 0),
         mk.disj_over(range(1, 6), lambda depth: mk.conj(
@@ -72,8 +77,11 @@ def grey_cello(wall: tuple, colours: tuple, row: int, colour: int, column: Any) 
 
 
 def completableo(wall: tuple, colours: tuple, row: int) -> Goal:
-    """A grey wall's `row` can still be completed: some order of the colours it lacks fills its free cells, none
-    in a column already holding it (succeeds once per such order)."""
+    """A grey wall's `row` can still be completed.
+
+    Some order of the colours it lacks fills its free cells, none in a column already holding it (succeeds
+    once per such order).
+    """
     free = [column for column in range(5) if not wall[row][column]]
     missing = [colour for colour in range(5) if colour not in colours[row]]
     def fits(order: tuple[int, ...]) -> bool:
@@ -83,8 +91,11 @@ def completableo(wall: tuple, colours: tuple, row: int) -> Goal:
 
 
 def legal_moveo(sources: tuple, lines: tuple, colours: tuple, move: Any, budget: mk.Budget) -> Goal:
-    """`move` = (source, colour, destination) is legal: the source holds the colour, the destination takes it
-    (`colours`: the mover's wall, the colour of each cell, -1 where there is no tile)."""
+    """`move` = (source, colour, destination) is legal.
+
+    The source holds the colour, the destination takes it (`colours`: the mover's wall, the colour of each
+    cell, -1 where there is no tile).
+    """
     return mk.disj_over(sources, lambda source: mk.disj_over(range(5), lambda colour: mk.conj(
         budget.tick(),
         mk.where(lambda counts: counts[colour] > 0, source[1]),
@@ -184,8 +195,11 @@ def counto(lines: tuple, count: Any) -> Goal:
 
 
 def end_bonuso(wall: tuple, bonus: Any, colours: tuple | None = None) -> Goal:
-    """`bonus` is the end-of-game bonus of `wall`: 2 a complete row, 7 a column, 10 a colour (with `colours`,
-    a grey wall's colours by cell, a colour is complete when all its five tiles are anywhere on the wall)."""
+    """`bonus` is the end-of-game bonus of `wall`.
+
+    2 a complete row, 7 a column, 10 a colour (with `colours`, a grey wall's colours by cell, a colour is
+    complete when all its five tiles are anywhere on the wall).
+    """
     rows, columns, complete = mk.var(), mk.var(), mk.var()
     by_column = tuple(tuple(wall[row][column] for row in range(5)) for column in range(5))
     if colours is None:

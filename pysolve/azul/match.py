@@ -89,8 +89,9 @@ class LazyState(Mapping[str, Any]):
 
 
 class Match:
-    """One seeded game on one back end's engine: `legal_moves()`, `play(move)`, `state`, `turn`, `over`, `scores`,
-    `winners`.
+    """One seeded game on one back end's engine.
+
+    `legal_moves()`, `play(move)`, `state`, `turn`, `over`, `scores`, `winners`.
 
     `variant` is `standard` (the coloured wall) or `grey` (the rulebook's variant: any colour in any column).
     """
@@ -195,8 +196,10 @@ class MatchResult:
     forfeit: dict[str, Any] | None = None  # an outside agent that lost the game by failing: seat, name, reason
 
     def to_json(self) -> dict[str, Any]:
-        """The result as a JSON-able dict, without the final state and log (nor a forfeit when there is
-        none); the back end under the key `engine`, which results and logs have always had."""
+        """The result as a JSON-able dict, without the final state and log (nor a forfeit when there is none).
+
+        The back end under the key `engine`, which results and logs have always had.
+        """
         return {("engine" if key == "backend" else key): value for key, value in asdict(self).items()
                 if key not in ("state", "log") and not (key == "forfeit" and value is None)}
 
@@ -257,8 +260,11 @@ def play_match(players: int = 2, seed: int = SEED, backend: str = "python",
 
 
 def forfeited(state: dict[str, Any], seat: int) -> tuple[dict[str, Any], list[int]]:
-    """(the state with `seat`'s score 0, the winners among the other seats by the usual rule) of a game
-    stopped when `seat`'s agent failed."""
+    """The end of a game `seat`'s agent forfeited: its state and the winners.
+
+    (the state with `seat`'s score 0, the winners among the other seats by the usual rule) of a game
+    stopped when `seat`'s agent failed.
+    """
     state["boards"][seat]["score"] = 0
     others = [other for other in range(state["players"]) if other != seat]
     best = winners_of([state["boards"][other]["score"] for other in others],

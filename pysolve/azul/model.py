@@ -45,8 +45,10 @@ Handle = TypeVar("Handle")
 
 @dataclass(frozen=True)
 class Question:
-    """The puzzle's question (`pysolve solve azul`, the demo): one seeded game, the random-feasible strategy on
-    every seat, played to its end."""
+    """The puzzle's question (`pysolve solve azul`, the demo).
+
+    One seeded game, the random-feasible strategy on every seat, played to its end.
+    """
 
     players: int = 2
     seed: int = SEED
@@ -83,8 +85,11 @@ def is_tiling(move: Sequence[int]) -> bool:
 
 
 def feasible(moves: list[Move]) -> list[Move]:
-    """What the original strategy picks among: the moves putting a tile on a pattern line (none, when
-    there is none), and every column of a tiling decision (each places a tile)."""
+    """What the original strategy picks among.
+
+    The moves putting a tile on a pattern line (none, when there is none), and every column of a
+    tiling decision (each places a tile).
+    """
     return [move for move in moves if move[2] or move[0] == WALL]
 
 
@@ -103,8 +108,11 @@ def grey_columns(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]]
 
 
 def row_completable(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[int]], row: int) -> bool:
-    """A grey wall's `row` can still be completed: the colours it lacks can fill its free cells, one to a cell,
-    none in a column already holding it. Bad choices can close every row of every wall; then the game ends."""
+    """A grey wall's `row` can still be completed.
+
+    The colours it lacks can fill its free cells, one to a cell, none in a column already holding it. Bad
+    choices can close every row of every wall; then the game ends.
+    """
     free = [column for column in range(5) if not wall[row][column]]
     missing = [colour for colour in range(5) if colour not in colours[row]]
     return any(all(all(colours[other][column] != colour for other in range(5)) for column, colour in zip(free, order))
@@ -113,11 +121,14 @@ def row_completable(wall: Sequence[Sequence[int]], colours: Sequence[Sequence[in
 
 def fillable_lines(lines: Sequence[Sequence[Sequence[int]]], free: Sequence[int]) -> tuple[set[tuple[int, int]],
                                                                                            list[int]]:
-    """The pattern lines that may still fill, as (seat, row), and the tiles of each colour that may still come
+    """The pattern lines that may still fill, and the tiles that may still come to them.
+
+    The pattern lines that may still fill, as (seat, row), and the tiles of each colour that may still come
     to a line: those of the bag and the lid (`free`), with the tiles of the lines that may fill (released when
     they do). A line may fill when what it lacks is at most that supply without its own tiles; each line found
     fillable adds its tiles, so the rest are found by going round until nothing changes. Generous on purpose:
-    a line it calls stuck can never fill (its colour's other tiles are on walls or on stuck lines)."""
+    a line it calls stuck can never fill (its colour's other tiles are on walls or on stuck lines).
+    """
     supply = list(free)
     waiting = [(seat, row, colour, row + 1 - count, count) for seat, board in enumerate(lines)
                for row, (colour, count) in enumerate(board) if count]
@@ -387,8 +398,10 @@ class Engine(Protocol[Handle]):
         ...
 
     def legal_moves(self, handle: Handle) -> list[Move]:
-        """The legal moves of the seat to move, in canonical order (none once over); in a grey wall's tiling
-        phase the columns (WALL, row, column) of its top full line."""
+        """The legal moves of the seat to move, in canonical order (none once over).
+
+        In a grey wall's tiling phase the columns (WALL, row, column) of its top full line.
+        """
         ...
 
     def turn(self, handle: Handle) -> int:
@@ -396,8 +409,11 @@ class Engine(Protocol[Handle]):
         ...
 
     def play(self, handle: Handle, move: Move, stream: RandomStream) -> None:
-        """Apply a legal move; at the end of the offer tile the walls (on a grey wall up to the next column to
-        choose), then deal from `stream` or end."""
+        """Apply a legal move, tiling the walls and dealing when the offer ends.
+
+        Apply a legal move; at the end of the offer tile the walls (on a grey wall up to the next column to
+        choose), then deal from `stream` or end.
+        """
         ...
 
     def export(self, handle: Handle) -> dict[str, Any]:

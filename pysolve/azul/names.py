@@ -1,5 +1,8 @@
-"""The strategies' names as the command line writes them, apart from the strategies themselves, so that
-declaring Azul's options (`pysolve --help`) loads no player and no search table."""
+"""The strategies' names as the command line writes them.
+
+The strategies' names as the command line writes them, apart from the strategies themselves, so that
+declaring Azul's options (`pysolve --help`) loads no player and no search table.
+"""
 
 from __future__ import annotations
 

@@ -118,8 +118,10 @@ class Offer:
     is_terminal = False  # the game ends only at a round's end, where an Offer stops
 
     def accepting(self, seat: int) -> list[int]:
-        """Per colour, the mask of `seat`'s pattern lines that take it: empty with the wall row lacking the
-        colour, or holding that colour and not full."""
+        """Per colour, the mask of `seat`'s pattern lines that take it.
+
+        Empty with the wall row lacking the colour, or holding that colour and not full.
+        """
         rows, lines, counts = self.rows[seat], self.lines[seat], self.counts[seat]
         masks = [0] * 5
         for line in range(5):
@@ -136,8 +138,11 @@ class Offer:
         return masks
 
     def legal_moves(self) -> list[Move]:
-        """The moves of the seat to move in canonical order (sources centre first, colours, the floor then the
-        lines from the top), as `PythonEngine.legal_moves` lists them; none once the offer is taken."""
+        """The moves of the seat to move, in canonical order.
+
+        The moves of the seat to move in canonical order (sources centre first, colours, the floor then the
+        lines from the top), as `PythonEngine.legal_moves` lists them; none once the offer is taken.
+        """
         if not self.offer:
             return []
         return [(source, colour, destination) for source, colour, destination, _ in self._choices()]
@@ -197,8 +202,11 @@ class Offer:
         return gain
 
     def apply_move(self, move: Move) -> Offer:
-        """Play a legal move in place (the tiles taken, the rest of a factory to the centre, the marker, the line
-        and the floor; the turn passes while tiles are left); return this position."""
+        """Play a legal move in place.
+
+        Play a legal move in place (the tiles taken, the rest of a factory to the centre, the marker, the line
+        and the floor; the turn passes while tiles are left); return this position.
+        """
         source, colour, destination = move
         seat, sources = self.turn, self.sources
         counts = sources[source + 1]
@@ -235,8 +243,11 @@ class Offer:
         return self
 
     def worth(self) -> list[float]:
-        """Every seat's projected worth at the round's end (`heuristics.values` of the position the round's
-        tiling reaches): the final scores when the game ends there."""
+        """Every seat's projected worth at the round's end.
+
+        `heuristics.values` of the position the round's
+        tiling reaches): the final scores when the game ends there.
+        """
         tiled = []
         spare = self.spare
         over = False

@@ -90,8 +90,11 @@ class Board:
         self.score = 0
 
     def accepting(self) -> list[int]:
-        """Per colour, the mask of the pattern lines that may take it (empty or of that colour, not full,
-        the wall row without it)."""
+        """Per colour, the mask of the pattern lines that may take it.
+
+        Per colour, the mask of the pattern lines that may take it (empty or of that colour, not full,
+        the wall row without it).
+        """
         empty, rows, partial = self.empty, self.colour_rows, self.partial
         return [(empty & ~rows[0]) | partial[0], (empty & ~rows[1]) | partial[1], (empty & ~rows[2]) | partial[2],
                 (empty & ~rows[3]) | partial[3], (empty & ~rows[4]) | partial[4]]
@@ -126,8 +129,11 @@ class Board:
         return POINTS[RUN[rows[row]][column]][RUN[columns[column]][row]]
 
     def completable(self, row: int) -> bool:
-        """This grey wall's `row` can still be completed (`model.row_completable` on the masks: the colours the
-        row lacks matched to its free cells, each to a column without it)."""
+        """Whether this grey wall's `row` can still be completed.
+
+        This grey wall's `row` can still be completed (`model.row_completable` on the masks: the colours the
+        row lacks matched to its free cells, each to a column without it).
+        """
         free = ~self.rows[row] & FULL
         bit = 1 << row
         columns = self.colour_columns

@@ -1,6 +1,8 @@
-"""A person at the Azul table: one seat chosen by a person, the others by strategies, the rules asked
-of one back end (a `Match`), the person's last move taken back until the next player acts, and a game
-log that `pysolve azul replay` reads (rewritten whole after every move).
+"""A person at the Azul table.
+
+One seat chosen by a person, the others by strategies, the rules asked of one back end (a `Match`),
+the person's last move taken back until the next player acts, and a game log that `pysolve azul
+replay` reads (rewritten whole after every move).
 
 `Table` holds the match and knows nothing of screens; `play_app.AzulApp` is its Textual face, and the web
 page (`pysolve.web.azul`) another.

@@ -65,8 +65,11 @@ def coloured(text: str) -> Text:
 
 
 def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
-    """The table with the boards two abreast (each board's notes, such as `to move`, under it), so that
-    four players fit a terminal."""
+    """The table as text, the boards two abreast.
+
+    The table with the boards two abreast (each board's notes, such as `to move`, under it), so that
+    four players fit a terminal.
+    """
     head, offer, *boards = draw.table(state, names).split("\n\n")
     columns = []
     for board in boards:
@@ -87,8 +90,11 @@ def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
 
 
 def move_key(move: Move) -> str:
-    """The keys that type a move: its code, the one outside agents read and write (source c or factory number,
-    colour letter, destination f or line; a column choice: w, the line, the column)."""
+    """The keys that type a move.
+
+    Its code, the one outside agents read and write (source c or factory number, colour letter, destination
+    f or line; a column choice: w, the line, the column).
+    """
     return move_code(move, TILE if is_tiling(move) else OFFER)
 
 
@@ -110,8 +116,10 @@ FACTORY_AT = re.compile(r"F(\d+)\[[^\]]*\]")
 
 
 def source_at(text: str, x: int, y: int) -> str | None:
-    """The source key of what the table text shows at column x of line y: `c` on the centre's line, a
-    factory's number on its `F<n>[...]`, else None."""
+    """The source key of what the table text shows at column x of line y.
+
+    `c` on the centre's line, a factory's number on its `F<n>[...]`, else None.
+    """
     lines = text.split("\n")
     if not 0 <= y < len(lines):
         return None
@@ -167,8 +175,11 @@ class AzulApp(App[None]):
         self.message = ""
 
     def run(self, *, headless: bool = False, **options: Any) -> None:
-        """Run the game; InputError before anything starts when it would take a screen that is no terminal
-        (headless, as tests run it, it needs none)."""
+        """Run the game, refusing a screen that is no terminal.
+
+        Run the game; InputError before anything starts when it would take a screen that is no terminal
+        (headless, as tests run it, it needs none).
+        """
         if not headless:
             require_terminal("pysolve play azul")
         return super().run(headless=headless, **options)
@@ -259,8 +270,11 @@ class AzulApp(App[None]):
         return f" (typed: {self.typed}: Enter plays it)"
 
     def code_is_whole(self) -> bool:
-        """True when Enter may play the top of the list: nothing typed (arrows and Enter), the continue /
-        undo choice, or a typed code that names one legal move."""
+        """True when Enter may play the top of the list.
+
+        Nothing typed (arrows and Enter), the continue / undo choice, or a typed code that names one
+        legal move.
+        """
         return self.table.pending or not self.typed or len(self.typed) == CODE_LENGTH
 
     def options(self) -> list[Option]:
@@ -289,8 +303,11 @@ class AzulApp(App[None]):
                 self.attempt(self.table.choose, move)
 
     def on_key(self, event: events.Key) -> None:
-        """A typed source, colour or destination narrows the moves. Every code key is kept where it was
-        typed, even one that no legal move has there, so later keys are never read in a shifted place."""
+        """A typed source, colour or destination narrows the moves.
+
+        Every code key is kept where it was typed, even one that no legal move has there, so later
+        keys are never read in a shifted place.
+        """
         character = (event.character or "").lower()
         if not self.table.person_to_move or len(self.typed) >= CODE_LENGTH or not character \
                 or character not in CODE_KEYS:
@@ -344,8 +361,11 @@ async def wait_for_turn(pilot: Pilot[None]) -> None:
 
 
 async def play_through(pilot: Pilot[None], choose: Sequence[str] = ("enter",), undo_every: int = 0) -> int:
-    """Play a whole game from the keyboard: each turn press `choose`, then space (with `undo_every`, every
-    n-th move is first taken back and chosen again); the number of the person's moves."""
+    """Play a whole game from the keyboard.
+
+    Each turn press `choose`, then space (with `undo_every`, every n-th move is first taken back and
+    chosen again); the number of the person's moves.
+    """
     app: AzulApp = pilot.app  # type: ignore[assignment]
     moves = 0
     await wait_for_turn(pilot)
@@ -381,8 +401,11 @@ def screenshot(table: Table, moves: int, size: tuple[int, int] = (150, 42)) -> s
 
 def start(backend: str, players: int, seat: int, strategy: str, seed: int, variant: str, log: str | None,
           delay: float) -> int:
-    """Run the full-screen game until the person quits (the options checked already, the table's before
-    the screen starts); return the exit code."""
+    """Run the full-screen game until the person quits; return the exit code.
+
+    Run the full-screen game until the person quits (the options checked already, the table's before
+    the screen starts); return the exit code.
+    """
     others = [name.strip() for name in strategy.split(",") if name.strip()]
     table = Table(players, seat, others, backend, seed, log, variant)
     app = AzulApp(table, delay)

@@ -126,9 +126,11 @@ def read(path: str | Path) -> list[dict[str, Any]]:
 
 
 def replay(records: list[dict[str, Any]], backend: str) -> str | None:
-    """Play a playthrough's moves on `backend`'s engine; the first step where it differs from the recording
-    (state, legal moves, scores after a round, final state, winners), in words, the recorded value first,
-    or None when it agrees."""
+    """Play a playthrough's moves on `backend`'s engine.
+
+    The first step where it differs from the recording (state, legal moves, scores after a round, final
+    state, winners), in words, the recorded value first, or None when it agrees.
+    """
     header = records[0]
     match = Match(header["players"], header["seed"], backend, variant=header["variant"])
     where = "the start"

@@ -103,16 +103,22 @@ def _board(board: dict[str, Any], grey: bool) -> str:
 
 
 def phase_of(state: dict[str, Any]) -> str:
-    """The phase letter of a canonical state, which holds no chance node: `x` once over, else the phase whose
-    decision the seat to move makes (`p` taking tiles, `t` choosing a grey wall's column)."""
+    """The phase letter of a canonical state, which holds no chance node.
+
+    `x` once over, else the phase whose decision the seat to move makes (`p` taking tiles, `t` choosing a
+    grey wall's column).
+    """
     if state["over"]:
         return OVER
     return TILE if state.get("phase") == TILING else OFFER
 
 
 def write(state: dict[str, Any], phase: str | None = None) -> str:
-    """The position string of a canonical state; `phase` is a letter of PHASES (default `phase_of(state)`;
-    a chance node's letter comes from its `tree.State`, see `of_state`)."""
+    """The position string of a canonical state.
+
+    `phase` is a letter of PHASES (default `phase_of(state)`; a chance node's letter comes from its
+    `tree.State`, see `of_state`).
+    """
     grey = state.get("variant", STANDARD) == GREY
     letter = phase or phase_of(state)
     acting = f"{letter}{state['turn']}" if PHASES[letter][1] else letter

@@ -42,8 +42,11 @@ _ids = itertools.count(1)
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog, in what is left
-    of `budget`'s time)."""
+    """The question's seeded game played to its end by prolog/azul.pl.
+
+    The question's seeded game played to its end by prolog/azul.pl (whole, inside Prolog, in what is left
+    of `budget`'s time).
+    """
     stream = RandomStream(question.seed)
     starter = stream.below(check_players(question.players))
     return final(*PrologEngine().random_game(question.players, starter, stream, budget.remaining(), question.variant))

@@ -66,8 +66,10 @@ class AgentFault(PysolveError):
 
 
 def command_words(command: str) -> list[str]:
-    """The program and arguments of an agent command (shlex); InputError when it is empty, badly quoted, or
-    names no program that can be run."""
+    """The program and arguments of an agent command (shlex).
+
+    InputError when it is empty, badly quoted, or names no program that can be run.
+    """
     try:
         words = shlex.split(command)
     except ValueError as error:
@@ -252,8 +254,11 @@ def _pump(stream: IO[str], keep: Callable[[Any], None], tell_end: bool) -> None:
 
 # -- serving a pysolve strategy as an agent ----------------------------------------------------
 def within(chosen: Strategy, seconds: float) -> Strategy:
-    """`chosen`, a search that thinks by the clock, held to SEARCH_SHARE of `seconds` (the rest is left
-    for the pipes and a loaded machine); any other strategy as it is."""
+    """`chosen` held to its share of the time per move.
+
+    `chosen`, a search that thinks by the clock, held to SEARCH_SHARE of `seconds` (the rest is left
+    for the pipes and a loaded machine); any other strategy as it is.
+    """
     if isinstance(chosen, (Mcts, Minimax)) and chosen.seconds is not None:
         return dataclasses.replace(chosen, seconds=min(chosen.seconds, SEARCH_SHARE * seconds))
     return chosen
@@ -261,9 +266,11 @@ def within(chosen: Strategy, seconds: float) -> Strategy:
 
 def serve(chosen: Strategy, name: str, requests: IO[str], answers: IO[str], seed: int = SEED,
           resolve: Callable[[str], Strategy] | None = None) -> int:
-    """Answer the protocol's requests with `chosen`'s moves until `quit` or the end of the input (then 0);
+    """Answer the protocol's requests with `chosen`'s moves until `quit` or the end of the input (then 0).
+
     InputError for a request it cannot read. `resolve` turns a `set strategy` value into a strategy. Game
-    i draws from the stream of `seed + i`."""
+    i draws from the stream of `seed + i`.
+    """
     strategy_now, seconds, rng = chosen, MOVE_SECONDS, RandomStream(seed)
     state: dict[str, Any] | None = None
     phase = position.OFFER

@@ -1,4 +1,6 @@
-"""PUZZLE: Azul for `make demo` and `pysolve solve/crosscheck azul` (one seeded game played to its end
+"""PUZZLE: Azul for `make demo` and `pysolve solve/crosscheck azul`.
+
+PUZZLE: Azul for `make demo` and `pysolve solve/crosscheck azul` (one seeded game played to its end
 on each back end; the final state must be the same everywhere), `pysolve play azul` (a seat at the table),
 and the `pysolve azul ...` commands.
 
@@ -86,8 +88,11 @@ class Azul(Puzzle):
         return start(backend, **values)
 
     def fill_command_group(self, name: str, parser: Any) -> None:
-        """`pysolve azul simulate|crosscheck|agent|replay|record|play` (tournaments, lockstep runs, an outside
-        agent, replays, playthroughs, and `pysolve play azul` again), added to its parser when it is used."""
+        """Fill the parser of the `pysolve azul` command group.
+
+        `pysolve azul simulate|crosscheck|agent|replay|record|play` (tournaments, lockstep runs, an outside
+        agent, replays, playthroughs, and `pysolve play azul` again), added to its parser when it is used.
+        """
         from pysolve.azul.cli import add_commands
 
         add_commands(parser, self)

@@ -148,8 +148,11 @@ class PythonEngine:
             self._next_round(table, stream)
 
     def take_turn(self, table: Table, move: Move) -> bool:
-        """Apply a legal move and pass the turn; at the end of the offer tile the walls (on a grey wall up to the
-        next column to choose): True if a deal follows."""
+        """Apply a legal move and pass the turn.
+
+        At the end of the offer tile the walls (on a grey wall up to the next column to choose): True if a
+        deal follows.
+        """
         if table.tiling:
             self.place_tile(table, table.turn, move[1], move[2])
             return self.tile_on(table)
@@ -229,8 +232,11 @@ class PythonEngine:
     # -- the rules the miniKanren back end replaces -------------------------
     @staticmethod
     def destinations(table: Table, seat: int) -> list[list[int]]:
-        """Per colour, where it may go for `seat`: the floor (0), then every line that accepts it (not full,
-        empty or of that colour, its wall row without the colour)."""
+        """Per colour, where it may go for `seat`.
+
+        The floor (0), then every line that accepts it (not full, empty or of that colour, its wall row
+        without the colour).
+        """
         wall, colours, counts = table.walls[seat], table.line_colours[seat], table.line_counts[seat]
         grey = table.colours[seat] if table.variant == GREY else None
         allowed: list[list[int]] = [[0], [0], [0], [0], [0]]
@@ -321,9 +327,11 @@ class PythonEngine:
         return self.tile_on(table)
 
     def tile_on(self, table: Table) -> bool:
-        """Go on tiling from seat `turn`: each seat's full lines, then its floor. Stop at a grey wall's line with
-        a column to choose (the tiling phase, that seat to choose); past the last seat pass the start on and
-        end the game or not. True when a deal follows."""
+        """Go on tiling from seat `turn`: each seat's full lines, then its floor.
+
+        Stop at a grey wall's line with a column to choose (the tiling phase, that seat to choose); past the
+        last seat pass the start on and end the game or not. True when a deal follows.
+        """
         for seat in range(table.turn, table.players):
             if not self._tile_wall(table, seat):
                 table.turn, table.tiling = seat, True

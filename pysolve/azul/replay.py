@@ -205,9 +205,11 @@ class Choice:
 
 def tiling(pre: dict[str, Any], after: dict[str, Any], names: tuple[str, ...],
            choice: Choice | None = None) -> Iterator[Step]:
-    """The wall tiling of a round, one tile and then one floor at a time, ending on the final scores; from a
-    column `choice` on when given (the tiling phase of a grey wall), and up to the line whose owner chooses next
-    when `after` waits for a choice."""
+    """The wall tiling of a round, one tile and then one floor at a time, ending on the final scores.
+
+    From a column `choice` on when given (the tiling phase of a grey wall), and up to the line whose owner
+    chooses next when `after` waits for a choice.
+    """
     state = copy.deepcopy(pre)
     state.pop("phase", None)
     state["turn"] = NOBODY
@@ -299,9 +301,12 @@ def _bonuses(state: dict[str, Any], names: tuple[str, ...]) -> Iterator[Step]:
 
 
 def check_record(record: Any) -> dict[str, Any]:
-    """`record` when it is a log record a replay can tell (its type, its fields and their types, a
+    """`record` when a replay can tell it, else InputError.
+
+    `record` when it is a log record a replay can tell (its type, its fields and their types, a
     well-formed state and move), else InputError saying what is wrong: whatever a file holds, the story
-    and the pictures then meet only the shapes they draw."""
+    and the pictures then meet only the shapes they draw.
+    """
     kind = record.get("type") if isinstance(record, dict) else None
     if kind not in tuple(RECORD_FIELDS):  # a tuple: `in` a dict would hash a list and fail
         raise InputError("not an Azul log record (a JSON object of type start, move or end)")
@@ -321,8 +326,11 @@ def check_record(record: Any) -> dict[str, Any]:
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    """The records of a JSON-lines log (each checked by `check_record`); InputError naming the file and line
-    when one is malformed, and the file when it cannot be read (see `files.read_text`)."""
+    """The records of a JSON-lines log (each checked by `check_record`).
+
+    InputError naming the file and line when one is malformed, and the file when it cannot be read (see
+    `files.read_text`).
+    """
     records = []
     for number, line in enumerate(files.read_text(path, "azul log").splitlines(), 1):
         if not line.strip():

@@ -1,7 +1,9 @@
-"""The logged Azul games as one self-contained HTML page: the table drawn at every step of the story
-(every move, each tile of a round's tiling, each floor, the bonuses), with play, pause, step back and
-forth, a jump to the next round, a speed control, and the steps listed in words (click one to go there).
-A log of several games (`simulate --games 10 --log`) gives a page of all of them, with a choice of game.
+"""The logged Azul games as one self-contained HTML page.
+
+The table drawn at every step of the story (every move, each tile of a round's tiling, each floor, the
+bonuses), with play, pause, step back and forth, a jump to the next round, a speed control, and the
+steps listed in words (click one to go there). A log of several games (`simulate --games 10 --log`)
+gives a page of all of them, with a choice of game.
 
 Each step's picture comes from `svg.parts`; a part that repeats (a board nobody touched) is stored
 once across all the games, so a whole game stays a few hundred kilobytes.
@@ -100,8 +102,11 @@ class Game:
 
 
 def frames(games: Sequence[Game]) -> tuple[list[str], list[list[list[int]]], tuple[int, int]]:
-    """(the distinct parts of all the games, each game's steps as part numbers: caption, offer, boards...,
-    the largest picture size)."""
+    """The distinct picture parts of all the games, and each step as part numbers.
+
+    (the distinct parts of all the games, each game's steps as part numbers: caption, offer, boards...,
+    the largest picture size).
+    """
     index: dict[str, int] = {}
     distinct: list[str] = []
     numbered: list[list[list[int]]] = []
@@ -136,8 +141,10 @@ def script_data(value: Any) -> str:
 
 
 def page(records: Sequence[dict[str, Any]], title: str = "Azul replay") -> str:
-    """The replay page of a game log: every game it holds, one at a time (the first, or the one a link's
-    #game=K names)."""
+    """The replay page of a game log.
+
+    Every game it holds, one at a time (the first, or the one a link's #game=K names).
+    """
     games = logged_games(records)
     distinct, numbered, (width, height) = frames(games)
     slots = max(len(row) for rows in numbered for row in rows)
@@ -167,8 +174,10 @@ speed <input id="speed" type="range" min="1" max="20" value="3"> <span id="where
 
 
 def logged_games(records: Sequence[dict[str, Any]]) -> list[Game]:
-    """Each game of a log (a log starts with a start record): its title, and the steps the page shows and
-    numbers from 1, without the title."""
+    """Each game of a log (a log starts with a start record).
+
+    Its title, and the steps the page shows and numbers from 1, without the title.
+    """
     games: list[Game] = []
     for step in story(records):
         if step.kind == "start":
@@ -179,8 +188,11 @@ def logged_games(records: Sequence[dict[str, Any]]) -> list[Game]:
 
 
 def page_steps(records: Sequence[dict[str, Any]], game: int = 1) -> list[Step]:
-    """The steps --step numbers: those of game `game` of the log (from 1, as the page's #game=K); InputError
-    naming --game when the log holds no such game."""
+    """The steps --step numbers.
+
+    Those of game `game` of the log (from 1, as the page's #game=K); InputError naming --game when the
+    log holds no such game.
+    """
     games = logged_games(records)
     if not 1 <= game <= len(games):
         held = "one game (1)" if len(games) == 1 else f"games 1 to {len(games)}"
@@ -190,8 +202,11 @@ def page_steps(records: Sequence[dict[str, Any]], game: int = 1) -> list[Step]:
 
 def write_pictures(records: Sequence[dict[str, Any]], page_path: str | None, svg_path: str | None,
                    number: int = 0, game: int = 1) -> list[str]:
-    """Write the replay page (every game) and/or the SVG of step `number` of game `game` (both from 1, as the
-    page numbers them; step 0: the last), each whole or not at all; the paths written."""
+    """Write the replay page and/or the SVG of one step.
+
+    Write the replay page (every game) and/or the SVG of step `number` of game `game` (both from 1, as the
+    page numbers them; step 0: the last), each whole or not at all; the paths written.
+    """
     steps = page_steps(records, game)
     if not 0 <= number <= len(steps):
         raise InputError(f"--step {number}: game {game} has steps 1 to {len(steps)}")

@@ -64,8 +64,10 @@ def end_bonus(wall: list[list[int]], colours: list[list[int]] | None = None) -> 
 
 
 def board_column(board: Mapping[str, Any], row: int, colour: int) -> int:
-    """The column where a canonical board's full line `row` of `colour` is tiled: the coloured wall's cell, or
-    the grey-wall policy's choice (-1: the line falls to the floor)."""
+    """The column where a canonical board's full line `row` of `colour` is tiled.
+
+    The coloured wall's cell, or the grey-wall policy's choice (-1: the line falls to the floor).
+    """
     colours = board.get("colours")
     if colours is None:
         return (colour + row) % 5

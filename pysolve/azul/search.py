@@ -125,9 +125,12 @@ def worth(state: Position) -> list[float]:
 
 
 def pruned(ordered: list[Move], width: int) -> list[Move]:
-    """The moves a tree node keeps of `ordered` (worst immediate gain first): everything to the floor only
-    when no tile can go to a line, then the `width` best by immediate gain; a grey wall's column choice keeps
-    every column (its few columns differ in what they leave open, which immediate gain does not see)."""
+    """The moves a tree node keeps of `ordered` (worst immediate gain first).
+
+    Everything to the floor only when no tile can go to a line, then the `width` best by immediate gain; a
+    grey wall's column choice keeps every column (its few columns differ in what they leave open, which
+    immediate gain does not see).
+    """
     if is_tiling(ordered[0]):
         return ordered
     lines = feasible(ordered)
@@ -136,9 +139,12 @@ def pruned(ordered: list[Move], width: int) -> list[Move]:
 
 @dataclass(frozen=True)
 class Mcts:
-    """UCT to a budget of `iterations` (or `seconds`) per move, playouts to `rounds` round ends, tree nodes
+    """Monte Carlo tree search (UCT) to a budget of iterations or seconds a move.
+
+    UCT to a budget of `iterations` (or `seconds`) per move, playouts to `rounds` round ends, tree nodes
     keeping their `width` best moves (0: all), UCT's constant `exploration`; `packed`: a standard round with
-    one-round playouts searched on an `Offer` (False: on States, the same search slower, as the bench compares)."""
+    one-round playouts searched on an `Offer` (False: on States, the same search slower, as the bench compares).
+    """
 
     iterations: int = 1000
     seconds: float | None = None
@@ -236,9 +242,11 @@ class _OutOfTime(Exception):
 
 @dataclass(frozen=True)
 class Minimax:
-    """Paranoid alpha-beta to `depth` plies within the round, leaves valued by `heuristics.values`; with
-    `seconds`, iterative deepening (1, 2, ... plies up to `depth`) until the time is up, the move of the
-    deepest search finished played."""
+    """Paranoid alpha-beta to `depth` plies within the round, leaves valued by `heuristics.values`.
+
+    With `seconds`, iterative deepening (1, 2, ... plies up to `depth`) until the time is up, the move
+    of the deepest search finished played.
+    """
 
     depth: int = 2
     seconds: float | None = None

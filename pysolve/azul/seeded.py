@@ -19,8 +19,11 @@ from pysolve.budget import Budget
 
 
 def random_feasible(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """The original strategy: uniform among moves putting a tile on a line, else among all; uniform among the
-    columns of a tiling decision (`state` unread)."""
+    """The original strategy.
+
+    Uniform among moves putting a tile on a line, else among all; uniform among the columns of a tiling
+    decision (`state` unread).
+    """
     return rng.choice(feasible(moves) or moves)
 
 

@@ -43,17 +43,22 @@ def _best(moves: list[Move], value: Callable[[Move], float], rng: RandomStream) 
 
 
 def greedy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """The move with the best immediate score change; among equals prefer lines, then chance. A column: the one
-    of best worth (`tiling_value`: its points, the bonuses still open to the wall, the lines kept placeable,
-    over the seat's own choices left this round)."""
+    """The move with the best immediate score change; among equals prefer lines, then chance.
+
+    A column: the one of best worth (`tiling_value`: its points, the bonuses still open to the wall, the
+    lines kept placeable, over the seat's own choices left this round).
+    """
     if is_tiling(moves[0]):
         return _best(moves, lambda move: tiling_value(state, move), rng)
     return _best(moves, lambda move: move_gain(state, move) + (0.5 if move[2] else 0.0), rng)
 
 
 def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """One-ply lookahead: own immediate gain minus the next player's best reply gain. A column: as `greedy`, the
-    best worth reached through the seat's own choices left this round (nobody else's choice changes its wall)."""
+    """One-ply lookahead: own immediate gain minus the next player's best reply gain.
+
+    A column: as `greedy`, the best worth reached through the seat's own choices left this round (nobody
+    else's choice changes its wall).
+    """
     snapshot = dict(state)
     if snapshot["over"]:
         return rng.choice(moves)
@@ -73,8 +78,10 @@ def lookahead(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) ->
 
 
 def policy(state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
-    """pysolve's fixed column policy for a tiling decision: most points at once, the leftmost among equals
-    (reads no number)."""
+    """pysolve's fixed column policy for a tiling decision.
+
+    Most points at once, the leftmost among equals (reads no number).
+    """
     board = state["boards"][state["turn"]]
     row = pending_line(board["lines"])
     column = grey_column([list(cells) for cells in board["wall"]], board["colours"], row, board["lines"][row][0])
@@ -162,8 +169,11 @@ def _number(text: str) -> bool:
 
 
 def strategy(name_or_callable: str | Strategy, move_seconds: float = MOVE_SECONDS) -> Strategy:
-    """A strategy by name (random, greedy, lookahead, mcts..., minimax..., any of them +policy, cmd:COMMAND: an
-    outside agent held to `move_seconds` a move) or the callable itself."""
+    """A strategy by name.
+
+    A strategy by name (random, greedy, lookahead, mcts..., minimax..., any of them +policy, cmd:COMMAND: an
+    outside agent held to `move_seconds` a move) or the callable itself.
+    """
     if callable(name_or_callable):
         return name_or_callable
     if name_or_callable.startswith(AGENT):  # the whole rest is its command: it chooses its columns itself

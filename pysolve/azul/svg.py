@@ -1,4 +1,6 @@
-"""Azul tables as SVG: factories, the centre with the first-player marker drawn and named, and per
+"""Azul tables as SVG.
+
+Factories, the centre with the first-player marker drawn and named, and per
 player the pattern lines, the wall (empty cells show their colour faintly), the floor with the penalty
 of every slot, and the score.
 
@@ -32,8 +34,10 @@ FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
 
 
 def defs() -> str:
-    """The tiles (one per colour, a faint one per colour for empty wall cells), the marker, an empty slot:
-    groups drawn at the origin, placed by `<use x y>`."""
+    """The tiles (one per colour, a faint one per colour for empty wall cells), the marker, an empty slot.
+
+    Groups drawn at the origin, placed by `<use x y>`.
+    """
     shapes = []
     box = f'x="0.5" y="0.5" width="{TILE - 1}" height="{TILE - 1}" rx="3"'
     middle = f'x="{TILE / 2:g}" y="{TILE / 2 + 5:g}" text-anchor="middle"'
@@ -70,8 +74,11 @@ def ring(x: float, y: float, width: float, height: float) -> str:
 
 @dataclass(frozen=True)
 class Parts:
-    """A table's picture in parts: the caption, the offer, one group per board, the marks (whose turn,
-    what the step is about); and its size."""
+    """A table's picture in parts.
+
+    The caption, the offer, one group per board, the marks (whose turn, what the step is about);
+    and its size.
+    """
 
     caption: str
     offer: str

@@ -69,8 +69,11 @@ class Standing:
     scores: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """Win rate with its 95 % interval (Wilson), mean score with its 95 % interval (`mean_interval`), and
-        the range of the scores."""
+        """The standing as JSON: win rate, mean score and the scores' range.
+
+        Win rate with its 95 % interval (Wilson), mean score with its 95 % interval (`mean_interval`), and
+        the range of the scores.
+        """
         mean = sum(self.scores) / len(self.scores)
         return {"strategy": self.strategy, "seats": self.seats, "wins": self.wins,
                 "win_rate": round(self.wins / self.seats, 4),
@@ -84,12 +87,14 @@ BOOTSTRAP_UP_TO = 2000  # at most this many scores are bootstrapped (BOOTSTRAP t
 
 
 def mean_interval(scores: Sequence[float], level: float = 0.95) -> tuple[float, float]:
-    """The interval of the mean score at `level`: the bootstrap percentile interval (the middle `level` of
-    the means of BOOTSTRAP resamples drawn with replacement, seeded, so a summary is the same every time).
-    It lies within the scores' range, so a mean of scores that are never negative gets no negative bound,
-    as mean +- 1.96 s/sqrt(n) does on few, spread scores (0, 0, 0, 0, 60: -11.5 .. 35.5). Past
-    BOOTSTRAP_UP_TO scores, where the mean is normal and its interval narrow, mean +- 1.96 s/sqrt(n) kept
-    within the range."""
+    """The interval of the mean score at `level`.
+
+    The bootstrap percentile interval (the middle `level` of the means of BOOTSTRAP resamples drawn with
+    replacement, seeded, so a summary is the same every time). It lies within the scores' range, so a mean
+    of scores that are never negative gets no negative bound, as mean +- 1.96 s/sqrt(n) does on few,
+    spread scores (0, 0, 0, 0, 60: -11.5 .. 35.5). Past BOOTSTRAP_UP_TO scores, where the mean is normal
+    and its interval narrow, mean +- 1.96 s/sqrt(n) kept within the range.
+    """
     count, mean = len(scores), sum(scores) / len(scores)
     if count > BOOTSTRAP_UP_TO:
         half = 1.96 * math.sqrt(sum((score - mean) ** 2 for score in scores) / (count - 1) / count)
@@ -109,8 +114,11 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
-    """Per-strategy standings plus game totals (a shared win counts as a win for each winner), and the games
-    outside agents forfeited."""
+    """Per-strategy standings, game totals and forfeits.
+
+    Per-strategy standings plus game totals (a shared win counts as a win for each winner), and the games
+    outside agents forfeited.
+    """
     standings: dict[str, Standing] = {}
     for result in results:
         for seat, name in enumerate(result.strategies):
@@ -134,8 +142,10 @@ CHUNKS_PER_WORKER = 16  # chunks of games a worker is handed over a run: enough 
 
 def run(work: Sequence[Task], executor: Executor | None = None,
         progress: Callable[[MatchResult], None] | None = None) -> list[MatchResult]:
-    """Play every task (on `executor`, in chunks; else here), in order; call `progress` after each game (on an
-    executor: as its chunk comes back)."""
+    """Play every task (on `executor`, in chunks; else here), in order.
+
+    Call `progress` after each game (on an executor: as its chunk comes back).
+    """
     if executor is None:
         outcomes: Iterator[MatchResult] = played(work)
     else:
@@ -156,8 +166,10 @@ def played(work: Sequence[Task]) -> Iterator[MatchResult]:
 
 
 def play_chunk(chunk: Sequence[Task]) -> list[MatchResult]:
-    """Play a chunk of games in a worker: their results without final states (nor logs unless asked), so that
-    little goes back to the parent."""
+    """Play a chunk of games in a worker.
+
+    Their results without final states (nor logs unless asked), so that little goes back to the parent.
+    """
     return [replace(result, state={}) for result in played(chunk)]
 
 

@@ -32,8 +32,11 @@ PYTHON_ENGINE = PythonEngine()
 
 
 class Game:
-    """Azul for `players` seats on an engine that works on `Table`s (default: the Python engine), of `variant`
-    (`standard`, or `grey`: the rulebook's variant, any colour in any wall column)."""
+    """Azul for `players` seats on an engine that works on `Table`s.
+
+    Azul for `players` seats on an engine that works on `Table`s (default: the Python engine), of `variant`
+    (`standard`, or `grey`: the rulebook's variant, any colour in any wall column).
+    """
 
     def __init__(self, players: int = 2, engine: PythonEngine = PYTHON_ENGINE, variant: str = STANDARD) -> None:
         self.players = check_players(players)
@@ -126,8 +129,11 @@ class State:
         return self.apply_chance(action)  # type: ignore[arg-type]
 
     def apply_move(self, move: Move) -> State:
-        """Play a legal move in place (the turn passes; the offer's end tiles the walls, a column choice goes on
-        tiling them); return this state."""
+        """Play a legal move in place and return this state.
+
+        Play a legal move in place (the turn passes; the offer's end tiles the walls, a column choice goes on
+        tiling them); return this state.
+        """
         if move not in self.legal_moves():
             raise InputError(f"illegal move {move!r} in this state")
         self._moves = None

@@ -150,8 +150,11 @@ class AzulVectorEnv(VectorEnv):
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """New games on every table (or those of `options["reset_mask"]`): seed S gives table i seed S + i,
-        a list one seed per table, None each table's next seed; info `seed` says which game each plays."""
+        """New games on every table (or those of `options["reset_mask"]`).
+
+        Seed S gives table i seed S + i, a list one seed per table, None each table's next seed; info
+        `seed` says which game each plays.
+        """
         super().reset(seed=seed if isinstance(seed, int) else None)
         if seed is None or isinstance(seed, int):
             seeds: list[int | None] = [None if seed is None else seed + index for index in range(self.num_envs)]
@@ -200,6 +203,9 @@ class AzulVectorEnv(VectorEnv):
 
 
 def parallel_env(players: int = 2, **options: Any) -> ParallelEnv:
-    """`AzulEnv(players, **options)` as a PettingZoo ParallelEnv: a step plays the action given for the seat to
-    move (`infos[agent]["active_agent"]` names it; its mask is the only one not all 0) and ignores the others."""
+    """`AzulEnv(players, **options)` as a PettingZoo ParallelEnv.
+
+    A step plays the action given for the seat to move (`infos[agent]["active_agent"]` names it; its mask is
+    the only one not all 0) and ignores the others.
+    """
     return turn_based_aec_to_parallel(AzulEnv(players, **options))

@@ -1,4 +1,6 @@
-"""The tokens puzzle's rules one by one, for `pysolve grade`: which of them a path of one's own breaks, and where.
+"""The tokens puzzle's rules one by one, for `pysolve grade`.
+
+Which of them a path of one's own breaks, and where.
 
 A grade names each rule a class's paths break (pysolve.grade), not only
 that an answer differs from pysolve's: a path that jumps a token over three
@@ -21,8 +23,11 @@ RULES = {
 
 
 def broken(question: Question, solution: list[str], reference: Answer) -> dict[str, str]:
-    """The rules of RULES that `solution`, a path, breaks as an answer to `question` (`reference`: pysolve's
-    shortest path), each with its first break in words."""
+    """The rules `solution` breaks as an answer to `question`.
+
+    The rules of RULES that `solution`, a path, breaks as an answer to `question` (`reference`: pysolve's
+    shortest path), each with its first break in words.
+    """
     found: dict[str, str] = {}
     illegal = first_illegal(solution, question.m, question.n)
     if illegal is not None:

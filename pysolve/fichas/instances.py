@@ -1,4 +1,6 @@
-"""Random orders of the tokens puzzle as hypothesis strategies, for pysolve's tests, `pysolve check` and tests of
+"""Random orders of the tokens puzzle as hypothesis strategies.
+
+Random orders of the tokens puzzle as hypothesis strategies, for pysolve's tests, `pysolve check` and tests of
 one's own.
 
 An order (M whites, N greens) is two small integers, which shrink toward
@@ -27,12 +29,16 @@ def orders(max_order: int = 3) -> st.SearchStrategy[tuple[int, int]]:
 
 
 def questions(max_size: int = 3, limit: int = 10, seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
-    """Questions asking a shortest path of random orders (M and N at most `max_size`), each search within
-    `seconds`: what `pysolve check fichas` asks (one path: `limit` is the board puzzles' count)."""
+    """Questions asking a shortest path of random orders (M and N at most `max_size`), each search within `seconds`.
+
+    What `pysolve check fichas` asks (one path: `limit` is the board puzzles' count).
+    """
     return orders(max_size).map(lambda order: Question(*order, strategy="shortest", seconds=seconds))
 
 
 def instance_text(question: Question) -> str:
-    """The question as the arguments of `pysolve solve fichas` (the tokens puzzle has no instance file): the
-    file's lines without `#` are what to type after it."""
+    """The question as the arguments of `pysolve solve fichas` (the tokens puzzle has no instance file).
+
+    The file's lines without `#` are what to type after it.
+    """
     return f"--m {question.m} --n {question.n} --strategy shortest\n"

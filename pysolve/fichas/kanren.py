@@ -149,8 +149,11 @@ def remember_failure(goal: Goal, board: Board, moves_left: int, failed: dict[Boa
 
 
 def childreno(path, length: int, children) -> Goal:
-    """`children` is the list of `path` extended by each successor of its latest board not already on it
-    (Prolog's children/3: findall over the moves)."""
+    """`children` is `path` extended by each successor not already on it.
+
+    `children` is the list of `path` extended by each successor of its latest board not already on it
+    (Prolog's children/3: findall over the moves).
+    """
     board, after = var(), var()
     return conj(eq(path, Cons(board, var())),
                 collect(Cons(after, path),
@@ -264,8 +267,11 @@ def emptyo(frontier) -> Goal:
 
 
 def add_childreno(frontier, flavour: str, expansion, children, added) -> Goal:
-    """`added` is `frontier` with `children` in: pushed on a stack, enqueued, or heaped under
-    (heuristic, order, index), the order making `hs` take the latest expansion first on ties."""
+    """`added` is `frontier` with `children` in.
+
+    Pushed on a stack, enqueued, or heaped under (heuristic, order, index), the order making
+    `hs` take the latest expansion first on ties.
+    """
     stack, front, back, heap, ordered, joined, order = var(), var(), var(), var(), var(), var(), var()
     return disj(
         conj(eq(frontier, ("stack", stack)), lazy(flavour_ordero, flavour, children, ordered),
@@ -289,9 +295,11 @@ def not_goal_patho(path, m: int, n: int) -> Goal:
 
 
 class Recorder:
-    """The frontier searches recorded in `trace` as Python's and Prolog's record theirs (pysolve.search.Recorded):
-    a node per path taken from the frontier (or climbed to), below the node of the path it extends; the goal
-    taken is the solution, a path with no children a dead end. With no trace its goals only succeed."""
+    """The frontier searches recorded in `trace` as Python's and Prolog's record theirs (pysolve.search.Recorded).
+
+    A node per path taken from the frontier (or climbed to), below the node of the path it extends; the goal
+    taken is the solution, a path with no children a dead end. With no trace its goals only succeed.
+    """
 
     def __init__(self, trace: Trace | None, strategy: str) -> None:
         self.trace, self.strategy = trace, strategy
@@ -329,9 +337,12 @@ class Recorder:
 
 
 def tree_stepo(search, following, question: Question, budget: Budget, recorder: Recorder) -> Goal:
-    """One step of tree search: from ("frontier", F, E) (E states expanded so far) take a path; a goal path
-    ends the search ("found", Path, E), any other is expanded into the frontier; an empty frontier ends it
-    ("exhausted", E). Hill climbing keeps one path, ("climbing", P, E), and moves to its best child."""
+    """One step of tree search.
+
+    From ("frontier", F, E) (E states expanded so far) take a path; a goal path ends the search ("found",
+    Path, E), any other is expanded into the frontier; an empty frontier ends it ("exhausted", E). Hill
+    climbing keeps one path, ("climbing", P, E), and moves to its best child.
+    """
     m, n, length = question.m, question.n, question.m + question.n + 1
     frontier, expanded, expanded1, path, rest, children, added = (var() for _ in range(7))
     first, others, best = var(), var(), var()
@@ -378,8 +389,10 @@ def initialo(question: Question, search) -> Goal:
 
 
 def tree_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
-    """`path` (latest board first) is what the strategy finds, () when it fails; `expanded` counts the
-    states it expanded."""
+    """`path` (latest board first) is what the strategy finds, () when it fails.
+
+    `expanded` counts the states it expanded.
+    """
     search, end = var(), var()
     recorder = Recorder(budget.trace, question.strategy)
     return conj(initialo(question, search),
@@ -396,8 +409,11 @@ def compareo(order, one, other) -> Goal:
 
 
 def lookupo(tree, key, default, value) -> Goal:
-    """`value` is what the search tree `tree` ((), or ("tree", key, value, left, right)) holds under `key`,
-    `default` when it holds nothing there."""
+    """`value` is what the search tree `tree` holds under `key`.
+
+    `value` is what the search tree `tree` ((), or ("tree", key, value, left, right)) holds under `key`,
+    `default` when it holds nothing there.
+    """
     here, held, left, right, order = var(), var(), var(), var(), var()
     return disj(
         conj(eq(tree, ()), eq(value, default)),
@@ -423,8 +439,11 @@ def inserto(tree, key, value, updated) -> Goal:
 
 
 def relaxo(search, children, cost, relaxed) -> Goal:
-    """`relaxed` is the A* search term ("astar", Heap, Costs, Tie, E) with each child path that reaches its
-    board in `cost` moves, fewer than known, recorded in Costs and queued under (cost + bound, Tie)."""
+    """`relaxed` is the A* search term with each child path relaxed into it.
+
+    `relaxed` is the A* search term ("astar", Heap, Costs, Tie, E) with each child path that reaches its
+    board in `cost` moves, fewer than known, recorded in Costs and queued under (cost + bound, Tie).
+    """
     heap, costs, tie, expanded = var(), var(), var(), var()
     child, others, board, known, estimate, key, heap1, costs1, tie1, following = (var() for _ in range(10))
     improve = conj(eq(child, Cons(board, var())), lookupo(costs, board, cost + 1, known),
@@ -440,9 +459,12 @@ def relaxo(search, children, cost, relaxed) -> Goal:
 
 
 def astar_stepo(search, following, question: Question, budget: Budget) -> Goal:
-    """One step of A* from ("astar", Heap, Costs, Tie, E): take the cheapest entry (Cost, Path); skip it when
-    a cheaper way to its board is known, end with ("found", Path, E) at the goal, else expand every successor
-    board (graph search: a board seen before counts only when reached cheaper); an empty heap ends it."""
+    """One step of A* from ("astar", Heap, Costs, Tie, E).
+
+    Take the cheapest entry (Cost, Path); skip it when a cheaper way to its board is known, end with
+    ("found", Path, E) at the goal, else expand every successor board (graph search: a board seen before
+    counts only when reached cheaper); an empty heap ends it.
+    """
     m, n, length = question.m, question.n, question.m + question.n + 1
     heap, costs, tie, expanded, rest, cost, path, board, best, expanded1, children, after = (
         var() for _ in range(12))
@@ -461,8 +483,11 @@ def astar_stepo(search, following, question: Question, budget: Budget) -> Goal:
 
 
 def astar_searcho(question: Question, path, expanded, budget: Budget) -> Goal:
-    """`path` (latest board first) is a shortest path found by A* under the admissible, consistent bound
-    on the moves left, () when there is none; `expanded` counts the boards it expanded."""
+    """`path` is a shortest path found by A*.
+
+    `path` (latest board first) is a shortest path found by A* under the admissible, consistent bound
+    on the moves left, () when there is none; `expanded` counts the boards it expanded.
+    """
     first = tuple(start(question.m, question.n))
     heap, search, end = var(), var(), var()
     return conj(heap_pusho((), (moves_lower_bound("".join(first)), 0), (0, Cons(first, ())), heap),
@@ -477,8 +502,11 @@ def can_trace(question: Question) -> bool:
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Answer `dfs` (recursion in successor order), the other course strategies (tree search over their
-    frontier), `astar` or `shortest` (iterative deepening)."""
+    """Answer a fichas question with the relations of this module.
+
+    Answer `dfs` (recursion in successor order), the other course strategies (tree search over their
+    frontier), `astar` or `shortest` (iterative deepening).
+    """
     path, expanded = var(), var()
     if question.strategy == "dfs":
         first = tuple(start(question.m, question.n))

@@ -68,8 +68,10 @@ def heuristic(board: str) -> int:
 
 
 def describe(board: str, strategy: str) -> tuple[str, dict[str, Any]]:
-    """A board's label and move in a trace (docs/fichas.md, "Searches recorded"): the board, and as data the
-    board with its heuristic when `strategy` orders states by it."""
+    """A board's label and move in a trace (docs/fichas.md, "Searches recorded").
+
+    The board, and as data the board with its heuristic when `strategy` orders states by it.
+    """
     if strategy in SCORED:
         return board, {"state": board, "h": heuristic(board)}
     return board, {"state": board}
@@ -101,8 +103,11 @@ def is_solution(path: list[str], m: int, n: int) -> bool:
 
 
 def first_illegal(path: list[str], m: int, n: int) -> str | None:
-    """Where `path` first breaks the rules, in words (a start or an end that is not the puzzle's, or its first
-    illegal move and why); None when it goes from start(m, n) to goal(m, n) by legal moves."""
+    """Where `path` first breaks the rules, in words; None when it keeps them.
+
+    Where `path` first breaks the rules, in words (a start or an end that is not the puzzle's, or its first
+    illegal move and why); None when it goes from start(m, n) to goal(m, n) by legal moves.
+    """
     if not path or path[0] != start(m, n):
         return f"the path starts at {path[0]!r}, not at the start {start(m, n)!r}" if path else "an empty path"
     for step, (before, after) in enumerate(itertools.pairwise(path), start=1):

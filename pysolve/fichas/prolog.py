@@ -1,5 +1,8 @@
-"""The Prolog back end: prolog/fichas.pl over the generic search library prolog/pysolve_search.pl, whose searches
-record themselves when the budget carries a trace (bridge.solutions opens it in Prolog)."""
+"""The Prolog back end of the tokens puzzle.
+
+The Prolog back end: prolog/fichas.pl over the generic search library prolog/pysolve_search.pl, whose searches
+record themselves when the budget carries a trace (bridge.solutions opens it in Prolog).
+"""
 
 from __future__ import annotations
 

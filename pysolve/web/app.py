@@ -87,8 +87,11 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
 
 
 class Server(uvicorn.Server):
-    """uvicorn's server, which on Ctrl-C first answers the requests waiting on a search (503), so that
-    it stops at once instead of waiting for their budgets."""
+    """uvicorn's server, stopping at once on Ctrl-C.
+
+    uvicorn's server, which on Ctrl-C first answers the requests waiting on a search (503), so that
+    it stops at once instead of waiting for their budgets.
+    """
 
     def __init__(self, config: uvicorn.Config, workers: Workers) -> None:
         super().__init__(config)
@@ -106,8 +109,11 @@ def refusal(message: str, status: int, headers: Mapping[str, str] | None = None)
 
 
 async def input_error(request: Request, error: Exception) -> Response:
-    """Bad input of any kind (a PysolveError, or a ValueError or RecursionError the input caused in the code
-    reading it): 400 and the error's one line."""
+    """Bad input of any kind: 400 and the error's line.
+
+    Bad input of any kind (a PysolveError, or a ValueError or RecursionError the input caused in the code
+    reading it): 400 and the error's one line.
+    """
     if isinstance(error, RecursionError):
         return refusal("the input nests too deeply to be read", 400)
     return refusal(str(error), 400)

@@ -42,11 +42,14 @@ MAX_PLIES = 4  # minimax depth, searched within MAX_MOVE_SECONDS a move (deepeni
 
 
 def affordable(name: str) -> str:
-    """`name`, checked to be a strategy whose moves this server can afford: mcts at most MAX_ITERATIONS or
-    MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep and MAX_MOVE_SECONDS a move, and never an outside
-    agent (`cmd:` would run a program a client names); InputError naming the limit otherwise. A minimax by
-    depth alone gets the time limit too (its name says so): a depth's cost is no guess, four plies of a wide
-    position take minutes, so the search deepens to the depth only while the time lasts."""
+    """`name`, checked to be a strategy whose moves this server can afford.
+
+    Mcts at most MAX_ITERATIONS or MAX_MOVE_SECONDS a move, minimax at most MAX_PLIES deep and
+    MAX_MOVE_SECONDS a move, and never an outside agent (`cmd:` would run a program a client names);
+    InputError naming the limit otherwise. A minimax by depth alone gets the time limit too (its name says
+    so): a depth's cost is no guess, four plies of a wide position take minutes, so the search deepens to the
+    depth only while the time lasts.
+    """
     if name.startswith(AGENT):
         raise InputError(f"strategy {excerpt(name)}: outside agents play only from the command line")
     chosen = strategy(name)
@@ -65,8 +68,11 @@ def affordable(name: str) -> str:
 
 @dataclass(frozen=True)
 class Clocked:
-    """A search strategy (mcts, minimax) that looks at the request's clock before each move, so that a tournament
-    stops within a move of its time limit, or of its client leaving, instead of at the end of a game."""
+    """A search strategy that looks at the request's clock before each move.
+
+    A search strategy (mcts, minimax) that looks at the request's clock before each move, so that a tournament
+    stops within a move of its time limit, or of its client leaving, instead of at the end of a game.
+    """
 
     name: str
     chosen: Strategy
@@ -82,8 +88,11 @@ class Clocked:
 
 
 def clocked(name: str, clock: Budget) -> str | Clocked:
-    """The strategy `name` for a tournament: a search one clocked (see Clocked), a quick one as it is (a game of
-    the random strategy alone then still runs whole inside the back end)."""
+    """The strategy `name` for a tournament.
+
+    A search one clocked (see Clocked), a quick one as it is (a game of the random strategy alone then still
+    runs whole inside the back end).
+    """
     chosen = strategy(name)
     return Clocked(name, chosen, clock) if isinstance(chosen, (Mcts, Minimax)) else name
 
@@ -110,8 +119,11 @@ def table_of(data: dict[str, Any], backend: str) -> Table:
 
 
 def let_others_play(table: Table) -> None:
-    """The person's move stands: the strategies play until the person is to move again or the game ends
-    (within MAX_SECONDS, and no further once the request is abandoned)."""
+    """The person's move stands.
+
+    The strategies play until the person is to move again or the game ends (within MAX_SECONDS, and
+    no further once the request is abandoned).
+    """
     table.confirm()
     clock = Budget(seconds=MAX_SECONDS, label="the other seats' moves")
     while table.others_move() is not None:
@@ -159,8 +171,10 @@ def replay_steps(text: str) -> list[dict[str, Any]]:
 
 def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str],
                     variant: str = STANDARD) -> dict[str, Any]:
-    """Seeded games with the strategies rotated over the seats: the summary and its chart (within MAX_SECONDS,
-    and no further once the request is abandoned)."""
+    """Seeded games with the strategies rotated over the seats.
+
+    The summary and its chart (within MAX_SECONDS, and no further once the request is abandoned).
+    """
     clock = Budget(seconds=MAX_SECONDS, label=f"the tournament of {games} games")
     seats = [clocked(name, clock) for name in strategies]
     # a task's strategies are played as play_match plays them: names, or the strategies themselves (Clocked)
@@ -170,8 +184,11 @@ def play_tournament(players: int, games: int, seed: int, backend: str, strategie
 
 
 def routes(workers: Workers, choice: Choice) -> list[Route]:
-    """The Azul endpoints: start a table, read it, move, take back, let the others play, its log; replays;
-    tournaments."""
+    """The Azul endpoints.
+
+    Start a table, read it, move, take back, let the others play, its log; replays;
+    tournaments.
+    """
     tables: Store[Table] = Store("azul", close=Table.close)
 
     async def start(request: Request) -> JSONResponse:

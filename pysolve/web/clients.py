@@ -1,5 +1,7 @@
-"""Slow clients timed out: a connection sends each request's head within HEAD_SECONDS, its body within
-BODY_SECONDS, or it is closed.
+"""Slow clients timed out.
+
+A connection sends each request's head within HEAD_SECONDS, its body within BODY_SECONDS, or it is
+closed.
 
 uvicorn times out only a connection idle between two requests; one that
 opens and then sends its head a byte at a time (or never) stays open for
@@ -60,6 +62,8 @@ class TimedHeads(H11Protocol):
 
 
 def config(app: Any, **options: Any) -> uvicorn.Config:
-    """The uvicorn configuration of a pysolve server of `app`: `options` as uvicorn takes them, slow clients
-    timed out (TimedHeads)."""
+    """The uvicorn configuration of a pysolve server of `app`.
+
+    `options` as uvicorn takes them, slow clients timed out (TimedHeads).
+    """
     return uvicorn.Config(app, http=TimedHeads, **options)

@@ -40,8 +40,11 @@ KEPT_GAMES = 200  # games kept per kind; the oldest goes first
 
 @dataclass(frozen=True)
 class Choice:
-    """The back ends this server offers, and its default: looked up once, when it starts, because asking
-    again would wait on the Prolog lock, which a running Prolog search holds (and block the event loop)."""
+    """The back ends this server offers, and its default.
+
+    Looked up once, when it starts, because asking again would wait on the Prolog lock, which a running
+    Prolog search holds (and block the event loop).
+    """
 
     available: tuple[str, ...]
     default: str
@@ -69,8 +72,11 @@ class Choice:
 
 @dataclass(eq=False)
 class Job:
-    """Blocking work for a worker thread, the future its request awaits, and the event set once the request
-    is abandoned (its client went away, or the server is stopping)."""
+    """Blocking work for a worker thread, with its future and its abandonment.
+
+    Blocking work for a worker thread, the future its request awaits, and the event set once the request
+    is abandoned (its client went away, or the server is stopping).
+    """
 
     done: asyncio.Future[Any]
     function: Callable[..., Any]
@@ -150,13 +156,19 @@ class Workers:
                 event.wait()
 
     def start(self, prepare: Callable[[], Any]) -> None:
-        """Start the threads now, each running `prepare()` before any job (`serve` has each make its first
-        Prolog query before uvicorn takes Ctrl-C: a thread's first one installs Prolog's own SIGINT handler)."""
+        """Start the threads now.
+
+        Start the threads now, each running `prepare()` before any job (`serve` has each make its first
+        Prolog query before uvicorn takes Ctrl-C: a thread's first one installs Prolog's own SIGINT handler).
+        """
         self._start(prepare)
 
     def close(self, finish: Callable[[], Any], seconds: float) -> None:
-        """End the threads, each running `finish()` last once its job is done (`serve`, once stopped, has each give
-        back its Prolog engine, so that the process exits without SWI-Prolog's warning); wait `seconds` at most."""
+        """End the threads.
+
+        End the threads, each running `finish()` last once its job is done (`serve`, once stopped, has each give
+        back its Prolog engine, so that the process exits without SWI-Prolog's warning); wait `seconds` at most.
+        """
         with self._lock:
             threads = list(self._threads)
         for _ in threads:
@@ -196,15 +208,20 @@ def outcome(job: Job) -> tuple[Any, BaseException | None]:
 
 
 async def client_gone(request: Request) -> None:
-    """Return once the client of `request` has gone away (its body is read by then, so what the server
-    receives next is the disconnection)."""
+    """Return once the client of `request` has gone away.
+
+    Return once the client of `request` has gone away (its body is read by then, so what the server
+    receives next is the disconnection).
+    """
     while (await request.receive())["type"] != "http.disconnect":
         pass
 
 
 def abandon(watcher: asyncio.Future[None], job: Job) -> None:
-    """When the watcher of a job's client ended by itself (not cancelled: the answer came first), abandon the
-    job: its searches stop at their next look at the budget."""
+    """When the watcher of a job's client ended by itself (not cancelled: the answer came first), abandon the job.
+
+    Its searches stop at their next look at the budget.
+    """
     if watcher.cancelled():
         return
     watcher.exception()  # an error while listening also means the client cannot be answered
@@ -212,8 +229,11 @@ def abandon(watcher: asyncio.Future[None], job: Job) -> None:
 
 
 def keep_ctrl_c() -> None:
-    """Put Python's SIGINT handler (uvicorn's, which stops the server) back in place, should a worker's
-    Prolog call have installed Prolog's own; only the main thread may, so elsewhere (tests) nothing."""
+    """Put the server's SIGINT handler back in place.
+
+    Put Python's SIGINT handler (uvicorn's, which stops the server) back in place, should a worker's
+    Prolog call have installed Prolog's own; only the main thread may, so elsewhere (tests) nothing.
+    """
     handler = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is threading.main_thread() and handler is not None:
         signal.signal(signal.SIGINT, handler)
@@ -301,9 +321,12 @@ def board_puzzle(name: str) -> BoardPuzzle:
 
 
 def board_view(puzzle: BoardPuzzle, answer: Answer) -> dict[str, Any]:
-    """What a board page shows of an answer: verdict, count, uniqueness, and the first solution drawn (the
-    board itself when there is none); when the search found a second one, it too, drawn beside, with the cells
-    where the two differ marked on both (`differ`: [row, column] pairs)."""
+    """What a board page shows of an answer.
+
+    Verdict, count, uniqueness, and the first solution drawn (the board itself when there is none); when the
+    search found a second one, it too, drawn beside, with the cells where the two differ marked on both
+    (`differ`: [row, column] pairs).
+    """
     rows = answer.question["puzzle"]
     first, second = (answer.solutions + [None, None])[:2]
     differ = differing(first, second) if first and second else []
@@ -323,8 +346,11 @@ def differing(first: Grid, second: Grid) -> list[list[int]]:
 
 
 def marked(svg: str, cells: list[list[int]], size: int) -> str:
-    """`svg` (a board drawn `size` pixels a cell, cell (r, c) at (c*size, r*size)) with each of `cells` framed and
-    tinted over its number (class `differs`, which the browser tests count)."""
+    """`svg` with each of `cells` framed and tinted.
+
+    `svg` (a board drawn `size` pixels a cell, cell (r, c) at (c*size, r*size)) with each of `cells` framed and
+    tinted over its number (class `differs`, which the browser tests count).
+    """
     if not cells:
         return svg
     frames = "".join(f'<rect class="differs" x="{c * size + 2}" y="{r * size + 2}" width="{size - 4}" '

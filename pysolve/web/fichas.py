@@ -42,8 +42,10 @@ def solve_order(question: Question, backend: str) -> dict[str, Any]:
 
 
 def compare(m: int, n: int, flavour: str, backend: str) -> list[dict[str, Any]]:
-    """Every strategy on `backend`, each within SHARE seconds: one row each, without its path; a strategy the back
-    end does not answer gets a row saying so."""
+    """Every strategy on `backend`, each within SHARE seconds.
+
+    One row each, without its path; a strategy the back end does not answer gets a row saying so.
+    """
     puzzle, rows = api.get_puzzle("fichas"), []
     for strategy in STRATEGIES:
         question = Question(m, n, strategy, flavour, SHARE)

@@ -49,7 +49,9 @@ FILE_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,100}")  # a name an upload may go
 
 
 class SameOriginJson:
-    """ASGI middleware: a request that may change something (any method but GET, HEAD, OPTIONS) is refused
+    """ASGI middleware refusing state-changing requests that are not same-origin JSON.
+
+    ASGI middleware: a request that may change something (any method but GET, HEAD, OPTIONS) is refused
     unless its body is JSON (415) and, when it carries an Origin, that origin is this server's own (403).
 
     A cross-site form can POST `text/plain` to a server on 127.0.0.1 from any page the user visits, and a
@@ -70,8 +72,10 @@ class SameOriginJson:
 
 
 def refused(headers: Headers) -> JSONResponse | None:
-    """The answer to a state-changing request from another origin (403) or without a JSON body (415); None
-    when it may go on."""
+    """The answer to a state-changing request from another origin (403) or without a JSON body (415).
+
+    None when it may go on.
+    """
     origin = headers.get("origin")
     if origin is not None and not same_origin(origin, headers.get("host", "")):
         return JSONResponse({"error": f"requests from {excerpt(origin)} are refused: this server takes POST "
@@ -96,9 +100,12 @@ async def body(request: Request) -> dict[str, Any]:
 
 
 async def bounded_body(request: Request) -> bytes:
-    """The request's body, counted as it arrives: 413 as soon as it passes MAX_BODY (a declared length past
-    it is refused before anything is read), 408 when it has not all come within clients.BODY_SECONDS; the
-    connection is then closed rather than read to its end."""
+    """The request's body, counted as it arrives.
+
+    413 as soon as it passes MAX_BODY (a declared length past it is refused before anything is read), 408
+    when it has not all come within clients.BODY_SECONDS; the connection is then closed rather than read
+    to its end.
+    """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY:
         raise too_large(f"the request body is {declared} bytes")
@@ -164,8 +171,11 @@ def finite(text: str) -> float:
 
 
 def check_tree(data: Any) -> None:
-    """InputError when `data` nests deeper than MAX_DEPTH or holds a lone surrogate (a key or a text that is
-    not Unicode, which no answer could carry back), naming the field."""
+    """Refuse data nested too deep or holding a lone surrogate.
+
+    InputError when `data` nests deeper than MAX_DEPTH or holds a lone surrogate (a key or a text that is
+    not Unicode, which no answer could carry back), naming the field.
+    """
     stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
@@ -226,9 +236,12 @@ def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], def
 
 
 def shipped_file(catalogue: Catalogue, name: str, what: str) -> Path:
-    """The file of the shipped instance `name`: any name the CLI takes for it (its name, its file, an alias:
-    `sample`, `sample.txt`, `eternity-6x6`), looked up in the puzzle's catalogue; UnknownName naming `what`
-    (`the option 'file'`) for anything else, a path above all, which is never looked up on the server."""
+    """The file of the shipped instance `name`.
+
+    Any name the CLI takes for it (its name, its file, an alias: `sample`, `sample.txt`, `eternity-6x6`),
+    looked up in the puzzle's catalogue; UnknownName naming `what` (`the option 'file'`) for anything else,
+    a path above all, which is never looked up on the server.
+    """
     entry = catalogue.find(name)
     if entry is None:
         raise UnknownName(f"{what}: no shipped instance {excerpt(name)} (this server reads only shipped "
@@ -248,9 +261,10 @@ def names_near(catalogue: Catalogue, name: str) -> str:
 
 
 class Files:
-    """The files one question reads: shipped ones by name (from the puzzle's catalogue, `shipped`), uploaded
-    ones written into a private temporary folder for the readers that take a path (the CLI's own); never a
-    path the request names.
+    """The files one question reads.
+
+    Shipped ones by name (from the puzzle's catalogue, `shipped`), uploaded ones written into a private
+    temporary folder for the readers that take a path (the CLI's own); never a path the request names.
 
     Use it as a context manager: the folder goes at the end, and the server's folders (the upload folder,
     the shipped instances') are taken out of a PysolveError raised inside and of `shown(...)`, so that

@@ -37,16 +37,21 @@ def catalogue() -> Catalogue:
 
 
 def listed() -> dict[str, list[str]]:
-    """The page's lists: the shipped boards (`sample`, `long/snake_3x50`, `public/csp_a1_6x6`) and shapes
-    (`shapes/ring`), by their catalogue names."""
+    """The page's lists of shipped boards and shapes.
+
+    The page's lists: the shipped boards (`sample`, `long/snake_3x50`, `public/csp_a1_6x6`) and shapes
+    (`shapes/ring`), by their catalogue names.
+    """
     names = catalogue().names()
     return {"boards": [name for name in names if not name.startswith(SHAPES)],
             "shapes": [name for name in names if name.startswith(SHAPES)]}
 
 
 def shape_file(name: str | None) -> str | None:
-    """The file of the shipped instance `name` whose open cells shape a generated board (None: a rectangle);
-    any name `pysolve generate hidato --shape` takes of the shipped ones, never a path on the server."""
+    """The file of the shipped instance `name` whose open cells shape a generated board (None: a rectangle).
+
+    Any name `pysolve generate hidato --shape` takes of the shipped ones, never a path on the server.
+    """
     return None if name is None else str(shipped_file(catalogue(), name, "the shape"))
 
 
@@ -65,8 +70,7 @@ def solve_board(text: str, backend: str) -> dict[str, Any]:
 
 
 def generate_board(values: dict[str, Any]) -> dict[str, Any]:
-    """A generated unique board (the generator's options, checked as the CLI checks them: rows and cols, or a
-    shape)."""
+    """A generated unique board (the generator's options, checked as the CLI checks them: rows and cols, or a shape)."""
     puzzle = board_puzzle("hidato")
     data, text = puzzle.generated(**values)
     return {"text": text + "\n", "data": data, "svg": puzzle.svg(data["puzzle"], data["puzzle"])}

@@ -35,8 +35,11 @@ TOOLS = ("traces",)  # pysolve's own pages that serve every puzzle, listed after
 
 @dataclass(frozen=True)
 class Page:
-    """A puzzle's page: its title in the menu, one line for the index page, its Jinja template (which extends
-    `base.html`), the folder holding that template (None: pysolve's own templates) and its endpoints."""
+    """A puzzle's page in the menu, with its template, routes and files.
+
+    A puzzle's page: its title in the menu, one line for the index page, its Jinja template (which extends
+    `base.html`), the folder holding that template (None: pysolve's own templates) and its endpoints.
+    """
 
     title: str
     summary: str
@@ -46,8 +49,10 @@ class Page:
 
 
 def registered() -> dict[str, Page]:
-    """Puzzle name -> its page, in the puzzle registry's order, then pysolve's TOOLS; TypeError for an entry point
-    that is no Page."""
+    """Puzzle name -> its page, in the puzzle registry's order, then pysolve's TOOLS.
+
+    TypeError for an entry point that is no Page.
+    """
     declared = {point.name: point for point in entry_points(group=GROUP)}
     found = {}
     for name in [*puzzles.names(), *TOOLS]:

@@ -44,14 +44,19 @@ def listen(host: str, port: int) -> socket.socket:
 
 
 def first_prolog_call() -> None:
-    """A trivial bounded Prolog query: a thread's first one installs SWI-Prolog's own SIGINT handler,
-    so each worker makes it before uvicorn installs the handler that stops the server."""
+    """A trivial bounded Prolog query.
+
+    A thread's first one installs SWI-Prolog's own SIGINT handler, so each worker makes it before
+    uvicorn installs the handler that stops the server.
+    """
     bridge.solutions("pysolve_bridge", bridge.goal("true"))
 
 
 def default_engines() -> int:
-    """How many Prolog engines (worker processes) answer the server's requests: one per core it may use, as
-    many as its worker threads at most."""
+    """How many Prolog engines (worker processes) answer the server's requests.
+
+    One per core it may use, as many as its worker threads at most.
+    """
     from pysolve.web.core import WORKERS  # the web stack loads only when it serves
 
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -59,14 +64,20 @@ def default_engines() -> int:
 
 
 def allowed_hosts(host: str) -> list[str] | None:
-    """The host names requests may be addressed to: this machine's and `host`; any when `host` is a
-    wildcard (0.0.0.0, ::), which says the server is meant to be reached by other names too."""
+    """The host names requests may be addressed to.
+
+    This machine's and `host`; any when `host` is a wildcard (0.0.0.0, ::), which says the
+    server is meant to be reached by other names too.
+    """
     return None if host in WILDCARDS else [*LOCAL, host]
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, backend: str | None = None, engines: int | None = None) -> int:
-    """Serve the pages on host:port until Ctrl-C (or SIGTERM), their Prolog on `engines` worker processes (default:
-    `default_engines()`); return the exit code."""
+    """Serve the pages on host:port until Ctrl-C or SIGTERM.
+
+    Serve the pages on host:port until Ctrl-C (or SIGTERM), their Prolog on `engines` worker processes (default:
+    `default_engines()`); return the exit code.
+    """
     try:
         from pysolve.web import clients
         from pysolve.web.app import Server, create_app

@@ -36,8 +36,11 @@ def trace(instance: Instance) -> dict[str, Any]:
 
 
 def shipped(name: str) -> Instance:
-    """The shipped instance `name` (any of its names the CLI takes: `insects`, `eternity-6x6`,
-    `eternity/pieces_06x06`), never a path on the server; UnknownName when there is none."""
+    """The shipped instance `name`, never a path on the server.
+
+    The shipped instance `name` (any of its names the CLI takes: `insects`, `eternity-6x6`,
+    `eternity/pieces_06x06`), never a path on the server; UnknownName when there is none.
+    """
     path = shipped_file(api.get_puzzle("squares").catalogue(), name, "the instance")
     return parse(files.read_text(path, "squares file"), name)
 

@@ -39,8 +39,10 @@ def one_board(text: str) -> model.Board:
 
 
 def solve_grid(text: str, count: int | None, validate: bool, strategy: str, backend: str) -> dict[str, Any]:
-    """Solve (count to `count`) or validate the pasted grid on `backend`: the board page's view of the answer,
-    and the first solution as one line (to copy)."""
+    """Solve (count to `count`) or validate the pasted grid on `backend`.
+
+    The board page's view of the answer, and the first solution as one line (to copy).
+    """
     board = one_board(text)
     if validate:
         model.require_filled(board)
@@ -53,8 +55,11 @@ def solve_grid(text: str, count: int | None, validate: bool, strategy: str, back
 
 
 def generate_grid(size: int, seed: int, givens: int | None, difficulty: str) -> dict[str, Any]:
-    """The first generated puzzle of `difficulty` (any: the first) from `seed` on, trying SEED_TRIES seeds at
-    most within the serving time limit; InputError saying what was tried when none is found."""
+    """The first generated puzzle of `difficulty` from `seed` on.
+
+    The first generated puzzle of `difficulty` (any: the first) from `seed` on, trying SEED_TRIES seeds at
+    most within the serving time limit; InputError saying what was tried when none is found.
+    """
     puzzle = board_puzzle("sudoku")
     clock = Budget(seconds=MAX_SECONDS, label=f"looking for a {size}x{size} sudoku of difficulty {difficulty}")
     for tried in range(SEED_TRIES):
