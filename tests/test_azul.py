@@ -809,6 +809,7 @@ def test_cli_simulate_json(capsys):
     assert {entry["strategy"] for entry in data["summary"]["strategies"]} == {"random", "greedy"}
 
 
+@pytest.mark.subprocess
 @pytest.mark.pysolve_backends("prolog")  # a process pool of kanren games would take long
 def test_cli_back_ends_agree_and_workers_give_the_same_results(pysolve_backend, capsys):
     outputs = []
@@ -895,6 +896,7 @@ def test_cli_replay_of_a_malformed_log(capsys, tmp_path):
     assert f"{log}:2: not JSON" in capsys.readouterr().err
 
 
+@pytest.mark.subprocess
 def test_the_core_imports_no_azul():
     code = "import sys, pysolve, pysolve.cli; print(sorted(m for m in sys.modules if m.startswith('pysolve.azul')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -218,6 +218,7 @@ def test_render_ansi_draws_the_table() -> None:
     assert RandomStream(1).below(2) == env.state.table.starter
 
 
+@pytest.mark.subprocess
 def test_the_example_plays_random_and_mcts_through_both_environments() -> None:
     example = Path(__file__).resolve().parent.parent / "examples" / "azul_env.py"
     out = subprocess.run([sys.executable, str(example), "3"], capture_output=True, text=True, timeout=60, check=True)

@@ -180,6 +180,7 @@ def agent_command(tmp_path: Path, kind: str) -> str:
     return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
 
 
+@pytest.mark.subprocess
 def test_a_tournament_against_the_example_agent_plays_every_game_to_its_end():
     results = tour.run(tour.tasks(2, 4, 30, "python", [EXAMPLE, "random"], move_seconds=5))
     assert [result.forfeit for result in results] == [None] * 4
@@ -189,6 +190,7 @@ def test_a_tournament_against_the_example_agent_plays_every_game_to_its_end():
     assert "forfeits" not in tour.summarise(results)
 
 
+@pytest.mark.subprocess
 def test_the_example_agent_chooses_its_grey_walls_columns_among_the_moves_it_is_sent():
     results = tour.run(tour.tasks(2, 2, 30, "python", [EXAMPLE, "greedy+policy"], log=True, variant="grey",
                                   move_seconds=5))
@@ -288,6 +290,7 @@ def test_pysolve_agents_play_each_other_as_processes():
     assert result.state == by_hand.state  # minimax reads no random number: the same game in or out of process
 
 
+@pytest.mark.subprocess
 def test_the_agent_command_serves_until_quit():
     run = subprocess.run([*shlex.split(PYSOLVE), "azul", "agent", "--strategy", "mcts:50"],
                          input="azul 1\nquit\n", capture_output=True, text=True, timeout=60)
@@ -373,6 +376,7 @@ def test_an_agent_that_stops_reading_its_input_is_late_not_a_hang(tmp_path):
         agent.close()
 
 
+@pytest.mark.subprocess
 def test_options_given_to_an_agent_are_set_after_its_handshake():
     agent = Agent(f"{PYSOLVE} azul agent --strategy greedy", seconds=20, options={"strategy": "minimax:1"})
     state = deciding(3, "grey", 14, 30)

@@ -389,6 +389,7 @@ def simulate(tmp_path: Path, games: int, **limits: Any) -> subprocess.Popen[str]
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, preexec_fn=limited)
 
 
+@pytest.mark.subprocess
 def test_a_full_disk_leaves_the_old_log_and_no_part(tmp_path: Path) -> None:
     (tmp_path / "game.log").write_text("the old log\n")
     run_ = simulate(tmp_path, 10, file_size=64 * 1024)
@@ -434,6 +435,7 @@ sys.exit(130)
 """
 
 
+@pytest.mark.subprocess
 def test_an_interrupt_once_handled_raises_nothing_while_python_exits() -> None:
     """The race behind a Ctrl-C that hung `azul simulate` now and then: the interrupt, handled, was still
     remembered, so a budget looked at in a finaliser as Python exited raised it again, and redelivering it
@@ -479,6 +481,7 @@ sys.exit(main())
 """
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_while_the_command_loads_is_one_line() -> None:
     run_ = subprocess.run([sys.executable, "-c", CTRL_C_WHILE_LOADING], capture_output=True, text=True, timeout=60)
     assert (run_.returncode, run_.stdout, run_.stderr) == (130, "", "pysolve: interrupted\n")
@@ -505,6 +508,7 @@ def test_a_malformed_cluster_address_is_one_line_before_any_work(command: str, a
     assert seconds < 2  # nothing was split, started or connected to
 
 
+@pytest.mark.subprocess
 def test_more_workers_than_help_start_no_more_processes_than_cores(capsys: pytest.CaptureFixture[str]) -> None:
     cores = len(os.sched_getaffinity(0))
     code, out, err, seconds = run(["solve", "sudoku", str(data_dir() / "sudoku" / "easy.txt"), "--index", "1",

@@ -117,6 +117,7 @@ def test_atoms_with_quotes_are_passed_safely(facts_file: Path) -> None:
     assert bridge.first(facts_file, goal) == {"X": "'it's\\"}
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_no_debugger_and_no_stdin_even_on_uncaught_errors(tmp_path: Path) -> None:
     """An error in a goal must never reach the tracer (which reads stdin and can kill the process)."""

@@ -38,7 +38,8 @@ def test_the_examples_are_found() -> None:
     assert {"pysolve", "pysolve.api", "pysolve.fd", "pysolve.sandbox", *NEEDS_RL} <= set(MODULES)
 
 
-@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("module", [pytest.param(name, marks=pytest.mark.subprocess) if name in ON_PROLOG else name
+                                    for name in MODULES])
 def test_the_examples_run(module: str) -> None:
     if module in ON_PROLOG:
         backends.require("prolog")  # hidden on purpose: the test is skipped, saying so (conftest)

@@ -134,6 +134,7 @@ def test_back_ends_import_nothing_above_them(puzzle: str) -> None:
 MODELS = sorted(f"pysolve.{path.parent.name}.model" for path in PACKAGE.glob("*/model.py")) + ["pysolve.tangram.pieces"]
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("model", MODELS)
 def test_a_model_imports_alone(model: str) -> None:
     """Reading a puzzle's data types starts no face and no Prolog engine (the package `pysolve` loads its

@@ -57,6 +57,7 @@ def test_wheel_ships_rule_bases_and_data_and_finds_them(installed: tuple[Path, P
     assert binding == "{'N': 'HBV'}"
 
 
+@pytest.mark.subprocess
 def test_an_installed_wheel_lists_and_solves_its_shipped_instances_by_name(installed: tuple[Path, Path]) -> None:
     _, target = installed
     listed = run_installed(target, "-m", "pysolve.cli", "list", "--json")

@@ -70,6 +70,7 @@ def test_a_time_limit_that_is_no_limit_is_one_line_and_exit_2(command: str, valu
     assert_one_line(code, err, "--seconds")
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("command", [pytest.param(name, marks=needs_prolog) if name == "query" else name
                                      for name in SECONDS_COMMANDS])
 def test_the_longest_time_limit_is_taken(command: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,6 +164,7 @@ def solve_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str,
     return json.loads(out)
 
 
+@pytest.mark.subprocess
 @pytest.mark.pysolve_backends("prolog", "python")
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_count_past_64_bits_is_an_int_on_each_back_end(wide_count: tuple[str, int], pysolve_backend: str,

@@ -51,6 +51,7 @@ def test_the_parts_add_up_to_the_serial_count_on_every_back_end(pysolve_backends
         assert parted.count == serial.count, backend
 
 
+@pytest.mark.subprocess
 @pytest.mark.pysolve_backends("prolog", "python")
 def test_a_memo_count_runs_as_one_search_whatever_the_workers(pysolve_backend):
     question = Question(generate(10, 10, 9, 11, min_side=2), "count", seconds=60)
@@ -61,6 +62,7 @@ def test_a_memo_count_runs_as_one_search_whatever_the_workers(pysolve_backend):
     assert "parts" not in asked.stats
 
 
+@pytest.mark.subprocess
 def test_a_kanren_tangram_count_on_a_pool_is_the_serial_count():
     question = Question(generate(6, 7, 6, 3), "count", seconds=60)
     serial = PUZZLE.solve(question, "python")
@@ -69,6 +71,7 @@ def test_a_kanren_tangram_count_on_a_pool_is_the_serial_count():
     assert pooled.stats["ran_on"] == "2 processes" and pooled.stats["parts"] >= 16
 
 
+@pytest.mark.subprocess
 def test_a_count_that_one_search_answers_at_once_is_not_split():
     question = squares.Question(generate_squares(4, 5, 6, 2), squares.COUNT)
     answer = count_in_parts(SQUARES, question, "python", workers=2)
@@ -199,6 +202,7 @@ def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
     assert 0 < pooled["stats"]["parent_cpu_seconds"] < pooled["stats"]["cpu_seconds"]
 
 
+@pytest.mark.subprocess
 def test_the_cli_says_in_one_line_why_a_count_ran_as_one_search(tmp_path, capsys):
     path = tmp_path / "board.txt"
     assert main(["generate", "tangram", "--width", "9", "--height", "9", "--pieces", "8", "--seed", "4"]) == 0
@@ -240,6 +244,7 @@ def test_a_part_out_of_time_makes_the_count_unknown():
     assert "parts unknown" in answer.stats["reason"] and "time limit" in answer.stats["reason"]
 
 
+@pytest.mark.subprocess
 def test_a_file_of_many_puzzles_is_answered_on_a_pool_in_order(capsys):
     argv = ["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--backend", "python", "--json"]
     assert main(argv) == 0
@@ -262,6 +267,7 @@ def test_work_is_cut_into_chunks_of_near_equal_size_in_order(games, workers):
     assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
 
 
+@pytest.mark.subprocess
 def test_a_tournament_on_a_pool_plays_in_chunks_the_games_played_here():
     work = tour.tasks(2, 40, 7, "python", ["random", "greedy"])
     here = tour.run(work)
@@ -292,6 +298,7 @@ def test_a_part_gets_half_a_workers_share_of_the_estimated_work_as_its_slice():
     assert parallel._slice([*counted, given_back], 4, 2) == pytest.approx((1.1 + 0.3 * 4) / 2 / 2)
 
 
+@pytest.mark.subprocess
 def test_a_halves_count_runs_as_one_search_and_its_parts_add_up_all_the_same():
     question = squares.Question(squares.load("eternity-4x4"), squares.COUNT)
     assert squares_python.search(question) == "halves"
@@ -300,6 +307,7 @@ def test_a_halves_count_runs_as_one_search_and_its_parts_add_up_all_the_same():
     assert count_in_parts(SQUARES, question, "python").count == asked.count > 0  # in turn here, row by row
 
 
+@pytest.mark.subprocess
 def test_a_back_end_that_cannot_start_in_the_workers_is_one_line_and_exit_2():
     done = subprocess.run([sys.executable, "-m", "pysolve.cli", "solve", "squares", "eternity-6x6", "--count",
                            "--backend", "prolog", "--workers", "2"], capture_output=True, text=True, timeout=120,

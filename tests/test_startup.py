@@ -58,12 +58,14 @@ def third_party(modules: set[str]) -> set[str]:
             and name.split(".")[0] not in ("pysolve", "__main__", "_distutils_hack")}
 
 
+@pytest.mark.subprocess
 def test_help_loads_no_puzzle(tmp_path: Path) -> None:
     modules = loaded("--help", cache=tmp_path)
     assert {name for name in modules if name.startswith("pysolve")} == HELP_MODULES
     assert third_party(modules) == set()
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("argv", [("--help",), ("list",), ("list", "--json"), ("backends",), ("backends", "--json")])
 def test_a_short_command_starts_no_engine(argv: tuple[str, ...], tmp_path: Path) -> None:
     modules = loaded(*argv, cache=tmp_path)
@@ -74,6 +76,7 @@ def test_a_short_command_starts_no_engine(argv: tuple[str, ...], tmp_path: Path)
     assert third_party(modules) == set()
 
 
+@pytest.mark.subprocess
 def test_the_commands_kept_are_the_puzzles_own(tmp_path: Path) -> None:
     loaded("--help", cache=tmp_path)
     (kept,) = (tmp_path / "pysolve").glob("commands-*.json")
@@ -82,6 +85,7 @@ def test_the_commands_kept_are_the_puzzles_own(tmp_path: Path) -> None:
         for name in puzzles.names()}
 
 
+@pytest.mark.subprocess
 def test_the_listing_kept_is_the_puzzles_own_and_found_again_when_a_file_changes(tmp_path: Path) -> None:
     listed = pysolve_json("list", cache=tmp_path)
     assert listed == {name: api.shipped(name) for name in puzzles.names()}

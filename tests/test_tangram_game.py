@@ -375,6 +375,7 @@ def test_bad_files_fail_before_the_screen_starts(no_screen, capsys, tmp_path):
     assert "key 'h' is the game's key for hint" in one_line_error(capsys, ["play", "tangram", str(clash)])
 
 
+@pytest.mark.subprocess
 def test_an_unavailable_back_end_fails_before_the_screen_starts(no_screen, capsys):
     env = {**os.environ, "PYSOLVE_NO_PROLOG": "1"}  # in a fresh process: this one has Prolog loaded
     done = subprocess.run([sys.executable, "-m", "pysolve.cli", "play", "tangram", "--backend", "prolog"],

@@ -640,6 +640,7 @@ def test_the_watch_sees_a_file_opened_by_another_thread(tmp_path: Path) -> None:
     del READS.seen["open", str(stray)]
 
 
+@pytest.mark.slow
 def test_the_fuzz_opened_only_shipped_instances_uploads_and_the_servers_own_files(fuzzed: dict[str, Any]) -> None:
     """After both fuzzes: the server opened files (the check is not vacuous), every one of them READABLE."""
     assert any(path.startswith(str(data_dir())) for _, path in READS.seen), READS.seen

@@ -64,6 +64,7 @@ def test_a_validation_is_said_in_sentences_not_as_a_list(capsys):
     assert code == 0 and "not a tiling: green is not placed" in out and "[['missing'" not in out
 
 
+@pytest.mark.subprocess
 def test_a_count_in_parts_says_how_many_parts_ran_where(capsys):
     code, out, err = run(capsys, "solve", "squares", "--count", "--workers", "2", "--backend", "python")
     assert code == 0 and "4 solutions" in out  # one search answers it while the workers start, and says so
