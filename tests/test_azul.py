@@ -261,6 +261,7 @@ def test_prolog_and_python_agree_move_by_move(pysolve_backend, players, games):
     assert report.games == games and report.moves > 40 * games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_back_end_agrees_move_by_move(pysolve_backends, players):
     report = lockstep_game(players, 7 + players, pysolve_backends)
@@ -708,6 +709,7 @@ def test_child_and_the_seeded_stream_play_the_seeded_game(pysolve_backend, playe
     assert seeded_states(players, seed)[-1].winners() == winners
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, seed", [(2, 23), (4, 25)])
 def test_grey_states_play_the_seeded_grey_game(pysolve_backend, players, seed):
     positions = [state.to_json() for state in seeded_states(players, seed, Game(players, variant=GREY))
@@ -727,6 +729,7 @@ def test_states_on_the_minikanren_rules_are_the_same(pysolve_backend):
     assert [state.to_json() for state in seeded_states(2, 9, Game(2, engine(pysolve_backend)))] == python
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, seed, strategies, scores, winners, moves", [
     (2, 11, ["lookahead", "greedy"], [42, 39], [0], 51),
     (3, 12, ["greedy", "lookahead", "random"], [64, 67, 9], [1], 69),

@@ -149,6 +149,7 @@ def test_truncated_games_replay_and_restart() -> None:
     assert cut >= 4 and ended == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seat=st.integers(0, 3), seed=st.integers(0, 2**32),
        tables=st.integers(1, 5), steps=st.integers(1, 60))
@@ -340,6 +341,7 @@ def judged(positions: list[tuple[np.ndarray, ...]]) -> tuple[list[bool], list[bo
     return Tables.may_end(walls, colours, counts, free).tolist(), expected
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**32))
 def test_the_batched_end_test_decides_as_can_end(players: int, seed: int) -> None:

@@ -89,6 +89,7 @@ def test_grey_wall_games_are_told_with_their_chosen_cells_and_fallen_lines(pysol
     assert fallen >= 1  # random seats on a grey wall lose a full line now and then
 
 
+@pytest.mark.slow
 def test_each_column_choice_is_told_and_a_choice_the_wall_contradicts_is_refused(pysolve_backend):
     records = play_match(2, 4, pysolve_backend, ["greedy", "lookahead"], log=True, variant="grey").log
     choices = [record for record in records if record["type"] == "move" and record["move"][0] == -2]

@@ -166,6 +166,7 @@ def test_a_click_on_a_move_plays_it_and_a_click_on_undo_takes_it_back():
     assert played and "space lets the others play, u takes it back" in shown and not pending
 
 
+@pytest.mark.slow
 def test_a_click_on_a_factory_in_the_table_narrows_the_moves_to_it():
     table = Table(2, 0, ["random"], "python", 2)
 

@@ -101,6 +101,7 @@ def test_the_same_games_as_gymnasiums_sync_vector_env_over_the_single_seat_env(
     assert sum(any(record[3]) for record in expected[1:]) >= (3 if opponent == "random" else 1)  # games ended
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seat", "variant", "opponent"),
                          [(2, 0, STANDARD, "random"), (3, 2, GREY, "greedy"), (4, 1, GREY, "random")])
 def test_the_fast_seat_plays_the_games_of_the_aec_environment(players: int, seat: int, variant: str,

@@ -42,6 +42,7 @@ def test_values_come_back_as_plain_data(facts_file: Path) -> None:
     assert row == {"A": "f(a)", "B": "text", "C": [1, ["b"]], "D": "_G1"}  # unbound: a fresh name
 
 
+@pytest.mark.slow
 def test_time_and_inference_limits_stop_inside_prolog(facts_file: Path) -> None:
     assert bridge.solutions(facts_file, "loop(X)", seconds=0.2).status == "time_limit"
     assert bridge.solutions(facts_file, "loop(X)", inferences=10_000).status == "inference_limit"

@@ -145,6 +145,7 @@ def test_first_fail_relative_weighs_what_is_left_against_what_there_was():
     assert in_order == sorted(in_order) != answers(goals, [y, x, p], "ff")  # first-fail starts with p
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(problem=problems())
 def test_constraints_posted_on_bound_values_check_them(problem):

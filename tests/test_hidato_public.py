@@ -46,6 +46,7 @@ def test_the_rosetta_sample_is_the_shipped_sample():
     assert rosetta.rows == model.load(sample_file()).rows
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", PUBLIC, ids=lambda path: path.stem)
 def test_counting_to_two_gives_the_known_verdict_on_every_back_end(pysolve_backends, path: Path):
     board = model.load(path)

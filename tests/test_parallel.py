@@ -39,6 +39,7 @@ from pysolve.tangram.question import Question
 SUDOKU_HARDEST = data_dir() / "sudoku" / "hardest.txt"  # eleven puzzles, one a line
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), side=st.integers(4, 7), pieces=st.integers(3, 6))
 def test_the_parts_add_up_to_the_serial_count_on_every_back_end(pysolve_backends, seed, side, pieces):

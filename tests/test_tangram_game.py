@@ -215,6 +215,7 @@ def test_an_illegal_click_is_ignored(play):
     assert "0,5 is not an option for red" in message
 
 
+@pytest.mark.slow
 def test_a_click_off_the_cells_does_nothing(play):
     assert cell_at(CLASSIC, LABEL - 1, 0) is None and cell_at(CLASSIC, LABEL, CLASSIC.height) is None
     app = play(["3"], check=lambda app: state(app))
@@ -266,6 +267,7 @@ def test_escape_takes_the_piece_back_beside_the_board(play):
     assert board == {} and selected is None and "2 blue" in lines and "▒" not in lines
 
 
+@pytest.mark.slow
 def test_pieces_beside_the_board_are_drawn_with_their_numbers(play):
     lines = play(["1", (0, 0), "enter"], check=text)
     for name in CLASSIC.names[1:]:
@@ -327,6 +329,7 @@ def test_completions_of_the_games_board_agree_on_every_back_end(play, pysolve_ba
         (p["piece"], p["x"], p["y"]) for p in report.results["python"].solutions[0]]
 
 
+@pytest.mark.slow
 @SMALL
 @given(moves=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 200), st.booleans()), min_size=1, max_size=6))
 def test_random_games_ask_the_same_of_every_back_end(pysolve_backends, moves):
@@ -386,6 +389,7 @@ def test_an_unavailable_back_end_fails_before_the_screen_starts(no_screen, capsy
     assert "invalid choice: 'nope'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_command_starts_the_game_on_the_chosen_back_end(no_screen, monkeypatch):
     seen = {}
 

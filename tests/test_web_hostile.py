@@ -271,6 +271,7 @@ BAD = [  # (endpoint, body, status, words the error holds)
 ]
 
 
+@pytest.mark.slow
 def test_bad_bodies_are_a_one_line_4xx_and_the_connection_goes_on(base: str, games: dict[str, str]) -> None:
     connection = Connection(base)
     for path, body, status, words in BAD:
@@ -343,6 +344,7 @@ def test_crosscheck_takes_shipped_names_and_uploads(base: str) -> None:
     connection.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle", ["hidato", "squares", "sudoku", "tangram"])
 def test_the_server_takes_every_name_the_cli_takes_and_no_path(puzzle: str) -> None:
     """Each shipped instance by its name, its file or an alias (squares' `eternity-6x6`), as `pysolve solve`

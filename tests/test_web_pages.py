@@ -157,6 +157,7 @@ def test_sudoku_bad_grids_are_one_line_in_the_pages_words(client: TestClient, da
     assert words in refused(client.post("/api/sudoku/solve", json=data))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("data", "words"), [
     ({"size": 5}, "size 5 is not one of 4, 6, 9, 16"),
     ({"difficulty": "nightmare"}, 'difficulty "nightmare" is not one of any, easy, medium, hard, expert'),
