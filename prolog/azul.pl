@@ -75,10 +75,22 @@ the random strategy chooses.
 %   Start game Id of Variant (`standard` or `grey`) for Players with seat
 %   Starter to open, and deal round 1 with the first Used numbers of
 %   Randoms. Replaces any game Id.
+%
+%   ```
+%   ?- numlist(1, 100, _Randoms), new_game(doc, 2, standard, 0, _Randoms, Used), turn(doc, Seat).
+%   Used = 20,
+%   Seat = 0.
+%   ```
+%
+%   @error type_error(oneof([standard, grey]), Variant) for another variant; type_error(between(2,
+%       4), Players) for another count of players.
+%   @error type_error(nonneg, Starter), type_error(list(integer), Randoms) for arguments of another type.
 
 new_game(Id, Players, Variant, Starter, Randoms, Used) :-
     must_be(oneof([standard, grey]), Variant),
     must_be(between(2, 4), Players),
+    must_be(nonneg, Starter),
+    must_be(list(integer), Randoms),
     factories_for(Players, Count),
     full_bag(Bag),
     empty_counts(Empty),
@@ -123,6 +135,13 @@ store(Id, State) :-
 %!  drop_game(+Id) is det.
 %
 %   Forget game Id.
+%
+%   ```
+%   ?- drop_game(doc), ( turn(doc, _) -> Kept = true ; Kept = false ).
+%   Kept = false.
+%   ```
+%
+%   @error none.
 
 drop_game(Id) :-
     retractall(game_state(Id, _)).
@@ -130,6 +149,13 @@ drop_game(Id) :-
 %!  turn(+Id, -Seat) is semidet.
 %
 %   Seat is the seat to move in game Id (-1 once the game is over).
+%
+%   ```
+%   ?- numlist(1, 100, _Randoms), new_game(doc, 3, standard, 1, _Randoms, _), turn(doc, Seat).
+%   Seat = 1.
+%   ```
+%
+%   @error none: an unknown game fails.
 
 turn(Id, Seat) :-
     game_state(Id, State),
@@ -141,6 +167,15 @@ turn(Id, Seat) :-
 %   to move, centre first, then factories; colours and destinations
 %   ascending. A full line is never a destination; the floor always is.
 %   Empty once the game is over.
+%
+%   ```
+%   ?- numlist(1, 100, _Randoms), new_game(doc, 2, standard, 0, _Randoms, _), legal_moves(doc, _Moves),
+%              length(_Moves, Count), _Moves = [First|_].
+%   Count = 36,
+%   First = [0, 0, 0].
+%   ```
+%
+%   @error none: an unknown game fails.
 
 legal_moves(Id, Moves) :-
     game_state(Id, State),
@@ -243,8 +278,21 @@ item(Index, [Head|Tail], Item) :-
 %   factory offer ends, the walls are tiled and scored, and either the
 %   game ends with its bonuses or the next round is dealt from the first
 %   Used numbers of Randoms.
+%
+%   ```
+%   ?- numlist(1, 100, _R), new_game(doc, 2, standard, 0, _R, _), legal_moves(doc, [Move|_]),
+%              play_move(doc, Move, [], Used), turn(doc, Seat).
+%   Move = [0, 0, 0],
+%   Used = 0,
+%   Seat = 1.
+%   ```
+%
+%   @error type_error(list(integer), Move) or type_error(list(integer), Randoms) for arguments of
+%       another type; an unknown game or an illegal Move fails.
 
 play_move(Id, Move, Randoms, Used) :-
+    must_be(list(integer), Move),
+    must_be(list(integer), Randoms),
     game_state(Id, State0),
     state_moves(State0, Moves),
     memberchk(Move, Moves),
@@ -546,6 +594,14 @@ row_holds([C0|Colours], _, Row, Colour) :-
 %   fill its free cells, one to a cell, none in a column already holding
 %   it. Bad column choices can close every row of every wall; then the
 %   game ends.
+%
+%   ```
+%   ?- length(_W, 5), maplist(=([0,0,0,0,0]), _W), length(_C, 5), maplist(=([-1,-1,-1,-1,-1]), _C),
+%             ( row_completable(_W, _C, 0) -> Completable = true ; Completable = false ).
+%   Completable = true.
+%   ```
+%
+%   @error type_error(list, Colours) unless Colours is a list.
 
 row_completable(Wall, Colours, Row) :-
     must_be(list, Colours),
@@ -565,6 +621,15 @@ column_lacks(Colours, Column, Colour) :-
 %   Columns (ascending) are those where row Row of a grey wall (Wall 0/1
 %   cells, Colours the colour of each tile, -1 for none) may take Colour:
 %   a free cell whose column holds no tile of Colour.
+%
+%   ```
+%   ?- _W = [[1,0,0,0,0], 0,0,0,0,0], 0,0,0,0,0], 0,0,0,0,0], 0,0,0,0,0]], _C = [[2,-1,-1,-1,-1],
+%      -1,-1,-1,-1,-1], -1,-1,-1,-1,-1], -1,-1,-1,-1,-1], -1,-1,-1,-1,-1]], grey_columns(_W, _C, 1, 2,
+%      Columns).
+%   Columns = [1, 2, 3, 4].
+%   ```
+%
+%   @error type_error(list, Colours) unless Colours is a list.
 
 grey_columns(Wall, Colours, Row, Colour, Columns) :-
     must_be(list, Colours),
@@ -581,6 +646,13 @@ floor_to_lid(Item, Lid0, Lid) :-
 %
 %   Points lost for a floor holding Items (the marker counts; nothing
 %   more past the last slot).
+%
+%   ```
+%   ?- floor_points(9, Points).
+%   Points = 14.
+%   ```
+%
+%   @error type_error(evaluable, Items) (of the arithmetic) unless Items is a number.
 
 floor_points(Items, Points) :-
     floor_slots(Slots),
@@ -592,6 +664,13 @@ floor_points(Items, Points) :-
 %   Points for the tile just placed at (Row, Column) of Wall: 1 when it
 %   has no orthogonal neighbour, else the horizontal run through it (if
 %   longer than 1) plus the vertical run (likewise).
+%
+%   ```
+%   ?- tile_score([[1,1,1,0,0],[0,0,1,0,0],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0]], 0, 2, Points).
+%   Points = 5.
+%   ```
+%
+%   @error none: a Wall that is no 5x5 list of 0/1 rows fails.
 
 tile_score(Wall, Row, Column, Points) :-
     run(Wall, left, Row, Column, Left),
@@ -631,6 +710,13 @@ complete_rows(Wall, Rows) :-
 %!  end_bonus(+Wall, -Points) is det.
 %
 %   End-of-game bonus of a coloured Wall: per complete row, column and colour.
+%
+%   ```
+%   ?- end_bonus([[1,1,1,1,1],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0]], Points).
+%   Points = 2.
+%   ```
+%
+%   @error none: a Wall that is no 5x5 list of 0/1 rows fails.
 
 end_bonus(Wall, Points) :-
     end_bonus(Wall, none, Points).
@@ -639,6 +725,13 @@ end_bonus(Wall, Points) :-
 %
 %   End-of-game bonus of Wall, coloured (Colours `none`) or grey (Colours
 %   the colour of each tile): per complete row, column and colour.
+%
+%   ```
+%   ?- end_bonus([[1,1,1,1,1],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0],[0,0,0,0,0]], none, Points).
+%   Points = 2.
+%   ```
+%
+%   @error none: as end_bonus/2.
 
 end_bonus(Wall, WallColours, Points) :-
     complete_rows(Wall, Rows),
@@ -720,6 +813,14 @@ pick([Count|Counts], Index, Colour0, Colour) :-
 %
 %   new_game/6 then run_random_game/4 on the numbers left: a whole game
 %   (or as much of it as Randoms allows, Status `more`) in one call.
+%
+%   ```
+%   ?- numlist(1, 3000, _R), random_game(doc, 2, standard, 0, _R, _, Status), winners(doc, Seats).
+%   Status = over,
+%   Seats = [0].
+%   ```
+%
+%   @error as new_game/6.
 
 random_game(Id, Players, Variant, Starter, Randoms, Used, Status) :-
     new_game(Id, Players, Variant, Starter, Randoms, Dealt),
@@ -734,6 +835,14 @@ random_game(Id, Players, Variant, Starter, Randoms, Used, Status) :-
 %   [Id, Starter, Randoms] played by random_game/7 as far as its Randoms
 %   allow; Results has one [Used, Status, Text, Seats] per game, as
 %   game_result/4 gives them.
+%
+%   ```
+%   ?- numlist(1, 3000, _R), random_games(2, standard, [[g1, 0, _R]], [[_, Status, _, Seats]]).
+%   Status = over,
+%   Seats = [0].
+%   ```
+%
+%   @error type_error(list, Games) unless Games is a list; as new_game/6 for the rest.
 
 random_games(Players, Variant, Games, Results) :-
     must_be(list, Games),
@@ -748,6 +857,14 @@ random_game_result(Players, Variant, [Id, Starter, Randoms], [Used, Status, Text
 %   For a game that is `over`: its final state as JSON text
 %   (state_text/2) and its winners, and the game is dropped; for one with
 %   `more` to play: '' and [], and the game stays (run_random_game/4 goes on).
+%
+%   ```
+%   ?- numlist(1, 50, _R), new_game(doc, 2, standard, 0, _R, _), game_result(doc, more, Text, Seats).
+%   Text = '',
+%   Seats = [].
+%   ```
+%
+%   @error none: an unknown game fails.
 
 game_result(Id, over, Text, Seats) :-
     state_text(Id, Text),
@@ -762,8 +879,19 @@ game_result(_, more, '', []).
 %   a tile on a pattern line, else among all legal moves; a grey wall's
 %   column uniformly among those allowed. Status is
 %   `over`, or `more` when Randoms ran short of one move plus a full deal.
+%
+%   ```
+%   ?- numlist(1, 100, _R), new_game(doc, 2, standard, 0, _R, _), run_random_game(doc, [], Used,
+%              Status).
+%   Used = 0,
+%   Status = more.
+%   ```
+%
+%   @error type_error(list(integer), Randoms) unless Randoms is a list of integers; an unknown game
+%       fails.
 
 run_random_game(Id, Randoms, Used, Status) :-
+    must_be(list(integer), Randoms),
     game_state(Id, State0),
     arg(1, State0, Players),
     factories_for(Players, Factories),
@@ -830,6 +958,13 @@ feasible([[Source, Colour, D]|Moves], Feasible, Size0, Size) :-
 %
 %   The seats that win game Id (or lead it): highest score, a tie going
 %   to more complete rows, a tie after that shared.
+%
+%   ```
+%   ?- numlist(1, 100, _R), new_game(doc, 2, standard, 0, _R, _), winners(doc, Seats).
+%   Seats = [0, 1].
+%   ```
+%
+%   @error none: an unknown game fails.
 
 winners(Id, Seats) :-
     game_state(Id, State),
@@ -842,6 +977,13 @@ winners(Id, Seats) :-
 %
 %   Seats (0-based, ascending) with the highest score in Scores, ties
 %   broken by the most complete rows in Rows, then shared.
+%
+%   ```
+%   ?- winners_of([10, 12, 12], [1, 0, 2], Seats).
+%   Seats = [2].
+%   ```
+%
+%   @error none: Scores and Rows of other forms fail.
 
 winners_of(Scores, Rows, Seats) :-
     max_list(Scores, Best),
@@ -858,6 +1000,14 @@ winners_of(Scores, Rows, Seats) :-
 %   Colours] per seat (Lines as [Colour, Count] pairs, Colours `none` on a
 %   coloured wall), Phase `offer`, `tiling` or `over`, Variant `standard`
 %   or `grey`.
+%
+%   ```
+%   ?- numlist(1, 100, _R), new_game(doc, 2, grey, 0, _R, _), export_state(doc, [Players, Round|_]).
+%   Players = 2,
+%   Round = 1.
+%   ```
+%
+%   @error none: an unknown game fails.
 
 export_state(Id, List) :-
     game_state(Id, State),
@@ -890,6 +1040,14 @@ holder_marker(Holder, Marker) :-
 %   Text is export_state/2's State written as JSON (atoms other than
 %   true and false as strings): one value through the bridge instead of a
 %   few hundred terms.
+%
+%   ```
+%   ?- numlist(1, 100, _R), new_game(doc, 2, standard, 0, _R, _), state_text(doc, _Text),
+%              sub_atom(_Text, 0, 8, _, Start).
+%   Start = '[2,1,0,0'.
+%   ```
+%
+%   @error none: an unknown game fails.
 
 state_text(Id, Text) :-
     export_state(Id, State),
@@ -910,6 +1068,15 @@ line_pair(line(Colour, Count), [Colour, Count]).
 %
 %   Make game Id the game State (in the form export_state/2 gives; the
 %   variant is the boards' own: Colours `none` or a grey wall's colours).
+%
+%   ```
+%   ?- numlist(1, 100, _R), new_game(doc, 2, standard, 0, _R, _), export_state(doc, _S),
+%              import_state(copy, _S), turn(copy, Seat).
+%   Seat = 0.
+%   ```
+%
+%   @error type_error(list, State) unless State is a list; type_error(oneof([offer, tiling, over]),
+%       Phase) for another phase.
 
 import_state(Id, List) :-
     must_be(list, List),

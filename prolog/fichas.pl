@@ -43,6 +43,14 @@ cell_digit('V', 2).
 %
 %   Board is the atom of the board that State encodes ('BBHVV'); one of
 %   the two must be given.
+%
+%   ```
+%   ?- board_state('BBHVV', State), board_state(Board, State).
+%   State = 660549,
+%   Board = 'BBHVV'.
+%   ```
+%
+%   @error instantiation_error if neither Board nor State is given.
 
 board_state(Board, State) :-
     (   atom(Board)
@@ -79,6 +87,14 @@ encode(Length, Hole, Digits, State) :-
 %
 %   State is the start of order (M, N): M whites, the hole, N greens.
 %   Raises a type error unless M and N are non-negative integers.
+%
+%   ```
+%   ?- start(2, 2, State), state_label(State, Board).
+%   State = 660549,
+%   Board = 'BBHVV'.
+%   ```
+%
+%   @error type_error(nonneg, M) or type_error(nonneg, N) unless a non-negative integer.
 
 start(M, N, State) :-
     must_be(nonneg, M),
@@ -88,6 +104,14 @@ start(M, N, State) :-
 %!  goal_state(+M, +N, -State) is det.
 %
 %   State is the goal of order (M, N): N greens, the hole, M whites.
+%
+%   ```
+%   ?- goal_state(2, 2, State), state_label(State, Board).
+%   State = 337989,
+%   Board = 'VVHBB'.
+%   ```
+%
+%   @error type_error(nonneg, M) or type_error(nonneg, N) unless a non-negative integer.
 
 goal_state(M, N, State) :-
     line_up('V', N, 'B', M, State).
@@ -108,6 +132,14 @@ line_up(Left, LeftCount, Right, RightCount, State) :-
 %
 %   Every green stands left of the hole and every white right of it: with
 %   counts conserved by every move, that is one board per hole position.
+%
+%   ```
+%   ?- goal_state(1, 2, State), ( goal(State) -> Goal = true ; Goal = false ).
+%   State = 75844,
+%   Goal = true.
+%   ```
+%
+%   @error none: a State that is no encoded board fails or raises the type error of is/2.
 
 goal(State) :-
     decode(State, Length, Hole, Digits),
@@ -120,6 +152,14 @@ goal(State) :-
 %   Next is State after one move. On backtracking the moves come in the
 %   spec's order: the token 1, 2, 3 cells left of the hole, then 1, 2, 3
 %   cells right of it.
+%
+%   ```
+%   ?- board_state('BHV', State), findall(B, ( successor(State, N), state_label(N, B) ), Boards).
+%   State = 33827,
+%   Boards = ['HBV', 'BVH'].
+%   ```
+%
+%   @error none: as goal/1.
 
 successor(State, Next) :-
     decode(State, Length, Hole, Digits),
@@ -136,6 +176,15 @@ successor(State, Next) :-
 %   Mirrored is the board read right to left. It maps the start of any
 %   order to its goal and every move to a move, which lets
 %   mirrored_shortest_path/4 search from one end only.
+%
+%   ```
+%   ?- start(2, 1, State), mirror(State, Mirrored), state_label(Mirrored, Board).
+%   State = 136260,
+%   Mirrored = 84004,
+%   Board = 'VHBB'.
+%   ```
+%
+%   @error none: as goal/1.
 
 mirror(State, Mirrored) :-
     decode(State, Length, Hole, Digits),
@@ -154,6 +203,13 @@ reverse_digits(Count, Digits, Reversed0, Reversed) :-
 %!  move(+Board, -Next) is nondet.
 %
 %   successor/2 on board atoms: move('BHV', Next) gives 'HBV', then 'BVH'.
+%
+%   ```
+%   ?- findall(Next, move('BHV', Next), Nexts).
+%   Nexts = ['HBV', 'BVH'].
+%   ```
+%
+%   @error instantiation_error if Board is unbound.
 
 move(Board, Next) :-
     board_state(Board, State),
@@ -164,6 +220,14 @@ move(Board, Next) :-
 %
 %   H sums, for every white, the greens to its right: M*N at the start,
 %   0 at the goal.
+%
+%   ```
+%   ?- start(2, 2, State), heuristic(State, H).
+%   State = 660549,
+%   H = 4.
+%   ```
+%
+%   @error none: as goal/1.
 
 heuristic(State, H) :-
     decode(State, Length, _, Digits),
@@ -186,6 +250,14 @@ count_inversions(Index, Digits, Greens0, H0, H) :-
 %
 %   Board is the atom of State: the label of its node when the search is
 %   recorded ('BBHVV').
+%
+%   ```
+%   ?- start(1, 2, State), state_label(State, Board).
+%   State = 164900,
+%   Board = 'BHVV'.
+%   ```
+%
+%   @error none: as goal/1.
 
 state_label(State, Board) :-
     board_state(Board, State).
@@ -196,6 +268,16 @@ state_label(State, Board) :-
 %   'hill-climbing') in Flavour (hs, py). Path is the list of board atoms
 %   from start to goal ([] when the strategy fails); Expanded counts the
 %   states expanded.
+%
+%   ```
+%   ?- solve(1, 1, bfs, hs, Path, Expanded).
+%   Path = ['BHV', 'BVH', 'HVB', 'VHB'],
+%   Expanded = 5.
+%   ```
+%
+%   @error type_error(nonneg, M) or type_error(nonneg, N) unless a non-negative integer.
+%   @error domain_error(strategy, Strategy) or domain_error(flavour, Flavour) for another strategy
+%       or flavour.
 
 solve(M, N, Strategy, Flavour, Path, Expanded) :-
     start(M, N, Start),
@@ -208,6 +290,14 @@ solve(M, N, Strategy, Flavour, Path, Expanded) :-
 %   breadth-first graph search from the start meeting its own mirror image
 %   (the goal is the start read right to left); Expanded counts the states
 %   expanded.
+%
+%   ```
+%   ?- shortest(2, 1, Path, Expanded).
+%   Path = ['BBHV', 'HBBV', 'VBBH', 'VHBB'],
+%   Expanded = 4.
+%   ```
+%
+%   @error type_error(nonneg, M) or type_error(nonneg, N) unless a non-negative integer.
 
 shortest(M, N, Path, Expanded) :-
     start(M, N, Start),
@@ -221,6 +311,13 @@ shortest(M, N, Path, Expanded) :-
 %   ('BBHVV') to the goal ('VVHBB'); only the first Path is read. Here
 %   shortest/4 answers it; `pysolve check fichas FILE.pl` asks a rule base
 %   of one's own the same and compares the length and the moves.
+%
+%   ```
+%   ?- fichas(1, 1, Path).
+%   Path = ['BHV', 'HBV', 'VBH', 'VHB'].
+%   ```
+%
+%   @error type_error(nonneg, M) or type_error(nonneg, N) unless a non-negative integer.
 
 fichas(M, N, Path) :-
     shortest(M, N, Path, _).

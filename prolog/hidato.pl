@@ -73,6 +73,13 @@ logic_share(500).
 %!  king_adjacent(+Cell1, +Cell2) is semidet.
 %
 %   Cell1 and Cell2, each Row-Column, are one king move apart.
+%
+%   ```
+%   ?- king_adjacent(2-3, 3-4).
+%   true.
+%   ```
+%
+%   @error none: cells that are not Row-Column pairs of integers raise the type error of is/2.
 
 king_adjacent(R1-C1, R2-C2) :-
     DR is abs(R1 - R2),
@@ -85,6 +92,13 @@ king_adjacent(R1-C1, R2-C2) :-
 %
 %   Cells lists the open cells of the board as Row-Column-Value (0-based
 %   coordinates, Value 0 or a given), in reading order.
+%
+%   ```
+%   ?- open_cells([[1,0],[-1,4]], Cells).
+%   Cells = [0-0-1, 0-1-0, 1-1-4].
+%   ```
+%
+%   @error type_error(list(list(integer)), Rows) if Rows is no board of integers.
 
 open_cells(Rows, Cells) :-
     findall(R-C-V, ( nth0(R, Rows, Row), nth0(C, Row, V), V =\= -1 ), Cells).
@@ -96,6 +110,14 @@ open_cells(Rows, Cells) :-
 %   `clpfd`, or `traced(S)` for the first three: recorded); every solution
 %   on backtracking. Raises a domain error for another strategy
 %   and a type error unless Rows is a list of lists of integers.
+%
+%   ```
+%   ?- solution(logic, [[1,0,0],[0,0,0],[0,0,9]], Solved).
+%   Solved = [[1, 2, 3], [6, 8, 4], [7, 5, 9]].
+%   ```
+%
+%   @error domain_error(hidato_strategy, Strategy) for another strategy.
+%   @error type_error(list(list(integer)), Rows) if Rows is no board of integers.
 
 solution(Strategy, Rows, Solved) :-
     checked(Strategy, Rows),
@@ -125,6 +147,13 @@ solved(Strategy, Rows, Solved) :-
 %   the encoding above (rows of integers, -1 blocked, 0 empty). Here the
 %   `logic` strategy answers it; `pysolve check hidato FILE.pl` asks a rule
 %   base of one's own the same.
+%
+%   ```
+%   ?- aggregate_all(count, hidato([[1,0,0],[0,0,0],[0,0,9]], _), Count).
+%   Count = 30.
+%   ```
+%
+%   @error as solution/3.
 
 hidato(Board, Solution) :-
     solution(logic, Board, Solution).
@@ -135,6 +164,14 @@ hidato(Board, Solution) :-
 %   Max is 0). Strategy is one of solution/3's, or `fast`: `logic` while
 %   it stays within logic_share/1 search nodes, else the strengthened walk
 %   (`traced(fast)`: both recorded, the walk from the root again).
+%
+%   ```
+%   ?- solutions(fast, [[1,0,0],[0,0,0],[0,0,9]], 0, _Solutions), length(_Solutions, Count).
+%   Count = 30.
+%   ```
+%
+%   @error type_error(nonneg, Max) for a Max that is not a non-negative integer.
+%   @error as solution/3 for Strategy and Rows.
 
 solutions(Strategy, Rows, Max, Solutions) :-
     must_be(nonneg, Max),
@@ -162,6 +199,14 @@ first_solutions(Strategy, Rows, Max, Solutions) :-
 %
 %   For a filled board, Pairs lists each [K, K1] (K1 = K+1) whose cells are
 %   not a king move apart; [] when the board is a solution.
+%
+%   ```
+%   ?- broken_pairs([[1,2,3],[6,5,4],[9,8,7]], Pairs), broken_pairs([[1,3],[2,4]], Broken).
+%   Pairs = [[6, 7]],
+%   Broken = [].
+%   ```
+%
+%   @error type_error(list(list(integer)), Rows) if Rows is no board of integers.
 
 broken_pairs(Rows, Pairs) :-
     must_be(list(list(integer)), Rows),

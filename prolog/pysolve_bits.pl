@@ -14,6 +14,13 @@ as unbounded integers and branch on their members.
 %
 %   Bit is each member of Set as a power of two (Set /\ Bit =:= Bit), on
 %   backtracking, lowest first; fails for the empty set 0.
+%
+%   ```
+%   ?- findall(Bit, bit_member(Bit, 0b1010), Bits).
+%   Bits = [2, 8].
+%   ```
+%
+%   @error none: a Set that is no integer raises the type error of is/2.
 
 bit_member(Bit, Set) :-
     Set =\= 0,

@@ -46,6 +46,15 @@ message_location(Term, Location) :-
 %   'Location: Kind: Text', one for every error and warning raised while
 %   loading (and not printed), so that a syntax error is an answer, not a
 %   side effect.
+%
+%   ```
+%   ?- tmp_file_stream(text, _File, _S), format(_S, 'f(1).~n', []), close(_S), load_rule_base(_File,
+%                      doc_example, Problems), doc_example:f(X).
+%   Problems = [],
+%   X = 1.
+%   ```
+%
+%   @error none: what loading File raises is caught and listed in Problems.
 
 load_rule_base(File, Module, Problems) :-
     retractall(captured(_, _, _)),
@@ -90,6 +99,14 @@ message_to_codes(Term, Codes) :-
 %   space overflow; Message names it), `interrupted` (SIGINT, Ctrl-C,
 %   arrived; the caller restores its own handler) or `error` when reading or running
 %   the goal raised an error; Message is then the error's text (else '').
+%
+%   ```
+%   ?- bounded_solutions('member(X, [a, b])', user, 0, 5, 10, 0, Answer, Status, _).
+%   Answer = answer(['X'], [[a], [b]], false),
+%   Status = complete.
+%   ```
+%
+%   @error none: an error the goal raises is caught: Status `error` and Message its text.
 
 bounded_solutions(GoalText, Module, Max, Seconds, Guard, Inferences, Answer, Status, Message) :-
     on_signal(int, _, throw),           % Ctrl-C ends the goal (status interrupted)
@@ -162,6 +179,14 @@ collect(Vars, Goal, Seconds-Guard, Inferences, Rows, Wide, Status, Message) :-
 %   ahead of the wall clock), and again as late as it can each time it
 %   was not: a loaded machine costs a few more looks, an idle one none.
 %   Not nested: one such limit per thread at a time.
+%
+%   ```
+%   ?- call_with_cpu_limit(5, 10, X is 6 * 7).
+%   X = 42.
+%   ```
+%
+%   @error time_limit_exceeded when Goal runs past Seconds of CPU time; type_error(number, Seconds)
+%       for a Seconds that is no number.
 
 call_with_cpu_limit(Seconds, Guard, Goal) :-
     statistics(cputime, Cpu0),

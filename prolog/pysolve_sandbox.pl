@@ -39,6 +39,14 @@ permission error and a reply that says so (`refused`).
 %   descriptors are the program's arguments: `-- In Out`). Each request
 %   runs in a failure-driven loop, so nothing it leaves on the stacks
 %   outlives its reply.
+%
+%   ```
+%   ?- main.
+%   true.  % it serves requests until its request stream ends
+%   ```
+%
+%   @error none: a malformed request gets a JSON reply saying so; the process ends when its request
+%       stream does.
 
 main :-
     set_prolog_flag(debug_on_error, false),

@@ -54,6 +54,18 @@ through.
 %   the problem's predicates, qualified as `Module:_` by the meta-argument
 %   declaration (pass the module's name, or `Module:problem`). Raises a
 %   domain error for an unknown strategy or flavour.
+%
+%   ```
+%   ?- use_module(fichas), fichas:start(1, 1, Start), tree_search(fichas, bfs, hs, Start, Path,
+%                 Expanded), length(Path, Steps).
+%   Start = 33827,
+%   Path = [33827, 9283, 24579, 18467],
+%   Expanded = 5,
+%   Steps = 4.
+%   ```
+%
+%   @error domain_error(strategy, Strategy), domain_error(flavour, Flavour) for another strategy or
+%       flavour (type_error(atom, _) for a non-atom).
 
 tree_search(Qualified, Strategy, Flavour, Start, Path, Expanded) :-
     problem_module(Qualified, Problem),
@@ -248,6 +260,17 @@ dead_end(traced(_), Node) :-
 %   visited set) meets itself halfway, at the first layer holding a state
 %   whose mirror image it has already seen. States must be atomic (atoms or
 %   integers): the visited set is a table of clauses hashed on them.
+%
+%   ```
+%   ?- use_module(fichas), fichas:start(1, 1, Start), mirrored_shortest_path(fichas, Start, Path,
+%                 Expanded), length(Path, Steps).
+%   Start = 33827,
+%   Path = [33827, 36867, 6211, 18467],
+%   Expanded = 3,
+%   Steps = 4.
+%   ```
+%
+%   @error type_error(atomic, Start) unless Start is atomic.
 
 :- thread_local seen/3.                  % State, Depth, Parent
 :- thread_local node_of/2.               % State, Node: the node of a state expanded, when recorded

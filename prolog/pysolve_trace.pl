@@ -45,6 +45,16 @@ counter(events).
 %   Append the events of the searches that follow to File, at most Limit
 %   of them (past that they are only counted); node ids go on from
 %   NodesBefore, the nodes the trace already holds.
+%
+%   ```
+%   ?- tmp_file(trace, _File), trace_open(_File, 100, 0), trace_root(_Root), trace_enter(step, _Root,
+%               _), trace_close(Counts).
+%   Counts = counts(1, 0, 0, 0, 1).
+%   ```
+%
+%   @error type_error(atom, File), type_error(nonneg, Limit) or type_error(nonneg, NodesBefore) for
+%       arguments of another type.
+%   @error existence_error or permission_error of open/4 when File cannot be written.
 
 trace_open(File, Limit, NodesBefore) :-
     must_be(atom, File),
@@ -62,6 +72,14 @@ trace_open(File, Limit, NodesBefore) :-
 %
 %   Close the trace file; Counts is `counts(Nodes, Fails, Backtracks,
 %   Solutions, Events)` of what was recorded since trace_open/3.
+%
+%   ```
+%   ?- tmp_file(trace, _File), trace_open(_File, 10, 0), trace_root(_Root), trace_enter(a, _Root,
+%               _Node), trace_fail(_Node), trace_close(Counts).
+%   Counts = counts(1, 1, 0, 0, 2).
+%   ```
+%
+%   @error none.
 
 trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
     forall(retract(tracing(Stream, _)), close(Stream)),
@@ -76,6 +94,13 @@ trace_close(counts(Nodes, Fails, Backtracks, Solutions, Events)) :-
 %!  trace_root(-Node) is det.
 %
 %   The root of the search tree: `node(0, 0)`.
+%
+%   ```
+%   ?- trace_root(Root).
+%   Root = node(0, 0).
+%   ```
+%
+%   @error none.
 
 trace_root(node(0, 0)).
 
@@ -83,6 +108,13 @@ trace_root(node(0, 0)).
 %
 %   A trace is open: a search that records itself only then (a traced
 %   variant of its loop) asks this once, when it starts.
+%
+%   ```
+%   ?- ( trace_active -> Open = true ; Open = false ).
+%   Open = false.
+%   ```
+%
+%   @error none.
 
 trace_active :-
     tracing(_, _).
@@ -95,6 +127,15 @@ trace_active :-
 %   list of Key=Value pairs, written as the event's `move` object (values
 %   integers, atoms or lists of them). Succeeds once; on backtracking it
 %   records that the search left Node, then fails.
+%
+%   ```
+%   ?- trace_root(Root), trace_enter(step, Root, Node).
+%   Root = node(0, 0),
+%   Node = node(0, 1).
+%   ```
+%
+%   @error none: with no trace open it only makes the node; a Parent that is no node(Id, Depth)
+%       fails.
 
 trace_enter(Label, Parent, Node) :-
     trace_enter(Label, [], Parent, Node).
@@ -118,6 +159,13 @@ trace_enter(Label, Move, node(ParentId, ParentDepth), node(Id, Depth)) :-
 %!  trace_fail(+Node) is det.
 %
 %   Node is a dead end.
+%
+%   ```
+%   ?- trace_root(Root), trace_fail(Root).
+%   Root = node(0, 0).
+%   ```
+%
+%   @error none: a Node that is no node(Id, Depth) fails.
 
 trace_fail(node(Id, Depth)) :-
     (   tracing(_, _)
@@ -128,6 +176,13 @@ trace_fail(node(Id, Depth)) :-
 %!  trace_solution(+Node) is det.
 %
 %   Node completes an answer.
+%
+%   ```
+%   ?- trace_root(Root), trace_solution(Root).
+%   Root = node(0, 0).
+%   ```
+%
+%   @error none: a Node that is no node(Id, Depth) fails.
 
 trace_solution(node(Id, Depth)) :-
     (   tracing(_, _)

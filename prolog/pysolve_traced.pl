@@ -74,9 +74,10 @@ fill([cell(V, Row, Column, Box, At)|Entries], Values) :-
 %   type_error(predicate_indicator, Spec) for an element that is not Name/Arity.
 %   @error permission_error(declare, traceable, Specs) outside the loading of a module's file.
 %
-%   ==
+%   ```
 %   ?- traceable([walk/6]).   % a directive in the file of the module that defines walk/6
-%   ==
+%   true.
+%   ```
 
 traceable(Specs) :-
     must_be(list, Specs),
@@ -90,13 +91,14 @@ declare(Module, Spec) :-
     (   Spec = Name/Arity, atom(Name), integer(Arity)
     ->  (   searched(Module, Name, Arity)
         ->  true
-        ;   assertz(searched(Module, Name, Arity)),
-            atom_concat(traced_, Name, TracedName),
-            TracedArity is Arity + 2,
-            % the two are compiled clause by clause, one after the other
-            discontiguous(Module:Name/Arity),
-            discontiguous(Module:TracedName/TracedArity)
-        )
+        ;   assertz(searched(Module, Name, Arity))
+        ),
+        atom_concat(traced_, Name, TracedName),
+        TracedArity is Arity + 2,
+        % the two are compiled clause by clause, one after the other (declared
+        % again on every load: reloading a file forgets it)
+        discontiguous(Module:Name/Arity),
+        discontiguous(Module:TracedName/TracedArity)
     ;   throw(error(type_error(predicate_indicator, Spec), _))
     ).
 

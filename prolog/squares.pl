@@ -70,6 +70,15 @@ be without a trace, at the same speed.
 %   Grid is a solution of the puzzle of the running with_puzzle/6, found
 %   row by row from the top-left; Strategy is `original` or `rows` (same
 %   solutions, same order). Raises an existence error outside with_puzzle/6.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], solution(original, Grid)).
+%   Grid = [[[1, 0], [2, 0]]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error none else: another Strategy fails.
 
 solution(rows, Grid) :-
     puzzle_rule(_),
@@ -149,6 +158,16 @@ candidate(Up, Left, Unused0, Unused, Piece, Turns, [N, E, S, W]) :-
 %   Strategy traced(S) runs S, recorded while a trace is open (pysolve_trace). Raises a domain
 %   error for another strategy or rotation, an existence error outside
 %   with_puzzle/6.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], findall(G, solve(rows, all, G), Grids)).
+%   Grids = [[[[1, 0], [2, 0]]], [[[2, 2], [1, 2]]]].
+%   ```
+%
+%   @error type_error(callable, Strategy), type_error(atom, Rotation) for arguments of another type.
+%   @error domain_error(squares_strategy, Strategy), domain_error(squares_rotation, Rotation) for
+%       another strategy or rotation.
 
 solve(Strategy, Rotation, Grid) :-
     must_be(callable, Strategy),
@@ -200,6 +219,16 @@ class_member(Grid, Turned) :-
 %   searches row by row from the end of Prefix, `mrv` places Prefix and then
 %   fills the most constrained cell first. Raises a domain error for another
 %   strategy.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  findall(G, prefix_solution(rows, [[1, 0]], G), Grids)).
+%   Grids = [[[[1, 0], [2, 0]]]].
+%   ```
+%
+%   @error type_error(list, Prefix) unless Prefix is a list.
+%   @error domain_error(squares_prefix_strategy, Strategy) for a strategy other than rows or mrv.
 
 prefix_solution(Strategy, Prefix, Grid) :-
     must_be(list, Prefix),
@@ -231,6 +260,15 @@ prefix_solution(Strategy, Prefix, Grid) :-
 %   pieces on those rival corners. The top-left piece must also leave enough
 %   larger pieces able to fill the rival corners (under the eternity rule:
 %   it is the corner piece with the smallest id).
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  findall(G, ( squares:corners_rule(G), solution(original, G) ), Grids)).
+%   Grids = [[[[1, 0], [2, 0]]]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6 (squares_puzzle).
 
 corners_rule(Grid) :-
     grid_size(Rows, Cols),
@@ -299,6 +337,14 @@ larger_than(TopLeft, Piece) :-
 %   in each of its four turns (a piece that looks the same turned still
 %   lies four ways). Here the row-order search answers it; `pysolve check
 %   squares FILE.pl` asks a rule base of one's own the same.
+%
+%   ```
+%   ?- squares(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%              [['R', r], ['M', m], ['A', a], ['V', v]], Grid).
+%   Grid = [[[1, 0], [2, 0]]].
+%   ```
+%
+%   @error as with_puzzle/6 for the puzzle's arguments.
 
 squares(Rule, Rows, Cols, Pieces, Pairs, Grid) :-
     with_puzzle(Rule, Rows, Cols, Pieces, Pairs, [turns(every)], solve(rows, all, Grid)).

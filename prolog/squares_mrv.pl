@@ -52,6 +52,14 @@ squares_puzzle:drop_tables :-
 %   of terms changed by setarg/3, which backtracking undoes. A cell with
 %   no candidate ends the branch. Raises an existence error outside
 %   with_puzzle/6.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], squares_mrv:mrv_solution(Grid)).
+%   Grid = [[[1, 0], [2, 0]]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6 (squares_puzzle).
 
 mrv_solution(Grid) :-
     mrv_solution([], Grid).
@@ -61,6 +69,16 @@ mrv_solution(Grid) :-
 %   As mrv_solution/1, the first cells of
 %   Grid (row-major, [Piece, Turns] each, a variable for a free cell) placed
 %   as Prefix before the search.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  squares_mrv:mrv_solution([_, [2, 0]], Grid)).
+%   Grid = [[[1, 0], [2, 0]]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error type_error(list, Prefix) unless Prefix is a list.
 mrv_solution(Prefix, Grid) :-
     puzzle_rule(_),
     mrv_index,

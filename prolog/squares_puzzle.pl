@@ -73,12 +73,30 @@ and how a search that records itself says a placement (pysolve_trace).
 %   pieces at turn 0 and its complementary labels (both ways). The searches
 %   read them only inside with_puzzle/6, once puzzle_rule/1 has said that a
 %   puzzle is running.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  ( squares_puzzle:rule(Rule), squares_puzzle:grid_size(Rows, Cols) )).
+%   Rule = insect,
+%   Rows = 1,
+%   Cols = 2.
+%   ```
+%
+%   @error none: outside with_puzzle/6 they simply fail.
 
 %!  drop_tables is nondet.
 %
 %   Hook: each search module that keeps tables made from the puzzle's facts
 %   adds a clause that retracts them; run when another puzzle replaces the
 %   loaded one.
+%
+%   ```
+%   ?- forall(squares_puzzle:drop_tables, true).
+%   true.
+%   ```
+%
+%   @error none: a hook, its clauses retract.
 
 :- multifile drop_tables/0.
 :- dynamic drop_tables/0.
@@ -97,6 +115,18 @@ and how a search that records itself says a placement (pysolve_trace).
 %   sizes that are not positive integers, and a permission error when
 %   called inside another with_puzzle/6 (one puzzle at a time). Each
 %   piece lies only in its distinct turns (see the counting convention).
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  aggregate_all(count, solve(original, all, _), Count)).
+%   Count = 2.
+%   ```
+%
+%   @error domain_error(squares_rule, Rule) for another rule; type_error(positive_integer, Rows) (or
+%       Cols) for a size that is no positive integer.
+%   @error type_error(list, Pieces) (or Pairs) unless a list; permission_error(nest, with_puzzle,
+%       Rule) inside another with_puzzle/6.
 
 with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Goal) :-
     with_puzzle(Rule, Rows, Cols, Pieces, Pairs, [], Goal).
@@ -107,6 +137,17 @@ with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Goal) :-
 %   piece that looks the same turned is tried once per distinct look) or
 %   turns(every) (every piece in all four turns). Raises a domain error
 %   for another option.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], [turns(every)],
+%                  aggregate_all(count, solve(original, all, _), Count)).
+%   Count = 2.
+%   ```
+%
+%   @error domain_error(squares_option, Option) for another option; type_error(list, Options) unless
+%       a list.
+%   @error as with_puzzle/6 for the other arguments.
 
 with_puzzle(Rule, Rows, Cols, Pieces, Pairs, Options, Goal) :-
     must_be(list, Options),
@@ -173,6 +214,15 @@ piece_period(distinct, Edges, Period) :-
 %!  piece_turn(+Id, -Turns) is nondet.
 %
 %   The turns of piece Id that count (0 .. Period-1).
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  findall(T, squares_puzzle:piece_turn(1, T), Turns)).
+%   Turns = [0, 1, 2, 3].
+%   ```
+%
+%   @error none: an unknown Id fails.
 piece_turn(Id, Turns) :-
     period(Id, Period),
     Last is Period - 1,
@@ -192,6 +242,14 @@ unload_puzzle :-
 %   Piece Id of the puzzle of the running with_puzzle/6 shows Edges =
 %   [N, E, S, W] at turn 0. Outside with_puzzle/6 there is no puzzle:
 %   raises an existence error saying so.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], findall(Id-E, piece(Id, E), Pieces)).
+%   Pieces = [1-[a, 'R', m, v], 2-[v, m, a, r]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6.
 
 piece(Id, Edges) :-
     puzzle_rule(_),
@@ -201,6 +259,14 @@ piece(Id, Edges) :-
 %
 %   The rule of the running with_puzzle/6, else an
 %   existence error (there is no puzzle between two goals).
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], squares_puzzle:puzzle_rule(Rule)).
+%   Rule = insect.
+%   ```
+%
+%   @error existence_error(squares_puzzle, with_puzzle/6) outside with_puzzle/6.
 puzzle_rule(Rule) :-
     (   running,
         rule(Chosen)
@@ -220,6 +286,13 @@ prolog:error_message(squares_no_puzzle) -->
 %
 %   Turned is the edge list [N, E, S, W] after Turns quarter turns
 %   clockwise; one turn gives [W, N, E, S].
+%
+%   ```
+%   ?- rotated(1, [n, e, s, w], Turned).
+%   Turned = [w, n, e, s].
+%   ```
+%
+%   @error type_error(integer, Turns) unless Turns is an integer (the arithmetic's).
 
 rotated(0, Edges, Edges).
 rotated(Turns, [N, E, S, W], Turned) :-
@@ -233,6 +306,14 @@ rotated(Turns, [N, E, S, W], Turned) :-
 %   the running with_puzzle/6: its complement (insect) or the same colour,
 %   never the frame (eternity). Raises an existence error outside
 %   with_puzzle/6.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], findall(O, matches('R', O), Others)).
+%   Others = [r].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6.
 
 matches(Edge, Other) :-
     puzzle_rule(Rule),
@@ -255,6 +336,15 @@ inner_edge(eternity, Colour) :-
 %!  meets(+Neighbour, ?Edge) is nondet.
 %
 %   Edge fits against Neighbour, `border` or edge(Label).
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  findall(E, squares_puzzle:meets(edge(r), E), Edges)).
+%   Edges = ['R'].
+%   ```
+%
+%   @error none: a Neighbour of another form fails.
 meets(border, Edge) :-
     rule(Rule),
     border_edge(Rule, Edge).
@@ -265,6 +355,15 @@ meets(edge(Label), Edge) :-
 %!  closes(+Kind, +Edge) is semidet.
 %
 %   An East or South edge is on the border (`last`) or inside.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  ( squares_puzzle:closes(last, x) -> Closes = true ; Closes = false )).
+%   Closes = true.
+%   ```
+%
+%   @error none: a Kind of another form fails.
 closes(last, Edge) :-
     rule(Rule),
     border_edge(Rule, Edge).
@@ -281,6 +380,15 @@ closes(inner, Edge) :-
 %   No turn of the whole grid that keeps its shape sorts before Grid, when
 %   grids are compared as lists of Piece * 4 + Turns, row by row. Inside
 %   with_puzzle/6 a turned piece's turns are taken modulo its period.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  ( canonical([[[1, 0], [2, 0]]]) -> Canonical = true ; Canonical = false )).
+%   Canonical = true.
+%   ```
+%
+%   @error existence_error outside with_puzzle/6.
 
 canonical(Grid) :-
     grid_key(Grid, Key),
@@ -293,6 +401,15 @@ canonical(Grid) :-
 %   Turned is another grid of Grid's class: a turn of the whole grid that
 %   keeps its shape (three for a square grid, the half turn otherwise),
 %   each piece's turns modulo its period.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  findall(T, squares_puzzle:grid_turn([[[1, 0], [2, 0]]], T), Turns)).
+%   Turns = [[[[2, 2], [1, 2]]]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6.
 
 grid_turn(Grid, Turned) :-
     puzzle_rotate_grid(Grid, Once),
@@ -332,6 +449,14 @@ cell_key([Piece, Turns], Key) :-
 %
 %   Turned is Grid turned a quarter turn clockwise as a whole: the bottom
 %   row becomes the left column, and every piece turns once more.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], rotate_grid([[[1, 0], [2, 0]]], Turned)).
+%   Turned = [[[1, 1]], [[2, 1]]].
+%   ```
+%
+%   @error existence_error outside with_puzzle/6.
 
 rotate_grid(Grid, Turned) :-
     reverse(Grid, Upwards),
@@ -365,6 +490,13 @@ first_rest([First|Rest], First, Rest).
 %
 %   The positions (0-based) of the corners
 %   the turns of the whole grid bring to the top-left (see corners_rule/1).
+%
+%   ```
+%   ?- squares_puzzle:rival_positions(3, 3, Rivals).
+%   Rivals = [2, 8, 6].
+%   ```
+%
+%   @error none: sizes that are not integers raise the type error of is/2.
 rival_positions(Rows, Cols, Rivals) :-
     Last is Rows * Cols - 1,
     (   Last =:= 0
@@ -380,6 +512,13 @@ rival_positions(Rows, Cols, Rivals) :-
 %
 %   Which sides of the cell lie on the
 %   border, as a list of four booleans (N, E, S, W).
+%
+%   ```
+%   ?- squares_puzzle:cell_kind(4, 3, 3, Kind).
+%   Kind = [false, false, false, false].
+%   ```
+%
+%   @error none: arguments that are not integers raise the type error of is/2.
 cell_kind(Pos, Rows, Cols, [N, E, S, W]) :-
     R is Pos // Cols,
     C is Pos mod Cols,
@@ -398,6 +537,13 @@ truth(Test, Value) :-
 %
 %   A piece showing Edges fits a cell of Kind (see cell_kind/4) under Rule:
 %   a border edge on each border side, an inner edge on each other side.
+%
+%   ```
+%   ?- ( squares_puzzle:kind_fits(insect, 4, [a, b, c, d]) -> Fits = true ; Fits = false ).
+%   Fits = false.
+%   ```
+%
+%   @error none: an unknown Rule or Kind fails.
 
 kind_fits(Rule, Kind, Edges) :-
     maplist(side_fits(Rule), Kind, Edges).
@@ -409,6 +555,13 @@ side_fits(Rule, false, Edge) :-
 %!  label_code(+Labels, +Label, -Code) is det.
 %
 %   Code is the place of Label in Labels (see puzzle_labels/2).
+%
+%   ```
+%   ?- squares_puzzle:label_code([a, b, c], b, Code).
+%   Code = 1.
+%   ```
+%
+%   @error none: a Label missing from Labels fails.
 
 label_code(Labels, Label, Code) :-
     once(nth0(Code, Labels, Label)).
@@ -417,6 +570,13 @@ label_code(Labels, Label, Code) :-
 %
 %   The code of the label
 %   a neighbour must show against Edge (Free + 1: none can).
+%
+%   ```
+%   ?- squares_puzzle:partner_code(eternity, [a, b, c], 0, b, Code).
+%   Code = 1.
+%   ```
+%
+%   @error none: a Label missing from Labels fails.
 partner_code(Rule, Labels, Free, Edge, Code) :-
     (   matches(Rule, Edge, Other)
     ->  label_code(Labels, Other, Code)
@@ -427,6 +587,16 @@ partner_code(Rule, Labels, Free, Edge, Code) :-
 %
 %   The labels on the pieces and in the pairs,
 %   sorted (a label's code is its place), and their number.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  squares_puzzle:puzzle_labels(Labels, Free)).
+%   Labels = ['A', 'M', 'R', 'V', a, m, r, v],
+%   Free = 8.
+%   ```
+%
+%   @error existence_error outside with_puzzle/6.
 puzzle_labels(Labels, Free) :-
     findall(Label, ( tile(_, Edges), member(Label, Edges) ), Labels0),
     findall(Label, complement(Label, _), Paired),
@@ -444,6 +614,16 @@ puzzle_labels(Labels, Free) :-
 %   (row-major from 0), as the trace says it: the label `piece 7 turned 1
 %   at r1c2` and the move `{"row": 1, "col": 2, "piece": 7, "turns": 1}`
 %   (rows and columns from 1).
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]],
+%                  ( trace_root(Root), squares_puzzle:trace_placement(1, 2, 0, Root, Child) )).
+%   Root = node(0, 0),
+%   Child = node(0, 1).
+%   ```
+%
+%   @error none: with no trace open it only makes the node.
 
 trace_placement(Pos, Piece, Turns, Node, Child) :-
     grid_size(_, Cols),

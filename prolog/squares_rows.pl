@@ -49,6 +49,15 @@ squares_puzzle:drop_tables :-
 %   id than the pieces on the rival corners, see corners_rule/1: one grid
 %   of each class of turned grids). Raises an existence error outside
 %   with_puzzle/6.
+%
+%   ```
+%   ?- with_puzzle(insect, 1, 2, [[1, [a, 'R', m, v]], [2, [v, m, a, r]]],
+%                  [['R', r], ['M', m], ['A', a], ['V', v]], squares_rows:indexed_solution(all, Grid)).
+%   Grid = [[[1, 0], [2, 0]]].
+%   ```
+%
+%   @error type_error(oneof([all, canonical]), Which) for another Which.
+%   @error existence_error outside with_puzzle/6 (squares_puzzle).
 
 indexed_solution(Which, Grid) :-
     must_be(oneof([all, canonical]), Which),
@@ -133,6 +142,16 @@ corner_check(rival, Piece, TopLeft) :-
 %   halves write the same codes on their middle line: the count needs the
 %   eternity rule and two rows or more, and raises a domain error otherwise
 %   (an existence error outside with_puzzle/6).
+%
+%   ```
+%   ?- with_puzzle(eternity, 2, 2,
+%                  [[1, [0, 1, 2, 0]], [2, [0, 0, 3, 1]], [3, [2, 4, 0, 0]], [4, [3, 0, 0, 4]]], [],
+%                  halves_count(Count)).
+%   Count = 1.
+%   ```
+%
+%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error domain_error(eternity_rule_on_two_rows, Rule-Rows) for a grid the halves cannot split.
 
 halves_count(Count) :-
     puzzle_rule(Rule),

@@ -55,6 +55,14 @@ compiles to the clauses it would be without a trace, at the same speed.
 %!  box_shape(?Size, ?BoxRows, ?BoxColumns) is nondet.
 %
 %   A Size x Size sudoku has boxes of BoxRows rows by BoxColumns columns.
+%
+%   ```
+%   ?- box_shape(9, BoxRows, BoxColumns).
+%   BoxRows = 3,
+%   BoxColumns = 3.
+%   ```
+%
+%   @error none: a Size with no box shape fails.
 
 box_shape(4, 2, 2).
 box_shape(6, 2, 3).
@@ -67,6 +75,15 @@ box_shape(16, 4, 4).
 %   each a list of units, each unit the list of its cells (the very terms
 %   of Rows, so variables are shared), boxes in reading order. Raises a
 %   domain error unless Rows is a square board of side 4, 6, 9 or 16.
+%
+%   ```
+%   ?- units([[1,2,3,4],[3,4,1,2],[2,1,4,3],[4,3,2,1]], units(_, _, Boxes)), Boxes = [First|_].
+%   Boxes = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]],
+%   First = [1, 2, 3, 4].
+%   ```
+%
+%   @error type_error(list(list), Rows) if Rows is no list of lists.
+%   @error domain_error(sudoku_board, Rows) unless Rows is square of side 4, 6, 9 or 16.
 
 units(Rows, units(Rows, Columns, Boxes)) :-
     must_be(list(list), Rows),
@@ -112,6 +129,16 @@ bands_of(Width, Row, Chunks) :-
 %   every solution on backtracking. Raises a domain error for
 %   another strategy, a board that is not square of side 4, 6, 9 or 16,
 %   or a value outside 0..N.
+%
+%   ```
+%   ?- solution(fast, [[1,0,0,0],[0,0,1,0],[0,1,0,0],[0,0,0,1]], Solved).
+%   Solved = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]].
+%   ```
+%
+%   @error domain_error(sudoku_strategy, Strategy) for another strategy.
+%   @error type_error(list(list(integer)), Rows) if Rows is no board of integers.
+%   @error domain_error(sudoku_board, Rows) or domain_error(sudoku_value, Value) for a board of
+%       another shape or a value outside 0..N.
 
 solution(Strategy, Rows, Solved) :-
     must_be(callable, Strategy),
@@ -133,6 +160,13 @@ solution(Strategy, Rows, Solved) :-
 %   rows of N integers (0 empty). Here the `fast` strategy answers
 %   it; `pysolve check sudoku FILE.pl` asks a rule base of one's own the
 %   same.
+%
+%   ```
+%   ?- aggregate_all(count, sudoku([[1,2,0,0],[0,0,1,2],[0,0,0,0],[0,0,0,0]], _), Count).
+%   Count = 12.
+%   ```
+%
+%   @error as solution/3.
 
 sudoku(Board, Solution) :-
     solution(fast, Board, Solution).
@@ -145,6 +179,14 @@ sudoku(Board, Solution) :-
 %   to Python as one string at about a microsecond each, where lists of
 %   lists of integers cost about a hundred (and a copy of them all on the
 %   stack).
+%
+%   ```
+%   ?- packed_solutions(plain, [[1,2,3,4],[3,4,1,2],[2,1,4,3],[4,3,2,0]], 0, Packed).
+%   Packed = "1234341221434321".
+%   ```
+%
+%   @error type_error(nonneg, Max) for a Max that is not a non-negative integer.
+%   @error as solution/3 for Strategy and Rows.
 
 packed_solutions(Strategy, Rows, Max, Packed) :-
     must_be(nonneg, Max),
@@ -454,6 +496,14 @@ place_hidden(Hidden, Cells, Masks, UnitsOf, Singles0, Singles, Changed0, Changed
 %   than once in one unit of the board Rows (Kind `row`, `column` or `box`,
 %   Index 1-based, boxes in reading order): rows first, then columns, then
 %   boxes, each by index, then by value. [] when no unit repeats a value.
+%
+%   ```
+%   ?- broken_units([[1,1,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]], Broken).
+%   Broken = [[row, 1, 1], [box, 1, 1]].
+%   ```
+%
+%   @error type_error(list(list(integer)), Rows) if Rows is no board of integers.
+%   @error domain_error(sudoku_board, Rows) for a board of another shape.
 
 broken_units(Rows, Broken) :-
     must_be(list(list(integer)), Rows),

@@ -84,6 +84,16 @@ The classic instance, counted:
 %   thread-local facts; they are removed when Goal is done, fails, is cut
 %   or raises. Raises a type error for sizes that are not positive
 %   integers or a piece that is not `[Name, Width, Height]`.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, count_tilings(cell, [a, b], [], Count)).
+%   Count = 2.
+%   ```
+%
+%   @error type_error(positive_integer, Width) (or Height) for a size that is not a positive
+%       integer.
+%   @error domain_error(tangram_piece, Piece) for a piece that is not [Name, Width, Height];
+%       type_error(boolean, Rotations) unless Rotations is true or false.
 
 with_instance(Width, Height, Pieces, Rotations, Goal) :-
     must_be(positive_integer, Width),
@@ -152,6 +162,14 @@ chosen(Name/Arity) :-
 %   The board of the instance of the running with_instance/5 is Width x
 %   Height cells. Outside with_instance/5 there is no instance: raises an
 %   existence error.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, board(Width, Height)).
+%   Width = 3,
+%   Height = 2.
+%   ```
+%
+%   @error existence_error(tangram_instance, board/2) outside with_instance/5.
 
 board(Width, Height) :-
     chosen(board/2),
@@ -162,6 +180,13 @@ board(Width, Height) :-
 %   The pieces of the instance of the running with_instance/5 in search
 %   order, with the size as given (before any rotation). Raises an
 %   existence error outside with_instance/5.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, findall(N, piece(N, _, _), Names)).
+%   Names = [a, b].
+%   ```
+%
+%   @error existence_error(tangram_instance, piece/3) outside with_instance/5.
 
 piece(Name, Width, Height) :-
     chosen(piece/3),
@@ -172,6 +197,13 @@ piece(Name, Width, Height) :-
 %   Piece may lie Width x Height: as given, then turned when rotations are
 %   on and the piece is not a square. Raises an existence error outside
 %   with_instance/5.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 1], [b, 1, 2]], true, findall(W-H, orientation(a, W, H), Shapes)).
+%   Shapes = [2-1, 1-2].
+%   ```
+%
+%   @error existence_error(tangram_instance, orientation/3) outside with_instance/5.
 
 orientation(Piece, Width, Height) :-
     chosen(orientation/3),
@@ -187,6 +219,13 @@ turned(Piece, Width, Height) :-
 %
 %   Cells are the `[X, Y]` cells a placement `[Piece, X0, Y0, W, H]`
 %   covers, in board order.
+%
+%   ```
+%   ?- placement_cells([a, 1, 0, 2, 1], Cells).
+%   Cells = [[1, 0], [2, 0]].
+%   ```
+%
+%   @error type_error(list, Placement) unless Placement is [Piece, X, Y, W, H].
 
 placement_cells([_, X0, Y0, W, H], Cells) :-
     findall([X, Y],
@@ -197,6 +236,13 @@ placement_cells([_, X0, Y0, W, H], Cells) :-
 %!  free_cells(+Placements, -Free) is det.
 %
 %   Free is the mask of the cells no placement covers.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, free_cells([[b, 0, 0, 1, 2]], Free)).
+%   Free = 60.
+%   ```
+%
+%   @error type_error(list, Placements) if Placements is not a list.
 
 free_cells(Placements, Free) :-
     must_be(list, Placements),
@@ -214,6 +260,15 @@ remove_placement(BoardH, [_, X, Y, W, H], Free0, Free) :-
 %   (mask Free), in board order: the bottom-left cell x-major, then the
 %   orientation. Raises an existence error for a piece the instance does
 %   not have.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false,
+%                    ( free_cells([], Free), options(b, Free, Options) )).
+%   Free = 63,
+%   Options = [[0, 0, 1, 2], [1, 0, 1, 2], [2, 0, 1, 2]].
+%   ```
+%
+%   @error type_error(integer, Free), type_error(atom, Piece) for arguments of another type.
 
 options(Piece, Free, Options) :-
     known_piece(Piece),
@@ -236,6 +291,15 @@ option([Piece, X, Y, W, H], Free, Mask) :-
 %
 %   Placement `[Piece, X, Y, W, H]` fits on Free0 (one option, in board
 %   order on backtracking) and leaves the free cells Free.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false,
+%                    ( free_cells([], Free0), findall(P, place([a|P], Free0, _), Places) )).
+%   Free0 = 63,
+%   Places = [[0, 0, 2, 2], [1, 0, 2, 2]].
+%   ```
+%
+%   @error type_error(integer, Free0) unless Free0 is an integer.
 
 place(Placement, Free0, Free) :-
     must_be(integer, Free0),
@@ -266,6 +330,14 @@ place_all([Piece|Pieces], Free0, [[Piece|Where]|Placements]) :-
 %
 %   Tiling lists the placements in piece order. Raises a domain error for
 %   another strategy.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, tiling(dfs, [a, b], [], Tiling)).
+%   Tiling = [[a, 0, 0, 2, 2], [b, 2, 0, 1, 2]].
+%   ```
+%
+%   @error domain_error(tangram_strategy, Strategy) for another strategy.
+%   @error type_error(list(atom), Order) unless Order is a list of piece names.
 
 tiling(Strategy, Order, Placed, Tiling) :-
     search_start(Strategy, Order, Placed, Free),
@@ -327,6 +399,13 @@ in_piece_order(Placed, New, Tiling) :-
 %!  all_tilings(+Strategy, +Order, +Placed, -Tilings) is det.
 %
 %   Tilings is every tiling/4 answer, in search order.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, all_tilings(cell, [a, b], [], Tilings)).
+%   Tilings = [[[a, 0, 0, 2, 2], [b, 2, 0, 1, 2]], [[a, 1, 0, 2, 2], [b, 0, 0, 1, 2]]].
+%   ```
+%
+%   @error as tiling/4.
 
 all_tilings(Strategy, Order, Placed, Tilings) :-
     findall(Tiling, tiling(Strategy, Order, Placed, Tiling), Tilings).
@@ -334,6 +413,13 @@ all_tilings(Strategy, Order, Placed, Tilings) :-
 %!  count_tilings(+Strategy, +Order, +Placed, -Count) is det.
 %
 %   Count is the number of tiling/4 answers (counted without building them).
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, count_tilings(dfs, [a, b], [], Count)).
+%   Count = 2.
+%   ```
+%
+%   @error as tiling/4.
 
 count_tilings(Strategy, Order, Placed, Count) :-
     search_start(Strategy, Order, Placed, Free),
@@ -357,6 +443,14 @@ count_tilings(Strategy, Order, Placed, Count) :-
 %   older half is dropped (and counted again where it is needed). Stats is
 %   `[Memo, Cleared]`: the entries it holds at the end, the times the older
 %   half was dropped.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, memo_count(columns, [a, b], [], Count, _)).
+%   Count = 2.
+%   ```
+%
+%   @error type_error(oneof([columns, rows]), Scan) for another Scan.
+%   @error type_error(list(atom), Order) unless Order is a list of piece names.
 
 memo_count(Scan, Order, Placed, Count, Stats) :-
     must_be(oneof([columns, rows]), Scan),
@@ -615,6 +709,13 @@ add_shape(Widths0-Heights0, [W, H], Ws0-Hs0, Ws-Hs) :-
 %   `dfs` steps of tiling/4: a FIFO queue of partial placements, each expanded
 %   by the next piece of Order at each of its options in board order.
 %   Fails when Placed cannot be completed.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, bfs_tiling([a, b], [], Tiling)).
+%   Tiling = [[a, 0, 0, 2, 2], [b, 2, 0, 1, 2]].
+%   ```
+%
+%   @error type_error(list(atom), Order) unless Order is a list of piece names.
 
 bfs_tiling(Order, Placed, Tiling) :-
     must_be(list(atom), Order),
@@ -659,6 +760,14 @@ taken(true, Reversed, Parent, Node) :-
 %
 %   Options of Piece (as options/3) on the cells the placements Placed
 %   leave free.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, piece_options(b, [[a, 0, 0, 2, 2]], Options)).
+%   Options = [[2, 0, 1, 2]].
+%   ```
+%
+%   @error type_error(list, Placed) if Placed is not a list; type_error(atom, Piece) if Piece is no
+%       name.
 
 piece_options(Piece, Placed, Options) :-
     free_cells(Placed, Free),
@@ -673,6 +782,13 @@ piece_options(Piece, Placed, Options) :-
 %   Y, W, H]` per piece (bottom-left cell, the size it lies with). Here
 %   the `cell` search answers it; `pysolve check tangram FILE.pl` asks a
 %   rule base of one's own the same.
+%
+%   ```
+%   ?- tangram(3, 2, [[a, 2, 2], [b, 1, 2]], false, Tiling).
+%   Tiling = [[a, 0, 0, 2, 2], [b, 2, 0, 1, 2]].
+%   ```
+%
+%   @error as with_instance/5.
 
 tangram(Width, Height, Pieces, Rotations, Tiling) :-
     maplist([[Name | _], Name]>>true, Pieces, Order),
@@ -683,6 +799,13 @@ tangram(Width, Height, Pieces, Rotations, Tiling) :-
 %   Problems lists what keeps Placements from being a tiling, in piece
 %   order: `[out_of_board, P]`, `[overlap, P, Q, SharedCells]` and
 %   `[missing, P]`; `[]` when Placements are a tiling.
+%
+%   ```
+%   ?- with_instance(3, 2, [[a, 2, 2], [b, 1, 2]], false, tiling_problems([[a, 0, 0, 2, 2]], Problems)).
+%   Problems = [[missing, b]].
+%   ```
+%
+%   @error type_error(list, Placements) if Placements is not a list.
 
 tiling_problems(Placements, Problems) :-
     must_be(list, Placements),
