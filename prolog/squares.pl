@@ -77,7 +77,7 @@ be without a trace, at the same speed.
 %   Grid = [[[1, 0], [2, 0]]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6 (squares_puzzle).
 %   @error none else: another Strategy fails.
 
 solution(rows, Grid) :-
@@ -268,7 +268,7 @@ prefix_solution(Strategy, Prefix, Grid) :-
 %   Grids = [[[[1, 0], [2, 0]]]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6 (squares_puzzle).
 
 corners_rule(Grid) :-
     grid_size(Rows, Cols),

@@ -59,7 +59,7 @@ squares_puzzle:drop_tables :-
 %   Grid = [[[1, 0], [2, 0]]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6 (squares_puzzle).
 
 mrv_solution(Grid) :-
     mrv_solution([], Grid).
@@ -77,7 +77,7 @@ mrv_solution(Grid) :-
 %   Grid = [[[1, 0], [2, 0]]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6 (squares_puzzle).
 %   @error type_error(list, Prefix) unless Prefix is a list.
 mrv_solution(Prefix, Grid) :-
     puzzle_rule(_),

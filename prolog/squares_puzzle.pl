@@ -249,7 +249,7 @@ unload_puzzle :-
 %   Pieces = [1-[a, 'R', m, v], 2-[v, m, a, r]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 
 piece(Id, Edges) :-
     puzzle_rule(_),
@@ -266,7 +266,7 @@ piece(Id, Edges) :-
 %   Rule = insect.
 %   ```
 %
-%   @error existence_error(squares_puzzle, with_puzzle/6) outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 puzzle_rule(Rule) :-
     (   running,
         rule(Chosen)
@@ -313,7 +313,7 @@ rotated(Turns, [N, E, S, W], Turned) :-
 %   Others = [r].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 
 matches(Edge, Other) :-
     puzzle_rule(Rule),
@@ -388,7 +388,7 @@ closes(inner, Edge) :-
 %   Canonical = true.
 %   ```
 %
-%   @error existence_error outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 
 canonical(Grid) :-
     grid_key(Grid, Key),
@@ -409,7 +409,7 @@ canonical(Grid) :-
 %   Turns = [[[[2, 2], [1, 2]]]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 
 grid_turn(Grid, Turned) :-
     puzzle_rotate_grid(Grid, Once),
@@ -456,7 +456,7 @@ cell_key([Piece, Turns], Key) :-
 %   Turned = [[[1, 1]], [[2, 1]]].
 %   ```
 %
-%   @error existence_error outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 
 rotate_grid(Grid, Turned) :-
     reverse(Grid, Upwards),
@@ -596,7 +596,7 @@ partner_code(Rule, Labels, Free, Edge, Code) :-
 %   Free = 8.
 %   ```
 %
-%   @error existence_error outside with_puzzle/6.
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6.
 puzzle_labels(Labels, Free) :-
     findall(Label, ( tile(_, Edges), member(Label, Edges) ), Labels0),
     findall(Label, complement(Label, _), Paired),

@@ -57,7 +57,7 @@ squares_puzzle:drop_tables :-
 %   ```
 %
 %   @error type_error(oneof([all, canonical]), Which) for another Which.
-%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6 (squares_puzzle).
 
 indexed_solution(Which, Grid) :-
     must_be(oneof([all, canonical]), Which),
@@ -150,7 +150,7 @@ corner_check(rival, Piece, TopLeft) :-
 %   Count = 1.
 %   ```
 %
-%   @error existence_error outside with_puzzle/6 (squares_puzzle).
+%   @error error(squares_no_puzzle, _) outside with_puzzle/6 (squares_puzzle).
 %   @error domain_error(eternity_rule_on_two_rows, Rule-Rows) for a grid the halves cannot split.
 
 halves_count(Count) :-
