@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve()
 
@@ -143,18 +142,16 @@ def main() -> None:
     for _ in range(args.repeat):
         runs["a"].append(run(args.a))
         runs["b"].append(run(args.b))
-    report: dict[str, Any] = {}
-    print(f"{'question':34} {'A s':>8} {'B s':>8} {'B/A':>6} {'A inferences':>14} {'B inferences':>14}")
+    print(f"{'question':34} {'A ms':>9} {'B ms':>9} {'B/A':>6} {'A inferences':>14} {'B inferences':>14}")
     totals = [0.0, 0.0]
     for label in runs["a"][0]:
         best = [min(r[label][0] for r in runs[side]) for side in ("a", "b")]
         inferences = [sorted({r[label][1] for r in runs[side]}) for side in ("a", "b")]
         totals[0] += best[0]
         totals[1] += best[1]
-        report[label] = {"a": best[0], "b": best[1], "inferences_a": inferences[0], "inferences_b": inferences[1]}
-        print(f"{label:34} {best[0]:8.3f} {best[1]:8.3f} {best[1] / best[0]:6.3f} "
+        print(f"{label:34} {best[0] * 1000:9.3f} {best[1] * 1000:9.3f} {best[1] / best[0]:6.3f} "
               f"{','.join(map(str, inferences[0])):>14} {','.join(map(str, inferences[1])):>14}")
-    print(f"{'total':34} {totals[0]:8.3f} {totals[1]:8.3f} {totals[1] / totals[0]:6.3f}")
+    print(f"{'total':34} {totals[0] * 1000:9.3f} {totals[1] * 1000:9.3f} {totals[1] / totals[0]:6.3f}")
 
 
 if __name__ == "__main__":
