@@ -4,11 +4,12 @@
 
 /** <module> A search written once, compiled twice: as it is and recorded
 
-A search that pysolve can trace (pysolve_trace) used to be written twice:
-its clauses, and a copy of them that threads a node of the search tree and
-writes the events. Here the search is written once, the places where it
-makes a choice, meets a dead end or finds an answer marked in its body, and
-this module compiles each of its clauses twice (term expansion):
+A search that pysolve can trace (pysolve_trace) runs in two forms: its
+plain clauses, and a variant that threads a node of the search tree
+through them and writes the events, which by hand is a copy of the first
+to keep in step with it. Here the search is written once, the places where
+it makes a choice, meets a dead end or finds an answer marked in its body,
+and this module compiles each of its clauses twice (term expansion):
 
   - the search itself, Name/Arity, with every mark taken out: the very
     clauses one would write without a trace, so the search runs as fast
@@ -68,14 +69,16 @@ fill([cell(V, Row, Column, Box, At)|Entries], Values) :-
 %   The predicates Specs (a list of Name/Arity) of the module being loaded
 %   are searches written once: each clause of theirs that follows is
 %   compiled as it is and as its recorded variant (see the module's
-%   header). A directive, given before the clauses.
+%   header). A directive, given before the clauses: sudoku.pl's
+%   `:- traceable([fill/2, propagating_search/4]).` makes fill/2 and
+%   traced_fill/4, propagating_search/4 and traced_propagating_search/6.
 %
 %   @error type_error(list, Specs) if Specs is not a list; a
 %   type_error(predicate_indicator, Spec) for an element that is not Name/Arity.
 %   @error permission_error(declare, traceable, Specs) outside the loading of a module's file.
 %
 %   ```
-%   ?- traceable([walk/6]).   % a directive in the file of the module that defines walk/6
+%   ?- use_module(sudoku), current_predicate(sudoku:traced_fill/4).
 %   true.
 %   ```
 
