@@ -45,7 +45,7 @@ test(searches_give_the_same_set, [true(Dfs == Cell)]) :-
 test(bfs_finds_a_tiling_dfs_finds, [true(memberchk(Tiling, All))]) :-
     small(( bfs_tiling([a, b], [], Tiling), all_tilings(dfs, [a, b], [], All) )).
 
-test(placed_pieces_kept, Tiling == [[a,1,0,2,2],[b,0,0,1,2]]) :-
+test(placed_pieces_kept, [nondet, Tiling == [[a,1,0,2,2],[b,0,0,1,2]]]) :-
     small(tiling(cell, [a], [[b, 0, 0, 1, 2]], Tiling)).
 
 test(problems_of_a_partial_tiling, Problems == [[missing, b]]) :-
