@@ -135,7 +135,7 @@ def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
     chosen = get_puzzle(puzzle)
     asked, outputs = _ask(chosen, args, options, question)
     if backend is not None and not isinstance(backend, str):
-        if trace is not None:
+        if isinstance(trace, (str, os.PathLike)):
             raise InputError("trace=: only pysolve's own back ends record their searches")
         answer = _answer(chosen, asked, backend_name(backend), backend)
     else:

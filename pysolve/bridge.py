@@ -439,7 +439,7 @@ def _recording(prolog: Any, trace: Trace | None) -> Iterator[None]:
     """While the block runs, the Prolog searches it asks record their events (pysolve_trace's predicates) in
     a file of their own, added to `trace` at the end, whatever ended the block. Nothing when `trace` is
     None. Called with the lock held."""
-    if trace is None:
+    if not isinstance(trace, Trace):
         yield
         return
     load("pysolve_trace")

@@ -194,7 +194,7 @@ class Dispatch:
             offered = ", ".join(self.backends_for(question))
             raise UnknownName(f"back end {backend!r} does not answer this {self.name} question; "
                               f"use one of: {offered}")
-        if trace is not None:
+        if isinstance(trace, (str, os.PathLike)):  # a file to record the search in
             return self.traced(question, backend, solver, trace)
         backends.require(backend)
         return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
@@ -217,8 +217,8 @@ class Dispatch:
         """`solve` with `backend`'s search recorded in `path`; InputError when that search records nothing."""
         path = files.check_output(path, "--trace")
         if not self.can_trace(question, backend):
-            traced = [name for name in self.backends_for(question) if self.can_trace(question, name)]
-            offered = f"back ends that record it: {', '.join(traced)}" if traced else "no back end records it"
+            recording = [name for name in self.backends_for(question) if self.can_trace(question, name)]
+            offered = f"back ends that record it: {', '.join(recording)}" if recording else "no back end records it"
             raise InputError(f"--trace: the {backend} search of this {self.name} question records no trace; "
                              f"{offered}")
         backends.require(backend)

@@ -23,7 +23,7 @@ from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
-from pysolve.trace import Trace
+from pysolve.trace import Describe, Trace, recorder
 
 __all__ = ["Budget", "Cons", "Struct", "collect", "conj", "dead_ends", "disj", "disj_over", "entered", "eq",
            "fail", "given", "holds", "iterate", "lazy", "project", "reify", "require", "run", "solved", "unify",
@@ -260,7 +260,7 @@ def holds(goal: Goal) -> bool:
 
 def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str, dict[str, Any]]],
             goal: Goal) -> Goal:
-    """`goal`, recorded in `trace` as a node of a depth-first search (no trace: `goal` itself).
+    """`goal`, recorded in `trace` as a node of a depth-first search (no trace: `goal` itself, which costs nothing).
 
     When it runs, the node is entered below the node whose goal runs it,
     labelled by `describe` of the value `term` has then (a label and a move);
@@ -269,9 +269,12 @@ def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str,
     answers: the events Prolog's trace_enter/4 writes on backtracking. A
     search stopped after an answer leaves the nodes above it as they are.
     """
-    if trace is None:
-        return goal
-    below = dead_ends(trace, goal)
+    return recorder(trace).wrap(recorded_entry, goal, term, describe)
+
+
+def recorded_entry(trace: Trace, goal: Goal, term: Any, describe: Describe) -> Goal:
+    """`entered`'s goal when there is a trace."""
+    below = recorded_dead_ends(trace, goal)
 
     def entered_goal(state: State) -> Iterator[State]:
         label, move = describe(reify(term, state))
@@ -283,9 +286,13 @@ def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str,
 
 
 def dead_ends(trace: Trace | None, goal: Goal) -> Goal:
-    """`goal`; when it gives no answer and enters no node, the node on top of `trace`'s stack is a dead end."""
-    if trace is None:
-        return goal
+    """`goal`; when it gives no answer and enters no node, the node on top of `trace`'s stack is a dead end (no
+    trace: `goal` itself)."""
+    return recorder(trace).wrap(recorded_dead_ends, goal)
+
+
+def recorded_dead_ends(trace: Trace, goal: Goal) -> Goal:
+    """`dead_ends`' goal when there is a trace."""
 
     def dead_ends_goal(state: State) -> Iterator[State]:
         nodes, answered = trace.nodes, False
@@ -300,10 +307,10 @@ def dead_ends(trace: Trace | None, goal: Goal) -> Goal:
 
 def solved(trace: Trace | None) -> Goal:
     """Succeed once; the node on top of `trace`'s stack (when there is a trace) completes an answer."""
+    recorded = recorder(trace)
 
     def solved_goal(state: State) -> Iterator[State]:
-        if trace is not None:
-            trace.solution()
+        recorded.solution()
         yield state
 
     return solved_goal

@@ -113,15 +113,15 @@ def read(paths: Sequence[str | Path], keep: int = KEPT) -> list[dict[str, Any]]:
     return together([condensed(read_trace(path), Path(path).name, keep) for path in paths])
 
 
-def left_out(trace: dict[str, Any]) -> str:
-    """What a replay leaves out of a trace, in words ("" when nothing)."""
+def left_out(replayed: dict[str, Any]) -> str:
+    """What a replay leaves out of a trace (`condensed`), in words ("" when nothing)."""
     parts = []
-    if trace["kept"] < trace["written"]:
-        parts.append(f"replays its first {trace['kept']:,} of the {trace['written']:,} events in the file")
-    if trace["written"] < trace["searched"]:
-        parts.append(f"the search made {trace['searched']:,} events and the file holds the first "
-                     f"{trace['written']:,}")
-    return f"{trace['name']}: " + "; ".join(parts) if parts else ""
+    if replayed["kept"] < replayed["written"]:
+        parts.append(f"replays its first {replayed['kept']:,} of the {replayed['written']:,} events in the file")
+    if replayed["written"] < replayed["searched"]:
+        parts.append(f"the search made {replayed['searched']:,} events and the file holds the first "
+                     f"{replayed['written']:,}")
+    return f"{replayed['name']}: " + "; ".join(parts) if parts else ""
 
 
 def export_html(traces: Sequence[dict[str, Any]], title: str = "") -> str:

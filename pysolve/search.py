@@ -21,7 +21,8 @@ to; `mirrored_shortest_path` takes each state it expands, then the state
 where the search meets its mirror image, then the half of the path read in
 the mirror, one node a state below it, the goal last; `shortest_path` (A*)
 takes each board it pops that is no stale entry. `describe` gives a state's
-label and `move`.
+label and `move`. An unrecorded search reports to NOT_RECORDED (pysolve.trace),
+and a tree search chooses its plain problem once, so it pays nothing per state.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from pysolve.budget import Budget
-from pysolve.trace import Trace
+from pysolve.trace import Trace, recorder
 
 State = TypeVar("State")
 Board = TypeVar("Board", bound=Hashable)
@@ -43,12 +44,6 @@ FLAVOURS = ("hs", "py")
 DEFAULT_MAX_EXPANSIONS = 2_000_000
 
 Describe = Callable[[Any], tuple[str, dict[str, Any]]]  # a state's label and move in a trace
-
-
-def enter(trace: Trace, describe: Describe, state: object, parent: int) -> int:
-    """Record `state` as a node below `parent`; its id."""
-    label, move = describe(state)
-    return trace.enter(label, parent, move)
 
 
 def labelled(state: object) -> tuple[str, dict[str, Any]]:
@@ -151,11 +146,22 @@ def tree_search(strategy: str, problem: Problem[State], flavour: str, budget: Bu
                 describe: Describe) -> Result[State]:
     """The tree strategy named `strategy` on `problem`, recorded in `budget.trace` when there is one (`describe`
     labels a state)."""
-    search = TREE_STRATEGIES[strategy]
-    if budget.trace is None:
-        return search(problem, flavour, budget)
-    recorded = search(Recorded(problem, budget.trace, describe), flavour, budget)
-    return Result(recorded.goal.state if recorded.goal is not None else None, recorded.expanded)
+    plain: TreeSearch = TREE_STRATEGIES[strategy]
+    search = recorder(budget.trace).wrap(recorded_search, plain, describe)
+    return search(problem, flavour, budget)
+
+
+TreeSearch = Callable[[Problem[Any], str, Budget | None], Result[Any]]
+
+
+def recorded_search(trace: Trace, search: TreeSearch, describe: Describe) -> TreeSearch:
+    """`search` on its problem as Recorded in `trace`, its result the problem's own goal state again."""
+
+    def recorded(problem: Problem[Any], flavour: str, budget: Budget | None) -> Result[Any]:
+        found = search(Recorded(problem, trace, describe), flavour, budget)
+        return Result(found.goal.state if found.goal is not None else None, found.expanded)
+
+    return recorded
 
 
 @dataclass(eq=False, slots=True)
@@ -185,7 +191,7 @@ class Recorded(Generic[State]):
         return Taken(self.problem.initial(), 0, 0)
 
     def is_goal(self, taken: Taken[State]) -> bool:
-        taken.node = enter(self.trace, self.describe, taken.state, taken.parent)
+        taken.node = self.trace.enter_as(taken.parent, self.describe, taken.state)
         if self.problem.is_goal(taken.state):
             self.trace.solution(taken.node)
             return True
@@ -239,18 +245,16 @@ def shortest_path(
     budget, start, tie = expansions(budget), problem.initial(), itertools.count()
     best_cost = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
-    trace = budget.trace
+    trace = recorder(budget.trace)
     nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board taken (None: the root)
     frontier = [(estimate(start), next(tie), 0, start)]
     while frontier:
         _, _, cost, board = heapq.heappop(frontier)
         if cost > best_cost[board]:
             continue  # a stale entry: a cheaper way here was found later
-        if trace is not None:
-            nodes[board] = enter(trace, describe, board, nodes[parent[board]])
+        nodes[board] = trace.enter_as(nodes[parent[board]], describe, board)
         if problem.is_goal(board):
-            if trace is not None:
-                trace.solution(nodes[board])
+            trace.solution(nodes[board])
             return Result(trace_back(parent, board), budget.spent)
         budget.spend()
         before = len(frontier)
@@ -258,7 +262,7 @@ def shortest_path(
             if cost + 1 < best_cost.get(child, cost + 2):
                 best_cost[child], parent[child] = cost + 1, board
                 heapq.heappush(frontier, (cost + 1 + estimate(child), next(tie), cost + 1, child))
-        if trace is not None and len(frontier) == before:
+        if len(frontier) == before:
             trace.fail(nodes[board])
     return Result(None, budget.spent)
 
@@ -282,30 +286,28 @@ def mirrored_shortest_path(
     budget, start = expansions(budget), problem.initial()
     depth: dict[Board, int] = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
-    trace = budget.trace
+    trace = recorder(budget.trace)
     nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board expanded (None: the root)
     layer = [start]
     while layer:
         meeting = closest_meeting(layer, depth, mirror)
         if meeting is not None:
             half_back = [mirror(board) for board in trace_back(parent, mirror(meeting))][-2::-1]
-            if trace is not None:
-                node = nodes[parent[meeting]]
-                for board in [meeting, *half_back]:
-                    node = enter(trace, describe, board, node)
-                trace.solution(node)
+            node = nodes[parent[meeting]]
+            for board in [meeting, *half_back]:
+                node = trace.enter_as(node, describe, board)
+            trace.solution(node)
             return Result(trace_back(parent, meeting) + half_back, budget.spent)
         next_layer: list[Board] = []
         for board in layer:
             budget.spend()
-            if trace is not None:
-                nodes[board] = enter(trace, describe, board, nodes[parent[board]])
+            nodes[board] = trace.enter_as(nodes[parent[board]], describe, board)
             before = len(next_layer)
             for child in problem.successors(board):
                 if child not in depth:
                     depth[child], parent[child] = depth[board] + 1, board
                     next_layer.append(child)
-            if trace is not None and len(next_layer) == before:
+            if len(next_layer) == before:
                 trace.fail(nodes[board])
         layer = next_layer
     return Result(None, budget.spent)

@@ -39,16 +39,22 @@ its own, which `bridge.solutions` adds to the trace once the query is done
 (`Trace.include`); `read_trace` reads a file back, checked.
 
 A search finds its recorder as `budget.trace` (None when nothing is
-recorded: a search then pays one test per node at most).
+recorded) and reports to `recorder(budget.trace)`: that trace, or
+NOT_RECORDED, whose methods do nothing, so a search never asks whether it is
+recorded. The label and move of a node are made only when recorded
+(`push_as`, `enter_as`), and `wrap` lets a search choose its recorded or plain
+part once (a goal, a loop), where even a call that does nothing per node
+would cost.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN
 from pysolve.errors import InputError
@@ -57,6 +63,9 @@ VERSION = 1
 DEFAULT_LIMIT = 200_000  # events written at most; a search goes on counting past it
 EVENTS = ("enter", "fail", "backtrack", "solution", "end")
 STATUSES = (SOLVED, NO_SOLUTION, UNKNOWN)
+
+Part = TypeVar("Part")
+Describe = Callable[..., tuple[str, dict[str, Any]]]  # a choice's label and move, from what the search holds
 
 
 class Trace:
@@ -128,6 +137,30 @@ class Trace:
         """Depth-first: backtrack from the node on top of the stack."""
         self.backtrack(self.stack.pop())
 
+    def push_as(self, describe: Describe, *args: Any) -> int:
+        """Depth-first: `push` the choice whose label and move `describe(*args)` makes (made only when recorded)."""
+        return self.push(*describe(*args))
+
+    def enter_as(self, parent: int, describe: Describe, *args: Any) -> int:
+        """`enter` below `parent` the choice whose label and move `describe(*args)` makes (only when recorded)."""
+        label, move = describe(*args)
+        return self.enter(label, parent, move)
+
+    def to_root(self) -> None:
+        """Depth-first: the stack back to the root, its nodes left as they are (a search that stopped where it
+        was, and one that starts again from the root)."""
+        del self.stack[1:]
+
+    @property
+    def full(self) -> bool:
+        """True once more events were made than the trace writes: recording more would write nothing."""
+        return self.events > self.limit
+
+    def wrap(self, recorded: Callable[..., Part], plain: Part, *args: Any) -> Part:
+        """`recorded(self, plain, *args)`: the part of a search (a goal, a loop) that reports to this trace, made
+        from its `plain` form; NOT_RECORDED gives `plain` itself, so an unrecorded search pays nothing for it."""
+        return recorded(self, plain, *args)
+
     def end(self, status: str, reason: str = "") -> None:
         """The last line: how the search ended and its counters; nothing is written after it."""
         if status not in STATUSES:
@@ -151,6 +184,99 @@ class Trace:
         self.backtracks += backtracks
         self.solutions += solutions
         self.events += events
+
+
+class NotRecorded(Trace):
+    """The recorder of a search that is not recorded: every method does nothing, `wrap` gives the plain part.
+
+    One instance, NOT_RECORDED, serves every such search: it holds no state
+    that a method changes (its counters stay 0, its stack the root).
+    """
+
+    def __init__(self) -> None:
+        self.out = None
+        self.limit = DEFAULT_LIMIT
+        self.nodes = self.fails = self.backtracks = self.solutions = self.events = 0
+        self.depths = {0: 0}
+        self.stack = [0]
+        self.started = 0.0
+
+    def enter(self, label: str, parent: int = 0, move: dict[str, Any] | None = None) -> int:
+        return 0
+
+    def fail(self, node: int | None = None) -> None:
+        pass
+
+    def backtrack(self, node: int) -> None:
+        pass
+
+    def solution(self, node: int | None = None) -> None:
+        pass
+
+    def push(self, label: str, move: dict[str, Any] | None = None) -> int:
+        return 0
+
+    def pop(self) -> None:
+        pass
+
+    def push_as(self, describe: Describe, *args: Any) -> int:
+        return 0
+
+    def enter_as(self, parent: int, describe: Describe, *args: Any) -> int:
+        return 0
+
+    def to_root(self) -> None:
+        pass
+
+    def end(self, status: str, reason: str = "") -> None:
+        pass
+
+    def include(self, lines: str, nodes: int, fails: int, backtracks: int, solutions: int, events: int) -> None:
+        pass
+
+    def wrap(self, recorded: Callable[..., Part], plain: Part, *args: Any) -> Part:
+        return plain
+
+
+NOT_RECORDED = NotRecorded()
+
+
+def recorder(trace: Trace | None) -> Trace:
+    """What a search reports to: `trace` (a budget's), or NOT_RECORDED when there is none."""
+    return trace or NOT_RECORDED  # a Trace is always true: it defines neither __bool__ nor __len__
+
+
+def pushed(trace: Trace, step: Callable[..., bool], describe: Describe, *fixed: Any) -> Callable[..., bool]:
+    """`step(*args)`, a depth-first search's step into a child that says whether to stop, recorded in `trace`.
+
+    The child is pushed first, labelled by `describe(*fixed, *args)`, and
+    popped after unless the search stops there. A search takes it through
+    `wrap`, once: unrecorded, it calls `step` itself, with no call per node.
+    """
+
+    def recorded(*args: Any) -> bool:
+        trace.push_as(describe, *fixed, *args)
+        stop = step(*args)
+        if not stop:
+            trace.pop()
+        return stop
+
+    return recorded
+
+
+def failing(trace: Trace, check: Callable[..., bool]) -> Callable[..., bool]:
+    """`check(*args)`, a test of the node on top of `trace`'s stack, recorded: the node fails where it is false.
+
+    Taken through `wrap`, as `pushed` is.
+    """
+
+    def recorded(*args: Any) -> bool:
+        passed = check(*args)
+        if not passed:
+            trace.fail()
+        return passed
+
+    return recorded
 
 
 # --- reading ----------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from pysolve.boards import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.hidato.model import Board, Question, broken_pairs, placement
+from pysolve.trace import failing, pushed, recorder
 
 ORIGINAL, FAST, LOGIC = "original", "fast", "logic"
 CELL = "H"  # the array type of a solution's cell numbers (unsigned, 16 bits: MAX_CELLS fits)
@@ -77,6 +78,11 @@ class Walk:
         self.bits = Bits(board)
         self.free = self.bits.open
         self.later = self.later_givens()
+        # the steps the walk takes: `place` and `viable` themselves, or recorded (a node a number put, failed
+        # where a pruning rejects it), chosen once: an unrecorded walk pays nothing a node for the trace
+        self.trace = recorder(self.budget.trace)
+        self.placed = self.trace.wrap(pushed, self.place, placement, board)
+        self.passes = self.trace.wrap(failing, self.viable)
 
     def later_givens(self) -> list[list[tuple[int, int]]]:
         """For each k, the givens g > k as (g, bit of g's cell), smallest first."""
@@ -94,23 +100,20 @@ class Walk:
         start = self.board.givens[1]
         self.position[1] = start
         self.free &= ~self.bits.bit[start]
-        if self.viable(1, start):
+        if self.passes(1, start):
             self.extend(1, start)
-        elif self.budget.trace is not None:
-            self.budget.trace.fail()
 
     def extend(self, k: int, cell: int) -> bool:
         """Place k+1..N after k sits on `cell`; True once `limit` solutions are found."""
         self.budget.spend()
         if k == self.n:
             self.solutions.append(array(CELL, self.position[1:]))
-            if self.budget.trace is not None:
-                self.budget.trace.solution()
+            self.trace.solution()
             return len(self.solutions) >= self.limit
         successor = k + 1
         target = self.board.givens.get(successor)
         options = [target] if target is not None else self.candidates(cell)
-        return any(self.place(successor, option) for option in options)
+        return any(self.placed(successor, option) for option in options)
 
     def candidates(self, cell: int) -> list[int]:
         """The free neighbours of `cell`; the fast walk tries the most cornered first (Warnsdorff)."""
@@ -121,24 +124,15 @@ class Walk:
 
     def place(self, k: int, cell: int) -> bool:
         """Put k on `cell`, search on if the board stays viable, and take it back."""
-        was_used, bit, trace = self.used[cell], self.bits.bit[cell], self.budget.trace
+        was_used, bit = self.used[cell], self.bits.bit[cell]
         self.used[cell] = True
         self.position[k] = cell
         self.free &= ~bit
-        if trace is not None:
-            trace.push(*placement(self.board, k, cell))
         try:
-            viable = self.viable(k, cell)
-            stop = viable and self.extend(k, cell)
+            return self.passes(k, cell) and self.extend(k, cell)
         finally:
             self.used[cell] = was_used
             self.free |= bit
-        if trace is not None:
-            if not viable:
-                trace.fail()
-            if not stop:
-                trace.pop()
-        return stop
 
     def viable(self, k: int, cell: int) -> bool:
         """The original's two prunings, and the fast walk's three checks, after k was put on `cell`."""
@@ -189,6 +183,7 @@ class Logic:
         self.n = self.board.size
         self.bits = Bits(self.board)
         self.index_of = {bit: index for index, bit in enumerate(self.bits.bit)}
+        self.trace = recorder(self.budget.trace)
 
     def start(self) -> list[int]:
         """The candidate sets before any propagation: a given's own cell, else every cell (index 0 unused)."""
@@ -205,16 +200,14 @@ class Logic:
         """Propagate from the `changed` numbers, then try each cell of the most constrained number; True once
         `limit` solutions are found."""
         self.budget.spend()
-        trace = self.budget.trace
+        trace = self.trace
         if not self.propagate(domains, changed):
-            if trace is not None:
-                trace.fail()
+            trace.fail()
             return False
         number = self.most_constrained(domains)
         if not number:
             self.solutions.append(array(CELL, [self.index_of[bit] for bit in domains[1:]]))
-            if trace is not None:
-                trace.solution()
+            trace.solution()
             return len(self.solutions) >= self.limit
         choices = domains[number]
         while choices:
@@ -222,12 +215,10 @@ class Logic:
             choices ^= low
             trial = domains[:]
             trial[number] = low
-            if trace is not None:
-                trace.push(*placement(self.board, number, self.index_of[low]))
+            trace.push_as(placement, self.board, number, self.index_of[low])
             if self.search(trial, [number]):
                 return True
-            if trace is not None:
-                trace.pop()
+            trace.pop()
         return False
 
     def most_constrained(self, domains: list[int]) -> int:
@@ -346,8 +337,7 @@ def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
     if first.status != UNKNOWN or (budget.nodes and budget.nodes <= logic_nodes):
         first.stats["strategy"] = FAST
         return first
-    if budget.trace is not None:
-        del budget.trace.stack[1:]  # the propagating search stopped where it was: the walk starts at the root
+    recorder(budget.trace).to_root()  # the propagating search stopped where it was: the walk starts at the root
     budget.spend(first.stats["states"])
     walked = run_search(board, limit, FAST, budget)
     return walked

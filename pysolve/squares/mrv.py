@@ -31,6 +31,7 @@ from pysolve.budget import Budget
 from pysolve.squares.indexes import Entry, key_index, rivals
 from pysolve.squares.model import Cell, Question, grid_neighbours, is_canonical, placement
 from pysolve.squares.visitors import Visit, with_turns
+from pysolve.trace import recorder
 
 CHARGE = 4096  # candidates tried between two charges to the budget
 
@@ -67,6 +68,7 @@ class MostConstrainedFirst:
         "root_entries",
         "rows",
         "single",
+        "trace",
         "unused",
         "visit",
     )
@@ -76,6 +78,7 @@ class MostConstrainedFirst:
         rows, cols = instance.rows, instance.cols
         size = rows * cols
         self.question, self.budget, self.rows, self.cols = question, budget, rows, cols
+        self.trace = recorder(budget.trace)
         self.fitting, self.entries_of, start = key_index(instance, tuple(sorted(periods.items())))
         self.neighbours = grid_neighbours(rows, cols)
         self.rival = rivals(rows, cols)
@@ -130,8 +133,7 @@ class MostConstrainedFirst:
         for at, pos in enumerate(frontier):
             fits = fitting.get(key[pos], 0) & unused & allowed[pos]
             if not fits:
-                if self.budget.trace is not None:
-                    self.budget.trace.fail()
+                self.trace.fail()
                 return False
             count = fits.bit_count()
             if count < best_count:
@@ -145,16 +147,14 @@ class MostConstrainedFirst:
     def solution(self) -> bool:
         """Count (and pass on) the full grid (True: stop)."""
         if self.visit is None and not self.single:
-            if self.budget.trace is not None:
-                self.budget.trace.solution()
+            self.trace.solution()
             self.found += 1
             return False
         cols, cells = self.cols, self.cells
         grid = tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(self.rows))
         if self.single and not is_canonical(grid, self.question.periods):  # type: ignore[arg-type]
             return False
-        if self.budget.trace is not None:
-            self.budget.trace.solution()
+        self.trace.solution()
         self.found += 1
         return self.visit is not None and self.visit(grid)  # type: ignore[arg-type]
 
@@ -168,7 +168,7 @@ class MostConstrainedFirst:
         around = self.neighbours[best]
         empty_around = [(other, side) for other, side in around if cells[other] is None]
         breaks_symmetry = (best == 0 and self.corners) or self.rival[best]
-        stop, trace = False, self.budget.trace
+        stop, trace = False, self.trace
         self.left -= 1
         for bit, bits, cell, adds in entries:
             if not bit & mask:
@@ -192,8 +192,7 @@ class MostConstrainedFirst:
                     known[other] += 1
                     if known[other] == 1 and cells[other] is None:
                         frontier.append(other)
-                if trace is not None:
-                    trace.push(*placement(best, self.cols, *cell))
+                trace.push_as(placement, best, self.cols, *cell)
                 if breaks_symmetry:
                     saved = allowed[:]
                     self.narrow_corners(best, bits)
@@ -208,8 +207,7 @@ class MostConstrainedFirst:
                         frontier.pop()
                 if stop:
                     break
-                if trace is not None:
-                    trace.pop()
+                trace.pop()
         cells[best] = None
         self.unused = was
         self.left += 1

@@ -242,14 +242,15 @@ def search_trace(instance: Instance, first_only: bool, budget: Budget, limit: in
     from pysolve.squares import reference
 
     out = io.StringIO()
-    trace = Trace(out, "squares", "python", {"instance": instance.name, "rows": instance.rows, "cols": instance.cols,
-                                             "rule": instance.rule, "strategy": "original"}, limit)
-    budget.trace = trace
+    recorded = Trace(out, "squares", "python", {"instance": instance.name, "rows": instance.rows,
+                                                "cols": instance.cols, "rule": instance.rule, "strategy": "original"},
+                     limit)
+    budget.trace = recorded
     try:
         reference.reference(instance, lambda grid: first_only, budget, until_full=True)
-        trace.end(SOLVED if trace.solutions else NO_SOLUTION)
+        recorded.end(SOLVED if recorded.solutions else NO_SOLUTION)
     except SearchLimitExceeded as error:
-        trace.end(UNKNOWN, str(error))
+        recorded.end(UNKNOWN, str(error))
     header, *events, end = (json.loads(line) for line in out.getvalue().splitlines())
     return Recorded(header, events, end)
 

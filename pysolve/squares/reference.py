@@ -13,6 +13,7 @@ from __future__ import annotations
 from pysolve.budget import Budget
 from pysolve.squares.model import Edges, Instance, Matcher, Periods, fits_at, placement
 from pysolve.squares.visitors import Visit
+from pysolve.trace import pushed, recorder
 
 
 def reference(instance: Instance, visit: Visit, budget: Budget, periods: Periods | None = None,
@@ -31,19 +32,20 @@ def reference(instance: Instance, visit: Visit, budget: Budget, periods: Periods
     used: set[int] = set()
     periods = periods or instance.periods()
     rotations = [(piece.id, [piece.turned(turns) for turns in range(periods[piece.id])]) for piece in instance.pieces]
-    trace = budget.trace
+    trace = recorder(budget.trace)
 
     def fits(pos: int, edges: Edges) -> bool:
         r, c = divmod(pos, cols)
         return fits_at(matcher, edges, r, c, rows, cols, cells[pos - cols][2] if r else None,
                        cells[pos - 1][2] if c else None)
 
-    def place(pos: int) -> bool:
-        if until_full and trace is not None and trace.events > trace.limit:
+    def place(pos: int, _piece: int, _turns: int) -> bool:
+        """Fill `pos` and on (True: stop); `_piece` turned `_turns` times was just put on `pos - 1`, which only a
+        recorded step (`placed`) reads."""
+        if until_full and trace.full:
             return True  # the trace is full: nothing more to record
         if pos == rows * cols:
-            if trace is not None:
-                trace.solution()
+            trace.solution()
             return visit(tuple(tuple((p, t) for p, t, _ in cells[r * cols:(r + 1) * cols]) for r in range(rows)))
         for piece, turned in rotations:
             if piece in used:
@@ -54,15 +56,16 @@ def reference(instance: Instance, visit: Visit, budget: Budget, periods: Periods
                     continue
                 cells.append((piece, turns, edges))
                 used.add(piece)
-                if trace is not None:
-                    trace.push(*placement(pos, cols, piece, turns))
-                stop = place(pos + 1)
+                stop = step(pos + 1, piece, turns)
                 cells.pop()
                 used.discard(piece)
                 if stop:
                     return True
-                if trace is not None:
-                    trace.pop()
         return False
 
-    place(0)
+    def placed(pos: int, piece: int, turns: int) -> tuple[str, dict[str, int]]:
+        """The label and move of the step into `pos`: `piece` turned `turns` times on `pos - 1`."""
+        return placement(pos - 1, cols, piece, turns)
+
+    step = trace.wrap(pushed, place, placed)  # each step recorded, or `place` itself: chosen once
+    place(0, 0, 0)

@@ -19,6 +19,7 @@ from pysolve.boards import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.sudoku.model import Board, Question, broken, placement
+from pysolve.trace import recorder
 
 FAST, PLAIN = "fast", "plain"
 STRATEGIES = (FAST, PLAIN)
@@ -37,6 +38,7 @@ class Propagation:
         geometry = self.board.geometry
         self.full = (1 << self.board.size) - 1
         self.peers, self.units, self.units_of = geometry.peers, geometry.all_units, geometry.units_of
+        self.trace = recorder(self.budget.trace)
 
     def run(self) -> None:
         """Search from the givens; SearchLimitExceeded when the budget runs out."""
@@ -48,10 +50,9 @@ class Propagation:
         """Propagate, then try each value of the cell with the fewest; True once `limit` solutions are found.
         With `budget.trace`, each value tried is a node, failed when propagation breaks a rule."""
         self.budget.spend()
-        trace = self.budget.trace
+        trace = self.trace
         if not self.propagate(candidates, singles, changed):
-            if trace is not None:
-                trace.fail()
+            trace.fail()
             return False
         best, fewest = -1, self.board.size + 1
         for cell, mask in enumerate(candidates):
@@ -63,8 +64,7 @@ class Propagation:
                         break
         if best < 0:
             self.solutions.append(bytes([mask.bit_length() for mask in candidates]))
-            if trace is not None:
-                trace.solution()
+            trace.solution()
             return len(self.solutions) >= self.limit
         choices = candidates[best]
         while choices:
@@ -72,12 +72,10 @@ class Propagation:
             choices ^= bit
             trial = candidates[:]
             trial[best] = bit
-            if trace is not None:
-                trace.push(*placement(best, self.board.size, bit.bit_length()))
+            trace.push_as(placement, best, self.board.size, bit.bit_length())
             if self.search(trial, [best], set(self.units_of[best])):
                 return True
-            if trace is not None:
-                trace.pop()
+            trace.pop()
         return False
 
     def propagate(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
@@ -140,6 +138,7 @@ class Backtracking:
     def run(self) -> None:
         """Search from the givens (a value given twice in a unit: no solution); SearchLimitExceeded when out."""
         geometry, size = self.board.geometry, self.board.size
+        self.trace = recorder(self.budget.trace)
         self.values = list(self.board.cells)
         # per index: the values held in that row, column and box
         self.used: list[list[set[int]]] = [[set(), set(), set()] for _ in range(size)]
@@ -168,11 +167,10 @@ class Backtracking:
         """Fill the k-th empty cell and the rest; True once `limit` solutions are found. With `budget.trace`,
         each value placed is a node, failed when the next cell has no value left."""
         self.budget.spend()
-        trace = self.budget.trace
+        trace = self.trace
         if k == len(self.empty):
             self.solutions.append(bytes(self.values))
-            if trace is not None:
-                trace.solution()
+            trace.solution()
             return len(self.solutions) >= self.limit
         cell, tried = self.empty[k], False
         for value in range(1, self.board.size + 1):
@@ -180,16 +178,14 @@ class Backtracking:
                 tried = True
                 self.values[cell] = value
                 self.mark(cell, value, True)
-                if trace is not None:
-                    trace.push(*placement(cell, self.board.size, value))
+                trace.push_as(placement, cell, self.board.size, value)
                 done = self.fill(k + 1)
                 self.mark(cell, value, False)
                 self.values[cell] = 0
                 if done:
                     return True
-                if trace is not None:
-                    trace.pop()
-        if trace is not None and not tried:
+                trace.pop()
+        if not tried:
             trace.fail()
         return False
 

@@ -27,6 +27,7 @@ from pysolve.tangram.pieces import Instance, Placement, Slot, Tiling
 from pysolve.tangram.question import Question
 from pysolve.tangram.rules import fitting_slots
 from pysolve.tangram.search import breadth_first, describe, first_scan
+from pysolve.trace import recorder
 
 
 def can_trace(question: Question) -> bool:
@@ -36,23 +37,20 @@ def can_trace(question: Question) -> bool:
 
 def fixed_order(question: Question, budget: Budget) -> Iterator[Tiling]:
     """Every tiling, depth-first: each piece of the order at each of its options in board order."""
-    instance, order, trace = question.instance, question.order, budget.trace
+    instance, order, trace = question.instance, question.order, recorder(budget.trace)
 
     def extend(index: int, free: int, chosen: tuple[Placement, ...]) -> Iterator[Tiling]:
         if index == len(order):
-            if trace is not None:
-                trace.solution()
+            trace.solution()
             yield instance.sort(question.placed + chosen)
             return
         slots = fitting_slots(instance, free, order[index])
         for slot in slots:
             budget.spend()
-            if trace is not None:
-                trace.push(*describe(slot.placement))
+            trace.push_as(describe, slot.placement)
             yield from extend(index + 1, free & ~slot.mask, chosen + (slot.placement,))
-            if trace is not None:
-                trace.pop()
-        if trace is not None and not slots:
+            trace.pop()
+        if not slots:
             trace.fail()
 
     return extend(0, question.free, ())
@@ -70,14 +68,13 @@ def anchored_slots(instance: Instance, names: list[str], budget: Budget) -> dict
 
 def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
     """Every tiling, by covering the lowest free cell (board order) with each unused piece that fits there."""
-    instance, names, trace = question.instance, question.order, budget.trace
+    instance, names, trace = question.instance, question.order, recorder(budget.trace)
     anchors = anchored_slots(instance, names, budget)
     chosen: list[Placement] = []
 
     def extend(free: int, unused: int) -> Iterator[Tiling]:
         if not unused:
-            if trace is not None:
-                trace.solution()
+            trace.solution()
             yield instance.sort(question.placed + tuple(chosen))
             return
         covered = False
@@ -86,13 +83,11 @@ def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
                 covered = True
                 budget.spend()
                 chosen.append(slot.placement)
-                if trace is not None:
-                    trace.push(*describe(slot.placement))
+                trace.push_as(describe, slot.placement)
                 yield from extend(free & ~slot.mask, unused & ~(1 << number))
-                if trace is not None:
-                    trace.pop()
+                trace.pop()
                 chosen.pop()
-        if trace is not None and not covered:
+        if not covered:
             trace.fail()
 
     return extend(question.free, (1 << len(names)) - 1)

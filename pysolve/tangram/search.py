@@ -11,6 +11,7 @@ from typing import Any
 from pysolve.budget import Budget
 from pysolve.tangram.pieces import Instance, Placement, Tiling
 from pysolve.tangram.question import Question
+from pysolve.trace import recorder
 
 
 def first_scan(instance: Instance, names: list[str]) -> str:
@@ -68,22 +69,20 @@ def breadth_first(question: Question, steps: Callable[[int, str], Iterable[tuple
     the queue, labelled by its last placement, below the one it extends
     (the start, nothing placed, is the root).
     """
-    trace = budget.trace
+    trace = recorder(budget.trace)
     queue: deque[tuple[int, tuple[Placement, ...], int]] = deque([(question.free, (), 0)])
     order = question.order
     while queue:
         free, chosen, node = queue.popleft()
-        if trace is not None and chosen:
-            label, move = describe(chosen[-1])
-            node = trace.enter(label, node, move)
+        if chosen:
+            node = trace.enter_as(node, describe, chosen[-1])
         if len(chosen) == len(order):
-            if trace is not None:
-                trace.solution(node)
+            trace.solution(node)
             return question.instance.sort(question.placed + chosen)
         before = len(queue)
         for placement, left in steps(free, order[len(chosen)]):
             budget.spend()
             queue.append((left, chosen + (placement,), node))
-        if trace is not None and len(queue) == before:
+        if len(queue) == before:
             trace.fail(node)
     return None

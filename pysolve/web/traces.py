@@ -31,7 +31,7 @@ from pysolve.web.crosscheck import each_seconds, in_page_words, puzzles_view, wi
 from pysolve.web.guard import Files, body, excerpt, field_of
 
 
-def traced(puzzle: Puzzle) -> bool:
+def records_searches(puzzle: Puzzle) -> bool:
     """True when a back end of the puzzle records its searches (`pysolve solve NAME --trace FILE`: its module's
     `can_trace`, which may still decline some questions)."""
     return any(hasattr(puzzle.backend_module(name), "can_trace") for name in backends.NAMES)
@@ -89,9 +89,10 @@ def live(puzzle: Puzzle, values: dict[str, Any], runs: list[Run]) -> dict[str, A
     """Each run (`runs_of`) asked with `--trace`, in turn, its trace read back; the replay, and why each that
     gave no trace did not (InputError when fewer than two did). The runs share the request's MAX_SECONDS of
     CPU: each gets its own limit or what is left of them, and once they are spent the rest are not asked."""
-    if not traced(puzzle):
+    if not records_searches(puzzle):
+        recording = [name for name in api.puzzle_names() if records_searches(api.get_puzzle(name))]
         raise InputError(f"{puzzle.name} records no search (its solve has no --trace); the puzzles that do: "
-                         f"{', '.join(name for name in api.puzzle_names() if traced(api.get_puzzle(name))) or 'none'}")
+                         f"{', '.join(recording) or 'none'}")
     asked = dict(values)
     if any(option.name == "seconds" for option in puzzle.question_options()):
         asked["seconds"] = each_seconds(puzzle, values)  # each search's, as in a cross-check: 8 s unless asked
@@ -124,7 +125,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
     """The page's endpoints: the puzzles that record searches, uploaded traces read, a live question traced."""
 
     async def puzzles(request: Request) -> JSONResponse:
-        views = [view for view in puzzles_view() if traced(api.get_puzzle(view["name"]))]
+        views = [view for view in puzzles_view() if records_searches(api.get_puzzle(view["name"]))]
         return JSONResponse({"puzzles": views, "most": replay.MAX_TRACES, "settings": list(replay.SETTINGS)})
 
     async def read(request: Request) -> JSONResponse:

@@ -1,0 +1,128 @@
+"""A/B of the untraced Python and miniKanren searches of two checkouts: CPU time of the same questions.
+
+Each repetition starts one fresh Python process per checkout, in turn (A, B, A, B, ...), with that checkout first
+on PYTHONPATH, so pysolve is that checkout's. The process asks each question of the workload below through
+`api.solve` on its back end (python or kanren), nothing recorded: once (tables warmed), then in a loop for about
+SPAN seconds of CPU (`time.process_time`), its time the loop's over its length. A question's time is the minimum
+over the repetitions; its answer (status, solutions, states searched) must be the same in every run.
+
+    git worktree add --detach /tmp/before HEAD      # before the change
+    .venv/bin/python bench/trace_overhead.py /tmp/before . --repeat 5
+
+Why: a search reports to its recorder without asking whether there is one (pysolve.trace, NOT_RECORDED); an
+unrecorded search must stay as fast as it was with its `if trace is not None` tests, which this shows question by
+question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+SPAN = 0.3  # CPU seconds each question is timed over, asked as often as that takes
+
+Case = tuple[str, str, str, dict[str, Any]]  # label, puzzle, back end, options
+
+
+def cases() -> list[Case]:
+    """The workload: every searching strategy of the five puzzles that record searches, on each back end."""
+    from pysolve.paths import data_dir
+
+    sudoku, hidato, squares = data_dir() / "sudoku", data_dir() / "hidato", data_dir() / "squares"
+    eternity4 = str(squares / "eternity" / "pieces_04x04.txt")
+    return [
+        ("sudoku fast hardest#6 count", "sudoku", "python",
+         {"file": str(sudoku / "hardest.txt"), "index": 6, "count": 2}),
+        ("sudoku fast hardest#2 count", "sudoku", "python",
+         {"file": str(sudoku / "hardest.txt"), "index": 2, "count": 2}),
+        ("sudoku plain easy#0 count", "sudoku", "python",
+         {"file": str(sudoku / "easy.txt"), "index": 1, "strategy": "plain", "count": 2}),
+        ("sudoku kanren easy#0", "sudoku", "kanren", {"file": str(sudoku / "easy.txt"), "index": 1}),
+        ("hidato fast rect_15x15 count", "hidato", "python", {"file": str(hidato / "rect_15x15_s18.txt"), "count": 2}),
+        ("hidato fast holes_13x11 count", "hidato", "python",
+         {"file": str(hidato / "holes_13x11_s23.txt"), "count": 2}),
+        ("hidato original rect_6x6 count", "hidato", "python",
+         {"file": str(hidato / "rect_6x6_s12.txt"), "strategy": "original", "count": 2}),
+        ("hidato kanren rect_6x6", "hidato", "kanren", {"file": str(hidato / "rect_6x6_s12.txt")}),
+        ("squares original insects all", "squares", "python",
+         {"file": str(squares / "insects.txt"), "strategy": "original", "all": True}),
+        ("squares fast insects all", "squares", "python", {"file": str(squares / "insects.txt"), "all": True}),
+        ("squares fast eternity4 count", "squares", "python", {"file": eternity4, "count": True}),
+        ("squares kanren insects", "squares", "kanren", {"file": str(squares / "insects.txt")}),
+        ("tangram dfs classic all", "tangram", "python", {"all": True, "strategy": "dfs"}),
+        ("tangram cell classic all", "tangram", "python", {"all": True, "strategy": "cell"}),
+        ("tangram bfs classic", "tangram", "python", {"strategy": "bfs"}),
+        ("tangram kanren dfs classic all", "tangram", "kanren", {"all": True, "strategy": "dfs"}),
+        ("tangram kanren cell classic all", "tangram", "kanren", {"all": True, "strategy": "cell"}),
+        ("fichas dfs 4x4", "fichas", "python", {"m": 4, "n": 4, "strategy": "dfs"}),
+        ("fichas bfs 2x3 py", "fichas", "python", {"m": 2, "n": 3, "strategy": "bfs", "flavour": "py"}),
+        ("fichas shortest 5x5", "fichas", "python", {"m": 5, "n": 5, "strategy": "shortest"}),
+        ("fichas astar 5x5", "fichas", "python", {"m": 5, "n": 5, "strategy": "astar"}),
+        ("fichas kanren dfs 2x2", "fichas", "kanren", {"m": 2, "n": 2, "strategy": "dfs"}),
+        ("fichas kanren bfs 2x2", "fichas", "kanren", {"m": 2, "n": 2, "strategy": "bfs"}),
+    ]
+
+
+def child(only: str) -> None:
+    """One repetition in this process: each question's CPU seconds and its answer in short, as JSON on stdout."""
+    from pysolve import api
+
+    results = {}
+    for label, puzzle, backend, options in cases():
+        if only not in label:
+            continue
+        answer = api.solve(puzzle, backend=backend, **options)
+        said = [answer.status, len(answer.solutions), answer.stats.get("states", answer.stats.get("expanded"))]
+        times, start = 0, time.process_time()
+        while time.process_time() - start < SPAN:
+            api.solve(puzzle, backend=backend, **options)
+            times += 1
+        results[label] = [(time.process_time() - start) / times, said]
+    json.dump(results, sys.stdout)
+
+
+def run(tree: Path, only: str) -> dict[str, list[Any]]:
+    """One repetition in a fresh process on the checkout `tree`."""
+    env = dict(os.environ, PYTHONPATH=str(tree.resolve()), PYTHONDONTWRITEBYTECODE="1")
+    out = subprocess.run([sys.executable, str(HERE), "--child", "--only", only], env=env, cwd=tree, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main() -> None:
+    """Interleave the repetitions of the two checkouts; print each question's minimum time, B/A and its answer."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", type=Path, nargs="?")
+    parser.add_argument("b", type=Path, nargs="?")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", default="", help="the questions whose label holds this text (default: all)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.only)
+        return
+    runs: dict[str, list[dict[str, list[Any]]]] = {"a": [], "b": []}
+    for _ in range(args.repeat):
+        runs["a"].append(run(args.a, args.only))
+        runs["b"].append(run(args.b, args.only))
+    print(f"{'question':34} {'A ms':>9} {'B ms':>9} {'B/A':>6}  answer (status, solutions, states)")
+    totals = [0.0, 0.0]
+    for label in runs["a"][0]:
+        best = [min(r[label][0] for r in runs[side]) for side in ("a", "b")]
+        said = {json.dumps(r[label][1]) for side in ("a", "b") for r in runs[side]}
+        totals[0] += best[0]
+        totals[1] += best[1]
+        print(f"{label:34} {best[0] * 1000:9.3f} {best[1] * 1000:9.3f} {best[1] / best[0]:6.3f}  "
+              f"{' / '.join(sorted(said))}{'' if len(said) == 1 else '  DIFFERENT ANSWERS'}")
+    print(f"{'total':34} {totals[0] * 1000:9.3f} {totals[1] * 1000:9.3f} {totals[1] / totals[0]:6.3f}")
+
+
+if __name__ == "__main__":
+    main()
