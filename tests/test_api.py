@@ -141,6 +141,7 @@ def test_own_rule_base_agrees_on_generated_boards(pysolve_backend, tmp_path_fact
                           backends=["python"])
 
 
+@pytest.mark.subprocess
 @pytest.mark.pysolve_backends("prolog")
 def test_raw_prolog_goals_run_against_a_rule_base(pysolve_backend: str) -> None:
     result = pysolve.query("fichas", "move('BHV', Next)")
@@ -172,6 +173,7 @@ def test_bad_calls_raise_one_clear_error(call, error, message) -> None:
         call()
 
 
+@pytest.mark.subprocess
 @pytest.mark.pysolve_backends("prolog")
 def test_a_broken_rule_base_is_refused_when_added(pysolve_backend: str, tmp_path: Path) -> None:
     path = tmp_path / "broken.pl"

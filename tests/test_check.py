@@ -53,6 +53,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
+@pytest.mark.subprocess
 @needs_prolog
 @pytest.mark.parametrize("puzzle", sorted(CORRECT))
 def test_pysolves_own_rule_bases_satisfy_the_interface_they_declare(puzzle):
@@ -60,6 +61,7 @@ def test_pysolves_own_rule_bases_satisfy_the_interface_they_declare(puzzle):
     assert report.verdict == AGREE and report.agreed == report.tried > 0, report.lines()
 
 
+@pytest.mark.subprocess
 @needs_prolog
 @pytest.mark.parametrize("puzzle", sorted(CORRECT))
 def test_a_correct_rule_base_of_ones_own_agrees(puzzle, capsys):
@@ -81,6 +83,7 @@ def caught(puzzle: str, out: Path, capsys: pytest.CaptureFixture[str]) -> dict:
     return found
 
 
+@pytest.mark.subprocess
 @needs_prolog
 @pytest.mark.parametrize("puzzle, most_cells", [("hidato", 6), ("sudoku", 36)])
 def test_a_wrong_rule_base_is_caught_with_a_small_counterexample_that_solve_reads(puzzle, most_cells, tmp_path,
@@ -116,6 +119,7 @@ def solve_arguments(puzzle: str, written: Path) -> list[str]:
     return [str(written), "--all", *(["--count-orientations"] if puzzle == "squares" else [])]
 
 
+@pytest.mark.subprocess
 @needs_prolog
 @pytest.mark.parametrize("puzzle, most", [("squares", 2), ("fichas", 3), ("tangram", 4)])
 def test_a_wrong_rule_base_of_another_puzzle_is_caught_small_and_solve_reads_it_back(puzzle, most, tmp_path,
@@ -131,6 +135,7 @@ def test_a_wrong_rule_base_of_another_puzzle_is_caught_small_and_solve_reads_it_
     assert again["stats"].get("moves") == pysolve["stats"].get("moves")  # fichas gives the moves of its path
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_rule_base_loads_as_in_a_fresh_swipl_whatever_was_checked_before(capsys):
     """sudoku_distinct.pl names its helper distinct/1, as library(solution_sequences) names one, and calls it
@@ -145,6 +150,7 @@ def test_a_rule_base_loads_as_in_a_fresh_swipl_whatever_was_checked_before(capsy
     assert code == 0 and json.loads(out)["verdict"] == "agree", err
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_rule_base_that_never_checks_the_givens_against_each_other_is_caught_on_givens_that_clash(tmp_path,
                                                                                                    capsys):
@@ -179,6 +185,7 @@ def test_sudoku_boards_whose_givens_clash_repeat_a_value(rows):
     assert sudoku_model.repeats(sudoku_model.make_board(rows))
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_the_default_sizes_reach_six_by_six_sudoku_whose_boxes_are_two_by_three(tmp_path, capsys):
     code, printed, _ = run(["check", "sudoku", str(RULES / "sudoku_square_boxes.pl"), "--seed", "1",
@@ -197,6 +204,7 @@ def test_fewer_questions_than_asked_are_explained():
             "--max-size 5)") in report.lines()
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_an_illegal_fichas_move_is_named_with_why_it_is_illegal(tmp_path, capsys):
     code, printed, _ = run(["check", "fichas", str(RULES / "fichas_long_jumps.pl"), "--seed", "1",
@@ -206,6 +214,7 @@ def test_an_illegal_fichas_move_is_named_with_why_it_is_illegal(tmp_path, capsys
     assert "a token moved 4 cells (a move is a slide or a jump over one or two, 3 at most)\" against None" in difference
 
 
+@pytest.mark.subprocess
 @needs_prolog
 @pytest.mark.parametrize("puzzle, rules, marked", [
     ("squares", "squares_turns_anticlockwise.pl", r"\|\*.*\*\|.*\|\*.*\*\|"),  # a cell starred on both grids
@@ -225,6 +234,7 @@ def test_squares_and_tangram_solutions_that_differ_are_drawn_side_by_side_what_d
     assert any(re.search(marked, line.strip()) for line in drawn[1:-1]), "\n".join(drawn)
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_an_error_is_shrunk_to_the_smallest_question_that_still_raises_it():
     report = check("hidato", RULES / "hidato_succ_blocked.pl", seed=1)
@@ -239,6 +249,7 @@ def test_an_error_is_shrunk_to_the_smallest_question_that_still_raises_it():
                                                     "kind": "error", "shrinks": smallest.shrinks}
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_counterexample_that_pysolve_solve_refuses_says_how_to_ask_pysolves_rules_instead(tmp_path, capsys):
     written = tmp_path / "smallest.txt"
@@ -254,6 +265,7 @@ def test_a_counterexample_that_pysolve_solve_refuses_says_how_to_ask_pysolves_ru
     assert "# pysolve solve refuses it (" in written.read_text(encoding="utf-8")
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_the_text_report_names_the_file_and_draws_the_board(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -263,6 +275,7 @@ def test_the_text_report_names_the_file_and_draws_the_board(tmp_path, capsys, mo
     assert (tmp_path / "hidato_ignores_clues-counterexample.txt").is_file()
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_looping_rule_base_runs_out_of_time_with_its_goals_named(capsys):
     code, out, _ = run(["check", "hidato", str(RULES / "hidato_loops.pl"), "--seconds", "0.3", "--examples", "3",
@@ -274,6 +287,7 @@ def test_a_looping_rule_base_runs_out_of_time_with_its_goals_named(capsys):
                for finding in report["time_outs"])
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_an_answer_left_unbound_is_said_to_be_not_ground_and_shown(capsys):
     code, out, _ = run(["check", "sudoku", str(RULES / "sudoku_no_labeling.pl"), "--examples", "10", "--seed", "1",
@@ -285,6 +299,7 @@ def test_an_answer_left_unbound_is_said_to_be_not_ground_and_shown(capsys):
     assert message.endswith("leaves variables unbound (named _G1, _G2, ...)") and "Type error" not in message
 
 
+@pytest.mark.slow
 def test_a_relation_that_leaves_variables_unbound_is_said_to_be_not_ground(tmp_path, capsys):
     unbound = tmp_path / "unbound.py"
     unbound.write_text("from pysolve.minikanren import eq, var\n\n\ndef hidatoo(board, solution):\n"
@@ -306,6 +321,7 @@ def test_a_relation_that_recurses_past_pythons_stack_is_a_memory_limit_not_a_tim
     assert "recursion limit" in report["memory_limits"][0]["message"]
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_the_time_line_counts_the_time_outs_it_leaves_out(tmp_path, capsys):
     slow = tmp_path / "slow_past_3.pl"  # the walk, but boards of four rows or more loop
@@ -318,6 +334,7 @@ def test_the_time_line_counts_the_time_outs_it_leaves_out(tmp_path, capsys):
     assert f"    not counted: slow_past_3.pl's {time_outs} time-out{'s' * (time_outs > 1)}, each past 0.3 s" in out
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("rules, extra, message", [
     ("missing.pl", [], "rule base file '.*missing.pl' does not exist"),
     ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
@@ -334,6 +351,7 @@ def test_bad_input_is_one_line_and_exit_2(rules, extra, message, capsys):
     assert re.search(message, err), err
 
 
+@pytest.mark.subprocess
 def test_a_pl_rule_base_needs_swi_prolog_and_says_so_when_it_is_hidden():
     done = subprocess.run([sys.executable, "-m", "pysolve.cli", "check", "hidato", str(CORRECT["hidato"])],
                           capture_output=True, text=True, timeout=120, env={**os.environ, HIDE_VARIABLE: "1"})
@@ -357,6 +375,7 @@ def test_a_puzzle_without_a_rules_interface_is_refused_by_name():
 # --- modules of miniKanren relations ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_correct_module_of_relations_agrees_and_a_wrong_one_is_caught_small(tmp_path, capsys):
     code, out, _ = run(["check", "hidato", str(RELATIONS["right"]), "--examples", "15", "--seed", "2", "--json"],
                        capsys)
@@ -370,6 +389,7 @@ def test_a_correct_module_of_relations_agrees_and_a_wrong_one_is_caught_small(tm
     assert code == 0 and "1 solution" in out
 
 
+@pytest.mark.subprocess
 def test_relations_are_checked_against_kanren_and_python_when_prolog_is_hidden():
     done = subprocess.run([sys.executable, "-m", "pysolve.cli", "check", "hidato", str(RELATIONS["right"]),
                            "--examples", "8", "--seed", "2", "--json"],
@@ -379,6 +399,7 @@ def test_relations_are_checked_against_kanren_and_python_when_prolog_is_hidden()
     assert report["compared"] == ["kanren", "python"] and report["ratio_to_prolog"] is None
 
 
+@pytest.mark.slow
 def test_a_relation_that_raises_or_loops_is_an_error_or_a_time_out_with_its_call(tmp_path, capsys):
     raising = tmp_path / "raising.py"
     raising.write_text("def hidatoo(board, solution):\n    return board[99]\n", encoding="utf-8")
@@ -414,6 +435,7 @@ def test_a_module_that_does_not_import_or_lacks_the_relation_is_one_line_and_exi
 # --- the plugin ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_the_plugin_assertion_passes_on_correct_rules_and_shows_the_shrunk_counterexample_on_wrong_ones():
     report = assert_rules_agree("sudoku", CORRECT["sudoku"], examples=10)
@@ -495,6 +517,7 @@ def test_a_python_solver_that_gives_no_status_agrees_on_boards_with_no_solution(
     assert report.unsolvable > 0 and report.agreed == report.tried
 
 
+@pytest.mark.slow
 def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
     with pytest.raises(AssertionError) as failure:
         assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)
@@ -503,6 +526,7 @@ def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
     assert "first_only answered:" in message
 
 
+@pytest.mark.slow
 def test_a_python_solver_that_raises_is_reported_with_its_call():
     with pytest.raises(AssertionError) as failure:
         assert_backends_agree("sudoku", reference=raises_on_blanks, examples=6, seed=4)
@@ -512,6 +536,7 @@ def test_a_python_solver_that_raises_is_reported_with_its_call():
     assert "more errors (all in the JSON report: --json, or CheckReport.to_json())" in message
 
 
+@pytest.mark.slow
 def test_inside_pytest_the_counterexample_says_how_to_ask_pysolve_again():
     with pytest.raises(AssertionError) as failure:
         assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)

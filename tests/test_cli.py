@@ -68,6 +68,7 @@ def test_crosscheck_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert len({json.dumps(p) for p in paths.values()}) == 1
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_query_prints_bindings_of_a_goal(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "query", "fichas", "move('BHV', Next)")
@@ -77,6 +78,7 @@ def test_query_prints_bindings_of_a_goal(capsys: pytest.CaptureFixture[str]) -> 
     assert out.strip() == "false."
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "family.pl"
@@ -86,6 +88,7 @@ def test_query_json_on_a_users_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert json.loads(out) == {"solutions": [{"Who": "ann"}], "status": "complete"}
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_query_errors_are_one_line_unless_verbose(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(capsys, "query", "fichas", "foo(")
@@ -94,6 +97,7 @@ def test_query_errors_are_one_line_unless_verbose(capsys: pytest.CaptureFixture[
     assert code == 2 and "** here **" in err and len(err.splitlines()) > 2
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_query_names_variables_and_cuts_huge_values(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_cli(capsys, "query", "fichas", "X = f(Y, Z, Y), length(L, 2)")
@@ -107,6 +111,7 @@ def test_query_names_variables_and_cuts_huge_values(capsys: pytest.CaptureFixtur
     assert json.loads(out)["solutions"][0]["L"] == list(range(1, 20001))
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "query", "fichas", "numlist(1, 200000000, L)", "--seconds", "30")
@@ -131,6 +136,7 @@ def test_a_prolog_stack_overflow_is_a_budget_outcome_not_a_dump(capsys: pytest.C
     (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "lots"], "--memory 'lots': give a size such as 512M"),
     (["solve", "fichas", "--m", "1", "--n", "1", "--memory", "1K"], "too small to start a search"),
 ])
+@pytest.mark.subprocess
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     code, _, err = run_cli(capsys, *argv)
     assert code == 2
@@ -155,6 +161,7 @@ def interrupted(started: subprocess.Popen[str]) -> tuple[str, str, float]:
     return out, err, spent - at_signal
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_ends_a_long_search_within_a_second(pysolve_backend: str) -> None:
     order, strategy = LONG_SEARCHES[pysolve_backend]
     started = subprocess.Popen([sys.executable, "-m", "pysolve.cli", "solve", "fichas", "--m", order, "--n", order,
@@ -182,6 +189,7 @@ def test_an_interrupt_swallowed_by_a_finaliser_still_ends_the_search(monkeypatch
             search.spend()
 
 
+@pytest.mark.slow
 def test_a_long_search_ticks_on_a_terminal_and_leaves_the_line_clean() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -219,6 +227,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.subprocess
 def test_an_interrupt_lost_in_a_finaliser_is_silent_and_still_ends_work_that_checks_no_budget() -> None:
     run_ = subprocess.run([sys.executable, "-c", LOOP_WITHOUT_BUDGET], capture_output=True, text=True, timeout=60)
     assert (run_.stdout, run_.stderr) == ("interrupted\n", "")  # Python's report would break the one line
@@ -237,6 +246,7 @@ def test_other_unraisable_errors_are_reported(monkeypatch: pytest.MonkeyPatch,
     assert "a finaliser's own bug" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_search_too_deep_for_python_answers_unknown(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "solve", "fichas", "--m", "7", "--n", "7", "--strategy", "dfs",
                              "--backend", "kanren")
@@ -252,6 +262,7 @@ def test_a_run_in_process_gives_the_memory_bound_back(capsys: pytest.CaptureFixt
     assert main(["solve", "fichas", "--m", "1", "--n", "1", "--backend", "python", "--memory", "2G"]) == 0
     assert resource.getrlimit(resource.RLIMIT_AS) == before  # a browser started later must not inherit 2 GB
 
+@pytest.mark.subprocess
 @pytest.mark.pysolve_backends("prolog", "python")  # kanren has no breadth-first search to grow
 def test_a_search_past_the_memory_bound_answers_unknown(pysolve_backend: str) -> None:
     ran = subprocess.run([sys.executable, "-m", "pysolve.cli", "solve", "fichas", "--m", "6", "--n", "6", "--strategy",
@@ -289,6 +300,7 @@ def run_hidden_prolog(*argv: str) -> subprocess.CompletedProcess[str]:
                           env=env, stdin=subprocess.DEVNULL, timeout=300)
 
 
+@pytest.mark.subprocess
 def test_without_prolog_everything_falls_back_to_kanren_and_python() -> None:
     listing = run_hidden_prolog("backends", "--json")
     data = json.loads(listing.stdout)
@@ -313,6 +325,7 @@ def test_without_prolog_everything_falls_back_to_kanren_and_python() -> None:
 PUZZLE_WORDS = (["fichas"], ["tangram"], ["hidato"], ["azul"], ["squares"], ["sudoku"])
 
 
+@pytest.mark.subprocess
 def test_the_demo_without_prolog_answers_every_puzzle_on_kanren_and_python() -> None:
     demo = run_hidden_prolog("demo")
     assert demo.returncode == 0, demo.stderr

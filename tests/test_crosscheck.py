@@ -133,6 +133,7 @@ def test_an_error_is_a_failed_back_end_and_a_bug_is_raised() -> None:
     assert ("started", "crashes") in told and ("finished", "crashes") not in told
 
 
+@pytest.mark.slow
 def test_back_ends_run_side_by_side_each_within_its_own_time_limit() -> None:
     events: list[tuple[str, str]] = []
     report = crosscheck(racing(), Square(7, seconds=30), also={"mine": lambda q: Found([q.n])}, seconds=1.0,
@@ -145,6 +146,7 @@ def test_back_ends_run_side_by_side_each_within_its_own_time_limit() -> None:
     assert list(report.results) == ["mine", "python"] and report.seconds == 1.0
 
 
+@pytest.mark.slow
 def test_a_web_requests_bounds_reach_every_back_end() -> None:
     """A web worker serves a request (budget.serving): its cap and its abandonment bind the lanes too."""
     with budget.serving(0.5, threading.Event()):

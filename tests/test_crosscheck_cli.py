@@ -38,6 +38,7 @@ def prolog_row(status: str) -> str:
     return "unavailable" if HIDDEN else status
 
 
+@pytest.mark.slow
 def test_one_answer_is_not_compared_and_the_silent_back_ends_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     asked = ("crosscheck", "fichas", "--m", "3", "--n", "2", "--strategy", "astar", "--backends", "prolog,python")
     code, out, err = run_cli(capsys, *asked)  # A* is kanren's and python's: prolog declines it
@@ -60,6 +61,7 @@ def test_one_answer_is_not_compared_and_the_silent_back_ends_are_named(capsys: p
                                                   "declined: prolog does not answer this fichas question)")
 
 
+@pytest.mark.subprocess
 def test_hidden_prolog_is_named_unavailable_and_two_answers_still_agree() -> None:
     env = {**os.environ, HIDE_VARIABLE: "1"}
     ran = subprocess.run([sys.executable, "-m", "pysolve.cli", "crosscheck", "fichas", "--m", "2", "--n", "2",
@@ -85,6 +87,7 @@ def readme_board(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["hidato", "README"], ["hidato", "README", "--count", "2"],
     ["sudoku", "data/sudoku/hardest.txt", "--index", "11"], ["sudoku", "data/sudoku/hardest.txt", "--index", "11",
@@ -105,6 +108,7 @@ def test_the_slowest_readme_and_shipped_instances_end_within_ten_seconds_every_b
     assert code in (0, 3) and "DISAGREEMENT" not in out, out
 
 
+@pytest.mark.slow
 def test_a_slow_back_end_answers_unknown_within_its_own_seconds(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """A generated 16x16 tangram counted: miniKanren needs far more than a second; the others' answers come
@@ -163,6 +167,7 @@ def test_elsewhere_the_table_comes_whole_in_order_and_no_progress() -> None:
     assert progress.getvalue() == ""
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_query_a_limit_stopped_is_unknown_not_false(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "query", "fichas", "between(1, inf, X)", "--seconds", "1")
@@ -197,6 +202,7 @@ def test_the_web_report_names_every_back_end_and_the_verdict(web: httpx.Client) 
     assert report["seconds"] == SECONDS
 
 
+@pytest.mark.slow
 def test_the_web_gives_each_back_end_its_own_seconds(web: httpx.Client) -> None:
     asked = {"puzzle": "sudoku", "options": {"file": {"text": "." * 81, "name": "empty.txt"}, "count": 10**9,
                                              "seconds": 0.5}, "backends": ["kanren", "python"]}

@@ -54,6 +54,7 @@ def test_a_squares_picture_places_each_pieces_words_unturned_over_it():
         assert shapes.get("transform") == f"{words.get('transform')} rotate({90 * turns} 50 50)"
 
 
+@pytest.mark.slow
 def test_the_squares_page_draws_each_placed_pieces_number_upright(base: str, page: Page) -> None:
     page.goto(f"{base}/squares")
     settle(page)
@@ -81,6 +82,7 @@ def test_the_pages_have_an_icon_and_the_home_page_is_titled_once(base: str, page
     assert page.title() == "Azul · pysolve"
 
 
+@pytest.mark.subprocess
 def test_ctrl_c_stops_the_server_without_a_prolog_warning(pysolve_backends: list[str]) -> None:
     """With Prolog (the default back end when it runs), every worker thread holds a Prolog engine of its own."""
     with the_command("--backend", pysolve_backends[0]) as (server, port):
@@ -100,6 +102,7 @@ def looks(page: Page, selector: str) -> dict[str, str]:
                 colour: style.backgroundColor}; }""")
 
 
+@pytest.mark.slow
 def test_white_tiles_on_the_azul_page_look_like_tiles_and_empty_slots_look_empty(base: str, page: Page) -> None:
     page.goto(f"{base}/azul")
     settle(page)

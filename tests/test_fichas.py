@@ -70,6 +70,7 @@ def test_kanren_answers_every_strategy_and_prolog_all_but_astar() -> None:
     assert PUZZLE.solve(Question(3, 3, "shortest"), "kanren").stats["moves"] == 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["dfs", "bfs", "best-first", "hill-climbing", "astar"])
 @pytest.mark.parametrize("flavour", ["hs", "py"])
 def test_kanren_finds_pythons_path_and_count_on_small_orders(strategy: str, flavour: str) -> None:
@@ -82,6 +83,7 @@ def test_kanren_finds_pythons_path_and_count_on_small_orders(strategy: str, flav
             python.status, python.solutions, python.stats["states"]), question
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", [(1, 2), (2, 2), (2, 3), (3, 3)])
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("flavour", ["hs", "py"])
@@ -96,6 +98,7 @@ def test_crosscheck_agrees(pysolve_backends: list[str], order: tuple[int, int], 
     assert list(report.declined) == (["prolog"] if strategy == "astar" and "prolog" in pysolve_backends else [])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(order=orders(max_order=6), strategy=st.sampled_from(STRATEGIES), flavour=st.sampled_from(["hs", "py"]))
 def test_random_orders_crosscheck(pysolve_backends: list[str], order: tuple[int, int], strategy: str,
@@ -110,6 +113,7 @@ def test_random_orders_crosscheck(pysolve_backends: list[str], order: tuple[int,
     assert report.agree or (len(only) == 1 and len(report.results) == 1), report.difference
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", range(1, 9))
 def test_shortest_is_optimal_and_fast_up_to_8_8(k: int) -> None:
     answer = PUZZLE.solve(Question(k, k, "shortest"), "python")
@@ -134,6 +138,7 @@ def test_breadth_first_tree_search_state_counts_grow_as_the_spec_says() -> None:
     assert 10_000 <= counts[2] <= 100_000  # "tens of thousands of states" at (3, 3)
 
 
+@pytest.mark.slow
 def test_budgets_stop_long_searches() -> None:
     with pytest.raises(SearchLimitExceeded):
         search.breadth_first(search.PathProblem(Boards(4, 4)), budget=Budget(nodes=1000))
@@ -150,6 +155,7 @@ def test_a_search_out_of_budget_answers_unknown_with_the_reason(pysolve_backend:
                         answer.stats["reason"]), answer.stats["reason"]
 
 
+@pytest.mark.slow
 def test_seconds_bound_a_search_from_the_cli(pysolve_backend: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["solve", "fichas", "--m", "5", "--n", "5", "--strategy", "bfs", "--seconds", "0.5",
                  "--backend", pysolve_backend, "--json"]) == 0

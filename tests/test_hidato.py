@@ -241,6 +241,7 @@ def sparse_board() -> list[list[int]]:
     return rows
 
 
+@pytest.mark.slow
 def test_budgets_end_every_search_with_unknown(pysolve_backend):
     board = model.make_board(sparse_board())
     assert python.search(board, 10**6, python.FAST, Budget(nodes=500)).status == UNKNOWN
@@ -251,6 +252,7 @@ def test_budgets_end_every_search_with_unknown(pysolve_backend):
     assert answer.status == UNKNOWN and "passed its" in answer.stats["reason"]
 
 
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("prolog", "python")  # kanren refuses boards this size (next test)
 def test_a_board_of_thousands_of_cells_keeps_its_time_limit(pysolve_backend):
     rows = [[0] * 1500 for _ in range(2)]
@@ -270,6 +272,7 @@ def test_boards_past_the_size_limit_are_refused_before_any_work(tmp_path, capsys
     assert "a 100 x 100 board has 10000 cells; hidato takes at most 4096" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_generating_a_large_board_keeps_its_time_limit_and_stays_unique(capsys):
     assert main(["generate", "hidato", "--rows", "24", "--cols", "24", "--seed", "3", "--seconds", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -294,6 +297,7 @@ def test_the_bundled_set_is_big_enough_and_varied():
     assert any(-1 in row for board in boards for row in board.rows)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BUNDLED, ids=lambda path: path.name)
 def test_bundled_boards_are_unique_and_the_back_ends_agree(path):
     board = model.load(path)
@@ -359,6 +363,7 @@ def test_long_thin_boards_fall_to_the_fast_walk_in_seconds(name):
     assert len(found.solutions) == (1 if name.startswith("unique") else 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["snake_3x50", "snake_4x46", "unique_3x50_s41", "unique_4x46_s42"])
 def test_minikanren_counts_the_long_thin_boards_as_python_does(name):
     """Propagation through the step tables keeps the relation off dead ends: no walk gets lost."""
@@ -370,11 +375,13 @@ def test_minikanren_counts_the_long_thin_boards_as_python_does(name):
     assert found.stats["cpu_seconds"] < 5
 
 
+@pytest.mark.slow
 def test_the_original_walk_gets_lost_on_the_fat_snake_and_says_unknown():
     board = model.load(DATA / "long" / "snake_4x46.txt")
     assert python.search(board, 1, python.ORIGINAL, Budget(seconds=1.0)).status == UNKNOWN
 
 
+@pytest.mark.slow
 @needs_prolog
 def test_the_original_prolog_walk_gets_lost_there_too():
     board = model.load(DATA / "long" / "snake_4x46.txt")

@@ -37,6 +37,7 @@ def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 # --- the catalogue ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle", SHIPPING)
 def test_every_shipped_file_has_one_name_and_every_name_reads_that_file(puzzle: str, elsewhere: Path) -> None:
     chosen = api.get_puzzle(puzzle)

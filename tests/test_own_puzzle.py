@@ -35,6 +35,7 @@ def run(site: Path, *argv: str, cwd: Path | None = None) -> subprocess.Completed
                           timeout=300)
 
 
+@pytest.mark.subprocess
 def test_the_cli_solves_and_crosschecks_it(site: Path) -> None:
     solved = run(site, str(PYSOLVE), "solve", "factors", "--n", "12", "--backend", "python", "--json")
     assert solved.returncode == 0, solved.stderr
@@ -48,6 +49,7 @@ def test_the_cli_solves_and_crosschecks_it(site: Path) -> None:
     assert "factors" in listed.stdout
 
 
+@pytest.mark.subprocess
 def test_bad_input_is_one_line_and_exit_2(site: Path) -> None:
     bad = run(site, str(PYSOLVE), "solve", "factors", "--n", "0")
     assert bad.returncode == 2 and bad.stderr == "pysolve: error: --n: 0 is less than 1\n"
@@ -55,6 +57,7 @@ def test_bad_input_is_one_line_and_exit_2(site: Path) -> None:
     assert missing.returncode == 2 and "--n" in missing.stderr and "Traceback" not in missing.stderr
 
 
+@pytest.mark.subprocess
 def test_the_api_knows_it(site: Path) -> None:
     probe = ("import pysolve\n"
              "print('factors' in pysolve.puzzle_names())\n"
@@ -65,6 +68,7 @@ def test_the_api_knows_it(site: Path) -> None:
     assert ran.stdout.splitlines() == ["True", "True", "[[1, 97]]"]
 
 
+@pytest.mark.subprocess
 def test_the_pytest_plugin_asks_it_of_every_backend(site: Path, tmp_path: Path,
                                                     pysolve_backends: list[str]) -> None:
     (tmp_path / "test_users_factors.py").write_text(USER_TESTS.read_text())

@@ -115,6 +115,7 @@ def test_a_missing_answer_fails_instead_of_passing_quietly(pytester: pytest.Pyte
     assert "agree" not in printed.replace("assert_backends_agree", "")
 
 
+@pytest.mark.subprocess
 def test_hidden_prolog_is_one_verdict_not_compared(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     """Prolog asked but hidden (in a fresh process): one verdict, in the CLI's words, and nothing else."""
     monkeypatch.setenv("PYSOLVE_NO_PROLOG", "1")
@@ -142,6 +143,7 @@ def test_three():
             ) in printed
 
 
+@pytest.mark.slow
 def test_a_reference_solver_owes_only_its_answer(pytester: pytest.Pytester) -> None:
     """A solver of one's own whose Found has no statistics (fichas' states) is compared on what it gave."""
     pytester.makepyfile("""
@@ -169,6 +171,7 @@ def test_a_reference_solver_owes_only_its_answer(pytester: pytest.Pytester) -> N
     assert "KeyError" not in result.stdout.str()
 
 
+@pytest.mark.subprocess
 def test_hidden_prolog_leaves_the_default_set_and_fails_when_chosen(pytester: pytest.Pytester,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """In a fresh process (the engine of this one is already started): hidden Prolog is a failure, not a skip."""

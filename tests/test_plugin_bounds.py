@@ -55,6 +55,7 @@ def timed(solver: Callable[[object], pysolve.Found], spent: list[float]) -> Call
     return run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SOLVERS)
 @pytest.mark.timeout(HANG_GUARD)
 def test_a_reference_solver_past_its_limit_answers_unknown_beside_the_back_ends(name: str) -> None:
@@ -67,6 +68,7 @@ def test_a_reference_solver_past_its_limit_answers_unknown_beside_the_back_ends(
     assert len(spent) == 1 and spent[0] <= MOST_WORK
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SOLVERS)
 @pytest.mark.timeout(HANG_GUARD)
 def test_a_reference_solver_past_its_limit_is_a_time_out_of_the_check(name: str) -> None:
@@ -83,6 +85,7 @@ def test_a_reference_solver_past_its_limit_is_a_time_out_of_the_check(name: str)
     assert len(spent) >= int(tried[1]) and all(seconds <= MOST_WORK for seconds in spent)  # shrinking asks more
 
 
+@pytest.mark.slow
 def test_a_bounded_call_puts_back_the_handlers_and_timers_it_found() -> None:
     def found_alarm(signum: int, frame: object) -> None:
         raise AssertionError("the outer alarm went off during the test")
@@ -112,6 +115,7 @@ def test_a_bounded_call_passes_on_what_the_function_raises_and_refuses_no_limit(
         call_bounded(lambda: 1, float("inf"), "unbounded")
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(HANG_GUARD)
 def test_off_the_main_thread_a_sleeper_is_left_at_the_wall_clock_guard() -> None:
     outcome: list[BaseException | int] = []

@@ -21,6 +21,7 @@ def test_every_exported_predicate_has_a_pldoc_comment(name: str) -> None:
     assert rule_base.undocumented == [], f"prolog/{name}.pl: exported without a %! comment"
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("name", bridge.rule_bases())
 @pytest.mark.pysolve_backends("prolog")
 def test_the_extractor_reads_the_exports_swi_prolog_reports(name: str, pysolve_backend: str) -> None:

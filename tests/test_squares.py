@@ -175,6 +175,7 @@ def test_owen_5x5_count_on_the_back_ends_that_finish_quickly(pysolve_backend):
     assert all(model.placement_problems(model.load("eternity-5x5"), grid) == [] for grid in grids(answer))
 
 
+@pytest.mark.slow
 @needs_prolog
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 10_000), rows=st.integers(4, 6), colours=st.integers(4, 12))
@@ -188,6 +189,7 @@ def test_prolog_and_python_start_the_most_constrained_first_search_with_the_same
     assert roots == {bridge.first(prolog.RULE_BASE, prolog.with_puzzle(instance, chosen))["Root"]}
 
 
+@pytest.mark.slow
 @pytest.mark.pysolve_backends("prolog", "python")
 @pytest.mark.parametrize("rows, cols, colours, seed", [(4, 5, 8, 3), (5, 4, 8, 2)])
 def test_the_insect_counts_past_sixteen_cells_fill_the_most_constrained_cell_first(pysolve_backend, rows, cols,
@@ -298,6 +300,7 @@ def symmetric_pieces(rule: str) -> st.SearchStrategy:
                      label.flatmap(lambda x: st.just((x, x, x, x))))
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(data=st.data(), shape=st.sampled_from([(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)]),
        rule=st.sampled_from([model.INSECT, model.ETERNITY]), up_to_rotation=st.booleans(),
@@ -359,6 +362,7 @@ def test_mrv_counting_a_quarter_and_multiplying_agrees_with_the_full_enumeration
     assert sorted(listed.grids) == sorted(full.grids)
 
 
+@pytest.mark.slow
 @needs_prolog
 @settings(max_examples=12, deadline=None)
 @given(rows=st.integers(1, 3), cols=st.integers(1, 3), colours=st.integers(2, 3), seed=st.integers(0, 10**6),
@@ -407,6 +411,7 @@ def test_joining_halves_counts_what_the_reference_search_counts(pysolve_backends
         assert answer.count == every.count >= 1, backend  # the generated grid is a solution
 
 
+@pytest.mark.slow
 def test_owen_6x6_joins_halves_in_fewer_placements_than_the_row_order():
     answer = PUZZLE.solve(Question(model.load("eternity-6x6"), COUNT), "python")
     assert (answer.count, answer.stats["states"]) == (260, 2_957_474 + 7_740_690)  # row order: 14,518,615
@@ -470,6 +475,7 @@ def test_kanren_counts_with_and_without_its_block_tables(monkeypatch, block_rows
     assert len(kanren.solutions(insects, False, 0, Budget(nodes=100_000))) == 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", [((1, 3), (5, 0), (17, 0), (13, 0), (15, 0)),
                                     ((1, 3), (7, 0), (17, 0), (9, 0), (10, 0))])
 def test_kanren_counts_a_part_of_owens_6x6_as_python_does(prefix):
@@ -498,6 +504,7 @@ def test_kanren_labels_by_share_where_the_frame_has_colours_of_its_own():
     assert kanren.frame_apart(frame_of_its_own(generate(6, 6, 6, 1, ETERNITY)))
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(rows=st.integers(3, 4), cols=st.integers(3, 4), colours=st.integers(2, 4), seed=st.integers(0, 10**6),
        up_to_rotation=st.booleans())
@@ -515,6 +522,7 @@ def test_kanren_stops_at_its_budget():
         kanren.solutions(model.load("eternity-6x6"), False, 0, Budget(nodes=200))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size, colours, seed", [(6, 6, 1), (6, 6, 2), (7, 7, 3)])
 def test_kanren_counts_generated_boards_past_5x5_as_python_does(tmp_path, size, colours, seed):
     """Counts on boards past 5x5 are answered when the relation is asked by name (a generated 7x7 in about
@@ -526,6 +534,7 @@ def test_kanren_counts_generated_boards_past_5x5_as_python_does(tmp_path, size, 
     assert PUZZLE.solve(question, "kanren").count == PUZZLE.solve(question, "python").count > 0
 
 
+@pytest.mark.slow
 def test_kanren_answers_a_first_solution_past_8x8(tmp_path):
     path = tmp_path / "nine.txt"
     path.write_text(model.dump(generate(9, 9, 12, 3, ETERNITY)))
@@ -534,6 +543,7 @@ def test_kanren_answers_a_first_solution_past_8x8(tmp_path):
     assert answer.status == SOLVED and answer.solutions == PUZZLE.solve(question, "python").solutions
 
 
+@pytest.mark.slow
 def test_kanren_building_its_tables_keeps_the_time_limit(tmp_path, monkeypatch):
     """A 30x30 file of two colours: 3,600 placements, whose pair tables alone took 18 s before the budget looked
     at its clock while building them."""
@@ -642,6 +652,7 @@ def test_the_puzzle_predicates_raise_outside_with_puzzle(goal):
         bridge.solutions(prolog.RULE_BASE, goal)
 
 
+@pytest.mark.subprocess
 @needs_prolog
 def test_a_query_without_a_puzzle_says_in_one_line_how_to_choose_one(capsys):
     assert cli_module.main(["query", "squares", "piece(1,E)"]) == 2

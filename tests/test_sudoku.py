@@ -156,6 +156,7 @@ def test_crosscheck_of_a_file_of_many_asks_for_one(capsys):
     assert code == 0 and out.splitlines()[-1].startswith(("all back ends agree", "the answers of kanren, python agree"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("file, index", [("sixteen-grid.txt", 1), ("sixteen.txt", 1), ("sixteen.txt", 2),
                                          ("sixteen.txt", 3)])
 def test_every_back_end_proves_the_16x16_puzzles_unique(pysolve_backends, file, index):
@@ -164,6 +165,7 @@ def test_every_back_end_proves_the_16x16_puzzles_unique(pysolve_backends, file, 
     assert {answer.count for answer in report.results.values()} == {1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("file", ["top95.txt", "hardest.txt"])
 def test_minikanren_solves_every_hard_puzzle_as_python_does(file):
     for index in range(1, len(model.load(DATA / file)) + 1):
@@ -316,6 +318,7 @@ def test_svg_shows_givens_bold_and_filled_values_blue(tmp_path, capsys):
 # --- the shipped sets, cross-checked ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_python_proves_every_hard_puzzle_unique_quickly():
     boards = model.load(DATA / "top95.txt") + model.load(DATA / "hardest.txt")
     for read in boards:
@@ -340,6 +343,7 @@ def test_the_small_puzzles_agree_on_every_back_end(pysolve_backends, index):
     assert all(answer.count == 1 for answer in report.results.values())
 
 
+@pytest.mark.slow
 def test_16x16_is_unique_and_python_solves_it_within_a_second():
     asked = PUZZLE.question(file=str(DATA / "sixteen-grid.txt"), count=2)
     report = crosscheck(PUZZLE, asked)
@@ -415,6 +419,7 @@ def test_random_4x4_boards_agree_on_how_many_solutions(pysolve_backends, rows):
         assert len({answer.count for answer in report.results.values()}) == 1
 
 
+@pytest.mark.slow
 @needs_prolog
 @settings(max_examples=10, deadline=None)
 @given(size=st.sampled_from([4, 6, 9]), seed=st.integers(0, 10**6), blanks=st.integers(0, 2))

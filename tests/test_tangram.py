@@ -73,6 +73,7 @@ def test_rule_base_loads_cleanly_and_sees_the_instance_it_is_given(classic):
     assert rows[0]["Ps"] == [[p.name, p.width, p.height] for p in classic.pieces]
 
 
+@pytest.mark.slow
 def test_all_36_tilings_first_one_exact(classic, pysolve_backend):
     answer = PUZZLE.solve(Question(classic, "all"), pysolve_backend)
     assert answer.count == 36 == len(answer.solutions)
@@ -80,6 +81,7 @@ def test_all_36_tilings_first_one_exact(classic, pysolve_backend):
     assert len({json.dumps(s) for s in answer.solutions}) == 36
 
 
+@pytest.mark.slow
 def test_all_36_tilings_agree(classic, pysolve_backends):
     agreed(Question(classic, "all"), pysolve_backends)
 
@@ -89,6 +91,7 @@ def test_first_tiling_is_the_spec_one(classic, pysolve_backend):
     assert answer.status == "solved" and [triples(s) for s in answer.solutions] == [FIRST_DFS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("start", CLASSIC_ORDER)
 def test_breadth_first_from_each_piece_agrees_and_is_a_tiling(classic, pysolve_backends, start):
     report = agreed(Question(classic, strategy="bfs", start=start), pysolve_backends)
@@ -100,6 +103,7 @@ def test_breadth_first_from_each_piece_agrees_and_is_a_tiling(classic, pysolve_b
     assert solution == PUZZLE.solve(Question(classic, start=start), "python").solutions[0]
 
 
+@pytest.mark.slow
 def test_breadth_first_answers_differ_by_start(classic):
     answers = {start: triples(PUZZLE.solve(Question(classic, strategy="bfs", start=start), "python").solutions[0])
                for start in CLASSIC_ORDER}
@@ -201,6 +205,7 @@ def instances(draw_):
     return generate(width, height, pieces, draw_(st.integers(0, 10_000)), draw_(st.booleans()))
 
 
+@pytest.mark.slow
 @SMALL
 @given(instance=instances(), strategy=st.sampled_from(["dfs", "cell"]))
 def test_random_boards_all_back_ends_agree_on_every_tiling(pysolve_backends, instance, strategy):
@@ -211,6 +216,7 @@ def test_random_boards_all_back_ends_agree_on_every_tiling(pysolve_backends, ins
         PUZZLE.canonical(report.results["python"])
 
 
+@pytest.mark.slow
 @SMALL
 @given(instance=instances(), data=st.data())
 def test_random_boards_breadth_first_options_and_completion_agree(pysolve_backends, instance, data):
@@ -243,6 +249,7 @@ def test_random_placements_validate_alike_on_every_back_end(pysolve_backends, in
 
 # ---------------------------------------------------------------- bounded searches
 
+@pytest.mark.slow
 def test_searches_are_bounded(pysolve_backend):
     big = generate(16, 16, 12, 2)
     solve = PUZZLE.backend_module(pysolve_backend).solve
@@ -272,6 +279,7 @@ def run_cli(argv):
     return done.returncode, done.stdout, done.stderr, cpu
 
 
+@pytest.mark.subprocess
 @pytest.mark.parametrize("side", [100000, 3000])
 def test_boards_beyond_the_limit_are_refused_before_any_work(tmp_path, pysolve_backend, side):
     path = board_file(tmp_path, "huge.txt", [f"board {side} {side}", f"piece 1 big #112233 {side} {side}"])
@@ -301,6 +309,7 @@ def test_a_big_question_api_made_is_refused_too():
         generate(100, 100, 3, 1)
 
 
+@pytest.mark.subprocess
 def test_many_cjk_dominoes_breadth_first_stop_within_their_budget(tmp_path, pysolve_backend):
     path = board_file(tmp_path, "dominoes.txt", ["board 12 12", "rotations yes",
                                                  *(f"piece {chr(0x4e00 + i)} d{i} #112233 1 2" for i in range(72))])
@@ -602,6 +611,7 @@ def test_coloured_grid_uses_piece_colours(classic):
     assert "\x1b[" in grid and "48;2;46;158;79m1 " in grid  # green #2e9e4f behind key 1
 
 
+@pytest.mark.slow
 def test_cli_crosscheck_and_generate(capsys):
     assert cli.main(["crosscheck", "tangram", "--strategy", "bfs", "--start", "pink"]) == 0
     verdict = capsys.readouterr().out.splitlines()[-1]  # with Prolog hidden: the two others agree, Prolog named
@@ -626,6 +636,7 @@ def test_placement_cells_in_board_order():
     assert rows[0]["Cs"] == [[1, 2], [1, 3], [1, 4], [2, 2], [2, 3], [2, 4]]
 
 
+@pytest.mark.subprocess
 def test_without_prolog_kanren_and_python_still_answer():
     script = ("from pysolve.tangram.api import load_instance, count, options\n"
               "from pysolve.tangram.puzzle import PUZZLE\n"

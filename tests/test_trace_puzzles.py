@@ -143,6 +143,7 @@ def test_python_and_prolog_search_node_for_node_alike(case: str, tmp_path: Path)
     assert python.events == prolog.events and python.events
 
 
+@pytest.mark.slow
 def test_hidatos_portfolio_records_both_searches_the_walk_from_the_root(tmp_path: Path) -> None:
     """On a long board the propagating search spends its 500 nodes; the walk then starts at the root again,
     in both languages alike."""
@@ -172,6 +173,7 @@ def long_question(puzzle: str, backend: str) -> Any:
                                  "empty", count=10**9, seconds=0.2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("puzzle", ["sudoku", "hidato", "squares"])
 def test_a_traced_search_out_of_time_ends_unknown_saying_why(puzzle: str, backend: str, tmp_path: Path) -> None:
@@ -240,6 +242,7 @@ def check_squares(answer: Answer, trace: Recorded, backend: str, by_class: bool)
             assert grid in answer.solutions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", SQUARES)
 def test_each_squares_search_records_itself(case: str, backend: str, tmp_path: Path) -> None:

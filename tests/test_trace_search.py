@@ -230,6 +230,7 @@ def tangram_trees(question: TangramQuestion, backends: list[str], tmp_path: Path
     return trees
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("mode", "strategy", "start"), [
     ("first", "dfs", None), ("first", "dfs", "pink"), ("all", "dfs", None), ("first", "cell", None),
     ("all", "cell", None), ("first", "bfs", "green"), ("first", "bfs", "red")])
@@ -269,6 +270,7 @@ def test_counts_and_rules_record_nothing(tmp_path: Path, capsys: pytest.CaptureF
 # --- budgets and the limit ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["python", "prolog", "kanren"])
 def test_a_traced_search_stops_within_its_budget(backend: str, tmp_path: Path) -> None:
     fichas = FichasQuestion(6, 6, "shortest", seconds=0.5) if backend == "kanren" else \
@@ -292,6 +294,7 @@ def recorded_with_limit(module: Any, question: Any, budget: Budget, limit: int, 
     return read_trace(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["python", "prolog", "kanren"])
 def test_past_its_limit_a_search_is_counted_not_written(backend: str, tmp_path: Path) -> None:
     for puzzle, question in ((TANGRAM, TangramQuestion(load_instance(), "all", "cell")),

@@ -138,6 +138,7 @@ def test_a_label_cannot_close_the_pages_script(tmp_path: Path) -> None:
     assert exported(out)["traces"][0]["labels"] == ["</script><script>alert(1)</script>"[:replay.LABEL]]
 
 
+@pytest.mark.slow
 def test_a_big_trace_is_embedded_up_to_its_bound_and_says_so(big: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "big.html"
     assert cli.main(["trace", *map(str, big), "--html", str(out)]) == 0
@@ -248,6 +249,7 @@ VARIED = [name for name in api.puzzle_names() if any(option.name in replay.SETTI
                                                      for option in api.get_puzzle(name).question_options())]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIED)
 def test_a_live_ask_compares_a_settings_values(client: TestClient, name: str) -> None:
     puzzle = api.get_puzzle(name)
@@ -335,6 +337,7 @@ UPLOADS = st.lists(st.fixed_dictionaries({"name": st.sampled_from(["a.jsonl", "b
                    max_size=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(body=st.fixed_dictionaries({"traces": UPLOADS}) | st.dictionaries(st.sampled_from(["traces", "name"]),
                                                                            st.recursive(st.none() | st.text(max_size=5),
@@ -347,6 +350,7 @@ def test_fuzz_uploads_are_answered_2xx_or_one_line_4xx(client: TestClient, body:
         assert 2 <= len(answer.json()["traces"]) <= replay.MAX_TRACES
 
 
+@pytest.mark.slow
 def test_the_searches_of_one_ask_share_the_requests_time(monkeypatch: pytest.MonkeyPatch) -> None:
     from pysolve.web import traces
 

@@ -261,6 +261,7 @@ def test_squares_uploaded_file_and_bad_input(web: httpx.Client) -> None:
 
 # ---------------------------------------------------------------- azul
 
+@pytest.mark.slow
 def test_azul_person_plays_a_whole_game_against_strategies(web: httpx.Client) -> None:
     table = web.post("/api/azul/games", json={"players": 3, "seats": ["random", "you", "greedy"], "seed": 4})
     assert table.status_code == 201
@@ -320,6 +321,7 @@ def test_azul_strategies_offered(web: httpx.Client) -> None:
         assert web.post("/api/azul/games", json={"seats": ["you", name]}).status_code == 201
 
 
+@pytest.mark.slow
 def test_azul_grey_wall_variant(web: httpx.Client) -> None:
     state = web.post("/api/azul/games", json={"seats": ["you", "greedy"], "variant": "grey", "seed": 2}).json()
     assert state["state"]["variant"] == "grey"
@@ -392,6 +394,7 @@ def test_crosscheck_every_back_end_agrees(web: httpx.Client, pysolve_backends: l
     assert "36 tilings" in report["drawing"] and "\x1b" not in report["drawing"]
 
 
+@pytest.mark.slow
 def test_a_crosscheck_where_no_back_end_answered_compared_nothing(web: httpx.Client) -> None:
     asked = {"puzzle": "sudoku", "options": {"file": {"text": "." * 81, "name": "empty.txt"}, "count": 10**9,
                                              "seconds": 0.3}, "backends": ["python"]}
@@ -416,6 +419,7 @@ def test_crosscheck_bad_input(web: httpx.Client) -> None:
 
 # ---------------------------------------------------------------- a search never blocks the server
 
+@pytest.mark.slow
 def test_other_requests_are_answered_while_a_search_runs(base: str, pysolve_backends: list[str]) -> None:
     """A 2-second search (its budget) on the session's first back end (Prolog, holding the Prolog lock, when
     available) runs in a worker thread; meanwhile pages, the back ends and a game on Python answer at once."""
@@ -486,6 +490,7 @@ def the_command(*flags: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
             server.wait()
 
 
+@pytest.mark.subprocess
 def test_serve_binds_localhost_and_stops_cleanly_on_ctrl_c(pysolve_backends: list[str]) -> None:
     """On the session's first back end: Prolog, when it runs, answers in worker threads and Ctrl-C still stops."""
     with the_command("--backend", pysolve_backends[0]) as (server, port):
@@ -535,6 +540,7 @@ def test_a_minimax_seat_by_depth_thinks_within_the_servers_time_a_move() -> None
     assert affordable("minimax:2:0.5s") == "minimax:2:0.5s" and affordable("mcts:300") == "mcts:300"
 
 
+@pytest.mark.slow
 def test_slow_clients_are_timed_out(monkeypatch: pytest.MonkeyPatch, pysolve_backends: list[str]) -> None:
     monkeypatch.setattr(clients, "HEAD_SECONDS", 0.5)
     monkeypatch.setattr(clients, "BODY_SECONDS", 0.5)
