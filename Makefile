@@ -36,7 +36,7 @@ test: setup lint
 	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -p no:cacheprovider
 
 test-fast: setup
-	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes
+	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes -n auto
 
 lint: setup
 	$(VENV)/bin/ruff check pysolve tests bench examples
