@@ -1,13 +1,17 @@
 """A/B of the untraced Python and miniKanren searches of two checkouts: CPU time of the same questions.
 
-Each repetition starts one fresh Python process per checkout, in turn (A, B, A, B, ...), with that checkout first
-on PYTHONPATH, so pysolve is that checkout's. The process asks each question of the workload below through
-`api.solve` on its back end (python or kanren), nothing recorded: once (tables warmed), then in a loop for about
-SPAN seconds of CPU (`time.process_time`), its time the loop's over its length. A question's time is the minimum
-over the repetitions; its answer (status, solutions, states searched) must be the same in every run.
+A Python process per checkout, that checkout first on PYTHONPATH (so pysolve is that checkout's), answers
+bursts: a question of the workload below asked through `api.solve` on its back end (python or kanren), nothing
+recorded, in a loop for about SPAN seconds of CPU (`time.process_time`), its time the loop's over its length.
+Each question is warmed once in both, then timed in bursts taken in turn, A, B, B, A, A, B, ..., a few
+seconds apart at most, both processes on the same CPU, so that a machine shared with other work slows both
+alike; before each burst the heap so far is frozen (`gc.freeze`), so that a collection costs the same in both.
+A question's time is the minimum over the bursts of several such pairs of processes, each pair fresh (where a
+process's objects lie in memory moves one's times by several per cent, for the whole process), and its answer
+(status, solutions, states searched) must be the same in every burst.
 
     git worktree add --detach /tmp/before HEAD      # before the change
-    .venv/bin/python bench/trace_overhead.py /tmp/before . --repeat 5
+    .venv/bin/python bench/trace_overhead.py /tmp/before . --processes 5 --repeat 4
 
 Why: a search reports to its recorder without asking whether there is one (pysolve.trace, NOT_RECORDED); an
 unrecorded search must stay as fast as it was with its `if trace is not None` tests, which this shows question by
@@ -17,6 +21,7 @@ question.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import subprocess
@@ -26,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve()
-SPAN = 0.3  # CPU seconds each question is timed over, asked as often as that takes
+SPAN = 0.2  # CPU seconds of a burst: a question asked as often as that takes
 
 Case = tuple[str, str, str, dict[str, Any]]  # label, puzzle, back end, options
 
@@ -70,30 +75,47 @@ def cases() -> list[Case]:
     ]
 
 
-def child(only: str) -> None:
-    """One repetition in this process: each question's CPU seconds and its answer in short, as JSON on stdout."""
+def child() -> None:
+    """Answer bursts: for each question label read on stdin, one line of JSON, [CPU seconds an answer, the
+    answer in short]."""
     from pysolve import api
 
-    results = {}
-    for label, puzzle, backend, options in cases():
-        if only not in label:
-            continue
+    asked = {label: (puzzle, backend, options) for label, puzzle, backend, options in cases()}
+    os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+    for line in sys.stdin:
+        puzzle, backend, options = asked[line.strip()]
         answer = api.solve(puzzle, backend=backend, **options)
-        said = [answer.status, len(answer.solutions), answer.stats.get("states", answer.stats.get("expanded"))]
-        times, start = 0, time.process_time()
+        gc.collect()
+        gc.freeze()
+        said = [answer.status, len(answer.solutions), answer.stats.get("states")]
+        times, start = 1, time.process_time()
         while time.process_time() - start < SPAN:
             api.solve(puzzle, backend=backend, **options)
             times += 1
-        results[label] = [(time.process_time() - start) / times, said]
-    json.dump(results, sys.stdout)
+        print(json.dumps([(time.process_time() - start) / (times - 1), said]), flush=True)
 
 
-def run(tree: Path, only: str) -> dict[str, list[Any]]:
-    """One repetition in a fresh process on the checkout `tree`."""
-    env = dict(os.environ, PYTHONPATH=str(tree.resolve()), PYTHONDONTWRITEBYTECODE="1")
-    out = subprocess.run([sys.executable, str(HERE), "--child", "--only", only], env=env, cwd=tree, check=True,
-                         capture_output=True, text=True).stdout
-    return json.loads(out)
+class Checkout:
+    """The process answering bursts on the checkout `tree`."""
+
+    def __init__(self, tree: Path) -> None:
+        env = dict(os.environ, PYTHONPATH=str(tree.resolve()), PYTHONDONTWRITEBYTECODE="1",
+                   PYTHONHASHSEED="0")
+        self.process = subprocess.Popen([sys.executable, str(HERE), "--child"], env=env, cwd=tree, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def burst(self, label: str) -> list[Any]:
+        """[CPU seconds an answer, the answer in short] of one burst of the question `label`."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(label + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        """End the process."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
 
 
 def main() -> None:
@@ -101,22 +123,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", type=Path, nargs="?")
     parser.add_argument("b", type=Path, nargs="?")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--processes", type=int, default=5, help="fresh pairs of processes, one after the other")
+    parser.add_argument("--repeat", type=int, default=4, help="bursts of each question in each process")
     parser.add_argument("--only", default="", help="the questions whose label holds this text (default: all)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.only)
+        child()
         return
-    runs: dict[str, list[dict[str, list[Any]]]] = {"a": [], "b": []}
-    for _ in range(args.repeat):
-        runs["a"].append(run(args.a, args.only))
-        runs["b"].append(run(args.b, args.only))
+    labels = [label for label, *_ in cases() if args.only in label]
+    runs: dict[str, dict[str, list[list[Any]]]] = {"a": {}, "b": {}}
+    for _ in range(args.processes):
+        checkouts = {"a": Checkout(args.a), "b": Checkout(args.b)}
+        for label in labels:
+            for side in ("a", "b"):
+                checkouts[side].burst(label)  # warmed: tables built, code paths taken once
+            for turn in range(args.repeat):
+                for side in ("a", "b") if turn % 2 else ("b", "a"):
+                    runs[side].setdefault(label, []).append(checkouts[side].burst(label))
+        for checkout in checkouts.values():
+            checkout.close()
     print(f"{'question':34} {'A ms':>9} {'B ms':>9} {'B/A':>6}  answer (status, solutions, states)")
     totals = [0.0, 0.0]
-    for label in runs["a"][0]:
-        best = [min(r[label][0] for r in runs[side]) for side in ("a", "b")]
-        said = {json.dumps(r[label][1]) for side in ("a", "b") for r in runs[side]}
+    for label in labels:
+        best = [min(burst[0] for burst in runs[side][label]) for side in ("a", "b")]
+        said = {json.dumps(burst[1]) for side in ("a", "b") for burst in runs[side][label]}
         totals[0] += best[0]
         totals[1] += best[1]
         print(f"{label:34} {best[0] * 1000:9.3f} {best[1] * 1000:9.3f} {best[1] / best[0]:6.3f}  "

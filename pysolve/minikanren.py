@@ -23,7 +23,7 @@ from typing import Any
 
 from pysolve.budget import Budget
 from pysolve.errors import BackendUnavailable, SearchLimitExceeded
-from pysolve.trace import Describe, Trace, recorder
+from pysolve.trace import Trace, failing_empty, pushed_each, recorder
 
 __all__ = ["Budget", "Cons", "Struct", "collect", "conj", "dead_ends", "disj", "disj_over", "entered", "eq",
            "fail", "given", "holds", "iterate", "lazy", "project", "reify", "require", "run", "solved", "unify",
@@ -269,40 +269,13 @@ def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str,
     answers: the events Prolog's trace_enter/4 writes on backtracking. A
     search stopped after an answer leaves the nodes above it as they are.
     """
-    return recorder(trace).wrap(recorded_entry, goal, term, describe)
-
-
-def recorded_entry(trace: Trace, goal: Goal, term: Any, describe: Describe) -> Goal:
-    """`entered`'s goal when there is a trace."""
-    below = recorded_dead_ends(trace, goal)
-
-    def entered_goal(state: State) -> Iterator[State]:
-        label, move = describe(reify(term, state))
-        trace.push(label, move)
-        yield from below(state)
-        trace.pop()
-
-    return entered_goal
+    return recorder(trace).wrap(pushed_each, goal, lambda state: describe(reify(term, state)))
 
 
 def dead_ends(trace: Trace | None, goal: Goal) -> Goal:
     """`goal`; when it gives no answer and enters no node, the node on top of `trace`'s stack is a dead end (no
     trace: `goal` itself)."""
-    return recorder(trace).wrap(recorded_dead_ends, goal)
-
-
-def recorded_dead_ends(trace: Trace, goal: Goal) -> Goal:
-    """`dead_ends`' goal when there is a trace."""
-
-    def dead_ends_goal(state: State) -> Iterator[State]:
-        nodes, answered = trace.nodes, False
-        for answer in goal(state):
-            answered = True
-            yield answer
-        if not answered and trace.nodes == nodes:
-            trace.fail()
-
-    return dead_ends_goal
+    return recorder(trace).wrap(failing_empty, goal)
 
 
 def solved(trace: Trace | None) -> Goal:

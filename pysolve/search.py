@@ -226,6 +226,50 @@ class PathProblem(Generic[Board]):
         return self.boards.heuristic(path[-1])
 
 
+class RecordedGraph(Generic[Board]):
+    """`problem` with a graph search over its boards recorded in `trace`, its questions writing the events.
+
+    A board's node is entered below the node of the board it was reached
+    from (`parent`, the search's own map; `nodes` fills as boards are
+    entered) when the search asks whether it is the goal (`tested`: A*,
+    which asks it of every board it takes) or else for its successors (the
+    mirrored search), and is a dead end when none of its successors `opens`
+    (the search's test that a successor joins the frontier, asked here
+    before the search asks it: no event comes between). A search takes it
+    through `Trace.wrap`, once: unrecorded, it asks `problem` itself.
+    """
+
+    def __init__(self, trace: Trace, problem: Problem[Board], describe: Describe, parent: dict[Board, Board | None],
+                 nodes: dict[Board | None, int], opens: Callable[[Board, Board], bool], tested: bool) -> None:
+        self.trace, self.problem, self.describe = trace, problem, describe
+        self.parent, self.nodes, self.opens, self.tested = parent, nodes, opens, tested
+
+    def initial(self) -> Board:
+        return self.problem.initial()
+
+    def heuristic(self, board: Board) -> int:
+        return self.problem.heuristic(board)
+
+    def enter(self, board: Board) -> int:
+        """Enter `board`'s node; its id."""
+        node = self.nodes[board] = self.trace.enter_as(self.nodes[self.parent[board]], self.describe, board)
+        return node
+
+    def is_goal(self, board: Board) -> bool:
+        node = self.enter(board)
+        if self.problem.is_goal(board):
+            self.trace.solution(node)
+            return True
+        return False
+
+    def successors(self, board: Board) -> list[Board]:
+        node = self.nodes[board] if self.tested else self.enter(board)
+        children = self.problem.successors(board)
+        if not any(self.opens(board, child) for child in children):
+            self.trace.fail(node)
+        return children
+
+
 def shortest_path(
     problem: Problem[Board],
     lower_bound: Callable[[Board], int] | None = None,
@@ -245,25 +289,22 @@ def shortest_path(
     budget, start, tie = expansions(budget), problem.initial(), itertools.count()
     best_cost = {start: 0}
     parent: dict[Board, Board | None] = {start: None}
-    trace = recorder(budget.trace)
     nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board taken (None: the root)
+    graph = recorder(budget.trace).wrap(
+        RecordedGraph, problem, describe, parent, nodes,
+        lambda board, child: child not in best_cost or best_cost[board] + 1 < best_cost[child], True)
     frontier = [(estimate(start), next(tie), 0, start)]
     while frontier:
         _, _, cost, board = heapq.heappop(frontier)
         if cost > best_cost[board]:
             continue  # a stale entry: a cheaper way here was found later
-        nodes[board] = trace.enter_as(nodes[parent[board]], describe, board)
-        if problem.is_goal(board):
-            trace.solution(nodes[board])
+        if graph.is_goal(board):
             return Result(trace_back(parent, board), budget.spent)
         budget.spend()
-        before = len(frontier)
-        for child in problem.successors(board):
+        for child in graph.successors(board):
             if cost + 1 < best_cost.get(child, cost + 2):
                 best_cost[child], parent[child] = cost + 1, board
                 heapq.heappush(frontier, (cost + 1 + estimate(child), next(tie), cost + 1, child))
-        if len(frontier) == before:
-            trace.fail(nodes[board])
     return Result(None, budget.spent)
 
 
@@ -288,12 +329,13 @@ def mirrored_shortest_path(
     parent: dict[Board, Board | None] = {start: None}
     trace = recorder(budget.trace)
     nodes: dict[Board | None, int] = {None: 0}  # recorded: the node of each board expanded (None: the root)
+    graph = trace.wrap(RecordedGraph, problem, describe, parent, nodes, lambda board, child: child not in depth, False)
     layer = [start]
     while layer:
         meeting = closest_meeting(layer, depth, mirror)
         if meeting is not None:
             half_back = [mirror(board) for board in trace_back(parent, mirror(meeting))][-2::-1]
-            node = nodes[parent[meeting]]
+            node = nodes.get(parent[meeting], 0)  # 0 when nothing is recorded: the nodes below are not either
             for board in [meeting, *half_back]:
                 node = trace.enter_as(node, describe, board)
             trace.solution(node)
@@ -301,14 +343,10 @@ def mirrored_shortest_path(
         next_layer: list[Board] = []
         for board in layer:
             budget.spend()
-            nodes[board] = trace.enter_as(nodes[parent[board]], describe, board)
-            before = len(next_layer)
-            for child in problem.successors(board):
+            for child in graph.successors(board):
                 if child not in depth:
                     depth[child], parent[child] = depth[board] + 1, board
                     next_layer.append(child)
-            if len(next_layer) == before:
-                trace.fail(nodes[board])
         layer = next_layer
     return Result(None, budget.spent)
 

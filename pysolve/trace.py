@@ -39,19 +39,20 @@ its own, which `bridge.solutions` adds to the trace once the query is done
 (`Trace.include`); `read_trace` reads a file back, checked.
 
 A search finds its recorder as `budget.trace` (None when nothing is
-recorded) and reports to `recorder(budget.trace)`: that trace, or
-NOT_RECORDED, whose methods do nothing, so a search never asks whether it is
-recorded. The label and move of a node are made only when recorded
-(`push_as`, `enter_as`), and `wrap` lets a search choose its recorded or plain
-part once (a goal, a loop), where even a call that does nothing per node
-would cost.
+recorded; never NOT_RECORDED, which a budget does not carry) and reports to
+`recorder(budget.trace)`: that trace, or NOT_RECORDED, whose methods do
+nothing, so a search never asks whether it is recorded. The label and move of
+a node are made only when recorded (`push_as`, `enter_as`). Where even a call
+that does nothing would cost a hot loop, the search takes its step (`pushed`,
+`pushed_each`) or its check (`failing`, `failing_empty`) through `wrap`, once:
+recorded, the step reports its node; unrecorded, it is the plain step itself.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -260,6 +261,41 @@ def pushed(trace: Trace, step: Callable[..., bool], describe: Describe, *fixed: 
         if not stop:
             trace.pop()
         return stop
+
+    return recorded
+
+
+def pushed_each(trace: Trace, steps: Callable[..., Iterator[Part]], describe: Describe,
+                *fixed: Any) -> Callable[..., Iterator[Part]]:
+    """`steps(*args)`, a depth-first search's step into a child that yields what it finds, recorded in `trace`.
+
+    The child is pushed first, labelled by `describe(*fixed, *args)`, is a
+    dead end when it yields nothing and enters no node below it
+    (`failing_empty`), and is popped once it has yielded all (a search
+    stopped after an answer leaves it as it is). Taken through `wrap`, as
+    `pushed` is.
+    """
+    below = failing_empty(trace, steps)
+
+    def recorded(*args: Any) -> Iterator[Part]:
+        trace.push_as(describe, *fixed, *args)
+        yield from below(*args)
+        trace.pop()
+
+    return recorded
+
+
+def failing_empty(trace: Trace, steps: Callable[..., Iterator[Part]]) -> Callable[..., Iterator[Part]]:
+    """`steps(*args)`, a generator, recorded: the node on top of `trace`'s stack is a dead end when it yields
+    nothing and enters no node. Taken through `wrap`, as `pushed` is."""
+
+    def recorded(*args: Any) -> Iterator[Part]:
+        nodes, answered = trace.nodes, False
+        for answer in steps(*args):
+            answered = True
+            yield answer
+        if not answered and trace.nodes == nodes:
+            trace.fail()
 
     return recorded
 

@@ -12,7 +12,7 @@ from pysolve import bridge, files
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.paths import rule_base_dir
-from pysolve.trace import Trace, read_trace
+from pysolve.trace import NOT_RECORDED, Trace, failing, pushed, read_trace, recorder
 
 
 def queens(n: int, trace: Trace) -> int:
@@ -71,6 +71,57 @@ def test_past_the_limit_events_are_counted_not_written(tmp_path: Path) -> None:
     assert trace.end["truncated"] and trace.end["events"] > 50
     whole = read_trace(recorded(tmp_path, limit=10**6)[0])
     assert trace.end["events"] == whole.end["events"] and trace.end["nodes"] == whole.end["nodes"]
+
+
+def stepped_queens(n: int, trace: Trace) -> tuple[int, object, object]:
+    """`queens` with its steps chosen once through `Trace.wrap` (`pushed`, `failing`), as the solvers' hot loops
+    are; the count and the step and check it chose."""
+    count = 0
+
+    def safe(row: int, columns: list[int], column: int) -> bool:
+        return not any(c == column or abs(c - column) == row - r for r, c in enumerate(columns))
+
+    def place(row: int, columns: list[int], column: int) -> bool:
+        nonlocal count
+        if check(row, columns, column):
+            if row + 1 == n:
+                count += 1
+                trace.solution()
+            for next_column in range(n if row + 1 < n else 0):
+                step(row + 1, [*columns, column], next_column)
+        return False
+
+    step = trace.wrap(pushed, place, lambda row, columns, column: (f"r{row + 1}=c{column + 1}", None))
+    check = trace.wrap(failing, safe)
+    for column in range(n):
+        step(0, [], column)
+    return count, step, check
+
+
+def test_a_step_chosen_once_records_what_push_fail_and_pop_record() -> None:
+    by_calls, by_steps = io.StringIO(), io.StringIO()
+    assert queens(5, Trace(by_calls, "queens", "python", {})) == 10
+    count, step, check = stepped_queens(5, Trace(by_steps, "queens", "python", {}))
+    assert count == 10 and by_steps.getvalue() == by_calls.getvalue()
+    assert step.__name__ == check.__name__ == "recorded"
+
+
+def test_an_unrecorded_search_reports_to_a_recorder_that_keeps_nothing() -> None:
+    assert recorder(None) is NOT_RECORDED
+    trace = Trace(io.StringIO(), "queens", "python", {})
+    assert recorder(trace) is trace
+    assert queens(5, NOT_RECORDED) == 10
+    count, step, check = stepped_queens(5, NOT_RECORDED)
+    assert count == 10 and step.__name__ == "place" and check.__name__ == "safe"  # the plain steps themselves
+
+    def never(*args: object) -> tuple[str, dict[str, object]]:
+        raise AssertionError(f"a label made for a search not recorded: {args}")
+
+    assert NOT_RECORDED.push_as(never, 1, 2) == 0 and NOT_RECORDED.enter_as(0, never, "state") == 0
+    NOT_RECORDED.end("solved")
+    kept = (NOT_RECORDED.nodes, NOT_RECORDED.fails, NOT_RECORDED.backtracks, NOT_RECORDED.solutions,
+            NOT_RECORDED.events, NOT_RECORDED.stack, NOT_RECORDED.depths, NOT_RECORDED.out, NOT_RECORDED.full)
+    assert kept == (0, 0, 0, 0, 0, [0], {0: 0}, None, False)
 
 
 def test_an_unknown_status_is_refused() -> None:

@@ -19,7 +19,7 @@ from pysolve.boards import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.sudoku.model import Board, Question, broken, placement
-from pysolve.trace import recorder
+from pysolve.trace import pushed, recorder
 
 FAST, PLAIN = "fast", "plain"
 STRATEGIES = (FAST, PLAIN)
@@ -138,7 +138,9 @@ class Backtracking:
     def run(self) -> None:
         """Search from the givens (a value given twice in a unit: no solution); SearchLimitExceeded when out."""
         geometry, size = self.board.geometry, self.board.size
+        # the step into the next cell: a node the value just placed, or `fill` itself, chosen once
         self.trace = recorder(self.budget.trace)
+        self.step = self.trace.wrap(pushed, self.fill, self.placed)
         self.values = list(self.board.cells)
         # per index: the values held in that row, column and box
         self.used: list[list[set[int]]] = [[set(), set(), set()] for _ in range(size)]
@@ -163,6 +165,11 @@ class Backtracking:
             else:
                 self.used[index][kind].discard(value)
 
+    def placed(self, k: int) -> tuple[str, dict[str, int]]:
+        """The label and move of the step into the k-th empty cell: the value just put on the one before."""
+        cell = self.empty[k - 1]
+        return placement(cell, self.board.size, self.values[cell])
+
     def fill(self, k: int) -> bool:
         """Fill the k-th empty cell and the rest; True once `limit` solutions are found. With `budget.trace`,
         each value placed is a node, failed when the next cell has no value left."""
@@ -178,13 +185,11 @@ class Backtracking:
                 tried = True
                 self.values[cell] = value
                 self.mark(cell, value, True)
-                trace.push_as(placement, cell, self.board.size, value)
-                done = self.fill(k + 1)
+                done = self.step(k + 1)
                 self.mark(cell, value, False)
                 self.values[cell] = 0
                 if done:
                     return True
-                trace.pop()
         if not tried:
             trace.fail()
         return False

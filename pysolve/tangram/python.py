@@ -27,7 +27,7 @@ from pysolve.tangram.pieces import Instance, Placement, Slot, Tiling
 from pysolve.tangram.question import Question
 from pysolve.tangram.rules import fitting_slots
 from pysolve.tangram.search import breadth_first, describe, first_scan
-from pysolve.trace import recorder
+from pysolve.trace import failing_empty, pushed_each, recorder
 
 
 def can_trace(question: Question) -> bool:
@@ -44,16 +44,13 @@ def fixed_order(question: Question, budget: Budget) -> Iterator[Tiling]:
             trace.solution()
             yield instance.sort(question.placed + chosen)
             return
-        slots = fitting_slots(instance, free, order[index])
-        for slot in slots:
+        for slot in fitting_slots(instance, free, order[index]):
             budget.spend()
-            trace.push_as(describe, slot.placement)
-            yield from extend(index + 1, free & ~slot.mask, chosen + (slot.placement,))
-            trace.pop()
-        if not slots:
-            trace.fail()
+            yield from step(index + 1, free & ~slot.mask, chosen + (slot.placement,))
 
-    return extend(0, question.free, ())
+    # each step a node labelled by its last placement, failed where no piece fits, or `extend` itself: chosen once
+    step = trace.wrap(pushed_each, extend, lambda index, free, chosen: describe(chosen[-1]))
+    return trace.wrap(failing_empty, extend)(0, question.free, ())
 
 
 def anchored_slots(instance: Instance, names: list[str], budget: Budget) -> dict[int, list[tuple[int, Slot]]]:
@@ -77,20 +74,16 @@ def first_empty_cell(question: Question, budget: Budget) -> Iterator[Tiling]:
             trace.solution()
             yield instance.sort(question.placed + tuple(chosen))
             return
-        covered = False
         for number, slot in anchors.get((free & -free).bit_length() - 1, ()):
             if unused >> number & 1 and free & slot.mask == slot.mask:
-                covered = True
                 budget.spend()
                 chosen.append(slot.placement)
-                trace.push_as(describe, slot.placement)
-                yield from extend(free & ~slot.mask, unused & ~(1 << number))
-                trace.pop()
+                yield from step(free & ~slot.mask, unused & ~(1 << number))
                 chosen.pop()
-        if not covered:
-            trace.fail()
 
-    return extend(question.free, (1 << len(names)) - 1)
+    # as fixed_order's steps, chosen once
+    step = trace.wrap(pushed_each, extend, lambda free, unused: describe(chosen[-1]))
+    return trace.wrap(failing_empty, extend)(question.free, (1 << len(names)) - 1)
 
 
 def solve(question: Question, budget: Budget) -> Found:

@@ -11,7 +11,7 @@ from typing import Any
 from pysolve.budget import Budget
 from pysolve.tangram.pieces import Instance, Placement, Tiling
 from pysolve.tangram.question import Question
-from pysolve.trace import recorder
+from pysolve.trace import Trace, recorder
 
 
 def first_scan(instance: Instance, names: list[str]) -> str:
@@ -59,6 +59,21 @@ def describe(placement: Placement) -> tuple[str, dict[str, Any]]:
             {"piece": p.piece, "x": p.x, "y": p.y, "w": p.width, "h": p.height})
 
 
+Partial = tuple[int, tuple[Placement, ...], int]  # a breadth-first search's free cells, placements and node
+
+
+def entering(trace: Trace, take: Callable[[], Partial]) -> Callable[[], Partial]:
+    """`take`, the next partial tiling of a breadth-first search, recorded in `trace`: entered as a node below
+    the one it extends, labelled by its last placement (the start, nothing placed, is the root), its node id
+    given back with it."""
+
+    def recorded() -> Partial:
+        free, chosen, parent = take()
+        return free, chosen, trace.enter_as(parent, describe, chosen[-1]) if chosen else parent
+
+    return recorded
+
+
 def breadth_first(question: Question, steps: Callable[[int, str], Iterable[tuple[Placement, int]]],
                   budget: Budget) -> Tiling | None:
     """The first tiling of a breadth-first search (FIFO queue) over the fixed-order steps, or None.
@@ -70,12 +85,11 @@ def breadth_first(question: Question, steps: Callable[[int, str], Iterable[tuple
     (the start, nothing placed, is the root).
     """
     trace = recorder(budget.trace)
-    queue: deque[tuple[int, tuple[Placement, ...], int]] = deque([(question.free, (), 0)])
+    queue: deque[Partial] = deque([(question.free, (), 0)])
+    take = trace.wrap(entering, queue.popleft)  # the queue's own popleft when nothing is recorded
     order = question.order
     while queue:
-        free, chosen, node = queue.popleft()
-        if chosen:
-            node = trace.enter_as(node, describe, chosen[-1])
+        free, chosen, node = take()
         if len(chosen) == len(order):
             trace.solution(node)
             return question.instance.sort(question.placed + chosen)
