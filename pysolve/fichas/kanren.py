@@ -48,7 +48,7 @@ from pysolve.minikanren import (
     where,
 )
 from pysolve.puzzle import NO_SOLUTION, Found
-from pysolve.trace import Trace
+from pysolve.trace import Trace, recorder
 
 Board = tuple[str, ...]
 Path = tuple[Board, ...]  # the boards from the start, in order
@@ -302,7 +302,7 @@ class Recorder:
     """
 
     def __init__(self, trace: Trace | None, strategy: str) -> None:
-        self.trace, self.strategy = trace, strategy
+        self.trace, self.strategy = recorder(trace), strategy
         self.nodes: dict[tuple[Board, ...], int] = {(): 0}  # a path taken (latest board first) -> its node
         self.node = 0  # the node of the path taken last
 
@@ -312,28 +312,32 @@ class Recorder:
 
     def solved(self) -> Goal:
         """Succeed once; the path taken last is the solution."""
-        return self.noted(lambda: self.trace.solution(self.node) if self.trace else None)
+        return self.noted(lambda: self.trace.solution(self.node))
 
     def dead_end(self, children) -> Goal:
         """Succeed once; the path taken last is a dead end when `children` is empty."""
-        return self.noted(lambda made: self.trace.fail(self.node) if self.trace and made == () else None, children)
+        return self.noted(lambda made: self.trace.fail(self.node) if made == () else None, children)
 
     def enter(self, path: Any) -> None:
-        if self.trace is None:
-            return
         boards = tuple(path)
         label, move = describe("".join(boards[0]), self.strategy)
         self.node = self.nodes[boards] = self.trace.enter(label, self.nodes.get(boards[1:], 0), move)
 
     def noted(self, action: Callable[..., None], *terms: Any) -> Goal:
-        """Succeed once, after `action` saw the values of `terms` (only when there is a trace)."""
+        """Succeed once, after `action` saw the values of `terms` (only when there is a trace: unrecorded, the
+        goal only succeeds, and reifies nothing)."""
 
-        def noted_goal(state):
-            if self.trace is not None:
-                action(*(reify(term, state) for term in terms))
+        def plain(state):
             yield state
 
-        return noted_goal
+        def recorded(trace: Trace, plain: Goal) -> Goal:
+            def noted_goal(state):
+                action(*(reify(term, state) for term in terms))
+                yield state
+
+            return noted_goal
+
+        return self.trace.wrap(recorded, plain)
 
 
 def tree_stepo(search, following, question: Question, budget: Budget, recorder: Recorder) -> Goal:
