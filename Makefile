@@ -30,10 +30,11 @@ $(STAMP): pyproject.toml
 demo: setup
 	$(VENV)/bin/pysolve demo
 
+# Every core runs tests (pytest-xdist): the suite holds its limits on a busy machine, so it may make one.
 test: setup lint
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n auto
 	@echo "--- again with SWI-Prolog hidden (PYSOLVE_NO_PROLOG=1): kanren and python must carry everything"
-	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -p no:cacheprovider
+	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -n auto -p no:cacheprovider
 
 test-fast: setup
 	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes -n auto
