@@ -324,8 +324,10 @@ class Recorder:
         self.node = self.nodes[boards] = self.trace.enter(label, self.nodes.get(boards[1:], 0), move)
 
     def noted(self, action: Callable[..., None], *terms: Any) -> Goal:
-        """Succeed once, after `action` saw the values of `terms` (only when there is a trace: unrecorded, the
-        goal only succeeds, and reifies nothing)."""
+        """Succeed once, after `action` saw the values of `terms`.
+
+        Only a recorded search reifies them: unrecorded, the goal only succeeds.
+        """
 
         def plain(state):
             yield state
