@@ -71,6 +71,13 @@ class CrossCheck:
         return self.compared and self.difference is None
 
     @property
+    def none_differ(self) -> bool:
+        """True when some back end answered and no two answers differ: `agree`, or one answer alone (the
+        others declined the question or were hidden on purpose). What a test asserts where, with Prolog hidden,
+        one back end may be left; `compared` still says whether anything was compared."""
+        return bool(self.results) and self.difference is None
+
+    @property
     def verdict(self) -> str:
         """AGREE, DISAGREE or NOT_COMPARED (fewer than two answers)."""
         return NOT_COMPARED if not self.compared else AGREE if self.difference is None else DISAGREE
