@@ -7,27 +7,39 @@ ends to ask, and raises AssertionError saying what broke:
 
 - `demo_questions_agree`: every demo question is answered by every back end
   that answers it, and all answers are the same in canonical form.
-- `answers_round_trip_json`: a question's description, an answer's JSON and
-  its canonical form come back equal from `json.dumps`/`json.loads`.
-- `a_budget_ends_in_unknown`: with a time limit far too short, each answer is
-  `unknown` naming its limit, or the whole answer (a search done before its
-  first look at the clock); and the limit stops at least one search.
-- `bad_input_is_one_line`: an option past its bound, or one the puzzle does
-  not have, is an InputError of one line that names the option.
-- `generated_instances_agree`: an instance from `generate` is read back from
-  its file, solved on every back end, and all agree.
+- `answers_round_trip_json`: a question's description and an answer's JSON
+  come back equal from `json.dumps`/`json.loads`, and the answer read back is
+  the same in canonical form.
+- `a_budget_ends_in_unknown`: within a budget far too small (one node, a
+  microsecond of CPU), each answer is `unknown` naming the budget, or the
+  whole answer (a search done before its first look at the budget); and the
+  budget stops at least one search.
+- `bad_input_is_one_line`: a value its options refuse (below a minimum, out
+  of the choices), an option it does not have, and a file of no puzzle for
+  each option that reads one, are each an InputError of one line naming the
+  option or the file.
+- `cli_bad_input_is_one_line`: `pysolve solve NAME` given such input exits 2
+  with the same line on stderr and no traceback (one process; the puzzle must
+  be installed, for the CLI finds it through its entry point).
+- `generated_instances_agree`: an instance from `generate` (small sizes, seed
+  1) is read back from its file, solved on every back end, all agree, and each
+  solution keeps the rules (the `broken` of its rules interface's module).
 - `split_counts_add_up`: the parts `split` makes count, together, what the
-  whole question counts.
+  whole question counts, on every back end.
 
 `checks(puzzle)` lists those that apply (a puzzle that cannot generate has
-no generate check). In pytest, one test per check and puzzle:
+no generate check); `cases(puzzles)` makes them pytest parameters, one test
+per puzzle and check (the CLI's marked `subprocess`). Your puzzle's tests,
+once it is installed:
 
     import pytest
     from pysolve import testing
 
-    @pytest.mark.parametrize("check", testing.checks("factors"), ids=lambda check: check.__name__)
-    def test_factors_keeps_the_contract(check, pysolve_backends):
-        check(pysolve.get_puzzle("factors"), pysolve_backends)
+    @pytest.mark.parametrize(("puzzle", "check"), testing.cases(["factors"]))
+    def test_factors_keeps_the_contract(puzzle, check, pysolve_backends):
+        check(puzzle, pysolve_backends)
+
+Without an argument, `cases()` takes every registered puzzle.
 
 tests/test_conformance.py runs them over every registered puzzle and the toy
 puzzle of examples/toy_puzzle.
@@ -36,20 +48,27 @@ puzzle of examples/toy_puzzle.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
+import importlib
 import json
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pysolve.answers import SOLVED, UNKNOWN
-from pysolve.api import PuzzleLike, crosscheck, get_puzzle
+from pysolve import options
+from pysolve.answers import SOLVED, UNKNOWN, Answer
+from pysolve.api import PuzzleLike, crosscheck, get_puzzle, puzzle_names
+from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 
 Check = Callable[[Puzzle, Sequence[str]], None]
 TOO_SHORT = 1e-6  # CPU seconds: a limit that a search with nodes to visit passes at its first look
+TOO_FEW = 1  # nodes: a budget that a search of more than its first node passes
+NOT_A_PUZZLE = "this line is no puzzle of any kind\n"  # a file every puzzle's reader refuses
+CLI_SECONDS = 120  # the CLI's bad-input run: it ends in one line at once, or it hangs
 
 
 def asked_on(puzzle: Puzzle, question: Any, backends: Sequence[str]) -> list[str]:
@@ -74,60 +93,143 @@ def demo_questions_agree(puzzle: Puzzle, backends: Sequence[str]) -> None:
 
 
 def answers_round_trip_json(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """Descriptions, answers and canonical forms survive JSON: what the CLI's --json and the web send."""
+    """A question's description and an answer's JSON come back equal from `json.dumps`/`json.loads` (what the
+    CLI's --json and the web send), and the answer read back from it is the same answer in canonical form."""
     for question in puzzle.demo_questions():
         described = puzzle.describe(question)
-        assert as_json(described) == as_json(as_json(described)), described
+        assert as_json(described) == described, described
         for backend in asked_on(puzzle, question, backends)[:1]:
             answer = puzzle.solve(question, backend)
             data = answer.to_json()
-            assert as_json(data) == json.loads(json.dumps(data, sort_keys=True)), data
+            assert as_json(data) == data, data
             assert data["puzzle"] == puzzle.name and data["backend"] == backend
-            canonical = puzzle.canonical(answer)
-            assert as_json(canonical) == as_json(as_json(canonical)), canonical
+            read_back = Answer(**as_json(data), asked=question)
+            assert puzzle.canonical(read_back) == puzzle.canonical(answer), (backend, puzzle.label(question))
 
 
-def takes_a_time_limit(puzzle: Puzzle) -> bool:
-    """Whether the puzzle's questions carry a time limit (an option `seconds`)."""
-    return any(option.name == "seconds" for option in puzzle.options)
+def answered_within(puzzle: Puzzle, question: Any, backend: str, budget: Budget) -> Answer:
+    """`backend`'s answer to `question` searched within `budget` instead of the question's own, timed as
+    `Puzzle.solve` times it (a search past its budget answers unknown)."""
+    solver = puzzle.solvers(question)[backend]
+    return puzzle.run(backend, lambda asked: solver(asked, budget), question)
 
 
 def a_budget_ends_in_unknown(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """Under a limit far too short, each answer is unknown naming the limit, or the whole answer; and the limit
-    stops at least one search."""
+    """Under a budget far too small, each answer is unknown naming the budget, or the whole answer; and the
+    budget stops at least one search.
+
+    The budget is TOO_FEW nodes (the Python and miniKanren searches count them) and TOO_SHORT CPU seconds
+    (Prolog counts those, at least a millisecond); a search with nothing to visit past its start is done
+    before either is looked at, and then its answer must be the one it gives without the budget.
+    """
     stopped = []
     for question in puzzle.demo_questions():
-        hurried = dataclasses.replace(question, seconds=TOO_SHORT)
         for backend in asked_on(puzzle, question, backends):
-            answer = puzzle.solve(hurried, backend)
+            budget = Budget(nodes=TOO_FEW, seconds=TOO_SHORT, label=f"{backend} {puzzle.name} search")
+            answer = answered_within(puzzle, question, backend, budget)
             if answer.status == UNKNOWN:
-                assert "time limit" in answer.reason, (backend, puzzle.label(question), answer.reason)
+                named = f"budget of {TOO_FEW} nodes" in answer.reason or "time limit" in answer.reason
+                assert named, (backend, puzzle.label(question), answer.reason)
                 stopped.append(backend)
-            else:  # done before its first look at the clock: then it is the answer without the limit
+            else:
                 whole = puzzle.solve(question, backend)
                 assert puzzle.canonical(answer) == puzzle.canonical(whole), (backend, puzzle.label(question))
-    assert stopped, f"a limit of {TOO_SHORT:g} s stopped no search of {puzzle.name}"
+    assert stopped, f"a budget of {TOO_FEW} node and {TOO_SHORT:g} s stopped no search of {puzzle.name}"
+
+
+def valid_values(puzzle: Puzzle) -> dict[str, Any]:
+    """Option values its options take: those of the first demo question's description that name an option
+    (none when they are no such values), so that one bad value beside them is the only mistake."""
+    table = puzzle.question_options()
+    names = {option.name for option in table}
+    values = {name: value for name, value in puzzle.describe(puzzle.demo_questions()[0]).items() if name in names}
+    try:
+        options.check(table, values, puzzle.name)
+    except InputError:
+        return {}
+    return values
+
+
+def bad_values(puzzle: Puzzle) -> dict[str, Any]:
+    """Values the option table refuses, one an option: below its minimum, out of its choices; and an option
+    the puzzle lacks."""
+    refused: dict[str, Any] = {"no_such_option": 1}
+    for option in puzzle.question_options():
+        if option.type is int and option.minimum is not None:
+            refused[option.name] = int(option.minimum) - 1
+        elif option.choices and option.type in (int, str):
+            refused[option.name] = max(option.choices) + 1 if option.type is int else "no such choice"
+    return refused
 
 
 def bad_input_is_one_line(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """A value below an option's minimum, and an option the puzzle lacks: one-line InputErrors naming it."""
-    refused: dict[str, Any] = {"no_such_option": 1}
-    for option in puzzle.options:
-        if option.type is int and option.minimum is not None:
-            refused[option.name] = int(option.minimum) - 1
-    for name, value in refused.items():
-        try:
-            puzzle.question(**{name: value})
-        except InputError as error:
-            message = str(error)
-            assert "\n" not in message and message, (name, message)
-            assert name.replace("_", "-") in message or name in message, (name, message)
+    """Bad input is an InputError of one line: each value the option table refuses (naming the option), and
+    a file of no puzzle for each option that reads one (the puzzle's own reader, naming the file)."""
+    given = valid_values(puzzle)
+    for name, value in bad_values(puzzle).items():
+        message = refusal(puzzle, {**given, name: value})
+        assert name.replace("_", "-") in message or name in message, (name, message)
+    with tempfile.TemporaryDirectory() as folder:
+        for option in puzzle.question_options():
+            if option.reads_file:
+                path = Path(folder) / f"no-puzzle.{option.name}"
+                path.write_text(NOT_A_PUZZLE, encoding="utf-8")
+                message = refusal(puzzle, {**given, option.name: str(path)})
+                assert path.name in message, (option.name, message)
+
+
+def refusal(puzzle: Puzzle, given: dict[str, Any]) -> str:
+    """The one-line message of the InputError that asking `given` raises (AssertionError when it is taken)."""
+    try:
+        puzzle.question(**given)
+    except InputError as error:
+        message = str(error)
+        assert message and "\n" not in message, (given, message)
+        return message
+    raise AssertionError(f"{puzzle.name}: {given} was taken")
+
+
+def cli_bad_input_is_one_line(puzzle: Puzzle, backends: Sequence[str]) -> None:
+    """`pysolve solve NAME` given bad input exits 2 with one line on stderr, the API's message, and no
+    traceback: a file of no puzzle where the puzzle reads one, else a value its options refuse. One process
+    (the puzzle must be installed: the CLI finds it through its entry point)."""
+    given = valid_values(puzzle)
+    reads = [option.name for option in puzzle.question_options() if option.reads_file]
+    with tempfile.TemporaryDirectory() as folder:
+        if reads:
+            path = Path(folder) / "no-puzzle.txt"
+            path.write_text(NOT_A_PUZZLE, encoding="utf-8")
+            given[reads[0]] = str(path)
         else:
-            raise AssertionError(f"{puzzle.name}: {name}={value!r} was taken")
+            name, value = next(item for item in bad_values(puzzle).items() if item[0] != "no_such_option")
+            given[name] = value
+        expected = refusal(puzzle, given)
+        ran = subprocess.run([sys.executable, "-m", "pysolve", "solve", puzzle.name, *arguments(puzzle, given)],
+                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=CLI_SECONDS)
+    assert ran.returncode == 2, (ran.returncode, ran.stderr)
+    assert ran.stderr == f"pysolve: error: {expected}\n", ran.stderr
+
+
+def arguments(puzzle: Puzzle, given: dict[str, Any]) -> list[str]:
+    """Option values as `pysolve solve NAME`'s arguments: FILE as itself, a flag when true, `--name value`."""
+    words: list[str] = []
+    for option in puzzle.question_options():
+        value = given.get(option.name)
+        if value is None or value is False:
+            continue
+        if option.positional:
+            words.append(str(value))
+        elif value is True:
+            words.append(option.flag)
+        else:
+            for item in (value if option.many else [value]):
+                words += [option.flag, str(item)]
+    return words
 
 
 def generated_instances_agree(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """An instance `generate` made, read back from its file, is solved alike by every back end."""
+    """An instance `generate` made, read back from its file, is solved alike by every back end, and every
+    solution keeps the puzzle's rules (`broken` of the module its rules interface names, where it has one)."""
     data, text = puzzle.generated(**small_instance(puzzle))
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"generated.{puzzle.name}.txt"
@@ -138,6 +240,11 @@ def generated_instances_agree(puzzle: Puzzle, backends: Sequence[str]) -> None:
     assert set(report.results) == set(names), report.unanswered()
     assert report.agree, report.difference
     assert all(answer.status == SOLVED for answer in report.results.values()), data
+    if puzzle.rules is not None and puzzle.rules.properties:
+        rules = importlib.import_module(puzzle.rules.properties)
+        for backend, answer in report.results.items():
+            for solution in answer.solutions:
+                assert not rules.broken(question, solution, answer), (backend, solution)
 
 
 def small_instance(puzzle: Puzzle) -> dict[str, Any]:
@@ -176,12 +283,25 @@ def checks(puzzle: PuzzleLike) -> list[Check]:
     applies: list[tuple[Check, bool]] = [
         (demo_questions_agree, True),
         (answers_round_trip_json, True),
-        (a_budget_ends_in_unknown, takes_a_time_limit(chosen)),
+        (a_budget_ends_in_unknown, True),
         (bad_input_is_one_line, True),
+        (cli_bad_input_is_one_line, True),
         (generated_instances_agree, chosen.can_generate and has_file_option(chosen)),
         (split_counts_add_up, chosen.can_split),
     ]
     return [check for check, applied in applies if applied]
+
+
+def cases(puzzles: Sequence[PuzzleLike] | None = None) -> list[Any]:
+    """pytest parameters (puzzle, check) for `pytest.mark.parametrize`: one per check that applies to each of
+    `puzzles` (default: every registered puzzle), its id `NAME-check`, the check that starts the CLI marked
+    `subprocess` (the suite's layer of tests that start a process)."""
+    import pytest  # pysolve's plugin needs it too; asked for only where tests are made
+
+    chosen = [get_puzzle(puzzle) for puzzle in (puzzle_names() if puzzles is None else puzzles)]
+    return [pytest.param(puzzle, check, id=f"{puzzle.name}-{check.__name__}",
+                         marks=[pytest.mark.subprocess] if check is cli_bad_input_is_one_line else [])
+            for puzzle in chosen for check in checks(puzzle)]
 
 
 def has_file_option(puzzle: Puzzle) -> bool:

@@ -6,13 +6,15 @@ per-puzzle test files keep only what is special to their puzzle.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from pysolve import get_puzzle, puzzle_names, testing
-from pysolve.puzzle import Puzzle
+from pysolve.puzzle import Found, Puzzle
 
 TOY = Path(__file__).resolve().parents[1] / "examples" / "toy_puzzle"
 
@@ -26,25 +28,46 @@ def toy() -> Puzzle:
     return PUZZLE
 
 
-PUZZLES = {name: get_puzzle(name) for name in puzzle_names()} | {"factors (toy)": toy()}
-CASES = [(name, check) for name, puzzle in PUZZLES.items() for check in testing.checks(puzzle)]
+PUZZLES = {name: get_puzzle(name) for name in puzzle_names()} | {"factors": toy()}
 
 
-@pytest.mark.parametrize(("name", "check"), CASES, ids=[f"{name}-{check.__name__}" for name, check in CASES])
-def test_the_puzzle_keeps_the_contract(name: str, check: testing.Check, pysolve_backends: list[str]) -> None:
-    check(PUZZLES[name], pysolve_backends)
+@pytest.fixture()
+def toy_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy's entry points where a `pysolve` started from here finds them: its metadata, as an install
+    writes it, in a folder on PYTHONPATH beside the toy's own (`pip install` takes seconds)."""
+    points = tomllib.loads((TOY / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]
+    info = tmp_path / "toy_factors-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-factors\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{name} = {value}\n" for name, value in entries.items())
+        for group, entries in points.items()), encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(TOY), os.environ.get("PYTHONPATH", "")]))
+
+
+@pytest.mark.parametrize(("puzzle", "check"), testing.cases(list(PUZZLES.values())))
+def test_the_puzzle_keeps_the_contract(puzzle: Puzzle, check: testing.Check, pysolve_backends: list[str],
+                                       request: pytest.FixtureRequest) -> None:
+    if check is testing.cli_bad_input_is_one_line and puzzle is PUZZLES["factors"]:
+        request.getfixturevalue("toy_installed")
+    check(puzzle, pysolve_backends)
 
 
 def test_every_puzzle_gets_the_checks_its_faces_call_for() -> None:
-    """The checks that apply follow what a puzzle offers: all six for one that generates, splits and takes a
-    time limit; four for Azul's games, which take none and read no file."""
+    """The checks that apply follow what a puzzle offers: all seven for one that generates and splits; five
+    for Azul's games and the toy, which do neither."""
     applied = {name: [check.__name__ for check in testing.checks(puzzle)] for name, puzzle in PUZZLES.items()}
+    every = ["demo_questions_agree", "answers_round_trip_json", "a_budget_ends_in_unknown", "bad_input_is_one_line",
+             "cli_bad_input_is_one_line"]
     assert applied["sudoku"] == applied["squares"] == applied["tangram"] == [
-        "demo_questions_agree", "answers_round_trip_json", "a_budget_ends_in_unknown", "bad_input_is_one_line",
-        "generated_instances_agree", "split_counts_add_up"]
-    assert applied["azul"] == applied["factors (toy)"] == [
-        "demo_questions_agree", "answers_round_trip_json", "bad_input_is_one_line"]
-    assert "generated_instances_agree" in applied["hidato"] and "split_counts_add_up" not in applied["fichas"]
+        *every, "generated_instances_agree", "split_counts_add_up"]
+    assert applied["azul"] == applied["factors"] == applied["fichas"] == every
+    assert applied["hidato"] == [*every, "generated_instances_agree"]
+
+
+def test_only_the_cli_check_is_out_of_the_fast_layer() -> None:
+    marked = [param.id for param in testing.cases(["sudoku"]) if param.marks]
+    assert marked == ["sudoku-cli_bad_input_is_one_line"]
 
 
 def test_a_puzzle_that_breaks_the_contract_is_caught() -> None:
@@ -64,3 +87,17 @@ def test_a_puzzle_that_breaks_the_contract_is_caught() -> None:
 
     with pytest.raises(AssertionError, match="splits none"):
         testing.split_counts_add_up(Unsplit(), ["python"])
+
+    class Unbounded(base):  # type: ignore[misc, valid-type]
+        def solvers(self, question: object) -> dict[str, object]:
+            return {"python": lambda question, budget: Found([[1, question.n]])}
+
+    with pytest.raises(AssertionError, match="stopped no search"):
+        testing.a_budget_ends_in_unknown(Unbounded(), ["python"])
+
+
+@pytest.mark.subprocess
+def test_the_cli_check_fails_for_a_puzzle_the_cli_cannot_find() -> None:
+    """Without its entry point installed, `pysolve solve factors` names no puzzle it knows: not the API's line."""
+    with pytest.raises(AssertionError, match="invalid choice: 'factors'"):
+        testing.cli_bad_input_is_one_line(PUZZLES["factors"], ["python"])
