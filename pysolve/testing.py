@@ -29,8 +29,7 @@ ends to ask, and raises AssertionError saying what broke:
 
 `checks(puzzle)` lists those that apply (a puzzle that cannot generate has
 no generate check); `cases(puzzles)` makes them pytest parameters, one test
-per puzzle and check (the CLI's marked `subprocess`). Your puzzle's tests,
-once it is installed:
+per puzzle and check. Your puzzle's tests, once it is installed:
 
     import pytest
     from pysolve import testing
@@ -292,15 +291,15 @@ def checks(puzzle: PuzzleLike) -> list[Check]:
     return [check for check, applied in applies if applied]
 
 
-def cases(puzzles: Sequence[PuzzleLike] | None = None) -> list[Any]:
+def cases(puzzles: Sequence[PuzzleLike] | None = None, process_marks: Sequence[Any] = ()) -> list[Any]:
     """pytest parameters (puzzle, check) for `pytest.mark.parametrize`: one per check that applies to each of
-    `puzzles` (default: every registered puzzle), its id `NAME-check`, the check that starts the CLI marked
-    `subprocess` (the suite's layer of tests that start a process)."""
+    `puzzles` (default: every registered puzzle), its id `NAME-check`; the check that starts the CLI carries
+    `process_marks` (pysolve's own suite: `pytest.mark.subprocess`, its layer of tests that start a process)."""
     import pytest  # pysolve's plugin needs it too; asked for only where tests are made
 
     chosen = [get_puzzle(puzzle) for puzzle in (puzzle_names() if puzzles is None else puzzles)]
     return [pytest.param(puzzle, check, id=f"{puzzle.name}-{check.__name__}",
-                         marks=[pytest.mark.subprocess] if check is cli_bad_input_is_one_line else [])
+                         marks=list(process_marks) if check is cli_bad_input_is_one_line else [])
             for puzzle in chosen for check in checks(puzzle)]
 
 

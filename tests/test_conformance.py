@@ -45,7 +45,7 @@ def toy_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), str(TOY), os.environ.get("PYTHONPATH", "")]))
 
 
-@pytest.mark.parametrize(("puzzle", "check"), testing.cases(list(PUZZLES.values())))
+@pytest.mark.parametrize(("puzzle", "check"), testing.cases(list(PUZZLES.values()), [pytest.mark.subprocess]))
 def test_the_puzzle_keeps_the_contract(puzzle: Puzzle, check: testing.Check, pysolve_backends: list[str],
                                        request: pytest.FixtureRequest) -> None:
     if check is testing.cli_bad_input_is_one_line and puzzle is PUZZLES["factors"]:
@@ -66,7 +66,7 @@ def test_every_puzzle_gets_the_checks_its_faces_call_for() -> None:
 
 
 def test_only_the_cli_check_is_out_of_the_fast_layer() -> None:
-    marked = [param.id for param in testing.cases(["sudoku"]) if param.marks]
+    marked = [param.id for param in testing.cases(["sudoku"], [pytest.mark.subprocess]) if param.marks]
     assert marked == ["sudoku-cli_bad_input_is_one_line"]
 
 
