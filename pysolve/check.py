@@ -47,7 +47,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pysolve import backends, bridge, files, puzzles, relations, sandbox, words
+from pysolve import backends, bridge, cache, files, puzzles, relations, sandbox, words
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.bounded import call_bounded
@@ -58,6 +58,7 @@ from pysolve.puzzle import Puzzle
 from pysolve.rules import RulesError, RulesInterface
 
 EXAMPLES = 50          # random questions asked unless told
+MOST_EXAMPLES = 100_000  # the most `pysolve check --examples` takes: hours at a rule base's usual speed
 SECONDS = 5.0          # each back end's time limit per question, the rule base's included
 LIMIT = 10             # every question counts solutions up to this many (then "at least 10")
 SHRINK_SECONDS = 60.0  # shrinking stops here and reports the smallest disagreement found so far
@@ -450,8 +451,11 @@ def search_settings(hypothesis: ModuleType, examples: int) -> Any:
     """Hypothesis settings of a check.
 
     `examples` questions, no database, no deadline, quiet, no health check (a slow rule base is what a
-    check measures).
+    check measures). What hypothesis keeps of its own (the constants it reads from source) goes to
+    pysolve's cache folder, not into the current folder as `.hypothesis/`, unless told otherwise.
     """
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        hypothesis.configuration.set_hypothesis_home_dir(os.path.join(cache.folder(), "hypothesis"))
     return hypothesis.settings(max_examples=examples, database=None, deadline=None,
                                verbosity=hypothesis.Verbosity.quiet,
                                suppress_health_check=list(hypothesis.HealthCheck))
