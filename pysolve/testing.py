@@ -150,12 +150,14 @@ def valid_values(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def bad_values(puzzle: Puzzle) -> dict[str, Any]:
-    """Values the option table refuses, one an option: below its minimum, out of its choices; and an option
-    the puzzle lacks."""
+    """Values the option table refuses, one an option: below its minimum, not above its bound, out of its
+    choices; and an option the puzzle lacks."""
     refused: dict[str, Any] = {"no_such_option": 1}
     for option in puzzle.question_options():
-        if option.type is int and option.minimum is not None:
-            refused[option.name] = int(option.minimum) - 1
+        if option.type in (int, float) and option.minimum is not None:
+            refused[option.name] = option.type(option.minimum) - 1
+        elif option.type in (int, float) and option.above is not None:
+            refused[option.name] = option.type(option.above)
         elif option.choices and option.type in (int, str):
             refused[option.name] = max(option.choices) + 1 if option.type is int else "no such choice"
     return refused

@@ -462,9 +462,3 @@ def test_a_count_of_thousands_agrees_grid_for_grid():
     asked = Question(model.make_board([cells[r * 9:(r + 1) * 9] for r in range(9)]), "open", count=10**6, seconds=60)
     report = assert_backends_agree(PUZZLE, question=asked, backends=["prolog", "python"])
     assert {answer.count for answer in report.results.values()} == {2484}
-
-
-def test_the_demo_question_agrees(pysolve_backends):
-    (demo,) = PUZZLE.demo_questions()
-    report = assert_backends_agree(PUZZLE, question=demo)
-    assert {answer.count for answer in report.results.values()} == {1}
