@@ -269,6 +269,7 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
 def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
     """`pysolve check PUZZLE RULES.pl`: the rule base, how many random questions, how large, and the outputs."""
     from pysolve.check import EXAMPLES as CHECK_EXAMPLES
+    from pysolve.check import MOST_EXAMPLES
     from pysolve.check import SECONDS as CHECK_SECONDS
 
     rules = puzzle.rules
@@ -277,8 +278,8 @@ def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
     parser.add_argument("rules", metavar="RULES", help=f"your rules: a .pl file defining {rules.indicator}, or a "
                                                        f".py module of miniKanren relations defining "
                                                        f"{rules.relation_head}")
-    parser.add_argument("--examples", type=non_negative_int, default=CHECK_EXAMPLES, metavar="N",
-                        help=f"ask at most N random questions (default {CHECK_EXAMPLES})")
+    parser.add_argument("--examples", type=count_at_most(MOST_EXAMPLES), default=CHECK_EXAMPLES, metavar="N",
+                        help=f"ask at most N random questions (default {CHECK_EXAMPLES}, at most {MOST_EXAMPLES:,})")
     parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
     parser.add_argument("--max-size", type=non_negative_int, metavar="N",
                         help=f"the random boards' largest size: {rules.size_words} (default {rules.default_size})")
@@ -310,11 +311,32 @@ def all_puzzles() -> list[Puzzle]:
 
 
 def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    value = int(text)
+    """argparse type: an integer >= 0, of ASCII digits and at most files.MAX_DIGITS (echoed cut short)."""
+    from pysolve import files  # only when such an option is given: tempfile and the rest cost every start
+
+    try:
+        value = files.whole_number(text.strip(), "N", "value")
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error).partition(": ")[2]) from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text} is negative")
     return value
+
+
+def count_at_most(most: int) -> Callable[[str], int]:
+    """argparse type: an integer from 0 to `most`, the documented bound of a count (the option's help says it)."""
+    def count(text: str) -> int:
+        digits = text.strip()
+        if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) > len(str(most)):
+            from pysolve.files import excerpt  # only for such a count: tempfile and the rest cost every start
+
+            raise argparse.ArgumentTypeError(f"{excerpt(digits)} is more than {most:,}, the most it takes")
+        value = non_negative_int(text)
+        if value > most:
+            raise argparse.ArgumentTypeError(f"{value:,} is more than {most:,}, the most it takes")
+        return value
+
+    return count
 
 
 def positive_int(text: str) -> int:
@@ -480,7 +502,7 @@ def run_check(args: argparse.Namespace) -> int:
     from pysolve.check import AGREE, DISAGREE, ERRORS, UNDECIDED, check, default_out
 
     report = check(args.puzzle, args.rules, args.examples, args.seed, args.max_size, args.seconds,
-                   out=args.out or default_out(args.rules))
+                   out=default_out(args.rules) if args.out is None else args.out)
     if args.json:
         print_json(report.to_json())
     else:
@@ -608,7 +630,7 @@ def run_trace(args: argparse.Namespace) -> int:
               f"{words.plural(trace['searched'], 'event')}, {words.seconds(end.get('seconds') or 0)}")
     for note in filter(None, map(replay.left_out, traces)):
         print(note)
-    if args.html:
+    if args.html is not None:  # an empty name is refused, not taken for no page
         files.write_text(args.html, replay.export_html(traces), "--html")
         print(f"wrote {args.html}", file=sys.stderr)
     return 0
@@ -662,7 +684,7 @@ def run_main(argv: Sequence[str] | None) -> int:
         return 2
     except PysolveError as error:
         detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""
-        print(f"pysolve: error: {detail or error}", file=sys.stderr)
+        print(f"pysolve: error: {detail or one_line(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         budget.interrupt_handled()
@@ -670,6 +692,11 @@ def run_main(argv: Sequence[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def one_line(message: str) -> str:
+    """`message` with every character that would break its line (a newline in a file name, U+2028) escaped."""
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in message)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import reprlib
 import signal
 import stat
 import tempfile
+import unicodedata
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -70,13 +72,50 @@ def kind(mode: int) -> str:
 
 
 def read_text(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
-    """The UTF-8 text of an input file (CRLF read as LF).
+    """The UTF-8 text of an input file (CRLF read as LF, other line ends refused: see `plain_lines`).
 
     InputError naming `what` (`hidato file`) and the path when it is missing, not a regular file,
     larger than `max_bytes`, binary, not UTF-8, empty or unreadable.
     """
     name = f"{what} {excerpt(_path_text(path, what), PATH_CHARACTERS)}"
-    data = _read_bytes(os.fspath(path), name, max_bytes)
+    return _text(_read_bytes(os.fspath(path), name, max_bytes), name)
+
+
+def read_gzip_text(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """The UTF-8 text of a gzipped input file, with `read_text`'s guards on the file and on what it unpacks to.
+
+    InputError as `read_text` gives, and when the file is not gzip, ends early or unpacks to more than
+    `max_bytes`: it is unpacked a piece at a time up to that limit, so a gzip bomb (2 MB unpacking to
+    gigabytes) is refused at the limit instead of filling memory.
+    """
+    name = f"{what} {excerpt(_path_text(path, what), PATH_CHARACTERS)}"
+    return _text(_unpacked(_read_bytes(os.fspath(path), name, max_bytes), name, what, max_bytes), name)
+
+
+def _unpacked(data: bytes, name: str, what: str, max_bytes: int) -> bytes:
+    """The bytes the gzip `data` unpacks to (every member, as gzip itself reads them); InputError past
+    `max_bytes`, or when it is not gzip or ends early."""
+    parts: list[bytes] = []
+    size = 0
+    while data:
+        unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # 16 +: a gzip header and trailer
+        try:
+            parts.append(unpacker.decompress(data, max_bytes + 1 - size))
+        except zlib.error as error:
+            raise InputError(f"{name}: is not a gzipped {what} ({error})") from None
+        size += len(parts[-1])
+        if size > max_bytes:
+            raise InputError(f"{name}: unpacks to more than {max_bytes:,} bytes; input files are limited to "
+                             f"{max_bytes:,} bytes unpacked")
+        if not unpacker.eof:
+            raise InputError(f"{name}: is not a gzipped {what} (the gzip data ends early)")
+        data = unpacker.unused_data
+    return b"".join(parts)
+
+
+def _text(data: bytes, name: str) -> str:
+    """`data` as UTF-8 text (CRLF read as LF); InputError naming the file (`name`) when it is binary, not
+    UTF-8, empty or ends lines otherwise than with LF or CRLF."""
     nul = data.find(b"\0")
     if nul >= 0:
         raise InputError(f"{name}: is a binary file (a NUL byte at offset {nul}), not text")
@@ -87,7 +126,28 @@ def read_text(path: str | os.PathLike[str], what: str, max_bytes: int = MAX_INPU
             from None
     if not text.strip():
         raise InputError(f"{name}: the file is empty")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return plain_lines(text, name)
+
+
+_OTHER_LINE_ENDS = re.compile("[\r\v\f\x1c-\x1e\x85\u2028\u2029]")  # what str.splitlines() splits at besides \n
+
+
+def plain_lines(text: str, where: str) -> str:
+    """`text` with its CRLF line ends read as LF, so that `text.splitlines()` splits it at LF only.
+
+    InputError naming `where` and the line when it holds any other character that Python takes for a line
+    end (a lone CR, U+0085, U+2028, a form feed, ...): those would split a line in two silently, and another
+    board than the one written would be read.
+    """
+    text = text.replace("\r\n", "\n")
+    odd = _OTHER_LINE_ENDS.search(text)
+    if odd:
+        character = odd.group()
+        named = unicodedata.name(character, "")
+        raise InputError(f"{where}: line {text.count(chr(10), 0, odd.start()) + 1} holds {character!r} "
+                         f"(U+{ord(character):04X}{' ' + named if named else ''}); lines end with \\n or \\r\\n "
+                         "only")
+    return text
 
 
 def _read_bytes(path: str, name: str, max_bytes: int) -> bytes:
@@ -154,7 +214,7 @@ def check_output(path: str | os.PathLike[str], option: str) -> str:
     """`path` as text when a file can be written there, before any work is done.
 
     InputError naming `option` (`--svg`) when the name is empty or too long, its directory is
-    missing, or it names a directory, a block device or a socket.
+    missing, or it names a directory, a block device, a socket or a read-only file.
     """
     text = _path_text(path, option)
     _existing_output(text, f"{option} {excerpt(text, PATH_CHARACTERS)}")
@@ -177,7 +237,8 @@ def writing(path: str | os.PathLike[str], option: str) -> Iterator[TextIO]:
     A regular file (or a name not yet taken) is written through a temporary file beside it, renamed over
     it at the end, so an error, a full disk or Ctrl-C leaves the old file or none, never a part (the
     temporary is removed). A symbolic link is followed, so the file it names is replaced and the link is
-    kept. A character device or a FIFO (/dev/null, /dev/stdout into a pipe) is written in place, since a
+    kept. The file replaced keeps its mode (a 0600 file stays private), and a read-only one is refused
+    as `cp` refuses it. A character device or a FIFO (/dev/null, /dev/stdout into a pipe) is written in place, since a
     rename would replace the device with a regular file; a FIFO that nobody reads is refused at once.
     """
     where = _path_text(path, option)
@@ -197,13 +258,22 @@ def writing(path: str | os.PathLike[str], option: str) -> Iterator[TextIO]:
                                                      suffix=".part", dir=target.parent)
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 yield out
-            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes owner-only files; a plain open would not
+            # mkstemp makes owner-only files: a new output gets what a plain open gives, an old one keeps its mode
+            os.chmod(temporary, 0o666 & ~_umask() if existing is None else stat.S_IMODE(existing.st_mode))
             os.replace(temporary, target)
         except BaseException:
             if temporary is not None:
                 with _interrupts_held(), contextlib.suppress(FileNotFoundError):  # a second Ctrl-C waits too
                     os.unlink(temporary)
             raise
+
+
+def _require_writable(where: str, info: os.stat_result, name: str) -> None:
+    """InputError when the regular file `where` (of status `info`) is read-only: this process may not write it,
+    or its owner may not (0444), which stops root too, whom `os.access` lets write anything: replacing the
+    file through a rename would otherwise bypass the permission the user set."""
+    if not (os.access(where, os.W_OK) and info.st_mode & stat.S_IWUSR):
+        raise InputError(f"{name}: cannot write: the file is read-only (mode {stat.S_IMODE(info.st_mode):04o})")
 
 
 @contextlib.contextmanager
@@ -222,8 +292,8 @@ def _interrupts_held() -> Iterator[None]:
 
 def _existing_output(where: str, name: str) -> os.stat_result | None:
     """The status of the file `where` names (links followed), None when it does not exist yet; InputError
-    when it cannot be an output: a directory, a block device, a socket, a missing directory, a name too
-    long."""
+    when it cannot be an output: a directory, a block device, a socket, a read-only file, a missing
+    directory, a name too long."""
     try:
         info = os.stat(where)
     except FileNotFoundError:
@@ -235,6 +305,8 @@ def _existing_output(where: str, name: str) -> os.stat_result | None:
     mode = info.st_mode
     if not (stat.S_ISREG(mode) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
         raise InputError(f"{name}: is {kind(mode)}; write to a regular file, a character device or a FIFO")
+    if stat.S_ISREG(mode):
+        _require_writable(where, info, name)
     return info
 
 

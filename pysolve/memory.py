@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pysolve.errors import InputError
 
 UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+MAX_SIZE = 2**50  # the largest --memory: 1024T, a thousand times any machine's, well within setrlimit's 64 bits
 
 
 def physical_memory() -> int:
@@ -34,13 +35,22 @@ def add_option(parser: argparse.ArgumentParser) -> None:
 
 
 def parse_size(text: str) -> int:
-    """`512M`, `2G`, `1.5G` or a number of bytes; 0 means no limit. InputError when it is none of those."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    """`512M`, `2G`, `1.5G` or a number of bytes; 0 means no limit.
+
+    InputError, quoting an excerpt of `text`, when it is none of those (ASCII digits only), below 64M or
+    above MAX_SIZE (which no machine has, and setrlimit could not take much further).
+    """
+    from pysolve.files import excerpt  # only when a size is given: tempfile and the rest cost every run's start
+
+    match = re.fullmatch(r"\s*([0-9]{1,20}(?:\.[0-9]{1,9})?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
     if not match:
-        raise InputError(f"--memory {text!r}: give a size such as 512M or 2G (0: no limit)")
+        raise InputError(f"--memory {excerpt(text)}: give a size such as 512M or 2G (0: no limit)")
     size = int(float(match.group(1)) * UNITS[match.group(2).upper()])
     if 0 < size < 64 * 2**20:
-        raise InputError(f"--memory {text}: too small to start a search; give at least 64M")
+        raise InputError(f"--memory {excerpt(text)}: too small to start a search; give at least 64M")
+    if size > MAX_SIZE:
+        raise InputError(f"--memory {excerpt(text)}: more than any machine has; give at most "
+                         f"{MAX_SIZE // UNITS['T']}T (0: no limit)")
     return size
 
 

@@ -131,7 +131,7 @@ def test_the_record_command_writes_the_kept_playthrough_and_records_old_ones_aga
     ([], "give --out FILE"),
     (["--out", "x", "--again", "y"], "give --out FILE"),
     (["--again", "/nonexistent/y.jsonl.gz"], "no such file"),
-    (["--again", str(Path(__file__).parent / "data" / "rules")], "not a gzipped playthrough"),
+    (["--again", str(Path(__file__).parent / "data" / "rules")], "is a directory, not a regular file"),
     (["--out", "/nonexistent/dir/x.jsonl.gz"], "--out"),
 ])
 def test_bad_record_commands_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gzip
 import io
 import json
 import os
@@ -27,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -686,3 +688,246 @@ def test_fuzzed_files_end_in_exit_0_or_2_with_one_line(fmt: str) -> None:
         assert behaves(code, err), (code, err[:2000])
 
     check()
+
+
+# ---------------------------------------------------------------- round three (issue 41)
+
+@settings(max_examples=40, deadline=None)
+@given(mode=st.integers(0, 0o777), through_a_link=st.booleans())
+def test_an_output_written_over_keeps_its_mode_and_a_read_only_one_is_refused(mode: int,
+                                                                              through_a_link: bool) -> None:
+    with tempfile.TemporaryDirectory() as directory:  # hypothesis examples cannot share pytest's tmp_path
+        target = Path(directory) / "out.svg"
+        target.write_text("old")
+        os.chmod(target, mode)
+        named = target
+        if through_a_link:
+            named = Path(directory) / "link.svg"
+            named.symlink_to(target)
+        writable = bool(mode & stat.S_IWUSR)  # the owner may write it (this process owns it)
+        if writable:
+            files.write_text(named, "<svg/>", "--svg")
+        else:
+            with pytest.raises(InputError, match=r"--svg '.*': cannot write: the file is read-only \(mode 0"):
+                files.write_text(named, "<svg/>", "--svg")
+        assert stat.S_IMODE(os.stat(target).st_mode) == mode and named.is_symlink() == through_a_link
+        os.chmod(target, 0o600)  # to read it, whatever its mode
+        assert target.read_text() == ("<svg/>" if writable else "old")
+        assert sorted(path.name for path in Path(directory).iterdir()) == sorted({"out.svg", named.name})
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+def test_a_read_only_output_is_refused_in_one_line_before_any_work(writer: str, tmp_path: Path, azul_log: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "kept.out"
+    target.write_text("the user's")
+    target.chmod(0o444)
+    code, out, err, _ = run(filled(WRITERS[writer], out=target, log=azul_log), capsys)
+    assert code == 2 and out == "" and one_line(err), err
+    assert "cannot write: the file is read-only (mode 0444)" in err, err
+    assert target.read_text() == "the user's" and stat.S_IMODE(target.stat().st_mode) == 0o444
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["kept.out"]
+
+
+@pytest.fixture(scope="module")
+def two_traces(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Two trace files of one quick search each, as `solve --trace` writes them."""
+    folder = tmp_path_factory.mktemp("traces")
+    for name in ("a", "b"):
+        assert cli.main(["solve", "hidato", str(SAMPLES["hidato"][0]), "--backend", "python", "--trace",
+                         str(folder / f"{name}.jsonl")]) == 0
+    return [str(folder / "a.jsonl"), str(folder / "b.jsonl")]
+
+
+def test_an_empty_output_name_is_one_line_for_check_and_trace(two_traces: list[str], tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    rules = Path(__file__).parent / "data" / "rules" / "hidato_relations.py"
+    for argv in (["check", "hidato", str(rules), "--out", ""], ["trace", *two_traces, "--html", ""]):
+        code, _, err, _ = run(argv, capsys)
+        assert code == 2 and one_line(err) and f"{argv[-2]}: the file name is empty" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.subprocess
+def test_a_check_leaves_nothing_in_the_current_folder_but_its_output(tmp_path: Path) -> None:
+    here, cache = tmp_path / "here", tmp_path / "cache"
+    here.mkdir()
+    rules = Path(__file__).parent / "data" / "rules" / "hidato_relations_ignore_clues.py"
+    environment = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    done = subprocess.run([sys.executable, "-m", "pysolve.cli", "check", "hidato", str(rules), "--examples", "5",
+                           "--seed", "3", "--out", "found.txt"], cwd=here, capture_output=True, text=True,
+                          env={**environment, "XDG_CACHE_HOME": str(cache), "PYSOLVE_NO_PROLOG": "1"}, timeout=300)
+    assert done.returncode == 1, done.stderr  # the rule base ignores the clues: a disagreement, written
+    assert sorted(path.name for path in here.iterdir()) == ["found.txt"]
+    assert (cache / "pysolve" / "hypothesis").is_dir()  # what hypothesis keeps went to pysolve's cache
+
+
+def test_counts_past_their_documented_bound_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = str(Path(__file__).parent / "data" / "rules" / "hidato_relations.py")
+    for argv, bound in ((["azul", "simulate", "--games", "2147483648"], "1,000,000,000"),
+                        (["check", "hidato", rules, "--examples", "99999999999999999999"], "100,000")):
+        code, _, err, _ = run(argv, capsys)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert f"is more than {bound}, the most it takes" in err, err
+        code, out, _, _ = run([*argv[:-2], "--help"], capsys)
+        assert code == 0 and f"at most {bound}" in " ".join(out.split())
+
+
+def gzip_bomb(path: Path, unpacked: int) -> Path:
+    """A gzip file of `unpacked` bytes of '[' unpacked, about a thousandth of that packed: one member of 16 MB
+    repeated (gzip reads concatenated members as one stream)."""
+    member = gzip.compress(b"[" * 2**24, compresslevel=9)
+    with path.open("wb") as out:
+        for _ in range(unpacked // 2**24):
+            out.write(member)
+    return path
+
+
+AGAIN = {  # what `azul record --again` is given -> the words of its one line
+    "a gzip bomb (2 GB unpacked)": ("bomb", "unpacks to more than 16,777,216 bytes"),
+    "a FIFO": ("fifo", "is a FIFO (named pipe), not a regular file"),
+    "/dev/zero": ("/dev/zero", "is a character device, not a regular file"),
+    "100,000 [": ("[" * 100_000, "the JSON nests too deeply to read"),
+    "an integer of 5,001 digits": ("9" * 5_001, "the JSON holds an integer too long to read"),
+    "not gzip": (None, "is not a gzipped playthrough"),
+    "a lone CR": ('{"type": "start"}\r{"type": "end"}\n', "line 1 holds '\\r' (U+000D)"),
+}
+
+
+@pytest.mark.parametrize("case", AGAIN)
+def test_recording_again_reads_with_the_input_files_guards(case: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    given, words = AGAIN[case]
+    path = tmp_path / "old.jsonl.gz"
+    if given == "bomb":
+        gzip_bomb(path, 2**31)
+        assert path.stat().st_size < 3 * 2**20
+    elif given == "fifo":
+        os.mkfifo(path)
+    elif given == "/dev/zero":
+        path = Path(given)
+    elif given is None:
+        path.write_text('{"type": "start"}\n')
+    else:
+        path.write_bytes(gzip.compress(given.encode()))
+    tracemalloc.start()
+    try:
+        code, _, err, seconds = run(["azul", "record", "--again", str(path)], capsys)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert code == 2 and one_line(err) and words in err, err
+    assert peak < 64 * 2**20 and seconds < 10  # unpacked to the limit at most, never to the bomb's 2 GB
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(JSON_TEXT | TEXT, max_size=4), header=st.booleans())
+def test_a_fuzzed_playthrough_is_read_or_refused_by_an_input_error(lines: list[str], header: bool) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "fuzzed.jsonl.gz"
+        start = ['{"type": "start", "format": 1, "players": 2, "variant": "standard", "seed": 1}'] if header else []
+        path.write_bytes(gzip.compress("\n".join(start + lines).encode("utf-8")))
+        try:
+            from pysolve.azul import playthrough
+
+            records = playthrough.read(path)
+        except InputError as error:
+            assert "\n" not in str(error) and len(str(error)) < 400
+        else:
+            assert records[0]["type"] == "start" and records[-1]["type"] == "end"
+
+
+TRACEBACKS = {  # a CLI value that once escaped as a traceback -> the words of its one line now
+    "--place of 5,000 digits": (["solve", "tangram", "--validate", "--place", "green:0," + "9" * 5_000],
+                                "is not an integer of at most 18 digits"),
+    "--place in full-width digits": (["solve", "tangram", "--validate", "--place", "green:\uff10,1"], "'\uff10'"),
+    "--place in Arabic-Indic digits": (["solve", "tangram", "--validate", "--place", "green:0,\u0663"], "'\u0663'"),
+    "--memory of 400 nines": (["solve", "tangram", "--count", "--memory", "9" * 400], "give a size such as 512M"),
+    "--memory past setrlimit": (["solve", "tangram", "--count", "--memory", "99999999999999999999999T"],
+                                "give a size such as 512M"),
+    "--memory past any machine": (["solve", "tangram", "--count", "--memory", "99999T"], "give at most 1024T"),
+    "--examples of 5,000 digits": (["check", "hidato", "x.pl", "--examples", "9" * 5_000], "is more than 100,000"),
+    "--max-size of 5,000 digits": (["check", "hidato", "x.pl", "--max-size", "9" * 5_000], "at most 18 digits"),
+}
+
+
+@pytest.mark.parametrize("case", TRACEBACKS)
+def test_a_value_that_once_escaped_as_a_traceback_is_one_short_line(case: str,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    argv, words = TRACEBACKS[case]
+    code, _, err, _ = run(argv, capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err and words in err, err
+    assert len(err) < 300, err  # an excerpt of the value, never all of it
+
+
+NOT_ASCII_DIGITS = st.characters(categories=["Nd"]).filter(lambda character: not character.isascii())
+
+
+@settings(max_examples=80, deadline=None)
+@given(word=st.text(min_size=1, max_size=30) | st.text("0123456789", min_size=1, max_size=40).map(
+    lambda digits: "-" + digits), place=st.sampled_from(["{}:0,0", "green:{},0", "green:0,{}", "red:0,0:{}x2"]))
+def test_any_place_value_is_a_placement_or_one_short_input_error(word: str, place: str) -> None:
+    from pysolve.tangram.reader import load_instance, parse_place
+
+    text = place.format(word)
+    try:
+        parse_place(load_instance(None), text)
+    except InputError as error:
+        assert "\n" not in str(error) and len(str(error)) < 300 and str(error).startswith("--place ")
+    else:
+        assert all(character.isascii() for character in text.partition(":")[2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(digit=NOT_ASCII_DIGITS, where=st.sampled_from(["{}", "1{}", "{}2"]))
+def test_a_digit_that_is_not_ascii_is_refused_naming_what_was_read(digit: str, where: str) -> None:
+    from pysolve.hidato.model import parse
+    from pysolve.tangram.reader import load_instance, parse_place
+
+    word = where.format(digit)
+    with pytest.raises(InputError, match=re.escape(files.excerpt(word))):
+        parse(f"1 __ __\n__ {word} __\n__ __ 9\n")
+    with pytest.raises(InputError, match=re.escape(files.excerpt(word))):
+        parse_place(load_instance(None), f"green:{word},0")
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=30))
+def test_any_memory_size_is_a_bound_or_one_short_input_error(text: str) -> None:
+    from pysolve import memory
+
+    try:
+        size = memory.parse_size(text)
+    except InputError as error:
+        assert "\n" not in str(error) and len(str(error)) < 300
+    else:
+        assert size == 0 or 64 * 2**20 <= size <= memory.MAX_SIZE
+        assert text.isascii()
+
+
+LINE_ENDS = ["\u2028", "\u2029", "\x85", "\r", "\x0b", "\x0c", "\x1c"]  # Python splits lines at each, files may not
+
+
+@pytest.mark.parametrize("puzzle", SAMPLES)
+@pytest.mark.parametrize("end", LINE_ENDS)
+def test_a_line_end_other_than_lf_or_crlf_is_refused_naming_the_line(puzzle: str, end: str, tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    sample, question = SAMPLES[puzzle]
+    lines = sample.read_text().split("\n")
+    lines[1] = lines[1].replace(" ", end, 1) if " " in lines[1] else lines[1] + end
+    path = tmp_path / sample.name
+    path.write_text("\n".join(lines), encoding="utf-8", newline="")
+    code, _, err, _ = run(["solve", puzzle, str(path), *question], capsys)
+    assert code == 2 and one_line(err), err
+    assert f"line 2 holds {end!r} (U+{ord(end):04X}" in err and "lines end with \\n or \\r\\n only" in err, err
+
+
+@pytest.mark.parametrize("reader", READERS)
+def test_a_file_name_holding_a_newline_gives_one_line(reader: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "two\nlines.txt"
+    path.write_text("no such format\n")
+    code, _, err, _ = run(filled(READERS[reader], file=path), capsys)
+    assert code == 2 and one_line(err), err
+    assert "two\\nlines.txt" in err, err

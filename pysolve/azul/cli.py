@@ -28,6 +28,7 @@ from pysolve.puzzle import Puzzle
 from pysolve.report import Ticker, render_table
 from pysolve.words import plural
 
+MOST_GAMES = 10**9  # the most --games takes: days of play at the fastest, so more is a slip of the keyboard
 TICK = 1.0  # seconds between two updates of a progress line on stderr (shown only when it is a terminal)
 
 
@@ -107,7 +108,10 @@ def _game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default=STANDARD,
                         help=f"{'|'.join(VARIANTS)}: the coloured wall, or the grey side of the board (any colour "
                              f"in any column, at most once per column; default {STANDARD})")
-    parser.add_argument("--games", type=int, default=1, help="number of games (default 1)")
+    from pysolve.cli import count_at_most  # loaded already: the core's parser calls this
+
+    parser.add_argument("--games", type=count_at_most(MOST_GAMES), default=1,
+                        help=f"number of games (default 1, at most {MOST_GAMES:,}; a progress line counts them)")
     parser.add_argument("--seed", type=int, default=SEED,
                         help=f"seed of the first game; game i has seed + i (default {SEED})")
 
@@ -126,6 +130,7 @@ def _check_counts(args: argparse.Namespace) -> None:
         raise InputError(f"--players: Azul is for 2 to 4 players, not {args.players}")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, not {args.games}")
+
     if args.variant not in VARIANTS:
         raise InputError(f"--variant: unknown variant {args.variant!r}; choose from {', '.join(VARIANTS)}")
 

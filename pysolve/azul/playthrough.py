@@ -100,19 +100,15 @@ def write(path: str | Path, records: Iterable[dict[str, Any]], what: str = "--ou
 
 
 def read(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a playthrough file; InputError naming the file and line when it is not one."""
-    try:
-        text = gzip.decompress(Path(path).read_bytes()).decode()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, EOFError, UnicodeDecodeError) as error:
-        raise InputError(f"{path}: not a gzipped playthrough ({error})") from None
+    """The records of a playthrough file; InputError naming the file and line when it is not one.
+
+    Read with the guards of every input file (files.read_gzip_text: a regular file, of limited size
+    packed and unpacked), its JSON with files.parse_json's (nesting, integers too long to read).
+    """
+    text = files.read_gzip_text(path, "playthrough")
     records = []
     for number, line in enumerate(text.splitlines(), 1):
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(f"{path}:{number}: not JSON ({error.msg})") from None
+        item = files.parse_json(line, f"{path}:{number}")
         if not (isinstance(item, dict) and item.get("type") in ("start", "step", "round", "end")):
             raise InputError(f"{path}:{number}: expected a start, step, round or end record")
         records.append(item)

@@ -203,9 +203,13 @@ def parse_json(text: str, source: str) -> list[list[int]]:
 
 
 def parse_text(text: str, source: str) -> list[list[int]]:
-    """Rows from the text form: `__` or 0 empty, `.`/`XX`/-1 blocked, numbers given, `#` comments."""
+    """Rows from the text form: `__` or 0 empty, `.`/`XX`/-1 blocked, numbers given, `#` comments.
+
+    Lines end with LF or CRLF only (files.plain_lines), and numbers are ASCII digits only: a full-width or
+    Arabic-Indic digit, which int() would read, is refused naming what was read.
+    """
     rows, open_cells = [], 0
-    for line_number, line in enumerate(text.splitlines(), start=1):
+    for line_number, line in enumerate(files.plain_lines(text, source).splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         rows.append([parse_token(token, source, line_number, column)
@@ -227,7 +231,7 @@ def parse_token(token: str, source: str, line: int, column: int) -> int:
             raise InputError(f"{where}: {files.excerpt(token)} is beyond any board (hidato takes at most "
                              f"{MAX_CELLS} cells)")
         return int(token)
-    raise InputError(f"{where}: {files.excerpt(token)} is not a number, "
+    raise InputError(f"{where}: {files.excerpt(token)} is not a number (ASCII digits), "
                      "'__' (empty) or '.' (not part of the board)")
 
 

@@ -211,14 +211,24 @@ class _Reader:
             raise self.fail(line, str(error)) from None
 
 
+_PLACE = re.compile(r"([^:]+):([^,:]*),([^,:]*)(?::([^x:]*)x([^x:]*))?")
+
+
 def parse_place(instance: Instance, text: str) -> Placement:
-    """A CLI placement `NAME:X,Y` or `NAME:X,Y:WxH`; InputError names the text."""
-    match = re.fullmatch(r"([^:]+):(-?\d+),(-?\d+)(?::(\d+)x(\d+))?", text.strip())
+    """A CLI placement `NAME:X,Y` or `NAME:X,Y:WxH`.
+
+    InputError quoting an excerpt of the text when it has another shape, or a number that is not ASCII digits
+    (a full-width or Arabic-Indic digit is not read as one) or is longer than files.MAX_DIGITS.
+    """
+    shown = f"--place {files.excerpt(text)}"
+    match = _PLACE.fullmatch(text.strip())
     if not match:
-        raise InputError(f"--place {text!r}: expected NAME:X,Y or NAME:X,Y:WxH")
-    name, x, y, width, height = match.groups()
-    size = (int(width), int(height)) if width else (None, None)
+        raise InputError(f"{shown}: expected NAME:X,Y or NAME:X,Y:WxH")
+    name, *words = match.groups()
+    x, y, width, height = (None if word is None else files.whole_number(word, shown, "coordinate or size")
+                           for word in words)
+    assert x is not None and y is not None  # the pattern requires both
     try:
-        return make_placement(instance, name, int(x), int(y), *size)
+        return make_placement(instance, name, x, y, width, height)
     except InputError as error:
-        raise InputError(f"--place {text!r}: {error}") from None
+        raise InputError(f"{shown}: {error}") from None
