@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import shlex
 import subprocess
@@ -167,11 +168,14 @@ AGENTS = {  # small agents that go wrong in one way each, after a correct handsh
     "garbage": "{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'): print('I think 1b4', flush=True)\n",
     "crashing": "{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'): sys.exit('out of ideas')\n",
     "silent": "import time\ntime.sleep(60)\n",
+    "not UTF-8": "{handshake}\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
+                 "        sys.stdout.buffer.write(b'move \\xff\\xfe1b4\\n'); sys.stdout.flush()\n",
 }
 HANDSHAKE = "import sys\nsys.stdin.readline()\nprint('name bad\\nready', flush=True)"
 REASONS = {"late": "late: no move within 1 s", "illegal": "illegal move 9w5 (not one of the",
            "garbage": "garbage instead of move: 'I think 1b4'", "crashing": "crashed (exit code 1): 'out of ideas'",
-           "silent": f"silent: no ready within {STARTUP_SECONDS:g} s"}
+           "silent": f"silent: no ready within {STARTUP_SECONDS:g} s",
+           "not UTF-8": "garbage, not UTF-8: b'move \\xff\\xfe1b4'"}
 
 
 def agent_command(tmp_path: Path, kind: str) -> str:
@@ -386,3 +390,53 @@ def test_options_given_to_an_agent_are_set_after_its_handshake():
         agent.close()
     assert agent.agent_name == "greedy"
     assert move == Minimax(1)(state.to_json(), state.legal_moves(), RandomStream(1))
+
+
+DAEMONISING = """import os, sys, time
+sys.stdin.readline()
+if os.fork() == 0:  # a daemon: a child that leaves the session, whose own child keeps the agent's stdout
+    os.setsid()
+    if os.fork() == 0:
+        with open(sys.argv[1], "w") as told:
+            told.write(str(os.getpid()))
+        time.sleep(120)
+    os._exit(0)
+print("name daemonising\\nready", flush=True)
+for line in sys.stdin:
+    if line.startswith("go"):
+        print("move 9w5", flush=True)
+"""
+
+
+def alive(pid: int) -> bool:
+    """True while the process `pid` runs (a zombie, dead and not yet reaped, does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.subprocess
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc to find what the agent left")
+@pytest.mark.timeout(60)  # a hang guard only: the daemon would hold the pipes for 120 s
+def test_an_agent_s_daemon_is_stopped_with_it_and_its_pipes_hold_nothing_up(tmp_path):
+    script, told = tmp_path / "daemonising.py", tmp_path / "daemon.pid"
+    script.write_text(DAEMONISING)
+    agent = Agent(f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(told))}", seconds=2)
+    state = deciding(2, "standard", 1, 0)
+    with pytest.raises(AgentFault, match="illegal move 9w5"):
+        agent(state.to_json(), state.legal_moves(), RandomStream(1))
+    for _ in range(500):  # until the daemon has said who it is
+        if told.exists() and told.read_text():
+            break
+        time.sleep(0.01)
+    daemon = int(told.read_text())
+    assert alive(daemon) and os.getsid(daemon) != agent._process.pid  # out of the agent's group and session
+    pumps = list(agent._pumps)
+    agent.close()  # before, it waited here on the pipes the daemon held, until the daemon ended
+    for _ in range(500):  # SIGKILL is sent; the kernel ends the process in its own time
+        if not alive(daemon):
+            break
+        time.sleep(0.01)
+    assert not alive(daemon)
+    assert not any(pump.is_alive() for pump in pumps)  # each reader saw its pipe end, and closed it

@@ -19,7 +19,11 @@ starts the command (split with shlex, never through a shell) in its own
 process group on its first move, holds it to its time per move, and turns
 every way an agent can fail into an `AgentFault` naming it and the reason
 (silent, late, crashed, garbage, illegal move), after which the process is
-killed and reaped; a game it forfeits is scored by `match.play_match`.
+killed and reaped; a game it forfeits is scored by `match.play_match`. When
+it leaves, so does everything it started: its process group, every process
+of its session, and any process that still holds its output pipes (a child
+that called setsid or daemonised), so nothing outlives the game and no pipe
+it left open keeps pysolve waiting.
 `serve` is the other side: any of pysolve's strategies answering the
 protocol on stdin/stdout (`pysolve azul agent`).
 """
@@ -105,7 +109,8 @@ class Agent:
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._errors: deque[str] = deque(maxlen=3)  # the last lines it wrote to stderr, for a crash's reason
-        self._stderr: threading.Thread | None = None
+        self._pumps: list[threading.Thread] = []  # the readers of its stdout and stderr, in that order
+        self._pipes: set[int] = set()  # the inodes of its stdout and stderr pipes, to find who holds them
 
     # -- the strategy --------------------------------------------------------------------------
     def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
@@ -136,7 +141,13 @@ class Agent:
                 self._send(f"end scores {','.join(map(str, scores))} winners {','.join(map(str, winners))}{told}")
 
     def close(self) -> None:
-        """Ask the agent to quit, then kill its process group and reap it, whatever state it is in."""
+        """Ask the agent to quit, then stop everything it started and reap it, whatever state it is in.
+
+        Killed: its process group, the processes of its session (while its id is still its own, not
+        reaped), and whoever still writes to its stdout or stderr pipe, wherever it went (`setsid`, a
+        daemon's double fork); the pipes' readers then see their end and close them, and the stdin pipe is
+        closed here.
+        """
         process, self._process = self._process, None
         if process is None:
             return
@@ -144,26 +155,35 @@ class Agent:
             self._send("quit", QUIT_SECONDS, process)
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(QUIT_SECONDS)
+        session = process.pid if process.returncode is None else None  # once reaped, its id may be another's
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)  # its children too: it leads its own group
+        for pid in left_behind(session, self._pipes):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                stream.close()  # type: ignore[union-attr]
+        with contextlib.suppress(OSError, ValueError):
+            process.stdin.close()  # type: ignore[union-attr]
+        for pump in self._pumps:
+            pump.join(QUIT_SECONDS)  # at the end of its pipe now that nobody writes to it
 
     # -- the process -------------------------------------------------------------------------------
     def _start(self, state: dict[str, Any]) -> None:
         """Start the program, shake hands, set the options and open the game."""
         self.seat = state["turn"]
-        try:
+        try:  # bytes that are not UTF-8 kept as surrogates (surrogateescape), to say what the agent wrote
             self._process = subprocess.Popen(self.words, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
+                                             stderr=subprocess.PIPE, encoding="utf-8", errors="surrogateescape",
+                                             bufsize=1, start_new_session=True)
         except OSError as error:
             raise AgentFault(self.__name__, self.seat, f"crashed: could not start ({error.strerror})") from None
-        threading.Thread(target=_pump, args=(self._process.stdout, self._lines.put, True), daemon=True).start()
-        self._stderr = threading.Thread(target=_pump, args=(self._process.stderr, self._errors.append, False),
+        outputs = (self._process.stdout, self._process.stderr)
+        self._pipes = {os.fstat(stream.fileno()).st_ino for stream in outputs if stream is not None}
+        self._pumps = [threading.Thread(target=_pump, args=(stream, keep, stream is self._process.stdout),
                                         daemon=True)
-        self._stderr.start()
+                       for stream, keep in zip(outputs, (self._lines.put, self._errors.append))]
+        for pump in self._pumps:
+            pump.start()
         self._send(f"azul {VERSION}", STARTUP_SECONDS)
         while True:
             line = self._answer("", STARTUP_SECONDS, "silent: no ready within")
@@ -217,6 +237,8 @@ class Agent:
                 raise self._crashed()
             if line.startswith("info") and line[4:5] in ("", " "):
                 continue
+            if not _is_utf8(line):
+                raise self._fault(f"garbage, not UTF-8: {excerpt(line.encode('utf-8', 'surrogateescape'), 60)}")
             if word and not (line.startswith(word) and line[len(word):len(word) + 1] in ("", " ")):
                 raise self._fault(f"garbage instead of {word}: {excerpt(line, 60)}")
             return line
@@ -228,8 +250,8 @@ class Agent:
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = process.wait(QUIT_SECONDS)
-        if self._stderr is not None:
-            self._stderr.join(QUIT_SECONDS)  # its last words, when it wrote any
+        if len(self._pumps) == 2:
+            self._pumps[1].join(QUIT_SECONDS)  # its last words on stderr, when it wrote any
         said = f": {excerpt(self._errors[-1], 80)}" if self._errors else ""
         exited = f"exit code {code}" if code is not None else "closed its output"
         return self._fault(f"crashed ({exited}){said}")
@@ -240,9 +262,10 @@ class Agent:
 
 def _pump(stream: IO[str], keep: Callable[[Any], None], tell_end: bool) -> None:
     """Hand each line of `stream` (cut at MAX_LINE characters, newline stripped) to `keep`, and with
-    `tell_end` None at its end: a thread per stream, so that reading never blocks the game and a chatty
-    stderr never fills its pipe."""
-    with contextlib.suppress(OSError, ValueError):
+    `tell_end` None at its end, then close it: a thread per stream, so that reading never blocks the game
+    and a chatty stderr never fills its pipe. The stream is closed here, not by `Agent.close`, since a
+    close waits for a read in progress (on a pipe a daemon of the agent holds, until it is killed)."""
+    with contextlib.suppress(OSError, ValueError), stream:
         while True:
             line = stream.readline(MAX_LINE)
             if not line:
@@ -250,6 +273,55 @@ def _pump(stream: IO[str], keep: Callable[[Any], None], tell_end: bool) -> None:
             keep(line.rstrip("\n"))
     if tell_end:
         keep(None)
+
+
+def _is_utf8(line: str) -> bool:
+    """False when `line` holds bytes that were not UTF-8 (read as surrogates, by surrogateescape)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def left_behind(session: int | None, pipes: set[int]) -> set[int]:
+    """The processes to stop with an agent, read from /proc (none where there is no /proc).
+
+    Those of the session `session` (None: no session asked), and those that hold one of the pipes `pipes`
+    (inodes) open for writing: a child that left the agent's session (`setsid`) but kept its output. The
+    ends pysolve reads are open for reading, so neither this process nor a worker forked from it is
+    among them.
+    """
+    found: set[int] = set()
+    for entry in os.scandir("/proc") if os.path.isdir("/proc") else ():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        with contextlib.suppress(OSError, IndexError):
+            if (session is not None and _session_of(entry.path) == session) or _writes_to(entry.path, pipes):
+                found.add(int(entry.name))
+    return found
+
+
+def _session_of(process: str) -> int:
+    """The session id of the process whose /proc folder is `process` (the field after its group's)."""
+    with open(f"{process}/stat", "rb") as stat:
+        fields = stat.read().rpartition(b")")[2].split()  # past the command's name, which may hold spaces
+    return int(fields[3])
+
+
+def _writes_to(process: str, pipes: set[int]) -> bool:
+    """True when the process whose /proc folder is `process` holds one of the pipes `pipes` open for writing."""
+    if not pipes:
+        return False
+    for descriptor in os.scandir(f"{process}/fd"):
+        with contextlib.suppress(OSError):
+            link = os.readlink(descriptor.path)
+            if link.startswith("pipe:[") and int(link[6:-1]) in pipes:
+                with open(f"{process}/fdinfo/{descriptor.name}") as info:
+                    flags = next((line for line in info if line.startswith("flags:")), "flags: 0").split()[1]
+                if int(flags, 8) & os.O_ACCMODE == os.O_WRONLY:
+                    return True
+    return False
 
 
 # -- serving a pysolve strategy as an agent ----------------------------------------------------
