@@ -18,7 +18,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pysolve import puzzles
-from pysolve.crosscheck import SECONDS, crosscheck
+from pysolve.agreement import SECONDS, crosscheck
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import render_table

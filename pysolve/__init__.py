@@ -15,8 +15,6 @@ bridge behind it.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -34,7 +32,7 @@ if TYPE_CHECKING:
     )
     from pysolve.backends import NAMES as BACKENDS
     from pysolve.bridge import QueryResult
-    from pysolve.crosscheck import CrossCheck
+    from pysolve.agreement import CrossCheck
     from pysolve.errors import (
         BackendUnavailable,
         InputError,
@@ -56,7 +54,7 @@ _HOMES = {  # public name -> (module, name there)
     "BACKENDS": ("pysolve.backends", "NAMES"),
     "QueryResult": ("pysolve.bridge", "QueryResult"),
     "query": ("pysolve.sandbox", "solutions"),  # the goal is the user's: it runs in the child process
-    "CrossCheck": ("pysolve.crosscheck", "CrossCheck"),
+    "CrossCheck": ("pysolve.agreement", "CrossCheck"),
     **{name: ("pysolve.errors", name) for name in (
         "BackendUnavailable", "InputError", "PrologError", "PysolveError", "SearchLimitExceeded", "UnknownName")},
     "Option": ("pysolve.options", "Option"),
@@ -84,15 +82,3 @@ def __getattr__(name: str) -> Any:
 def __dir__() -> list[str]:
     return sorted([*globals(), *_HOMES])
 
-
-class _Face(types.ModuleType):
-    """This module, which keeps `pysolve.crosscheck` the public function: Python's import sets a package's
-    attribute to each submodule it loads, and the module `pysolve.crosscheck` shares the function's name (it
-    stays in sys.modules, where every `from pysolve.crosscheck import ...` finds it)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if not (name in _HOMES and isinstance(value, types.ModuleType)):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Face

@@ -28,7 +28,7 @@ from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle
 
 if TYPE_CHECKING:
     from pysolve import bridge
-    from pysolve.crosscheck import CrossCheck
+    from pysolve.agreement import CrossCheck
 
 PuzzleLike = str | Puzzle
 BackendLike = str | Solver
@@ -194,7 +194,7 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     extra = dict(also.items() if isinstance(also, Mapping) else ((backend_name(s), s) for s in also))
     for name in extra:
         _check_own_name(name)
-    from pysolve.crosscheck import crosscheck as _crosscheck  # the cross-check's threads load when one runs
+    from pysolve.agreement import crosscheck as _crosscheck  # the cross-check's threads load when one runs
 
     return _crosscheck(chosen, asked, None if backends is None else list(backends), extra)
 

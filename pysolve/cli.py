@@ -243,7 +243,7 @@ def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> N
     Each back end's own time limit (in place of a puzzle's --seconds, whose default is one search's, with
     the cross-check's shorter one).
     """
-    from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
+    from pysolve.agreement import SECONDS as CROSSCHECK_SECONDS
 
     options.add_to_parser([option for option in puzzle.options if option.name != "seconds"], parser)
     parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
@@ -473,8 +473,8 @@ def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: 
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
-    from pysolve.crosscheck import SECONDS as CROSSCHECK_SECONDS
-    from pysolve.crosscheck import crosscheck
+    from pysolve.agreement import SECONDS as CROSSCHECK_SECONDS
+    from pysolve.agreement import crosscheck
     from pysolve.report import CrossCheckPrinter
 
     puzzle = puzzles.get(args.puzzle)

@@ -59,7 +59,7 @@ def picture(answer: Answer) -> str:
 
 
 def crosscheck_html(report: Any) -> str:
-    """A cross-check report (`pysolve.crosscheck.CrossCheck`) as HTML: the verdict in the CLI's words, a row for
+    """A cross-check report (`pysolve.agreement.CrossCheck`) as HTML: the verdict in the CLI's words, a row for
     every back end asked (its answer in brief and its seconds, or why it gave none), the first answer drawn."""
     puzzle = puzzles.get(report.puzzle)
     ink = "#1b7f3b" if report.agree else "#b00020"

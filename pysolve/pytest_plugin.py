@@ -36,7 +36,7 @@ from pysolve.bounded import call_bounded
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE as RULES_AGREE
 from pysolve.check import SECONDS, CheckReport, check
-from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
+from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle

@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from pysolve import backends, puzzles
-from pysolve.crosscheck import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, category, crosscheck
+from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, category, crosscheck
 from pysolve.puzzle import Puzzle
 
 
@@ -90,7 +90,7 @@ def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
 
 
 class CrossCheckPrinter:
-    """A cross-check's watcher (see pysolve.crosscheck.crosscheck) that prints its table; `close` adds the verdict.
+    """A cross-check's watcher (see pysolve.agreement.crosscheck) that prints its table; `close` adds the verdict.
 
     On a terminal the table fills as the back ends end: the heading first, then each back end's row as soon
     as it ends (the fast ones first). Elsewhere (a file, a pipe, the guide's examples) the table comes whole,

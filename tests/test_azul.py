@@ -38,7 +38,7 @@ from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasibl
 from pysolve.azul.tree import CHANCE, TERMINAL, Game, State
 from pysolve.bridge import Var
 from pysolve.cli import main
-from pysolve.crosscheck import crosscheck
+from pysolve.agreement import crosscheck
 from pysolve.errors import InputError
 from pysolve.puzzles import get
 from pysolve.pytest_plugin import needs_prolog

@@ -10,7 +10,7 @@ import pytest
 
 from pysolve import budget
 from pysolve.budget import Budget
-from pysolve.crosscheck import NOT_COMPARED, crosscheck, first_difference
+from pysolve.agreement import NOT_COMPARED, crosscheck, first_difference
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Found, Puzzle

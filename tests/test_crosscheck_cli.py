@@ -19,7 +19,7 @@ from test_web import error_of, serving
 
 from pysolve import cli, puzzles
 from pysolve.bridge import HIDE_VARIABLE
-from pysolve.crosscheck import SECONDS, crosscheck
+from pysolve.agreement import SECONDS, crosscheck
 from pysolve.pytest_plugin import needs_prolog
 from pysolve.report import CrossCheckPrinter
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pysolve import bridge, search
 from pysolve.budget import most_work
 from pysolve.cli import main
-from pysolve.crosscheck import crosscheck
+from pysolve.agreement import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.fichas import kanren as fichas_kanren
 from pysolve.fichas.instances import orders

@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pysolve"
 BACK_ENDS = ("python", "prolog", "kanren")
-FACES = ("pysolve.api", "pysolve.cli", "pysolve.crosscheck", "pysolve.web", "pysolve.pytest_plugin")
+FACES = ("pysolve.api", "pysolve.cli", "pysolve.agreement", "pysolve.web", "pysolve.pytest_plugin")
 
 
 def module_files() -> dict[str, Path]:

@@ -15,7 +15,7 @@ import pysolve
 from pysolve import bridge
 from pysolve.budget import Budget
 from pysolve.cli import main
-from pysolve.crosscheck import crosscheck
+from pysolve.agreement import crosscheck
 from pysolve.errors import InputError, PrologError
 from pysolve.paths import data_dir
 from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN

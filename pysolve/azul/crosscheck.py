@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pysolve.azul.match import Match
 from pysolve.azul.model import STANDARD, TOTAL_TILES, is_tiling, tile_count
-from pysolve.crosscheck import first_difference
+from pysolve.agreement import first_difference
 
 
 @dataclass

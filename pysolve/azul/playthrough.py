@@ -30,7 +30,7 @@ from typing import Any
 from pysolve import files
 from pysolve.azul.match import Match
 from pysolve.azul.model import FLOOR, STANDARD, RandomStream, is_tiling
-from pysolve.crosscheck import first_difference
+from pysolve.agreement import first_difference
 from pysolve.errors import InputError
 from pysolve.files import excerpt
 

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pysolve import api, backends
-from pysolve.crosscheck import SECONDS, CrossCheck, category, crosscheck
+from pysolve.agreement import SECONDS, CrossCheck, category, crosscheck
 from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.puzzle import Puzzle
