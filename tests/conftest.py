@@ -18,6 +18,7 @@ from __future__ import annotations
 import gc
 import multiprocessing.process
 import os
+import signal
 import subprocess
 from collections.abc import Callable
 from typing import Any
@@ -39,6 +40,17 @@ def pytest_runtest_call(item: pytest.Item):
         if error.hidden:
             pytest.skip(f"needs the {error.backend} back end, hidden on purpose: {error}")
         raise
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C raises KeyboardInterrupt here and in the programs tests start: pytest-xdist's workers ignore
+    SIGINT, which a Python started from one inherits, and tests of Ctrl-C send it on purpose."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if config.getoption("--no-processes"):
+        from pysolve import bridge
+
+        bridge.status()  # SWI-Prolog started before any test: finding it runs `swipl` once, which is no test's
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -591,6 +591,7 @@ def answered(connection: Connection, method: str, path: str, body: bytes | None 
     assert not READS.strays(), (method, path, (body or b"")[:80], READS.strays())
 
 
+@pytest.mark.xdist_group("fuzz")  # one worker runs both fuzzes, then reads what they opened
 @pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
@@ -604,6 +605,7 @@ NAMES = st.sampled_from(WORDS) | st.text(max_size=30) | st.text(alphabet="./%~_-
     | st.integers(0, 2000).map(lambda size: "a" * size)
 
 
+@pytest.mark.xdist_group("fuzz")  # one worker runs both fuzzes, then reads what they opened
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(GETS), name=st.none() | NAMES, query=st.dictionaries(st.sampled_from(FIELDS), NAMES,
@@ -642,6 +644,7 @@ def test_the_watch_sees_a_file_opened_by_another_thread(tmp_path: Path) -> None:
     del READS.seen["open", str(stray)]
 
 
+@pytest.mark.xdist_group("fuzz")  # one worker runs both fuzzes, then reads what they opened
 @pytest.mark.slow
 def test_the_fuzz_opened_only_shipped_instances_uploads_and_the_servers_own_files(fuzzed: dict[str, Any]) -> None:
     """After both fuzzes: the server opened files (the check is not vacuous), every one of them READABLE."""
