@@ -18,6 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pysolve.agreement import CrossCheck
     from pysolve.api import (
         RuleBase,
         available_backends,
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     )
     from pysolve.backends import NAMES as BACKENDS
     from pysolve.bridge import QueryResult
-    from pysolve.agreement import CrossCheck
     from pysolve.errors import (
         BackendUnavailable,
         InputError,

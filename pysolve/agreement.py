@@ -1,9 +1,9 @@
 """Ask one question of several back ends side by side and compare their canonical answers.
 
 Agreement needs at least two answers: with fewer, the verdict is "not
-compared". Every back end asked that gave no answer is listed with its
-reason, in one of four categories (`declined`, `unavailable`, `unknown`,
-`failed`).
+compared". Every back end asked that gave no answer is listed as
+`Unanswered`: its kind (`declined`, `unavailable`, `unknown`, `failed`) and
+its reason.
 
 The back ends run at once, each under its own budget, so a slow one holds
 up no other answer: a watcher hears of each one as it starts and finishes.
@@ -20,19 +20,49 @@ import queue
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+from typing import Any, Literal
 
 from pysolve import backends, budget, notebook
 from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
 
-DECLINED = "declined"        # the back end does not answer this question (Dispatch.backends_for leaves it out)
-UNAVAILABLE = "unavailable"  # the back end cannot run here (not installed, hidden)
-FAILED = "failed"            # the back end raised an error
-# UNKNOWN (pysolve.puzzle): the back end passed its budget before it could answer
+Kind = Literal["declined", "unavailable", "unknown", "failed"]  # why a back end asked gave no answer:
+DECLINED: Kind = "declined"        # it does not answer this question (Puzzle.backends_for leaves it out)
+UNAVAILABLE: Kind = "unavailable"  # it cannot run here (not installed, hidden)
+FAILED: Kind = "failed"            # it raised an error
+OUT_OF_BUDGET: Kind = "unknown"    # it passed its budget before it could answer (its status would be UNKNOWN)
 
-AGREE, DISAGREE, NOT_COMPARED = "agree", "disagree", "not compared"  # the verdicts
+
+@dataclass(frozen=True)
+class Unanswered:
+    """Why a back end asked gave no answer: its kind and the reason in words. It prints as "kind: reason",
+    the form JSON output (`skipped`, `declined`) and the verdict line show."""
+
+    kind: Kind
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.reason}"
+
+
+class Verdict(str, Enum):
+    """What a cross-check found: the answers agree, disagree, or fewer than two came to compare. A `str` enum
+    that reads and prints as its words, as JSON output and the web API show it."""
+
+    AGREE = "agree"
+    DISAGREE = "disagree"
+    NOT_COMPARED = "not compared"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+AGREE, DISAGREE, NOT_COMPARED = Verdict.AGREE, Verdict.DISAGREE, Verdict.NOT_COMPARED
 SECONDS = 8.0  # each back end's time limit in `pysolve crosscheck` and the web page unless one is given
 LANES = 6  # threads the back ends of cross-checks run on (more back ends at once wait for a lane)
 
@@ -46,16 +76,16 @@ class CrossCheck:
     puzzle: str
     question: dict[str, Any]
     results: dict[str, Answer]
-    skipped: dict[str, str] = field(default_factory=dict)  # back end -> "category: reason": it answers such
-    # questions but gave no answer (unavailable, unknown, failed)
-    declined: dict[str, str] = field(default_factory=dict)  # back end -> "declined: reason": it does not answer this
+    skipped: dict[str, Unanswered] = field(default_factory=dict)  # back ends that answer such questions but gave
+    # no answer here (unavailable, unknown, failed)
+    declined: dict[str, Unanswered] = field(default_factory=dict)  # back ends that do not answer this question
     difference: str | None = None
     label: str = ""  # the question in a few words (Puzzle.label)
     asked: list[str] = field(default_factory=list)  # every back end asked, in order (own solvers first)
     seconds: float | None = None  # each back end's time limit, when the cross-check set one
 
-    def unanswered(self) -> dict[str, str]:
-        """Every back end asked that gave no answer, in the order asked: "category: reason"."""
+    def unanswered(self) -> dict[str, Unanswered]:
+        """Every back end asked that gave no answer, in the order asked, with why."""
         return {name: self.declined.get(name) or self.skipped[name] for name in self.asked
                 if name in self.declined or name in self.skipped}
 
@@ -78,7 +108,7 @@ class CrossCheck:
         return bool(self.results) and self.difference is None
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """AGREE, DISAGREE or NOT_COMPARED (fewer than two answers)."""
         return NOT_COMPARED if not self.compared else AGREE if self.difference is None else DISAGREE
 
@@ -111,14 +141,9 @@ class CrossCheck:
             "summary": self.summary(),
             "seconds": self.seconds,
             "results": {name: answer.to_json() for name, answer in self.results.items()},
-            "skipped": self.skipped,
-            "declined": self.declined,
+            "skipped": {name: str(why) for name, why in self.skipped.items()},
+            "declined": {name: str(why) for name, why in self.declined.items()},
         }
-
-
-def category(reason: str) -> str:
-    """The category of a back end's reason for giving no answer: declined, unavailable, unknown or failed."""
-    return reason.partition(": ")[0]
 
 
 def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
@@ -159,9 +184,9 @@ def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[st
                         asked=[*(also or {}), *names], seconds=seconds)
     for name in names:
         if name not in offered:
-            report.declined[name] = f"{DECLINED}: {name} does not answer this {puzzle.name} question"
+            report.declined[name] = Unanswered(DECLINED, f"{name} does not answer this {puzzle.name} question")
         elif not (info := backends.info(name)).available:
-            report.skipped[name] = f"{UNAVAILABLE}: {info.reason}"
+            report.skipped[name] = Unanswered(UNAVAILABLE, info.reason)
     return report
 
 
@@ -217,27 +242,27 @@ def within_request(seconds: float | None) -> tuple[float, threading.Event]:
 
 
 def outcome_of(ask: Callable[[], Answer], cap: float, gone: threading.Event) -> Any:
-    """Ask one back end within its time limit: its Answer, "category: reason" for an error that is a finding,
+    """Ask one back end within its time limit: its Answer, why it gave none for an error that is a finding,
     or the exception of any other (for the caller to raise)."""
     try:
         with budget.serving(cap, gone):
             return ask()
     except BackendUnavailable as error:
-        return f"{UNAVAILABLE}: {error}"
+        return Unanswered(UNAVAILABLE, str(error))
     except SearchLimitExceeded as error:
-        return f"{UNKNOWN}: {error}"
+        return Unanswered(OUT_OF_BUDGET, str(error))
     except PysolveError as error:  # a Prolog error, a question a back end refused: a finding, not a crash
-        return f"{FAILED}: {type(error).__name__}: {error}"
+        return Unanswered(FAILED, f"{type(error).__name__}: {error}")
     except BaseException as error:  # a bug, or Ctrl-C: handed to the caller
         return error
 
 
-def record(report: CrossCheck, name: str, outcome: Answer | str) -> None:
+def record(report: CrossCheck, name: str, outcome: Answer | Unanswered) -> None:
     """Add one back end's answer to the report, or why it gave none."""
-    if isinstance(outcome, str):
+    if isinstance(outcome, Unanswered):
         report.skipped[name] = outcome
     elif outcome.status == UNKNOWN:
-        report.skipped[name] = f"{UNKNOWN}: {outcome.reason}"
+        report.skipped[name] = Unanswered(OUT_OF_BUDGET, outcome.reason)
     else:
         report.results[name] = outcome
 

@@ -1,4 +1,4 @@
-"""What back ends answer: `Found` from a back end, `Answer` once timed and labelled, and the statuses.
+"""What back ends answer: `Found` from a back end, `Answer` once timed and labelled, and their `Status`.
 
 Kept apart from `pysolve.puzzle` so that the bridge and the budgets can
 build answers without importing the puzzle machinery.
@@ -10,9 +10,30 @@ import html
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+from typing import Any, Generic, TypeVar
 
-SOLVED, NO_SOLUTION, UNKNOWN = "solved", "no solution", "unknown"
+
+class Status(str, Enum):
+    """What an answer says of its question: solved, no solution, or unknown (no answer within its budget).
+
+    A `str` enum whose members read and print as their words, so JSON output, the CLI's text and the web API
+    show "no solution" as they always did, and a status read back from JSON compares equal to its member.
+    """
+
+    SOLVED = "solved"
+    NO_SOLUTION = "no solution"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+SOLVED, NO_SOLUTION, UNKNOWN = Status.SOLVED, Status.NO_SOLUTION, Status.UNKNOWN
+Q = TypeVar("Q")  # the question type of a puzzle (its model's frozen dataclass)
 SHOWN = 2000  # characters of an answer's JSON a notebook shows when it cannot draw it
 
 # How a notebook draws an answer with its puzzle's picture: set by pysolve.notebook when it loads (the
@@ -21,17 +42,24 @@ NOTEBOOK: Callable[[Answer], str] | None = None
 
 
 @dataclass
-class Answer:
-    """One back end's answer to one question, in the JSON shape of `pysolve solve --json`."""
+class Answer(Generic[Q]):
+    """One back end's answer to one question, in the JSON shape of `pysolve solve --json`.
+
+    `asked` is the question itself, typed (a puzzle's hooks read `answer.asked.count`, not a key of the dict
+    `question`, which is what JSON shows of it: `Puzzle.describe`).
+    """
 
     puzzle: str
     backend: str
     solutions: list[Any]
     stats: dict[str, Any] = field(default_factory=dict)
     count: int | None = None
-    status: str = SOLVED
+    status: Status = SOLVED
     question: dict[str, Any] = field(default_factory=dict)
-    asked: Any = field(default=None, repr=False, compare=False)  # the question object itself, not in JSON
+    asked: Q = field(kw_only=True, repr=False, compare=False)  # not in JSON: `question` describes it
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)  # a status read back from JSON is its word
 
     @property
     def reason(self) -> str:
@@ -67,7 +95,10 @@ class Found:
     solutions: list[Any]
     stats: dict[str, Any] = field(default_factory=dict)
     count: int | None = None
-    status: str = SOLVED
+    status: Status = SOLVED
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)  # a solver of one's own may give the word
 
 
 def stopped(reason: str, stats: Mapping[str, Any] | None = None) -> Found:

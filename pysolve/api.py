@@ -130,7 +130,7 @@ def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
 
     >>> answer = solve("fichas", m=2, n=2, strategy="bfs", backend="python")
     >>> answer.status, answer.solutions[0][:3], answer.stats["moves"]
-    ('solved', ['BBHVV', 'BBVVH', 'BHVVB'], 5)
+    (<Status.SOLVED: 'solved'>, ['BBHVV', 'BBVVH', 'BHVVB'], 5)
     """
     chosen = get_puzzle(puzzle)
     asked, outputs = _ask(chosen, args, options, question)

@@ -48,10 +48,10 @@ from types import ModuleType
 from typing import Any
 
 from pysolve import backends, bridge, cache, files, puzzles, relations, sandbox, words
+from pysolve.agreement import first_disagreement
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.bounded import call_bounded
-from pysolve.agreement import first_disagreement
 from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
 from pysolve.puzzle import Puzzle

@@ -48,9 +48,9 @@ from types import ModuleType
 from typing import Any
 
 from pysolve import check, executors, puzzles, relations, sandbox, words
+from pysolve.agreement import first_disagreement
 from pysolve.answers import NO_SOLUTION, UNKNOWN, Answer, Found, stopped
 from pysolve.api import PuzzleLike, get_puzzle
-from pysolve.agreement import first_disagreement
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import Puzzle
 from pysolve.rules import RulesError, RulesInterface

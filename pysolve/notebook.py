@@ -65,8 +65,7 @@ def crosscheck_html(report: Any) -> str:
     ink = "#1b7f3b" if report.agree else "#b00020"
     rows = [(name, answer.status, puzzle.summarise(answer), answer.stats.get("seconds", ""))
             for name, answer in report.results.items()]
-    rows += [(name, reason.partition(": ")[0], reason.partition(": ")[2], "")
-             for name, reason in report.unanswered().items()]
+    rows += [(name, why.kind, why.reason, "") for name, why in report.unanswered().items()]
     cells = "".join("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows)
     first = next(iter(report.results.values()), None)
     drawn = f"<p>the answer of {html.escape(first.backend)}:</p>{picture(first)}" if first is not None else ""

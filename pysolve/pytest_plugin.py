@@ -30,13 +30,13 @@ from typing import Any
 import pytest
 
 from pysolve import backends as _backends
+from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.answers import Found
 from pysolve.api import PuzzleLike, backend_name, crosscheck, get_puzzle
 from pysolve.bounded import call_bounded
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE as RULES_AGREE
 from pysolve.check import SECONDS, CheckReport, check
-from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle

@@ -8,7 +8,7 @@ import time
 from typing import Any, TextIO
 
 from pysolve import backends, puzzles
-from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, category, crosscheck
+from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, crosscheck
 from pysolve.puzzle import Puzzle
 
 
@@ -34,13 +34,13 @@ REASON_WIDTH = 72  # characters of a reason in a row (the verdict line gives it 
 
 def row_cells(puzzle: Puzzle, report: CrossCheck, name: str) -> tuple[str, str, str, str]:
     """One back end's row: status, seconds, states, and the answer in brief (or, for a back end that gave no
-    answer, its category as the status and its reason)."""
+    answer, its kind as the status and its reason)."""
     if name in report.results:
         answer = report.results[name]
         return (answer.status, f"{answer.stats['seconds']:.4f}", str(answer.stats.get("states", "-")),
                 short(puzzle.summarise(answer)))
-    reason = report.unanswered()[name]
-    return category(reason), "-", "-", short(reason.partition(": ")[2], REASON_WIDTH)
+    why = report.unanswered()[name]
+    return why.kind, "-", "-", short(why.reason, REASON_WIDTH)
 
 
 def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pysolve import backends, bridge
 from pysolve import minikanren as mk
+from pysolve.agreement import crosscheck
 from pysolve.azul import kanren as kr
 from pysolve.azul import packed
 from pysolve.azul.crosscheck import lockstep, lockstep_game
@@ -38,7 +39,6 @@ from pysolve.azul.strategies import greedy, lookahead, move_gain, random_feasibl
 from pysolve.azul.tree import CHANCE, TERMINAL, Game, State
 from pysolve.bridge import Var
 from pysolve.cli import main
-from pysolve.agreement import crosscheck
 from pysolve.errors import InputError
 from pysolve.puzzles import get
 from pysolve.pytest_plugin import needs_prolog

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import pytest
 
 from pysolve import budget
+from pysolve.agreement import Unanswered, Verdict, crosscheck, first_difference
 from pysolve.budget import Budget
-from pysolve.agreement import NOT_COMPARED, crosscheck, first_difference
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.puzzle import UNKNOWN, Found, Puzzle
@@ -88,17 +88,17 @@ def test_disagreement_names_the_first_difference() -> None:
 
 def test_budget_errors_and_unknown_answers_are_listed_not_disagreements() -> None:
     report = crosscheck(squaring(), Square(6), also={"mine": right_square})
-    assert report.agree and report.skipped["kanren"] == "unknown: budget of 5"
+    assert report.agree and report.skipped["kanren"] == Unanswered("unknown", "budget of 5")
     assert report.summary() == ("the answers of mine, python agree; not compared "
                                 "(prolog: declined: prolog does not answer this squaring question; "
                                 "kanren: unknown: budget of 5)")
     report = crosscheck(squaring(), Square(1), also={"mine": right_square})
-    assert report.agree and report.skipped["kanren"] == "unknown: no answer within its budget"
+    assert report.agree and report.skipped["kanren"] == Unanswered("unknown", "no answer within its budget")
 
 
 def test_one_answer_is_not_compared_and_every_silent_back_end_is_named() -> None:
     report = crosscheck(squaring(), Square(6))
-    assert not report.compared and not report.agree and report.verdict == NOT_COMPARED
+    assert not report.compared and not report.agree and report.verdict is Verdict.NOT_COMPARED
     assert list(report.results) == ["python"] and list(report.unanswered()) == ["prolog", "kanren"]
     assert list(report.declined) == ["prolog"] and list(report.skipped) == ["kanren"]  # only kanren owed one
     assert report.summary() == ("NOT COMPARED: only python answered (prolog: declined: prolog does not answer this "
@@ -121,7 +121,7 @@ def test_an_error_is_a_failed_back_end_and_a_bug_is_raised() -> None:
         raise InputError("n must be even")
 
     report = crosscheck(squaring(), Square(4), also={"refuses": refuses})
-    assert report.skipped["refuses"] == "failed: InputError: n must be even" and report.agree
+    assert report.skipped["refuses"] == Unanswered("failed", "InputError: n must be even") and report.agree
 
     def crashes(q: Square) -> Found:
         return Found([1 / 0])
@@ -142,7 +142,7 @@ def test_back_ends_run_side_by_side_each_within_its_own_time_limit() -> None:
     finished = [name for event, name in events if event == "finished"]
     assert finished[-1] == "kanren" and set(finished) == {"prolog", "mine", "python", "kanren"}
     assert {name for event, name in events if event == "started"} == {"mine", "python", "kanren"}
-    assert report.agree and report.skipped["kanren"] == "unknown: racing search passed its time limit of 1 s"
+    assert report.agree and report.skipped["kanren"].reason == "racing search passed its time limit of 1 s"
     assert list(report.results) == ["mine", "python"] and report.seconds == 1.0
 
 
@@ -151,12 +151,12 @@ def test_a_web_requests_bounds_reach_every_back_end() -> None:
     """A web worker serves a request (budget.serving): its cap and its abandonment bind the lanes too."""
     with budget.serving(0.5, threading.Event()):
         report = crosscheck(racing(), Square(7, seconds=30), seconds=20)
-    assert report.skipped["kanren"] == "unknown: racing search passed its time limit of 0.5 s"
+    assert str(report.skipped["kanren"]) == "unknown: racing search passed its time limit of 0.5 s"
     gone = threading.Event()
     gone.set()
     with budget.serving(20, gone):
         report = crosscheck(racing(), Square(7, seconds=30))
-    assert "abandoned" in report.skipped["kanren"]
+    assert "abandoned" in report.skipped["kanren"].reason
 
 
 def test_only_some_back_ends() -> None:

@@ -18,8 +18,8 @@ import pytest
 from test_web import error_of, serving
 
 from pysolve import cli, puzzles
-from pysolve.bridge import HIDE_VARIABLE
 from pysolve.agreement import SECONDS, crosscheck
+from pysolve.bridge import HIDE_VARIABLE
 from pysolve.pytest_plugin import needs_prolog
 from pysolve.report import CrossCheckPrinter
 

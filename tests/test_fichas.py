@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysolve import bridge, search
+from pysolve.agreement import crosscheck
 from pysolve.budget import most_work
 from pysolve.cli import main
-from pysolve.agreement import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.fichas import kanren as fichas_kanren
 from pysolve.fichas.instances import orders

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysolve import bridge
+from pysolve.agreement import crosscheck
 from pysolve.budget import Budget, most_work
 from pysolve.cli import main
-from pysolve.agreement import crosscheck
 from pysolve.errors import InputError
 from pysolve.hidato import draw, generate, instances, kanren, model, prolog, python
 from pysolve.hidato.model import Question

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from pysolve import backends, bridge
 from pysolve import cli as cli_module
+from pysolve.agreement import crosscheck
 from pysolve.answers import Found
 from pysolve.bridge import Var
 from pysolve.budget import Budget, most_work
-from pysolve.agreement import crosscheck
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import SOLVED, UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog

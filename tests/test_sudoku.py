@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import pysolve
 from pysolve import bridge
+from pysolve.agreement import crosscheck
 from pysolve.budget import Budget
 from pysolve.cli import main
-from pysolve.agreement import crosscheck
 from pysolve.errors import InputError, PrologError
 from pysolve.paths import data_dir
 from pysolve.puzzle import NO_SOLUTION, SOLVED, UNKNOWN

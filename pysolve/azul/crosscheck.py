@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pysolve.agreement import first_difference
 from pysolve.azul.match import Match
 from pysolve.azul.model import STANDARD, TOTAL_TILES, is_tiling, tile_count
-from pysolve.agreement import first_difference
 
 
 @dataclass

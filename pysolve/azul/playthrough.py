@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import files
+from pysolve.agreement import first_difference
 from pysolve.azul.match import Match
 from pysolve.azul.model import FLOOR, STANDARD, RandomStream, is_tiling
-from pysolve.agreement import first_difference
 from pysolve.errors import InputError
 from pysolve.files import excerpt
 

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from pysolve import api, backends
-from pysolve.agreement import SECONDS, CrossCheck, category, crosscheck
+from pysolve.agreement import SECONDS, CrossCheck, crosscheck
 from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.puzzle import Puzzle
@@ -113,19 +113,19 @@ def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
 
 def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
     """The verdict (its word and its line, the CLI's), the table of answers (status, summary, seconds per back
-    end), every back end that gave no answer with its category and reason, and the first answer drawn."""
+    end), every back end that gave no answer with its kind and reason, and the first answer drawn."""
     rows = [{"backend": name, "status": answer.status, "summary": puzzle.summarise(answer),
              "seconds": answer.stats.get("seconds"),
              "stats": {key: value for key, value in answer.stats.items() if key != "seconds"}}
             for name, answer in report.results.items()]
-    missing = [{"backend": name, "status": category(reason), "reason": reason.partition(": ")[2]}
-               for name, reason in report.unanswered().items()]
+    missing = [{"backend": name, "status": why.kind, "reason": why.reason} for name, why in report.unanswered().items()]
+    said = report.to_json()
     first = next(iter(report.results.values()), None)
     drawing = ANSI.sub("", puzzle.render(first))[:SHOWN] if first is not None else ""
     return {"puzzle": report.puzzle, "label": report.label, "question": report.question,
             "verdict": report.verdict, "summary": report.summary(), "compared": report.compared,
             "agree": report.agree, "difference": report.difference, "seconds": report.seconds,
-            "results": rows, "missing": missing, "skipped": report.skipped, "declined": report.declined,
+            "results": rows, "missing": missing, "skipped": said["skipped"], "declined": said["declined"],
             "drawing": drawing, "drawn_by": first.backend if first is not None else None}
 
 
