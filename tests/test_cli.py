@@ -155,7 +155,12 @@ def interrupted(started: subprocess.Popen[str]) -> tuple[str, str, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     at_signal = cpu_of(started.pid)
     started.send_signal(signal.SIGINT)
-    out, err = started.communicate(timeout=30)
+    try:
+        out, err = started.communicate(timeout=30)
+    finally:
+        if started.poll() is None:  # the interrupt was lost: the child is not left running past its test
+            started.kill()
+            started.wait()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     spent = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     return out, err, spent - at_signal
