@@ -47,6 +47,10 @@ class BoardPuzzle(Puzzle):
         """`validate` for a filled board to check, else `solve`."""
         return "validate" if question.validate else "solve"
 
+    def rows(self, question: BoardQuestion) -> list[list[int]]:
+        """The question's board as rows of integers (0 where empty), the form solutions take."""
+        raise NotImplementedError
+
     def solves(self, puzzle: list[list[int]], grid: list[list[int]]) -> bool:
         """True when `grid` is a solution of the board `puzzle` (both as rows of integers)."""
         raise NotImplementedError
@@ -63,35 +67,35 @@ class BoardPuzzle(Puzzle):
         """One line on a validated board: valid, or what breaks it."""
         raise NotImplementedError
 
-    def canonical(self, answer: Answer) -> Any:
+    def canonical(self, answer: Answer[BoardQuestion]) -> Any:
         """Status plus: what breaks the board (validate), the count and, when complete, the sorted
         solutions (count), or whether each solution solves the board (back ends may find different ones)."""
-        if answer.question["validate"]:
+        if answer.asked.validate:
             return {"status": answer.status, "broken": answer.stats.get("broken", [])}
-        asked = answer.question["count"]
+        asked = answer.asked.count
         if asked:
             complete = answer.count is not None and answer.count < asked
             return {"status": answer.status, "count": answer.count,
                     "solutions": sorted(answer.solutions) if complete else f"at least {asked}"}
-        puzzle = answer.question["puzzle"]
+        puzzle = self.rows(answer.asked)
         return {"status": answer.status, "valid": [self.solves(puzzle, grid) for grid in answer.solutions]}
 
-    def render(self, answer: Answer) -> str:
+    def render(self, answer: Answer[BoardQuestion]) -> str:
         """The first SHOWN solutions (or the puzzle) drawn, and a line saying what was found."""
-        pictures = [self.text(grid) for grid in answer.solutions[:SHOWN]] or [self.text(answer.question["puzzle"])]
+        pictures = [self.text(grid) for grid in answer.solutions[:SHOWN]] or [self.text(self.rows(answer.asked))]
         if len(answer.solutions) > SHOWN:
             pictures.append(f"... and {len(answer.solutions) - SHOWN} more (--json lists them all)")
         return "\n\n".join(pictures) + "\n" + self.verdict(answer)
 
-    def verdict(self, answer: Answer) -> str:
+    def verdict(self, answer: Answer[BoardQuestion]) -> str:
         """One line: valid or what breaks it, unique or how many, or no solution / unknown."""
-        if answer.question["validate"]:
+        if answer.asked.validate:
             return self.validity(answer.stats.get("broken", []))
         if answer.status == UNKNOWN:
             return f"no answer: {answer.reason}"
         if answer.status != SOLVED:
             return answer.status
-        asked = answer.question["count"]
+        asked = answer.asked.count
         if not asked:
             return "solved"
         found = answer.count if answer.count is not None else len(answer.solutions)  # one's own may not count
@@ -99,10 +103,10 @@ class BoardPuzzle(Puzzle):
             return "1 solution: unique"
         return plural(found, "solution") + (" (stopped at the limit)" if found == asked else "")
 
-    def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
+    def write_files(self, answer: Answer[BoardQuestion], outputs: Mapping[str, Any]) -> list[str]:
         """The (first) solution, or the puzzle, as SVG when --svg OUT was given."""
         if not outputs.get("svg"):
             return []
-        puzzle = answer.question["puzzle"]
+        puzzle = self.rows(answer.asked)
         rows = answer.solutions[0] if answer.solutions else puzzle
         return [files.write_text(outputs["svg"], self.svg(rows, puzzle), "--svg")]

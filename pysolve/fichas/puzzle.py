@@ -83,11 +83,11 @@ class Fichas(Puzzle):
             return "no solution"
         return f"path of {plural(len(answer.solutions[0]) - 1, 'move')}"
 
-    def render(self, answer: Answer) -> str:
+    def render(self, answer: Answer[Question]) -> str:
         if answer.status == UNKNOWN:
             return f"no answer: {answer.reason}"
         if not answer.solutions:
-            return f"no solution ({answer.question['strategy']} gives up)"
+            return f"no solution ({answer.asked.strategy} gives up)"
         path = answer.solutions[0]
         steps = [f"{step:>4}  {draw(board)}" for step, board in enumerate(path)]
         return "\n".join([*steps, self.summarise(answer)])

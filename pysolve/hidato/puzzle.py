@@ -85,9 +85,13 @@ class HidatoPuzzle(BoardPuzzle):
 
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: the file, the board and the options."""
-        return {"file": question.file, "puzzle": question.board.grid(), "cells": question.board.size,
+        return {"file": question.file, "puzzle": self.rows(question), "cells": question.board.size,
                 "givens": len(question.board.givens), "count": question.count,
                 "strategy": question.strategy, "validate": question.validate}
+
+    def rows(self, question: Question) -> list[list[int]]:
+        """The board as rows of integers, as the file gave them (its `grid`)."""
+        return question.board.grid()
 
     def solves(self, puzzle: list[list[int]], grid: list[list[int]]) -> bool:
         """True when `grid` fills the board `puzzle` with a king-move path 1..N."""

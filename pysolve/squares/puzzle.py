@@ -155,14 +155,14 @@ class Squares(Puzzle):
         grids = sorted(grid_from_json(solution) for solution in answer.solutions)
         return {"count": answer.count, "solutions": grids}
 
-    def summarise(self, answer: Answer) -> str:
+    def summarise(self, answer: Answer[Question]) -> str:
         """The number of solutions, or of classes of solutions (up to rotation)."""
         found = answer.count if answer.count is not None else len(answer.solutions)
-        if answer.question["up_to_rotation"]:
+        if answer.asked.up_to_rotation:
             return plural(found, "class of solutions", "classes of solutions")
         return plural(found, "solution")
 
-    def render(self, answer: Answer) -> str:
+    def render(self, answer: Answer[Question]) -> str:
         """Each solution drawn as boxes, then the count."""
         from pysolve.squares import draw  # the pictures load only when an answer is drawn
 
@@ -170,13 +170,13 @@ class Squares(Puzzle):
         parts = [draw.text_grid(instance, grid_from_json(solution)) for solution in answer.solutions]
         if answer.status == UNKNOWN:
             return "\n\n".join(parts + [f"no answer: {answer.reason}"])
-        if answer.question["mode"] != FIRST:
+        if answer.asked.mode != FIRST:
             parts.append(self.summarise(answer))
         elif not answer.solutions:
             parts.append("no solution")
         return "\n\n".join(parts)
 
-    def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
+    def write_files(self, answer: Answer[Question], outputs: Mapping[str, Any]) -> list[str]:
         """--svg: the first solution as SVG; --trace-html: the original's search replayed (`search_trace`)."""
         from pysolve.squares import draw
 
@@ -189,12 +189,12 @@ class Squares(Puzzle):
             picture = draw.svg_grid(instance, grid_from_json(answer.solutions[0]))
             written.append(files.write_text(outputs["svg"], picture, "--svg"))
         if outputs.get("trace_html"):
-            trace = search_trace(instance, answer.question["mode"] == FIRST, self.budget(answer.asked))
+            trace = search_trace(instance, answer.asked.mode == FIRST, self.budget(answer.asked))
             page = draw.replay_html(instance, trace.events, trace.end["truncated"])
             written.append(files.write_text(outputs["trace_html"], page, "--trace-html"))
         return written
 
-    def instance_of(self, answer: Answer) -> Instance:
+    def instance_of(self, answer: Answer[Question]) -> Instance:
         """The instance an answer is about."""
         return answer.asked.instance
 

@@ -101,9 +101,13 @@ class SudokuPuzzle(BoardPuzzle):
     def describe(self, question: Question) -> dict[str, Any]:
         """The question as JSON: the file (and line), the grid and the options."""
         board = question.board
-        return {"file": question.file, "line": board.line, "size": board.size, "puzzle": board.rows(),
+        return {"file": question.file, "line": board.line, "size": board.size, "puzzle": self.rows(question),
                 "givens": board.givens, "count": question.count, "strategy": question.strategy,
                 "validate": question.validate}
+
+    def rows(self, question: Question) -> list[list[int]]:
+        """The grid as rows of integers, 0 where a cell is empty."""
+        return question.board.rows()
 
     def solves(self, puzzle: list[list[int]], grid: list[list[int]]) -> bool:
         """True when `grid` fills the board `puzzle` with every unit holding 1..N once."""

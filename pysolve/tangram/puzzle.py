@@ -125,9 +125,9 @@ class Tangram(Puzzle):
                 "start": question.start, "placed": [p.to_json(rotations) for p in question.placed],
                 "piece": question.piece}
 
-    def canonical(self, answer: Answer) -> Any:
+    def canonical(self, answer: Answer[Question]) -> Any:
         """Order-free for --all (sorted tilings), else the answer as found; validation adds its problems."""
-        mode = answer.question["mode"]
+        mode = answer.asked.mode
         if mode == "count":
             return {"count": answer.count}
         if mode == "all":
@@ -136,24 +136,24 @@ class Tangram(Puzzle):
             return {"problems": answer.stats.get("problems", NOT_GIVEN), "solutions": answer.solutions}
         return answer.solutions
 
-    def summarise(self, answer: Answer) -> str:
+    def summarise(self, answer: Answer[Question]) -> str:
         """A few words for report tables: tilings counted or found, places for a piece, or a validation."""
-        mode = answer.question["mode"]
+        mode = answer.asked.mode
         if mode == "options":
-            return plural(_number(answer), "place") + f" for {answer.question['piece']}"
+            return plural(_number(answer), "place") + f" for {answer.asked.piece}"
         if mode == "validate":
             problems = answer.stats["problems"]
             return plural(len(problems), "problem") if problems else "a valid tiling"
         return plural(_number(answer), "tiling")
 
-    def render(self, answer: Answer) -> str:
+    def render(self, answer: Answer[Question]) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
         from pysolve.tangram import draw  # the pictures load only when an answer is drawn
 
         instance = answer.asked.instance
         colour = draw.use_colour()
-        mode = answer.question["mode"]
-        placed = [placement_of(p, instance) for p in answer.question["placed"]]
+        mode = answer.asked.mode
+        placed = list(answer.asked.placed)
         lines = [draw.legend(instance, colour)]
         if answer.status == UNKNOWN:
             lines.append(f"no answer: {answer.reason}")
@@ -161,7 +161,7 @@ class Tangram(Puzzle):
             lines.append(plural(_number(answer), "tiling"))
         elif mode == "options":
             places = plural(_number(answer), "place")
-            lines.append(f"{places} for {answer.question['piece']} (bottom-left cells marked *)")
+            lines.append(f"{places} for {answer.asked.piece} (bottom-left cells marked *)")
             marks = [(p["x"], p["y"]) for p in answer.solutions]
             lines.append(draw.text_grid(instance, placed, marks, colour))
         elif mode == "validate":
@@ -186,18 +186,18 @@ class Tangram(Puzzle):
             lines.append(f"... and {len(answer.solutions) - SHOWN} more (--json lists them all)")
         return lines
 
-    def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
+    def write_files(self, answer: Answer[Question], outputs: Mapping[str, Any]) -> list[str]:
         """The answer's tilings (or placed pieces) as an SVG picture, when --svg asks."""
         if not outputs.get("svg"):
             return []
         from pysolve.tangram import draw
 
         instance = answer.asked.instance
-        if answer.solutions and answer.question["mode"] in ("first", "all"):
+        if answer.solutions and answer.asked.mode in ("first", "all"):
             tilings = [tuple(placement_of(p, instance) for p in t) for t in answer.solutions]
         else:
-            tilings = [tuple(placement_of(p, instance) for p in answer.question["placed"])]
-        title = f"{instance.name}: {answer.question['mode']} ({answer.backend})"
+            tilings = [answer.asked.placed]
+        title = f"{instance.name}: {answer.asked.mode} ({answer.backend})"
         return [files.write_text(outputs["svg"], draw.svg(instance, tilings, title), "--svg")]
 
     def generate(self, width: int, height: int, pieces: int, seed: int | None, rotations: bool,

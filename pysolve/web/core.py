@@ -327,12 +327,12 @@ def board_view(puzzle: BoardPuzzle, answer: Answer) -> dict[str, Any]:
     search found a second one, it too, drawn beside, with the cells where the two differ marked on both
     (`differ`: [row, column] pairs).
     """
-    rows = answer.question["puzzle"]
+    rows = puzzle.rows(answer.asked)
     first, second = (answer.solutions + [None, None])[:2]
     differ = differing(first, second) if first and second else []
     cell = puzzle.drawing.CELL
     return {"backend": answer.backend, "status": answer.status, "count": answer.count,
-            "unique": answer.count == 1 if answer.status == SOLVED and answer.question["count"] else None,
+            "unique": answer.count == 1 if answer.status == SOLVED and answer.asked.count else None,
             "verdict": puzzle.verdict(answer), "puzzle": rows, "solution": first, "second": second,
             "differ": differ, "stats": answer.stats,
             "svg": marked(puzzle.svg(first or rows, rows), differ, cell),

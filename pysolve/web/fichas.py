@@ -30,7 +30,7 @@ SHARE = MAX_SECONDS / len(STRATEGIES)  # the time limit of each strategy in a co
 def path_view(answer: Answer) -> dict[str, Any]:
     """One search as the page shows it: status, moves, states, seconds, the reason it stopped, and its path."""
     path = answer.solutions[0] if answer.solutions else []
-    return {"strategy": answer.question["strategy"], "backend": answer.backend, "status": answer.status,
+    return {"strategy": answer.asked.strategy, "backend": answer.backend, "status": answer.status,
             "moves": len(path) - 1 if path else None, "states": answer.stats.get("states"),
             "seconds": answer.stats["seconds"], "reason": answer.stats.get("reason"),
             "path": path[:MAX_PATH], "cut": len(path) > MAX_PATH}
