@@ -10,7 +10,7 @@ needs no SWI-Prolog: with Prolog hidden it is compared with pysolve's
 miniKanren and Python back ends.
 A solver of one's own in Python (a function question -> pysolve.Found, or a
 pysolve.RuleBase) is checked the same way from the API and the pytest plugin
-(`assert_backends_agree(..., reference=f, examples=N)`).
+(`assert_solver_agrees(puzzle, f, examples=N)`).
 A .pl rule base runs in a child process of its own (pysolve.sandbox), never
 in pysolve's engine: one that halts, aborts, crashes or starts a process on
 a question is an error on that question (the next one gets a fresh child),

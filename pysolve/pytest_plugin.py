@@ -8,10 +8,12 @@
   The session fixture `pysolve_backends` is the whole list.
 - `assert_backends_agree(puzzle, ..., reference=my_solver)` asks several back
   ends (and one's own solvers) one question and, when they disagree, fails
-  with the table of answers, where they first differ, and a diff. With
-  `examples=N` it asks one's own solver and pysolve's back ends N random
-  questions instead (`pysolve check`'s machinery) and fails with the
-  smallest disagreement hypothesis shrank to.
+  with the table of answers, where they first differ, and a diff: it returns
+  the `CrossCheck`.
+- `assert_solver_agrees(puzzle, my_solver, examples=N)` asks one's own solver
+  and pysolve's back ends N random questions (`pysolve check`'s machinery)
+  and fails with the smallest disagreement hypothesis shrank to: it returns
+  the `CheckReport`.
 - `assert_rules_agree(puzzle, "my_rules.pl", examples=N)` asks a rule base of
   one's own (the puzzle's rules interface) and pysolve's back ends N random
   questions and fails with the report of `pysolve check`: the smallest
@@ -132,9 +134,7 @@ def pysolve_backends() -> list[str]:
 
 def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
                           backends: Sequence[str] | None = None,
-                          reference: Solver | Sequence[Solver] | None = None,
-                          examples: int | None = None, seed: int = 0, max_size: int | None = None,
-                          **options: Any) -> CrossCheck | CheckReport:
+                          reference: Solver | Sequence[Solver] | None = None, **options: Any) -> CrossCheck:
     """Assert that the back ends (default: the session's) and `reference` agree on one question.
 
     `reference` is one's own solver (a function question -> pysolve.Found, or a
@@ -143,20 +143,10 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
     must come back, every back end asked that answers such a question must
     answer (one that declines it is only listed), and the answers must agree;
     the failure says which failed, in the words of `pysolve crosscheck`.
-    Returns the cross-check report.
-
-    With `examples=N`, `reference` (one solver) is asked N random questions of
-    the puzzle (boards up to `max_size`, drawn from `seed`: the same questions
-    every run; `seconds=S` the time limit of each question, its own and every
-    back end's: past it, a time-out) beside pysolve's Prolog and Python back
-    ends (miniKanren and Python with Prolog hidden); the failure holds
-    `pysolve check`'s report with the smallest disagreement drawn. Returns
-    that report.
+    Returns the cross-check report. Random questions, many at once, are
+    `assert_solver_agrees`.
     """
     __tracebackhide__ = True
-    if examples is not None:
-        return assert_solver_agrees(puzzle, reference, examples, seed, max_size, args, question, backends,
-                                    options)
     chosen = session_backends() if backends is None else list(backends)
     report = crosscheck(puzzle, *args, question=question, backends=chosen, also=bounded(puzzle, reference),
                         **options)
@@ -183,21 +173,23 @@ def _bounded_solver(puzzle: Puzzle, solver: Solver, name: str) -> Solver:
     return within_limit
 
 
-def assert_solver_agrees(puzzle: PuzzleLike, reference: Solver | Sequence[Solver] | None, examples: int, seed: int,
-                         max_size: int | None, args: tuple[Any, ...], question: Any, backends: Sequence[str] | None,
-                         options: dict[str, Any]) -> CheckReport:
-    """`assert_backends_agree` with `examples`: one solver of one's own on random questions, each within the
-    time limit `seconds` of the options (check's default when not given)."""
+def assert_solver_agrees(puzzle: PuzzleLike, solver: Solver, examples: int = 20, seed: int = 0,
+                         max_size: int | None = None, seconds: float = SECONDS) -> CheckReport:
+    """Assert that `solver`, one's own, agrees with pysolve's back ends on `examples` random questions.
+
+    The questions are the puzzle's hypothesis strategies' (boards up to
+    `max_size`, drawn from `seed`: the same questions every run), each within
+    `seconds`, `solver`'s time limit and every back end's (past it, a
+    time-out); they are asked of pysolve's Prolog and Python back ends
+    (miniKanren and Python with Prolog hidden) too, as `pysolve check` asks a
+    rule base. The failure holds `pysolve check`'s report with the smallest
+    disagreement drawn. Returns that report.
+    """
     __tracebackhide__ = True
-    seconds = options.pop("seconds", SECONDS)
-    if args or question is not None or backends is not None or options:
-        raise InputError("assert_backends_agree(..., examples=N) draws its own questions and compares with "
-                         "pysolve's reference back ends: give only reference=, examples=, seed=, max_size= and "
-                         "seconds=")
-    if not callable(reference):
-        raise InputError("assert_backends_agree(..., examples=N) checks one solver of one's own: "
-                         "give reference=my_solver")
-    report = check(puzzle, reference, examples=examples, seed=seed, max_size=max_size, seconds=seconds)
+    if not callable(solver):
+        raise InputError("assert_solver_agrees checks one solver of one's own: give a function question -> "
+                         f"pysolve.Found, not {type(solver).__name__}")
+    report = check(puzzle, solver, examples=examples, seed=seed, max_size=max_size, seconds=seconds)
     if report.verdict != RULES_AGREE:
         raise AssertionError("\n".join(report.lines()))
     return report

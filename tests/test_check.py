@@ -30,7 +30,7 @@ from pysolve.fichas import instances as fichas_instances
 from pysolve.hidato import instances as hidato_instances
 from pysolve.hidato import model as hidato_model
 from pysolve.paths import rule_base_dir
-from pysolve.pytest_plugin import assert_backends_agree, assert_rules_agree, needs_prolog
+from pysolve.pytest_plugin import assert_rules_agree, assert_solver_agrees, needs_prolog
 from pysolve.squares import instances as squares_instances
 from pysolve.sudoku import instances as sudoku_instances
 from pysolve.sudoku import model as sudoku_model
@@ -502,7 +502,7 @@ def raises_on_blanks(question):
 
 
 def test_a_right_python_solver_agrees_on_random_questions():
-    report = assert_backends_agree("sudoku", reference=pysolve_python, examples=10, seed=1)
+    report = assert_solver_agrees("sudoku", pysolve_python, examples=10, seed=1)
     assert report.agreed == report.tried > 0 and report.rules == "pysolve_python"
 
 
@@ -513,14 +513,14 @@ def guide_hidato(question):
 
 
 def test_a_python_solver_that_gives_no_status_agrees_on_boards_with_no_solution():
-    report = assert_backends_agree("hidato", reference=guide_hidato, examples=20, seed=1)
+    report = assert_solver_agrees("hidato", guide_hidato, examples=20, seed=1)
     assert report.unsolvable > 0 and report.agreed == report.tried
 
 
 @pytest.mark.slow
 def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
     with pytest.raises(AssertionError) as failure:
-        assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)
+        assert_solver_agrees("sudoku", first_only, examples=30, seed=2)
     message = str(failure.value)
     assert message.startswith("DISAGREEMENT: first_only on sudoku") and "smallest disagreement" in message
     assert "first_only answered:" in message
@@ -529,7 +529,7 @@ def test_a_wrong_python_solver_fails_with_the_smallest_disagreement():
 @pytest.mark.slow
 def test_a_python_solver_that_raises_is_reported_with_its_call():
     with pytest.raises(AssertionError) as failure:
-        assert_backends_agree("sudoku", reference=raises_on_blanks, examples=6, seed=4)
+        assert_solver_agrees("sudoku", raises_on_blanks, examples=6, seed=4)
     message = str(failure.value)
     assert message.startswith("ERRORS") and "raises_on_blanks raised ValueError: blanks are not supported" in message
     assert "raises_on_blanks({" in message
@@ -539,14 +539,10 @@ def test_a_python_solver_that_raises_is_reported_with_its_call():
 @pytest.mark.slow
 def test_inside_pytest_the_counterexample_says_how_to_ask_pysolve_again():
     with pytest.raises(AssertionError) as failure:
-        assert_backends_agree("sudoku", reference=first_only, examples=30, seed=2)
+        assert_solver_agrees("sudoku", first_only, examples=30, seed=2)
     assert "# saved as FILE, ask pysolve again: pysolve solve sudoku FILE --count 10" in str(failure.value)
 
 
-@pytest.mark.parametrize(("given", "message"), [
-    ({"reference": None}, "give reference=my_solver"),
-    ({"reference": pysolve_python, "m": 2}, "draws its own questions"),
-])
-def test_random_questions_take_one_solver_and_nothing_else(given, message):
-    with pytest.raises(InputError, match=message):
-        assert_backends_agree("sudoku", examples=3, **given)
+def test_random_questions_take_a_solver_not_a_rule_base_file():
+    with pytest.raises(InputError, match="give a function question -> pysolve.Found, not str"):
+        assert_solver_agrees("sudoku", "my_sudoku.pl", examples=3)

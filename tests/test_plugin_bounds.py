@@ -2,7 +2,7 @@
 
 It looks at no budget, so it is stopped from outside (pysolve.bounded):
 on CPU time past the limit (one that spins) or at the wall-clock guard (one
-that sleeps), in both modes of assert_backends_agree, and the time-out is
+that sleeps), by assert_backends_agree and assert_solver_agrees, and the time-out is
 reported as a back end's: unknown with the reason, or a check's time-out.
 """
 
@@ -20,7 +20,7 @@ import pysolve
 from pysolve.bounded import call_bounded
 from pysolve.budget import guard_words
 from pysolve.errors import InputError, SearchLimitExceeded
-from pysolve.pytest_plugin import assert_backends_agree
+from pysolve.pytest_plugin import assert_backends_agree, assert_solver_agrees
 
 LIMIT = 0.5  # CPU seconds of each question
 MOST_WORK = LIMIT * 1.1 + 0.3  # the most CPU a search with that limit may take: the limit, 10 % and 0.3 s
@@ -75,7 +75,7 @@ def test_a_reference_solver_past_its_limit_is_a_time_out_of_the_check(name: str)
     solver, reason = SOLVERS[name]
     spent: list[float] = []
     with pytest.raises(AssertionError) as failed:
-        assert_backends_agree("sudoku", reference=timed(solver, spent), examples=2, seed=1, seconds=LIMIT)
+        assert_solver_agrees("sudoku", timed(solver, spent), examples=2, seed=1, seconds=LIMIT)
     report = str(failed.value)
     tried = re.match(rf"NO VERDICT: {name} on sudoku questions: (\d+) tried, 0 agreed, 0 errors, (\d+) time-outs?\n",
                      report)
