@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         UnknownName,
     )
     from pysolve.options import Option
-    from pysolve.puzzle import Answer, Found, Puzzle
+    from pysolve.puzzle import Answer, Backend, Found, Puzzle
     from pysolve.sandbox import solutions as query
 
 __version__ = "0.1.0"
@@ -58,11 +58,11 @@ _HOMES = {  # public name -> (module, name there)
     **{name: ("pysolve.errors", name) for name in (
         "BackendUnavailable", "InputError", "PrologError", "PysolveError", "SearchLimitExceeded", "UnknownName")},
     "Option": ("pysolve.options", "Option"),
-    **{name: ("pysolve.puzzle", name) for name in ("Answer", "Found", "Puzzle")},
+    **{name: ("pysolve.puzzle", name) for name in ("Answer", "Backend", "Found", "Puzzle")},
 }
 
 __all__ = [
-    "BACKENDS", "Answer", "BackendUnavailable", "CrossCheck", "Found", "InputError", "Option", "PrologError",
+    "BACKENDS", "Answer", "Backend", "BackendUnavailable", "CrossCheck", "Found", "InputError", "Option", "PrologError",
     "Puzzle", "PysolveError", "QueryResult", "RuleBase", "SearchLimitExceeded", "UnknownName", "__version__",
     "available_backends", "count", "crosscheck", "generate", "get_puzzle", "puzzle_names", "query", "question",
     "shipped", "solve",

@@ -8,17 +8,14 @@ cross-checks, web, plugin) asks any puzzle the same way:
   values checked against the entry point's option table: `question`
   -> `ask`, `questions` -> `ask_all`, `generated` -> `generate`, `game`
   -> `play`;
-- a face exists when its hook is overridden (`can_generate`, `can_play`,
-  `can_split`): there are no flags to keep in step;
-- a back end is a module `<package>.<backend>` offering, for each kind of
-  question (`Puzzle.kind`), a function `(question, budget) -> Found`; a
-  module may define `can_answer(question) -> bool` to decline some questions,
-  `is_default_for(question) -> bool` to answer some only when asked by name
-  (not chosen by default: a slow fallback, when another back end is there),
-  `can_trace(question) -> bool` when its searches record themselves in
-  `budget.trace` (pysolve.trace: `pysolve solve ... --trace FILE`), and
-  `splits_pay(question) -> bool` false when its count shares work between
-  branches (a memo), which a count in parts would do again in every part.
+- a face exists when the puzzle declares it in `faces` (`can_generate`,
+  `can_play`, `can_split`), its hook filled (Puzzle checks the two agree);
+- a back end is one the puzzle declares in `offers` (`Backend`): a module
+  `<package>.<backend>` offering, for each kind of question it answers
+  (`Puzzle.kind`), a function `(question, budget) -> Found`, and the
+  functions of the question its declaration names (`can_answer`,
+  `is_default_for`, `can_trace`, `splits_pay`). Nothing is found by looking:
+  a module the declaration does not name is never imported.
 """
 
 from __future__ import annotations
@@ -28,8 +25,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pysolve import backends, files, memory
 from pysolve import options as _options
@@ -44,6 +42,29 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 Solver = Callable[..., Found]  # (question) for one's own solvers; (question, budget) for back-end modules
+Face = Literal["generate", "play", "split"]  # what a puzzle offers beyond answering questions (`Puzzle.faces`)
+FACES: tuple[Face, ...] = ("generate", "play", "split")  # each the name of the hook that fills it
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One back end of a puzzle as the puzzle declares it (`Puzzle.offers`): what its module answers.
+
+    `answers`: the kinds of question it answers (`Puzzle.kind`), each a function `(question, budget) -> Found`
+    of the module `<package>.<name>`. Each flag says the module has one more function of the question, asked
+    before it is chosen: `declines`, `can_answer(question)`, false for the questions it does not answer;
+    `by_name`, `is_default_for(question)`, false for those it answers only when asked by name (a slow fallback,
+    not chosen by default); `traces`, `can_trace(question)`, true where its search records itself in
+    `budget.trace` (`pysolve solve ... --trace FILE`); `judges_splits`, `splits_pay(question)`, false where its
+    count shares work between branches (a memo) that a count in parts would do again in every part. Without a
+    flag, the back end answers every question of its kinds, by default, records none, and splits pay.
+    """
+
+    answers: tuple[str, ...] = ("solve",)
+    declines: bool = False
+    by_name: bool = False
+    traces: bool = False
+    judges_splits: bool = False
 
 
 class Dispatch:
@@ -54,6 +75,8 @@ class Dispatch:
         options: ClassVar[tuple[Option, ...]]
         generate_options: ClassVar[tuple[Option, ...]]
         play_options: ClassVar[tuple[Option, ...]]
+        offers: ClassVar[Mapping[str, Backend]]
+        faces: ClassVar[frozenset[Face]]
         shipped_notes: ClassVar[tuple[Note, ...]]
         shipped_aliases: ClassVar[Mapping[str, str]]
 
@@ -117,27 +140,22 @@ class Dispatch:
         """The shipped instances by name (`pysolve list NAME`), which every file option also takes."""
         return build_catalogue(self.name, self.shipped_folder(), self.shipped_notes, self.shipped_aliases)
 
-    # --- faces: offered when their hook is overridden --------------------------------------------
-
-    def overrides(self, hook: str) -> bool:
-        """True when this puzzle's class overrides `hook`: a class below the one that defines its default
-        (pysolve.puzzle.Puzzle) defines it again."""
-        return sum(hook in vars(base) for base in type(self).__mro__) > 1
+    # --- faces: as the puzzle declares them (`faces`) ---------------------------------------------
 
     @property
     def can_generate(self) -> bool:
-        """True when the puzzle has a generator (`pysolve generate NAME`): it overrides `generate`."""
-        return self.overrides("generate")
+        """True when the puzzle has a generator (`pysolve generate NAME`)."""
+        return "generate" in self.faces
 
     @property
     def can_play(self) -> bool:
-        """True when the puzzle has a game (`pysolve play NAME`): it overrides `play`."""
-        return self.overrides("play")
+        """True when the puzzle has a game (`pysolve play NAME`)."""
+        return "play" in self.faces
 
     @property
     def can_split(self) -> bool:
-        """True when the puzzle splits some counts into parts (`--workers`): it overrides `split`."""
-        return self.overrides("split")
+        """True when the puzzle splits some counts into parts (`--workers`)."""
+        return "split" in self.faces
 
     # --- back ends -------------------------------------------------------------------------------
 
@@ -146,23 +164,28 @@ class Dispatch:
         return type(self).__module__.rpartition(".")[0]
 
     def backend_module(self, backend: str) -> ModuleType | None:
-        """The module `<package>.<backend>`, or None when this puzzle has no such back end."""
+        """The module `<package>.<backend>` of a back end the puzzle declares (`offers`), else None."""
         backends.check_name(backend)
-        try:
-            return importlib.import_module(f"{self.package()}.{backend}")
-        except ModuleNotFoundError as error:
-            if error.name == f"{self.package()}.{backend}":
-                return None
-            raise
+        return importlib.import_module(f"{self.package()}.{backend}") if backend in self.offers else None
+
+    def function(self, backend: str, name: str) -> Callable[..., Any]:
+        """The function `name` of the module of `backend`, which the puzzle's `offers` promise; TypeError naming
+        the declaration when the module has none."""
+        module = self.backend_module(backend)
+        function = getattr(module, name, None)
+        if not callable(function):
+            raise TypeError(f"{self.name}'s offers promise {name} of the {backend} back end, but "
+                            f"{self.package()}.{backend} defines no function {name}")
+        return function
 
     def solvers(self, question: Any) -> dict[str, Callable[[Any, Budget], Found]]:
         """Back end name -> the function answering `question`, for the back ends that answer it."""
-        offered = {}
+        kind, offered = self.kind(question), {}
         for backend in backends.NAMES:
-            module = self.backend_module(backend)
-            function = getattr(module, self.kind(question), None) if module else None
-            if function is not None and self.says(backend, "can_answer", question, absent=True):
-                offered[backend] = function
+            declared = self.offers.get(backend)
+            if declared is not None and kind in declared.answers and self.says(
+                    backend, "can_answer", question, declared.declines):
+                offered[backend] = self.function(backend, kind)
         return offered
 
     def backends_for(self, question: Any) -> list[str]:
@@ -199,18 +222,23 @@ class Dispatch:
         backends.require(backend)
         return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
 
-    def says(self, backend: str, hook: str, question: Any, absent: bool) -> bool:
-        """What `backend`'s module hook `hook(question)` says of `question` (`absent` when it has no such hook)."""
-        function = getattr(self.backend_module(backend), hook, None)
-        return absent if function is None else bool(function(question))
+    def says(self, backend: str, hook: str, question: Any, declared: bool, otherwise: bool = True) -> bool:
+        """What `backend`'s module function `hook(question)` says of `question` where its `Backend` declares
+        that function (`declared`), else `otherwise`."""
+        return bool(self.function(backend, hook)(question)) if declared else otherwise
 
     def is_default_for(self, question: Any, backend: str) -> bool:
-        """False when `backend` answers `question` only when asked by name (its module's `is_default_for`)."""
-        return self.says(backend, "is_default_for", question, absent=True)
+        """False when `backend` answers `question` only when asked by name (`Backend.by_name`)."""
+        return self.says(backend, "is_default_for", question, self.offers[backend].by_name)
 
     def can_trace(self, question: Any, backend: str) -> bool:
-        """True when `backend`'s search for `question` records itself (its module's `can_trace`)."""
-        return self.says(backend, "can_trace", question, absent=False)
+        """True when `backend`'s search for `question` records itself (`Backend.traces`)."""
+        return self.says(backend, "can_trace", question, self.offers[backend].traces, otherwise=False)
+
+    def splits_pay(self, question: Any, backend: str) -> bool:
+        """False when `backend`'s count of `question` shares work that a count in parts would do again in every
+        part (`Backend.judges_splits`)."""
+        return self.says(backend, "splits_pay", question, self.offers[backend].judges_splits)
 
     def traced(self, question: Any, backend: str, solver: Callable[[Any, Budget], Found],
                path: str | os.PathLike[str]) -> Answer:

@@ -140,7 +140,7 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
         # forked copies of this process (see executors.start_method)
         with executors.executor(processes, cluster, warm=(warm, puzzle.name, question, backend)) as chosen:
             backend = backend or puzzle.default_backend(question)
-            if chosen is not None and not splits_pay(puzzle, question, backend):
+            if chosen is not None and not puzzle.splits_pay(question, backend):
                 executors.abandon(chosen)
                 return serially(puzzle, question, backend, f"ran as one search: the {backend} count shares work "
                                                            f"between its branches, which parts would each do again")
@@ -162,15 +162,6 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     elsewhere = sum(result.cpu_seconds for result in results) if chosen is not None else 0.0
     return summed(puzzle, question, backend, results, time.perf_counter() - started, here + elsewhere,
                   cluster or executors.ran_on(processes, workers), here)
-
-
-def splits_pay(puzzle: Puzzle, question: Any, backend: str) -> bool:
-    """False when `backend`'s count of `question` does not pay to split.
-
-    False when `backend`'s count of `question` shares work between the branches of its search (a memo of
-    the states met), so that parts would each do much of it again (its module's `splits_pay`).
-    """
-    return puzzle.says(backend, "splits_pay", question, absent=True)
 
 
 def finer(puzzle: Puzzle, parts: list[Any], wanted: int) -> list[Any]:

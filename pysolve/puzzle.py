@@ -6,15 +6,14 @@ A puzzle is a package `pysolve/<name>/` (or one of your own) holding:
 - `prolog.py`, `kanren.py`, `python.py`: one module per back end, each
   offering `solve(question, budget) -> Found`, plus a named function of the
   same shape for each extra kind of question (`validate`, `options`, ...);
-  a module may define `can_answer(question) -> bool` to decline some questions
-  and `is_default_for(question) -> bool` to answer some only when asked by name;
-- `puzzle.py`: `PUZZLE`, an instance of a `Puzzle` subclass that declares the
-  options once (`options`), builds a question from them (`ask`), and brings
-  answers to one canonical form, text and files.
+- `puzzle.py`: `PUZZLE`, an instance of a `Puzzle` subclass that declares
+  what it offers (`offers`: its back ends and what each answers; `faces`:
+  generate, play, split), the options once (`options`), builds a question
+  from them (`ask`), and brings answers to one canonical form, text and files.
 
-`Puzzle` holds the options and the hooks, each with a default where one
+`Puzzle` holds the declarations and the hooks, each with a default where one
 makes sense; `pysolve.dispatch.Dispatch`, which it inherits, runs them
-(checked entry points, back ends found by name, timed answers). The rest of
+(checked entry points, the declared back ends, timed answers). The rest of
 pysolve (CLI, API, cross-checks, demo, pytest plugin) knows a puzzle only
 through this interface and the entry-point registry.
 """
@@ -26,11 +25,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pysolve import paths
+from pysolve import backends, paths
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, stopped  # noqa: F401  (re-exported)
 from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.catalogue import Note
-from pysolve.dispatch import Dispatch
+from pysolve.dispatch import FACES, Backend, Dispatch, Face
 from pysolve.options import Option
 from pysolve.rules import RulesInterface
 from pysolve.words import plural
@@ -57,17 +56,22 @@ def brief(value: Any) -> str:
 
 
 class Puzzle(Dispatch):
-    """Base class of the puzzles: declare the options, fill the hooks; `Dispatch` runs them.
+    """Base class of the puzzles: declare what it offers and the options, fill the hooks; `Dispatch` runs them.
 
-    Only `name`, `summary`, `options` and `ask` are required; every other hook has a default. A face is
-    offered when its hook is filled: `generate` for `pysolve generate`, `play` for `pysolve play`, `split`
-    for `--workers`, `command_groups` and `fill_command_group` for commands of its own (`pysolve azul`). The
-    hooks of entry points take the checked option values as keywords; they are declared `(*_, **values)` so
-    that a puzzle's hook may name its own options as parameters (`ask(self, file, count)`).
+    Only `name`, `summary`, `offers`, `options` and `ask` are required; every other hook has a default.
+    `offers` names the back ends and what each answers (`Backend`); `faces` the faces beyond answering
+    questions, each with its hook filled: "generate" (`generate`, `pysolve generate`), "play" (`play`,
+    `pysolve play`), "split" (`split`, `--workers`). `command_groups` and `fill_command_group` give commands of
+    its own (`pysolve azul`). A puzzle class that names itself and declares no `offers`, or whose faces and
+    filled hooks differ, is refused when it is defined (TypeError, saying what to declare). The hooks of entry
+    points take the checked option values as keywords; they are declared `(*_, **values)` so that a puzzle's
+    hook may name its own options as parameters (`ask(self, file, count)`).
     """
 
     name: ClassVar[str]
     summary: ClassVar[str]
+    offers: ClassVar[Mapping[str, Backend]]  # back end name -> what its module `<package>.<name>` answers
+    faces: ClassVar[frozenset[Face]] = frozenset()  # "generate", "play", "split": each needs its hook filled
     options: ClassVar[tuple[Option, ...]] = ()           # the question's options, CLI and API alike
     generate_options: ClassVar[tuple[Option, ...]] = ()  # `pysolve generate NAME`, read by `generate`
     play_options: ClassVar[tuple[Option, ...]] = ()      # `pysolve play NAME`, read by `play`
@@ -76,6 +80,23 @@ class Puzzle(Dispatch):
     shipped_aliases: ClassVar[Mapping[str, str]] = {}  # short names of shipped instances: alias -> name
     rules: ClassVar[RulesInterface | None] = None  # the predicate a rule base of one's own defines (`pysolve check`)
     command_groups: ClassVar[Mapping[str, str]] = {}  # commands of its own (`pysolve NAME ...`): name -> help
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse a puzzle class that does not say what it offers: one that names itself (a concrete puzzle)
+        must declare `offers`, and declare in `faces` exactly the face hooks it fills."""
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "name"):  # a base of puzzles (BoardPuzzle), or one named when made
+            return
+        if not hasattr(cls, "offers"):
+            raise TypeError(f"puzzle {cls.__name__} declares no back ends: give it offers = "
+                            "{'python': Backend(), ...}, each back end a module of its package answering the "
+                            "kinds of question listed (Backend(answers=('solve', 'validate')))")
+        for backend in cls.offers:
+            backends.check_name(backend)
+        filled = {face for face in FACES if getattr(cls, face) is not getattr(Puzzle, face)}
+        if filled != set(cls.faces):
+            raise TypeError(f"puzzle {cls.__name__} fills the hooks of {sorted(filled) or 'no face'} but declares "
+                            f"faces = {sorted(cls.faces) or 'nothing'}: declare faces = frozenset({sorted(filled)})")
 
     # --- questions: hooks of the entry points `question` and `questions` -------------------------
 
@@ -154,7 +175,7 @@ class Puzzle(Dispatch):
         """Questions `make demo` asks every back end and cross-checks."""
         return []
 
-    # --- optional faces: each offered when its hook is filled ------------------------------------
+    # --- optional faces: each offered when declared in `faces`, its hook filled ------------------
 
     def split(self, question: Any) -> list[Any] | None:
         """Independent sub-questions whose counts add up to `question`'s count (its first placements),

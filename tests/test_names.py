@@ -4,6 +4,7 @@ that exists is still a path, an unknown name is one line with the close names; w
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,7 +15,7 @@ from pysolve.catalogue import Note
 from pysolve.errors import InputError, UnknownName
 from pysolve.options import Option
 from pysolve.paths import data_dir
-from pysolve.puzzle import Puzzle
+from pysolve.puzzle import Backend, Puzzle
 from pysolve.web import crosscheck as web_crosscheck
 
 SHIPPING = ("hidato", "squares", "sudoku", "tangram")  # the puzzles with files under data/
@@ -143,6 +144,7 @@ class Mine(Puzzle):
 
     name = "mine"
     summary = "a test puzzle"
+    offers: ClassVar[Mapping[str, Backend]] = {}  # it answers nothing: only its shipped instances are asked for
     folder: ClassVar[Path]
     options = (Option("file", positional=True, required=True, metavar="FILE"),)
     shipped_notes = (Note("first", "one answer", "made for this test"),)
@@ -230,3 +232,27 @@ def test_each_file_of_many_sudokus_says_how_many_it_holds() -> None:
         held = len(sudoku.questions(file=entry["name"]))
         assert (f"{held} puzzles" in entry["size"]) == (held > 1) and entry["known"] == \
             ("each unique" if held > 1 else "unique"), entry
+
+
+def test_a_puzzle_written_without_declaring_what_it_offers_is_refused_when_defined() -> None:
+    with pytest.raises(TypeError, match=r"puzzle Old declares no back ends: give it offers = \{'python': Backend"):
+        type("Old", (Puzzle,), {"name": "old", "summary": "found its back ends by looking"})
+    with pytest.raises(TypeError, match=r"fills the hooks of \['generate'\] but declares faces = nothing"):
+        type("Quiet", (Puzzle,), {"name": "quiet", "summary": "a generator undeclared", "offers": {},
+                                  "generate": lambda self, **values: ({}, "")})
+    with pytest.raises(UnknownName, match="unknown back end 'java'"):
+        type("Odd", (Puzzle,), {"name": "odd", "summary": "a back end pysolve has not", "offers": {"java": Backend()}})
+
+
+def test_only_the_declared_back_ends_answer_and_a_promise_the_module_breaks_is_named() -> None:
+    fichas = api.get_puzzle("fichas")
+    question = fichas.question(m=2, n=2, strategy="bfs")
+    python_only = type("PythonFichas", (type(fichas),), {"offers": {"python": Backend()},
+                                                         "__module__": type(fichas).__module__})()
+    assert fichas.backends_for(question) == ["prolog", "kanren", "python"]
+    assert python_only.backends_for(question) == ["python"] and python_only.backend_module("kanren") is None
+    promised = type("Promised", (type(fichas),), {"offers": {"python": Backend(by_name=True)},
+                                                  "__module__": type(fichas).__module__})()
+    with pytest.raises(TypeError, match="promise is_default_for of the python back end, but pysolve.fichas.python "
+                                        "defines no function is_default_for"):
+        promised.default_backend(question)

@@ -188,9 +188,9 @@ def test_missing_files_and_counts_are_one_line(fichas: list[Path], tmp_path: Pat
 # ---------------------------------------------------------------- the page's endpoints
 
 def recorded_by(name: str) -> list[str]:
-    """The back ends of puzzle `name` whose searches record themselves (their modules' `can_trace`)."""
+    """The back ends of puzzle `name` whose searches record themselves (declared: `Backend.traces`)."""
     puzzle = api.get_puzzle(name)
-    return [backend for backend in backends.NAMES if hasattr(puzzle.backend_module(backend), "can_trace")]
+    return [backend for backend in backends.NAMES if backend in puzzle.offers and puzzle.offers[backend].traces]
 
 
 def uploads(paths: list[Path]) -> list[dict[str, str]]:

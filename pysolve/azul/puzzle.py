@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
 from pysolve.azul.names import KNOWN
 from pysolve.options import Option
-from pysolve.puzzle import Answer, Puzzle
+from pysolve.puzzle import Answer, Backend, Puzzle
 from pysolve.words import plural
 
 MAX_DELAY = 60.0  # the longest pause between the other seats' moves, in seconds
@@ -41,6 +41,8 @@ class Azul(Puzzle):
 
     name = "azul"
     summary = "the board game Azul: a seeded game played on each back end (see also `pysolve azul`)"
+    offers: ClassVar[Mapping[str, Backend]] = {"prolog": Backend(), "kanren": Backend(), "python": Backend()}
+    faces = frozenset({"play"})
     play_options = PLAY_OPTIONS
     command_groups: ClassVar[Mapping[str, str]] = {
         "azul": "the board game Azul: tournaments, lockstep cross-checks, replays, a seat at the table"}

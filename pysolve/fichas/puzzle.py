@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pysolve.answers import NO_SOLUTION, NOT_GIVEN, Found
 from pysolve.budget import DEFAULT_SECONDS, Budget
 from pysolve.fichas.model import MAX_ORDER, STRATEGIES, Question, first_illegal
 from pysolve.options import Option, seconds_option
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle
 from pysolve.rules import RulesInterface
 from pysolve.search import DEFAULT_MAX_EXPANSIONS, FLAVOURS, TREE_STRATEGIES
 from pysolve.words import plural
@@ -38,6 +39,8 @@ class Fichas(Puzzle):
 
     name = "fichas"
     summary = "the tokens puzzle: BBHVV -> VVHBB, four search strategies and shortest paths"
+    offers: ClassVar[Mapping[str, Backend]] = {
+        "prolog": Backend(declines=True, traces=True), "kanren": Backend(traces=True), "python": Backend(traces=True)}
     options = (
         Option("m", int, required=True, help=f"number of white tokens B (0..{MAX_ORDER})"),
         Option("n", int, required=True, help=f"number of green tokens V (0..{MAX_ORDER})"),

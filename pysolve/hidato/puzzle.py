@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pysolve.board_puzzle import BoardPuzzle, board_options
 from pysolve.catalogue import Note
@@ -13,7 +14,7 @@ from pysolve.hidato import draw, generate, model, python
 from pysolve.hidato.model import Board, Question
 from pysolve.options import Option, seconds_option
 from pysolve.paths import data_dir
-from pysolve.puzzle import brief
+from pysolve.puzzle import Backend, brief
 from pysolve.rules import RulesInterface
 from pysolve.words import plural
 
@@ -28,6 +29,9 @@ class HidatoPuzzle(BoardPuzzle):
 
     name = "hidato"
     summary = "fill 1..N so that consecutive numbers touch (king moves); solve, count, validate, generate"
+    offers: ClassVar[Mapping[str, Backend]] = {
+        backend: Backend(answers=("solve", "validate"), traces=True) for backend in ("prolog", "kanren", "python")}
+    faces = frozenset({"generate"})
     drawing = draw
     shipped_notes = (  # data/hidato/README.md; tests/test_hidato_public.py checks the public set's verdicts
         Note("shapes/*", "a shape for --shape"),

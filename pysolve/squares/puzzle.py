@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pysolve import files
 from pysolve.answers import NO_SOLUTION, SOLVED, Found
@@ -15,7 +15,7 @@ from pysolve.budget import Budget
 from pysolve.catalogue import Note
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.options import Option, seconds_option
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
+from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle, deepened
 from pysolve.rules import RulesInterface
 from pysolve.squares.model import (
     ALIASES,
@@ -76,6 +76,10 @@ class Squares(Puzzle):
 
     name = "squares"
     summary = "edge-matching squares: the 3x3 insect puzzle and any R x C set"
+    offers: ClassVar[Mapping[str, Backend]] = {
+        "prolog": Backend(traces=True), "kanren": Backend(traces=True, by_name=True),
+        "python": Backend(traces=True, judges_splits=True)}
+    faces = frozenset({"generate", "split"})
     splits = "counts of the fast strategy on two cells or more"
     shipped_aliases = ALIASES
     shipped_notes = (  # data/squares/README.md; tests/test_names.py counts the small ones

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pysolve.board_puzzle import BoardPuzzle, board_options
 from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option
 from pysolve.paths import data_dir
-from pysolve.puzzle import brief, deepened
+from pysolve.puzzle import Backend, brief, deepened
 from pysolve.rules import RulesInterface
 from pysolve.sudoku import draw, generate, model, python
 from pysolve.sudoku.model import BOXES, Question
@@ -29,6 +30,9 @@ class SudokuPuzzle(BoardPuzzle):
 
     name = "sudoku"
     summary = "fill the grid so that rows, columns and boxes hold 1..N once; solve, count, validate, generate"
+    offers: ClassVar[Mapping[str, Backend]] = {
+        backend: Backend(answers=("solve", "validate"), traces=True) for backend in ("prolog", "kanren", "python")}
+    faces = frozenset({"generate", "split"})
     drawing = draw
     shipped_notes = (  # data/sudoku/README.md; tests/test_sudoku.py checks each puzzle's one solution
         Note("easy", "each unique", "the Wikipedia article on Sudoku, and Project Euler 96's Grid 01"),

@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pysolve import files
 from pysolve.answers import NOT_GIVEN, Found
 from pysolve.catalogue import Note
 from pysolve.options import Option, seconds_option
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle, deepened
+from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle, deepened
 from pysolve.rules import RulesError, RulesInterface
 from pysolve.tangram.found import found, placement_of
 from pysolve.tangram.pieces import Instance, Placement
@@ -21,6 +21,7 @@ from pysolve.tangram.rules import describe_problem, inside
 from pysolve.words import plural
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted
+KINDS = ("solve", "options", "validate")  # the kinds of question every back end answers (`kind`)
 FILE = Option("file", positional=True, metavar="FILE",
               help="instance file or shipped name (default: classic, the 10x10)")
 
@@ -59,6 +60,11 @@ class Tangram(Puzzle):
 
     name = "tangram"
     summary = "rectangle tangram: cover a board exactly with rectangles"
+    offers: ClassVar[Mapping[str, Backend]] = {
+        "prolog": Backend(answers=KINDS, traces=True, judges_splits=True),
+        "kanren": Backend(answers=KINDS, traces=True),
+        "python": Backend(answers=KINDS, traces=True, judges_splits=True)}
+    faces = frozenset({"generate", "play", "split"})
     shipped_notes = (Note("classic", "36 tilings",
                           "the classic rectangle tangram: six rectangles of fixed orientation"),)
 

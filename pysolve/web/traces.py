@@ -32,9 +32,9 @@ from pysolve.web.guard import Files, body, excerpt, field_of
 
 
 def records_searches(puzzle: Puzzle) -> bool:
-    """True when a back end of the puzzle records its searches (`pysolve solve NAME --trace FILE`: its module's
-    `can_trace`, which may still decline some questions)."""
-    return any(hasattr(puzzle.backend_module(name), "can_trace") for name in backends.NAMES)
+    """True when a back end of the puzzle records its searches (`pysolve solve NAME --trace FILE`: it declares
+    `Backend.traces`, and its module's `can_trace` may still decline some questions)."""
+    return any(declared.traces for declared in puzzle.offers.values())
 
 
 def uploaded(items: list[Any]) -> dict[str, Any]:

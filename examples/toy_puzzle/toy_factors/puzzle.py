@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from pysolve import Answer, Option, Puzzle
+from pysolve import Answer, Backend, Option, Puzzle
 
 from toy_factors.model import Question
 
@@ -12,6 +12,7 @@ class Factors(Puzzle):
 
     name = "factors"
     summary = "the factor pairs of a number (a toy puzzle from a package of its own)"
+    offers = {"prolog": Backend(), "kanren": Backend(), "python": Backend()}  # each answers `solve`
     options = (Option("n", int, required=True, minimum=1, help="the number to factor"),)
 
     def ask(self, n: int) -> Question:
