@@ -109,6 +109,15 @@ def test_one_answer_is_not_compared_and_every_silent_back_end_is_named() -> None
     assert data["skipped"] == {"kanren": "unknown: budget of 5"}
 
 
+def test_none_differ_holds_for_agreement_or_one_answer_alone_never_for_a_difference_or_silence() -> None:
+    assert crosscheck(squaring(), Square(4)).none_differ  # agreement
+    alone = crosscheck(squaring(), Square(6))  # kanren gives up: python's answer alone
+    assert alone.none_differ and not alone.compared
+    assert not crosscheck(squaring(), Square(3), also={"mine": wrong_on_three}).none_differ
+    silent = crosscheck(squaring(), Square(6), only=["kanren"])
+    assert not silent.results and not silent.none_differ
+
+
 def test_a_solver_of_ones_own_counts_as_an_answer() -> None:
     report = crosscheck(squaring(), Square(6), only=["kanren"], also={"mine": right_square})
     assert not report.compared and report.summary().startswith("NOT COMPARED: only mine answered (kanren: unknown")
