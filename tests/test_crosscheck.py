@@ -3,6 +3,7 @@ no answer and why, back ends side by side within their own time limits."""
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
 
@@ -10,6 +11,7 @@ import pytest
 
 from pysolve import budget
 from pysolve.agreement import Unanswered, Verdict, crosscheck, first_difference
+from pysolve.answers import NO_SOLUTION, Answer, Status
 from pysolve.budget import Budget
 from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded
@@ -180,3 +182,12 @@ def test_only_some_back_ends() -> None:
 ])
 def test_first_difference(left: object, right: object, where: str | None) -> None:
     assert first_difference(left, right) == where
+
+
+def test_statuses_and_verdicts_are_enums_that_read_and_print_as_their_words() -> None:
+    assert json.dumps([NO_SOLUTION, Verdict.NOT_COMPARED]) == '["no solution", "not compared"]'
+    assert f"{NO_SOLUTION:>12}|{Verdict.AGREE}" == " no solution|agree" and str(UNKNOWN) == "unknown"
+    read_back = Answer(puzzle="squaring", backend="python", solutions=[], status="no solution", asked=Square(2))
+    assert read_back.status is Status.NO_SOLUTION and Found([], status="unknown").status is UNKNOWN
+    with pytest.raises(ValueError, match="'solve' is not a valid Status"):
+        Found([], status="solve")
