@@ -1,6 +1,7 @@
 """PUZZLE: the options, and how answers are compared and drawn. Nothing else is needed."""
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pysolve import Answer, Backend, Option, Puzzle
 
@@ -12,7 +13,8 @@ class Factors(Puzzle):
 
     name = "factors"
     summary = "the factor pairs of a number (a toy puzzle from a package of its own)"
-    offers = {"prolog": Backend(), "kanren": Backend(), "python": Backend()}  # each answers `solve`
+    offers: ClassVar[Mapping[str, Backend]] = {  # each back end answers `solve`
+        "prolog": Backend(), "kanren": Backend(), "python": Backend()}
     options = (Option("n", int, required=True, minimum=1, help="the number to factor"),)
 
     def ask(self, n: int) -> Question:
