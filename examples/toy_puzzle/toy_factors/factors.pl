@@ -1,6 +1,6 @@
-:- module(factors, [factor_pair/3]).
+:- module(toy_factors, [factor_pair/3]).
 
-/** <module> Factor pairs of a number
+/** <module> Factor pairs of a number (the toy puzzle's rules; the module is named for its package, so that a rule base of your own called factors.pl loads beside it)
 */
 
 :- use_module(library(error), [must_be/2]).
