@@ -195,7 +195,7 @@ NOT_MEASURED = {
     r"the whole replay in 20 seconds": "what the replay's speed x1 means",
 }
 # Pages whose measured figures still wait to move to docs/bench.md (issue 37): this list only shrinks.
-NOT_YET = ("docs/squares.md", "docs/tangram.md",
+NOT_YET = ("docs/squares.md",
            "pysolve/squares/mrv.py", "pysolve/squares/rows.py")
 
 
