@@ -194,9 +194,6 @@ NOT_MEASURED = {
     r"(?:fichas|squares): \d+x": "the grader's speed bound for a puzzle (its definition)",
     r"the whole replay in 20 seconds": "what the replay's speed x1 means",
 }
-# Pages whose measured figures still wait to move to docs/bench.md (issue 37): this list only shrinks.
-NOT_YET = ("docs/squares.md",
-           "pysolve/squares/mrv.py", "pysolve/squares/rows.py")
 
 
 def blank(match: re.Match[str]) -> str:
@@ -236,7 +233,7 @@ def test_the_figure_check_sees_figures() -> None:
 
 def test_no_doc_quotes_a_measured_figure() -> None:
     """Line counts, timings and speed-ups live in docs/bench.md only, where bench/ writes them."""
-    found = [figure for name, text in documents() if name != "docs/bench.md" and name not in NOT_YET
+    found = [figure for name, text in documents() if name != "docs/bench.md"
              for figure in quoted_figures(name, text)]
     assert found == [], "\n".join(found)
 

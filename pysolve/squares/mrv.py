@@ -1,9 +1,9 @@
 """Most constrained cell first: every solution (or only their number) over bit sets of (piece, turns).
 
 It answers `--all`, `--count` and `--up-to-rotation` under the insect rule,
-where the free border leaves the row order nearly unconstrained: 4-6x fewer
-placements than the row order on generated 5x5 and 6x6 puzzles. Under the
-eternity rule it places 2.2x more than the row order on Owen's 6x6 (it fills
+where the free border leaves the row order nearly unconstrained: four to six times
+fewer placements than the row order on generated 5x5 and 6x6 puzzles. Under the
+eternity rule it places more than twice what the row order places on Owen's 6x6 (it fills
 the frame first), so it is not used there.
 
 Each cell holds a key: the label each of its four sides must show (coded,
@@ -16,7 +16,7 @@ At each step the empty cell with the fewest candidates is filled; a cell
 with none ends the branch. With `budget.trace` each placement is recorded
 (pysolve.trace), failed where a cell is left no candidate; those the
 look-ahead rules out are never placed. (Counting candidate pieces instead of
-(piece, turns) pairs chooses worse: 4.5x more placements on a 4x4.)
+(piece, turns) pairs chooses worse: four and a half times the placements on a 4x4.)
 
 Symmetry: only grids whose top-left piece has a smaller id than the pieces
 on the corners the grid's turns bring to the top-left are searched (a bit

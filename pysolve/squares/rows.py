@@ -6,7 +6,7 @@ candidates are keyed by the labels its upper and left neighbours need
 (`indexes.candidate_index`). It answers the first solution (the same one on
 every back end) and, with `classes`, every question under the eternity rule
 but a count. `CompiledRows` is shared with the halves' count (`halves`).
-(Measured against it and dropped: filling the frame first, 2x more nodes on
+(Measured against it and dropped: filling the frame first, over twice the nodes on
 Owen's 5x5; a look-ahead on the cell below, 5% fewer nodes.)
 """
 
