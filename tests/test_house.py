@@ -180,7 +180,8 @@ def test_no_test_reads_the_wall_clock() -> None:
 # written by bench/, holds them, and every other doc says it in words or points there.
 MEASURED = re.compile(
     r"(?<![\w.:-])\d[\d,]*\s+lines\b(?!\s+of\b)|\|\s*lines\s*\|"  # "156 lines", a table's lines column
-    r"|(?<![\w.:/-])\d+(?:\.\d+)?\s?(?:ms|µs|seconds?|minutes?|hours?)\b"  # "0.4 ms", "20 seconds"
+    r"|(?<![\w.:/-])\d+(?:\.\d+)?\s?(?:ms|µs|us|seconds?|minutes?|hours?)\b"  # "0.4 ms", "20 seconds", "9 us"
+    r"|(?<=\d-)\d+(?:\.\d+)?\s?(?:ms|µs|us|s|seconds?|minutes?)\b"  # a range's end: "0.7-1.6 s"
     r"|(?<![\w.:/-])\d+(?:\.\d+)? s\b|(?<![\w.:/-])\d+\.\d+s\b"  # "42 s", "0.5s" (not `2s`, a wall's code)
     r"|(?<![\w.:/])~?\d[\d,]*(?:\.\d+)?\s?[x\u00d7](?!\s?\d)(?!\w)")  # a ratio: "1.8x" (not "6x6", "64 x 64")
 # A figure after these words is a rule's limit or a setting, not a measurement.
@@ -228,6 +229,7 @@ def documents() -> Iterator[tuple[str, str]]:
 def test_the_figure_check_sees_figures() -> None:
     quoted = "boards.py (156 lines); it took 0.27 s of CPU, 12.5 ms a move, 1.8x faster than 2 workers"
     assert len(quoted_figures("x", quoted)) == 4
+    assert len(quoted_figures("x", "a lookup costs 0.6 us; the sets took 0.7-1.6 s")) == 2
     assert quoted_figures("x", "a 6x6 board, at most 8 s each; `--seconds 5`; `mcts:0.5s`; 5x the limit") == []
 
 
