@@ -190,11 +190,3 @@ def test_the_public_names_are_documented_and_crosscheck_is_the_function() -> Non
         if callable(value):
             assert inspect.getdoc(value), name
     assert set(pysolve.__all__) >= {"solve", "count", "crosscheck", "question", "query", "RuleBase"}
-
-
-@pytest.mark.parametrize("module", ["pysolve", "pysolve.api"])
-def test_the_docstring_examples_run(module: str) -> None:
-    import doctest
-    import importlib
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.attempted >= 1 and result.failed == 0
