@@ -32,12 +32,12 @@ demo: setup
 
 # Every core runs tests (pytest-xdist): the suite holds its limits on a busy machine, so it may make one.
 test: setup lint
-	$(PYTHON) -m pytest -q -n auto --dist loadgroup
+	$(PYTHON) -m pytest -q -n auto
 	@echo "--- again with SWI-Prolog hidden (PYSOLVE_NO_PROLOG=1): kanren and python must carry everything"
-	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -n auto --dist loadgroup -p no:cacheprovider
+	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -n auto -p no:cacheprovider
 
 test-fast: setup
-	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes -n auto --dist loadgroup
+	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes -n auto
 
 lint: setup
 	$(VENV)/bin/ruff check pysolve tests bench examples

@@ -591,13 +591,11 @@ def answered(connection: Connection, method: str, path: str, body: bytes | None 
     assert not READS.strays(), (method, path, (body or b"")[:80], READS.strays())
 
 
-@pytest.mark.xdist_group("fuzz")  # one worker runs both fuzzes, then reads what they opened
-@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(POSTS), body=BODIES, sender=st.sampled_from(["json", "json", "json from the page",
                                                                         "text/plain", "json from elsewhere"]))
-def test_fuzz_every_post_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, body: bytes,
-                                                          sender: str) -> None:
+def fuzz_the_posts(fuzzed: dict[str, Any], path: str, body: bytes, sender: str) -> None:
+    """Each POST endpoint with a fuzzed body, from each kind of sender."""
     answered(fuzzed["connection"], "POST", filled(path, fuzzed["games"]), body, fuzzed["senders"][sender])
 
 
@@ -605,13 +603,10 @@ NAMES = st.sampled_from(WORDS) | st.text(max_size=30) | st.text(alphabet="./%~_-
     | st.integers(0, 2000).map(lambda size: "a" * size)
 
 
-@pytest.mark.xdist_group("fuzz")  # one worker runs both fuzzes, then reads what they opened
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(path=st.sampled_from(GETS), name=st.none() | NAMES, query=st.dictionaries(st.sampled_from(FIELDS), NAMES,
                                                                                 max_size=2))
-def test_fuzz_every_get_endpoint_is_answered_2xx_or_4xx(fuzzed: dict[str, Any], path: str, name: str | None,
-                                                         query: dict[str, str]) -> None:
+def fuzz_the_gets(fuzzed: dict[str, Any], path: str, name: str | None, query: dict[str, str]) -> None:
     """Each GET endpoint with its parameter (a game id, a board's name) fuzzed, `..` and paths above all, and
     a query string it does not read."""
     query_text = "&".join(f"{url_text(key)}={url_text(value)}" for key, value in query.items())
@@ -644,9 +639,12 @@ def test_the_watch_sees_a_file_opened_by_another_thread(tmp_path: Path) -> None:
     del READS.seen["open", str(stray)]
 
 
-@pytest.mark.xdist_group("fuzz")  # one worker runs both fuzzes, then reads what they opened
 @pytest.mark.slow
-def test_the_fuzz_opened_only_shipped_instances_uploads_and_the_servers_own_files(fuzzed: dict[str, Any]) -> None:
-    """After both fuzzes: the server opened files (the check is not vacuous), every one of them READABLE."""
+def test_fuzzed_endpoints_answer_2xx_or_4xx_and_open_only_their_own_files(fuzzed: dict[str, Any]) -> None:
+    """Every POST endpoint fuzzed, then every GET one, each request answered as `answered` asks; after both,
+    the server opened files (the check is not vacuous), every one of them READABLE. One test, so that one
+    process runs both fuzzes and reads what they opened (pytest-xdist spreads tests over processes)."""
+    fuzz_the_posts(fuzzed)
+    fuzz_the_gets(fuzzed)
     assert any(path.startswith(str(data_dir())) for _, path in READS.seen), READS.seen
     assert READS.strays() == []
