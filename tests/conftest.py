@@ -70,12 +70,11 @@ class StartsAProcess(Exception):
     """A test of the fast layer started a process."""
 
 
-def refused(start: Callable[..., Any], what: str) -> Callable[..., Any]:
-    """`start`, failing instead with StartsAProcess."""
+def refused(what: str) -> Callable[..., Any]:
+    """A stand-in for a function that starts `what`, failing with StartsAProcess instead."""
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise StartsAProcess(f"this test starts {what}: mark it @pytest.mark.subprocess (or slow) to keep it out "
                              f"of the fast layer")
-    refuse.__wrapped__ = start  # type: ignore[attr-defined]
     return refuse
 
 
@@ -84,7 +83,7 @@ def _no_processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     """Under --no-processes, starting a process from a test not marked subprocess fails that test."""
     if not request.config.getoption("--no-processes") or request.node.get_closest_marker("subprocess"):
         return
-    monkeypatch.setattr(subprocess.Popen, "__init__", refused(subprocess.Popen.__init__, "a program"))
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused("a program"))
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "start",
-                        refused(multiprocessing.process.BaseProcess.start, "a worker process"))
-    monkeypatch.setattr(os, "fork", refused(os.fork, "a forked copy of pytest"))
+                        refused("a worker process"))
+    monkeypatch.setattr(os, "fork", refused("a forked copy of pytest"))
