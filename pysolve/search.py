@@ -23,6 +23,31 @@ the mirror, one node a state below it, the goal last; `shortest_path` (A*)
 takes each board it pops that is no stale entry. `describe` gives a state's
 label and `move`. An unrecorded search reports to NOT_RECORDED (pysolve.trace),
 and a tree search chooses its plain problem once, so it pays nothing per state.
+
+How to use it: write the problem, then hand it to any strategy. Here a
+state is a number, a move adds 1 or doubles it, and the goal is 10:
+
+>>> class ReachTen:
+...     def initial(self): return 1
+...     def is_goal(self, n): return n == 10
+...     def successors(self, n): return [n + 1, n * 2] if n < 10 else []
+...     def heuristic(self, n): return abs(10 - n)
+>>> breadth_first(ReachTen())
+Result(goal=10, expanded=17)
+>>> depth_first(ReachTen()).goal, hill_climbing(ReachTen()).goal
+(10, 10)
+
+The graph searches return the path itself, here a shortest one:
+
+>>> shortest_path(ReachTen()).goal
+[1, 2, 4, 5, 10]
+
+A budget bounds the states expanded; `Budget.spend` raises SearchLimitExceeded past it:
+
+>>> breadth_first(ReachTen(), budget=Budget(nodes=3))
+Traceback (most recent call last):
+...
+pysolve.errors.SearchLimitExceeded: ...
 """
 
 from __future__ import annotations

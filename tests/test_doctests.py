@@ -35,7 +35,7 @@ MODULES = with_examples()
 
 
 def test_the_examples_are_found() -> None:
-    assert {"pysolve", "pysolve.api", "pysolve.fd", "pysolve.sandbox", *NEEDS_RL} <= set(MODULES)
+    assert {"pysolve", "pysolve.api", "pysolve.fd", "pysolve.search", "pysolve.sandbox", *NEEDS_RL} <= set(MODULES)
 
 
 @pytest.mark.parametrize("module", [pytest.param(name, marks=pytest.mark.subprocess) if name in ON_PROLOG else name

@@ -61,16 +61,18 @@ from its move until its next turn or the end, plus `+win_reward` or
 
 ## Usage
 
->>> import numpy as np
+Many tables stepped at once, here 64 three-player games, each table's
+learning seat taking its first legal move (`argmax` of its mask row):
+
 >>> from pysolve.azul.batched import AzulBatchedEnv
->>> envs = AzulBatchedEnv(num_envs=4, players=2)
->>> observations, infos = envs.reset(seed=42)
->>> observations["observation"].shape, observations["action_mask"].shape
-((4, 120), (4, 205))
->>> actions = np.array([np.flatnonzero(mask)[0] for mask in observations["action_mask"]])
->>> observations, rewards, terminations, truncations, infos = envs.step(actions)
->>> rewards.shape
-(4,)
+>>> envs = AzulBatchedEnv(num_envs=64, players=3)
+>>> observations, infos = envs.reset(seed=7)
+>>> first_legal = observations["action_mask"].argmax(axis=1)
+>>> observations, rewards, terminations, truncations, infos = envs.step(first_legal)
+>>> observations["observation"].shape, observations["action_mask"].shape, rewards.shape
+((64, 168), (64, 265), (64,))
+>>> bool(terminations.any())  # no game ends on its first move
+False
 
 Needs the optional group `rl` (`pip install pysolve[rl]`), as `env` does.
 """
