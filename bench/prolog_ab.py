@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ab import print_table
+
 HERE = Path(__file__).resolve()
 
 Question = tuple[str, str, str]  # label, rule base, goal text
@@ -142,17 +144,12 @@ def main() -> None:
     for _ in range(args.repeat):
         runs["a"].append(run(args.a))
         runs["b"].append(run(args.b))
-    print(f"{'question':34} {'A ms':>9} {'B ms':>9} {'B/A':>6} {'A inferences':>14} {'B inferences':>14}")
-    totals = [0.0, 0.0]
+    rows = []
     for label in runs["a"][0]:
         best = [min(r[label][0] for r in runs[side]) for side in ("a", "b")]
-        inferences = [sorted({r[label][1] for r in runs[side]}) for side in ("a", "b")]
-        totals[0] += best[0]
-        totals[1] += best[1]
-        print(f"{label:34} {best[0] * 1000:9.3f} {best[1] * 1000:9.3f} {best[1] / best[0]:6.3f} "
-              f"{','.join(map(str, inferences[0])):>14} {','.join(map(str, inferences[1])):>14}")
-    print(f"{'total':34} {totals[0] * 1000:9.3f} {totals[1] * 1000:9.3f} {totals[1] / totals[0]:6.3f}")
-
+        inferences = [",".join(map(str, sorted({r[label][1] for r in runs[side]}))) for side in ("a", "b")]
+        rows.append((label, best[0], best[1], f"{inferences[0]:>14} {inferences[1]:>14}"))
+    print_table(rows, f"{'A inferences':>14} {'B inferences':>14}")
 
 if __name__ == "__main__":
     main()

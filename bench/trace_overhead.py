@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ab import print_table
+
 HERE = Path(__file__).resolve()
 SPAN = 0.2  # CPU seconds of a burst: a question asked as often as that takes
 
@@ -143,17 +145,13 @@ def main() -> None:
                     runs[side].setdefault(label, []).append(checkouts[side].burst(label))
         for checkout in checkouts.values():
             checkout.close()
-    print(f"{'question':34} {'A ms':>9} {'B ms':>9} {'B/A':>6}  answer (status, solutions, states)")
-    totals = [0.0, 0.0]
+    rows = []
     for label in labels:
         best = [min(burst[0] for burst in runs[side][label]) for side in ("a", "b")]
         said = {json.dumps(burst[1]) for side in ("a", "b") for burst in runs[side][label]}
-        totals[0] += best[0]
-        totals[1] += best[1]
-        print(f"{label:34} {best[0] * 1000:9.3f} {best[1] * 1000:9.3f} {best[1] / best[0]:6.3f}  "
-              f"{' / '.join(sorted(said))}{'' if len(said) == 1 else '  DIFFERENT ANSWERS'}")
-    print(f"{'total':34} {totals[0] * 1000:9.3f} {totals[1] * 1000:9.3f} {totals[1] / totals[0]:6.3f}")
-
+        rows.append((label, best[0], best[1],
+                     " / ".join(sorted(said)) + ("" if len(said) == 1 else "  DIFFERENT ANSWERS")))
+    print_table(rows, "answer (status, solutions, states)")
 
 if __name__ == "__main__":
     main()

@@ -26,13 +26,18 @@ STRATEGIES = (FAST, PLAIN)
 
 
 @dataclass
-class Propagation:
-    """The fast search: candidate masks propagated by naked and hidden singles, branching on the fewest."""
+class Search:
+    """What both searches hold: the board, how many solutions to find, the budget, the solutions found."""
 
     board: Board
     limit: int
     budget: Budget
     solutions: list[bytes] = field(default_factory=list)  # each cell's value in reading order, compact
+
+
+@dataclass
+class Propagation(Search):
+    """The fast search: candidate masks propagated by naked and hidden singles, branching on the fewest."""
 
     def __post_init__(self) -> None:
         geometry = self.board.geometry
@@ -127,13 +132,8 @@ class Propagation:
 
 
 @dataclass
-class Backtracking:
+class Backtracking(Search):
     """The reference search: cells in reading order, values from 1 up that no peer holds."""
-
-    board: Board
-    limit: int
-    budget: Budget
-    solutions: list[bytes] = field(default_factory=list)  # each cell's value in reading order, compact
 
     def run(self) -> None:
         """Search from the givens (a value given twice in a unit: no solution); SearchLimitExceeded when out."""
