@@ -51,7 +51,9 @@ _pool: Pool | None = None  # when set (`answer_on`), queries go to its engines, 
 
 
 def answer_on(pool: Pool | None) -> None:
-    """From now on, answer every query on `pool`'s engines (None: on this process's own again), except traced
+    """Send Prolog queries to a pool of engine processes, or back to this process.
+
+    From now on, answer every query on `pool`'s engines (None: on this process's own again), except traced
     ones and those of rule bases that keep state between queries (KEEPS_STATE), which stay here. The web
     server sets one, so that its requests' Prolog runs side by side instead of in line for one lock."""
     global _pool
@@ -109,10 +111,12 @@ def _start_alarm_thread(prolog: Any) -> None:
 
 
 def release_thread() -> None:
-    """Give back the calling thread's Prolog engine, if it asked Prolog (pyswip gives every such thread one of
-    its own). A thread to exit before the process does calls this last: at the process's exit SWI-Prolog
-    stops every thread holding an engine, cannot stop one that Python runs, and warns "Failed to stop
-    Prolog threads" instead of exiting cleanly."""
+    """Give back the calling thread's Prolog engine.
+
+    A thread holds one once it asked Prolog (pyswip gives every such thread one of its own). A thread to exit
+    before the process does calls this last: at the process's exit SWI-Prolog stops every thread holding an
+    engine, cannot stop one that Python runs, and warns "Failed to stop Prolog threads" instead of exiting
+    cleanly."""
     if not _engine.cache_info().currsize:  # Prolog never started here: nothing to give back
         return
     from pyswip.core import PL_thread_self, _lib  # pyswip declares no PL_thread_destroy_engine of its own
@@ -163,7 +167,9 @@ def status() -> Status:
 
 
 def status_found_from() -> tuple[dict[str, str | None], list[str]]:
-    """What `status` depends on besides the Python packages installed: the environment variables that hide
+    """What Prolog's availability depends on, beyond the installed packages.
+
+    What `status` depends on besides the Python packages installed: the environment variables that hide
     SWI-Prolog or tell pyswip where it is, and the files it starts from: the folders of the PATH (installing
     or removing a program changes its folder), the `swipl` found there (its runtime variables name the
     library pyswip loads; an upgrade replaces it), the loader's cache (pyswip's fallback), the bridge's rules."""
@@ -336,7 +342,9 @@ def unknown(result: QueryResult, what: str, stats: dict[str, Any] | None = None)
 
 
 def found_rows(result: QueryResult, key: str, what: str, stats: dict[str, Any] | None = None) -> Found:
-    """The answer of a query whose rows bind `key` to one solution each: solved or no solution, or, when a
+    """A query's rows, one solution each, as a Found.
+
+    The answer of a query whose rows bind `key` to one solution each: solved or no solution, or, when a
     limit stopped `what`, unknown keeping the solutions found so far (a count then says "at least")."""
     solutions = [row[key] for row in result.rows]
     if result.stopped:
@@ -387,7 +395,9 @@ def solutions(
 
 @dataclass(frozen=True)
 class Asked:
-    """One bounded query, as plain data (a pool's worker process answers it): the rule base, the goal's text,
+    """One bounded query, as plain data.
+
+    One bounded query, as plain data (a pool's worker process answers it): the rule base, the goal's text,
     the solutions wanted (0: all), CPU seconds, the wall-clock guard in seconds, and inferences (0: any)."""
 
     rule_base: str
@@ -402,7 +412,9 @@ Answered = tuple[list[str], list[list[Any]], str, str]  # names, rows of values,
 
 
 def answer_here(asked: Asked, trace: Trace | None = None) -> Answered:
-    """`asked` answered by this process's engine: the goal's variable names, one row of values per solution,
+    """Answer one query on this process's own engine.
+
+    `asked` answered by this process's engine: the goal's variable names, one row of values per solution,
     the status and Prolog's message; PrologError when the goal raised an error, KeyboardInterrupt on Ctrl-C.
     The events a traced search records join `trace`."""
     module = load(asked.rule_base)
@@ -426,7 +438,9 @@ def answer_here(asked: Asked, trace: Trace | None = None) -> Answered:
 
 
 def limit_words(status: str, seconds: float, inferences: int, message: str) -> str:
-    """The bound a query's `status` names, in words ("" when no bound stopped it): the time limit of `seconds`
+    """The bound that stopped a query, in words.
+
+    The bound a query's `status` names, in words ("" when no bound stopped it): the time limit of `seconds`
     CPU seconds, its wall-clock guard, `inferences`, or the memory limit Prolog's `message` names."""
     return {"time_limit": f"time limit of {seconds:g} s",
             "wall_limit": guard_words(seconds),
@@ -459,7 +473,9 @@ def _recording(prolog: Any, trace: Trace | None) -> Iterator[None]:
 
 
 def wide_integers(value: Any) -> Any:
-    """`value` with every integer past 64 bits made an int again: the bridge's rules send one as the string of
+    """A value with its wide integers made ints again.
+
+    `value` with every integer past 64 bits made an int again: the bridge's rules send one as the string of
     its digits (pyswip carries no wider integer), which pyswip hands over as bytes, and no other value comes as
     bytes (the rules send Prolog strings as atoms). Only rows that hold one are walked (`Wide`)."""
     if isinstance(value, bytes):

@@ -34,7 +34,9 @@ FIRST_SUFFIX = ".txt"  # of two files with one name without extension, this one 
 
 @dataclass(frozen=True)
 class Note:
-    """What is known of the shipped instances whose names match `pattern` (fnmatch, `public/csp_*`): their
+    """What is known of some shipped instances: their answer and source.
+
+    What is known of the shipped instances whose names match `pattern` (fnmatch, `public/csp_*`): their
     answer (`unique`, `36 tilings`) and their source, when their first comment line does not say it."""
 
     pattern: str
@@ -55,7 +57,9 @@ class Shipped:
 
     @property
     def source(self) -> str:
-        """Where the instance came from: its notes' source, else its file's first comment line (read now,
+        """Where the instance came from.
+
+        Where the instance came from: its notes' source, else its file's first comment line (read now,
         so that building a catalogue opens no file)."""
         return self.noted_source or header(self.path)
 
@@ -85,7 +89,9 @@ class Catalogue:
         return [entry.name for entry in self.entries]
 
     def close(self, given: str, aliases: bool = True) -> list[str]:
-        """The names nearest `given` (its `data/PUZZLE/` prefix and its extension aside), best first; aliases
+        """The names nearest to a name given, best first.
+
+        The names nearest `given` (its `data/PUZZLE/` prefix and its extension aside), best first; aliases
         among them unless `aliases` is False."""
         key = PurePosixPath(given.replace(os.sep, "/").removeprefix(f"data/{self.puzzle}/"))
         key = key.with_suffix("") if key.suffix else key
@@ -93,7 +99,9 @@ class Catalogue:
         return difflib.get_close_matches(str(key), known, n=CLOSE_NAMES, cutoff=0.5)
 
     def locate(self, given: str) -> str:
-        """The file to read for `given`: the path itself when it exists, else the shipped instance of that
+        """The file to read for a name given.
+
+        The file to read for `given`: the path itself when it exists, else the shipped instance of that
         name; UnknownName (naming the close names) when it is neither."""
         if os.path.exists(given):  # False, not OSError, for a name too long to look up
             return given
@@ -113,7 +121,9 @@ class Catalogue:
 
 def build_catalogue(puzzle: str, folder: Path | None, notes: Iterable[Note] = (),
                     aliases: Mapping[str, str] | None = None) -> Catalogue:
-    """The catalogue of the files under `folder` (none when it is None or missing): names, aliases (alias ->
+    """The catalogue of the data files under a folder.
+
+    The catalogue of the files under `folder` (none when it is None or missing): names, aliases (alias ->
     name) and notes (the first that matches a name) attached."""
     if folder is None or not folder.is_dir():
         return Catalogue(puzzle)
@@ -145,7 +155,9 @@ def _named(folder: Path) -> list[tuple[str, Path]]:
 
 
 def header(path: Path) -> str:
-    """The first comment line of a data file (`# The classic rectangle tangram ...`), without its `#`:
+    """The first comment line of a data file.
+
+    The first comment line of a data file (`# The classic rectangle tangram ...`), without its `#`:
     where most shipped files say what they are and where they came from; "" when there is none."""
     with open(path, encoding="utf-8", errors="replace") as handle:
         for _, line in zip(range(HEADER_LINES), handle):

@@ -1,4 +1,4 @@
-"""A puzzle's rules interface: the predicate a rule base of one's own defines, so pysolve asks it with no adapter.
+"""A puzzle's rules interface: the predicate a rule base of one's own defines, asked with no adapter.
 
 A puzzle declares one (`Puzzle.rules`), pysolve's own rule base satisfies
 it, and `pysolve check PUZZLE FILE.pl` (pysolve.check) asks any `.pl` file
@@ -36,8 +36,9 @@ SHOWN = 300  # characters of an answer that is not ground shown in its message
 
 
 class RulesError(PysolveError):
-    """A rule base or a relation of one's own failed a question: its goal raised, or it gave a solution that is
-    not in its interface's term form."""
+    """A rule base or relation of one's own failed a question.
+
+    Its goal raised, or it gave a solution that is not in its interface's term form."""
 
 
 def rows_of_integers(value: Any) -> bool:
@@ -47,7 +48,9 @@ def rows_of_integers(value: Any) -> bool:
 
 
 def unbound(value: Any) -> bool:
-    """True when `value` (an answer as plain data) holds a variable left unbound, named as the bridge names
+    """True when an answer holds an unbound variable.
+
+    True when `value` (an answer as plain data) holds a variable left unbound, named as the bridge names
     them (_G1, _G2, ...)."""
     if isinstance(value, list):
         return any(unbound(item) for item in value)
@@ -55,7 +58,9 @@ def unbound(value: Any) -> bool:
 
 
 def prolog_text(value: Any) -> str:
-    """An answer as Prolog writes it, its unbound variables by name (`[[1, _G1], [_G2, 4]]`), cut to SHOWN
+    """An answer as Prolog writes it, cut short.
+
+    An answer as Prolog writes it, its unbound variables by name (`[[1, _G1], [_G2, 4]]`), cut to SHOWN
     characters."""
     from pysolve import bridge  # a puzzle declares its interface at start-up; asking it loads the bridge
 
@@ -117,7 +122,9 @@ class RulesInterface:
         return self.sizes[-1]
 
     def sizes_up_to(self, max_size: int | None) -> tuple[int, ...]:
-        """The sizes a check grows through up to `max_size` (its searches' bounds, smallest first): `sizes`,
+        """The sizes a check grows through, up to `max_size`.
+
+        The sizes a check grows through up to `max_size` (its searches' bounds, smallest first): `sizes`,
         or those below `max_size` and `max_size` itself."""
         if max_size is None:
             return self.sizes
@@ -156,7 +163,9 @@ class RulesInterface:
         return bridge.goal(self.predicate, *self.inputs(question), bridge.Var(OUTPUT))
 
     def defined_in(self, rule_base: str | os.PathLike[str]) -> bool:
-        """True when the (loaded) rule base defines the predicate or imports it (asked in the child process
+        """True when the loaded rule base defines the interface's predicate.
+
+        True when the (loaded) rule base defines the predicate or imports it (asked in the child process
         that runs rules of one's own, pysolve.sandbox)."""
         from pysolve import bridge, sandbox
 
@@ -164,7 +173,9 @@ class RulesInterface:
         return bool(sandbox.solutions(rule_base, lookup, max_solutions=1, seconds=LOOKUP_SECONDS).rows)
 
     def ask(self, rule_base: str | os.PathLike[str], question: Any, seconds: float, inferences: int = 0) -> Found:
-        """The rule base's answer to `question`, asked in the child process that runs rules of one's own
+        """A rule base's answer to one question, asked in the child process.
+
+        The rule base's answer to `question`, asked in the child process that runs rules of one's own
         (pysolve.sandbox): its first `limit(question)` solutions within `seconds` and `inferences` (0: any);
         unknown when a limit stopped it (stats `limit` names which: time_limit, inference_limit, ...);
         RulesError naming the goal when a solution is not in the interface's form; RulesCrashed or RulesRefused
@@ -184,7 +195,9 @@ class RulesInterface:
         return self.answer(str(goal), question, found)
 
     def answer(self, goal: str, question: Any, found: Found) -> Found:
-        """`found` (the solutions a rule base or a relation gave to `goal`) as pysolve's back ends answer
+        """What a rule base or relation found, as pysolve's back ends answer.
+
+        `found` (the solutions a rule base or a relation gave to `goal`) as pysolve's back ends answer
         `question`; RulesError naming the goal when a solution is not ground (shown, its variables named) or
         not in the interface's form (a board puzzle's answer is rows of integers)."""
         for solution in found.solutions:

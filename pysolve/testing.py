@@ -92,7 +92,9 @@ def demo_questions_agree(puzzle: Puzzle, backends: Sequence[str]) -> None:
 
 
 def answers_round_trip_json(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """A question's description and an answer's JSON come back equal from `json.dumps`/`json.loads` (what the
+    """Descriptions and answers survive a JSON round trip unchanged.
+
+    A question's description and an answer's JSON come back equal from `json.dumps`/`json.loads` (what the
     CLI's --json and the web send), and the answer read back from it is the same answer in canonical form."""
     for question in puzzle.demo_questions():
         described = puzzle.describe(question)
@@ -107,14 +109,18 @@ def answers_round_trip_json(puzzle: Puzzle, backends: Sequence[str]) -> None:
 
 
 def answered_within(puzzle: Puzzle, question: Any, backend: str, budget: Budget) -> Answer:
-    """`backend`'s answer to `question` searched within `budget` instead of the question's own, timed as
+    """One back end's answer within a given budget.
+
+    `backend`'s answer to `question` searched within `budget` instead of the question's own, timed as
     `Puzzle.solve` times it (a search past its budget answers unknown)."""
     solver = puzzle.solvers(question)[backend]
     return puzzle.run(backend, lambda asked: solver(asked, budget), question)
 
 
 def a_budget_ends_in_unknown(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """Under a budget far too small, each answer is unknown naming the budget, or the whole answer; and the
+    """A budget far too small ends each search in unknown.
+
+    Under a budget far too small, each answer is unknown naming the budget, or the whole answer; and the
     budget stops at least one search.
 
     The budget is TOO_FEW nodes (the Python and miniKanren searches count them) and TOO_SHORT CPU seconds
@@ -137,7 +143,9 @@ def a_budget_ends_in_unknown(puzzle: Puzzle, backends: Sequence[str]) -> None:
 
 
 def valid_values(puzzle: Puzzle) -> dict[str, Any]:
-    """Option values its options take: those of the first demo question's description that name an option
+    """Option values the puzzle takes, from its first demo question.
+
+    Option values its options take: those of the first demo question's description that name an option
     (none when they are no such values), so that one bad value beside them is the only mistake."""
     table = puzzle.question_options()
     names = {option.name for option in table}
@@ -150,7 +158,9 @@ def valid_values(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def bad_values(puzzle: Puzzle) -> dict[str, Any]:
-    """Values the option table refuses, one an option: below its minimum, not above its bound, out of its
+    """One refused value per option, and an option the puzzle lacks.
+
+    Values the option table refuses, one an option: below its minimum, not above its bound, out of its
     choices; and an option the puzzle lacks."""
     refused: dict[str, Any] = {"no_such_option": 1}
     for option in puzzle.question_options():
@@ -164,7 +174,9 @@ def bad_values(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def bad_input_is_one_line(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """Bad input is an InputError of one line: each value the option table refuses (naming the option), and
+    """Bad options and bad files are each an InputError of one line.
+
+    Bad input is an InputError of one line: each value the option table refuses (naming the option), and
     a file of no puzzle for each option that reads one (the puzzle's own reader, naming the file)."""
     given = valid_values(puzzle)
     for name, value in bad_values(puzzle).items():
@@ -191,7 +203,9 @@ def refusal(puzzle: Puzzle, given: dict[str, Any]) -> str:
 
 
 def cli_bad_input_is_one_line(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """`pysolve solve NAME` given bad input exits 2 with one line on stderr, the API's message, and no
+    """The CLI answers bad input with exit 2 and one line on stderr.
+
+    `pysolve solve NAME` given bad input exits 2 with one line on stderr, the API's message, and no
     traceback: a file of no puzzle where the puzzle reads one, else a value its options refuse. One process
     (the puzzle must be installed: the CLI finds it through its entry point)."""
     given = valid_values(puzzle)
@@ -229,7 +243,9 @@ def arguments(puzzle: Puzzle, given: dict[str, Any]) -> list[str]:
 
 
 def generated_instances_agree(puzzle: Puzzle, backends: Sequence[str]) -> None:
-    """An instance `generate` made, read back from its file, is solved alike by every back end, and every
+    """Generated instances are solved alike by every back end, within the rules.
+
+    An instance `generate` made, read back from its file, is solved alike by every back end, and every
     solution keeps the puzzle's rules (`broken` of the module its rules interface names, where it has one)."""
     data, text = puzzle.generated(**small_instance(puzzle))
     with tempfile.TemporaryDirectory() as folder:
@@ -249,7 +265,9 @@ def generated_instances_agree(puzzle: Puzzle, backends: Sequence[str]) -> None:
 
 
 def small_instance(puzzle: Puzzle) -> dict[str, Any]:
-    """Generate options that make a small instance quickly: seed 1 and the smallest sizes each option allows
+    """Generate options for a small instance, made quickly.
+
+    Generate options that make a small instance quickly: seed 1 and the smallest sizes each option allows
     (at least 3), where the puzzle has them."""
     sizes = {"rows": 3, "cols": 3, "size": 4, "width": 6, "height": 6, "pieces": 4}
     names = {option.name for option in puzzle.generate_options}
@@ -269,7 +287,9 @@ def split_counts_add_up(puzzle: Puzzle, backends: Sequence[str]) -> None:
 
 
 def counted(puzzle: Puzzle) -> list[Any]:
-    """The demo questions, and the question its options ask by default with `count` on (where it has one and
+    """The questions a count check asks.
+
+    The demo questions, and the question its options ask by default with `count` on (where it has one and
     needs nothing more)."""
     questions = puzzle.demo_questions()
     if any(option.name == "count" for option in puzzle.options):
@@ -294,7 +314,9 @@ def checks(puzzle: PuzzleLike) -> list[Check]:
 
 
 def cases(puzzles: Sequence[PuzzleLike] | None = None, process_marks: Sequence[Any] = ()) -> list[Any]:
-    """pytest parameters (puzzle, check) for `pytest.mark.parametrize`: one per check that applies to each of
+    """The (puzzle, check) pytest parameters of the conformance suite.
+
+    pytest parameters (puzzle, check) for `pytest.mark.parametrize`: one per check that applies to each of
     `puzzles` (default: every registered puzzle), its id `NAME-check`; the check that starts the CLI carries
     `process_marks` (pysolve's own suite: `pytest.mark.subprocess`, its layer of tests that start a process)."""
     import pytest  # pysolve's plugin needs it too; asked for only where tests are made
