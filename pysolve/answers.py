@@ -63,7 +63,9 @@ class Answer(Generic[Q]):
 
     @property
     def reason(self) -> str:
-        """Why an unknown answer has none: the back end's reason, or a plain one when a solver of one's own
+        """Why an unknown answer has none.
+
+        Why an unknown answer has none: the back end's reason, or a plain one when a solver of one's own
         (which owes pysolve nothing but its answer) gave none."""
         return self.stats.get("reason", "no answer within its budget")
 
@@ -107,14 +109,18 @@ def stopped(reason: str, stats: Mapping[str, Any] | None = None) -> Found:
 
 
 def counted(found: Found, count: int | None) -> Found:
-    """`found` with `count` set when the question counts (`count` given), else None: how many solutions it
+    """A Found with its count set when the question counts.
+
+    `found` with `count` set when the question counts (`count` given), else None: how many solutions it
     holds, unless the back end said how many it found (more than it had the time to write out)."""
     found.count = (len(found.solutions) if found.count is None else found.count) if count else None
     return found
 
 
 def validation(filled: Any, broken: list[Any]) -> Found:
-    """The answer of a validation question: the filled board itself when nothing breaks it, else no
+    """The answer of a validation question.
+
+    The answer of a validation question: the filled board itself when nothing breaks it, else no
     solution with what breaks it (stats `broken`: pairs, units, ...)."""
     if broken:
         return Found([], {"broken": broken}, status=NO_SOLUTION)
@@ -122,7 +128,9 @@ def validation(filled: Any, broken: list[Any]) -> Found:
 
 
 class NotGiven:
-    """A part of a canonical answer that its back end did not give (a solver of one's own owes pysolve only
+    """A part of a canonical answer that its back end did not give.
+
+    A part of a canonical answer that its back end did not give (a solver of one's own owes pysolve only
     its answer): equal to anything, so that part is not compared."""
 
     def __eq__(self, other: object) -> bool:

@@ -36,7 +36,9 @@ def folder() -> str:
 
 
 def search_path() -> list[str]:
-    """The folders Python imports from and importlib.metadata finds packages in: `sys.path`, its '' (the
+    """The folders Python imports from and finds packages in.
+
+    The folders Python imports from and importlib.metadata finds packages in: `sys.path`, its '' (the
     current folder) named."""
     return [entry or os.getcwd() for entry in sys.path]
 
@@ -55,7 +57,9 @@ def stamps(paths: Iterable[str]) -> list[list[Any]]:
 
 
 def kept(name: str, settings: dict[str, Any], find: Callable[[], Found]) -> Any:
-    """The fact `name`: as kept on disk while `settings` (JSON-able) and the files it was read from are as
+    """A fact kept on disk while what it was read from is unchanged.
+
+    The fact `name`: as kept on disk while `settings` (JSON-able) and the files it was read from are as
     they were; otherwise `find()`'s, which returns the fact and those files, kept for the next run. The file
     keeps the last RECORDS settings' facts, so that runs from two folders (`python -m pysolve` puts the
     current one on `sys.path`) do not find them again in turn."""

@@ -99,7 +99,9 @@ class EnginePool:
         self.replaced = 0  # workers killed and replaced: abandoned, past their guard, or dead
 
     def ask(self, asked: bridge.Asked) -> bridge.Answered:
-        """`asked` answered on an idle worker (waiting for one): names, rows, status and message, as
+        """Answer a query on an idle worker.
+
+        `asked` answered on an idle worker (waiting for one): names, rows, status and message, as
         `bridge.answer_here` gives them; the error it raised, raised here; SearchLimitExceeded when the request
         was abandoned or the worker passed the guard, EngineDied when its engine died."""
         worker = self._idle.get() or Worker(self.bound)

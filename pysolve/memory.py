@@ -1,5 +1,7 @@
-"""The memory bound of a run: an address-space limit, so that a search that grows too big fails
-with MemoryError (answered as status unknown) instead of being killed by the kernel's OOM killer."""
+"""The memory bound of a run: an address-space limit on the process.
+
+A search that grows too big then fails with MemoryError (answered as status
+unknown) instead of being killed by the kernel's OOM killer."""
 
 from __future__ import annotations
 
@@ -27,7 +29,9 @@ def default_limit() -> int:
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
-    """--memory: the bound of a command's run (`pysolve.cli.main` applies it), past which a search answers
+    """Add --memory, the bound of a command's run, to a parser.
+
+    --memory: the bound of a command's run (`pysolve.cli.main` applies it), past which a search answers
     unknown and any other work stops with one line, instead of growing further."""
     parser.add_argument("--memory", metavar="SIZE", default=None,
                         help=f"memory bound of the run, such as 512M or 4G; a search past it answers unknown "
@@ -69,7 +73,9 @@ def limit(size: int) -> None:
 
 @contextlib.contextmanager
 def bounded(size: int) -> Iterator[None]:
-    """Bound the address space to `size` bytes (0: leave it) while the block runs, and give the bound
+    """Bound the address space while the block runs, then restore the bound before.
+
+    Bound the address space to `size` bytes (0: leave it) while the block runs, and give the bound
     before it back after: a CLI run inside a larger program (a test, a notebook) leaves the limit as it
     was, so that what the program starts later (a browser) does not inherit it."""
     before = resource.getrlimit(resource.RLIMIT_AS)

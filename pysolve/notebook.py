@@ -43,7 +43,9 @@ def answer_html(answer: Answer) -> str:
 
 
 def picture(answer: Answer) -> str:
-    """The answer drawn by its puzzle: the SVG of `--svg OUT` when the puzzle has that option and can draw this
+    """An answer drawn by its puzzle, as SVG or as text.
+
+    The answer drawn by its puzzle: the SVG of `--svg OUT` when the puzzle has that option and can draw this
     answer, else the text `pysolve solve` prints, cut to SHOWN characters."""
     puzzle = puzzles.get(answer.puzzle)
     if any(option.name == "svg" for option in puzzle.output_options()) and answer.solutions:
@@ -59,7 +61,9 @@ def picture(answer: Answer) -> str:
 
 
 def crosscheck_html(report: Any) -> str:
-    """A cross-check report (`pysolve.agreement.CrossCheck`) as HTML: the verdict in the CLI's words, a row for
+    """A cross-check report as HTML.
+
+    A cross-check report (`pysolve.agreement.CrossCheck`) as HTML: the verdict in the CLI's words, a row for
     every back end asked (its answer in brief and its seconds, or why it gave none), the first answer drawn."""
     puzzle = puzzles.get(report.puzzle)
     ink = "#1b7f3b" if report.agree else "#b00020"
@@ -95,7 +99,9 @@ def board(puzzle: str, rows: Sequence[Sequence[int]], givens: Sequence[Sequence[
 
 
 class Replay:
-    """One to four trace files replayed in a notebook: the page `pysolve trace --html` writes, in a frame (at most
+    """One to four trace files replayed in a notebook.
+
+    One to four trace files replayed in a notebook: the page `pysolve trace --html` writes, in a frame (at most
     replay.EMBEDDED events of each trace), and the counters of each search's end line as text."""
 
     def __init__(self, *paths: str | Path, height: int = 900) -> None:

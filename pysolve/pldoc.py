@@ -120,7 +120,9 @@ def read_rule_base(path: Path) -> RuleBase:
 
 
 def reexported(path: Path, text: str) -> dict[str, tuple[list[str], str]]:
-    """The comments of the predicates the file passes on with `:- reexport(Module, [...])`, read from the file
+    """The PlDoc comments of the predicates a file reexports.
+
+    The comments of the predicates the file passes on with `:- reexport(Module, [...])`, read from the file
     of Module beside it, each body ending with where the predicate is defined."""
     documented: dict[str, tuple[list[str], str]] = {}
     for declaration in REEXPORT.finditer(text):

@@ -76,7 +76,9 @@ def _settings() -> dict[str, Any]:
 
 
 def code_files() -> list[str]:
-    """The source files of the modules of pysolve and of the puzzles' packages imported so far: what the
+    """The source files of pysolve's modules and the puzzles' packages imported so far.
+
+    The source files of the modules of pysolve and of the puzzles' packages imported so far: what the
     puzzles loaded so far were read from, so that a fact read from them is found again when one changes."""
     packages = {"pysolve", *(value.partition(".")[0].partition(":")[0] for value in _entry_points().values())}
     return sorted({file for name, module in list(sys.modules.items())
@@ -85,7 +87,9 @@ def code_files() -> list[str]:
 
 @functools.cache
 def commands() -> dict[str, dict[str, Any]]:
-    """Puzzle name -> the commands the `pysolve` parser offers for it before loading it: `play` (whether it has
+    """The commands each puzzle adds to the parser, known before loading it.
+
+    Puzzle name -> the commands the `pysolve` parser offers for it before loading it: `play` (whether it has
     a game, `pysolve play NAME`) and `command_groups` (its own: name -> help); kept on disk."""
     offered: dict[str, dict[str, Any]] = cache.kept("commands", _settings(), _read_commands)
     return offered
@@ -106,7 +110,9 @@ def shipped(puzzle: Puzzle) -> list[dict[str, Any]]:
 
 @functools.cache
 def kept_shipped() -> dict[str, list[dict[str, Any]]]:
-    """Puzzle name -> `shipped(puzzle)`, every puzzle's, kept on disk: each file is read for its size, which
+    """Every puzzle's shipped instances, kept on disk.
+
+    Puzzle name -> `shipped(puzzle)`, every puzzle's, kept on disk: each file is read for its size, which
     costs more than `pysolve list` may."""
     listed: dict[str, list[dict[str, Any]]] = cache.kept("shipped", _settings(), _read_shipped)
     return listed

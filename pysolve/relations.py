@@ -30,7 +30,9 @@ Relation = Callable[..., mk.Goal]
 
 
 def load_module(file: str | os.PathLike[str]) -> ModuleType:
-    """The module of relations in `file`, imported under a name of its own; UnknownName when there is no such
+    """Import a module of relations of one's own from a file.
+
+    The module of relations in `file`, imported under a name of its own; UnknownName when there is no such
     file, InputError in one line when it does not import (a syntax error, a failing import, ...)."""
     path = Path(file)
     if not path.is_file():
@@ -61,7 +63,9 @@ def goal_text(interface: RulesInterface, question: Any) -> str:
 
 
 def ask(relation: Relation, interface: RulesInterface, question: Any, seconds: float) -> Found:
-    """The relation's answer to `question`: its first `interface.limit(question)` answers within `seconds`
+    """A relation's answer to one question.
+
+    The relation's answer to `question`: its first `interface.limit(question)` answers within `seconds`
     (unknown when the time ran out); RulesError naming the call when it raised or gave an answer not in the
     interface's form."""
     call = goal_text(interface, question)
@@ -81,7 +85,9 @@ def ask(relation: Relation, interface: RulesInterface, question: Any, seconds: f
 
 @contextlib.contextmanager
 def deadline(seconds: float, what: str) -> Iterator[None]:
-    """Raise SearchLimitExceeded in the block once `seconds` have passed (a relation of one's own may search
+    """Raise SearchLimitExceeded in the block once `seconds` have passed.
+
+    Raise SearchLimitExceeded in the block once `seconds` have passed (a relation of one's own may search
     forever and never ticks a budget): a real-time alarm, so only in the main thread, which the CLI and pytest
     run checks in; elsewhere the block runs unbounded."""
     if threading.current_thread() is not threading.main_thread():
@@ -101,7 +107,9 @@ def deadline(seconds: float, what: str) -> Iterator[None]:
 
 
 def plain(value: Any, names: dict[Any, str] | None = None) -> Any:
-    """An answer as plain data: tuples (which relations often build) as lists, all the way down, and each
+    """An answer as plain data, its unbound variables named as the Prolog bridge names them.
+
+    An answer as plain data: tuples (which relations often build) as lists, all the way down, and each
     logic variable left unbound named as the Prolog bridge names them (_G1, _G2, ... in order of appearance),
     so that an answer that is not ground reads the same from a relation as from a rule base."""
     names = {} if names is None else names

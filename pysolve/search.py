@@ -169,7 +169,9 @@ TREE_STRATEGIES = {
 
 def tree_search(strategy: str, problem: Problem[State], flavour: str, budget: Budget,
                 describe: Describe) -> Result[State]:
-    """The tree strategy named `strategy` on `problem`, recorded in `budget.trace` when there is one (`describe`
+    """Run the named tree strategy, recorded when the budget carries a trace.
+
+    The tree strategy named `strategy` on `problem`, recorded in `budget.trace` when there is one (`describe`
     labels a state)."""
     plain: TreeSearch = TREE_STRATEGIES[strategy]
     search = recorder(budget.trace).wrap(recorded_search, plain, describe)
@@ -199,7 +201,9 @@ class Taken(Generic[State]):
 
 
 class Recorded(Generic[State]):
-    """`problem` with its tree search recorded in `trace`: the states are Taken, and the problem's questions
+    """A problem whose tree search is recorded in a trace.
+
+    `problem` with its tree search recorded in `trace`: the states are Taken, and the problem's questions
     write the events.
 
     Every tree strategy above tests a state for the goal once, when it takes
@@ -301,7 +305,9 @@ def shortest_path(
     budget: Budget | None = None,
     describe: Describe = labelled,
 ) -> Result[list[Board]]:
-    """A* graph search with a visited set; `lower_bound` (admissible and consistent, default 0) makes it
+    """A* graph search: a shortest path from the start to a goal.
+
+    A* graph search with a visited set; `lower_bound` (admissible and consistent, default 0) makes it
     Dijkstra/BFS.
 
     Returns the path from the start to a nearest goal, and the states

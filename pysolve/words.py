@@ -10,13 +10,17 @@ IRREGULAR = {"strategy": "strategies", "process": "processes", "class": "classes
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
-    """`count` and the noun agreeing with it: `1 game`, `2 games`, `0 games` (`words` for an irregular plural;
+    """A count and the noun agreeing with it.
+
+    `count` and the noun agreeing with it: `1 game`, `2 games`, `0 games` (`words` for an irregular plural;
     a few common ones are known: strategy, process, class)."""
     return f"{count} {word if count == 1 else words or IRREGULAR.get(word, word + 's')}"
 
 
 def seconds(value: float) -> str:
-    """A duration to the precision a person reads: `0.72 ms`, `0.021 s`, `1.4 s`, `38 s` (two significant
+    """A duration to the precision a person reads.
+
+    A duration to the precision a person reads: `0.72 ms`, `0.021 s`, `1.4 s`, `38 s` (two significant
     digits below 10 s, whole seconds above; never an exponent)."""
     if value >= 10:
         return f"{value:.0f} s"
