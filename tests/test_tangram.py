@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pysolve import api as pysolve_api
 from pysolve import bridge, cli
 from pysolve.bridge import Var
 from pysolve.budget import Budget
@@ -24,6 +25,7 @@ from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.tangram import api, draw, prolog, rules, search
 from pysolve.tangram import python as python_backend
+from pysolve.tangram.found import tiling_of
 from pysolve.tangram.generate import generate
 from pysolve.tangram.pieces import Instance, Piece, Placement, make_placement
 from pysolve.tangram.puzzle import PUZZLE
@@ -75,14 +77,14 @@ def test_rule_base_loads_cleanly_and_sees_the_instance_it_is_given(classic):
 
 @pytest.mark.slow
 def test_all_36_tilings_first_one_exact(classic, pysolve_backend):
-    answer = PUZZLE.solve(Question(classic, "all"), pysolve_backend)
+    answer = PUZZLE.solve(Question(classic, "all", "dfs"), pysolve_backend)
     assert answer.count == 36 == len(answer.solutions)
     assert triples(answer.solutions[0]) == FIRST_DFS
     assert len({json.dumps(s) for s in answer.solutions}) == 36
 
 
 def test_first_tiling_is_the_spec_one(classic, pysolve_backend):
-    answer = PUZZLE.solve(Question(classic), pysolve_backend)
+    answer = PUZZLE.solve(Question(classic, strategy="dfs"), pysolve_backend)
     assert answer.status == "solved" and [triples(s) for s in answer.solutions] == [FIRST_DFS]
 
 
@@ -95,7 +97,7 @@ def test_breadth_first_from_each_piece_agrees_and_is_a_tiling(classic, pysolve_b
     assert api.validate(classic, tiling) == []
     assert [p.piece for p in tiling] == classic.names  # listed in instance order, whatever the start
     # FIFO over the same steps meets the depth-first order's first tiling first
-    assert solution == PUZZLE.solve(Question(classic, start=start), "python").solutions[0]
+    assert solution == PUZZLE.solve(Question(classic, strategy="dfs", start=start), "python").solutions[0]
 
 
 @pytest.mark.slow
@@ -108,7 +110,7 @@ def test_breadth_first_answers_differ_by_start(classic):
 
 def test_fast_cell_strategy_finds_the_same_36(classic, pysolve_backends):
     cell = agreed(Question(classic, "all", "cell"), pysolve_backends)
-    dfs = PUZZLE.canonical(PUZZLE.solve(Question(classic, "all"), "python"))
+    dfs = PUZZLE.canonical(PUZZLE.solve(Question(classic, "all", "dfs"), "python"))
     assert PUZZLE.canonical(cell.results["python"]) == dfs
     counts = agreed(Question(classic, "count", "cell"), pysolve_backends)
     assert {a.count for a in counts.results.values()} == {36}
@@ -256,6 +258,28 @@ def test_searches_are_bounded(pysolve_backend):
     assert answer.stats["reason"] == "tangram search passed its time limit of 0.2 s"  # the same words everywhere
     with pytest.raises(SearchLimitExceeded, match="time limit of 0.2 s"):  # the functions on Placements raise
         api.complete(big, backend=pysolve_backend, strategy="bfs", seconds=0.2)
+
+
+FIRST_TILING_NODES = 200_000  # placements the default search may try on a generated board (at most 166,000 seen)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_default_search_finds_a_first_tiling_of_generated_boards_within_a_node_budget(tmp_path, seed):
+    path = tmp_path / "board.txt"
+    pysolve_api.generate("tangram", out=path, seed=seed)
+    question = pysolve_api.question("tangram", file=str(path))  # as `pysolve solve tangram FILE` asks it
+    board = question.instance
+    assert question.strategy == "cell" and question.mode == "first"
+    answer = python_backend.solve(question, Budget(nodes=FIRST_TILING_NODES))
+    (solution,) = answer.solutions
+    assert rules.problems(board, tiling_of(board, solution)) == []
+
+
+def test_the_course_search_is_one_option_away_and_passes_that_budget_where_the_default_does_not():
+    board = parse_instance(pysolve_api.generate("tangram", seed=3)[1])  # the board: dfs ran out of time
+    with pytest.raises(SearchLimitExceeded, match="budget of 200000 nodes"):
+        python_backend.solve(Question(board, strategy="dfs"), Budget(nodes=FIRST_TILING_NODES))
+    assert python_backend.solve(Question(board), Budget(nodes=FIRST_TILING_NODES)).solutions
 
 
 def board_file(tmp_path, name, lines):

@@ -16,7 +16,7 @@ from pysolve.answers import Answer
 from pysolve.tangram.found import answered, placement_of, tiling_of
 from pysolve.tangram.pieces import Instance, Piece, Placement, Tiling, make_placement
 from pysolve.tangram.puzzle import PUZZLE
-from pysolve.tangram.question import Question
+from pysolve.tangram.question import DEFAULT_STRATEGY, Question
 from pysolve.tangram.reader import load_instance, parse_instance
 from pysolve.tangram.rules import describe_problem
 
@@ -36,22 +36,23 @@ def options(instance: Instance, placed: tuple[Placement, ...], piece: str, backe
 
 
 def complete(instance: Instance, placed: tuple[Placement, ...] = (), backend: str = "python",
-             strategy: str = "dfs", seconds: float | None = None) -> Tiling | None:
-    """The first tiling extending the placed pieces, or None when the board cannot be completed."""
+             strategy: str = DEFAULT_STRATEGY, seconds: float | None = None) -> Tiling | None:
+    """The first tiling extending the placed pieces (first free cell first; `strategy="dfs"` the course's
+    fixed-order search), or None when the board cannot be completed."""
     limit = {} if seconds is None else {"seconds": seconds}
     found = ask(instance, backend, mode="first", placed=tuple(placed), strategy=strategy, **limit).solutions
     return tiling_of(instance, found[0]) if found else None
 
 
 def tilings(instance: Instance, placed: tuple[Placement, ...] = (), backend: str = "python",
-            strategy: str = "dfs") -> list[Tiling]:
+            strategy: str = DEFAULT_STRATEGY) -> list[Tiling]:
     """Every tiling extending the placed pieces, in the strategy's search order."""
     answer = ask(instance, backend, mode="all", placed=tuple(placed), strategy=strategy)
     return [tiling_of(instance, solution) for solution in answer.solutions]
 
 
 def count(instance: Instance, placed: tuple[Placement, ...] = (), backend: str = "python",
-          strategy: str = "cell") -> int:
+          strategy: str = DEFAULT_STRATEGY) -> int:
     """The number of tilings extending the placed pieces (fast first-empty-cell search by default)."""
     return ask(instance, backend, mode="count", placed=tuple(placed), strategy=strategy).count or 0
 

@@ -15,7 +15,7 @@ from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle, deepened
 from pysolve.rules import RulesError, RulesInterface
 from pysolve.tangram.found import found, placement_of
 from pysolve.tangram.pieces import Instance, Placement
-from pysolve.tangram.question import DEFAULT_SECONDS, STRATEGIES, Question
+from pysolve.tangram.question import DEFAULT_SECONDS, DEFAULT_STRATEGY, STRATEGIES, Question
 from pysolve.tangram.reader import load_instance, parse_place
 from pysolve.tangram.rules import describe_problem, inside
 from pysolve.words import plural
@@ -74,11 +74,11 @@ class Tangram(Puzzle):
         Option("count", bool, help="only the number of tilings", exclusive="ask"),
         Option("options", metavar="PIECE", help="where PIECE can go given the placed pieces", exclusive="ask"),
         Option("validate", bool, help="check the placed pieces form a tiling; say what is wrong", exclusive="ask"),
-        Option("strategy", str, "dfs", choices=STRATEGIES,
-               help="dfs (default): place the pieces in a fixed order, going back at a dead end; bfs: try "
-                    "every board of one more piece before the next (the first tiling only); cell: cover the first "
-                    "empty cell next (fast, the same tilings)"),
-        Option("start", metavar="PIECE", help="place this piece first, then the others in order"),
+        Option("strategy", str, DEFAULT_STRATEGY, choices=STRATEGIES,
+               help="cell (default): cover the first empty cell next, going back at a dead end (the fast search); "
+                    "dfs: the course's search, the pieces placed in a fixed order; bfs: try every board of one "
+                    "more piece before the next, in dfs's order (the first tiling only); all find the same tilings"),
+        Option("start", metavar="PIECE", help="try this piece first, then the others in order"),
         Option("rotations", bool, help="pieces may also lie turned (h x w)"),
         Option("place", many=True, metavar="NAME:X,Y[:WxH]",
                help="a piece already on the board (repeatable); adds to the file's place lines"),

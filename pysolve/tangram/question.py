@@ -8,7 +8,8 @@ from pysolve.errors import InputError
 from pysolve.tangram.pieces import Instance, Placement, check_size, check_unique
 from pysolve.tangram.rules import check_partial
 
-STRATEGIES = ("dfs", "bfs", "cell")
+STRATEGIES = ("cell", "dfs", "bfs")
+DEFAULT_STRATEGY = "cell"  # the fastest sound search finds a first tiling; the course's fixed order is `dfs`
 MODES = ("first", "all", "count", "options", "validate")
 DEFAULT_SECONDS = 60.0
 
@@ -19,15 +20,17 @@ class Question:
 
     Modes: `first`, `all`, `count` tilings (completions when pieces are placed),
     `options` of `piece`, `validate` the placed pieces as a tiling. Strategies:
-    `dfs` places the pieces in the fixed order (`start` first), `bfs` is the
-    breadth-first search over the same steps, `cell` fills the first empty
-    cell in board order (the fast enumerator; it finds the same set of tilings).
+    `cell` (the default) fills the first empty cell in board order, trying the
+    pieces in order (`start` first): the fast search, every tiling met once;
+    `dfs`, the course's search, places the pieces in the fixed order, each at
+    its options in board order; `bfs` is the breadth-first search over dfs's
+    steps. All find the same set of tilings.
     A question is checked when it is made: InputError/UnknownName name what is wrong.
     """
 
     instance: Instance
     mode: str = "first"
-    strategy: str = "dfs"
+    strategy: str = DEFAULT_STRATEGY
     start: str | None = None
     placed: tuple[Placement, ...] = ()
     piece: str | None = None
@@ -71,6 +74,6 @@ def check_question(question: Question) -> None:
         if name is not None and instance.piece(name).name in done:
             raise InputError(f"{what} {name}: that piece is already placed")
     if question.strategy == "bfs" and question.mode in ("all", "count"):
-        raise InputError("--strategy bfs finds the first tiling only; use dfs or cell with --all/--count")
+        raise InputError("--strategy bfs finds the first tiling only; use cell or dfs with --all/--count")
     if question.mode == "options" and question.piece is None:
         raise InputError("an options question needs a piece")
