@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from pysolve import backends, budget, memory, options, puzzles, words
+from pysolve import __version__, backends, budget, memory, options, puzzles, words
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.errors import InputError, PysolveError
 
@@ -71,6 +71,7 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     """The full `pysolve` argument parser; each command's own arguments are added when it is used."""
     parser = Parser(prog="pysolve", description="Puzzles and games as Prolog, miniKanren and Python, cross-checked.")
+    parser.add_argument("--version", action="version", version=f"pysolve {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     commands.add_parser("backends", help="list the back ends, their versions and availability", fill=fill_backends)
     commands.add_parser("solve", help="solve a puzzle on one back end", fill=fill_solve)
@@ -86,12 +87,12 @@ def build_parser() -> Parser:
         commands.add_parser("play", help="play a game in the terminal (mouse and keyboard)", fill=fill_play)
     commands.add_parser("query", help="run a Prolog goal against a rule base and print its bindings",
                         fill=fill_query)
-    commands.add_parser("trace", help="replay two to four recorded searches of one question side by side",
+    commands.add_parser("trace", help="replay a recorded search, or two to four of one question side by side",
                         fill=fill_trace)
     demo = commands.add_parser("demo", help="every puzzle on every available back end, cross-checked")
     demo.set_defaults(run=run_demo)
-    commands.add_parser("serve", help="serve the web pages (tangram, squares, azul, hidato, cross-check)",
-                        fill=fill_serve)
+    commands.add_parser("serve", help="serve the web pages: a page per puzzle, the traces and the cross-check "
+                                      "(serve --help lists them)", fill=fill_serve)
     for name, puzzle in offered.items():
         for group, help in puzzle["command_groups"].items():
             commands.add_parser(group, help=help, fill=functools.partial(fill_command_group, name, group))
@@ -225,7 +226,8 @@ def fill_trace(parser: Parser) -> None:
 
 
 def fill_serve(parser: Parser) -> None:
-    """`pysolve serve`: where it listens, the pages' back end, its Prolog processes."""
+    """`pysolve serve`: the pages it serves (its help lists them); where it listens, their back end, its Prolog."""
+    parser.description = served_pages()
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=non_negative_int, default=8000, help="port to listen on (default 8000)")
@@ -235,6 +237,16 @@ def fill_serve(parser: Parser) -> None:
                              "at most 4)")
     memory.add_option(parser)
     parser.set_defaults(run=run_serve)
+
+
+def served_pages() -> str:
+    """What `pysolve serve` serves, every page by its path and title (or what it needs, without the web extra)."""
+    try:
+        from pysolve.web.app import listed_pages
+    except ImportError as error:
+        return f"Serve the web pages, once the web extra is installed: pip install 'pysolve[web]' ({error.name} " \
+               "is missing)."
+    return "Serve the web pages: " + ", ".join(f"{path} ({title})" for path, _, title, _ in listed_pages()) + "."
 
 
 def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> None:
@@ -449,25 +461,30 @@ def every_stat(answer: Answer) -> str:
 
 
 def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: bool, verbose: bool = False) -> int:
-    """Print the answers of a file's questions in order as they come.
+    """Print the `total` answers of a file's questions in order as they come, with progress and a summary on stderr.
 
-    Print the `total` answers of a file's questions in order as they come (JSON lines with --json), with
-    progress and a summary on stderr.
+    With --json they are one document, written as they come: `{"puzzle", "questions", "answers": [...],
+    "statuses"}`, an answer a line (the one-answer shape), the statuses counted at the end.
     """
     from pysolve.report import Progress
 
     progress = Progress(total, f"{puzzle.name}")
     statuses: dict[str, int] = {}
+    if as_json:
+        print(f'{{"puzzle": {json.dumps(puzzle.name)}, "questions": {total}, "answers": [', flush=True)
     for number, answer in enumerate(answers, start=1):
         statuses[answer.status] = statuses.get(answer.status, 0) + 1
         if as_json:
-            print(json.dumps(answer.to_json()), flush=True)
+            print(json.dumps(answer.to_json()) + ("," if number < total else ""), flush=True)
         else:
             print(f"# {number}")
             print_answer(puzzle, answer, False, verbose)
         progress.step(answer.status)
     progress.close()
-    summary = ", ".join(f"{count} {status}" for status, count in sorted(statuses.items()))
+    counted = dict(sorted(statuses.items()))
+    if as_json:
+        print(f"], \"statuses\": {json.dumps(counted)}}}")
+    summary = ", ".join(f"{count} {status}" for status, count in counted.items())
     print(f"{words.plural(total, f'{puzzle.name} question')}: {summary}", file=sys.stderr)
     return 0
 
@@ -666,9 +683,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_main(argv: Sequence[str] | None) -> int:
-    """The run of `main`, its errors made exit codes and one line each."""
+    """The run of `main`, its errors made exit codes and one line each; no command at all is shown the commands."""
     args = None
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if not argv:
+            build_parser().print_help(sys.stderr)
+            return 2
         try:
             args = build_parser().parse_args(argv)
         except SystemExit as exit_:  # argparse: --help (0) or a bad flag (2), message already printed

@@ -106,8 +106,8 @@ def test_missing_file_and_bad_flags_exit_2(cli, tmp_path, capsys):
     assert "--count: 0 is not greater than 0" in capsys.readouterr().err
     assert cli(["solve", "hidato", str(sample_file()), "--validate"]) == 2
     assert "cannot validate, row 1 column 1 is empty" in capsys.readouterr().err
-    assert cli(["generate", "hidato", "--rows", "4"]) == 2
-    assert "--rows R --cols C, or --shape FILE" in capsys.readouterr().err
+    assert cli(["generate", "hidato", "--rows", "4", "--shape", "shapes/ring"]) == 2
+    assert "--shape gives the board's rows and columns: leave out --rows and --cols" in capsys.readouterr().err
 
 
 # --- the rule base and the known answers ---------------------------------------------------------

@@ -226,7 +226,8 @@ def test_hidato_bad_input(web: httpx.Client) -> None:
     assert "line 1, cell 2" in error_of(web.post("/api/hidato/solve", json={"board": "1 ?? 3\n"}), 400)
     assert "'board' is required" in error_of(web.post("/api/hidato/solve", json={}), 400)
     assert "the board: no shipped instance \"nope\"" in error_of(web.get("/api/hidato/boards/nope"), 400)
-    assert "--rows R --cols C" in error_of(web.post("/api/hidato/generate", json={"seed": 1}), 400)
+    assert "leave out --rows and --cols" in error_of(web.post("/api/hidato/generate",
+                                                              json={"rows": 4, "shape": "shapes/ring"}), 400)
     assert "'rows' must be int" in error_of(web.post("/api/hidato/generate", json={"rows": "5", "cols": 5}), 400)
 
 

@@ -18,6 +18,8 @@ from pysolve.puzzle import Backend, brief
 from pysolve.rules import RulesInterface
 from pysolve.words import plural
 
+SIDE = 6  # rows and columns of a generated board unless asked (a few tenths of a second to make)
+
 
 def sample_file() -> Path:
     """The 8-row sample shipped in data/hidato/."""
@@ -58,8 +60,8 @@ class HidatoPuzzle(BoardPuzzle):
                     "back at a dead end"),
     )
     generate_options = (
-        Option("rows", int, above=0, help="rows of a rectangular board"),
-        Option("cols", int, above=0, help="columns of a rectangular board"),
+        Option("rows", int, above=0, help=f"rows of a rectangular board (default {SIDE}; --shape gives its own)"),
+        Option("cols", int, above=0, help=f"columns of a rectangular board (default {SIDE}; --shape gives its own)"),
         Option("shape", metavar="FILE",
                help="take the board's shape (open cells) from a hidato file or a shipped name (shapes/ring)"),
         Option("holes", int, 0, minimum=0, help="block this many random cells"),
@@ -135,11 +137,11 @@ def recipe(rows: int | None, cols: int | None, shape: str | None, holes: int, gi
         raise InputError(f"--givens {givens} is not a fraction between 0 and 1")
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     if shape:
+        if rows or cols:
+            raise InputError("--shape gives the board's rows and columns: leave out --rows and --cols")
         board = model.load_shape(shape)
         return generate.Recipe(board.height, board.width, seed, holes, givens, board, nodes, seconds)
-    if not (rows and cols):
-        raise InputError("give --rows R --cols C, or --shape FILE")
-    return generate.Recipe(rows, cols, seed, holes, givens, None, nodes, seconds)
+    return generate.Recipe(rows or SIDE, cols or SIDE, seed, holes, givens, None, nodes, seconds)
 
 
 PUZZLE = HidatoPuzzle()

@@ -41,6 +41,13 @@ HERE = Path(__file__).resolve().parent
 CROSSCHECK = ("/crosscheck", "crosscheck.html", "Cross-check",
               "ask any puzzle question of every back end and compare the answers.")  # the one page of no puzzle
 
+
+def listed_pages(registered: dict[str, pages.Page] | None = None) -> list[tuple[str, str, str, str]]:
+    """Every page the menu lists, in its order: (path, template, title, summary); the cross-check's last."""
+    found = pages.registered() if registered is None else registered
+    return [*((f"/{name}", page.template, page.title, page.summary) for name, page in found.items()), CROSSCHECK]
+
+
 def create_app(backend: str | None = None, hosts: list[str] | None = None) -> Starlette:
     """The application; `backend` is the pages' default back end (default: prolog when available).
 
@@ -48,8 +55,7 @@ def create_app(backend: str | None = None, hosts: list[str] | None = None) -> St
     """
     choice = Choice.here(backend)
     registered = pages.registered()
-    listed = [(f"/{name}", page.template, page.title, page.summary) for name, page in registered.items()]
-    listed.append(CROSSCHECK)
+    listed = listed_pages(registered)
     menu = {path: (template, title) for path, template, title, _ in listed}
     folders = [HERE / "templates", *dict.fromkeys(page.folder for page in registered.values() if page.folder)]
     templates = Jinja2Templates(directory=folders)
