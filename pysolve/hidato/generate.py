@@ -84,7 +84,9 @@ def connected(board: Board) -> bool:
 
 
 def hamiltonian_path(board: Board, rng: random.Random, clock: Budget | None = None) -> list[int]:
-    """A random Hamiltonian king path through the open cells, or InputError when none is found;
+    """A random Hamiltonian king path through the open cells.
+
+    A random Hamiltonian king path through the open cells, or InputError when none is found;
     SearchLimitExceeded when `clock` runs out first."""
     for _ in range(PATH_ATTEMPTS):
         path = warnsdorff_path(board, rng, clock or Budget())
@@ -96,7 +98,9 @@ def hamiltonian_path(board: Board, rng: random.Random, clock: Budget | None = No
 
 
 def warnsdorff_path(board: Board, rng: random.Random, clock: Budget) -> list[int] | None:
-    """A Hamiltonian path by depth-first Warnsdorff search from a random low-degree cell, or None when
+    """A Hamiltonian path by Warnsdorff's rule, or None.
+
+    A Hamiltonian path by depth-first Warnsdorff search from a random low-degree cell, or None when
     PATH_NODES pass first; SearchLimitExceeded when `clock` runs out."""
     degree = [len(others) for others in board.neighbours]
     lowest = min(degree)
@@ -172,7 +176,9 @@ def is_unique(board: Board, nodes: int) -> tuple[bool, int]:
 
 def remove_givens(shape: Board, path: list[int], recipe: Recipe, rng: random.Random,
                   clock: Budget) -> tuple[set[int], str]:
-    """Take givens away in random order while the puzzle stays provably unique; keep 1 and N. Stops when
+    """Take givens away while the puzzle stays provably unique.
+
+    Take givens away in random order while the puzzle stays provably unique; keep 1 and N. Stops when
     `clock` (the recipe's time limit) runs out, with the givens it has (each removal kept was proved unique),
     saying so."""
     n = shape.size
@@ -210,7 +216,9 @@ def difficulty(nodes: int) -> str:
 
 
 def shape_and_path(recipe: Recipe, rng: random.Random, clock: Budget) -> tuple[Board, list[int]]:
-    """The board's shape and a random Hamiltonian path through it. Random holes may leave a connected shape
+    """The board's shape and a random Hamiltonian path through it.
+
+    The board's shape and a random Hamiltonian path through it. Random holes may leave a connected shape
     that no path covers (a cell walled into a corner): they are drawn again, up to SHAPE_ATTEMPTS times in
     all; a seed whose first draw has a path makes what it always made."""
     base = recipe.shape or rectangle(recipe.rows, recipe.cols)

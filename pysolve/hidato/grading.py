@@ -28,7 +28,9 @@ def cell_words(cell: tuple[int, int]) -> str:
 
 
 def broken(question: Question, solution: Grid, reference: Answer) -> dict[str, str]:
-    """The rules of RULES that `solution` breaks as a solution of `question`'s board, each with its first break in
+    """The rules a solution breaks, each with its first break in words.
+
+    The rules of RULES that `solution` breaks as a solution of `question`'s board, each with its first break in
     words (`reference`, pysolve's answer, is not needed: the board says it all)."""
     board = question.board.grid()
     found: dict[str, str] = {}

@@ -37,7 +37,9 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 @st.composite
 def boards(draw: st.DrawFn, max_side: int = 4, max_holes: int = 3, solvable: bool = False) -> Grid:
-    """Rows of a Hidato board (the original encoding) of at most `max_side` rows and columns, with up to
+    """Random Hidato boards, solvable unless two givens were swapped.
+
+    Rows of a Hidato board (the original encoding) of at most `max_side` rows and columns, with up to
     `max_holes` blocked cells; a solution exists unless two givens were swapped (never when `solvable`)."""
     rows, cols = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
     assume(rows * cols >= 2)
@@ -51,7 +53,9 @@ def boards(draw: st.DrawFn, max_side: int = 4, max_holes: int = 3, solvable: boo
 
 @st.composite
 def clashing_boards(draw: st.DrawFn, max_side: int = 4, max_holes: int = 3) -> Grid:
-    """Rows of a Hidato board (as `boards` draws them) with a number K given and K + 1 moved to an empty cell
+    """Random Hidato boards whose givens clash, so they have no solution.
+
+    Rows of a Hidato board (as `boards` draws them) with a number K given and K + 1 moved to an empty cell
     that does not touch K's: givens that clash, so the board has no solution. A board with no such cell (every
     open cell touches K's) is drawn as it is."""
     rows = [list(row) for row in draw(boards(max_side=max_side, max_holes=max_holes, solvable=True))]
@@ -102,7 +106,9 @@ def swapped(puzzle: Grid, first: int, second: int) -> Grid:
 
 
 def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
-    """Questions counting the solutions of random boards up to `limit` (boards of at most `max_size` rows and
+    """Count questions on random boards: what `pysolve check hidato` asks.
+
+    Questions counting the solutions of random boards up to `limit` (boards of at most `max_size` rows and
     columns), each search within `seconds`: what `pysolve check hidato` asks."""
     return boards(max_side=max_size).map(
         lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
@@ -110,7 +116,9 @@ def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECON
 
 def impossible_questions(max_size: int = 4, limit: int = 10,
                          seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
-    """`questions` on boards whose givens clash (`clashing_boards`), where the interface says the goal fails:
+    """Questions on boards whose givens clash.
+
+    `questions` on boards whose givens clash (`clashing_boards`), where the interface says the goal fails:
     what `pysolve check hidato` asks after the ordinary ones."""
     return clashing_boards(max_side=max_size).map(
         lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))

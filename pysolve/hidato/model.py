@@ -95,7 +95,9 @@ class Board:
 
 
 def placement(board: Board, number: int, index: int) -> tuple[str, dict[str, int]]:
-    """A search's choice, `number` on open cell `index`, as a trace says it (pysolve.trace): the label
+    """A search's choice of a number on a cell, as a trace says it.
+
+    A search's choice, `number` on open cell `index`, as a trace says it (pysolve.trace): the label
     '12 at r2c5' and the move {"number": 12, "row": 2, "col": 5}, rows and columns from 1."""
     r, c = board.cells[index]
     return f"{number} at r{r + 1}c{c + 1}", {"number": number, "row": r + 1, "col": c + 1}
@@ -144,7 +146,9 @@ def check(board: Board) -> None:
 
 
 def check_size(open_cells: int, source: str, so_far: bool = False) -> None:
-    """InputError when a board has more open cells than hidato takes; checked as a file is read too
+    """Refuse a board with more open cells than hidato takes.
+
+    InputError when a board has more open cells than hidato takes; checked as a file is read too
     (`so_far`: the cells of the rows read so far), before 16 MB of cells become a board of millions."""
     if open_cells > MAX_CELLS:
         raise InputError(f"{source}: the board has {open_cells}{' or more' if so_far else ''} open cells; hidato "

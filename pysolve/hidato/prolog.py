@@ -17,7 +17,9 @@ def can_trace(question: Question) -> bool:
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Up to `question.limit` solutions: `original` from solution/3 (a stopped search keeps the solutions it
+    """Up to `question.limit` solutions from the rule base.
+
+    Up to `question.limit` solutions: `original` from solution/3 (a stopped search keeps the solutions it
     found, and a count says "at least"), `fast` from solutions/4's portfolio (the propagating search within
     500 nodes, then the strengthened walk: Python's portfolio)."""
     strategy = question.strategy  # the same names in prolog/hidato.pl

@@ -95,7 +95,9 @@ class Walk:
         return later
 
     def run(self) -> None:
-        """Search from the cell of 1; SearchLimitExceeded when the budget runs out. With `budget.trace`,
+        """Search from the cell of 1, within the budget.
+
+        Search from the cell of 1; SearchLimitExceeded when the budget runs out. With `budget.trace`,
         each number put on a cell is a node, failed where a pruning rejects it."""
         start = self.board.givens[1]
         self.position[1] = start
@@ -197,7 +199,9 @@ class Logic:
         self.search(self.start(), list(range(1, self.n + 1)))
 
     def search(self, domains: list[int], changed: list[int]) -> bool:
-        """Propagate from the `changed` numbers, then try each cell of the most constrained number; True once
+        """Propagate, then branch on the most constrained number; True once enough are found.
+
+        Propagate from the `changed` numbers, then try each cell of the most constrained number; True once
         `limit` solutions are found."""
         self.budget.spend()
         trace = self.trace
@@ -247,7 +251,9 @@ class Logic:
         return True
 
     def chain(self, domains: list[int], queue: list[int]) -> bool:
-        """Consecutive numbers one king move apart: a changed set narrows its neighbours', which then narrow
+        """Narrow consecutive numbers' cells to king moves apart; False when a set empties.
+
+        Consecutive numbers one king move apart: a changed set narrows its neighbours', which then narrow
         theirs; False when a set empties."""
         spread, n = self.bits.spread, self.n
         while queue:
@@ -291,7 +297,9 @@ class Logic:
         return self.place_hidden_singles(domains, once & ~twice & ~fixed, changed)
 
     def place_hidden_singles(self, domains: list[int], hidden: int, changed: list[int]) -> list[int] | None:
-        """Give each cell in `hidden` (a candidate of exactly one number) to that number; `changed` with those
+        """Give each hidden single's cell to its one number.
+
+        Give each cell in `hidden` (a candidate of exactly one number) to that number; `changed` with those
         numbers added, None on a clash."""
         while hidden:
             low = hidden & -hidden
@@ -355,7 +363,9 @@ def deep_enough(board: Board) -> Iterator[None]:
 
 
 def run_search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
-    """Run one search (LOGIC, or the walk of FAST or ORIGINAL) within `budget`, its solutions written out within
+    """Run one search within the budget, its solutions written out within it too.
+
+    Run one search (LOGIC, or the walk of FAST or ORIGINAL) within `budget`, its solutions written out within
     it too."""
     solver = Logic(board, limit, budget) if strategy == LOGIC else Walk(board, limit, budget, strategy == FAST)
     reason = ""

@@ -34,7 +34,9 @@ INSECT_LABEL = (77, 10)  # the middle of the North edge's label: beside the half
 # ---------------------------------------------------------------- text
 
 def text_grid(instance: Instance, grid: Grid, marks: Collection[tuple[int, int]] = ()) -> str:
-    """A solution as boxes: each piece's edges around its id (and its turns after a slash); the cells (row,
+    """A solution drawn as boxes of text.
+
+    A solution as boxes: each piece's edges around its id (and its turns after a slash); the cells (row,
     column) in `marks` with a star in each corner (where two solutions differ, in `pysolve check`)."""
     edges = [[instance.piece(p).turned(t) for p, t in row] for row in grid]
     names = [[f"{p}/{t}" for p, t in row] for row in grid]
@@ -100,7 +102,9 @@ def piece_group(instance: Instance, piece: Piece, styles: dict[Label, tuple[str,
 
 
 def label_place(instance: Instance, side: int) -> tuple[float, float]:
-    """The middle of the label of the edge on `side` (0 North, clockwise): the North place turned about the
+    """The middle of an edge's label.
+
+    The middle of the label of the edge on `side` (0 North, clockwise): the North place turned about the
     centre."""
     north: tuple[float, float] = ETERNITY_LABEL if instance.rule == ETERNITY else INSECT_LABEL
     x, y = north
@@ -111,7 +115,9 @@ def label_place(instance: Instance, side: int) -> tuple[float, float]:
 
 
 def words_group(instance: Instance, piece: Piece, turns: int) -> str:
-    """The words of a piece turned `turns` times, upright, as an SVG group with id `n<ID>-<TURNS>`: each edge's
+    """A turned piece's words, upright, as an SVG group.
+
+    The words of a piece turned `turns` times, upright, as an SVG group with id `n<ID>-<TURNS>`: each edge's
     label by its edge, and the piece's number in a disc at the centre."""
     parts = [f'<g id="n{piece.id}-{turns}" font-family="sans-serif" text-anchor="middle">']
     for side, label in enumerate(piece.turned(turns)):
@@ -131,7 +137,9 @@ def defs(instance: Instance) -> str:
 
 
 def placed(piece: int, turns: int, row: int, col: int) -> str:
-    """A piece turned `turns` quarter turns clockwise in cell (row, col): a `<use>` of its shapes, turned, and
+    """A piece turned and placed in a cell, as SVG.
+
+    A piece turned `turns` quarter turns clockwise in cell (row, col): a `<use>` of its shapes, turned, and
     one of its words at that turn, unturned."""
     at = f"translate({col * SIZE} {row * SIZE})"
     return (f'<use href="#p{piece}" transform="{at} rotate({90 * turns} 50 50)"/>'
@@ -216,7 +224,9 @@ show();
 
 
 def replay_html(instance: Instance, events: Sequence[dict[str, Any]], truncated: bool) -> str:
-    """A self-contained HTML page that replays a search trace (play, pause, step, speed): the events of
+    """A self-contained HTML page that replays a search trace.
+
+    A self-contained HTML page that replays a search trace (play, pause, step, speed): the events of
     pysolve's trace format (pysolve.trace), each placement an `enter` with its move."""
     width, height = instance.cols * SIZE, instance.rows * SIZE
     data = json.dumps({"cols": instance.cols, "events": list(events)}, separators=(",", ":"))

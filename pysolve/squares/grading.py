@@ -1,4 +1,4 @@
-"""Edge-matching squares' rules one by one, for `pysolve grade`: which of them a grid of one's own breaks, and where.
+"""Edge-matching squares' rules one by one, for `pysolve grade`: which a grid of one's own breaks, and where.
 
 A grade names each rule a class's grids break (pysolve.grade), not only
 that an answer differs from pysolve's: a grid that leaves a piece out or
@@ -28,7 +28,9 @@ def cell_words(cell: tuple[int, int]) -> str:
 
 
 def broken(question: Question, solution: list[list[dict[str, Any]]], reference: Answer) -> dict[str, str]:
-    """The rules of RULES that `solution`, a grid, breaks as a solution of `question`'s instance, each with its
+    """The rules a grid breaks, each with its first break in words.
+
+    The rules of RULES that `solution`, a grid, breaks as a solution of `question`'s instance, each with its
     first break in words (`reference`, pysolve's answer, is not needed: the instance says it all)."""
     instance = question.instance
     grid = grid_from_json(solution)

@@ -67,7 +67,9 @@ class HalfRows(CompiledRows):
         return piece > self.top_left or not self.rival[pos]
 
     def innermost(self, start: int, size: int, end: int) -> list[str]:
-        """Pass the pieces and codes on to the next segment; at the end of the half count its key or add the
+        """Pass the pieces and codes on; at the end, count or look up the half.
+
+        Pass the pieces and codes on to the next segment; at the end of the half count its key or add the
         count of the key it needs."""
         key = " ^ ".join(["mask", *(f"x{i}" for i in range(size))])
         if start + size < end:

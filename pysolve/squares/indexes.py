@@ -27,7 +27,9 @@ def border_kind(r: int, c: int, rows: int, cols: int) -> tuple[bool, bool, bool,
 @functools.lru_cache(maxsize=4)  # the parts of a split count ask it of one instance, one after another
 def key_index(instance: Instance,
               period_pairs: tuple[tuple[int, int], ...]) -> tuple[dict[int, int], dict[int, list[Entry]], list[int]]:
-    """Every key of every kind of cell, with any sides known -> its fitting entries; and each cell's first key
+    """Every key of every kind of cell, with its fitting entries.
+
+    Every key of every kind of cell, with any sides known -> its fitting entries; and each cell's first key
     (`period_pairs`: the periods as sorted (piece, turns) pairs, hashable; the tables are only read).
 
     Labels are coded 0..L-1; a key is the four codes N, E, S, W in base L+2

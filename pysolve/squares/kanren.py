@@ -85,7 +85,9 @@ class Placements:
         return frozenset(allowed)
 
     def block_table(self, allowed: tuple[frozenset[int], ...]) -> fd.Table | None:
-        """The placement quadruples (top left, top right, bottom left, bottom right) of a 2 x 2 block whose
+        """The placements of a 2 x 2 block that match along its inner edges.
+
+        The placement quadruples (top left, top right, bottom left, bottom right) of a 2 x 2 block whose
         cells may hold `allowed` placements, matching along the inner edges, four different pieces; None
         past BLOCK_ROWS rows (the block constraint is then left out: it only repeats the others)."""
         if allowed not in self.blocks:
@@ -158,7 +160,9 @@ def aboveo(placements: Placements, upper: Any, lower: Any) -> Goal:
 
 
 def blocko(cells: tuple[Any, Any, Any, Any], table: fd.Table) -> Goal:
-    """The 2 x 2 block `cells` (top left, top right, bottom left, bottom right) is a row of its block table:
+    """A 2 x 2 block is a row of its block table.
+
+    The 2 x 2 block `cells` (top left, top right, bottom left, bottom right) is a row of its block table:
     it matches along its inner edges and holds four different pieces."""
     return fd.tablefd(cells, table)
 
@@ -173,7 +177,9 @@ def canonicalo(instance: Instance, cells: list[Any], placements: Placements) -> 
 
 
 def squareso(instance: Instance, placements: Placements, cells: list[Any]) -> Goal:
-    """`cells` (row-major placements) solve the instance. Where a 2 x 2 block holds two cells side by side or
+    """The cells' placements solve the instance.
+
+    `cells` (row-major placements) solve the instance. Where a 2 x 2 block holds two cells side by side or
     stacked, `blocko` says that they match, and `besideo` or `aboveo` is not stated again (it would only cost
     time: 1.25x on a part of Owen's 6x6 count)."""
     rows, cols = instance.rows, instance.cols
@@ -207,7 +213,9 @@ def squareso(instance: Instance, placements: Placements, cells: list[Any]) -> Go
 def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budget,
               periods: Periods | None = None, prefix: tuple[Cell | None, ...] = (),
               labelling: str | None = None) -> list[Grid]:
-    """Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class, and only
+    """Up to `limit` solutions of the relation.
+
+    Up to `limit` solutions (0: all), optionally only the canonical one of each rotation class, and only
     those whose first cells (row by row) are `prefix` (None: any).
 
     `labelling` is fd.labelfd's strategy; by default a first solution is labelled row by row with the
@@ -232,7 +240,9 @@ def solutions(instance: Instance, up_to_rotation: bool, limit: int, budget: Budg
 
 
 def frame_apart(instance: Instance) -> bool:
-    """Under the eternity rule on a grid with an inside, the colours that meet along the frame (between two
+    """Whether the frame's colours meet nowhere else.
+
+    Under the eternity rule on a grid with an inside, the colours that meet along the frame (between two
     border cells) meet nowhere else, as in Owen's sets. First-fail would then fill the frame first (its cells
     start with fewer placements) and enumerate its many fillings; labelling by the share of placements left
     grows the grid from the pinned corner instead (Owen's 6x6 count: 79,391 cells tried against 262,578).
@@ -254,13 +264,17 @@ DEFAULT_COUNT_CELLS = 25  # the largest board it counts (or lists every solution
 
 
 def can_trace(question: Question) -> bool:
-    """Every question it answers records its labelling (`fd.labelfd`): each cell given a placement, failures,
+    """Every question records its labelling.
+
+    Every question it answers records its labelling (`fd.labelfd`): each cell given a placement, failures,
     backtracking."""
     return True
 
 
 def is_default_for(question: Question) -> bool:
-    """Every question is answered when the relation is asked by name (`--backend kanren`, cross-checks), within
+    """Whether kanren answers the question by default.
+
+    Every question is answered when the relation is asked by name (`--backend kanren`, cross-checks), within
     its budget; by default only a first solution on at most DEFAULT_CELLS cells and a count or every solution
     on at most DEFAULT_COUNT_CELLS. Past them the search can be long where Python's is short (Owen's 6x6 count:
     44 s against about a second), so without SWI-Prolog Python answers them by default."""

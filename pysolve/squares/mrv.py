@@ -159,7 +159,9 @@ class MostConstrainedFirst:
         return self.visit is not None and self.visit(grid)  # type: ignore[arg-type]
 
     def fill(self, best: int, entries: list[Entry], best_at: int) -> bool:
-        """Place each of `entries` that fits on cell `best` in turn and search on (True: stop); `best_at` is
+        """Place each fitting entry on the best cell in turn and search on.
+
+        Place each of `entries` that fits on cell `best` in turn and search on (True: stop); `best_at` is
         where the cell was on the frontier (-1: it was not), where it goes back after."""
         fitting, key, allowed, cells, known, frontier = (self.fitting, self.key, self.allowed, self.cells,
                                                          self.known, self.frontier)
@@ -217,7 +219,9 @@ class MostConstrainedFirst:
         return stop
 
     def supported(self, cell: int, cell_key: int, filling: int, unused: int) -> bool:
-        """Whether some candidate of `cell` (under `cell_key`, once `filling` is placed, leaving the pieces of
+        """Whether some candidate of a cell leaves each empty neighbour a candidate.
+
+        Whether some candidate of `cell` (under `cell_key`, once `filling` is placed, leaving the pieces of
         `unused`) leaves each of its other empty neighbours a candidate: the look-ahead for a neighbour left
         with a single candidate."""
         fitting, key, allowed, cells = self.fitting, self.key, self.allowed, self.cells
@@ -234,7 +238,9 @@ class MostConstrainedFirst:
         return False
 
     def narrow_corners(self, pos: int, bits: int) -> None:
-        """The symmetry breaking once the piece of `bits` lies at `pos`: on the top-left, the rival corners
+        """Break the corners' symmetry once a corner piece is placed.
+
+        The symmetry breaking once the piece of `bits` lies at `pos`: on the top-left, the rival corners
         keep larger ids only; on a rival corner, the top-left keeps smaller ids only."""
         lowest = bits & -bits
         if pos == 0 and self.corners:
@@ -245,7 +251,9 @@ class MostConstrainedFirst:
 
 
 def root_placements(question: Question) -> list[list[Entry]]:
-    """Per position, the entries of the root piece (`root_piece`) that fit there on the empty grid: the
+    """The root piece's fitting entries, per position.
+
+    Per position, the entries of the root piece (`root_piece`) that fit there on the empty grid: the
     branches of the most-constrained-first search's root, and the parts of its split counts."""
     instance = question.instance
     fitting, entries_of, start = key_index(instance, tuple(sorted(question.periods.items())))

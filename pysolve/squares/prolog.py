@@ -34,7 +34,9 @@ def with_puzzle(instance: Instance, inner: Goal, every_turn: bool = False) -> Go
 
 
 def puzzle_terms(instance: Instance) -> list[Any]:
-    """`instance` as with_puzzle's first arguments: Rule, Rows, Cols, Pieces (`[Id, [N, E, S, W]]` each) and
+    """An instance as with_puzzle's first arguments.
+
+    `instance` as with_puzzle's first arguments: Rule, Rows, Cols, Pieces (`[Id, [N, E, S, W]]` each) and
     Pairs (`[Head, Body]` each); the rules interface's inputs too."""
     pieces = [[piece.id, list(piece.edges)] for piece in instance.pieces]
     return [instance.rule, instance.rows, instance.cols, pieces, [list(pair) for pair in instance.pairs]]
@@ -48,13 +50,17 @@ def rotation(question: Question) -> str:
 
 
 def can_trace(question: Question) -> bool:
-    """A question solve/3 answers records its search from Prolog as it runs (`traced(Strategy)`); the halves'
+    """Whether Prolog records the question's search as it runs.
+
+    A question solve/3 answers records its search from Prolog as it runs (`traced(Strategy)`); the halves'
     count and the parts of a split count record nothing."""
     return search(question) != "halves" and not question.prefix
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget; recorded
+    """The solutions of solve/3 within the budget.
+
+    The solutions of solve/3 (a count made inside Prolog with aggregate_all), within the budget; recorded
     when the budget carries a trace."""
     chosen = search(question)  # solve/3's Strategy, or `halves` for halves_count/1
     stats = {"strategy": question.strategy}

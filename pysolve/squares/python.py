@@ -42,13 +42,17 @@ class Collector:
 
 
 def can_trace(question: Question) -> bool:
-    """Every search but the halves' count records itself (pysolve.trace): the halves' count joins two lists of
+    """Whether the question's search records itself: all but the halves' count.
+
+    Every search but the halves' count records itself (pysolve.trace): the halves' count joins two lists of
     half grids, no tree of placements."""
     return search(question) != "halves"
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """The search `model.search` names for `question` (`fast`: indexed, symmetry-pruned; `original`: the
+    """Run the search `model.search` names for the question.
+
+    The search `model.search` names for `question` (`fast`: indexed, symmetry-pruned; `original`: the
     reference search), spending the budget."""
     instance, collector, periods, chosen = question.instance, Collector(question), question.periods, search(question)
     if chosen == "original":
@@ -69,6 +73,8 @@ def solve(question: Question, budget: Budget) -> Found:
 
 
 def splits_pay(question: Question) -> bool:
-    """False for the halves' count: it shares its table of top halves between all the grids it joins, which
+    """Whether a count in parts pays: not for the halves' count.
+
+    False for the halves' count: it shares its table of top halves between all the grids it joins, which
     parts (row by row from their fixed cells) cannot (Owen's 6x6: 2.2 s alone, 4.1 s of CPU in 24 parts)."""
     return search(question) != "halves"

@@ -135,7 +135,9 @@ class CompiledRows:
         raise NotImplementedError
 
     def keeps(self, pos: int, piece: int) -> bool:
-        """Whether piece `piece` is a candidate on position `pos` at all (every fitting one, unless a subclass
+        """Whether a piece is a candidate on a position at all.
+
+        Whether piece `piece` is a candidate on position `pos` at all (every fitting one, unless a subclass
         narrows them)."""
         return True
 
@@ -155,7 +157,9 @@ def numbered(text: str, size: int) -> str:
 
 def row_loops(header: str, start: int, column: int, guarded: list[bool], innermost: list[str],
               keeps_first: bool = False, marks_last: bool = True) -> str:
-    """The source of a segment function (see CompiledRows): `header`, then one nested loop per cell from
+    """The source of a segment function: one nested loop per cell.
+
+    The source of a segment function (see CompiledRows): `header`, then one nested loop per cell from
     position `start` (in `column`) on, `innermost` with every cell placed. A guarded cell skips a piece whose id
     is below the top-left's, which the cell at position 0 keeps in `first[0]` (`keeps_first`). Without
     `marks_last` the last cell's piece is not marked used: nothing is placed after it."""
@@ -234,7 +238,9 @@ class RowSegments(CompiledRows):
         return [*lines[:2], f"trace.push(*placement({start}, {self.cols}, *x0))", *lines[2:], "trace.pop()"]
 
     def follow(self, prefix: tuple[Cell, ...], index: list, rival: list[bool]) -> int | None:
-        """Place the prefix's cells as the search would (each a candidate of its cell, its piece unused, a rival
+        """Place a prefix's cells as the search would; the West code left, or None.
+
+        Place the prefix's cells as the search would (each a candidate of its cell, its piece unused, a rival
         corner larger than the top-left); the West code left for the next cell, None when one is not."""
         cols, left = self.cols, self.free
         above, used, first = self.shared["above"], self.shared["used"], self.shared["first"]

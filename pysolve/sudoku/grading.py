@@ -20,7 +20,9 @@ UNIT_RULES = (("rows", "row"), ("columns", "column"), ("boxes", "box"))
 
 
 def broken(question: Question, solution: Grid, reference: Answer) -> dict[str, str]:
-    """The rules of RULES that `solution` breaks as a solution of `question`'s board, each with its first break in
+    """The rules a grid breaks, each with its first break in words.
+
+    The rules of RULES that `solution` breaks as a solution of `question`'s board, each with its first break in
     words (`reference`, pysolve's answer, is not needed: the board says it all)."""
     board = question.board.rows()
     size = len(board)

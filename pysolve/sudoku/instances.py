@@ -33,7 +33,9 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 @st.composite
 def boards(draw: st.DrawFn, max_side: int = 4, solvable: bool = False) -> Grid:
-    """Rows of a Sudoku board of side at most `max_side` (4, 6, 9 or 16; at least 4), each cell blanked or
+    """Random Sudoku boards, solvable unless two givens were swapped.
+
+    Rows of a Sudoku board of side at most `max_side` (4, 6, 9 or 16; at least 4), each cell blanked or
     not; a solution exists unless two givens swapped values (never when `solvable`)."""
     size = draw(st.sampled_from([side for side in BOXES if side <= max(max_side, 4)]))
     solution = generate.full_grid(size, random.Random(draw(SEEDS)))
@@ -46,7 +48,9 @@ def boards(draw: st.DrawFn, max_side: int = 4, solvable: bool = False) -> Grid:
 
 @st.composite
 def clashing_boards(draw: st.DrawFn, max_side: int = 4) -> Grid:
-    """Rows of a Sudoku board (as `boards` draws them) with one value written in two cells of one row, column
+    """Random Sudoku boards whose givens clash, so they have no solution.
+
+    Rows of a Sudoku board (as `boards` draws them) with one value written in two cells of one row, column
     or box: givens that clash, so the board has no solution."""
     rows = draw(boards(max_side=max_side, solvable=True))
     cells = [value for row in rows for value in row]
@@ -57,7 +61,9 @@ def clashing_boards(draw: st.DrawFn, max_side: int = 4) -> Grid:
 
 
 def swapped(cells: list[int], first: int, second: int) -> list[int]:
-    """`cells` with the values of its `first` and `second` givens (counted modulo their number) swapped, unless
+    """Cells with two givens' values swapped, unless that repeats a value in a unit.
+
+    `cells` with the values of its `first` and `second` givens (counted modulo their number) swapped, unless
     that repeats a value in a row, column or box."""
     givens = [cell for cell, value in enumerate(cells) if value]
     if not givens:
@@ -69,7 +75,9 @@ def swapped(cells: list[int], first: int, second: int) -> list[int]:
 
 
 def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
-    """Questions counting the solutions of random boards up to `limit` (sides of at most `max_size`), each
+    """Count questions on random boards: what `pysolve check sudoku` asks.
+
+    Questions counting the solutions of random boards up to `limit` (sides of at most `max_size`), each
     search within `seconds`: what `pysolve check sudoku` asks."""
     return boards(max_side=max_size).map(
         lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
@@ -77,7 +85,9 @@ def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECON
 
 def impossible_questions(max_size: int = 4, limit: int = 10,
                          seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
-    """`questions` on boards whose givens clash (`clashing_boards`), where the interface says the goal fails:
+    """Questions on boards whose givens clash.
+
+    `questions` on boards whose givens clash (`clashing_boards`), where the interface says the goal fails:
     what `pysolve check sudoku` asks after the ordinary ones."""
     return clashing_boards(max_side=max_size).map(
         lambda rows: Question(model.make_board(rows, "random board"), "random board", count=limit, seconds=seconds))
@@ -89,7 +99,9 @@ def instance_text(question: Question) -> str:
 
 
 def refusal(question: Question) -> str:
-    """Why `pysolve solve sudoku` refuses the question's board, "" when it reads it: a value given twice in a
+    """Why `pysolve solve sudoku` refuses the question's board; "" when it reads it.
+
+    Why `pysolve solve sudoku` refuses the question's board, "" when it reads it: a value given twice in a
     row, column or box (`model.require_consistent`'s words, less the board's name), where the interface's
     goal must fail."""
     try:

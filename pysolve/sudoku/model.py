@@ -122,7 +122,9 @@ def place(cell: int, size: int) -> str:
 
 
 def placement(cell: int, size: int, value: int) -> tuple[str, dict[str, int]]:
-    """A search's choice `value` in `cell` as a trace says it (pysolve.trace): the label 'r3c4=7' and the move
+    """A search's choice of a value in a cell, as a trace says it.
+
+    A search's choice `value` in `cell` as a trace says it (pysolve.trace): the label 'r3c4=7' and the move
     {"row": 3, "col": 4, "value": 7}, rows and columns from 1."""
     r, c = divmod(cell, size)
     return f"r{r + 1}c{c + 1}={value}", {"row": r + 1, "col": c + 1, "value": value}
@@ -148,7 +150,9 @@ def load(path: str | Path) -> list[Board]:
 
 
 def parse(text: str, file: str = "board") -> list[Board]:
-    """The puzzles in a file's text (see `load`); `#` lines and blank lines are skipped. A JSON object is
+    """The puzzles in a file's text.
+
+    The puzzles in a file's text (see `load`); `#` lines and blank lines are skipped. A JSON object is
     what `pysolve generate sudoku --json` prints (`parse_generated`)."""
     if text.lstrip().startswith("{"):
         return [parse_generated(text, file)]
@@ -162,7 +166,9 @@ def parse(text: str, file: str = "board") -> list[Board]:
 
 
 def parse_generated(text: str, file: str) -> Board:
-    """The puzzle of `pysolve generate sudoku --json`'s output: a JSON object whose `puzzle` holds N rows of
+    """The puzzle of `pysolve generate sudoku --json`'s output.
+
+    The puzzle of `pysolve generate sudoku --json`'s output: a JSON object whose `puzzle` holds N rows of
     N integers (0 empty); InputError naming the file otherwise."""
     data = files.parse_json(text, file)
     rows = data.get("puzzle") if isinstance(data, dict) else None

@@ -18,7 +18,9 @@ def can_trace(question: Question) -> bool:
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """Up to `question.limit` solutions of solution/3 (propagation for `fast`, plain backtracking for `plain`),
+    """Up to `question.limit` solutions from the rule base.
+
+    Up to `question.limit` solutions of solution/3 (propagation for `fast`, plain backtracking for `plain`),
     packed into one string by packed_solutions/4; recorded when the budget carries a trace."""
     strategy = bridge.goal("traced", question.strategy) if budget.trace is not None else question.strategy
     goal = bridge.goal("packed_solutions", strategy, question.board.rows(), question.limit, Var("Packed"))

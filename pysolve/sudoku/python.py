@@ -52,7 +52,9 @@ class Propagation(Search):
         self.search(candidates, givens, set(range(len(self.units))))
 
     def search(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
-        """Propagate, then try each value of the cell with the fewest; True once `limit` solutions are found.
+        """Propagate, then branch on the cell with the fewest values.
+
+        Propagate, then try each value of the cell with the fewest; True once `limit` solutions are found.
         With `budget.trace`, each value tried is a node, failed when propagation breaks a rule."""
         self.budget.spend()
         trace = self.trace
@@ -171,7 +173,9 @@ class Backtracking(Search):
         return placement(cell, self.board.size, self.values[cell])
 
     def fill(self, k: int) -> bool:
-        """Fill the k-th empty cell and the rest; True once `limit` solutions are found. With `budget.trace`,
+        """Fill the k-th empty cell and the rest.
+
+        Fill the k-th empty cell and the rest; True once `limit` solutions are found. With `budget.trace`,
         each value placed is a node, failed when the next cell has no value left."""
         self.budget.spend()
         trace = self.trace
@@ -211,7 +215,9 @@ def validate(question: Question, budget: Budget) -> Found:
 
 
 def search(board: Board, limit: int, strategy: str, budget: Budget) -> Found:
-    """Up to `limit` solutions by FAST (propagation) or PLAIN (backtracking), within `budget`, their grids
+    """Up to `limit` solutions by propagation or backtracking, within the budget.
+
+    Up to `limit` solutions by FAST (propagation) or PLAIN (backtracking), within `budget`, their grids
     written out within it too (a search out of time says how many it found: a count says "at least")."""
     solver = Propagation(board, limit, budget) if strategy == FAST else Backtracking(board, limit, budget)
     reason = ""
