@@ -3,7 +3,9 @@
 Agreement needs at least two answers: with fewer, the verdict is "not
 compared". Every back end asked that gave no answer is listed as
 `Unanswered`: its kind (`declined`, `unavailable`, `unknown`, `failed`) and
-its reason.
+its reason. A solver of one's own that raises, or gives back anything but a
+`pysolve.Found` holding an answer of the puzzle's form, failed (`own_solver`):
+the others are still asked and compared.
 
 The back ends run at once, each under its own budget, so a slow one holds
 up no other answer: a watcher hears of each one as it starts and finishes.
@@ -18,15 +20,19 @@ from __future__ import annotations
 import functools
 import queue
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
 from pysolve import backends, budget, notebook
+from pysolve.answers import Found, Status
 from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
+from pysolve.files import excerpt
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.rules import RulesError
 
 Kind = Literal["declined", "unavailable", "unknown", "failed"]  # why a back end asked gave no answer:
 DECLINED: Kind = "declined"        # it does not answer this question (Puzzle.backends_for leaves it out)
@@ -82,7 +88,8 @@ class CrossCheck:
     difference: str | None = None
     label: str = ""  # the question in a few words (Puzzle.label)
     asked: list[str] = field(default_factory=list)  # every back end asked, in order (own solvers first)
-    seconds: float | None = None  # each back end's time limit, when the cross-check set one
+    limit_seconds: float | None = None  # each back end's time limit, when the cross-check set one
+    seconds: float = 0.0  # how long the cross-check took, its back ends side by side (wall clock)
 
     def unanswered(self) -> dict[str, Unanswered]:
         """Every back end asked that gave no answer, in the order asked, with why."""
@@ -116,9 +123,11 @@ class CrossCheck:
         """The verdict in one line, the same words wherever a cross-check is shown (CLI, web page, pytest
         plugin), naming every back end that did not answer and why."""
         missing = "; ".join(f"{name}: {reason}" for name, reason in self.unanswered().items())
+        if not self.compared and not missing:
+            return f"NOT COMPARED: only {', '.join(self.asked) or 'no back end'} was asked; a cross-check compares two"
         if not self.compared:
             answered = f"only {next(iter(self.results))} answered" if self.results else "no back end answered"
-            return f"NOT COMPARED: {answered} ({missing or 'none was asked'})"
+            return f"NOT COMPARED: {answered} ({missing})"
         unanswered = f"; not compared ({missing})" if missing else ""
         if self.difference is not None:
             return f"DISAGREEMENT: {self.difference}{unanswered}"
@@ -139,6 +148,7 @@ class CrossCheck:
             "agree": self.agree,
             "difference": self.difference,
             "summary": self.summary(),
+            "limit_seconds": self.limit_seconds,
             "seconds": self.seconds,
             "results": {name: answer.to_json() for name, answer in self.results.items()},
             "skipped": {name: str(why) for name, why in self.skipped.items()},
@@ -163,15 +173,76 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
     notify("begin", "", report)
     for name in report.unanswered():
         notify("finished", name, report)
-    asks: dict[str, Callable[[], Answer]] = {name: functools.partial(puzzle.run, name, solver, question)
-                                             for name, solver in (also or {}).items()}
+    asks: dict[str, Callable[[], Answer]] = {
+        name: functools.partial(puzzle.run, name, own_solver(puzzle, name, solver), question)
+        for name, solver in (also or {}).items()}
     asks.update({name: functools.partial(puzzle.solve, question, name) for name in report.asked
                  if name not in asks and name not in report.unanswered()})
+    started = time.perf_counter()
     run_side_by_side(report, asks, notify)
+    report.seconds = round(time.perf_counter() - started, 6)
     report.results = {name: report.results[name] for name in report.asked if name in report.results}
     report.skipped = {name: report.skipped[name] for name in report.asked if name in report.skipped}
     report.difference = first_disagreement(puzzle, report.results)
     return report
+
+
+def own_solver(puzzle: Puzzle, name: str, solver: Solver) -> Solver:
+    """`solver`, one's own, failing as a back end fails: RulesError naming it when it raises or gives back
+    anything but a pysolve.Found holding an answer of `puzzle`'s form (`found_fault`).
+
+    A cross-check reports that back end failed and compares the others; `pysolve check` counts the error on
+    the question; `solve` raises it, the solver's own exception chained.
+    """
+
+    def answered(question: Any) -> Found:
+        try:
+            found = solver(question)
+        except (PysolveError, RecursionError, MemoryError):  # a finding already, or an unknown (Dispatch.run)
+            raise
+        except Exception as error:  # the user's code: any error it raises is its failure
+            raise RulesError(f"{name} raised {type(error).__name__}: {excerpt(str(error))}") from error
+        fault = found_fault(puzzle, name, question, found)
+        if fault is not None:
+            raise RulesError(f"{name} returned {fault}")
+        return found
+
+    answered.__name__ = name  # `pysolve check` names a solver by it
+    return answered
+
+
+def found_fault(puzzle: Puzzle, name: str, question: Any, found: Any) -> str | None:
+    """What is wrong with `found`, a solver of one's own's answer to `question`, in words; None when nothing is.
+
+    A pysolve.Found whose solutions are a list, stats a dict of names, count None or a whole number, status
+    a Status, and whose answer the puzzle can read as it reads its back ends': bring it to its canonical form
+    (what a comparison reads), summarise and draw it (what reports show).
+    """
+    if not isinstance(found, Found):
+        return f"{type(found).__name__} {excerpt(found)}, not a pysolve.Found"
+    shape = {
+        "solutions": (found.solutions, isinstance(found.solutions, list), "a list"),
+        "stats": (found.stats, isinstance(found.stats, dict) and all(isinstance(key, str) for key in found.stats),
+                  "a dict of names to values"),
+        "count": (found.count, found.count is None or (type(found.count) is int and found.count >= 0),
+                  "None or a whole number"),
+    }
+    for field_name, (value, fits, expected) in shape.items():
+        if not fits:
+            return f"a Found with {field_name}={type(value).__name__} {excerpt(value)}, not {expected}"
+    try:
+        status = Status(found.status)
+    except ValueError:
+        return f"a Found with status={excerpt(found.status)}, not one of {', '.join(map(str, Status))}"
+    answer = Answer(puzzle.name, name, found.solutions, found.stats, found.count, status, puzzle.describe(question),
+                    asked=question)
+    for reader in (puzzle.canonical, puzzle.summarise, puzzle.render):
+        try:
+            reader(answer)
+        except Exception as error:  # the puzzle's code reading what the user's gave: any error means another form
+            return (f"a Found whose solutions are not a {puzzle.name} answer ({type(error).__name__}: "
+                    f"{excerpt(str(error))})")
+    return None
 
 
 def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[str, Solver] | None,
@@ -181,7 +252,7 @@ def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[st
     offered = puzzle.backends_for(question)
     names = [name for name in backends.NAMES if only is None or name in only]
     report = CrossCheck(puzzle.name, puzzle.describe(question), {}, label=puzzle.label(question),
-                        asked=[*(also or {}), *names], seconds=seconds)
+                        asked=[*(also or {}), *names], limit_seconds=seconds)
     for name in names:
         if name not in offered:
             report.declined[name] = Unanswered(DECLINED, f"{name} does not answer this {puzzle.name} question")
@@ -194,11 +265,11 @@ def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], 
     """Run the built-in kanren and python back ends each on a lane of its own and, meanwhile, the others in
     this thread: Prolog, and solvers of one's own (a RuleBase asks Prolog too), since the thread that owns a
     Prolog engine and takes Ctrl-C is this one; a lane that asked Prolog would keep an engine of its own.
-    Each runs under its own time limit (report.seconds, within the bounds of the request this thread serves).
+    Each runs under its own time limit (report.limit_seconds, within the bounds of the request this thread serves).
     Record each outcome as it arrives and tell `notify` (under a lock: events come from every thread). An
     error that is no finding (a bug, Ctrl-C) is raised here as soon as it comes."""
     outcomes: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
-    cap, gone = within_request(report.seconds)
+    cap, gone = within_request(report.limit_seconds)
     lock = threading.Lock()
 
     def tell(event: str, name: str, outcome: Any = None) -> None:

@@ -15,6 +15,7 @@ adapter) or any imperative function `question -> Found` can be asked with
 from __future__ import annotations
 
 import os
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,8 @@ from pysolve import backends as _backends
 from pysolve import options as _options
 from pysolve import puzzles
 from pysolve.dispatch import Solver
-from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
+from pysolve.errors import InputError, SearchLimitExceeded, UnknownName, wrong_argument
+from pysolve.files import excerpt
 from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle
 
 if TYPE_CHECKING:
@@ -32,11 +34,19 @@ if TYPE_CHECKING:
 
 PuzzleLike = str | Puzzle
 BackendLike = str | Solver
+BACKEND_WORDS = f"a back end's name ({', '.join(_backends.NAMES)}) or a function question -> pysolve.Found"
 
 
 def get_puzzle(puzzle: PuzzleLike) -> Puzzle:
-    """The puzzle called `puzzle` (a Puzzle passes through); UnknownName when there is none."""
-    return puzzle if isinstance(puzzle, Puzzle) else puzzles.get(puzzle)
+    """The puzzle called `puzzle` (a Puzzle passes through); UnknownName when there is none.
+
+    Every entry point takes its puzzle through here, so each refuses a `puzzle` of another type alike.
+    """
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    if not isinstance(puzzle, str):
+        raise wrong_argument("puzzle", f"a puzzle's name ({', '.join(puzzles.names())}) or a pysolve.Puzzle", puzzle)
+    return puzzles.get(puzzle)
 
 
 def puzzle_names() -> list[str]:
@@ -115,7 +125,33 @@ def _ask(puzzle: Puzzle, args: Sequence[Any], options: dict[str, Any],
         return puzzle.question(**keywords), outputs
     if keywords:
         raise InputError("give either question=... or the question's options, not both")
+    if not is_question_of(puzzle, asked):
+        raise wrong_argument("question", f"a {puzzle.name} question (pysolve.question({puzzle.name!r}, ...))", asked)
     return asked, outputs
+
+
+def is_question_of(puzzle: Puzzle, asked: Any) -> bool:
+    """True when `asked` is a question of `puzzle`: of the class its `ask` declares it returns (when it declares
+    one), and one the puzzle can describe and label (Hidato and Sudoku share their questions' class, not
+    their boards')."""
+    kind = question_type(puzzle)
+    if kind is not None and not isinstance(asked, kind):
+        return False
+    try:
+        puzzle.describe(asked)
+        puzzle.label(asked)
+    except Exception:  # the puzzle's code reading another puzzle's question: any error says it is not its own
+        return False
+    return True
+
+
+def question_type(puzzle: Puzzle) -> type | None:
+    """The class of `puzzle`'s questions, as its `ask` declares it returns; None when it declares no class."""
+    try:
+        declared = typing.get_type_hints(type(puzzle).ask).get("return")
+    except Exception:  # an annotation of a puzzle of one's own that does not resolve declares nothing
+        return None
+    return declared if isinstance(declared, type) and declared is not object else None
 
 
 def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: BackendLike | None = None,
@@ -133,9 +169,15 @@ def solve(puzzle: PuzzleLike, *args: Any, question: Any = None, backend: Backend
     (<Status.SOLVED: 'solved'>, ['BBHVV', 'BBVVH', 'BHVVB'], 5)
     """
     chosen = get_puzzle(puzzle)
+    if trace is not None and not isinstance(trace, (str, os.PathLike)):
+        raise wrong_argument("trace", "a file's path or None", trace)
+    if isinstance(backend, str):
+        _backends.check_name(backend)
+    elif backend is not None and not callable(backend):
+        raise wrong_argument("backend", BACKEND_WORDS, backend)
     asked, outputs = _ask(chosen, args, options, question)
     if backend is not None and not isinstance(backend, str):
-        if isinstance(trace, (str, os.PathLike)):
+        if trace is not None:
             raise InputError("trace=: only pysolve's own back ends record their searches")
         answer = _answer(chosen, asked, backend_name(backend), backend)
     else:
@@ -188,22 +230,46 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     (True, ['kanren', 'python'])
     """
     chosen = get_puzzle(puzzle)
-    asked, _ = _ask(chosen, args, options, question)
+    if backends is not None and not _listed(backends):
+        raise wrong_argument("backends", f"a list of back end names ({', '.join(_backends.NAMES)}) or None", backends)
     for name in backends or ():
         _backends.check_name(name)
-    extra = dict(also.items() if isinstance(also, Mapping) else ((backend_name(s), s) for s in also))
-    for name in extra:
-        _check_own_name(name)
+    extra = _own_backends(also)
+    asked, _ = _ask(chosen, args, options, question)
     from pysolve.agreement import crosscheck as _crosscheck  # the cross-check's threads load when one runs
 
     return _crosscheck(chosen, asked, None if backends is None else list(backends), extra)
 
 
+def _listed(value: Any) -> bool:
+    """True for a list or tuple of things (not one text, which is a sequence of letters)."""
+    return isinstance(value, (list, tuple))
+
+
+def _own_backends(also: Any) -> dict[str, Solver]:
+    """Back ends of one's own by name, from `also` (a list of them, or a mapping of names to them), checked."""
+    if isinstance(also, Mapping):
+        named = list(also.items())
+    elif _listed(also):
+        named = [(backend_name(solver), solver) for solver in also]
+    else:
+        raise wrong_argument("also", "a list of functions question -> pysolve.Found, or a dict of them by name",
+                             also)
+    for name, solver in named:
+        if not isinstance(name, str) or not callable(solver):
+            raise wrong_argument("also", "back ends of one's own: functions question -> pysolve.Found, each "
+                                 "named by a text", solver if isinstance(name, str) else name)
+        _check_own_name(name)
+    return dict(named)
+
+
 def backend_name(backend: BackendLike) -> str:
-    """A back end's name: the string itself, a RuleBase's `name`, or a function's `__name__`."""
+    """A back end's name: the string itself, a RuleBase's `name`, or a function's `__name__` (its type's name
+    when it has neither as a text)."""
     if isinstance(backend, str):
         return backend
-    return getattr(backend, "name", None) or getattr(backend, "__name__", None) or repr(backend)
+    named = [getattr(backend, attribute, None) for attribute in ("name", "__name__")]
+    return next((name for name in named if isinstance(name, str) and name), type(backend).__name__)
 
 
 def _check_own_name(name: str) -> None:
@@ -213,9 +279,12 @@ def _check_own_name(name: str) -> None:
 
 
 def _answer(puzzle: Puzzle, asked: Any, name: str, solver: Solver) -> Answer:
-    """Run a back end of one's own and time it, as Puzzle.solve does for the built-in ones."""
+    """Run a back end of one's own and time it, as Puzzle.solve does for the built-in ones; RulesError when it
+    raises or gives back no Found of the puzzle's form (agreement.own_solver)."""
     _check_own_name(name)
-    return puzzle.run(name, solver, asked)
+    from pysolve.agreement import own_solver  # with the cross-check, which compares such solvers
+
+    return puzzle.run(name, own_solver(puzzle, name, solver), asked)
 
 
 Adapter = Callable[["RuleBase", Any], Found]
@@ -234,20 +303,28 @@ class RuleBase:
     """
 
     def __init__(self, path: str | os.PathLike[str], adapter: Adapter, name: str | None = None) -> None:
+        if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str):
+            raise wrong_argument("path", "a .pl file's path", path)
+        if not callable(adapter):
+            raise wrong_argument("adapter", "a function (rules, question) -> pysolve.Found", adapter)
+        if name is not None and not (isinstance(name, str) and name):
+            raise wrong_argument("name", "the back end's name, a text, or None", name)
         self.path = Path(path)
         if self.path.suffix != ".pl":
-            raise InputError(f"rule base {os.fspath(path)!r} is not a .pl file")
+            raise InputError(f"rule base {excerpt(os.fspath(path))} is not a .pl file")
         self.adapter = adapter
         self.name = name or f"prolog:{self.path.stem}"
         from pysolve import sandbox  # the child process's driver loads with the first rule base
 
         self.module = sandbox.load(self.path)
 
-    def query(self, goal: str, **bounds: Any) -> bridge.QueryResult:
-        """Run `goal` in this rule base, in the child process (bounds: max_solutions, seconds, inferences)."""
+    def query(self, goal: str, *, max_solutions: int = 0, seconds: float | None = None,
+              inferences: int = 0) -> bridge.QueryResult:
+        """Run `goal` in this rule base, in the child process, within its bounds (`pysolve.query`'s)."""
         from pysolve import sandbox
 
-        return sandbox.solutions(self.path, goal, **bounds)
+        return sandbox.solutions(self.path, goal, max_solutions=max_solutions, seconds=seconds,
+                                 inferences=inferences)
 
     def __call__(self, asked: Any) -> Found:
         """Answer one question through the adapter."""

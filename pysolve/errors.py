@@ -54,3 +54,13 @@ class RulesCrashed(PrologError):
 class RulesRefused(PrologError):
     """Rules of one's own called a predicate that starts a process (shell/1, process_create/3, fork/1, ...),
     which pysolve refuses to run for rules it checks."""
+
+
+def wrong_argument(argument: str, expected: str, given: object) -> InputError:
+    """The InputError for an argument of pysolve's API that is not what it takes.
+
+    Its message: `argument=: expected EXPECTED, not TYPE VALUE`, the value cut short (files.excerpt).
+    """
+    from pysolve.files import excerpt  # files raises these errors: it loads only for a message
+
+    return InputError(f"{argument}=: expected {expected}, not {type(given).__name__} {excerpt(given)}")

@@ -71,7 +71,7 @@ class Option:
         if isinstance(value, float) and not math.isfinite(value):
             raise InputError(f"{self.flag}: {value} is not a finite number")
         if self.choices and value not in self.choices:
-            raise InputError(f"{self.flag}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+            raise InputError(f"{self.flag}: {_echo(value)} is not one of {', '.join(map(str, self.choices))}")
         if self.minimum is not None and value < self.minimum:
             raise InputError(f"{self.flag}: {value} is less than {self.minimum:g}")
         if self.above is not None and not value > self.above:
@@ -87,25 +87,34 @@ class Option:
     def _converted(self, given: Any) -> Any:
         if self.type is bool:
             if not isinstance(given, bool):
-                raise InputError(f"{self.flag} is a flag: give True or False, not {given!r}")
+                raise InputError(f"{self.flag} is a flag: give True or False, not {_echo(given)}")
             return given
         if self.type is str:
             if isinstance(given, os.PathLike):
                 return os.fspath(given)
             if not isinstance(given, str):
-                raise InputError(f"{self.flag}: expected text, not {given!r}")
+                raise InputError(f"{self.flag}: expected text, not {_echo(given)}")
             return given
+        number = "an integer" if self.type is int else "a number"
         if isinstance(given, str):
             try:
-                return self.type(given)
+                value = self.type(given)
             except ValueError:
-                raise InputError(f"{self.flag}: {given!r} is not {'an integer' if self.type is int else 'a number'}") \
-                    from None
-        if isinstance(given, bool) or not isinstance(given, (int, float)) or (self.type is int and
-                                                                            not isinstance(given, int)):
-            raise InputError(f"{self.flag}: expected {'an integer' if self.type is int else 'a number'}, "
-                             f"not {given!r}")
-        return self.type(given)
+                raise InputError(f"{self.flag}: {_echo(given)} is not {number}") from None
+        elif isinstance(given, bool) or not isinstance(given, (int, float)) or (self.type is int and
+                                                                              not isinstance(given, int)):
+            raise InputError(f"{self.flag}: expected {number}, not {_echo(given)}")
+        else:
+            try:
+                value = self.type(given)
+            except OverflowError:  # an integer past any float: float(10**400)
+                raise InputError(f"{self.flag}: {_echo(given)} is too large for a number") from None
+        if self.type is int:
+            from pysolve.files import MAX_DIGITS  # loaded with every puzzle already (its catalogue reads files)
+
+            if abs(value) >= 10 ** MAX_DIGITS:  # no option carries a number of a thousand digits into its work
+                raise InputError(f"{self.flag}: {_echo(value)} is not an integer of at most {MAX_DIGITS} digits")
+        return value
 
     def empty(self) -> Any:
         """The value when the option is not given."""
@@ -114,6 +123,13 @@ class Option:
         if self.type is bool:
             return bool(self.default)
         return self.default
+
+
+def _echo(given: Any) -> str:
+    """`given` as a message quotes it: cut short (files.excerpt), whatever its size."""
+    from pysolve.files import excerpt  # tempfile and the rest, only for a message
+
+    return excerpt(given)
 
 
 def seconds_option(default: float, help: str) -> Option:
@@ -138,7 +154,7 @@ def check(table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[
     unknown = sorted(set(given) - set(options))
     if unknown:
         known = ", ".join(sorted(options)) or "none"
-        raise UnknownName(f"{what} has no option {unknown[0]!r}; its options: {known}")
+        raise UnknownName(f"{what} has no option {_echo(unknown[0])}; its options: {known}")
     values: dict[str, Any] = {}
     set_in_group: dict[str, Option] = {}
     for name, option in options.items():

@@ -18,21 +18,26 @@
   one's own (the puzzle's rules interface) and pysolve's back ends N random
   questions and fails with the report of `pysolve check`: the smallest
   disagreement hypothesis shrank to, both answers drawn, errors and time-outs.
+
+A pysolve error on the way (a back end that cannot run, a bad argument, a
+solver of one's own whose answer is no pysolve.Found) fails the test in one
+line, as the CLI prints it, never with a traceback into pysolve.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import os
 import pprint
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
 from pysolve import backends as _backends
-from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck
+from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, own_solver
 from pysolve.answers import Found
 from pysolve.api import PuzzleLike, backend_name, crosscheck, get_puzzle
 from pysolve.bounded import call_bounded
@@ -40,7 +45,7 @@ from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE as RULES_AGREE
 from pysolve.check import SECONDS, CheckReport, check
 from pysolve.dispatch import Solver
-from pysolve.errors import InputError
+from pysolve.errors import InputError, PysolveError, wrong_argument
 from pysolve.puzzle import Puzzle
 from pysolve.report import crosscheck_table
 
@@ -116,19 +121,32 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("pysolve_backend", names, indirect=True)
 
 
+@contextlib.contextmanager
+def one_line() -> Iterator[None]:
+    """Fail the running test with a pysolve error's one line, as the CLI prints it (no traceback into pysolve)."""
+    try:
+        yield
+    except PysolveError as error:
+        from pysolve.cli import one_line as escaped  # what would break the line, escaped as the CLI does
+
+        raise pytest.fail.Exception(f"pysolve: error: {escaped(str(error))}", pytrace=False) from None
+
+
 @pytest.fixture()
 def pysolve_backend(request: pytest.FixtureRequest) -> str:
-    """One chosen back end per test instance; fails (not skips) when it cannot run here."""
-    _backends.require(request.param)
+    """One chosen back end per test instance; fails (not skips), in one line, when it cannot run here."""
+    with one_line():
+        _backends.require(request.param)
     return request.param
 
 
 @pytest.fixture(scope="session")
 def pysolve_backends() -> list[str]:
-    """Every back end this run exercises; fails (not skips) when one cannot run here."""
+    """Every back end this run exercises; fails (not skips), in one line, when one cannot run here."""
     names = session_backends()
-    for name in names:
-        _backends.require(name)
+    with one_line():
+        for name in names:
+            _backends.require(name)
     return names
 
 
@@ -147,9 +165,10 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
     `assert_solver_agrees`.
     """
     __tracebackhide__ = True
-    chosen = session_backends() if backends is None else list(backends)
-    report = crosscheck(puzzle, *args, question=question, backends=chosen, also=bounded(puzzle, reference),
-                        **options)
+    chosen = session_backends() if backends is None else backends
+    with one_line():
+        report = crosscheck(puzzle, *args, question=question, backends=chosen, also=bounded(puzzle, reference),
+                            **options)
     if not report.agree or report.skipped:
         raise AssertionError(failure_message(puzzle, report))
     return report
@@ -160,7 +179,10 @@ def bounded(puzzle: PuzzleLike, reference: Solver | Sequence[Solver] | None) -> 
     get: `Puzzle.budget`) and answering unknown then, as they do: a solver that loops or sleeps would hang
     the test, since it looks at no budget."""
     found = get_puzzle(puzzle)
-    solvers = [] if reference is None else [reference] if callable(reference) else list(reference)
+    solvers = [] if reference is None else [reference] if callable(reference) else reference
+    if not isinstance(solvers, (list, tuple)) or not all(map(callable, solvers)):
+        raise wrong_argument("reference", "a solver of one's own (a function question -> pysolve.Found), a list "
+                             "of them, or None", reference)
     return {backend_name(solver): _bounded_solver(found, solver, backend_name(solver)) for solver in solvers}
 
 
@@ -186,10 +208,12 @@ def assert_solver_agrees(puzzle: PuzzleLike, solver: Solver, examples: int = 20,
     disagreement drawn. Returns that report.
     """
     __tracebackhide__ = True
-    if not callable(solver):
-        raise InputError("assert_solver_agrees checks one solver of one's own: give a function question -> "
-                         f"pysolve.Found, not {type(solver).__name__}")
-    report = check(puzzle, solver, examples=examples, seed=seed, max_size=max_size, seconds=seconds)
+    with one_line():
+        if not callable(solver):
+            raise InputError("assert_solver_agrees checks one solver of one's own: give a function question -> "
+                             f"pysolve.Found, not {type(solver).__name__}")
+        mine = own_solver(get_puzzle(puzzle), backend_name(solver), solver)  # a malformed Found is its error
+        report = check(puzzle, mine, examples=examples, seed=seed, max_size=max_size, seconds=seconds)
     if report.verdict != RULES_AGREE:
         raise AssertionError("\n".join(report.lines()))
     return report
@@ -228,7 +252,8 @@ def assert_rules_agree(puzzle: PuzzleLike, rules: str | os.PathLike[str], exampl
     of time. The failure holds the report, with the smallest disagreement drawn (also written to `out`
     when given). Returns the report."""
     __tracebackhide__ = True
-    report = check(puzzle, rules, examples=examples, seed=seed, max_size=max_size, seconds=seconds, out=out)
+    with one_line():
+        report = check(puzzle, rules, examples=examples, seed=seed, max_size=max_size, seconds=seconds, out=out)
     if report.verdict != RULES_AGREE:
         raise AssertionError("\n".join(report.lines()))
     return report

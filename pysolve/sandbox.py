@@ -45,7 +45,8 @@ from typing import Any
 
 from pysolve import bridge, memory
 from pysolve.budget import DEFAULT_SECONDS, GuardClock, guard_words, time_limit, wall_guard
-from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesRefused
+from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesRefused, wrong_argument
+from pysolve.options import Option, check, seconds_option
 from pysolve.paths import rule_base_dir
 
 MEMORY = 2 * 2**30          # the child's address space when the run sets no memory bound of its own
@@ -558,7 +559,25 @@ def solutions(rule_base: str | os.PathLike[str], goal: str, *, max_solutions: in
     >>> solutions("fichas", "between(1, inf, X)", max_solutions=2).rows
     [{'X': 1}, {'X': 2}]
     """
-    return _sandbox.solutions(rule_base, goal, max_solutions=max_solutions, seconds=seconds, inferences=inferences)
+    bounds = query_arguments(rule_base, goal, max_solutions=max_solutions, seconds=seconds, inferences=inferences)
+    return _sandbox.solutions(rule_base, goal, **bounds)
+
+
+QUERY_BOUNDS = (Option("max_solutions", int, 0, minimum=0), Option("inferences", int, 0, minimum=0),
+                seconds_option(DEFAULT_SECONDS, "time limit of the goal"))
+
+
+def query_arguments(rule_base: Any, goal: Any, **bounds: Any) -> dict[str, Any]:
+    """The bounds of `pysolve.query`, checked as the CLI's options are (QUERY_BOUNDS), by name.
+
+    InputError naming the argument when the rule base is no name or path, the goal no text, or a bound is not
+    what it takes.
+    """
+    if not isinstance(rule_base, (str, os.PathLike)) or not isinstance(os.fspath(rule_base), str):
+        raise wrong_argument("rule_base", "a shipped rule base's name or a .pl file's path", rule_base)
+    if not isinstance(goal, str):
+        raise wrong_argument("goal", "a Prolog goal as text", goal)
+    return check(QUERY_BOUNDS, bounds, "pysolve.query")
 
 
 def load(rule_base: str | os.PathLike[str]) -> str:
