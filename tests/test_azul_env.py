@@ -15,14 +15,26 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+import gymnasium  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from pysolve.azul.env import AzulEnv, AzulGymEnv, action_count, action_index, action_move, observation_bounds  # noqa: E402
+from pysolve.azul.env import (  # noqa: E402
+    GYM_ID,
+    AzulEnv,
+    AzulGymEnv,
+    action_count,
+    action_index,
+    action_move,
+    env,
+    observation_bounds,
+    raw_env,
+)
 from pysolve.azul.match import play_match  # noqa: E402
 from pysolve.azul.model import FACTORIES, TOTAL_TILES, RandomStream  # noqa: E402
 from pysolve.azul.strategies import random_feasible  # noqa: E402
+from pysolve.azul.vector import AzulVectorEnv  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
 
 
@@ -68,6 +80,50 @@ def random_run(env: AzulEnv, seed: int, picker: np.random.Generator) -> list[tup
 def test_pettingzoo_api_test_passes(players: int, variant: str) -> None:
     api_test(AzulEnv(players, variant=variant), num_cycles=300)
     seed_test(lambda: AzulEnv(players, variant=variant), num_cycles=100)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_constructors_give_arrays_and_pass_its_api_test_without_a_warning(players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        api_test(env(players=players), num_cycles=100)
+        api_test(raw_env(players=players, variant="grey"), num_cycles=100)
+    assert isinstance(raw_env().observation_space("player_0"), spaces.Box)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_mask_in_the_info_is_the_mask_of_the_dict_form_step_by_step(seed: int) -> None:
+    with_dict, with_info = AzulEnv(3), AzulEnv(3, mask_in="info")
+    with_dict.reset(seed=seed)
+    with_info.reset(seed=seed)
+    picker, steps = np.random.default_rng(seed), 0
+    for agent in with_dict.agent_iter():
+        observation, _, termination, truncation, _ = with_dict.last()
+        array, _, _, _, info = with_info.last()
+        assert with_info.agent_selection == agent
+        assert np.array_equal(array, observation["observation"])
+        assert np.array_equal(info["action_mask"], observation["action_mask"])
+        for other in with_info.agents:  # an agent not to move sees a mask of zeros
+            assert np.array_equal(with_info.infos[other]["action_mask"], with_dict.observe(other)["action_mask"])
+        action = None if termination or truncation else int(picker.choice(np.flatnonzero(info["action_mask"])))
+        with_dict.step(action)
+        with_info.step(action)
+        steps += 1
+    assert steps > 30 and with_dict.state.is_terminal and with_info.state.returns() == with_dict.state.returns()
+
+
+def test_gymnasium_makes_the_registered_id_and_its_vector_form() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        made = gymnasium.make(GYM_ID, players=3, opponent="greedy")
+        check_env(made.unwrapped, skip_render_check=True)
+        check_env(gymnasium.make(GYM_ID, mask_in="info").unwrapped, skip_render_check=True)
+    assert isinstance(made.unwrapped, AzulGymEnv) and made.unwrapped.players == 3
+    observation, info = gymnasium.make(GYM_ID, mask_in="info").reset(seed=2)
+    assert observation.shape == (120,) and info["action_mask"].sum() > 0
+    vector = gymnasium.make_vec(GYM_ID, num_envs=4, vectorization_mode="vector_entry_point")
+    observations, _ = vector.reset(seed=3)
+    assert isinstance(vector, AzulVectorEnv) and observations["observation"].shape == (4, 120)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -209,6 +265,8 @@ def test_bad_settings_are_input_errors() -> None:
         AzulEnv(2, render_mode="rgb")
     with pytest.raises(InputError, match="illegal="):
         AzulEnv(2, illegal="skip")
+    with pytest.raises(InputError, match="mask_in='action'"):
+        AzulGymEnv(2, mask_in="action")
 
 
 def test_render_ansi_draws_the_table() -> None:

@@ -1,6 +1,6 @@
 """Azul for reinforcement learning: a PettingZoo AEC environment and a Gymnasium single-agent wrapper.
 
-| Import             | `from pysolve.azul.env import AzulEnv` |
+| Import             | `from pysolve.azul.env import env` (or `raw_env`, `AzulEnv`) |
 |--------------------|----------------------------------------|
 | Actions            | Discrete, masked |
 | Parallel API       | Yes: `vector.parallel_env` (turn-based) |
@@ -32,8 +32,11 @@ tables together. `variant="grey"` plays the grey wall, with the same spaces.
 
 ## Observation Space
 
-The observation is a dict, `{"observation": int16 array, "action_mask": int8
-array}`, seen from the observer's seat: with F factories and n players its
+`AzulEnv` gives a dict, `{"observation": int16 array, "action_mask": int8
+array}`, as PettingZoo's classic games do; `env()` and `raw_env()` (and any
+environment made with `mask_in="info"`) give the int16 array alone, and each
+agent's `info["action_mask"]` holds its mask. The array is seen from the
+observer's seat: with F factories and n players its
 5F + 19 + 38n fields are the offer (tiles of each colour per factory, then
 the centre, and whether the first-player marker is there), the bag's and the
 lid's colour counts, the round, the seat to move counted from the observer
@@ -95,6 +98,15 @@ bonuses). When the game ends:
 ...     env.step(action)
 >>> env.state.is_terminal
 True
+
+The same game through Gymnasium, one seat against `greedy`, by its registered id:
+
+>>> import gymnasium
+>>> from pysolve.azul.env import GYM_ID
+>>> seat = gymnasium.make(GYM_ID, opponent="greedy", mask_in="info")
+>>> observation, info = seat.reset(seed=42)
+>>> observation.shape, info["action_mask"].shape
+((120,), (205,))
 
 Needs the optional group `rl` (`pip install pysolve[rl]`): pettingzoo,
 gymnasium and numpy are imported here only.
@@ -337,6 +349,9 @@ def moves_mask(moves: list[Move], players: int) -> np.ndarray:
     return mask
 
 
+Observation = dict[str, np.ndarray] | np.ndarray  # with the action mask, or (`mask_in="info"`) without
+
+
 def game_seed(seed: int | None, generator: np.random.Generator) -> int:
     """The seed of the next game: `seed` itself, else the next number of the environment's generator."""
     return int(seed) if seed is not None else int(generator.integers(2**31))
@@ -361,13 +376,15 @@ class AzulEnv(AECEnv):
     PettingZoo's parallel seed test does), ends the game lost by the seat that played it (`_forfeit`).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "azul_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "azul_v0",
                                           "is_parallelizable": False}
 
     def __init__(self, players: int = 2, win_reward: float = 1.0, max_moves: int = MAX_MOVES,
-                 render_mode: str | None = None, variant: str = STANDARD, illegal: str = "raise") -> None:
+                 render_mode: str | None = None, variant: str = STANDARD, illegal: str = "raise",
+                 mask_in: str = "observation") -> None:
         super().__init__()
         check_settings(players, 0, illegal, variant, render_mode, self.metadata["render_modes"])
+        self.mask_in = check_mask_in(mask_in)
         self.game = Game(players, variant=variant)
         self.players = players
         self.win_reward = float(win_reward)
@@ -375,7 +392,7 @@ class AzulEnv(AECEnv):
         self.illegal = illegal
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        observation_space, action_space = seat_spaces(players, variant)
+        observation_space, action_space = seat_spaces(players, variant, mask_in)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._seeds = np.random.default_rng()
@@ -383,7 +400,7 @@ class AzulEnv(AECEnv):
         self.reset()
 
     def observation_space(self, agent: str) -> spaces.Space:
-        """The observation space of `agent` (a Dict of observation and action mask)."""
+        """The observation space of `agent`: a Dict of observation and action mask, or the Box alone."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
@@ -405,12 +422,27 @@ class AzulEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player]
+        self._show_masks()
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What `agent` sees: the table from its seat, and its action mask (all 0 unless it moves)."""
+    def observe(self, agent: str) -> Observation:
+        """What `agent` sees: the table from its seat, with its action mask unless `mask_in="info"`."""
+        seat = self.possible_agents.index(agent)
+        observation = observe_state(self.state, seat)
+        if self.mask_in == "info":
+            return observation
+        return {"observation": observation, "action_mask": self.action_mask(agent)}
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each legal action of `agent`, all 0 unless it is to move."""
         seat = self.possible_agents.index(agent)
         moves = self.state.legal_moves() if self.state.current_player == seat else []
-        return {"observation": observe_state(self.state, seat), "action_mask": moves_mask(moves, self.players)}
+        return moves_mask(moves, self.players)
+
+    def _show_masks(self) -> None:
+        """With `mask_in="info"`, every agent's info holds its action mask now."""
+        if self.mask_in == "info":
+            for agent in self.agents:
+                self.infos[agent] = {**self.infos[agent], "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (a legal one; None once it is done), then draw chance."""
@@ -438,6 +470,7 @@ class AzulEnv(AECEnv):
         self.rewards = dict(zip(self.possible_agents, rewards))
         if not self.state.is_terminal:
             self.agent_selection = self.possible_agents[self.state.current_player]
+        self._show_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -455,6 +488,7 @@ class AzulEnv(AECEnv):
                         for seat, name in enumerate(self.possible_agents)}
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent] = {**self.infos[agent], "illegal": True}
+        self._show_masks()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -524,7 +558,8 @@ class Seat:
 class AzulGymEnv(gymnasium.Env):
     """One seat of `AzulEnv` as a Gymnasium Env; the other seats play `opponent` (a strategy name or callable).
 
-    The observation is the AEC one (a Dict with the action mask); the reward
+    The observation is the AEC one (a Dict with the action mask, or with
+    `mask_in="info"` the array alone and the mask in `info["action_mask"]`); the reward
     of a step is the seat's score change from its move to its next turn (or
     the end) plus the win signal. An illegal action ends the episode with
     reward -`win_reward` and info `illegal` (Gymnasium samples actions without
@@ -532,18 +567,19 @@ class AzulGymEnv(gymnasium.Env):
     (for agents that search it).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium.Env declares no ClassVar)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (gymnasium.Env declares no ClassVar)
 
     def __init__(self, players: int = 2, seat: int = 0, opponent: str | Strategy = "greedy",
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,
-                 render_mode: str | None = None, variant: str = STANDARD) -> None:
+                 render_mode: str | None = None, variant: str = STANDARD, mask_in: str = "observation") -> None:
         super().__init__()
         check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
+        self.mask_in = check_mask_in(mask_in)
         self.players, self.seat, self.agent, self.illegal = players, seat, f"player_{seat}", illegal
         self.win_reward = float(win_reward)
         self.render_mode = render_mode
         self.seat_table = Seat(players, seat, strategy(opponent), max_moves, variant)
-        self.observation_space, self.action_space = seat_spaces(players, variant)
+        self.observation_space, self.action_space = seat_spaces(players, variant, mask_in)
         self._mask = np.zeros(action_count(players), dtype=np.int8)
 
     @property
@@ -551,32 +587,41 @@ class AzulGymEnv(gymnasium.Env):
         """The position as a `State` (shares the table: read it, search its `child`ren, do not apply to it)."""
         return State(PYTHON_ENGINE, self.seat_table.table, MOVING)
 
-    def _observe(self) -> dict[str, np.ndarray]:
-        """This seat's observation and action mask now (fresh arrays)."""
+    def _observe(self) -> Observation:
+        """This seat's observation and action mask now (fresh arrays), the mask kept for `_info`."""
         table = self.seat_table.table
         moves = PYTHON_ENGINE.legal_moves(table) if table.turn == self.seat else []
         self._mask = moves_mask(moves, self.players)
-        return {"observation": np.array(observation_values(table, self.seat), dtype=np.int16),
-                "action_mask": self._mask}
+        observation = np.array(observation_values(table, self.seat), dtype=np.int16)
+        if self.mask_in == "info":
+            return observation
+        return {"observation": observation, "action_mask": self._mask}
+
+    def _info(self, **info: Any) -> dict[str, Any]:
+        """A step's info, with the action mask when `mask_in="info"`."""
+        return {**info, "action_mask": self._mask} if self.mask_in == "info" else info
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         """A new game (seeded like `AzulEnv.reset`), played by the others up to this seat's first move."""
         super().reset(seed=seed)
         game = game_seed(seed, self.np_random)
         self.seat_table.reset(game)
-        return self._observe(), {"seed": game}
+        observation = self._observe()
+        return observation, self._info(seed=game)
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play `action`, then the others; the reward is this seat's score change meanwhile (+ win signal)."""
         seat_table = self.seat_table
         if not (0 <= action < len(self._mask) and self._mask[action]):
             if self.illegal == "raise":
                 raise InputError(f"action {action} is not legal for {self.agent} now")
-            return self._observe(), -self.win_reward, True, False, {"illegal": True}
+            observation = self._observe()
+            return observation, -self.win_reward, True, False, self._info(illegal=True)
         reward = seat_table.play(ACTION_MOVES[self.players][action]) + seat_table.win_signal(self.win_reward)
-        return (self._observe(), float(reward), seat_table.table.over, seat_table.truncated,
-                {"scores": list(seat_table.table.scores)})
+        observation = self._observe()
+        return (observation, float(reward), seat_table.table.over, seat_table.truncated,
+                self._info(scores=list(seat_table.table.scores)))
 
     def render(self) -> str | None:
         """The table as text ("ansi" returns it, "human" prints it)."""
@@ -596,13 +641,25 @@ def check_settings(players: int, seat: int, illegal: str, variant: str, render_m
         raise InputError(f"render_mode {render_mode!r}: expected one of {render_modes}")
 
 
-def seat_spaces(players: int, variant: str) -> tuple[spaces.Dict, spaces.Discrete]:
-    """The observation space (observation and action mask) and the action space of one seat."""
+def seat_spaces(players: int, variant: str, mask_in: str = "observation") -> tuple[spaces.Space, spaces.Discrete]:
+    """The observation space (observation and action mask, or the observation alone) and the action space."""
     low, high = observation_bounds(players, variant)
     count = action_count(players)
-    return (spaces.Dict({"observation": spaces.Box(low, high, dtype=np.int16),
-                         "action_mask": spaces.Box(0, 1, (count,), dtype=np.int8)}),
+    observation = spaces.Box(low, high, dtype=np.int16)
+    if mask_in == "info":
+        return observation, spaces.Discrete(count)
+    return (spaces.Dict({"observation": observation, "action_mask": spaces.Box(0, 1, (count,), dtype=np.int8)}),
             spaces.Discrete(count))
+
+
+MASKS_IN = ("observation", "info")  # where an environment puts the action mask
+
+
+def check_mask_in(mask_in: str) -> str:
+    """`mask_in` itself when it is one of MASKS_IN, else InputError."""
+    if mask_in not in MASKS_IN:
+        raise InputError(f"mask_in={mask_in!r}: expected one of {', '.join(map(repr, MASKS_IN))}")
+    return mask_in
 
 
 def render_text(state: dict[str, Any], render_mode: str | None) -> str | None:
@@ -615,3 +672,25 @@ def render_text(state: dict[str, Any], render_mode: str | None) -> str | None:
         print(text)
         return None
     return text
+
+
+def raw_env(**settings: Any) -> AzulEnv:
+    """PettingZoo's constructor: `AzulEnv(**settings)`, the observation an array and the mask in the info.
+
+    Each agent's `info["action_mask"]` holds its mask (all 0 unless it moves), so that the observation is the
+    NumPy array PettingZoo's tests expect; `mask_in="observation"` gives the Dict form instead.
+    """
+    return AzulEnv(**{"mask_in": "info", **settings})
+
+
+def env(**settings: Any) -> AECEnv:
+    """PettingZoo's wrapped constructor: `raw_env` behind PettingZoo's checks of order and action bounds."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**settings)))
+
+
+GYM_ID = "pysolve/Azul-v0"  # gymnasium.make(GYM_ID) once this module is imported, or "pysolve.azul.env:" + GYM_ID
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ID, entry_point="pysolve.azul.env:AzulGymEnv",
+                       vector_entry_point="pysolve.azul.vector:AzulVectorEnv")
