@@ -222,6 +222,7 @@ def fill_trace(parser: Parser) -> None:
     parser.add_argument("traces", metavar="FILE", nargs="+",
                         help="trace files (`pysolve solve PUZZLE ... --trace FILE`) of one question")
     parser.add_argument("--html", metavar="OUT", help="write a self-contained page that replays them side by side")
+    memory.add_option(parser)
     parser.set_defaults(run=run_trace)
 
 

@@ -187,15 +187,15 @@ def _nonblocking(flags: int) -> Any:
     return opener
 
 
-def parse_json(text: str, where: str) -> Any:
-    """The value of a JSON text, or InputError naming `where` (`file:line`).
+def parse_json(text: str, where: str, decoder: json.JSONDecoder | None = None) -> Any:
+    """The value of a JSON text (read by `decoder`, default json's own), or InputError naming `where` (`file:line`).
 
     InputError when the text is not JSON, nests deeper than Python's recursion allows, holds an integer too
     long to convert, or a string that is not text (a lone surrogate such as "\\ud800", which no output could
     print).
     """
     try:
-        value = json.loads(text)
+        value = json.loads(text) if decoder is None else decoder.decode(text)
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as error:
         raise InputError(f"{where}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") \

@@ -51,12 +51,14 @@ recorded, the step reports its node; unrecorded, it is the plain step itself.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from pysolve import files
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN
 from pysolve.errors import InputError
 
@@ -315,54 +317,79 @@ def failing(trace: Trace, check: Callable[..., bool]) -> Callable[..., bool]:
     return recorded
 
 
-# --- reading ----------------------------------------------------------------------------------------
+# --- reading ---------------------------------------------------------------------------------------
+
+MAX_TRACE_BYTES = 48 * 2**20  # a trace file larger than this is refused: 200,000 events of 240 bytes, twice ours
+KEPT_EVENTS = DEFAULT_LIMIT  # events of a file kept when it is read back (a trace written holds at most as many)
+_KEYED = json.JSONDecoder(object_pairs_hook=lambda pairs: {sys.intern(key): value for key, value in pairs})
 
 
 @dataclass
 class Recorded:
-    """A trace file read back: its header, its events in order, and its `end` line."""
+    """A trace file read back: its header, its first events in order, how many it holds, and its `end` line."""
 
     header: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
     end: dict[str, Any] = field(default_factory=dict)
+    written: int = 0  # events in the file, those past the kept ones checked and counted
 
 
-def read_trace(path: str | Path, max_events: int = 1_000_000) -> Recorded:
-    """The trace in `path`, every line checked against the format; InputError naming the line otherwise."""
+def read_trace(path: str | Path, max_events: int = KEPT_EVENTS) -> Recorded:
+    """The trace in `path`, every line checked against the format, its first `max_events` events kept.
+
+    Read with the guards of every input file (files.read_text: a regular file of at most MAX_TRACE_BYTES, so
+    never a FIFO or a device; UTF-8 text), each line with files.parse_json's (nesting, integers too long to
+    read). Events past `max_events` are checked and counted, not kept: what a trace costs in memory is bounded
+    whatever the file holds. InputError naming the file and line otherwise.
+    """
+    text = files.read_text(path, "trace file", MAX_TRACE_BYTES)
     where = str(path)
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"{where}: cannot read the trace ({error})") from None
-    if not lines:
-        raise InputError(f"{where}: empty, not a pysolve trace")
-    records = [_record(line, where, number) for number, line in enumerate(lines, 1)]
-    header = records[0]
+    lines = _lines(text)
+    header = _record(next(lines), where, 1)
     if header.get("trace") != "pysolve" or header.get("version") != VERSION:
         raise InputError(f"{where}:1: not a pysolve trace of version {VERSION}")
     recorded = Recorded(header)
-    for number, record in enumerate(records[1:], 2):
+    for number, line in enumerate(lines, 2):
+        if recorded.end:
+            raise InputError(f"{where}:{number - 1}: 'end' before the last line")
+        record = _record(line, where, number)
         kind = record.get("e")
-        if kind not in EVENTS:
-            raise InputError(f"{where}:{number}: unknown event {kind!r}")
         if kind == "end":
-            if number != len(records):
-                raise InputError(f"{where}:{number}: 'end' before the last line")
             recorded.end = record
-        elif len(recorded.events) < max_events:
-            if not isinstance(record.get("id"), int) or not isinstance(record.get("depth"), int):
-                raise InputError(f"{where}:{number}: an event needs integer 'id' and 'depth'")
+            continue
+        if kind not in EVENTS:
+            raise InputError(f"{where}:{number}: unknown event {files.excerpt(kind)}")
+        for key in ("id", "depth", "parent") if kind == "enter" and "parent" in record else ("id", "depth"):
+            _count(record.get(key), key, f"{where}:{number}")
+        recorded.written += 1
+        if len(recorded.events) < max_events:
             recorded.events.append(record)
     if not recorded.end:
         raise InputError(f"{where}: no 'end' line: the search did not finish writing")
     return recorded
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of `text` one at a time (no list of them all: a trace file may hold millions)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        yield text[start:end]
+        start = end + 1
+
+
 def _record(line: str, where: str, number: int) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except (json.JSONDecodeError, RecursionError):
-        raise InputError(f"{where}:{number}: not a JSON object") from None
+    """The JSON object of one line (its keys interned: thousands of events share them); InputError otherwise."""
+    record = files.parse_json(line, f"{where}:{number}", _KEYED)
     if not isinstance(record, dict):
         raise InputError(f"{where}:{number}: not a JSON object")
     return record
+
+
+def _count(value: Any, key: str, where: str) -> None:
+    """InputError naming `where` unless `value` (an event's `key`: id, depth, parent) is a whole number >= 0 of
+    at most files.MAX_DIGITS digits."""
+    if type(value) is not int or not 0 <= value < 10**files.MAX_DIGITS:
+        raise InputError(f"{where}: an event's {key!r} is a whole number >= 0 of at most {files.MAX_DIGITS} digits, "
+                         f"not {files.excerpt(value)}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from pysolve import bridge, files
 from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.paths import rule_base_dir
-from pysolve.trace import NOT_RECORDED, Trace, failing, pushed, read_trace, recorder
+from pysolve.trace import MAX_TRACE_BYTES, NOT_RECORDED, Trace, failing, pushed, read_trace, recorder
 
 
 def queens(n: int, trace: Trace) -> int:
@@ -158,22 +160,71 @@ def test_prolog_events_join_the_trace_after_pythons(tmp_path: Path) -> None:
     assert read.end["nodes"] == 4 and read.end["fails"] == 2 and read.end["solutions"] == 1
 
 
+HEADER = '{"trace": "pysolve", "version": 1}\n'
+
+
 @pytest.mark.parametrize(("text", "message"), [
-    ("", "empty"),
+    ("", "the file is empty"),
     ("[1, 2]\n", ":1: not a JSON object"),
     ('{"trace": "pysolve", "version": 9}\n', "version 1"),
-    ('{"trace": "pysolve", "version": 1}\n{"e": "jump", "id": 1, "depth": 1}\n', ":2: unknown event"),
-    ('{"trace": "pysolve", "version": 1}\n{"e": "enter", "id": "x", "depth": 1}\n', ":2: an event needs"),
-    ('{"trace": "pysolve", "version": 1}\n{"e": "enter", "id": 1, "depth": 1}\n', "no 'end' line"),
-    ('{"trace": "pysolve", "version": 1}\n{"e": "end"}\n{"e": "end"}\n', ":2: 'end' before the last"),
-    ("[" * 100_000 + "\n", ":1: not a JSON object"),
+    (HEADER + '{"e": "jump", "id": 1, "depth": 1}\n', ":2: unknown event 'jump'"),
+    (HEADER + '{"e": "' + "j" * 5_000 + '"}\n', ":2: unknown event 'jjj"),
+    (HEADER + '{"e": "enter", "id": "x", "depth": 1}\n', ":2: an event's 'id' is a whole number >= 0"),
+    (HEADER + '{"e": "fail", "id": 1, "depth": true}\n', ":2: an event's 'depth' is a whole number >= 0"),
+    (HEADER + '{"e": "enter", "id": 1, "parent": -1, "depth": 1}\n', ":2: an event's 'parent' is a whole number"),
+    (HEADER + '{"e": "enter", "id": ' + "1" * 4_000 + ', "depth": 1}\n', "of at most 18 digits, not 1111"),
+    (HEADER + '{"e": "enter", "id": ' + "1" * 5_000 + ', "depth": 1}\n', ":2: the JSON holds an integer too long"),
+    (HEADER + '{"e": "enter", "id": 1, "depth": 1}\n', "no 'end' line"),
+    (HEADER + '{"e": "end"}\n{"e": "end"}\n', ":2: 'end' before the last"),
+    ("[" * 100_000 + "\n", ":1: the JSON nests too deeply to read"),
+    (HEADER + '{"e": "end"}\r{"e": "end"}\n', "line 2 holds '\\r' (U+000D"),
 ])
 def test_a_file_that_is_no_trace_gets_one_line(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(text)
-    with pytest.raises(InputError, match=message) as error:
+    with pytest.raises(InputError, match=re.escape(message)) as error:
         read_trace(path)
-    assert "\n" not in str(error.value)
+    assert "\n" not in str(error.value) and len(str(error.value)) < 300
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("given", ["fifo", "/dev/zero", "directory", "huge"])
+def test_a_trace_is_read_with_the_input_files_guards(tmp_path: Path, given: str) -> None:
+    path = tmp_path / "trace.jsonl"
+    if given == "fifo":
+        os.mkfifo(path)  # opened without blocking, and refused before a byte is read
+    elif given == "directory":
+        path.mkdir()
+    elif given == "huge":
+        with path.open("wb") as out:
+            out.truncate(MAX_TRACE_BYTES + 1)  # sparse: no disk spent
+    else:
+        path = Path(given)
+    words = {"fifo": "is a FIFO (named pipe), not a regular file", "/dev/zero": "is a character device",
+             "directory": "is a directory", "huge": f"input files are limited to {MAX_TRACE_BYTES:,} bytes"}[given]
+    with pytest.raises(InputError, match=re.escape(words)) as error:
+        read_trace(path)
+    assert str(error.value).startswith(f"trace file {str(path)!r}: ")
+
+
+def many_events(path: Path, pairs: int) -> Path:
+    """A trace of `pairs` nodes entered and left below the root: 2 x `pairs` events of short lines."""
+    with path.open("w") as out:
+        out.write(HEADER)
+        for node in range(1, pairs + 1):
+            out.write(f'{{"e": "enter", "id": {node}, "parent": 0, "depth": 1}}\n'
+                      f'{{"e": "backtrack", "id": {node}, "depth": 1}}\n')
+        out.write('{"e": "end", "status": "solved"}\n')
+    return path
+
+
+def test_events_past_those_kept_are_checked_and_counted(tmp_path: Path) -> None:
+    path = many_events(tmp_path / "many.jsonl", 500)
+    read = read_trace(path, max_events=10)
+    assert len(read.events) == 10 and read.written == 1_000 and read.end["status"] == "solved"
+    path.write_text(path.read_text().replace('"id": 499, "depth"', '"id": -4, "depth"'))
+    with pytest.raises(InputError, match=r"many.jsonl:999: an event's 'id' is a whole number >= 0"):
+        read_trace(path, max_events=10)
 
 
 def test_the_header_is_one_json_object_a_line(tmp_path: Path) -> None:

@@ -256,7 +256,7 @@ def search_trace(instance: Instance, first_only: bool, budget: Budget, limit: in
     except SearchLimitExceeded as error:
         recorded.end(UNKNOWN, str(error))
     header, *events, end = (json.loads(line) for line in out.getvalue().splitlines())
-    return Recorded(header, events, end)
+    return Recorded(header, events, end, written=len(events))
 
 
 PUZZLE = Squares()
