@@ -195,7 +195,7 @@ def test_ctrl_c_leaves_with_the_status_of_an_interrupt(tmp_path):
 
     async def script(pilot):
         await wait_for_turn(pilot)
-        await pilot.press("enter", "ctrl+c")
+        await pilot.press("down", "enter", "ctrl+c")
         await pilot.pause()
         return pilot.app.return_code
 
@@ -300,8 +300,78 @@ def test_on_the_grey_wall_you_type_the_column_of_your_full_line():
         return words, shown, listed, exact
 
     words, shown, listed, exact = run_app(table, script)
-    assert "choose the column" in words and "?" in shown and "chooses the wall column of line" in shown
+    assert "choose the column" in words and "?" in shown and "chooses the wall column of" in shown  # wrapped
     assert listed == [move_key(move) for move in columns] and exact == [key] and key[0] == "w"
     assert table.records[-1]["move"] == list(chosen)
     row, column = chosen[1:]
     assert table.records[-1]["state"]["boards"][0]["wall"][row][column] == 1
+
+
+@pytest.mark.slow
+def test_enter_at_the_start_of_a_turn_plays_nothing_and_keys_of_no_move_get_a_word():
+    table = Table(2, 0, ["greedy"], "python", 3)
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        choices = pilot.app.query_one(OptionList)
+        played = len(table.records)
+        highlighted = choices.highlighted
+        await pilot.press("enter")
+        after_enter = len(table.records), table.pending
+        await pilot.press("x")
+        no_key = prompt(pilot)
+        await pilot.press(*move_key(table.legal_moves()[0]), "c")
+        whole = pilot.app.typed, prompt(pilot)
+        return played, highlighted, after_enter, no_key, whole
+
+    played, highlighted, after_enter, no_key, whole = run_app(table, script)
+    assert highlighted is None and after_enter == (played, False)
+    assert "'x' is no key of a move: a source c or 1-9" in no_key
+    typed, words = whole
+    assert len(typed) == 3 and f"{typed} is typed whole: Enter plays it" in words
+
+
+def test_escape_then_a_key_at_once_clears_and_types_the_key():
+    table = Table(2, 0, ["random"], "python", 2)
+
+    async def script(pilot):
+        await wait_for_turn(pilot)
+        await pilot.press("1", "b")
+        before = pilot.app.typed
+        await pilot.press("alt+c")  # what a terminal sends for Esc and c typed quickly
+        await pilot.pause()
+        return before, pilot.app.typed
+
+    assert run_app(table, script) == ("1b", "c")
+
+
+@pytest.mark.slow
+def test_the_move_list_stays_in_place_all_game_whatever_the_notes_under_the_boards():
+    table = Table(2, 0, ["greedy"], "python", 3)
+
+    async def script(pilot):
+        places, notes = set(), set()
+        await wait_for_turn(pilot)
+        while not table.over:
+            places.add(pilot.app.query_one(OptionList).region.x)
+            notes.add(table.state["marker"] == table.seat)  # the board's notes: to move, and holds the marker
+            await pilot.press("down", "enter", "space")  # the first listed move: the centre's, when it has tiles
+            await wait_for_turn(pilot)
+        return places, notes
+
+    places, notes = run_app(table, script)
+    assert len(places) == 1 and notes == {True, False}
+
+
+def test_the_table_text_keeps_its_width_from_the_first_move_to_the_last():
+    table = Table(4, 1, ["greedy"], "python", 8, variant="grey")
+    widths = set()
+    while not table.over:
+        widths |= set(map(len, table_text(table.state, table.names).splitlines()))
+        if table.person_to_move:
+            table.choose(table.legal_moves()[0])
+        table.confirm()
+        table.others_move()
+    widths |= set(map(len, table_text(table.state, table.names).splitlines()))
+    assert widths - {0} == {max(widths)}  # every line padded to the one width (blank lines between the parts)
+    table.close()

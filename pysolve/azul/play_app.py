@@ -4,11 +4,14 @@ The screen shows the table (tiles in their colours), the person's legal moves as
 Enter, or a mouse click; typing narrows it: a source `c` or `1`-`9`, a colour `b y r k w`, a
 destination `1`-`5` or `f` for the floor; so does a click on a factory or the centre; on a grey wall's
 tiling, `w`, the line and the column: `w24` puts line 2's tile in column 4), and the game told step
-by step. Enter plays the highlighted move, and a typed code highlights one only when it is a
-whole legal move: a partial or unmatched code leaves nothing highlighted, so Enter never plays a move
-the person did not type or point at. After the person's move the list offers to let the others play (space) or to take
-the move back (u). The strategies' seats move one at a time, `delay` seconds apart. The rules are the
-back end's, through `play.Table`.
+by step. Enter plays the highlighted move, and a move is highlighted only when the person points at
+it (the arrows) or types it whole: at the start of a turn, or after a partial or unmatched code,
+nothing is, so Enter never plays a move the person did not type or point at. A key that is no key of
+a move is answered in words; Esc followed at once by a key (which the terminal sends as Alt and the
+key) clears, then types the key. After the person's move the list offers to let the others play
+(space) or to take the move back (u). The strategies' seats move one at a time, `delay` seconds apart.
+The table keeps its width all game, so the list beside it never moves. The rules are the back end's,
+through `play.Table`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -30,7 +34,16 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from pysolve.azul import draw
-from pysolve.azul.model import CENTRE, COLOURS, LETTERS, Move, describe_move, is_tiling
+from pysolve.azul.model import (
+    CENTRE,
+    COLOURS,
+    FLOOR_SLOTS,
+    LETTERS,
+    TILES_PER_FACTORY,
+    Move,
+    describe_move,
+    is_tiling,
+)
 from pysolve.azul.play import Table
 from pysolve.azul.position import OFFER, TILE, move_code
 from pysolve.azul.scoring import tile_score
@@ -47,6 +60,9 @@ TOKEN = re.compile(r"(?<![A-Za-z])([BYRKWbyrkwM])(?![A-Za-z])")
 CONTINUE, UNDO = "continue", "undo"
 CODE_KEYS = "c123456789byrkwf"  # the keys of a move's code: source, colour, destination
 CODE_LENGTH = 3
+BOUND_KEYS = " uq"  # the characters of the app's own keys (space, undo, quit), which bindings handle
+MOST_SCORE = 999  # a score as wide as one gets, to size a board's column
+ALT = "alt+"  # the name Textual gives Esc followed at once by a key (the escape sequence of Alt and that key)
 
 
 def coloured(text: str) -> Text:
@@ -65,28 +81,71 @@ def coloured(text: str) -> Text:
 
 
 def table_text(state: dict[str, Any], names: Sequence[str]) -> str:
-    """The table as text, the boards two abreast.
+    """The table as text, the boards two abreast, as wide all game long.
 
-    The table with the boards two abreast (each board's notes, such as `to move`, under it), so that
-    four players fit a terminal.
+    The boards two abreast (each board's notes, such as `to move`, under it, wrapped), so that four players
+    fit a terminal. Every board takes the same width all game (`board_width`), and every line is padded
+    (a longer heading or centre wrapped) to the width of the widest the boards and the factories get, so
+    the table never widens when a note appears, a score gains a digit or the factories empty, and what
+    stands beside it stays where it is.
     """
-    head, offer, *boards = draw.table(state, names).split("\n\n")
-    columns = []
-    for board in boards:
-        title, *body = board.split("\n")
-        title, _, notes = title.partition("   <- ")
-        columns.append([title, *body, f"  ({notes})" if notes else ""])
-    width = max(len(line) for column in columns for line in column) + 3
-    factories, centre = offer.split("\n")
-    label, _, listed = factories.partition(" ")
-    shown = listed.split("  ")
-    lines = ["  ".join(shown[first:first + 5]) for first in range(0, len(shown), 5)]  # 5 factories a line
-    rows = [head, "\n".join([f"{label} {lines[0]}", *(" " * (len(label) + 1) + line for line in lines[1:]), centre])]
+    width = board_width(state, names)
+    columns = [_board_column(draw.board(state, seat, names[seat]), width) for seat in range(state["players"])]
+    boards = []
     for first in range(0, len(columns), 2):
         pair = columns[first:first + 2]
-        rows.append("\n".join("".join(column[index].ljust(width) for column in pair).rstrip()
-                              for index in range(len(pair[0]))))
-    return "\n\n".join(rows)
+        boards.append([(" " * BOARD_GAP).join((column[index] if index < len(column) else "").ljust(width)
+                                              for column in pair) for index in range(max(map(len, pair)))])
+    total = max(len(line) for line in [*_offer_lines(_widest(state)), *(line for rows in boards for line in rows)])
+    head = draw.table(state, names).split("\n\n", 1)[0]
+    *factories, centre = _offer_lines(state)
+    blocks = [_wrapped(head, total, ""), factories + _wrapped(centre, total, " " * len(CENTRE_LABEL)), *boards]
+    return "\n\n".join("\n".join(line.ljust(total) for line in block) for block in blocks)
+
+
+NOTES = "   <- "  # between a board's title and its notes in `draw.board`
+NOTE_INDENT = "  "
+BOARD_GAP = 3  # spaces between two boards abreast
+FACTORIES_A_LINE = 5
+CENTRE_LABEL = "centre:    "  # as `draw.offer` writes it; a centre too long for a line goes on under its tiles
+
+
+def _board_column(board: str, width: int) -> list[str]:
+    """A board's lines, its notes taken off its title and wrapped under it to `width`."""
+    title, *body = board.split("\n")
+    title, _, notes = title.partition(NOTES)
+    wrapped = textwrap.wrap(f"({notes})", width, initial_indent=NOTE_INDENT, subsequent_indent=NOTE_INDENT,
+                            break_on_hyphens=False) if notes else []
+    return [title, *body, *wrapped]
+
+
+def _offer_lines(state: dict[str, Any]) -> list[str]:
+    """The factories, FACTORIES_A_LINE a line, then the centre."""
+    factories, centre = draw.offer(state).split("\n")
+    label, _, listed = factories.partition(" ")
+    shown = listed.split("  ")
+    lines = ["  ".join(shown[first:first + FACTORIES_A_LINE]) for first in range(0, len(shown), FACTORIES_A_LINE)]
+    return [f"{label} {lines[0]}", *(" " * (len(label) + 1) + line for line in lines[1:]), centre]
+
+
+def _wrapped(line: str, width: int, indent: str) -> list[str]:
+    """`line` wrapped at spaces to `width`, the lines after the first indented by `indent`."""
+    return textwrap.wrap(line, width, subsequent_indent=indent) if len(line) > width else [line]
+
+
+def _widest(state: dict[str, Any]) -> dict[str, Any]:
+    """`state` as wide as its table gets: every factory full, every score of three digits, every floor full."""
+    full = [[TILES_PER_FACTORY, 0, 0, 0, 0] for _ in state["factories"]]
+    return {**state, "factories": full, "boards": [{**board, "score": MOST_SCORE, "floor": [0] * FLOOR_SLOTS}
+                                                   for board in state["boards"]]}
+
+
+def board_width(state: dict[str, Any], names: Sequence[str]) -> int:
+    """The width of a board's column: its widest line at the widest a board gets (three digits of score, a
+    full floor), its notes left out (they are wrapped to it)."""
+    widest = _widest(state)
+    return max(len(line.partition(NOTES)[0]) for seat in range(state["players"])
+               for line in draw.board(widest, seat, names[seat]).split("\n"))
 
 
 def move_key(move: Move) -> str:
@@ -270,12 +329,10 @@ class AzulApp(App[None]):
         return f" (typed: {self.typed}: Enter plays it)"
 
     def code_is_whole(self) -> bool:
-        """True when Enter may play the top of the list.
-
-        Nothing typed (arrows and Enter), the continue / undo choice, or a typed code that names one
-        legal move.
-        """
-        return self.table.pending or not self.typed or len(self.typed) == CODE_LENGTH
+        """True when Enter may play the top of the list: the continue / undo choice, or a typed code that names
+        one legal move. With nothing typed nothing is highlighted: Enter waits for a move picked with the
+        arrows (or typed)."""
+        return self.table.pending or len(self.typed) == CODE_LENGTH
 
     def options(self) -> list[Option]:
         """The person's legal moves (narrowed by the typed keys), or continue / undo after a move."""
@@ -303,17 +360,30 @@ class AzulApp(App[None]):
                 self.attempt(self.table.choose, move)
 
     def on_key(self, event: events.Key) -> None:
-        """A typed source, colour or destination narrows the moves.
+        """A typed source, colour or destination narrows the moves; any other letter or digit gets a word.
 
         Every code key is kept where it was typed, even one that no legal move has there, so later
-        keys are never read in a shifted place.
+        keys are never read in a shifted place. Esc and a key typed quickly after it reach the app as one
+        key, `alt+` the key: read as both, the typed keys cleared, then the key.
         """
-        character = (event.character or "").lower()
-        if not self.table.person_to_move or len(self.typed) >= CODE_LENGTH or not character \
-                or character not in CODE_KEYS:
+        if event.key.startswith(ALT) and len(event.key) == len(ALT) + 1:
+            event.stop()
+            self.action_clear()
+            self.simulate_key(event.key[len(ALT):])
+            return
+        character = (event.character or (event.key if len(event.key) == 1 else "")).lower()
+        if not self.table.person_to_move or not character.isprintable() or character in BOUND_KEYS:
             return
         event.stop()
-        self.narrow(self.typed + character)
+        if character not in CODE_KEYS:
+            self.message = (f"{character!r} is no key of a move: a source c or 1-9, a colour b y r k w, a "
+                            "destination 1-5 or f (on the grey wall: w, the line, the column)")
+            self.show()
+        elif len(self.typed) >= CODE_LENGTH:
+            self.message = f"{self.typed} is typed whole: Enter plays it, Backspace or Esc changes it"
+            self.show()
+        else:
+            self.narrow(self.typed + character)
 
     def narrow(self, keys: str) -> None:
         """Show only the moves whose keys start with `keys` (none when no legal move does)."""
@@ -360,7 +430,7 @@ async def wait_for_turn(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-async def play_through(pilot: Pilot[None], choose: Sequence[str] = ("enter",), undo_every: int = 0) -> int:
+async def play_through(pilot: Pilot[None], choose: Sequence[str] = ("down", "enter"), undo_every: int = 0) -> int:
     """Play a whole game from the keyboard.
 
     Each turn press `choose`, then space (with `undo_every`, every n-th move is first taken back and
@@ -390,7 +460,7 @@ def screenshot(table: Table, moves: int, size: tuple[int, int] = (150, 42)) -> s
         async with app.run_test(size=size) as pilot:
             await wait_for_turn(pilot)
             for _ in range(moves):
-                await pilot.press("enter", "space")
+                await pilot.press("down", "enter", "space")
                 await wait_for_turn(pilot)
             source = next(move_key(move)[0] for move in table.legal_moves() if move[0] != CENTRE)
             await pilot.press(source)  # narrow the list, as a person typing a factory's number would
