@@ -13,9 +13,15 @@ Prolog term per line:
   - load(+File, +Seconds, +Guard): load File into a free module, within
     Seconds of CPU time (Guard seconds of wall time);
   - ask(+GoalText, +Module, +Max, +Seconds, +Guard, +Inferences): run a goal
-    through pysolve_bridge:bounded_solutions/9.
+    through pysolve_bridge:bounded_solutions/9;
+  - top(+GoalText, +Module, +Max, +Look, +Seconds, +Guard): run a goal for
+    `pysolve query`, each answer also written as SWI-Prolog's top level
+    writes it; with Look = true, once Max answers are found (the last
+    leaving a choice point), they are sent and the search goes on for one
+    more, whose reply says only whether there is one.
 
-Each gets one line of JSON on the file descriptor named by the second. Standard output and
+Each gets one line of JSON on the file descriptor named by the second
+(a top request with Look = true may get two). Standard output and
 standard error are the rules' own: pysolve sends them to files it only
 measures. A rule base that halts makes at_halt/1 write a marker reply
 first (with the file and line when it halts while loading), one that
@@ -24,7 +30,7 @@ permission error and a reply that says so (`refused`).
 */
 
 :- use_module(library(apply), [maplist/3]).
-:- use_module(library(lists), [member/2, nth1/3]).
+:- use_module(library(lists), [last/2, member/2, nth1/3]).
 :- use_module(library(process), []).
 :- use_module(library(unix), []).
 :- use_module(library(shell), []).
@@ -82,6 +88,7 @@ serve(Request) :-
 
 request_kind(load(File, _, _), load(File)).
 request_kind(ask(_, _, _, _, _, _), ask).
+request_kind(top(_, _, _, _, _, _), ask).
 
 %   reply(+Request, -Reply): the answer to Request, or `failed` with the
 %   reason when serving it failed or raised (a fault of this file's, never
@@ -134,6 +141,154 @@ answer(ask(GoalText, Module, Max, Seconds, Guard, Inferences), Reply) :-
     Used is Cpu - Cpu0,
     Reply = json([status-Status, message-Message, names-list(Names), rows-raw(RowsText),
                   refused-Refused, cpu-Used, process_cpu-Process, inferences-Counted]).
+
+answer(top(GoalText, Module, Max, Look, Seconds, Guard), Reply) :-
+    statistics(cputime, Cpu0),
+    statistics(inferences, Inferences0),
+    get_time(Wall0),
+    nb_setval(pysolve_sent, false),
+    on_signal(int, _, throw),           % Ctrl-C ends the goal (status interrupted)
+    set_prolog_flag(answer_write_options,  % the top level's, without its max_depth(10) (pysolve cuts lines),
+                    [quoted(true), portray(true), spacing(next_argument), module(Module)]),  % Module's operators
+    catch(term_string(Goal, GoalText, [variable_names(Bindings), module(Module)]), Error, true),
+    (   var(Error)
+    ->  maplist(pysolve_bridge:binding_name_var, Bindings, Names, Vars),
+        Asked = asked(Cpu0, Inferences0, Names),
+        Search = pysolve_sandbox:top_answer(Module:Goal, Bindings, Vars),
+        catch(pysolve_bridge:call_with_cpu_limit(
+                  Seconds, Guard, pysolve_sandbox:top_answers(Search, Max, Look, Asked, Answers, Ended)),
+              Error, true)
+    ;   Asked = asked(Cpu0, Inferences0, [])
+    ),
+    (   var(Error)
+    ->  ended_status(Ended, Status0), Message0 = ''
+    ;   Answers = [],                   % a limit or an error: no answers (as bounded_solutions/9)
+        pysolve_bridge:error_status(Error, Status0, Message0)
+    ),
+    (   nb_getval(pysolve_sent, true)   % the answers went out: this reply says whether there is one more
+    ->  more(Status0, More),
+        used(Cpu0, Inferences0, Used),
+        Reply = json([status-Status0, message-Message0, more-raw(More) | Used])
+    ;   statistics(cputime, Cpu1),
+        get_time(Wall1),
+        Left is max(Seconds - (Cpu1 - Cpu0), 0.001),
+        GuardLeft is max(Guard - (Wall1 - Wall0), 0.001),
+        written_rows(Status0, Message0, answers(Answers), Left, GuardLeft, Status, Message, Text),
+        top_reply(Asked, Answers, Status, Message, Text, false, Reply)
+    ).
+
+%   top_answers(:Search, +Max, +Look, +Asked, -Answers, -Ended): Answers
+%   the Search's answers (top_answer/6), at most Max of them (0: all);
+%   Ended says how the search ended: `all` (no more answers), `det` (the
+%   Max-th left no choice point), `max` (it left one), or, with Look =
+%   true, `more` or `all` once the Max answers were sent (as a reply) and
+%   the search went on for one more.
+
+top_answers(Search, Max, Look, Asked, Answers, Ended) :-
+    (   Max =:= 0
+    ->  findall(Answer, call(Search, Answer), Answers),
+        Ended = all
+    ;   Count = count(Max),
+        (   findnsols(Count, Answer, call(Search, Answer), Chunk),
+            top_chunk(Chunk, Count, Look, Asked, Answers, Ended)
+        ->  true
+        ;   Answers = [], Ended = all     % the Max answers were sent and there is no other
+        )
+    ).
+
+%   top_chunk(+Chunk, !Count, +Look, +Asked, -Answers, -Ended): the
+%   answers findnsols/4 found, the first Count or the one after them;
+%   fails for that one after sending the first (Look = true, the last of
+%   them leaving a choice point).
+
+top_chunk(Chunk, Count, Look, Asked, Answers, Ended) :-
+    (   nb_getval(pysolve_sent, true)
+    ->  Answers = [],
+        ( Chunk == [] -> Ended = all ; Ended = more )
+    ;   arg(1, Count, Max),
+        length(Chunk, Found),
+        last_det(Chunk, Det),
+        Answers = Chunk,
+        (   Found < Max
+        ->  Ended = all
+        ;   Det == true
+        ->  Ended = det
+        ;   Look == true
+        ->  with_output_to(string(Text), json_value(answers(Chunk))),
+            top_reply(Asked, Chunk, max_solutions, '', Text, true, Sent),
+            flush_printed,
+            send(Sent),
+            nb_setval(pysolve_sent, true),
+            nb_setarg(1, Count, 1),
+            fail
+        ;   Ended = max
+        )
+    ).
+
+%   last_det(+Answers, -Det): Det is `true` when the last of Answers left
+%   no choice point (its own Det is bound), else `false`.
+
+last_det(Answers, Det) :-
+    (   last(Answers, answer(_, _, Last)), Last == true -> Det = true ; Det = false ).
+
+ended_status(all, complete).
+ended_status(det, complete).
+ended_status(max, max_solutions).
+ended_status(more, max_solutions).
+
+more(complete, false) :- !.
+more(max_solutions, true) :- !.
+more(_, null).                          % a limit or an error stopped the search for one more
+
+%   top_answer(:Goal, +Bindings, +Vars, -Answer): an answer of Goal, as
+%   answer(Row, Lines, Det): its values as plain data (as
+%   bounded_solutions/9 makes them), its lines as the top level writes
+%   them, and Det `true` when it left no choice point.
+
+top_answer(Goal, Bindings, Vars, answer(Row, Lines, Det)) :-
+    call_cleanup(Goal, Det = true),
+    pysolve_bridge:plain_row(Vars, Row, false, _),
+    answer_lines(Bindings, Lines).
+
+%   answer_lines(+Bindings, -Lines): the answer's bindings and residual
+%   goals as the top level writes them (`X = 'BHV',`, `Y in 1..3`), one
+%   atom a line; none when it binds nothing (the top level's `true`).
+
+answer_lines(Bindings0, Lines) :-
+    prolog:residual_goals(Goals, []),
+    prolog:translate_bindings(Bindings0, Bindings, [], Goals, _:Residuals),
+    (   Bindings == [], Residuals == []-[]
+    ->  Lines = []
+    ;   with_output_to(string(Text),
+                       \+ \+ ( '$toplevel':name_vars(Bindings, Residuals, true),
+                               '$messages':translate_message(query(more(Bindings, true, Residuals)), Parts, []),
+                               print_message_lines(current_output, '', Parts) )),
+        split_string(Text, "\n", " ", Strings),
+        maplist(atom_string, Lines, Strings)
+    ).
+
+%   top_reply(+Asked, +Answers, +Status, +Message, +Text, +Looking,
+%   -Reply): the reply to a top request, Text its Answers as JSON (of
+%   answers(Answers)); `det` says whether the last left no choice point;
+%   Looking is `true` when the search goes on for one more.
+
+top_reply(asked(Cpu0, Inferences0, Names), Answers, Status, Message, Text, Looking, Reply) :-
+    last_det(Answers, Det),
+    used(Cpu0, Inferences0, Used),
+    Reply = json([status-Status, message-Message, names-list(Names), answers-raw(Text), det-raw(Det),
+                  looking-raw(Looking) | Used]).
+
+%   used(+Cpu0, +Inferences0, -Pairs): the request's CPU seconds and
+%   inferences since Cpu0 and Inferences0, whether the rules tried to
+%   start a process, and the process's CPU seconds, as reply pairs.
+
+used(Cpu0, Inferences0, [refused-Refused, cpu-Cpu, process_cpu-Process, inferences-Inferences]) :-
+    refused(Refused),
+    statistics(cputime, Cpu1),
+    statistics(process_cputime, Process),
+    statistics(inferences, Inferences1),
+    Cpu is Cpu1 - Cpu0,
+    Inferences is Inferences1 - Inferences0.
 
 %   load_stopped(+Error, +Seconds, +Guard, -Problems): the problem of a
 %   load that a limit (or an error outside the rules) stopped.
@@ -300,11 +455,21 @@ json_value(Value) :-
         json_array(Atoms)
     ;   Value = raw(Text)
     ->  write(Text)
+    ;   Value = answers(Answers)
+    ->  answers_json(Answers)
     ;   is_list(Value)
     ->  json_array(Value)
     ;   format(atom(Atom), '~q', [Value]),
         json_string(Atom)
     ).
+
+%   answers_json(+Answers): top_answer/4's answers as [Rows, Texts],
+%   each answer's values and its lines.
+
+answers_json(Answers) :-
+    findall(Row, member(answer(Row, _, _), Answers), Rows),
+    findall(list(Lines), member(answer(_, Lines, _), Answers), Texts),
+    json_array([Rows, Texts]).
 
 text_atom(Text, Atom) :-
     (   atom(Text) -> Atom = Text ; format(atom(Atom), '~w', [Text]) ).

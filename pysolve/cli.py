@@ -200,17 +200,20 @@ def fill_play(parser: Parser) -> None:
 
 
 def fill_query(parser: Parser) -> None:
-    """`pysolve query RULEBASE GOAL`: the shipped rule bases are named in its help."""
+    """`pysolve query RULEBASE [GOAL]`: the shipped rule bases are named in its help."""
     from pysolve import bridge
 
     parser.add_argument("rule_base", metavar="RULEBASE",
                         help=f"a shipped rule base ({', '.join(bridge.rule_bases())}) or a .pl file")
-    parser.add_argument("goal", metavar="GOAL", help='a Prolog goal, e.g. "successor(\'BHV\', S)"')
-    parser.add_argument("--limit", type=non_negative_int, default=0, help="at most this many solutions (default: all)")
+    parser.add_argument("goal", metavar="GOAL", nargs="?",
+                        help='a Prolog goal, e.g. "move(\'BHV\', Next)"; without one, read goals one at a time '
+                             "(; for the next answer, Enter to stop)")
+    parser.add_argument("--limit", type=non_negative_int, default=0,
+                        help="at most this many answers (default: all); says when there are more")
     parser.add_argument("--seconds", type=seconds, default=DEFAULT_SECONDS,
                         help=f"time limit of the goal, inside Prolog; {budget.CLOCK_WORDS}")
     parser.add_argument("--max-width", type=non_negative_int, default=QUERY_WIDTH, metavar="N",
-                        help=f"cut each value to N characters (default {QUERY_WIDTH}; 0 shows everything)")
+                        help=f"cut each binding to N characters (default {QUERY_WIDTH}; 0 shows everything)")
     parser.add_argument("--verbose", action="store_true", help="on an error, print Prolog's whole message")
     parser.add_argument("--json", action="store_true", help="print JSON (values never cut)")
     memory.add_option(parser)
@@ -596,39 +599,37 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def run_query(args: argparse.Namespace) -> int:
-    """Print each solution's bindings, then how the query ended.
+    """Print the goal's answers as SWI-Prolog's top level does, then how the query ended.
 
-    Print each solution's bindings, then `false.` when the goal has none, or, when a limit stopped it, `unknown.`
-    with the limit as a Prolog comment (a stopped goal did not fail) and exit code STOPPED. The goal is the
-    user's, so it runs in the child process for rules of one's own (pysolve.sandbox), even on a shipped rule
-    base; what it printed is counted on stderr (in --json, `printed`), never mixed into the answer.
+    Each answer as `pysolve.toplevel.transcript` ends it (`false.` when the goal has none), or, when a limit
+    stopped it, `unknown.` with the limit as a Prolog comment (a stopped goal did not fail) and exit code
+    STOPPED; with --limit, a last line says when there are more answers. The goal is the user's, so it runs
+    in the child process for rules of one's own (pysolve.sandbox), even on a shipped rule base; what it
+    printed is counted on stderr (in --json, `printed`), never mixed into the answer. Without a goal, the
+    interactive loop (`toplevel.interactive`).
     """
-    from pysolve import sandbox
+    from pysolve import sandbox, toplevel
 
-    result = sandbox.solutions(args.rule_base, args.goal, max_solutions=args.limit, seconds=args.seconds)
-    reason = result.reason("the goal") if result.stopped else ""
+    if args.goal is None:
+        if args.json or args.limit:
+            raise InputError("--json and --limit need a GOAL; without one, pysolve query reads goals one at a "
+                             "time")
+        return toplevel.interactive(args.rule_base, args.seconds, args.max_width,
+                                    failed=functools.partial(error_line, args))
+    result = sandbox.answers(args.rule_base, args.goal, max_answers=args.limit, look_ahead=bool(args.limit),
+                             seconds=args.seconds)
     if result.printed and not args.json:
         print(f"pysolve: {result.printed.words()}", file=sys.stderr)
     if args.json:
-        stopped = {"status": "unknown", "limit": result.status, "reason": reason} if result.stopped else {}
+        stopped = {"status": "unknown", "limit": result.status, "reason": result.reason("the goal")} \
+            if result.stopped else {}
+        more = {"more": result.more, **({"ahead": result.ahead} if result.ahead else {})} if args.limit else {}
         printed = {"printed": result.printed.to_json()} if result.printed else {}
-        print_json({"solutions": result.rows, "status": result.status, **stopped, **printed})
+        print_json({"solutions": result.rows, "answers": ["\n".join(text) for text in result.texts],
+                    "status": result.status, **stopped, **more, **printed})
     else:
-        for row in result.rows:
-            print(", ".join(f"{name} = {cut(value, args.max_width)}" for name, value in row.items()) or "true.")
-        if result.stopped:
-            print(f"unknown.  % stopped: {reason}")
-        elif not result.rows:
-            print("false.")
+        print("\n".join(toplevel.transcript(result, args.limit, args.max_width)))
     return STOPPED if result.stopped else 0
-
-
-def cut(value: Any, width: int) -> str:
-    """A binding as Prolog text, cut to `width` characters (0: whole) with a note of the full length."""
-    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":")).replace('"', "")
-    if not width or len(text) <= width:
-        return text
-    return f"{text[:width]}... ({len(text):,} characters; --max-width 0 shows all)"
 
 
 def run_trace(args: argparse.Namespace) -> int:
@@ -705,8 +706,7 @@ def run_main(argv: Sequence[str] | None) -> int:
         print(f"pysolve: error: out of memory; the run passed {passed}", file=sys.stderr)
         return 2
     except PysolveError as error:
-        detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""
-        print(f"pysolve: error: {detail or one_line(str(error))}", file=sys.stderr)
+        print(f"pysolve: error: {error_line(args, error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         budget.interrupt_handled()
@@ -723,3 +723,9 @@ def one_line(message: str) -> str:
 
 if __name__ == "__main__":
     sys.exit(main())
+def error_line(args: argparse.Namespace | None, error: PysolveError) -> str:
+    """An error as the CLI prints it: one line, or with --verbose the whole message it carries (`detail`)."""
+    detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""
+    return detail or one_line(str(error))
+
+

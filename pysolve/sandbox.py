@@ -38,7 +38,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,6 +101,21 @@ class ChildResult(bridge.QueryResult):
     cpu_seconds: float = 0.0
     printed: Printed = field(default_factory=Printed)
     inferences: int = 0
+
+
+@dataclass
+class TopLevelResult(ChildResult):
+    """A ChildResult whose answers are also written as SWI-Prolog's top level writes them (`sandbox.answers`).
+
+    `texts` holds each answer's lines (`X = 'BHV',` and `Y = f(_A)`; none for `true`), `deterministic` says
+    whether the last answer left no choice point, `more` whether the goal has an answer past the last
+    (None when that was not asked, or a limit or an error stopped the search for it: `ahead` says which).
+    """
+
+    texts: list[list[str]] = field(default_factory=list)
+    deterministic: bool = False
+    more: bool | None = None
+    ahead: str = ""
 
 
 @dataclass(frozen=True)
@@ -244,6 +259,10 @@ class Child:
                 data = data[os.write(self.requests, data):]
         except BrokenPipeError:
             raise Died(self.ended(guarded=False)) from None
+        return self.reply(guard)
+
+    def reply(self, guard: float) -> dict[str, Any]:
+        """The child's next reply, read as `request` reads it (a request may get more than one)."""
         try:
             line = self.read_line(guard + WALL_MARGIN)
         except KeyboardInterrupt:
@@ -417,6 +436,40 @@ def load_death(death: Death, path: Path, seconds: float) -> PrologError:
     return crash(f"rule base {path.name} did not load: {death_words(death)}", death, "died")
 
 
+@dataclass(frozen=True)
+class Asked:
+    """The replies to one request about a goal, what the rules printed meanwhile, and the goal's time limit.
+
+    Two replies when the search went on for one more answer (the second says whether there is one).
+    """
+
+    replies: list[dict[str, Any]]
+    printed: Printed
+    limit: float
+
+
+def looked_ahead(reply: dict[str, Any], limit: float) -> tuple[bool | None, str]:
+    """Whether the search for one more answer found one, from its reply (or the child's end while looking).
+
+    None and why when that is unknown: a limit stopped it, the goal raised an error, or the rules ended the
+    engine.
+    """
+    if "died" in reply:
+        try:
+            stopped = goal_death(reply["died"], reply["goal"], reply["module"], limit)
+        except RulesCrashed as crash:
+            said = str(crash).partition(f" in {reply['module']}: ")[2]  # what ended it, without the goal
+            return None, f"looking for one more answer, {said}"
+        return None, f"looking for one more answer passed its {stopped.limit}"
+    if reply["status"] == "error":
+        text = str(reply["message"]).strip()
+        return None, f"looking for one more answer raised an error: {text.splitlines()[0] if text else 'error'}"
+    if reply["more"] is None:
+        words = bridge.limit_words(reply["status"], limit, 0, str(reply["message"]))
+        return None, f"looking for one more answer passed its {words}"
+    return bool(reply["more"]), ""
+
+
 class Sandbox:
     """The children that run rules of one's own.
 
@@ -448,31 +501,87 @@ class Sandbox:
         RulesCrashed or RulesRefused with a one-line verdict when the rules end the child or try to
         start a process.
         """
+        def request(module: str, limit: float, guard: float) -> str:
+            return (f"ask({prolog_atom(goal)}, {prolog_atom(module)}, {int(max_solutions)}, "
+                    f"{seconds_term(limit)}, {seconds_term(guard)}, {int(inferences)}).\n")
+
+        asked = self._asked(rule_base, goal, seconds, request)
+        if isinstance(asked, ChildResult):
+            return asked
+        reply = asked.replies[0]
+        names = reply["names"]
+        rows = [dict(zip(names, values)) for values in reply["rows"]]
+        limit_words = bridge.limit_words(reply["status"], asked.limit, inferences, str(reply["message"]))
+        return ChildResult(rows, reply["status"], limit_words, float(reply["cpu"]), asked.printed,
+                           int(reply["inferences"]))
+
+    def answers(self, rule_base: str | os.PathLike[str], goal: str, *, max_answers: int = 0,
+                look_ahead: bool = False, seconds: float | None = None) -> TopLevelResult:
+        """`goal`'s answers in the rule base's child, each also as the top level writes it (`pysolve query`).
+
+        At most `max_answers` (0: all); with `look_ahead`, when the last of them leaves a choice point, the
+        search goes on for one more (never shown: `more` says whether there is one). The bounds and errors
+        of `solutions`, the time limit covering the look ahead too; a limit, an error or an end of the
+        engine while looking ahead leaves the answers, `more` None and `ahead` saying why.
+        """
+        def request(module: str, limit: float, guard: float) -> str:
+            return (f"top({prolog_atom(goal)}, {prolog_atom(module)}, {int(max_answers)}, "
+                    f"{str(look_ahead).lower()}, {seconds_term(limit)}, {seconds_term(guard)}).\n")
+
+        asked = self._asked(rule_base, goal, seconds, request)
+        if isinstance(asked, ChildResult):
+            return TopLevelResult(asked.rows, asked.status, asked.limit, asked.cpu_seconds)
+        reply, *ahead = asked.replies
+        names = reply["names"]
+        rows, texts = reply["answers"] or ([], [])
+        last = ahead[0] if ahead and "cpu" in ahead[0] else reply  # the look ahead's counts include the answers'
+        result = TopLevelResult([dict(zip(names, values)) for values in rows], reply["status"],
+                                bridge.limit_words(reply["status"], asked.limit, 0, str(reply["message"])),
+                                float(last["cpu"]), asked.printed, int(last["inferences"]), texts,
+                                bool(reply["det"]))
+        if ahead:
+            result.more, result.ahead = looked_ahead(ahead[0], asked.limit)
+            if result.more is False:  # the answers are all there are
+                result.status = "complete"
+        elif look_ahead and result.complete:  # the search ended by itself: there is no answer past the last
+            result.more = False
+        return result
+
+    def _asked(self, rule_base: str | os.PathLike[str], goal: str, seconds: float | None,
+               request: Callable[[str, float, float], str]) -> Asked | ChildResult:
+        """Send `request(module, limit, guard)` about `goal` to the rule base's child, and take its replies.
+
+        A ChildResult when a limit ended the child first; RulesCrashed, RulesRefused or PrologError with a
+        one-line verdict when the rules ended it, started a process, flooded their output or raised an error.
+        A reply that says the search goes on (`looking`) is followed by one more, or by how the child ended.
+        """
         limit = DEFAULT_SECONDS if seconds is None else time_limit(float(seconds), "seconds")
         guard = wall_guard(limit)
         path = bridge.resolve_rule_base(rule_base)
         with self._lock, self._serving(path) as child:
             module = self._loaded(child, path, LOAD_SECONDS)
-            request = (f"ask({prolog_atom(goal)}, {prolog_atom(module)}, {int(max_solutions)}, "
-                       f"{seconds_term(limit)}, {seconds_term(guard)}, {int(inferences)}).\n")
             try:
-                reply = child.request(request, limit, guard)
+                replies = [child.request(request(module, limit, guard), limit, guard)]
             except Died as died:
                 return goal_death(died.death, goal, module, limit)
+            if replies[0].get("looking"):
+                try:
+                    replies.append(child.reply(guard))
+                except Died as died:
+                    replies.append({"died": died.death, "goal": goal, "module": module})
             printed = child.printed()
             if max(printed.stdout, printed.stderr) >= WRITE_LIMIT:  # the kernel cut the writes there (RLIMIT_FSIZE)
                 child.kill()  # its output streams keep the error: the next question gets a fresh child
                 raise PrologError(f"goal {goal!r} in {module}: {FLOODED}")
-        if reply["refused"]:
-            raise RulesRefused(f"goal {goal!r} in {module}: the rules called {reply['refused']}: {REFUSAL}")
+        for reply in replies:
+            if reply.get("refused"):
+                raise RulesRefused(f"goal {goal!r} in {module}: the rules called {reply['refused']}: {REFUSAL}")
+        reply = replies[0]
         if reply["status"] == "error":
             text = str(reply["message"]).strip()
             headline = text.splitlines()[0] if text else "error"
             raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
-        names = reply["names"]
-        rows = [dict(zip(names, values)) for values in reply["rows"]]
-        limit_words = bridge.limit_words(reply["status"], limit, inferences, str(reply["message"]))
-        return ChildResult(rows, reply["status"], limit_words, float(reply["cpu"]), printed, int(reply["inferences"]))
+        return Asked(replies, printed, limit)
 
     @contextlib.contextmanager
     def _serving(self, path: Path) -> Iterator[Child]:
@@ -578,6 +687,21 @@ def query_arguments(rule_base: Any, goal: Any, **bounds: Any) -> dict[str, Any]:
     if not isinstance(goal, str):
         raise wrong_argument("goal", "a Prolog goal as text", goal)
     return check(QUERY_BOUNDS, bounds, "pysolve.query")
+
+
+def answers(rule_base: str | os.PathLike[str], goal: str, *, max_answers: int = 0, look_ahead: bool = False,
+            seconds: float | None = None) -> TopLevelResult:
+    """Run `goal` in a rule base's child process, each answer also written as the top level writes it.
+
+    For `pysolve query`: `Sandbox.answers` says what `max_answers` and `look_ahead` do.
+
+    >>> result = answers("fichas", "move('BBHVV', Next)", max_answers=2, look_ahead=True)
+    >>> result.texts, result.more
+    ([["Next = 'BHBVV'"], ["Next = 'HBBVV'"]], True)
+    >>> answers("fichas", "X = f(Y, _Z), length(L, 1)").texts
+    [['X = f(Y, _Z),', 'L = [_]']]
+    """
+    return _sandbox.answers(rule_base, goal, max_answers=max_answers, look_ahead=look_ahead, seconds=seconds)
 
 
 def load(rule_base: str | os.PathLike[str]) -> str:

@@ -174,8 +174,8 @@ def test_a_query_a_limit_stopped_is_unknown_not_false(capsys: pytest.CaptureFixt
     assert code == cli.STOPPED == 3 and out == "unknown.  % stopped: the goal passed its time limit of 1 s\n"
     assert "false" not in out + err
     code, out, _ = run_cli(capsys, "query", "fichas", "between(1, inf, X)", "--seconds", "1", "--json")
-    assert code == 3 and json.loads(out) == {"solutions": [], "status": "unknown", "limit": "time_limit",
-                                             "reason": "the goal passed its time limit of 1 s"}
+    assert code == 3 and json.loads(out) == {"solutions": [], "answers": [], "status": "unknown",
+                                             "limit": "time_limit", "reason": "the goal passed its time limit of 1 s"}
     code, out, _ = run_cli(capsys, "query", "fichas", "move('BHV', 'VVV')")
     assert (code, out) == (0, "false.\n")
 

@@ -81,7 +81,7 @@ def check_json(capsys: pytest.CaptureFixture[str], path: str, *extra: str) -> tu
 def still_answers(capsys: pytest.CaptureFixture[str]) -> None:
     """The next question is answered: pysolve's child (a fresh one, when the last died) runs on."""
     code, out, _ = run(capsys, "query", "fichas", "move('BHV', Next)")
-    assert (code, out) == (0, "Next = HBV\nNext = BVH\n")
+    assert (code, out) == (0, "Next = 'HBV' ;\nNext = 'BVH' ;\nfalse.\n")
 
 
 @pytest.mark.parametrize("name, words", [("halts", HALT_VERDICT),

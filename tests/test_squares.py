@@ -660,7 +660,7 @@ def test_a_query_without_a_puzzle_says_in_one_line_how_to_choose_one(capsys):
     assert err.count("\n") == 1 and "no squares puzzle is chosen" in err
     example = err.split("e.g. ", 1)[1].strip()  # the example in the message runs as it stands
     assert cli_module.main(["query", "squares", example]) == 0
-    assert capsys.readouterr().out.strip() == "E = [a,b,a,b]"
+    assert capsys.readouterr().out.strip() == "E = [a, b, a, b]."
 
 
 @needs_prolog
