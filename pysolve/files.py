@@ -142,12 +142,31 @@ def plain_lines(text: str, where: str) -> str:
     text = text.replace("\r\n", "\n")
     odd = _OTHER_LINE_ENDS.search(text)
     if odd:
-        character = odd.group()
-        named = unicodedata.name(character, "")
-        raise InputError(f"{where}: line {text.count(chr(10), 0, odd.start()) + 1} holds {character!r} "
-                         f"(U+{ord(character):04X}{' ' + named if named else ''}); lines end with \\n or \\r\\n "
-                         "only")
+        raise InputError(f"{where}: line {text.count(chr(10), 0, odd.start()) + 1} holds {character(odd.group())}; "
+                         "lines end with \\n or \\r\\n only")
     return text
+
+
+def character(one: str) -> str:
+    """One character as a message names it: `'\\x00' (U+0000 NULL)`, escaped as repr() escapes it."""
+    named = unicodedata.name(one, "")
+    return f"{one!r} (U+{ord(one):04X}{' ' + named if named else ''})"
+
+
+def printable_word(word: str, where: str, what: str) -> str:
+    """`word` when it is one word that prints: not empty, every character printable and none a space.
+
+    InputError naming `where` (`file:line`), `what` (`label`) and the first character that is not (a NUL, a
+    control character such as ESC, which a terminal would obey, a right-to-left override, a space), so that
+    a name read from a file reaches no engine, page or terminal as anything but the text it shows.
+    """
+    if not word:
+        raise InputError(f"{where}: the {what} is empty")
+    odd = next((one for one in word if one.isspace() or not one.isprintable()), None)
+    if odd is not None:
+        raise InputError(f"{where}: the {what} {excerpt(word)} holds {character(odd)}; a {what} is printable "
+                         "characters without spaces")
+    return word
 
 
 def _read_bytes(path: str, name: str, max_bytes: int) -> bytes:
@@ -298,7 +317,8 @@ def _existing_output(where: str, name: str) -> os.stat_result | None:
         info = os.stat(where)
     except FileNotFoundError:
         if not os.path.isdir(os.path.dirname(os.path.realpath(where))):
-            raise InputError(f"{name}: the directory {str(Path(where).parent)!r} does not exist") from None
+            raise InputError(f"{name}: the directory {excerpt(str(Path(where).parent), PATH_CHARACTERS)} does not "
+                             "exist") from None
         return None
     except OSError as error:
         raise InputError(f"{name}: cannot write: {error.strerror}") from None

@@ -276,7 +276,7 @@ def parse_keywords(lines: Sequence[tuple[int | str, list[str]]], name: str) -> I
     grid: tuple[int, int] | None = None
     rule = INSECT
     raw_pairs: list[tuple[str, str]] = []
-    raw_pieces: list[tuple[int, list[str]]] = []
+    raw_pieces: list[tuple[int, list[str], str]] = []
     for number, (keyword, *args) in lines:
         where = f"{name}:{number}"
         if keyword == "grid" and len(args) == 2:
@@ -284,17 +284,19 @@ def parse_keywords(lines: Sequence[tuple[int | str, list[str]]], name: str) -> I
         elif keyword == "rule" and len(args) == 1:
             rule = args[0]
         elif keyword == "pair" and len(args) == 2:
-            raw_pairs.append((args[0], args[1]))
+            raw_pairs.append((files.printable_word(args[0], where, "label"), files.printable_word(args[1], where,
+                                                                                                   "label")))
         elif keyword == "piece" and len(args) == 5:
-            raw_pieces.append((files.whole_number(args[0], where, "piece id"), args[1:]))
+            raw_pieces.append((files.whole_number(args[0], where, "piece id"), args[1:], where))
         else:
             raise InputError(f"{where}: cannot read {files.excerpt(' '.join([keyword, *args]))}; {FORMAT_HELP}")
     if grid is None:
         raise InputError(f"{name}: no `grid R C` line")
     if rule not in RULES:
         raise UnknownName(f"{name}: unknown rule {files.excerpt(rule)}; use one of {', '.join(RULES)}")
-    label = (lambda word: files.whole_number(word, name, "colour")) if rule == ETERNITY else str
-    pieces = tuple(Piece(pid, cast(Edges, tuple(label(w) for w in words))) for pid, words in raw_pieces)
+    label, what = (files.whole_number, "colour") if rule == ETERNITY else (files.printable_word, "label")
+    pieces = tuple(Piece(pid, cast(Edges, tuple(label(w, where, what) for w in words)))
+                   for pid, words, where in raw_pieces)
     return Instance(name, grid[0], grid[1], rule, pieces, tuple(raw_pairs))
 
 
@@ -442,7 +444,7 @@ class Question:
 
     def __post_init__(self) -> None:
         if self.mode not in (FIRST, ALL, COUNT):
-            raise InputError(f"unknown question {self.mode!r}; use first, all or count")
+            raise InputError(f"unknown question {files.excerpt(self.mode)}; use first, all or count")
         if self.prefix and (self.mode != COUNT or self.strategy != "fast"
                             or self.instance.rows * self.instance.cols < 2):
             raise InputError("only a count of the fast strategy on two cells or more takes a prefix "
@@ -451,7 +453,7 @@ class Question:
             raise InputError("only a count that fills the most constrained cell first takes free cells in its "
                              "prefix (a part of a split count)")
         if self.strategy not in STRATEGIES:
-            raise InputError(f"unknown strategy {self.strategy!r}; use one of {', '.join(STRATEGIES)}")
+            raise InputError(f"unknown strategy {files.excerpt(self.strategy)}; use one of {', '.join(STRATEGIES)}")
         time_limit(self.seconds)
 
     @property

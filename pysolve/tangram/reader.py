@@ -9,6 +9,7 @@ mistake named by its place in the JSON (`t.json:pieces[2]`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,16 +68,15 @@ def from_json(data: Any, source: str = "<json>") -> Instance:
         raise InputError(f"{source}: a tangram instance in JSON is an object with width, height, rotations, pieces "
                          "and placed, as `pysolve generate tangram --json` prints it")
     reader = _Reader(source)
-    reader.statement("width", ["board", *(_word(data.get(key)) for key in ("width", "height"))])
+    reader.statement("width", ["board", *_words(reader, "width", data, ("width", "height"))])
     if not isinstance(data.get("rotations", False), bool):
         raise reader.fail("rotations", f"must be true or false, not {files.excerpt(data['rotations'])}")
     reader.statement("rotations", ["rotations", "yes" if data.get("rotations") else "no"])
     for where, piece in _items(data, "pieces", reader):
-        reader.statement(where, ["piece", *(_word(piece.get(key)) for key in ("key", "name", "colour", "width",
-                                                                               "height"))])
+        reader.statement(where, ["piece", *_words(reader, where, piece, ("key", "name", "colour", "width", "height"))])
     for where, place in _items(data, "placed", reader):
-        reader.statement(where, ["place", *(_word(place[key]) for key in ("piece", "x", "y", "width", "height")
-                                            if key in place)])
+        given = [key for key in ("piece", "x", "y", "width", "height") if key in place]
+        reader.statement(where, ["place", *_words(reader, where, place, given)])
     return reader.finish()
 
 
@@ -88,10 +88,18 @@ def _items(data: dict[str, Any], key: str, reader: _Reader) -> list[tuple[str, d
     return [(f"{key}[{index}]", item) for index, item in enumerate(value)]
 
 
-def _word(value: Any) -> str:
-    """A JSON value as the word of a statement: a text or an integer as written; anything else as JSON, which
-    the statement's check then refuses by name."""
-    return value if isinstance(value, str) else str(value) if type(value) is int else files.excerpt(value)
+def _words(reader: _Reader, where: Where, item: dict[str, Any], keys: Sequence[str]) -> list[str]:
+    """The values of `keys` in the JSON object `item` as the words of a statement (a text or an integer as
+    written); InputError naming the field that is missing or holds anything else (null is no name)."""
+    words = []
+    for key in keys:
+        value = item.get(key)
+        if not isinstance(value, str) and type(value) is not int:
+            shown = "null" if value is None else files.excerpt(value)
+            given = "is missing" if key not in item else f"is text or a whole number, not {shown}"
+            raise reader.fail(where, f"{key!r} {given}")
+        words.append(value if isinstance(value, str) else str(value))
+    return words
 
 
 def _colour_safe_split(raw: str) -> list[str]:
@@ -158,6 +166,7 @@ class _Reader:
             raise self.fail(line, "expected 'piece KEY NAME COLOUR WIDTH HEIGHT'")
         key, name, colour = fields[:3]
         width, height = self.integers(line, fields[3:], "piece size")
+        files.printable_word(key, f"{self.source}:{line}", "key")
         if len(key) != 1:
             raise self.fail(line, f"key {files.excerpt(key)} must be one character")
         if not NAME_PATTERN.match(name):
