@@ -23,6 +23,7 @@ LINE_LENGTHS = {size * size: size for size in BOXES}    # a one-line puzzle's le
 SYMBOLS = "123456789ABCDEFG"                            # values 1..16 as one character each
 EMPTY_MARKS = ".0"
 RULE_CHARACTERS = set("-+=|: ")                         # a line of only these is a box rule in a grid
+MAX_PUZZLES = 50_000  # one-line puzzles in a file at most, answered in turn (Royle's 17-clue set, some 49,000, fits)
 UNITS = ("row", "column", "box")
 Grid = list[list[int]]
 
@@ -160,6 +161,9 @@ def parse(text: str, file: str = "board") -> list[Board]:
              if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise InputError(f"{file}: no puzzle (the file is empty or only comments)")
+    if len(lines) > MAX_PUZZLES and one_line_puzzles(lines):  # counted before any is read
+        raise InputError(f"{file}: {len(lines):,} puzzle lines; a file holds at most {MAX_PUZZLES:,} one-line "
+                         "puzzles (docs/sudoku.md): split it")
     if one_line_puzzles(lines):
         return [parse_line(line, file, number) for number, line in lines]
     return [parse_grid(lines, file)]
@@ -244,9 +248,10 @@ def value_of(cell: str, size: int, where: str) -> int:
     elif len(cell) == 1 and cell.upper() in SYMBOLS:
         value = SYMBOLS.index(cell.upper()) + 1
     else:
-        raise InputError(f"{where}: {cell!r} is not a value ({symbols[0]}-{symbols[-1]}) or '.'/'0' for empty")
+        raise InputError(f"{where}: {files.excerpt(cell)} is not a value ({symbols[0]}-{symbols[-1]}) or '.'/'0' for "
+                         "empty")
     if not 1 <= value <= size:
-        raise InputError(f"{where}: {cell!r} is out of range for a {size}x{size} sudoku "
+        raise InputError(f"{where}: {files.excerpt(cell)} is out of range for a {size}x{size} sudoku "
                          f"(values {symbols[0]}-{symbols[-1]})")
     return value
 
