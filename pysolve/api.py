@@ -275,7 +275,7 @@ def backend_name(backend: BackendLike) -> str:
 def _check_own_name(name: str) -> None:
     """A back end of one's own may not take a built-in back end's name."""
     if name in _backends.NAMES:
-        raise InputError(f"a back end of one's own cannot be called {name!r}: that is a built-in back end")
+        raise InputError(f"a back end of one's own cannot be called {excerpt(name)}: that is a built-in back end")
 
 
 def _answer(puzzle: Puzzle, asked: Any, name: str, solver: Solver) -> Answer:

@@ -506,7 +506,7 @@ def load_solver(puzzle: Puzzle, solver: Solver) -> Own:
     (`bounded.call_bounded`) and the question is its time-out.
     """
     if not callable(solver):
-        raise InputError(f"a solver of one's own is a function question -> pysolve.Found, not {solver!r}")
+        raise InputError(f"a solver of one's own is a function question -> pysolve.Found, not {files.excerpt(solver)}")
     name = getattr(solver, "name", None) or getattr(solver, "__name__", type(solver).__name__)
 
     def answer(question: Any, seconds: float) -> Found:

@@ -215,7 +215,7 @@ class Dispatch:
         solver = self.solvers(question).get(backend)
         if solver is None:
             offered = ", ".join(self.backends_for(question))
-            raise UnknownName(f"back end {backend!r} does not answer this {self.name} question; "
+            raise UnknownName(f"back end {files.excerpt(backend)} does not answer this {self.name} question; "
                               f"use one of: {offered}")
         if isinstance(trace, (str, os.PathLike)):  # a file to record the search in
             return self.traced(question, backend, solver, trace)

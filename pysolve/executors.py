@@ -137,7 +137,7 @@ def dask_executor(address: str) -> tuple[Any, Executor]:
     try:
         client = Client(address, timeout=10)
     except OSError as error:
-        raise InputError(f"cannot reach the Dask cluster at {address!r}: {error}") from None
+        raise InputError(f"cannot reach the Dask cluster at {excerpt(address)}: {error}") from None
     return client, client.get_executor()
 
 
@@ -217,7 +217,7 @@ def check_workers(workers: int | str) -> int | str:
     if workers == AUTO:
         return workers
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise InputError(f"--workers must be a whole number of at least 1 or {AUTO}, not {workers!r}")
+        raise InputError(f"--workers must be a whole number of at least 1 or {AUTO}, not {excerpt(workers)}")
     return workers
 
 

@@ -52,6 +52,7 @@ from pysolve.agreement import first_disagreement
 from pysolve.answers import NO_SOLUTION, UNKNOWN, Answer, Found, stopped
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, SearchLimitExceeded, UnknownName
+from pysolve.files import excerpt
 from pysolve.puzzle import Puzzle
 from pysolve.rules import RulesError, RulesInterface
 
@@ -241,7 +242,7 @@ def submissions(folder: str | os.PathLike[str], puzzle: str) -> list[Submission]
     """
     root = Path(folder)
     if not root.is_dir():
-        raise UnknownName(f"submissions folder {os.fspath(folder)!r} does not exist or is not a folder")
+        raise UnknownName(f"submissions folder {excerpt(os.fspath(folder))} does not exist or is not a folder")
     found = []
     for entry in sorted(root.iterdir()):
         if entry.name.startswith("."):
@@ -879,7 +880,7 @@ def grade(puzzle: PuzzleLike, folder: str | os.PathLike[str], examples: int = EX
     if only is not None:
         found = [submission for submission in found if submission.student == only]
         if not found:
-            raise UnknownName(f"no submission of {only!r} in {os.fspath(folder)}")
+            raise UnknownName(f"no submission of {excerpt(only)} in {os.fspath(folder)}")
     compared = check.compared_backends()
     with executors.executor(executors.useful_workers(workers, len(found))) as pool:  # forked before Prolog starts
         asked = answered_by_pysolve(chosen, interface, draw_questions(chosen, interface, examples, seed),

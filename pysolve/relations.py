@@ -24,6 +24,7 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
 from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
+from pysolve.files import excerpt
 from pysolve.rules import RulesError, RulesInterface
 
 Relation = Callable[..., mk.Goal]
@@ -36,7 +37,7 @@ def load_module(file: str | os.PathLike[str]) -> ModuleType:
     file, InputError in one line when it does not import (a syntax error, a failing import, ...)."""
     path = Path(file)
     if not path.is_file():
-        raise UnknownName(f"relations module {os.fspath(file)!r} does not exist or is not a regular file")
+        raise UnknownName(f"relations module {excerpt(os.fspath(file))} does not exist or is not a regular file")
     spec = importlib.util.spec_from_file_location(f"pysolve_relations_{path.stem}", path)
     assert spec is not None and spec.loader is not None  # a .py file always has a source loader
     module = importlib.util.module_from_spec(spec)

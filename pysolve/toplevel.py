@@ -75,6 +75,13 @@ def transcript(result: sandbox.TopLevelResult, limit: int, width: int) -> list[s
     return [*lines, last + " ;", "false."]
 
 
+def forget_reply(reply: str) -> None:
+    """Take a reply to an answer (`;`) out of readline's history, which keeps goals; kept when it is a goal."""
+    history = sys.modules.get("readline")
+    if history is not None and reply.strip() in NEXT and history.get_current_history_length():
+        history.remove_history_item(history.get_current_history_length() - 1)
+
+
 @dataclass
 class Session:
     """The interactive loop's reading and printing: lines from `stdin`, the transcript on `stdout`.
@@ -128,14 +135,14 @@ class Session:
         Any reply but `;` (or n, r) stops, as an empty line does; a reply that is no such letter is kept as
         the next goal.
         """
-        self.stdout.write(answer + " ")
-        self.stdout.flush()
         if self.terminal:
             try:
-                reply = input()
+                reply = input(answer + " ")
             except EOFError:
                 reply = ""
+            forget_reply(reply)
         else:
+            self.stdout.write(answer + " ")
             reply = self.stdin.readline().rstrip("\n")
             self.stdout.write((";" if reply.strip() in NEXT else ".") + "\n")
         if reply.strip() in NEXT:

@@ -132,7 +132,7 @@ def _check_counts(args: argparse.Namespace) -> None:
         raise InputError(f"--games must be at least 1, not {args.games}")
 
     if args.variant not in VARIANTS:
-        raise InputError(f"--variant: unknown variant {args.variant!r}; choose from {', '.join(VARIANTS)}")
+        raise InputError(f"--variant: unknown variant {files.excerpt(args.variant)}; choose from {', '.join(VARIANTS)}")
 
 
 def run_simulate(args: argparse.Namespace) -> int:

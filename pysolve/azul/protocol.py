@@ -81,14 +81,14 @@ def command_words(command: str) -> list[str]:
     if not words:
         raise InputError("cmd: give the agent's command, as in cmd:python my_agent.py")
     if shutil.which(words[0]) is None:
-        raise InputError(f"cmd:{excerpt(command, 60)}: no program {words[0]!r} to run")
+        raise InputError(f"cmd:{excerpt(command, 60)}: no program {excerpt(words[0])} to run")
     return words
 
 
 def check_seconds(seconds: float, what: str = "--move-seconds") -> float:
     """`seconds` if it is a time per move above 0 and at most MAX_MOVE_SECONDS (nan and inf refused)."""
     if not (isinstance(seconds, (int, float)) and 0 < seconds <= MAX_MOVE_SECONDS):
-        raise InputError(f"{what}: a time per move above 0 and at most {MAX_MOVE_SECONDS:g} s, not {seconds!r}")
+        raise InputError(f"{what}: a time per move above 0 and at most {MAX_MOVE_SECONDS:g} s, not {excerpt(seconds)}")
     return float(seconds)
 
 

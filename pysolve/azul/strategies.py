@@ -30,7 +30,7 @@ from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax
 from pysolve.azul.seeded import random_feasible
 from pysolve.azul.tree import State
 from pysolve.errors import InputError, UnknownName
-from pysolve.report import short
+from pysolve.files import excerpt
 
 Strategy = Callable[[Mapping[str, Any], list[Move], RandomStream], Move]
 
@@ -111,7 +111,7 @@ def _search(name: str) -> Strategy:
     try:
         return _minimax(parameters) if family == "minimax" else _mcts(parameters)
     except InputError as error:
-        raise InputError(f"strategy {short(name)!r}: {error}") from None
+        raise InputError(f"strategy {excerpt(name)}: {error}") from None
 
 
 def _minimax(parameters: list[str]) -> Minimax:
@@ -146,7 +146,7 @@ def _mcts(parameters: list[str]) -> Mcts:
         elif parameter.startswith("c") and _number(parameter[1:]):
             settings["exploration"] = float(parameter[1:])
         else:
-            raise InputError(f"{parameter!r} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH or "
+            raise InputError(f"{excerpt(parameter)} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH or "
                              "cEXPLORATION")
     return Mcts(**settings)
 
@@ -155,7 +155,7 @@ def _whole(digits: str) -> int:
     """Decimal digits as an int; InputError past MAX_DIGITS (every bound is far below, and int() refuses
     thousands of digits with a ValueError of its own)."""
     if len(digits) > MAX_DIGITS:
-        raise InputError(f"{short(digits, 20)} is too large")
+        raise InputError(f"{excerpt(digits)} is too large")
     return int(digits)
 
 
@@ -185,7 +185,7 @@ def strategy(name_or_callable: str | Strategy, move_seconds: float = MOVE_SECOND
         return STRATEGIES[name_or_callable]
     if name_or_callable.split(":")[0] in SEARCHES:
         return _search(name_or_callable)
-    raise UnknownName(f"unknown strategy {name_or_callable!r}; known: {KNOWN}")
+    raise UnknownName(f"unknown strategy {excerpt(name_or_callable)}; known: {KNOWN}")
 
 
 def strategy_name(chosen: str | Strategy) -> str:

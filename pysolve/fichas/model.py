@@ -14,6 +14,7 @@ from typing import Any
 
 from pysolve.budget import DEFAULT_SECONDS, time_limit
 from pysolve.errors import InputError, UnknownName
+from pysolve.files import excerpt
 from pysolve.search import FLAVOURS, TREE_STRATEGIES
 
 WHITE, HOLE, GREEN = "B", "H", "V"
@@ -144,13 +145,13 @@ class Question:
         time_limit(self.seconds)
         for name, value in (("m", self.m), ("n", self.n)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InputError(f"order {name} must be an integer, got {value!r}")
+                raise InputError(f"order {name} must be an integer, got {excerpt(value)}")
             if not 0 <= value <= MAX_ORDER:
                 raise InputError(f"order {name}={value} is out of range: use 0..{MAX_ORDER}")
         if self.strategy not in STRATEGIES:
-            raise UnknownName(f"unknown strategy {self.strategy!r}; choose one of {', '.join(STRATEGIES)}")
+            raise UnknownName(f"unknown strategy {excerpt(self.strategy)}; choose one of {', '.join(STRATEGIES)}")
         if self.flavour not in FLAVOURS:
-            raise UnknownName(f"unknown flavour {self.flavour!r}; choose one of {', '.join(FLAVOURS)}")
+            raise UnknownName(f"unknown flavour {excerpt(self.flavour)}; choose one of {', '.join(FLAVOURS)}")
 
 
 class Boards:

@@ -14,6 +14,7 @@ import random
 import string
 
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 from pysolve.squares.model import ETERNITY, FRAME, INSECT, RULES, Instance, Label, Piece, rotate, validated
 
 MAX_SIDE = 12
@@ -24,7 +25,7 @@ def check_size(rows: int, cols: int, colours: int, rule: str) -> None:
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
         raise InputError(f"--rows and --cols must be between 1 and {MAX_SIDE}, not {rows} and {cols}")
     if rule not in RULES:
-        raise InputError(f"unknown rule {rule!r}; use one of {', '.join(RULES)}")
+        raise InputError(f"unknown rule {excerpt(rule)}; use one of {', '.join(RULES)}")
     if not 1 <= colours <= len(string.ascii_uppercase):
         raise InputError(f"--colours must be between 1 and {len(string.ascii_uppercase)}, not {colours}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 from pysolve.tangram.pieces import Instance, Placement, check_size, check_unique
 from pysolve.tangram.rules import check_partial
 
@@ -59,9 +60,9 @@ class Question:
 def check_question(question: Question) -> None:
     """Raise InputError (UnknownName for a piece) when the question cannot be asked as it is."""
     if question.mode not in MODES:
-        raise InputError(f"tangram mode {question.mode!r} is not one of {', '.join(MODES)}")
+        raise InputError(f"tangram mode {excerpt(question.mode)} is not one of {', '.join(MODES)}")
     if question.strategy not in STRATEGIES:
-        raise InputError(f"--strategy {question.strategy!r} is not one of {', '.join(STRATEGIES)}")
+        raise InputError(f"--strategy {excerpt(question.strategy)} is not one of {', '.join(STRATEGIES)}")
     instance = question.instance
     check_size(instance)
     for placement in question.placed:

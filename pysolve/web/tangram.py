@@ -76,7 +76,7 @@ def move_of(data: dict[str, Any], game: Game) -> tuple[Any, tuple[Any, ...]]:
     """The Game method a request names and its arguments, checked before anything is asked of a back end."""
     action = field_of(data, "action", str, required=True)
     if action not in ACTIONS:
-        raise InputError(f"unknown action {action!r}; actions: {', '.join(ACTIONS)}")
+        raise InputError(f"unknown action {excerpt(action)}; actions: {', '.join(ACTIONS)}")
     if action == "select":
         return game.select, (game.instance.piece(field_of(data, "piece", str, required=True)).name,)
     if action in ("choose", "place_at"):
