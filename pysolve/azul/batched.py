@@ -105,6 +105,7 @@ from pysolve.azul.model import (
 )
 from pysolve.azul.packed import FULL, POINTS, RUN
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 FIVE = np.arange(5)  # colours, lines, rows, columns
 NO_TILE = 5  # a place of a bag's order past its tiles
@@ -528,10 +529,10 @@ class AzulBatchedEnv(VectorEnv):
                  illegal: str = "lose", max_moves: int = MAX_MOVES, render_mode: str | None = None,
                  variant: str = STANDARD) -> None:
         if not (isinstance(num_envs, int) and num_envs >= 1):
-            raise InputError(f"num_envs {num_envs!r}: expected a whole number >= 1")
+            raise InputError(f"num_envs {excerpt(num_envs)}: expected a whole number >= 1")
         check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
         if variant != STANDARD:
-            raise InputError(f"AzulBatchedEnv plays the coloured wall only, not {variant!r}: "
+            raise InputError(f"AzulBatchedEnv plays the coloured wall only, not {excerpt(variant)}: "
                              f"use AzulVectorEnv for the grey wall")
         self.num_envs, self.players, self.seat, self.illegal = num_envs, players, seat, illegal
         self.win_reward, self.max_moves, self.render_mode = float(win_reward), max_moves, render_mode
@@ -556,7 +557,7 @@ class AzulBatchedEnv(VectorEnv):
         first move; `seed` seeds the one generator of all the tables' chance and opponents.
         """
         if not (seed is None or isinstance(seed, int)):
-            raise InputError(f"reset: seed {seed!r}: expected an integer or None (one generator for all tables)")
+            raise InputError(f"reset: seed {excerpt(seed)}: expected an integer or None (one generator for all tables)")
         super().reset(seed=seed)
         if seed is not None or self.tables.rng is not self.np_random:
             self.tables.reseed(self.np_random)

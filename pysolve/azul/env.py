@@ -151,6 +151,7 @@ from pysolve.azul.python import Table
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.azul.tree import MOVING, PYTHON_ENGINE, Game, State
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 SOURCES_OFFSET = 1  # source -1 (the centre) is action block 0
 DESTINATIONS = 6    # 0 the floor, 1..5 a pattern line
@@ -636,9 +637,9 @@ def check_settings(players: int, seat: int, illegal: str, variant: str, render_m
     if seat not in range(players):
         raise InputError(f"seat {seat}: expected 0..{players - 1}")
     if illegal not in ("lose", "raise"):
-        raise InputError(f"illegal={illegal!r}: expected 'lose' or 'raise'")
+        raise InputError(f"illegal={excerpt(illegal)}: expected 'lose' or 'raise'")
     if render_mode not in (None, *render_modes):
-        raise InputError(f"render_mode {render_mode!r}: expected one of {render_modes}")
+        raise InputError(f"render_mode {excerpt(render_mode)}: expected one of {render_modes}")
 
 
 def seat_spaces(players: int, variant: str, mask_in: str = "observation") -> tuple[spaces.Space, spaces.Discrete]:
@@ -658,7 +659,7 @@ MASKS_IN = ("observation", "info")  # where an environment puts the action mask
 def check_mask_in(mask_in: str) -> str:
     """`mask_in` itself when it is one of MASKS_IN, else InputError."""
     if mask_in not in MASKS_IN:
-        raise InputError(f"mask_in={mask_in!r}: expected one of {', '.join(map(repr, MASKS_IN))}")
+        raise InputError(f"mask_in={excerpt(mask_in)}: expected one of {', '.join(map(repr, MASKS_IN))}")
     return mask_in
 
 

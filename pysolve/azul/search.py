@@ -47,6 +47,7 @@ from pysolve.azul.offer import Offer
 from pysolve.azul.tree import State
 from pysolve.budget import work_clock
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 PLAYOUTS = ("random", "greedy")
 MAX_ITERATIONS = 1_000_000  # iterations per move at most (minutes a move in Python)
@@ -162,7 +163,7 @@ class Mcts:
             raise InputError(f"mcts: seconds per move must be above 0 and at most {MAX_MOVE_SECONDS:g}, "
                              f"not {self.seconds}")
         if self.playout not in PLAYOUTS:
-            raise InputError(f"mcts: unknown playout {self.playout!r}; known: {', '.join(PLAYOUTS)}")
+            raise InputError(f"mcts: unknown playout {excerpt(self.playout)}; known: {', '.join(PLAYOUTS)}")
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise InputError(f"mcts: playouts run to at least 1 round end and at most {MAX_ROUNDS}, "
                              f"not {self.rounds}")

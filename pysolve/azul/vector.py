@@ -104,6 +104,7 @@ from pysolve.azul.env import (
 from pysolve.azul.model import MAX_MOVES, STANDARD
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 
 class AzulVectorEnv(VectorEnv):
@@ -116,7 +117,7 @@ class AzulVectorEnv(VectorEnv):
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,
                  render_mode: str | None = None, variant: str = STANDARD) -> None:
         if not (isinstance(num_envs, int) and num_envs >= 1):
-            raise InputError(f"num_envs {num_envs!r}: expected a whole number >= 1")
+            raise InputError(f"num_envs {excerpt(num_envs)}: expected a whole number >= 1")
         check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
         self.variant = variant
         self.num_envs, self.players, self.seat, self.illegal = num_envs, players, seat, illegal

@@ -19,6 +19,7 @@ import sys
 from pysolve import bridge
 from pysolve.engines import EnginePool
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 WILDCARDS = ("0.0.0.0", "::", "")
@@ -32,7 +33,7 @@ def listen(host: str, port: int) -> socket.socket:
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     except socket.gaierror as error:
-        raise InputError(f"--host {host!r}: {error.strerror}") from None
+        raise InputError(f"--host {excerpt(host)}: {error.strerror}") from None
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
