@@ -215,7 +215,7 @@ def test_the_web_gives_each_back_end_its_own_seconds(web: httpx.Client) -> None:
 
 
 def test_web_errors_name_the_form_field(web: httpx.Client) -> None:
-    assert error_of(web.post("/api/crosscheck", json={"puzzle": "fichas"}), 400) == "M is required"
+    assert error_of(web.post("/api/crosscheck", json={"puzzle": "fichas"}), 400) == "m is required"
     assert error_of(web.post("/api/crosscheck", json={"puzzle": "fichas", "options": {"m": "x", "n": 2}}),
                     400).startswith("M: 'x' is not an integer")
     assert error_of(web.post("/api/crosscheck", json={"puzzle": "fichas", "options": {

@@ -406,7 +406,7 @@ def test_a_crosscheck_where_no_back_end_answered_compared_nothing(web: httpx.Cli
 
 def test_crosscheck_bad_input(web: httpx.Client) -> None:
     assert "unknown puzzle 'chess'" in error_of(web.post("/api/crosscheck", json={"puzzle": "chess"}), 400)
-    assert "M is required" in error_of(web.post("/api/crosscheck", json={"puzzle": "fichas"}), 400)
+    assert "m is required" in error_of(web.post("/api/crosscheck", json={"puzzle": "fichas"}), 400)
     assert "has no option 'svg'" in error_of(
         web.post("/api/crosscheck", json={"puzzle": "tangram", "options": {"svg": "x.svg"}}), 400)
     assert "'x' is not an integer" in error_of(

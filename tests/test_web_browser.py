@@ -359,7 +359,7 @@ def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backe
     page.check("#options [data-option=count]")
     page.click("#ask")
     settle(page)
-    assert page.text_content("#verdict") == ("instance=classic, board=[10, 10], mode=count, strategy=dfs: "
+    assert page.text_content("#verdict") == ("instance=classic, board=[10, 10], mode=count, strategy=cell: "
                                              "the back ends agree")
     assert {row.get_attribute("data-backend") for row in page.locator("#results tr[data-backend]").all()} \
         == set(pysolve_backends)
@@ -367,7 +367,7 @@ def test_crosscheck_table_of_every_back_end(base: str, page: Page, pysolve_backe
     page.select_option("#puzzle", "fichas")
     page.click("#ask")
     settle(page)
-    assert page.text_content("#error") == "M is required"
+    assert page.text_content("#error") == "m is required"
 
 
 def test_crosscheck_of_a_shipped_instance_and_of_an_uploaded_file(base: str, page: Page, tmp_path: Path,

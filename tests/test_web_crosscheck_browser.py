@@ -11,6 +11,8 @@ from pathlib import Path
 from playwright.sync_api import Page
 from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401  (fixtures)
 
+from pysolve.fichas.model import STRATEGIES
+
 
 def rows(page: Page) -> dict[str, list[str]]:
     """The result table: back end -> its cells."""
@@ -57,9 +59,11 @@ def test_an_error_replaces_the_result_in_the_pages_words(base: str, page: Page, 
     assert page.get_attribute("#verdict", "data-verdict") in ("agree", "not compared") and rows(page)
     assert page.text_content("#drawing")
     page.select_option("#puzzle", "fichas")
+    assert f"by {len(STRATEGIES)} search strategies" in page.text_content("#summary")  # as many as it offers
     page.click("#ask")  # M and N left empty
     settle(page)
-    assert page.text_content("#error") == "M is required"
+    assert page.text_content("#error") == "m is required"  # the field as its label names it
+    assert page.locator("#options label").first.text_content() == "m "
     assert rows(page) == {} and page.text_content("#verdict") == "" and page.text_content("#drawing") == ""
     assert page.get_attribute("#verdict", "data-verdict") is None
     screenshot(page, pictures, "crosscheck-error")

@@ -198,6 +198,7 @@ def test_fichas_strategies_compared(client: TestClient) -> None:
 @pytest.mark.parametrize(("url", "data", "words"), [
     ("solve", {"m": 13, "n": 1}, "order m=13 is out of range: use 0..12"),
     ("solve", {"n": 1}, "'m' is required"),
+    ("solve", {"m": None, "n": 1}, "'m' is required"),  # what the page sends for an M left empty
     ("solve", {"m": 1, "n": 1, "strategy": "luck"}, "unknown strategy 'luck'"),
     ("compare", {"m": 1, "n": -1}, "order n=-1 is out of range"),
     ("compare", {"m": 1, "n": 1, "flavour": "js"}, "unknown flavour 'js'"),

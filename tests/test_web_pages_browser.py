@@ -5,13 +5,16 @@ docs/web.md shows (PYSOLVE_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import Page
-from test_web_browser import base, browser, page, pictures, pytestmark, screenshot, settle  # noqa: F401
+from test_web_browser import base, browser, click_cell, page, pictures, press, pytestmark, screenshot, settle  # noqa: F401  (fixtures)
 
 from pysolve.fichas.model import is_solution
+from pysolve.hidato import draw as hidato_draw
 from pysolve.sudoku import model as sudoku_model
+from pysolve.web.squares import MAX_EVENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 WIKIPEDIA = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -206,3 +209,133 @@ def test_hidato_and_squares_pages_list_the_clis_names(base: str, page: Page, pic
     page.wait_for_function("document.getElementById('where').textContent.startsWith('eternity-3x3')")
     assert page.text_content("#where").endswith("solutions so far: 0 of 16")
     screenshot(page, pictures, "squares-eternity")
+
+
+# ---------------------------------------------------------------- what a newcomer tripped on (issue 40)
+
+NEAR = 150  # pixels: an error this close under the form that was sent is seen without looking for it
+
+
+def below(page: Page, sent: str) -> float:
+    """How far under the control `sent` the error stands (in pixels), after checking it is in sight."""
+    error, control = page.locator("#error").bounding_box(), page.locator(sent).bounding_box()
+    assert error is not None and control is not None
+    assert error["y"] >= 0 and error["y"] + error["height"] <= (page.viewport_size or {"height": 0})["height"]
+    return error["y"] - (control["y"] + control["height"])
+
+
+def test_fichas_an_empty_order_is_refused_and_one_move_is_one(base: str, page: Page) -> None:
+    """An M left empty is no 0: the page sends none, and the server refuses it as it refuses a request without
+    one; a path of one move says "1 move"."""
+    page.goto(f"{base}/fichas")
+    settle(page)
+    page.fill("#m", "")
+    page.click("#solve")
+    settle(page)
+    assert page.text_content("#error") == "the field 'm' is required"
+    assert page.text_content("#verdict") == "" and page.locator("#moves li").count() == 0
+    page.fill("#m", "1")
+    page.fill("#n", "0")
+    page.click("#solve")
+    settle(page)
+    verdict = page.text_content("#verdict")
+    assert ": a path of 1 move, " in verdict and not re.search(r"\b1 (moves|states)\b", verdict)
+
+
+def test_squares_replay_names_what_it_replays_and_a_cut_one_says_so(base: str, page: Page, pictures: Path) -> None:
+    """The list shows the instance replayed; a replay cut short says it holds the search's first events and
+    what the whole search finds, not "0 of 0"; a bad paste leaves no blank board, its error under the paste."""
+    page.goto(f"{base}/squares")
+    settle(page)
+    assert page.input_value("#instance") == "insects" and page.text_content("#where").startswith("insects: event 0")
+    page.select_option("#instance", "eternity-6x6")
+    page.click("#load")
+    settle(page)
+    assert page.text_content("#where") == (
+        f"eternity-6x6: event 0 of {MAX_EVENTS}; 0 placements, 0 backtracks, solutions so far: 0 (the replay is the "
+        f"search's first {MAX_EVENTS} events, holding 0 of its solutions; the whole search finds 260 solutions, 65 "
+        "up to rotation)")
+    page.click("details.paste summary")
+    page.fill("#squares-text", "grid 2\n")
+    page.click("#squares-paste")
+    settle(page)
+    assert page.text_content("#error").startswith("the pasted instance")
+    assert page.locator("#board").bounding_box() is None  # no picture, and no blank of its size
+    assert below(page, "#squares-paste") < NEAR
+    assert page.eval_on_selector("#instance", "list => list.selectedIndex") == -1  # no shipped one is replayed
+    screenshot(page, pictures, "squares-refused")
+
+
+TWO_CELLS = "board 2 1\npiece a left #2e9e4f 1 1\npiece b right #cc3333 1 1\n"
+
+
+def test_tangram_refused_after_a_win_leaves_no_blank_and_no_green_box(base: str, page: Page, pictures: Path) -> None:
+    """A typed instance's keys are those the help names; a game won, then an instance refused: the board, the
+    pieces and the won message's green box go, and the error stands under the paste, in sight."""
+    page.goto(f"{base}/tangram")
+    settle(page)
+    page.click("details.paste summary")
+    page.fill("#instance-text", TWO_CELLS)
+    page.click("#instance-start")
+    settle(page)
+    assert "the pieces' keys (a, b) select" in page.locator("p.keys", has_text="Keys:").text_content()
+    for key, x in (("a", 0), ("b", 1)):
+        press(page, key)
+        click_cell(page, x, 0)
+        press(page, "Enter")
+    assert page.get_attribute("#message", "class") == "won"
+    page.fill("#instance-text", "board 0 2\n")
+    page.click("#instance-start")
+    settle(page)
+    assert page.text_content("#error").startswith("the uploaded instance")
+    assert page.get_attribute("#message", "class") == ""
+    assert page.locator("#game").bounding_box() is None  # board, pieces and messages: gone, and their room
+    assert below(page, "#instance-start") < NEAR
+    screenshot(page, pictures, "tangram-refused")
+
+
+def test_sudoku_generated_grid_shown_from_its_top_left_corner(base: str, page: Page) -> None:
+    """A grid generated while the box was scrolled sideways (its comment line read to the end) is shown from
+    its first column."""
+    page.goto(f"{base}/sudoku")
+    settle(page)
+    page.click("#generate")
+    settle(page)
+    page.click("#grid")
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("End")
+    assert page.eval_on_selector("#grid", "box => box.scrollLeft") > 0
+    page.click("#generate")
+    settle(page)
+    assert page.eval_on_selector("#grid", "box => [box.scrollLeft, box.scrollTop]") == [0, 0]
+
+
+def snake(side: int) -> str:
+    """A full side x side Hidato board: 1 to side*side, row by row, every other row right to left."""
+    rows = [list(range(r * side + 1, (r + 1) * side + 1)) for r in range(side)]
+    return "\n".join(" ".join(map(str, row if r % 2 == 0 else row[::-1])) for r, row in enumerate(rows)) + "\n"
+
+
+def test_hidato_three_digit_numbers_stand_clear_of_borders_and_path(base: str, page: Page, pictures: Path) -> None:
+    """On a 15x15 board every number, 225 included, keeps 4 pixels from its cell's borders, over a halo of the
+    cell's colour that keeps the path's lines off its digits."""
+    page.goto(f"{base}/hidato")
+    settle(page)
+    page.fill("#board", snake(15))
+    page.click("#solve")
+    settle(page)
+    assert page.text_content("#verdict").startswith("the solution is unique")
+    numbers = page.locator("#pictures figure >> nth=0 >> text").evaluate_all(
+        "texts => texts.map(t => { const box = t.getBBox(); return {value: t.textContent, x: box.x, y: box.y, "
+        "width: box.width, height: box.height, halo: t.getAttribute('stroke'), "
+        "order: t.getAttribute('paint-order')}; })")
+    assert len(numbers) == 225
+    cell = hidato_draw.CELL
+    for number in numbers:
+        left, top = int(number["x"] + number["width"] / 2) // cell * cell, int(number["y"] + number["height"] / 2) \
+            // cell * cell
+        clear = min(number["x"] - left, left + cell - number["x"] - number["width"],
+                    number["y"] - top, top + cell - number["y"] - number["height"])
+        assert clear >= 4, number
+        assert (number["halo"], number["order"]) == (hidato_draw.FILL, "stroke"), number
+    screenshot(page.locator("#pictures figure >> nth=0"), pictures, "hidato-15x15")

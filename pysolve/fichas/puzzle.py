@@ -38,7 +38,7 @@ class Fichas(Puzzle):
     """Slide M whites and N greens past each other through one hole."""
 
     name = "fichas"
-    summary = "the tokens puzzle: BBHVV -> VVHBB, four search strategies and shortest paths"
+    summary = f"the tokens puzzle: BBHVV -> VVHBB, its paths found by {len(STRATEGIES)} search strategies"
     offers: ClassVar[Mapping[str, Backend]] = {
         "prolog": Backend(declines=True, traces=True), "kanren": Backend(traces=True), "python": Backend(traces=True)}
     options = (

@@ -9,6 +9,11 @@ from pysolve.hidato.model import BLOCKED
 
 Rows = Sequence[Sequence[int]]
 CELL = 40  # SVG pixels per cell
+FILL = "#fdfbf3"  # an open cell's colour, also the halo that keeps the path's lines off its number
+FONT = CELL * 2 // 5  # the numbers' size, smaller on a board whose widest number is too wide for it
+ROOM = CELL - 12  # the width a number may take: 6 pixels clear of either border
+DIGIT = 0.7  # a bold digit's width in sans-serif, as a fraction of the font size (DejaVu Sans Bold: 0.696)
+CENTRED = 0.37  # half a digit's height, as a fraction of the font size: the baseline's drop below a cell's centre
 
 
 def is_open(rows: Rows, r: int, c: int) -> bool:
@@ -71,17 +76,24 @@ def svg(rows: Rows, puzzle: Rows | None = None) -> str:
             if value == BLOCKED:
                 continue
             parts.append(f'<rect x="{c * CELL}" y="{r * CELL}" width="{CELL}" height="{CELL}" '
-                         'fill="#fdfbf3" stroke="#333" stroke-width="1.5"/>')
+                         f'fill="{FILL}" stroke="#333" stroke-width="1.5"/>')
             if value:
                 centres[value] = (c * CELL + CELL // 2, r * CELL + CELL // 2)
     parts.append(path_line(centres))
+    size = font_size(max(centres, default=1))  # one size for every number of the board, the widest's
     for value, (x, y) in sorted(centres.items()):
         given = is_given(puzzle, y // CELL, x // CELL)
         style = 'font-weight="bold" fill="#000"' if given else 'fill="#1f5fbf"'
-        parts.append(f'<text x="{x}" y="{y + 6}" text-anchor="middle" font-size="{CELL * 2 // 5}" {style}>'
+        parts.append(f'<text x="{x}" y="{y + round(size * CENTRED)}" text-anchor="middle" font-size="{size}" '
+                     f'stroke="{FILL}" stroke-width="4" stroke-linejoin="round" paint-order="stroke" {style}>'
                      f'{escape(str(value), quote=False)}</text>')
     parts.append("</svg>")
     return "\n".join(part for part in parts if part) + "\n"
+
+
+def font_size(value: int) -> int:
+    """The font size that fits `value` within ROOM: FONT up to two digits, smaller for three or more."""
+    return min(FONT, int(ROOM / (DIGIT * len(str(value)))))
 
 
 def is_given(puzzle: Rows, r: int, c: int) -> bool:

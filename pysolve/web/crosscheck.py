@@ -101,14 +101,16 @@ def field_label(option: Option) -> str:
 
 def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
     """A question's error as the page says it: without the command it names (`pysolve solve fichas: `), each
-    option by its form field's label, not its command-line flag ("--m is required" -> "M is required")."""
+    option by its form field's label, not its command-line flag ("--m is required" -> "m is required": a label
+    that starts the sentence keeps its case, as the form shows it)."""
     # "pysolve solve fichas: ..." -> "...", "pysolve solve tangram has ..." -> "tangram has ..."
     text = re.sub(r"^pysolve [\w-]+ ([\w-]+)(: | )", lambda match: "" if match[2] == ": " else f"{match[1]} ",
                   str(error))
+    labels = tuple(f"{field_label(option)} " for option in puzzle.question_options())
     for option in puzzle.question_options():
         if not option.positional:
             text = re.sub(rf"(?<![\w-]){re.escape(option.flag)}(?![\w-])", field_label(option), text)
-    return InputError(text[:1].upper() + text[1:])
+    return InputError(text if text.startswith(labels) else text[:1].upper() + text[1:])
 
 
 def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:

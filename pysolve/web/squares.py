@@ -45,6 +45,13 @@ def shipped(name: str) -> Instance:
     return parse(files.read_text(path, "squares file"), name)
 
 
+def known(name: str) -> str | None:
+    """What is known of the shipped instance `name` ("260 solutions, 65 up to rotation"), None when nothing is: a
+    replay cut short cannot count them itself."""
+    entry = api.get_puzzle("squares").catalogue().find(name)
+    return entry.known if entry else None
+
+
 def names() -> list[str]:
     """The shipped instances as the page lists them: each by its shortest name (`insects`, `eternity-3x3`)."""
     return [min(entry.names, key=len) for entry in api.get_puzzle("squares").catalogue().entries]
@@ -60,10 +67,11 @@ def routes(workers: Workers) -> list[Route]:
         data = await body(request)
         text = field_of(data, "file", str)
         if text is not None:
-            instance = parse(text, field_of(data, "name", str) or "the uploaded file")
+            instance, said = parse(text, field_of(data, "name", str) or "the uploaded file"), None
         else:
-            instance = shipped(field_of(data, "instance", str, default="insects"))
-        return JSONResponse(await workers.run(request, trace, instance))
+            name = field_of(data, "instance", str, default="insects")
+            instance, said = shipped(name), known(name)
+        return JSONResponse({**await workers.run(request, trace, instance), "known": said})
 
     return [
         Route("/api/squares/instances", instances, methods=["GET"]),

@@ -12,9 +12,21 @@ function whenRefused(forget) {
 }
 
 function showError(text) {
+  // The error replaces the result, then is scrolled into sight: the page may be scrolled to the form that was sent.
   const box = document.getElementById("error");
   box.textContent = text || "";
-  if (text) forgetResult();
+  if (text) {
+    forgetResult();
+    box.scrollIntoView({ block: "nearest" });
+  }
+}
+
+function showText(id, text) {
+  // A textarea given a new text (a board loaded or generated), shown from its top-left corner whatever part of
+  // the earlier text was scrolled into view.
+  const area = document.getElementById(id);
+  area.value = text;
+  area.scrollLeft = area.scrollTop = 0;
 }
 
 async function call(method, url, data) {
@@ -36,6 +48,11 @@ async function call(method, url, data) {
   }
   showError("");
   return answer;
+}
+
+function plural(count, word) {
+  // `count` and the noun agreeing with it, as pysolve.words.plural says it: 1 move, 2 moves, 0 moves.
+  return `${count} ${count === 1 ? word : word + "s"}`;
 }
 
 function chosenBackend() {

@@ -6,8 +6,14 @@ const CELL = 44, COLOURS = { B: "#ffffff", V: "#2e9e4f" };
 let path = [], at = 0, timer = null;
 whenRefused(() => { pause(); path = []; at = 0; $("verdict").textContent = ""; drawStep(); $("comparison").replaceChildren(); });
 
+function whole(id) {
+  // A number field as the request sends it: null when empty (or no number), which the server refuses as missing.
+  const text = $(id).value.trim();
+  return text === "" ? null : Number(text);
+}
+
 function order() {
-  return { m: Number($("m").value), n: Number($("n").value), flavour: $("flavour").value, backend: chosenBackend() };
+  return { m: whole("m"), n: whole("n"), flavour: $("flavour").value, backend: chosenBackend() };
 }
 
 function moved(before) {
@@ -56,9 +62,10 @@ function showPath(answer) {
   path = answer.path;
   const reason = answer.reason ? `: ${answer.reason}` : "";
   const cut = answer.cut ? ` (the first ${path.length} boards shown)` : "";
+  const states = answer.states === null ? "" : `, ${plural(answer.states, "state")}`;
   $("verdict").textContent = answer.moves === null
     ? `${answer.strategy} on ${answer.backend}: ${answer.status === "solved" ? "no path (the strategy gives up)" : answer.status}${reason}`
-    : `${answer.strategy} on ${answer.backend}: a path of ${answer.moves} moves, ${answer.states} states, ${answer.seconds} s${cut}`;
+    : `${answer.strategy} on ${answer.backend}: a path of ${plural(answer.moves, "move")}${states}, ${answer.seconds} s${cut}`;
   $("verdict").className = answer.moves === null ? "bad" : "ok";
   $("moves").replaceChildren(...path.map((board, i) => {
     const item = document.createElement("li");

@@ -7,7 +7,7 @@ whenRefused(() => showResult(""));
 
 async function loadShipped() {
   const board = await call("GET", `/api/hidato/boards/${encodeURIComponent($("shipped").value)}`);
-  $("board").value = board.text;
+  showText("board", board.text);
   showResult(`${$("shipped").value}: press solve`, undefined, [["the board", board.svg]]);
 }
 
@@ -24,7 +24,7 @@ function verdictOf(answer) {
 $("load").onclick = () => working(loadShipped);
 $("board-file").onchange = async event => {
   const file = event.target.files[0];
-  if (file) { $("board").value = await file.text(); showResult(`${file.name}: press solve`); }
+  if (file) { showText("board", await file.text()); showResult(`${file.name}: press solve`); }
 };
 $("shape").onchange = () => {
   for (const id of ["rows", "cols"]) $(id).disabled = Boolean($("shape").value);
@@ -35,7 +35,7 @@ $("generate").onclick = () => working(async () => {
   const made = await call("POST", "/api/hidato/generate", shape
     ? { shape, holes: number("holes"), seed: number("seed") }
     : { rows: number("rows"), cols: number("cols"), holes: number("holes"), seed: number("seed") });
-  $("board").value = made.text;
+  showText("board", made.text);
   const d = made.data;
   showResult(`generated: ${d.rows}x${d.cols}, ${d.givens} givens of ${d.cells} cells, ` +
     `difficulty ${d.difficulty.label}; press solve`, undefined, [["the board", made.svg]], `seed ${d.seed}`);

@@ -4,11 +4,19 @@
 const $ = id => document.getElementById(id);
 let trace = null, next = 0, timer = null, solutions = 0, placements = 0, backtracks = 0, cells = [], at = {};
 
+function found() {
+  // The solutions replayed so far, out of those the replay holds; a replay cut short holds only the search's first
+  // events, so it says so, and what is known of the whole search (a shipped instance's count).
+  if (!trace.truncated) return `${solutions} of ${trace.solutions}`;
+  const whole = trace.known ? `the whole search finds ${trace.known}` : "the search goes on past them";
+  return `${solutions} (the replay is the search's first ${trace.events.length} events, holding ` +
+    `${trace.solutions} of its solutions; ${whole})`;
+}
+
 function describe() {
   if (!trace) return;
-  const cut = trace.truncated ? ` (the search was cut after ${trace.events.length} events)` : "";
-  $("where").textContent = `${trace.name}: event ${next} of ${trace.events.length}${cut}; ` +
-    `${placements} placements, ${backtracks} backtracks, solutions so far: ${solutions} of ${trace.solutions}`;
+  $("where").textContent = `${trace.name}: event ${next} of ${trace.events.length}; ` +
+    `${placements} placements, ${backtracks} backtracks, solutions so far: ${found()}`;
   $("speed-text").textContent = $("speed").value;
   document.body.dataset.event = String(next);
   document.body.dataset.solutions = String(solutions);
@@ -107,11 +115,16 @@ $("next").onclick = nextSolution;
 $("restart").onclick = restart;
 $("speed").oninput = () => { describe(); if (timer) play(); };
 $("load").onclick = () => load({ instance: $("instance").value });
+function loadText(text, name) {
+  // An instance of one's own: the list of shipped ones shows none of them while it is replayed.
+  $("instance").selectedIndex = -1;
+  return load({ file: text, name });
+}
 $("squares-file").onchange = async event => {
   const file = event.target.files[0];
-  if (file) load({ file: await file.text(), name: file.name });
+  if (file) loadText(await file.text(), file.name);
 };
-$("squares-paste").onclick = () => load({ file: $("squares-text").value, name: "the pasted instance" });
+$("squares-paste").onclick = () => loadText($("squares-text").value, "the pasted instance");
 whenRefused(forget);
 
 (async () => {
@@ -121,5 +134,6 @@ whenRefused(forget);
     option.value = option.textContent = name;
     $("instance").append(option);
   }
-  await load({ instance: "insects" });
+  $("instance").value = "insects";  // the one replayed first, shown as chosen
+  await load({ instance: $("instance").value });
 })();

@@ -27,7 +27,7 @@ $("generate").onclick = () => working(async () => {
   if ($("givens").value !== "") data.givens = Number($("givens").value);
   const made = await call("POST", "/api/sudoku/generate", data);
   const d = made.data;
-  $("grid").value = made.text;
+  showText("grid", made.text);
   $("seed").value = d.seed;
   showResult(`generated: ${d.size}x${d.size}, ${d.givens} givens, difficulty ${d.difficulty.label} ` +
     `(${d.difficulty.states} states); press solve`, undefined, [["the puzzle", made.svg]], `seed ${d.seed}`);

@@ -153,9 +153,11 @@ function drawStatus() {
 }
 
 function draw() {
+  document.getElementById("game").hidden = false;
   drawBoard();
   drawTray();
   drawStatus();
+  document.getElementById("piece-keys").textContent = ` (${game.instance.pieces.map(p => p.key).join(", ")})`;
 }
 
 function boardCell(event) {
@@ -203,11 +205,14 @@ document.getElementById("instance-file").addEventListener("change", async event 
 document.getElementById("instance-start").addEventListener("click",
   () => send(() => start(document.getElementById("instance-text").value)));
 whenRefused(() => {
-  // A refused start or move: no game is shown under the error (the new game button starts one again).
+  // A refused start or move: no game is shown under the error, nor the room it took (the new game button
+  // starts one again).
   game = null;
-  for (const id of ["board-svg", "tray-svg", "status", "message", "tray-label", "gallery"]) {
+  document.getElementById("game").hidden = true;
+  for (const id of ["board-svg", "tray-svg", "status", "message", "tray-label", "gallery", "piece-keys"]) {
     document.getElementById(id).replaceChildren();
   }
+  document.getElementById("message").className = "";  // a won game's green box goes with its message
 });
 document.getElementById("gallery-button").addEventListener("click", () => send(async () => {
   const gallery = document.getElementById("gallery");
