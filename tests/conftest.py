@@ -18,9 +18,11 @@ from __future__ import annotations
 import gc
 import multiprocessing.process
 import os
+import shutil
 import signal
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -87,3 +89,32 @@ def _no_processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(multiprocessing.process.BaseProcess, "start",
                         refused("a worker process"))
     monkeypatch.setattr(os, "fork", refused("a forked copy of pytest"))
+
+
+CHROMIUM_VARIABLE = "PYSOLVE_CHROMIUM"  # the Chromium the browser tests drive, when it is not on the PATH
+CHROMIUM_NAMES = ("chromium", "chromium-browser")  # Debian's name, then Ubuntu's
+
+
+def find_chromium() -> Path | None:
+    """The Chromium the browser tests drive: $PYSOLVE_CHROMIUM when set, else Debian's `chromium` on the PATH.
+
+    Playwright from PyPI comes without a browser of its own (`playwright install` is never run), so every test
+    that launches one passes this as its `executable_path`; None when there is none.
+    """
+    if os.environ.get(CHROMIUM_VARIABLE):
+        return Path(os.environ[CHROMIUM_VARIABLE])
+    found = next(filter(None, map(shutil.which, CHROMIUM_NAMES)), None)
+    return Path(found) if found else None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """The Chromium to launch (find_chromium); without one the test is skipped, saying how to get one, and a
+    PYSOLVE_CHROMIUM that names no program fails it."""
+    found = find_chromium()
+    if found is None:
+        pytest.skip(f"no browser: no {' or '.join(CHROMIUM_NAMES)} on the PATH (`make setup` installs Debian's "
+                    f"chromium when run as root; else apt install chromium, or set {CHROMIUM_VARIABLE})")
+    if not os.access(found, os.X_OK):
+        pytest.fail(f"{CHROMIUM_VARIABLE}={found} is no program to run")
+    return found

@@ -3,8 +3,9 @@
 Each test also saves a screenshot of its page; with PYSOLVE_SCREENSHOTS=1 (and
 SWI-Prolog, the default back end) into docs/, the pictures docs/web.md shows,
 otherwise into a temporary folder, so that a test run leaves the tree as it was.
-Chromium comes from the set-up (`.ci/install-browser`); only where it could not
-be installed are these tests skipped, saying so.
+Chromium comes from the set-up (`.ci/install-browser`) and is found on the PATH
+(conftest's `chromium`: PYSOLVE_CHROMIUM names another); only where there is
+none are these tests skipped, saying so.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import CHROMIUM_VARIABLE, find_chromium
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 from test_web import serving
 
@@ -23,16 +25,12 @@ from pysolve.bridge import HIDE_VARIABLE
 from pysolve.hidato import model as hidato_model
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         "--disable-dev-shm-usage"]  # containers often have a small /dev/shm
 CELL, LABEL = 40, 22  # the tangram board's cell size and row-label width in static/tangram.js
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not CHROMIUM.exists(),
-                                 reason="no browser: /usr/bin/chromium is missing (`make setup` installs Debian's "
-                                        "chromium when run as root; else apt install chromium)")]
+pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +40,11 @@ def base(pysolve_backends: list[str]) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    """Debian's Chromium, headless, with a fresh profile."""
+def browser(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """Debian's Chromium (conftest's `chromium`), headless, with a fresh profile."""
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=ARGS,
+            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(chromium), args=ARGS,
             headless=True, viewport={"width": 1280, "height": 900})
         yield context  # type: ignore[misc]  (a persistent context opens pages as a browser does)
         context.close()
@@ -83,6 +81,22 @@ def screenshot(target: Page | Locator, folder: Path, name: str) -> None:
     else:
         target.screenshot(path=str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_chromium_is_found_without_being_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pytest tests/test_web_browser.py` needs no option: the chromium on the PATH is found (Playwright's own
+    browser is never installed); PYSOLVE_CHROMIUM names another; with neither there is none."""
+    program = tmp_path / "chromium"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.delenv(CHROMIUM_VARIABLE, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert find_chromium() == program
+    monkeypatch.setenv(CHROMIUM_VARIABLE, "/opt/chrome/chrome")
+    assert find_chromium() == Path("/opt/chrome/chrome")
+    monkeypatch.delenv(CHROMIUM_VARIABLE)
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert find_chromium() is None
 
 
 # ---------------------------------------------------------------- tangram
