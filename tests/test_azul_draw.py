@@ -192,8 +192,10 @@ def test_the_replay_command_writes_the_page_and_a_step_as_svg(tmp_path, capsys):
     log = tmp_path / "game.jsonl"
     assert main(["azul", "simulate", "--games", "1", "--seed", "4", "--log", str(log)]) == 0
     page_file, picture = tmp_path / "game.html", tmp_path / "step.svg"
+    capsys.readouterr()
     assert main(["azul", "replay", str(log), "--html", str(page_file), "--svg", str(picture), "--step", "12"]) == 0
-    assert "end of round 1" in capsys.readouterr().out
+    told = capsys.readouterr()
+    assert told.out == "" and told.err == f"wrote {page_file}\nwrote {picture}\n"  # where, not the story again
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert html.escape(page_steps(records)[11].text) in picture.read_text() and "<script>" in page_file.read_text()
     assert main(["azul", "replay", str(log), "--svg", str(tmp_path / "late.svg"), "--step", "999"]) == 2
@@ -236,22 +238,17 @@ def test_the_tournament_chart_draws_each_strategy_from_the_summary(tmp_path, cap
     assert "Win rate" in out.read_text() and f"wrote {out}" in capsys.readouterr().err
 
 
-CHROMIUM = Path("/usr/bin/chromium")
-needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="no browser: /usr/bin/chromium is missing "
-                                                                  "(`make setup` installs Debian's chromium as root)")
-
-
 @contextlib.contextmanager
-def opened(records: list[dict], folder: Path) -> Iterator[Any]:
-    """The replay page of `records`, written into `folder`, in Debian's headless Chromium; on leaving, no
-    JavaScript error may have happened."""
+def opened(records: list[dict], folder: Path, chromium: Path) -> Iterator[Any]:
+    """The replay page of `records`, written into `folder`, in headless Chromium (conftest.find_chromium); on
+    leaving, no JavaScript error may have happened."""
     from playwright.sync_api import sync_playwright
 
     page_file = folder / "replay.html"
     page_file.write_text(page(records))
     errors: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+        browser = playwright.chromium.launch(executable_path=str(chromium), headless=True,
                                              args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         try:
             view = browser.new_page()
@@ -264,11 +261,11 @@ def opened(records: list[dict], folder: Path) -> Iterator[Any]:
 
 
 @pytest.mark.slow
-@needs_chromium
-def test_the_replay_page_plays_pauses_and_steps_in_a_real_browser(tmp_path):
+@pytest.mark.browser
+def test_the_replay_page_plays_pauses_and_steps_in_a_real_browser(tmp_path, chromium):
     records = log_of()
     steps = page_steps(records)
-    with opened(records, tmp_path) as view:
+    with opened(records, tmp_path, chromium) as view:
         where = view.locator("#where")
         assert where.inner_text() == f"step 1 of {len(steps)}"
         for _ in range(3):
@@ -344,11 +341,11 @@ def test_a_logged_name_cannot_close_the_pages_script():
 
 
 @pytest.mark.slow
-@needs_chromium
-def test_picking_a_game_on_the_replay_page_shows_that_game_in_a_real_browser(tmp_path):
+@pytest.mark.browser
+def test_picking_a_game_on_the_replay_page_shows_that_game_in_a_real_browser(tmp_path, chromium):
     records = games_log()
     games = logged_games(records)
-    with opened(records, tmp_path) as view:
+    with opened(records, tmp_path, chromium) as view:
         where = view.locator("#where")
         assert where.inner_text() == f"step 1 of {len(games[0].steps)}"
         view.select_option("#game", "2")  # the third game, the one with three players

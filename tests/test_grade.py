@@ -26,7 +26,6 @@ from pysolve.grade import FAIL, NOT_GRADED, PASS, Asked, Submission, Task, grade
 from pysolve.pytest_plugin import needs_prolog
 
 CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"
-CHROMIUM = Path("/usr/bin/chromium")
 EXAMPLES = "8"
 
 
@@ -66,8 +65,9 @@ def test_the_sample_class_is_graded_property_by_property(hidato_class):
 
 
 @pytest.mark.slow
+@pytest.mark.browser
 @needs_prolog
-def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class):
+def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class, chromium):
     from playwright.sync_api import sync_playwright
 
     _, _, _, page_file = hidato_class
@@ -75,7 +75,7 @@ def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class):
     assert "<script" not in text and "href='http" not in text and "src=" not in text
     outside: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+        browser = playwright.chromium.launch(executable_path=str(chromium), headless=True,
                                              args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         try:
             view = browser.new_page(viewport={"width": 1200, "height": 1600})
