@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from pysolve import cache
-from pysolve.errors import BackendUnavailable, UnknownName
+from pysolve.errors import BackendUnavailable, InputError, UnknownName
 
 NAMES = ("prolog", "kanren", "python")
 PREFERRED = ("prolog", "kanren")  # the default back end is the first of these that can run, else python
@@ -87,6 +87,27 @@ def check_name(name: str) -> None:
     """Raise UnknownName unless `name` is a back end."""
     if name not in NAMES:
         raise UnknownName(f"unknown back end {name!r}; choose one of {', '.join(NAMES)}")
+
+
+def listed(text: str, option: str = "--backends") -> list[str]:
+    """The back ends a comma-separated list names, in its order (`--backends prolog,python`).
+
+    InputError for an empty name (`,,`) or a name given twice, UnknownName for one that is no back end: one line
+    that names `option` and quotes the list cut short.
+    """
+    from pysolve.files import excerpt  # only when a list is read: files costs every start
+
+    names = [name.strip() for name in text.split(",")]
+    where = f"{option} {excerpt(text)}"
+    if "" in names:
+        raise InputError(f"{where}: an empty name; give back ends separated by commas, such as prolog,python")
+    unknown = next((name for name in names if name not in NAMES), None)
+    if unknown is not None:
+        raise UnknownName(f"{where}: unknown back end {excerpt(unknown)}; choose among {', '.join(NAMES)}")
+    twice = next((name for name in names if names.count(name) > 1), None)
+    if twice is not None:
+        raise InputError(f"{where}: {twice} is named twice")
+    return names
 
 
 def require(name: str) -> None:

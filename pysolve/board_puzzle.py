@@ -87,6 +87,12 @@ class BoardPuzzle(Puzzle):
             pictures.append(f"... and {len(answer.solutions) - SHOWN} more (--json lists them all)")
         return "\n\n".join(pictures) + "\n" + self.verdict(answer)
 
+    def status_words(self, answer: Answer[BoardQuestion]) -> str:
+        """`valid` or `not valid` for a validated board (the verdict line above it says why), else the status."""
+        if not answer.asked.validate or answer.status == UNKNOWN:
+            return super().status_words(answer)
+        return "not valid" if answer.stats.get("broken") else "valid"
+
     def verdict(self, answer: Answer[BoardQuestion]) -> str:
         """One line: valid or what breaks it, unique or how many, or no solution / unknown."""
         if answer.asked.validate:

@@ -285,8 +285,8 @@ def time_lines(report: CheckReport) -> list[str]:
         return []
     took = ", ".join(f"{name} {words.seconds(seconds)}" for name, seconds in report.times.items())
     median = statistics.median(report.ratios)
-    lines = [f"  time: {took}; {report.rules} / prolog: {report.ratio:.2g}x in all, {median:.2g}x per question "
-             "(median)"]
+    lines = [f"  time: {took}; {report.rules} / prolog: {words.ratio(report.ratio)} in all, {words.ratio(median)} per "
+             "question (median)"]
     if report.time_outs:
         lines.append(f"    not counted: {report.rules}'s {words.plural(len(report.time_outs), 'time-out')}, each "
                      f"past {words.seconds(report.seconds)} (slower there than any time above)")

@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 QUERY_WIDTH = 200  # characters of each binding `pysolve query` prints by default
 NOT_COMPARED = 3  # the exit code of a cross-check with fewer than two answers: no verdict
 STOPPED = NOT_COMPARED  # the exit code of a query a limit stopped: no verdict either (it neither held nor failed)
-BACKEND_HELP = "back end (default: prolog if available, else kanren)"
+DEFAULT_WORDS = "default: prolog if available, else kanren"
+BACKEND_HELP = f"back end ({DEFAULT_WORDS})"
+SOLVE_BACKEND_HELP = f"back end ({DEFAULT_WORDS}; where that one leaves a question to another, the answer line says " \
+                     "which answered and why)"
 
 
 class Parser(argparse.ArgumentParser):
@@ -116,7 +119,7 @@ def fill_solve(parser: Parser) -> None:
     for puzzle in all_puzzles():
         puzzle_parser = per_puzzle.add_parser(puzzle.name, help=puzzle.summary)
         options.add_to_parser(puzzle.options, puzzle_parser)
-        puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=BACKEND_HELP)
+        puzzle_parser.add_argument("--backend", choices=backends.NAMES, help=SOLVE_BACKEND_HELP)
         puzzle_parser.add_argument("--trace", metavar="FILE",
                                    help="record the back end's own search in FILE, one JSON event a "
                                         "line (`pysolve trace` replays it)")
@@ -222,9 +225,13 @@ def fill_query(parser: Parser) -> None:
 
 def fill_trace(parser: Parser) -> None:
     """`pysolve trace FILE...`."""
+    from pysolve.replay import MAX_TRACES
+
     parser.add_argument("traces", metavar="FILE", nargs="+",
-                        help="trace files (`pysolve solve PUZZLE ... --trace FILE`) of one question")
-    parser.add_argument("--html", metavar="OUT", help="write a self-contained page that replays them side by side")
+                        help=f"a trace file (`pysolve solve PUZZLE ... --trace FILE`), or 2 to {MAX_TRACES} of one "
+                             "question")
+    parser.add_argument("--html", metavar="OUT", help="write a self-contained page that replays them side by side "
+                                                      "(or the one search)")
     memory.add_option(parser)
     parser.set_defaults(run=run_trace)
 
@@ -421,32 +428,46 @@ def run_solve(args: argparse.Namespace) -> int:
             with Ticker(f"{puzzle.name}: searching"):
                 answer = puzzle.solve(questions[0], args.backend, args.trace)
         written = puzzle.write_files(answer, outputs) + ([args.trace] if args.trace is not None else [])
-        print_answer(puzzle, answer, args.json, args.verbose)
+        print_answer(puzzle, answer, args.json, args.verbose, defaulted=args.backend is None)
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
         return 0
     return solve_batch(puzzle, parallel.answers(puzzle, questions, args.backend, args.workers, cluster),
-                       len(questions), args.json, args.verbose)
+                       len(questions), args.json, args.verbose, defaulted=args.backend is None)
 
 
-def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False) -> None:
+def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False,
+                 defaulted: bool = False) -> None:
     """One answer as JSON, or drawn with a status line.
 
     In words (`[prolog: solved in 0.03 s, 361 states]`), or with `verbose` every statistic as the search
-    named it (`[prolog: solved; seconds 0.0312, memo 53]`).
+    named it (`[prolog: solved; seconds 0.0312, memo 53]`). `defaulted`: no back end was named, so where
+    another than the default one answered, the line says why.
     """
     if as_json:
         print_json(answer.to_json())
         return
     print(puzzle.render(answer))
-    print(every_stat(answer) if verbose else status_line(answer))
+    why = chosen_because(puzzle, answer) if defaulted else ""
+    print(every_stat(answer) if verbose else status_line(answer, puzzle.status_words(answer), why))
 
 
-def status_line(answer: Answer) -> str:
+def chosen_because(puzzle: Puzzle, answer: Answer) -> str:
+    """Why another back end than the default one answered a question asked of none by name ('' when it did not)."""
+    default = backends.default()
+    if answer.backend == default:
+        return ""
+    if default not in puzzle.backends_for(answer.asked):
+        return f"{default}, the default, does not answer this question"
+    return f"{default}, the default, answers this question only when asked: --backend {default}"
+
+
+def status_line(answer: Answer, status: str = "", why: str = "") -> str:
     """The back end, the status and the time in words, and the work done where it is counted.
 
-    States searched, parts run in parallel (the rest of the statistics are --verbose's and
-    --json's).
+    States searched, parts run in parallel (the rest of the statistics are --verbose's and --json's).
+    `status`: the status in the question's words (Puzzle.status_words; default the status itself); `why`:
+    why this back end answered, beside its name.
     """
     from pysolve.answers import UNKNOWN
 
@@ -455,7 +476,8 @@ def status_line(answer: Answer) -> str:
     counted = [words.plural(stats["states"], "state")] if "states" in stats else []
     if "parts" in stats:
         counted.append(f"{words.plural(stats['parts'], 'part')} on {stats['ran_on']}")
-    return f"[{answer.backend}: {', '.join([f'{answer.status} {took}', *counted])}]"
+    backend = f"{answer.backend} ({why})" if why else answer.backend
+    return f"[{backend}: {', '.join([f'{status or answer.status} {took}', *counted])}]"
 
 
 def every_stat(answer: Answer) -> str:
@@ -464,7 +486,8 @@ def every_stat(answer: Answer) -> str:
     return f"[{answer.backend}: {answer.status}; {stats}]"
 
 
-def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: bool, verbose: bool = False) -> int:
+def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: bool, verbose: bool = False,
+                defaulted: bool = False) -> int:
     """Print the `total` answers of a file's questions in order as they come, with progress and a summary on stderr.
 
     With --json they are one document, written as they come: `{"puzzle", "questions", "answers": [...],
@@ -482,7 +505,7 @@ def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: 
             print(json.dumps(answer.to_json()) + ("," if number < total else ""), flush=True)
         else:
             print(f"# {number}")
-            print_answer(puzzle, answer, False, verbose)
+            print_answer(puzzle, answer, False, verbose, defaulted)
         progress.step(answer.status)
     progress.close()
     counted = dict(sorted(statuses.items()))
@@ -500,11 +523,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
 
     puzzle = puzzles.get(args.puzzle)
     question = puzzle.question(**question_values(puzzle, args))
-    only = None
-    if args.backends:
-        only = [name.strip() for name in args.backends.split(",") if name.strip()]
-        for name in only:
-            backends.check_name(name)
+    only = None if args.backends is None else backends.listed(args.backends)
     printer = CrossCheckPrinter(puzzle, out=None if args.json else sys.stdout)
     report = crosscheck(puzzle, question, only, seconds=args.seconds or CROSSCHECK_SECONDS, watch=printer)
     if args.json:
@@ -639,7 +658,7 @@ def run_trace(args: argparse.Namespace) -> int:
     """
     from pysolve import files, replay
 
-    replay.how_many(len(args.traces))
+    replay.how_many(len(args.traces), fewest=1)
     traces = replay.read(args.traces, replay.EMBEDDED)
     for trace in traces:
         end = trace["end"]

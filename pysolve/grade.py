@@ -836,7 +836,7 @@ def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], larges
         if item.size != largest_size or item.inferences is None or not isinstance(mine, Answer):
             continue
         took = mine.stats.get("inferences", 0)
-        limit = f"{task.speed:g}x pysolve's {item.inferences:,} inferences"
+        limit = f"{words.ratio(task.speed)} pysolve's {item.inferences:,} inferences"
         if mine.status == UNKNOWN:
             verdicts.add(item, mine, f"ran out of its budget ({mine.reason}); past {limit}")
             took = item.budget
@@ -849,8 +849,8 @@ def speed(puzzle: Puzzle, task: Task, answers: list[Answer | str | None], larges
     if result.status == FAIL and mine_total <= task.speed * max(theirs_total, 1):
         result.status = PASS  # slow on some questions, within the bound on the largest size in all
     if verdicts.judged:
-        result.note = f"{mine_total / max(theirs_total, 1):.2g}x pysolve's inferences on the largest size in all" + (
-            f"; {result.note}" if result.note else "")
+        result.note = (f"{words.ratio(mine_total / max(theirs_total, 1))} pysolve's inferences on the largest size in "
+                       "all") + (f"; {result.note}" if result.note else "")
     return result
 
 

@@ -167,6 +167,14 @@ class Puzzle(Dispatch):
         """The answer drawn as text for a terminal."""
         return "\n".join(str(solution) for solution in answer.solutions)
 
+    def status_words(self, answer: Answer) -> str:
+        """The answer's status in its question's words, as `pysolve solve`'s status line says it.
+
+        The status itself (`solved`, `no solution`); a puzzle whose questions validate what was given says valid
+        or not, and why.
+        """
+        return str(answer.status)
+
     def write_files(self, answer: Answer, outputs: Mapping[str, Any]) -> list[str]:
         """Write the files the output options ask for (`svg=OUT`, ...); return their paths."""
         return []

@@ -78,9 +78,9 @@ def searched(end: dict[str, Any], written: int) -> int:
 
 
 def together(traces: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The condensed traces, checked to be 2 to MAX_TRACES of one question (one puzzle, one instance: only
+    """The condensed traces, checked to be 1 to MAX_TRACES of one question (one puzzle, one instance: only
     the back end and how it searches, SETTINGS, may differ); InputError naming the trace that does not fit."""
-    how_many(len(traces))
+    how_many(len(traces), fewest=1)
     first = traces[0]
     for other in traces[1:]:
         if other["puzzle"] != first["puzzle"]:
@@ -95,10 +95,11 @@ def together(traces: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(traces)
 
 
-def how_many(count: int) -> None:
-    """InputError unless `count` traces can be replayed side by side (2 to MAX_TRACES)."""
-    if not 2 <= count <= MAX_TRACES:
-        raise InputError(f"a replay side by side takes 2 to {MAX_TRACES} traces, not {count}")
+def how_many(count: int, fewest: int = 2) -> None:
+    """InputError unless `count` traces can be replayed together: `fewest` to MAX_TRACES (side by side, 2)."""
+    if not fewest <= count <= MAX_TRACES:
+        together = "a replay side by side" if fewest > 1 else "a replay"
+        raise InputError(f"{together} takes {fewest} to {MAX_TRACES} traces, not {count}")
 
 
 def what(question: dict[str, Any]) -> dict[str, Any]:

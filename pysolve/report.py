@@ -58,7 +58,7 @@ class CrossCheckTable:
     back end ends: name, status, seconds, states, then the answer in brief (or the reason) last."""
 
     def __init__(self, report: CrossCheck) -> None:
-        self.width = max(len("backend"), *(len(name) for name in report.asked))
+        self.width = max([len("backend"), *(len(name) for name in report.asked)])
 
     def line(self, cells: tuple[str, str, str, str, str]) -> str:
         """One line of the table."""
@@ -67,7 +67,7 @@ class CrossCheckTable:
 
     def head(self, puzzle: Puzzle, report: CrossCheck) -> list[str]:
         """The title (the question, each back end's time limit) and the column headings."""
-        limit = f"; each back end at most {report.seconds:g} s" if report.seconds else ""
+        limit = f"; each back end at most {report.limit_seconds:g} s" if report.limit_seconds else ""
         return [f"{puzzle.name} ({report.label}){limit}",
                 self.line(("backend", "status", "seconds", "states", "answer")),
                 self.line(("-" * self.width, "-" * STATUS_WIDTH, "-" * 8, "-" * 9, "-" * 6))]

@@ -29,3 +29,15 @@ def seconds(value: float) -> str:
     if value >= 0.00001:
         return f"{value * 1000:.2g} ms"
     return "under 0.01 ms"
+
+
+def ratio(value: float) -> str:
+    """How many times another figure a figure is, as a person reads it: `0.52x`, `3.1x`, `120x`.
+
+    Two significant digits below 10, whole numbers above; never an exponent.
+    """
+    if value >= 10:
+        return f"{value:,.0f}x"
+    if value >= 0.01:
+        return f"{value:.2g}x"
+    return "under 0.01x"

@@ -249,10 +249,10 @@ def test_a_part_out_of_time_makes_the_count_unknown():
 def test_a_file_of_many_puzzles_is_answered_on_a_pool_in_order(capsys):
     argv = ["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--backend", "python", "--json"]
     assert main(argv) == 0
-    alone = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    alone = json.loads(capsys.readouterr().out)["answers"]
     assert main([*argv, "--workers", "2"]) == 0
     out, err = capsys.readouterr()
-    pooled = [json.loads(line) for line in out.splitlines()]
+    pooled = json.loads(out)["answers"]
     assert len(pooled) == len(alone) == 11
     assert [(answer["question"], answer["count"], answer["solutions"]) for answer in pooled] == \
         [(answer["question"], answer["count"], answer["solutions"]) for answer in alone]

@@ -325,12 +325,12 @@ def test_two_symmetric_pieces_make_two_boards_or_thirty_two_placements(pysolve_b
     assert PUZZLE.solve(Question(instance, COUNT), pysolve_backend).count == 2
     assert PUZZLE.solve(Question(instance, COUNT, count_orientations=True), pysolve_backend).count == 32
     assert PUZZLE.solve(Question(instance, COUNT, up_to_rotation=True), pysolve_backend).count == 1
-    assert PUZZLE.question(file=None, count_orientations=True).count_orientations
+    assert PUZZLE.question(file=None, count=True, count_orientations=True).count_orientations
 
 
 def test_the_count_orientations_flag_is_described_only_when_given(cli, capsys):
     assert "count_orientations" not in PUZZLE.describe(PUZZLE.question())
-    assert PUZZLE.describe(PUZZLE.question(count_orientations=True))["count_orientations"] is True
+    assert PUZZLE.describe(PUZZLE.question(all=True, count_orientations=True))["count_orientations"] is True
     assert cli(["solve", "squares", "--count", "--count-orientations", "--backend", "python"]) == 0
     assert "4 solutions" in capsys.readouterr().out
 

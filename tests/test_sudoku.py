@@ -287,11 +287,16 @@ def test_solve_json_has_solutions_count_and_stats(capsys):
     assert data["status"] == SOLVED and "seconds" in data["stats"] and data["question"]["size"] == 9
 
 
-def test_a_file_of_many_puzzles_is_answered_in_order_as_json_lines(tmp_path, capsys):
+def test_a_file_of_many_puzzles_is_answered_in_order_in_one_json_document(tmp_path, capsys):
     path = write(tmp_path, f"{WIKI}\n# a 4x4 one\n{'.' * 16}\n{NO_WAY_4X4}\n")
     code, out, err = run(["solve", "sudoku", path, "--json", "--backend", "python"], capsys)
-    answers = [json.loads(line) for line in out.splitlines()]
+    document = json.loads(out)
+    answers = document["answers"]
+    assert (document["puzzle"], document["questions"], document["statuses"]) == ("sudoku", 3, {NO_SOLUTION: 1,
+                                                                                                SOLVED: 2})
+    assert len(out.splitlines()) == 5  # an answer a line, as each comes, between the head and the statuses
     assert code == 0 and [answer["question"]["line"] for answer in answers] == [1, 3, 4]
+    assert [answer["question"]["index"] for answer in answers] == [1, 2, 3]
     assert [answer["status"] for answer in answers] == [SOLVED, SOLVED, NO_SOLUTION]
     assert answers[0]["solutions"] == [grid(WIKIPEDIA)] and len(answers[1]["solutions"][0]) == 4
     assert "3 sudoku questions: 1 no solution, 2 solved" in err

@@ -231,7 +231,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     if args.backends is None:
         names = [name for name in backends.NAMES if backends.available(name)]
     else:
-        names = _names(args.backends, "backends")
+        names = backends.listed(args.backends)
     for name in names:
         backends.check_name(name)
         engine(name)

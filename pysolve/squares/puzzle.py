@@ -124,8 +124,16 @@ class Squares(Puzzle):
 
     def ask(self, file: str | None, all: bool, count: bool, up_to_rotation: bool, count_orientations: bool,
             strategy: str, seconds: float) -> Question:
-        """The question FILE (default the insects) and the options ask; the first solution unless --all/--count."""
+        """The question FILE (default the insects) and the options ask; the first solution unless --all/--count.
+
+        InputError for --up-to-rotation or --count-orientations without them: they say which solutions are listed
+        or counted, and the first solution is one grid whatever they say.
+        """
         mode = ALL if all else COUNT if count else FIRST
+        if mode == FIRST and (up_to_rotation or count_orientations):
+            flag = "--up-to-rotation" if up_to_rotation else "--count-orientations"
+            raise InputError(f"{flag} says which solutions --all lists or --count counts: add one of them (the "
+                             "first solution alone is one grid either way)")
         return Question(load(file), mode, up_to_rotation, strategy, seconds, count_orientations)
 
     def located(self, given: Any) -> Any:

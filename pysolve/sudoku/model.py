@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pysolve import files
@@ -88,6 +88,7 @@ class Board:
     file: str = "board"
     line: int = 0                   # its line in a file of one-line puzzles (0: a grid file)
     row_lines: tuple[int, ...] = ()  # the file line of each row (for messages)
+    index: int = 0                  # its place among a file's one-line puzzles, as --index K picks it (0: a grid file)
 
     @property
     def size(self) -> int:
@@ -165,7 +166,8 @@ def parse(text: str, file: str = "board") -> list[Board]:
         raise InputError(f"{file}: {len(lines):,} puzzle lines; a file holds at most {MAX_PUZZLES:,} one-line "
                          "puzzles (docs/sudoku.md): split it")
     if one_line_puzzles(lines):
-        return [parse_line(line, file, number) for number, line in lines]
+        return [replace(parse_line(line, file, number), index=index)
+                for index, (number, line) in enumerate(lines, start=1)]
     return [parse_grid(lines, file)]
 
 

@@ -91,9 +91,9 @@ class SudokuPuzzle(BoardPuzzle):
         return [Question(board, file, count, strategy, validate, seconds, nodes) for board in boards]
 
     def label(self, question: Question, changed_only: bool = False) -> str:
-        """The file by name (and line), the board's side and givens, and the question."""
+        """The file by name (with the puzzle's --index K and line in a file of many), its side, givens, question."""
         board = question.board
-        where = f"{brief(question.file)}" + (f":{board.line}" if board.line else "")
+        where = brief(question.file) + (f" puzzle {board.index} at line {board.line}" if board.index else "")
         asked = f"count={question.count}" if question.count else "validate" if question.validate else "solve"
         return f"{where} ({board.size}x{board.size}, {board.givens} givens), {asked}, strategy={question.strategy}"
 
@@ -103,9 +103,10 @@ class SudokuPuzzle(BoardPuzzle):
         return deepened(question, one_cell_filled, levels=8) if question.count and not question.validate else None
 
     def describe(self, question: Question) -> dict[str, Any]:
-        """The question as JSON: the file (and line), the grid and the options."""
+        """The question as JSON: the file (the puzzle's index and line in a file of many), the grid, the options."""
         board = question.board
-        return {"file": question.file, "line": board.line, "size": board.size, "puzzle": self.rows(question),
+        return {"file": question.file, "index": board.index, "line": board.line, "size": board.size,
+                "puzzle": self.rows(question),
                 "givens": board.givens, "count": question.count, "strategy": question.strategy,
                 "validate": question.validate}
 

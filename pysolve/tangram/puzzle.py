@@ -152,6 +152,16 @@ class Tangram(Puzzle):
             return plural(len(problems), "problem") if problems else "a valid tiling"
         return plural(_number(answer), "tiling")
 
+    def status_words(self, answer: Answer[Question]) -> str:
+        """A validation's verdict, `a valid tiling` or `not a valid tiling` with its first problem; else the status."""
+        problems = answer.stats.get("problems", [])
+        if answer.asked.mode != "validate" or answer.status == UNKNOWN:
+            return super().status_words(answer)
+        if not problems:
+            return "a valid tiling"
+        more = f", and {plural(len(problems) - 1, 'more problem')}" if len(problems) > 1 else ""
+        return f"not a valid tiling ({describe_problem(problems[0], answer.asked.instance)}{more})"
+
     def render(self, answer: Answer[Question]) -> str:
         """Text grids of the tilings (coloured on a terminal), or the count, options or problems."""
         from pysolve.tangram import draw  # the pictures load only when an answer is drawn

@@ -126,7 +126,8 @@ def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
     drawing = ANSI.sub("", puzzle.render(first))[:SHOWN] if first is not None else ""
     return {"puzzle": report.puzzle, "label": report.label, "question": report.question,
             "verdict": report.verdict, "summary": report.summary(), "compared": report.compared,
-            "agree": report.agree, "difference": report.difference, "seconds": report.seconds,
+            "agree": report.agree, "difference": report.difference,
+            "limit_seconds": report.limit_seconds, "seconds": report.seconds,
             "results": rows, "missing": missing, "skipped": said["skipped"], "declined": said["declined"],
             "drawing": drawing, "drawn_by": first.backend if first is not None else None}
 

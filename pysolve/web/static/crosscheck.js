@@ -115,7 +115,7 @@ function showReport(report) {
     table.append(row([each.backend, each.status, each.summary, each.seconds, search], each.backend));
   }
   for (const each of report.missing) table.append(row([each.backend, each.status, each.reason, "-", ""], each.backend));
-  $("limit").textContent = report.seconds ? `each back end at most ${report.seconds} s, side by side` : "";
+  $("limit").textContent = report.limit_seconds ? `each back end at most ${report.limit_seconds} s, side by side` : "";
   $("drawn-by").textContent = report.drawn_by ? `the answer of ${report.drawn_by}` : "";
   $("drawing").textContent = report.drawing;
   $("drawing").hidden = !report.drawing;
