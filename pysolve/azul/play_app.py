@@ -141,8 +141,11 @@ def _widest(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def board_width(state: dict[str, Any], names: Sequence[str]) -> int:
-    """The width of a board's column: its widest line at the widest a board gets (three digits of score, a
-    full floor), its notes left out (they are wrapped to it)."""
+    """The width of a board's column, the same all game.
+
+    Its widest line at the widest a board gets (three digits of score, a full floor), its notes left out
+    (they are wrapped to it).
+    """
     widest = _widest(state)
     return max(len(line.partition(NOTES)[0]) for seat in range(state["players"])
                for line in draw.board(widest, seat, names[seat]).split("\n"))
@@ -329,9 +332,11 @@ class AzulApp(App[None]):
         return f" (typed: {self.typed}: Enter plays it)"
 
     def code_is_whole(self) -> bool:
-        """True when Enter may play the top of the list: the continue / undo choice, or a typed code that names
-        one legal move. With nothing typed nothing is highlighted: Enter waits for a move picked with the
-        arrows (or typed)."""
+        """True when Enter may play the top of the list.
+
+        The continue / undo choice, or a typed code that names one legal move. With nothing typed nothing is
+        highlighted: Enter waits for a move picked with the arrows (or typed).
+        """
         return self.table.pending or len(self.typed) == CODE_LENGTH
 
     def options(self) -> list[Option]:
