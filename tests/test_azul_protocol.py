@@ -6,6 +6,7 @@ import io
 import json
 import os
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -16,10 +17,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pysolve.azul import position
+from pysolve.azul import position, protocol
 from pysolve.azul import tournament as tour
 from pysolve.azul.heuristics import move_gain
-from pysolve.azul.match import engine, play_match
+from pysolve.azul.match import Match, engine, play_match
 from pysolve.azul.model import VARIANTS, RandomStream
 from pysolve.azul.protocol import STARTUP_SECONDS, Agent, AgentFault, serve
 from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax, Node, pruned
@@ -60,8 +61,9 @@ def tiling(players: int, seed: int, steps: int) -> State | None:
     return None if state.is_terminal else state
 
 
-FIRST = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "  # a game's first position
+FIRST = ("2s p1 1 0 1 c BRRW/BYYR/KKKK/BBRW/BBYR - 14,17,15,16,18 0,0,0,0,0 "  # the first position of seed 1
          "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-")
+PROTOCOL_PAGE = ROOT / "docs" / "azul-protocol.md"
 
 
 # -- position strings ----------------------------------------------------------------------------
@@ -121,9 +123,65 @@ def test_every_engine_finds_the_same_legal_moves_in_a_parsed_position(backend):
 def test_the_first_position_of_a_game_reads_as_documented():
     text = FIRST
     state, phase = position.read(text)
-    assert phase == "p" and state["turn"] == 1 and state["factories"][0] == [2, 1, 1, 0, 0]
-    assert position.write(state) == text
-    assert len(position.to_state(text).legal_moves()) == 14 * 6  # 14 (factory, colour) pairs, 5 lines and the floor
+    assert phase == "p" and state["turn"] == 1 and state["factories"][0] == [1, 0, 2, 0, 1]
+    assert position.write(state) == text == position.write(Match(2, 1, "python").state)  # seed 1's, as the page says
+    assert len(position.to_state(text).legal_moves()) == 13 * 6  # 13 (factory, colour) pairs, 5 lines and the floor
+
+
+def test_every_position_on_the_protocol_page_is_a_real_games_and_its_moves_are_in_pysolves_order():
+    page = PROTOCOL_PAGE.read_text()
+    first, played = re.findall(r"^ {4}(?:> position )?([234][sg] [a-z]\d? .*)$", page, flags=re.MULTILINE)
+    assert first == FIRST == position.write(Match(2, 1, "python").state)  # seed 1's first position
+    assert played == position.write(Match(2, 6, "python").state)  # seed 6's, in the game in full
+    listed = re.search(r"^ {4}> moves (.*) \.\.\.$", page, flags=re.MULTILINE).group(1).split()
+    codes = [position.move_code(move) for move in Match(2, 6, "python").legal_moves()]
+    assert codes[:len(listed)] == listed and (len(codes), codes[-1]) == (108, "5w5")
+    codes = [position.move_code(move) for move in Match(2, 1, "python").legal_moves()]
+    head, tail, count = re.search(r"first\s+position above: `(.*) \.\.\. (\w+)`, (\d+) moves", page).groups()
+    assert codes[:len(head.split())] == head.split() and (codes[-1], len(codes)) == (tail, int(count))
+
+
+def test_a_position_with_other_than_20_tiles_of_a_colour_is_refused_though_it_holds_100():
+    wrong = FIRST.replace("14,17,15,16,18", "13,17,15,16,19")  # one blue tile painted white: still 100 tiles
+    with pytest.raises(InputError, match=r"^position: the tiles are 19 blue, 20 yellow, 20 red, 20 black, 21 white; "
+                                         r"a game holds 20 of each colour$"):
+        position.read(wrong)
+    old_example = ("2s p1 1 0 1 c BBYR/KKWW/BYRK/YYYW/RRKW - 16,15,15,16,18 0,0,0,0,0 "  # the page's example once
+                   "0:5/5/5/5/5:-/-/-/-/-:- 0:5/5/5/5/5:-/-/-/-/-:-")
+    with pytest.raises(InputError, match="19 blue, 20 yellow, 19 red, 20 black, 22 white"):
+        position.read(old_example)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 10 ** 6), st.integers(0, 400))
+def test_legal_moves_come_in_pysolves_order_and_never_onto_a_full_line(players, variant, seed, steps):
+    state = deciding(players, variant, seed, steps)
+    assume(not state.is_terminal and not state.is_tiling)
+    moves, snapshot = state.legal_moves(), state.to_json()
+    assert moves == sorted(moves)  # centre (-1) first, then factories; colours; the floor (0) before lines 1..5
+    lines = snapshot["boards"][snapshot["turn"]]["lines"]
+    assert all(lines[line - 1][1] < line for _, _, line in moves if line)  # a full line is never a destination
+    offered = {(source, colour) for source, colour, _ in moves}
+    assert {(source, colour, 0) for source, colour in offered} <= set(moves)  # the floor always is
+
+
+def test_the_holder_of_the_marker_may_show_no_m_when_it_took_the_marker_onto_a_full_floor():
+    state = Match(2, 1, "python").state  # seat 1 to move, the centre empty, the marker in it
+    state["bag"][0] -= 2
+    state["centre"][0] += 2
+    state["bag"][1] -= 7
+    state["boards"][1]["floor"] = [1] * 7  # seat 1's floor full of yellow
+    rules = engine("python")
+    handle = rules.load(state)
+    try:
+        rules.play(handle, (-1, 0, 1), RandomStream(1))  # the centre's blue to line 1, the marker with them
+        after = rules.export(handle)
+    finally:
+        rules.close(handle)
+    text = position.write(after)
+    board = text.split(" ")[11]
+    assert after["marker"] == 1 and text.split(" ")[5] == "1" and board.endswith(":YYYYYYY") and "M" not in board
+    assert position.read(text)[0] == after
 
 
 @pytest.mark.parametrize(("change", "field"), [
@@ -252,6 +310,9 @@ def test_forfeits_are_reported_by_the_simulate_command(tmp_path, capsys):
     ("cmd:", "give the agent's command"),
     ("cmd:no-such-program-here --x", "no program 'no-such-program-here'"),
     ("cmd:python 'unclosed", "No closing quotation"),
+    (f"cmd:{shlex.quote(sys.executable)};set depth", "after ; give set NAME=VALUE (an option for the agent), not "
+                                                     "'set depth'"),
+    (f"cmd:{shlex.quote(sys.executable)};depth=3", "after ; give set NAME=VALUE"),
 ])
 def test_a_bad_agent_command_is_one_line_and_exit_2(capsys, strategy_list, message):
     assert main(["azul", "simulate", "--strategy", strategy_list]) == 2
@@ -440,3 +501,68 @@ def test_an_agent_s_daemon_is_stopped_with_it_and_its_pipes_hold_nothing_up(tmp_
         time.sleep(0.01)
     assert not alive(daemon)
     assert not any(pump.is_alive() for pump in pumps)  # each reader saw its pipe end, and closed it
+
+
+RECORDER = """import sys
+told = open(sys.argv[1], "a")
+for line in sys.stdin:
+    told.write(line)
+    told.flush()
+    if line.startswith("azul"):
+        print("name recorder\\noption depth 1\\nready", flush=True)
+    elif line.startswith("moves"):
+        first = line.split()[1]
+    elif line.startswith("go"):
+        print("move " + first, flush=True)
+    elif line.startswith("quit"):
+        break
+"""
+
+
+def recorder(tmp_path: Path, options: str = "") -> tuple[str, Path]:
+    """The strategy of an agent that writes every line it is sent to a file and plays the first move listed."""
+    script, told = tmp_path / "recorder.py", tmp_path / "told.txt"
+    script.write_text(RECORDER)
+    return f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(told))}{options}", told
+
+
+def test_an_agent_command_splits_at_an_unquoted_semicolon_into_the_command_and_its_options():
+    command = f"{shlex.quote(sys.executable)} 'a;b.py' -x ;set depth=3;set style calm ; set a=b=c"
+    words, options = protocol.agent_command(command)
+    assert words == [sys.executable, "a;b.py", "-x"]
+    assert options == {"depth": "3", "style": "calm", "a": "b=c"}
+
+
+@pytest.mark.subprocess
+def test_options_after_the_command_are_sent_after_the_handshake_and_before_the_game(tmp_path):
+    command, told = recorder(tmp_path, ";set depth=3;set style calm")
+    result = play_match(2, 3, "python", ["greedy", command], move_seconds=5)
+    assert result.forfeit is None and result.strategies[1] == command and result.names == ["greedy", "recorder"]
+    lines = told.read_text().splitlines()
+    assert lines[:4] == ["azul 1", "set depth 3", "set style calm", "game seat 1 players 2 wall standard seconds 5"]
+    assert [line.split()[0] for line in lines[4:7]] == ["position", "moves", "go"]  # the first turn follows at once
+    assert lines[-2].startswith("end scores") and lines[-1] == "quit"
+
+
+@pytest.mark.subprocess
+def test_simulate_shows_who_sat_where_and_an_agent_by_the_name_it_announced(tmp_path, capsys):
+    command, _ = recorder(tmp_path)
+    assert main(["azul", "simulate", "--games", "2", "--seed", "3", "--backend", "python", "--strategy",
+                 f"greedy,{command}", "--move-seconds", "5"]) == 0
+    out = capsys.readouterr().out
+    rows = out.split("\n\n")[0].splitlines()
+    assert rows[0].split() == ["seed", "seat", "0", "seat", "1", "winners", "rounds", "moves"]
+    assert re.match(r"3 +greedy \d+ +recorder \d+ ", rows[2]) and re.match(r"4 +recorder \d+ +greedy \d+ ", rows[3])
+    assert "recorder.py" not in out and re.search(r"^recorder +2 ", out, flags=re.MULTILINE)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)  # a hang guard only
+def test_the_start_up_time_is_counted_in_total_not_per_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(protocol, "STARTUP_SECONDS", 1.5)
+    script = tmp_path / "dawdling.py"  # every line of its handshake within the limit, the whole far past it
+    script.write_text("import sys, time\nsys.stdin.readline()\n"
+                      "for line in ('name dawdler', 'option a 1', 'option b 2', 'ready'):\n"
+                      "    time.sleep(1.0)\n    print(line, flush=True)\n")
+    result = play_match(2, 3, "python", ["greedy", f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(script))}"])
+    assert result.forfeit is not None and result.forfeit["reason"] == "silent: no ready within 1.5 s"

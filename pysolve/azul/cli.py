@@ -1,4 +1,4 @@
-"""`pysolve azul simulate|crosscheck|agent|replay|record|play`.
+"""`pysolve azul simulate|tournament|crosscheck|agent|replay|record|play`.
 
 The game's own command group (added by `Azul.fill_command_group`; `play` is `pysolve play azul`
 under a second name).
@@ -7,6 +7,7 @@ under a second name).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import sys
@@ -21,14 +22,17 @@ from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.match import MatchResult, engine
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
 from pysolve.azul.protocol import MOVE_SECONDS, check_seconds, serve
+from pysolve.azul.ratings import ELO_MEAN
 from pysolve.azul.replay import read_log
 from pysolve.azul.strategies import KNOWN, strategy
 from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
-from pysolve.report import Ticker, render_table
+from pysolve.report import Ticker, render_table, short
 from pysolve.words import plural
 
 MOST_GAMES = 10**9  # the most --games takes: days of play at the fastest, so more is a slip of the keyboard
+ROUND_ROBIN_GAMES = 10  # games a pair plays in `azul tournament` unless told: 5 deals, each from both seats
+NAME_WIDTH = 32  # characters of a strategy's name in a table (an outside agent that announced none: its command)
 TICK = 1.0  # seconds between two updates of a progress line on stderr (shown only when it is a terminal)
 
 
@@ -43,17 +47,28 @@ def add_commands(azul: argparse.ArgumentParser, puzzle: Puzzle) -> None:
     _backend_option(simulate, "--backend", choices=backends.NAMES, help=BACKEND_HELP)
     simulate.add_argument("--strategy", default="random", metavar="NAMES",
                           help=f"strategies NAME[,NAME...] rotated over the seats: {KNOWN} (default random)")
-    simulate.add_argument("--move-seconds", type=float, default=MOVE_SECONDS, metavar="S",
-                          help=f"an outside agent's (cmd:) time per move; late, it loses the game (default "
-                               f"{MOVE_SECONDS:g})")
-    simulate.add_argument("--workers", type=executors.workers_argument, default=1, metavar="N",
-                          help="processes to play on (auto: one per core; default 1)")
+    _move_seconds_option(simulate)
+    _workers_option(simulate)
     simulate.add_argument("--log", metavar="FILE", help="write every move with its state as JSON lines")
     simulate.add_argument("--cluster", metavar="ADDRESS", help="play on an existing Dask cluster (tcp://HOST:PORT)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
     simulate.add_argument("--chart", metavar="FILE", help="write win rates and score spreads as an SVG chart")
     memory.add_option(simulate)
     simulate.set_defaults(run=run_simulate)
+
+    robin = commands.add_parser("tournament", help="a round robin: every pair of strategies head to head, seats "
+                                                   "rotated; a win matrix, Elo ratings, results by seat")
+    robin.add_argument("strategies", nargs="+", metavar="STRATEGY", help=f"two or more strategies: {KNOWN}")
+    _game_options(robin, games=ROUND_ROBIN_GAMES, players=False,
+                  games_help="games each pair plays, the seats swapped every other game")
+    _backend_option(robin, "--backend", choices=backends.NAMES, help=BACKEND_HELP)
+    _move_seconds_option(robin)
+    _workers_option(robin)
+    robin.add_argument("--log", metavar="FILE", help="keep every finished game in FILE (JSON lines); run again "
+                                                     "with the same FILE to play only the games it lacks")
+    robin.add_argument("--json", action="store_true", help="print JSON")
+    memory.add_option(robin)
+    robin.set_defaults(run=run_tournament)
 
     check = commands.add_parser("crosscheck", help="play seeded games on several back ends in lockstep")
     _game_options(check)
@@ -102,18 +117,34 @@ def _backend_option(parser: argparse.ArgumentParser, flag: str, **given: Any) ->
                         **{key: value for key, value in given.items() if key != "help"})
 
 
-def _game_options(parser: argparse.ArgumentParser) -> None:
-    """--players, --games, --seed, --variant."""
-    parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
+def _game_options(parser: argparse.ArgumentParser, games: int = 1, players: bool = True,
+                  games_help: str = "number of games") -> None:
+    """--players (unless `players` is False), --games (default `games`), --seed, --variant."""
+    if players:
+        parser.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
     parser.add_argument("--variant", default=STANDARD,
                         help=f"{'|'.join(VARIANTS)}: the coloured wall, or the grey side of the board (any colour "
                              f"in any column, at most once per column; default {STANDARD})")
     from pysolve.cli import count_at_most  # loaded already: the core's parser calls this
 
-    parser.add_argument("--games", type=count_at_most(MOST_GAMES), default=1,
-                        help=f"number of games (default 1, at most {MOST_GAMES:,}; a progress line counts them)")
+    parser.add_argument("--games", type=count_at_most(MOST_GAMES), default=games,
+                        help=f"{games_help} (default {games}, at most {MOST_GAMES:,}; a progress line counts them)")
     parser.add_argument("--seed", type=int, default=SEED,
-                        help=f"seed of the first game; game i has seed + i (default {SEED})")
+                        help=f"seed of the first game; game i has seed + i (default {SEED})" if players else
+                             f"seed of a pair's first two games; games 2k and 2k+1 have seed + k (default {SEED})")
+
+
+def _move_seconds_option(parser: argparse.ArgumentParser) -> None:
+    """--move-seconds: an outside agent's time per move."""
+    parser.add_argument("--move-seconds", type=float, default=MOVE_SECONDS, metavar="S",
+                        help=f"an outside agent's (cmd:) time per move; late, it loses the game (default "
+                             f"{MOVE_SECONDS:g})")
+
+
+def _workers_option(parser: argparse.ArgumentParser) -> None:
+    """--workers: the processes to play on."""
+    parser.add_argument("--workers", type=executors.workers_argument, default=1, metavar="N",
+                        help="processes to play on (auto: one per core; default 1)")
 
 
 def _names(text: str, what: str) -> list[str]:
@@ -125,12 +156,11 @@ def _names(text: str, what: str) -> list[str]:
 
 
 def _check_counts(args: argparse.Namespace) -> None:
-    """InputError for a bad --players or --games."""
-    if args.players not in FACTORIES:
+    """InputError for a bad --players (where there is one), --games or --variant."""
+    if getattr(args, "players", 2) not in FACTORIES:
         raise InputError(f"--players: Azul is for 2 to 4 players, not {args.players}")
     if args.games < 1:
         raise InputError(f"--games must be at least 1, not {args.games}")
-
     if args.variant not in VARIANTS:
         raise InputError(f"--variant: unknown variant {files.excerpt(args.variant)}; choose from {', '.join(VARIANTS)}")
 
@@ -201,22 +231,115 @@ def _write_log(path: str, results: list[MatchResult]) -> None:
 
 
 def _render(results: list[MatchResult], summary: dict[str, Any]) -> str:
-    """Per-game lines (the first 20), the games' averages, the per-strategy table and what its intervals are."""
-    rows = [[r.seed, " ".join(map(str, r.scores)), ",".join(map(str, r.winners)), r.rounds, r.moves]
-            for r in results[:20]]
-    games = render_table(["seed", "scores", "winners", "rounds", "moves"], rows)
+    """Per-game lines (the first 20: who sat where and scored what), the games' averages, the per-strategy
+    table and what its intervals are."""
+    rows = [[r.seed, *(f"{short(name, NAME_WIDTH)} {score}" for name, score in zip(r.names, r.scores)),
+             ",".join(map(str, r.winners)), r.rounds, r.moves] for r in results[:20]]
+    seats = [f"seat {seat}" for seat in range(results[0].players)]
+    games = render_table(["seed", *seats, "winners", "rounds", "moves"], rows)
     more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
-    more += "".join(f"\nforfeit: seed {lost['seed']}, seat {lost['seat']}, {lost['name']} {lost['reason']}"
-                    for lost in summary.get("forfeits", []))
+    more += _forfeits(results)
     standings = render_table(
         ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
-        [[s["strategy"], s["seats"], s["wins"],
+        [[short(s["name"], NAME_WIDTH), s["seats"], s["wins"],
           f"{s['win_rate']:.3f} ({s['win_ci95'][0]:.3f} .. {s['win_ci95'][1]:.3f})",
           f"{s['mean_score']:.2f} ({s['ci95'][0]:.2f} .. {s['ci95'][1]:.2f})",
           f"{s['score_range'][0]} .. {s['score_range'][1]}"] for s in summary["strategies"]])
     return (f"{games}{more}\n\n{plural(summary['games'], 'game')}: {summary['mean_rounds']:.1f} rounds and "
             f"{summary['mean_moves']:.1f} moves on average\n{standings}\n"
             "intervals: Wilson's for a win rate, the bootstrap percentile interval for a mean score")
+
+
+def _forfeits(results: list[MatchResult]) -> str:
+    """A line for each game an outside agent forfeited: seed, seat, its name and why."""
+    lost = [(r.seed, r.forfeit["seat"], r.names[r.forfeit["seat"]], r.forfeit["reason"]) for r in results if r.forfeit]
+    return "".join(f"\nforfeit: seed {seed}, seat {seat}, {short(name, NAME_WIDTH)} {reason}"
+                   for seed, seat, name, reason in lost)
+
+
+def run_tournament(args: argparse.Namespace) -> int:
+    """Play a round robin (the games its --log lacks), then print its matrix, ratings and results by seat."""
+    _check_counts(args)
+    check_seconds(args.move_seconds)
+    for name in args.strategies:
+        strategy(name, args.move_seconds)  # an unknown name or a bad agent command fails before any game
+    backend = args.backend or backends.default()
+    work = tour.round_robin(args.strategies, args.games, args.seed, backend, args.variant, args.move_seconds)
+    logged = {}
+    if args.log is not None:
+        files.check_output(args.log, "--log")
+        logged = {tour.result_key(result): result for result in tour.read_log(args.log)}
+    todo = [task for task in work if tour.task_key(task) not in logged]
+    fresh = _play_round_robin(todo, backend, args, len(work) - len(todo), len(work)) if todo else []
+    played = {**logged, **{tour.task_key(task): result for task, result in zip(todo, fresh)}}
+    results = [played[tour.task_key(task)] for task in work]
+    if args.log is not None:
+        print(f"{args.log}: {plural(len(work) - len(todo), 'game')} read, {len(todo)} played", file=sys.stderr)
+    summary = tour.round_robin_summary(args.strategies, results)
+    if args.json:
+        json.dump({"games": [result.to_json() for result in results], "summary": summary}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(_render_round_robin(args, results, summary))
+    return 0
+
+
+def _play_round_robin(todo: list[tour.Task], backend: str, args: argparse.Namespace, logged: int,
+                      total: int) -> list[MatchResult]:
+    """Play `todo`, each game appended to the --log as it ends, a progress line counting the games."""
+    workers = executors.useful_workers(args.workers, len(todo))
+    with contextlib.ExitStack() as stack:
+        log = stack.enter_context(open(args.log, "a", encoding="utf-8")) if args.log is not None else None
+        executor = stack.enter_context(executors.executor(workers, None, warm=(engine, backend)))
+        engine(backend)  # fail early when the back end cannot run here
+        ticker = stack.enter_context(Ticker(_tournament_progress(logged, logged, total), sys.stderr, TICK))
+        done = itertools.count(logged + 1)
+
+        def step(result: MatchResult) -> None:
+            if log is not None:
+                log.write(tour.log_line(result))
+                log.flush()
+            ticker.label = _tournament_progress(next(done), logged, total)
+
+        return tour.run(todo, executor, step)
+
+
+def _tournament_progress(done: int, logged: int, total: int) -> str:
+    """The progress line of a round robin, before its seconds: `azul tournament: 12 of 30 games (6 from the
+    log),`."""
+    read = f" ({logged} from the log)" if logged else ""
+    return f"azul tournament: {done} of {plural(total, 'game')}{read},"
+
+
+def _render_round_robin(args: argparse.Namespace, results: list[MatchResult], summary: dict[str, Any]) -> str:
+    """A round robin in text: what was played, the ratings, the win matrix, the results by seat, forfeits."""
+    shown = {entry["strategy"]: short(entry["name"], NAME_WIDTH) for entry in summary["strategies"]}
+    names = [shown[name] for name in args.strategies]
+    deals = (args.games + 1) // 2
+    seeds = f"seed {args.seed}, played" if deals == 1 else f"seeds {args.seed}..{args.seed + deals - 1}, each played"
+    head = (f"{plural(len(names), 'strategy')}, {plural(args.games, 'game')} a pair ({plural(deals, 'deal')}, "
+            f"{seeds} from both seats): {plural(len(results), 'game')} on the {args.variant} wall")
+    rated = render_table(["rank", "strategy", "Elo", "95 % interval"],
+                         [[rank, shown[r["strategy"]], f"{r['elo']:.0f}", f"{r['ci95'][0]:.0f} .. {r['ci95'][1]:.0f}"]
+                          for rank, r in enumerate(summary["ratings"], 1)])
+    matrix = render_table(["wins-losses-shared", *names, "points"],
+                          [[names[i], *("-" if cell is None else f"{cell['wins']}-{cell['losses']}-{cell['draws']}"
+                                        for cell in row),
+                            _points(sum(cell["points"] for cell in row if cell), sum(
+                                cell["wins"] + cell["losses"] + cell["draws"] for cell in row if cell))]
+                           for i, row in enumerate(summary["matrix"])])
+    seats = render_table(["strategy", "seat", "games", "wins", "shared", "points", "mean score"],
+                         [[shown[s["strategy"]], s["seat"], s["games"], s["wins"], s["draws"],
+                           _points(s["points"], s["games"]),
+                           "-" if s["mean_score"] is None else f"{s['mean_score']:.1f}"] for s in summary["seats"]])
+    return (f"{head}\n\nratings (Elo, averaging {ELO_MEAN:g}; the interval: +- 1.96 standard errors of the fit)\n"
+            f"{rated}\n\n"
+            f"wins, row against column\n{matrix}\n\nby seat\n{seats}{_forfeits(results)}")
+
+
+def _points(points: float, games: int) -> str:
+    """Points out of games, a shared win as a half: `6.5 of 10`."""
+    return f"{points:g} of {games}"
 
 
 def run_agent(args: argparse.Namespace) -> int:
@@ -233,7 +356,6 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     else:
         names = backends.listed(args.backends)
     for name in names:
-        backends.check_name(name)
         engine(name)
     label = f"azul crosscheck: {plural(args.games, 'game')} on {plural(len(names), 'back end')},"
     with Ticker(label, sys.stderr, TICK):
@@ -286,7 +408,9 @@ def run_replay(args: argparse.Namespace) -> int:
         told = draw.replay(records, args.every_move)
     except InputError as error:
         raise InputError(f"{args.log}: {error}") from None
-    for path in write_pictures(records, args.html, args.svg, args.step, args.game):
+    written = write_pictures(records, args.html, args.svg, args.step, args.game)
+    for path in written:
         print(f"wrote {path}", file=sys.stderr)
-    print(told)
+    if not written:  # the pictures asked for say where they went; the story is for a replay without them
+        print(told)
     return 0

@@ -164,6 +164,12 @@ class Match:
         self.moves_played += 1
         return chosen
 
+    @property
+    def names(self) -> list[str]:
+        """The name each seat plays under: its strategy's, or the name an outside agent announced."""
+        return [chosen.shown_name if isinstance(chosen, Agent) else name
+                for chosen, name in zip(self.strategies, self.strategy_names)]
+
     def tell_end(self, scores: list[int], winners: list[int], forfeit: int | None = None) -> None:
         """Tell the outside agents at the table how the game ended."""
         for chosen in self.strategies:
@@ -194,6 +200,11 @@ class MatchResult:
     log: list[dict[str, Any]] = field(repr=False, default_factory=list)
     variant: str = STANDARD
     forfeit: dict[str, Any] | None = None  # an outside agent that lost the game by failing: seat, name, reason
+    names: list[str] = field(default_factory=list)  # by seat: the strategy, or the name its outside agent announced
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            self.names = list(self.strategies)
 
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON-able dict, without the final state and log (nor a forfeit when there is none).
@@ -208,7 +219,7 @@ def _result(match: Match, state: dict[str, Any], winners: list[int], log: list[d
     """A finished match's result."""
     return MatchResult(match.seed, match.players, match.backend, match.strategy_names,
                        [board["score"] for board in state["boards"]], winners, state["round"], state["moves"],
-                       state, log, match.variant)
+                       state, log, match.variant, names=match.names)
 
 
 def play_match(players: int = 2, seed: int = SEED, backend: str = "python",

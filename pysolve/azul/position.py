@@ -47,12 +47,14 @@ from typing import Any
 
 from pysolve.azul.model import (
     CENTRE,
+    COLOURS,
     FACTORIES,
     FLOOR,
     GREY,
     LETTERS,
     MARKER,
     STANDARD,
+    TILES_PER_COLOUR,
     TILING,
     WALL,
     Move,
@@ -267,7 +269,29 @@ def read(text: str) -> tuple[dict[str, Any], str]:
         check_state(state)
     except InputError as error:
         raise InputError(f"position: {error}") from None
+    counts = colour_counts(state)
+    if any(count != TILES_PER_COLOUR for count in counts):
+        held = ", ".join(f"{count} {colour}" for count, colour in zip(counts, COLOURS))
+        raise InputError(f"position: the tiles are {held}; a game holds {TILES_PER_COLOUR} of each colour")
     return state, letter
+
+
+def colour_counts(state: dict[str, Any]) -> list[int]:
+    """The tiles of each colour a canonical state holds, wherever they lie (the marker is no tile)."""
+    counts = [sum(held) for held in zip(state["bag"], state["lid"], state["centre"], *state["factories"])]
+    grey = state.get("variant", STANDARD) == GREY
+    for board in state["boards"]:
+        for colour, count in board["lines"]:
+            if count:
+                counts[colour] += count
+        for row, cells in enumerate(board["wall"]):
+            for column, filled in enumerate(cells):
+                if filled:
+                    counts[board["colours"][row][column] if grey else wall_colour(row, column)] += 1
+        for item in board["floor"]:
+            if item != MARKER:
+                counts[item] += 1
+    return counts
 
 
 def to_state(text: str) -> State:

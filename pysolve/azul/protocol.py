@@ -6,7 +6,7 @@ options, `ready`) and `go` (a `move`), and may write `info ...` lines at
 any time, which are ignored:
 
     azul 1                          ->  name NAME / option NAME VALUE ... / ready
-    set NAME VALUE                      (an option the caller gives)
+    set NAME VALUE                      (an option the caller gives: cmd:PROG;set NAME=VALUE)
     game seat 0 players 2 wall standard seconds 1
     position POSITION                   (`position.write`: the whole table)
     moves 1b4 1bf cy2 ...               (the legal moves, as codes)
@@ -16,7 +16,8 @@ any time, which are ignored:
 
 `Agent` is pysolve's side: a strategy (callable like any other) that
 starts the command (split with shlex, never through a shell) in its own
-process group on its first move, holds it to its time per move, and turns
+process group on its first move, gives it STARTUP_SECONDS in all to
+shake hands and take its options and the game, holds it to its time per move, and turns
 every way an agent can fail into an `AgentFault` naming it and the reason
 (silent, late, crashed, garbage, illegal move), after which the process is
 killed and reaped; a game it forfeits is scored by `match.play_match`. When
@@ -69,20 +70,48 @@ class AgentFault(PysolveError):
         self.name, self.seat, self.reason = name, seat, reason
 
 
-def command_words(command: str) -> list[str]:
-    """The program and arguments of an agent command (shlex).
+OPTION_SEPARATOR = ";"  # between an agent's command and each option given to it: cmd:PROG ARGS;set NAME=VALUE
 
-    InputError when it is empty, badly quoted, or names no program that can be run.
+
+def agent_command(command: str) -> tuple[list[str], dict[str, str]]:
+    """The program and arguments of an agent command, and the options given after it.
+
+    `python agent.py --fast;set depth=3;set style calm`: the words split as a POSIX shell splits them
+    (shlex: quotes group, `\\` escapes; a quoted `;` stays in its word), then each `;set NAME=VALUE` (or
+    `;set NAME VALUE`) an option sent to the agent as `set NAME VALUE` after its handshake. InputError
+    when the command is empty, badly quoted, names no program that can be run, or an option is malformed.
     """
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=OPTION_SEPARATOR)
+    lexer.whitespace_split, lexer.commenters = True, ""
     try:
-        words = shlex.split(command)
+        tokens = list(lexer)
     except ValueError as error:
         raise InputError(f"cmd:{excerpt(command, 60)}: {error}") from None
+    groups: list[list[str]] = [[]]
+    for token in tokens:
+        if set(token) == {OPTION_SEPARATOR}:
+            groups += [[] for _ in token]
+        else:
+            groups[-1].append(token)
+    words, *settings = groups
     if not words:
         raise InputError("cmd: give the agent's command, as in cmd:python my_agent.py")
     if shutil.which(words[0]) is None:
         raise InputError(f"cmd:{excerpt(command, 60)}: no program {excerpt(words[0])} to run")
-    return words
+    return words, dict(_option(setting, command) for setting in settings)
+
+
+def _option(words: list[str], command: str) -> tuple[str, str]:
+    """(name, value) of an option's words after a `;` (`set depth=3` or `set depth 3`); InputError otherwise."""
+    name = value = ""
+    if len(words) == 2 and words[0] == "set":
+        name, _, value = words[1].partition("=")
+    elif len(words) > 2 and words[0] == "set":
+        name, value = words[1], " ".join(words[2:])
+    if not (name and value) or "=" in name or any(character.isspace() for character in name) or "\n" in value:
+        raise InputError(f"cmd:{excerpt(command, 60)}: after {OPTION_SEPARATOR} give set NAME=VALUE (an option "
+                         f"for the agent), not {excerpt(' '.join(words), 40)}")
+    return name, value
 
 
 def check_seconds(seconds: float, what: str = "--move-seconds") -> float:
@@ -97,13 +126,14 @@ class Agent:
 
     The process starts at the agent's first move (one process per seat per game) and ends at `close`.
     Standings call it by its `__name__`, `cmd:COMMAND`; the name the agent gives itself is `agent_name`.
+    The options given after its command (`;set NAME=VALUE`) and in `options` are sent after its handshake.
     """
 
     def __init__(self, command: str, seconds: float = MOVE_SECONDS, options: Mapping[str, str] | None = None) -> None:
-        self.words = command_words(command)
+        self.words, given = agent_command(command)
         self.__name__ = f"cmd:{command}"
         self.seconds = check_seconds(seconds)
-        self.options = dict(options or {})
+        self.options = {**given, **(options or {})}
         self.agent_name = ""
         self.seat = -1
         self._process: subprocess.Popen[str] | None = None
@@ -111,6 +141,11 @@ class Agent:
         self._errors: deque[str] = deque(maxlen=3)  # the last lines it wrote to stderr, for a crash's reason
         self._pumps: list[threading.Thread] = []  # the readers of its stdout and stderr, in that order
         self._pipes: set[int] = set()  # the inodes of its stdout and stderr pipes, to find who holds them
+
+    @property
+    def shown_name(self) -> str:
+        """The name the agent announced (`name NAME` in its handshake), else its strategy name `cmd:COMMAND`."""
+        return self.agent_name or self.__name__
 
     # -- the strategy --------------------------------------------------------------------------
     def __call__(self, state: Mapping[str, Any], moves: list[Move], rng: RandomStream) -> Move:
@@ -169,8 +204,9 @@ class Agent:
 
     # -- the process -------------------------------------------------------------------------------
     def _start(self, state: dict[str, Any]) -> None:
-        """Start the program, shake hands, set the options and open the game."""
+        """Start the program, shake hands, set the options and open the game, all within STARTUP_SECONDS."""
         self.seat = state["turn"]
+        started = time.monotonic()  # the start-up's time runs from here to the `game` line, in total
         try:  # bytes that are not UTF-8 kept as surrogates (surrogateescape), to say what the agent wrote
             self._process = subprocess.Popen(self.words, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                              stderr=subprocess.PIPE, encoding="utf-8", errors="surrogateescape",
@@ -184,9 +220,9 @@ class Agent:
                        for stream, keep in zip(outputs, (self._lines.put, self._errors.append))]
         for pump in self._pumps:
             pump.start()
-        self._send(f"azul {VERSION}", STARTUP_SECONDS)
+        self._send(f"azul {VERSION}", STARTUP_SECONDS, since=started)
         while True:
-            line = self._answer("", STARTUP_SECONDS, "silent: no ready within")
+            line = self._answer("", STARTUP_SECONDS, "silent: no ready within", started)
             word, _, rest = line.partition(" ")
             if word == "ready":
                 break
@@ -195,19 +231,20 @@ class Agent:
             elif word != "option":
                 raise self._fault(f"garbage in its handshake: {excerpt(line, 60)}")
         for option, value in self.options.items():
-            self._send(f"set {option} {value}", STARTUP_SECONDS)
+            self._send(f"set {option} {value}", STARTUP_SECONDS, since=started)
         wall = state.get("variant", STANDARD)
         self._send(f"game seat {self.seat} players {state['players']} wall {wall} seconds {self.seconds:g}",
-                   STARTUP_SECONDS)
+                   STARTUP_SECONDS, since=started)
 
-    def _send(self, line: str, seconds: float | None = None, process: subprocess.Popen[str] | None = None) -> None:
-        """Write one line to the agent within `seconds` (default its time per move), on its pipe made
-        non-blocking: an agent that stops reading its input fills the pipe and is late, it never blocks the
-        game. AgentFault when it has gone or is late."""
+    def _send(self, line: str, seconds: float | None = None, process: subprocess.Popen[str] | None = None,
+              since: float | None = None) -> None:
+        """Write one line to the agent within `seconds` (default its time per move) from `since` (default now),
+        on its pipe made non-blocking: an agent that stops reading its input fills the pipe and is late, it
+        never blocks the game. AgentFault when it has gone or is late."""
         process = process or self._process
         assert process is not None and process.stdin is not None
         data = (line + "\n").encode()
-        deadline = time.monotonic() + (seconds or self.seconds)
+        deadline = (since or time.monotonic()) + (seconds or self.seconds)
         try:
             pipe = process.stdin.fileno()
             os.set_blocking(pipe, False)

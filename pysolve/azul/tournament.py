@@ -13,18 +13,24 @@ ran them.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import json
 import math
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pysolve import executors
+from pysolve import executors, files
+from pysolve.azul import ratings
 from pysolve.azul.match import MatchResult, play_match, random_matches, random_only
 from pysolve.azul.model import STANDARD, check_players, check_variant
 from pysolve.azul.protocol import MOVE_SECONDS
 from pysolve.errors import InputError
+from pysolve.files import excerpt
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ class Standing:
     seats: int = 0
     wins: int = 0
     scores: list[int] = field(default_factory=list)
+    name: str = ""  # the name shown: the strategy's, or the one its outside agent announced
 
     def to_json(self) -> dict[str, Any]:
         """The standing as JSON: win rate, mean score and the scores' range.
@@ -75,7 +82,7 @@ class Standing:
         the range of the scores.
         """
         mean = sum(self.scores) / len(self.scores)
-        return {"strategy": self.strategy, "seats": self.seats, "wins": self.wins,
+        return {"strategy": self.strategy, "name": self.name or self.strategy, "seats": self.seats, "wins": self.wins,
                 "win_rate": round(self.wins / self.seats, 4),
                 "win_ci95": [round(bound, 4) for bound in wilson(self.wins, self.seats)], "mean_score": round(mean, 3),
                 "ci95": [round(bound, 3) for bound in mean_interval(self.scores)],
@@ -123,6 +130,7 @@ def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
     for result in results:
         for seat, name in enumerate(result.strategies):
             standing = standings.setdefault(name, Standing(name))
+            standing.name = result.names[seat]
             standing.seats += 1
             standing.wins += seat in result.winners
             standing.scores.append(result.scores[seat])
@@ -201,3 +209,193 @@ def _batched(work: Sequence[Task]) -> Iterator[MatchResult]:
         yield from random_matches(part[0].players, [task.seed for task in part], "prolog", part[0].variant)
 
 
+
+
+# -- the round robin: every pair head to head ------------------------------------------------------
+HEAD_TO_HEAD = 2  # the players of a round robin's game: every pair meets alone
+LOG_RECORD = "game"  # the type of a round robin log's records: one finished game each
+
+
+def round_robin(strategies: Sequence[str], games: int, seed: int, backend: str, variant: str = STANDARD,
+                move_seconds: float = MOVE_SECONDS) -> list[Task]:
+    """The games of a round robin: every pair of `strategies` meets in `games` two-player games.
+
+    Game k of a pair has seed `seed + k // 2`, the pair's seats swapped when k is odd: each deal (and each
+    draw of the seat that opens) is played from both seats. InputError for fewer than two strategies, a
+    strategy named twice, or fewer than one game.
+    """
+    check_variant(variant)
+    if games < 1:
+        raise InputError(f"--games must be at least 1, not {games}")
+    if len(strategies) < HEAD_TO_HEAD:
+        raise InputError("tournament: name at least two strategies to play one another")
+    twice = sorted({name for name in strategies if list(strategies).count(name) > 1})
+    if twice:
+        raise InputError(f"tournament: {', '.join(excerpt(name, 40) for name in twice)} named twice")
+    return [Task(HEAD_TO_HEAD, seed + game // 2, backend, (first, second) if game % 2 == 0 else (second, first),
+                 variant=variant, move_seconds=move_seconds)
+            for first, second in itertools.combinations(strategies, 2) for game in range(games)]
+
+
+GameKey = tuple[int, str, tuple[str, ...], int]
+
+
+def game_key(players: int, variant: str, strategies: Sequence[str], seed: int) -> GameKey:
+    """What makes a game the same game on any back end: players, variant, strategies by seat, seed."""
+    return players, variant, tuple(strategies), seed
+
+
+def task_key(task: Task) -> GameKey:
+    """The key of the game a task plays."""
+    return game_key(task.players, task.variant, task.strategies, task.seed)
+
+
+def result_key(result: MatchResult) -> GameKey:
+    """The key of the game a result ends."""
+    return game_key(result.players, result.variant, result.strategies, result.seed)
+
+
+def log_line(result: MatchResult) -> str:
+    """A finished game as one line of a round robin's log (JSON: `simulate --json`'s game with its type)."""
+    return json.dumps({"type": LOG_RECORD, **result.to_json()}) + "\n"
+
+
+def read_log(path: str) -> list[MatchResult]:
+    """The games a round robin's log at `path` holds (none while it is missing or empty), to play no game twice.
+
+    A last line cut short (the run was stopped while writing it) is left out and the file rewritten without
+    it, so that the games played next follow whole lines. InputError for any other line that is not a game.
+    """
+    if not os.path.exists(path) or (os.path.isfile(path) and os.path.getsize(path) == 0):
+        return []
+    text = files.read_text(path, "tournament log")
+    if text.endswith("\n"):
+        return read_games(text, path)
+    whole, _, last = text.rpartition("\n")
+    games = read_games(whole, path)
+    with contextlib.suppress(InputError):  # else the line being written when the run stopped: played again
+        games.append(_game(files.parse_json(last, path), path))
+    files.write_text(path, "".join(log_line(game) for game in games), "--log")
+    return games
+
+
+def read_games(text: str, where: str) -> list[MatchResult]:
+    """The games a round robin's log holds (`log_line`'s); InputError naming `where` and the line of a bad one."""
+    games = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            games.append(_game(files.parse_json(line, f"{where}:{number}"), f"{where}:{number}"))
+    return games
+
+
+_FIELDS: dict[str, tuple[type, ...]] = {"seed": (int,), "players": (int,), "engine": (str,), "strategies": (list,),
+                                        "scores": (list,), "winners": (list,), "rounds": (int,), "moves": (int,),
+                                        "variant": (str,), "names": (list,)}
+
+
+def _game(record: Any, where: str) -> MatchResult:
+    """The result a log record holds; InputError naming `where` when it is no game of a round robin."""
+    if not (isinstance(record, dict) and record.get("type") == LOG_RECORD):
+        raise InputError(f"{where}: not a game of a tournament log (a line {{\"type\": \"{LOG_RECORD}\", ...}} "
+                         "as `azul tournament --log` writes)")
+    for key, types in _FIELDS.items():
+        if not isinstance(record.get(key), types) or isinstance(record.get(key), bool):
+            raise InputError(f"{where}: the game's {key} is missing or not a {types[0].__name__}")
+    players = record["players"]
+    seats = record["strategies"], record["scores"], record["names"]
+    if players != HEAD_TO_HEAD or any(len(part) != players for part in seats) \
+            or not all(isinstance(name, str) for name in record["strategies"] + record["names"]) \
+            or not all(type(score) is int for score in record["scores"]) \
+            or not record["winners"] or not set(record["winners"]) <= set(range(players)):
+        raise InputError(f"{where}: not a two-player game's strategies, names, scores and winners")
+    forfeit = record.get("forfeit")
+    return MatchResult(record["seed"], players, record["engine"], record["strategies"], record["scores"],
+                       record["winners"], record["rounds"], record["moves"], variant=record["variant"],
+                       forfeit=forfeit if isinstance(forfeit, dict) else None, names=record["names"])
+
+
+@dataclass
+class Pairing:
+    """How the row strategy did against the column strategy: wins, losses and shared wins."""
+
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    @property
+    def games(self) -> int:
+        """The games they played."""
+        return self.wins + self.losses + self.draws
+
+    @property
+    def points(self) -> float:
+        """The row strategy's points: 1 a win, 1/2 a shared one."""
+        return self.wins + self.draws / 2
+
+
+@dataclass
+class SeatRecord:
+    """One strategy's games in one seat of a round robin."""
+
+    strategy: str
+    seat: int
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    scores: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Games, wins, shared wins, points and the mean score."""
+        return {"strategy": self.strategy, "seat": self.seat, "games": self.games, "wins": self.wins,
+                "draws": self.draws, "points": self.wins + self.draws / 2,
+                "mean_score": round(sum(self.scores) / len(self.scores), 3) if self.scores else None}
+
+
+def points_of(result: MatchResult, seat: int) -> float:
+    """A seat's points in a game: 1 a win, 1/2 a win shared, 0 a loss."""
+    return 1 / len(result.winners) if seat in result.winners else 0.0
+
+
+def round_robin_summary(strategies: Sequence[str], results: Sequence[MatchResult]) -> dict[str, Any]:
+    """A round robin's win matrix, Elo ratings with their 95 % intervals, and each strategy's results by seat.
+
+    `matrix[i][j]` is strategy i's record against strategy j (None on the diagonal); `ratings` are sorted
+    best first (see `ratings.ratings`); `seats` hold each strategy's games from seat 0 and from seat 1.
+    The name shown for a strategy is the one its outside agent announced, where it did.
+    """
+    pairings = {(row, column): Pairing() for row in strategies for column in strategies if row != column}
+    seats = {(name, seat): SeatRecord(name, seat) for name in strategies for seat in range(HEAD_TO_HEAD)}
+    shown = {name: name for name in strategies}
+    games = []
+    for result in results:
+        first, second = result.strategies
+        games.append((first, second, points_of(result, 0)))
+        for seat, name in enumerate(result.strategies):
+            other = result.strategies[1 - seat]
+            shown[name] = result.names[seat]
+            record, pairing = seats[name, seat], pairings[name, other]
+            record.games += 1
+            record.scores.append(result.scores[seat])
+            if len(result.winners) > 1:
+                record.draws += 1
+                pairing.draws += 1
+            elif seat in result.winners:
+                record.wins += 1
+                pairing.wins += 1
+            else:
+                pairing.losses += 1
+    rated = sorted(ratings.ratings(strategies, games), key=lambda rating: -rating.elo)
+    summary: dict[str, Any] = {
+        "strategies": [{"strategy": name, "name": shown[name]} for name in strategies], "games": len(results),
+        "matrix": [[None if row == column else {"wins": pairings[row, column].wins,
+                                                "losses": pairings[row, column].losses,
+                                                "draws": pairings[row, column].draws,
+                                                "points": pairings[row, column].points}
+                    for column in strategies] for row in strategies],
+        "ratings": [{"strategy": rating.player, "name": shown[rating.player], "elo": round(rating.elo, 1),
+                     "ci95": [round(rating.low, 1), round(rating.high, 1)]} for rating in rated],
+        "seats": [seats[name, seat].to_json() for name in strategies for seat in range(HEAD_TO_HEAD)]}
+    forfeits = [{"seed": result.seed, **result.forfeit} for result in results if result.forfeit]
+    if forfeits:
+        summary["forfeits"] = forfeits
+    return summary
