@@ -37,7 +37,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pysolve import budget, cli, executors, files
+from pysolve import budget, cli, executors, files, puzzles
 from pysolve.azul.match import play_match
 from pysolve.errors import InputError
 from pysolve.paths import data_dir
@@ -636,6 +636,24 @@ def azul_log_text(draw: st.DrawFn) -> str:
     return "\n".join(lines)
 
 
+TRACE_SAMPLE = "\n".join([  # a search of two nodes, as `solve --trace` writes one
+    '{"trace": "pysolve", "version": 1, "puzzle": "hidato", "backend": "python", "question": {"file": "a.txt"}}',
+    '{"e": "enter", "id": 1, "parent": 0, "depth": 1, "label": "2 at r1c2", "move": {"number": 2, "row": 1}}',
+    '{"e": "fail", "id": 1, "depth": 1}', '{"e": "backtrack", "id": 1, "depth": 1}',
+    '{"e": "enter", "id": 2, "parent": 0, "depth": 1, "label": "2 at r2c1"}',
+    '{"e": "solution", "id": 2, "depth": 1, "count": 1}',
+    '{"e": "end", "status": "solved", "nodes": 2, "fails": 1, "backtracks": 1, "solutions": 1, "events": 5}'])
+TRACE_WORDS = ['{"e": "enter",', '"id":', '"parent":', '"depth":', '"label":', '"e": "end"', "-1", "0", "2", "true",
+               "null", "[0]", "1" * 19, "1" * 5_000, '"\\ud800"', "[" * 3_000, "}", "{"]
+
+
+def trace_text() -> st.SearchStrategy[str]:
+    """The sample trace with lines deleted, repeated, cut or with a word replaced; or lines of any JSON."""
+    return st.one_of(mutated(TRACE_SAMPLE, TRACE_WORDS),
+                     st.lists(JSON_TEXT | TEXT, max_size=4).map(lambda lines: "\n".join([TRACE_SAMPLE.split(
+                         "\n")[0], *lines])))
+
+
 GAME = azul_records()
 FUZZED = {  # format -> (the text strategy, the command reading it: a quick question, short time limits)
     "hidato text": (st.one_of(text_of(FORMAT_WORDS["hidato"]),
@@ -654,6 +672,7 @@ FUZZED = {  # format -> (the text strategy, the command reading it: a quick ques
                                   FORMAT_WORDS["squares"])),
                 ["solve", "squares", FILE, "--backend", "python", "--seconds", "2"]),
     "azul replay": (azul_log_text(), ["azul", "replay", FILE]),
+    "trace": (trace_text(), ["trace", FILE, FILE]),
 }
 FUZZ_EXAMPLES = 60  # per format, in each run of the suite
 
@@ -940,3 +959,191 @@ def test_a_file_name_holding_a_newline_gives_one_line(reader: str, tmp_path: Pat
     code, _, err, _ = run(filled(READERS[reader], file=path), capsys)
     assert code == 2 and one_line(err), err
     assert "two\\nlines.txt" in err, err
+
+
+# ---------------------------------------------------------------- every reader, found where it is declared (issue 41)
+
+def readers_found() -> dict[str, list[str]]:
+    """Every command that reads a file, found where it is declared rather than listed here: each option of each
+    puzzle of the registry (pysolve.puzzles) that reads a file, and `pysolve trace`, so a reader added later is
+    asked everything below without a line of this file changing."""
+    found = {}
+    for name in puzzles.names():
+        for option in puzzles.get(name).question_options():
+            if option.reads_file:
+                found[f"{name} {option.flag}"] = ["solve", name, *(() if option.positional else (option.flag,)), FILE]
+    return {**found, "trace": ["trace", FILE, FILE]}
+
+
+READERS_FOUND = readers_found()
+
+
+def test_every_reader_found_is_fuzzed_and_asked_the_broken_files() -> None:
+    fuzzed = {tuple(argv[:2]) for _, argv in FUZZED.values()}
+    for reader, argv in READERS_FOUND.items():
+        assert tuple(argv[:2]) in fuzzed, f"{reader}: no hypothesis fuzz of its format in FUZZED"
+    assert len(READERS_FOUND) > len(SAMPLES)  # the registry's puzzles and the trace reader were found
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("case", BROKEN)
+@pytest.mark.parametrize("reader", READERS_FOUND)
+def test_every_reader_found_refuses_a_broken_file_in_one_line(reader: str, case: str, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = broken_file(tmp_path, case) if case != "huge" else tmp_path / "huge.txt"
+    if case == "huge":  # sparse, past every reader's limit (a trace's is larger than a puzzle's): no disk spent
+        with path.open("wb") as out:
+            out.truncate(2**30)
+    code, out, err, _ = run(filled(READERS_FOUND[reader], file=path), capsys)
+    assert code == 2 and out == "" and one_line(err), err
+    assert str(path) in err and BROKEN[case][1] in err, err
+
+
+def a_million_events(path: Path) -> Path:
+    """A trace of a million events (500,000 nodes entered and left), its lines as short as the format allows."""
+    with path.open("w") as out:
+        out.write(TRACE_SAMPLE.split("\n")[0] + "\n")
+        for node in range(1, 500_001):
+            out.write(f'{{"e":"enter","id":{node},"parent":0,"depth":1}}\n{{"e":"backtrack","id":{node},"depth":1}}\n')
+        out.write('{"e": "end", "status": "solved"}\n')
+    return path
+
+
+TRACE_TRAPS = {  # what `pysolve trace A B` once hung on, read for ever or answered with a traceback -> its line
+    "two FIFOs": ("fifo", "is a FIFO (named pipe), not a regular file"),
+    "/dev/zero twice": ("/dev/zero", "is a character device, not a regular file"),
+    "an event id of 5,000 digits": ('{"e": "enter", "id": ' + "7" * 5_000 + ', "parent": 0, "depth": 1}',
+                                    ":2: the JSON holds an integer too long to read"),
+    "an event id of 40 digits": ('{"e": "enter", "id": ' + "7" * 40 + ', "parent": 0, "depth": 1}',
+                                 ":2: an event's 'id' is a whole number >= 0 of at most 18 digits"),
+    "an event of 5,000 characters": ('{"e": "' + "x" * 5_000 + '"}', ":2: unknown event 'xxx"),
+    "JSON nested 100,000 deep": ("[" * 100_000, ":2: the JSON nests too deeply to read"),
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("case", TRACE_TRAPS)
+def test_a_trace_trap_is_one_short_line(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    given, words = TRACE_TRAPS[case]
+    path = tmp_path / "a.jsonl"
+    if given == "fifo":
+        os.mkfifo(path)  # nobody writes it: opened without blocking, refused before a byte is read
+    elif given.startswith("/dev/"):
+        path = Path(given)
+    else:
+        path.write_text("\n".join([TRACE_SAMPLE.split("\n")[0], given, TRACE_SAMPLE.split("\n")[-1]]))
+    code, out, err, _ = run(["trace", str(path), str(path)], capsys)
+    assert code == 2 and out == "" and one_line(err) and words in err, err
+    assert len(err) < 300, err
+
+
+@pytest.mark.slow
+@pytest.mark.subprocess
+def test_a_trace_of_a_million_events_replays_within_256_mb(tmp_path: Path) -> None:
+    path = a_million_events(tmp_path / "million.jsonl")
+    done = subprocess.run([sys.executable, "-m", "pysolve", "trace", str(path), str(path), "--memory", "256M"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600)
+    assert done.returncode == 0, done.stderr  # every event as a dict took 770 MB; the kept ones fit
+    assert "million.jsonl: replays its first 100,000 of the 1,000,000 events in the file" in done.stdout
+
+
+@functools.cache
+def json_samples() -> dict[str, str]:
+    """The puzzles that read JSON as well, each as `generate --json` writes an instance."""
+    from pysolve.squares import model as squares
+    from pysolve.tangram.reader import load_instance
+
+    return {"squares": json.dumps(squares.load().to_json()), "tangram": json.dumps(load_instance(None).to_json())}
+
+
+ODD_CHARACTERS = st.characters(categories=["Cc", "Cf", "Co", "Zs"], exclude_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85")
+
+
+@st.composite
+def a_name_made_odd(draw: st.DrawFn) -> tuple[str, str, str]:
+    """(puzzle, file text, the character): a word of a sample file, or a string of a JSON one, holding a NUL,
+    a control character, a format character (a bidi override), a private-use one or an odd space."""
+    odd = draw(ODD_CHARACTERS)
+    puzzle = draw(st.sampled_from(sorted(SAMPLES) + [f"{name} JSON" for name in json_samples()]))
+    if puzzle.endswith(" JSON"):
+        text = json_samples()[puzzle.split()[0]]
+        strings = [match.span(1) for match in re.finditer(r'"([^"]+)"', text)]
+        start, end = draw(st.sampled_from(strings))
+        at = draw(st.integers(start, end))
+        return puzzle.split()[0], text[:at] + json.dumps(odd)[1:-1] + text[at:], odd
+    lines = SAMPLES[puzzle][0].read_text().split("\n")
+    number = draw(st.sampled_from([n for n, line in enumerate(lines) if line.strip() and line[0] != "#"]))
+    at = draw(st.integers(0, len(lines[number].rstrip())))
+    lines[number] = lines[number][:at] + odd + lines[number][at:]
+    return puzzle, "\n".join(lines), odd
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=a_name_made_odd())
+def test_a_control_character_in_any_name_is_refused_or_never_printed(case: tuple[str, str, str]) -> None:
+    puzzle, text, odd = case
+    with tempfile.TemporaryDirectory() as directory:  # hypothesis examples cannot share pytest's tmp_path
+        path = Path(directory) / "odd.txt"
+        path.write_text(text, encoding="utf-8")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli.main(["solve", puzzle, str(path), *SAMPLES[puzzle][1][:-2], "--backend", "python",
+                             "--seconds", "5"])
+    assert behaves(code, err.getvalue()), (code, err.getvalue())
+    if code == 2:
+        assert err.getvalue().startswith(f"pysolve: error: {path}") and odd not in err.getvalue(), err.getvalue()
+    else:  # read as the blank it is (a space, a tab between words), never echoed as a raw control character
+        assert odd.isspace() or odd not in out.getvalue(), out.getvalue()[:500]
+
+
+NAMES_REFUSED = {  # a name in a puzzle's JSON -> (the change, the words of its one line)
+    "squares: a NUL in a label": ("squares", lambda data: data["pairs"][0].__setitem__(0, "R\0"),
+                                  "pairs[0]: the label 'R\\x00' holds '\\x00' (U+0000)"),
+    "tangram: a name that is null": ("tangram", lambda data: data["pieces"][0].__setitem__("name", None),
+                                     "pieces[0]: 'name' is text or a whole number, not null"),
+    "tangram: a NUL key": ("tangram", lambda data: data["pieces"][0].__setitem__("key", "\0"),
+                           "pieces[0]: the key '\\x00' holds '\\x00' (U+0000)"),
+}
+
+
+@pytest.mark.parametrize("case", NAMES_REFUSED)
+def test_a_name_refused_is_one_line_naming_the_file_and_field_from_the_cli_and_the_api(
+        case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pysolve import api
+
+    puzzle, change, words = NAMES_REFUSED[case]
+    data = json.loads(json_samples()[puzzle])
+    change(data)
+    path = tmp_path / f"{puzzle}.json"
+    path.write_text(json.dumps(data))
+    code, out, err, _ = run(["solve", puzzle, str(path), "--backend", "python"], capsys)
+    assert code == 2 and out == "" and one_line(err) and f"{path}:{words}" in err, err
+    with pytest.raises(InputError, match=re.escape(f"{path}:{words}")):
+        api.solve(puzzle, file=str(path), backend="python")
+
+
+def test_a_file_of_more_sudoku_puzzles_than_the_documented_bound_is_one_line(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from pysolve.sudoku.model import MAX_PUZZLES
+
+    line = (data_dir() / "sudoku" / "easy.txt").read_text().split()[0]
+    path = tmp_path / "many.txt"
+    path.write_text(f"{line}\n" * (MAX_PUZZLES + 1))
+    code, out, err, seconds = run(["solve", "sudoku", str(path), "--backend", "python"], capsys)
+    assert code == 2 and out == "" and one_line(err), err
+    assert f"{MAX_PUZZLES + 1:,} puzzle lines; a file holds at most {MAX_PUZZLES:,}" in err and seconds < 10
+    assert f"up to {MAX_PUZZLES:,}" in (Path(__file__).parents[1] / "docs" / "sudoku.md").read_text()
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=st.lists(st.text(min_size=1, max_size=12), min_size=200, max_size=1_000),
+       joined=st.sampled_from([",", ":", " ", "+"]))
+def test_a_long_strategy_is_quoted_as_an_excerpt(words: list[str], joined: str) -> None:
+    from pysolve.azul.strategies import strategy
+
+    name = joined.join(words)
+    for asked in (name, f"mcts:{name}", f"minimax:{name}"):
+        try:
+            strategy(asked)
+        except InputError as error:  # the known names, two excerpts at most (60 characters escaped: up to 10 each)
+            assert "\n" not in str(error) and len(str(error)) < 1_600 and name not in str(error), str(error)[:2000]
