@@ -71,6 +71,7 @@ class Verdict(str, Enum):
 AGREE, DISAGREE, NOT_COMPARED = Verdict.AGREE, Verdict.DISAGREE, Verdict.NOT_COMPARED
 SECONDS = 8.0  # each back end's time limit in `pysolve crosscheck` and the web page unless one is given
 LANES = 6  # threads the back ends of cross-checks run on (more back ends at once wait for a lane)
+SAID = 200  # characters of the message of an error a solver of one's own raised, in the report
 
 Watcher = Callable[[str, str, "CrossCheck"], None]  # (event, back end, report): "begin", "started", "finished"
 
@@ -124,7 +125,8 @@ class CrossCheck:
         plugin), naming every back end that did not answer and why."""
         missing = "; ".join(f"{name}: {reason}" for name, reason in self.unanswered().items())
         if not self.compared and not missing:
-            return f"NOT COMPARED: only {', '.join(self.asked) or 'no back end'} was asked; a cross-check compares two"
+            asked = f"only {self.asked[0]} was asked" if self.asked else "no back end was asked"
+            return f"NOT COMPARED: {asked}; a cross-check compares two"
         if not self.compared:
             answered = f"only {next(iter(self.results))} answered" if self.results else "no back end answered"
             return f"NOT COMPARED: {answered} ({missing})"
@@ -201,7 +203,9 @@ def own_solver(puzzle: Puzzle, name: str, solver: Solver) -> Solver:
         except (PysolveError, RecursionError, MemoryError):  # a finding already, or an unknown (Dispatch.run)
             raise
         except Exception as error:  # the user's code: any error it raises is its failure
-            raise RulesError(f"{name} raised {type(error).__name__}: {excerpt(str(error))}") from error
+            said = " ".join(str(error).split())  # its message on one line, as `pysolve check` words it, cut short
+            said = said if len(said) <= SAID else f"{said[:SAID]}..."
+            raise RulesError(f"{name} raised {type(error).__name__}: {said}") from error
         fault = found_fault(puzzle, name, question, found)
         if fault is not None:
             raise RulesError(f"{name} returned {fault}")

@@ -24,8 +24,9 @@ from pysolve import backends as _backends
 from pysolve import options as _options
 from pysolve import puzzles
 from pysolve.dispatch import Solver
-from pysolve.errors import InputError, SearchLimitExceeded, UnknownName, wrong_argument
+from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
 from pysolve.files import excerpt
+from pysolve.options import wrong_argument
 from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle
 
 if TYPE_CHECKING:

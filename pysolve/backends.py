@@ -86,7 +86,9 @@ def kept_info() -> list[BackendInfo]:
 def check_name(name: str) -> None:
     """Raise UnknownName unless `name` is a back end."""
     if name not in NAMES:
-        raise UnknownName(f"unknown back end {name!r}; choose one of {', '.join(NAMES)}")
+        from pysolve.files import excerpt  # only for the message: files costs every start
+
+        raise UnknownName(f"unknown back end {excerpt(name)}; choose one of {', '.join(NAMES)}")
 
 
 def listed(text: str, option: str = "--backends") -> list[str]:

@@ -31,6 +31,7 @@ from pysolve import memory
 from pysolve.answers import NO_SOLUTION, SOLVED, Found, stopped
 from pysolve.budget import DEFAULT_SECONDS, Budget, guard_words, time_limit, wall_guard
 from pysolve.errors import BackendUnavailable, PrologError, SearchLimitExceeded, UnknownName
+from pysolve.files import PATH_CHARACTERS, excerpt
 from pysolve.paths import rule_base_dir
 from pysolve.trace import Trace
 
@@ -196,11 +197,12 @@ def resolve_rule_base(name_or_path: str | os.PathLike[str]) -> Path:
     path = Path(text)
     if path.suffix == ".pl" or os.sep in text:
         if not os.path.isfile(text):  # False, not OSError, for a name too long to look up
-            raise UnknownName(f"rule base file {text!r} does not exist or is not a regular file")
+            raise UnknownName(f"rule base file {excerpt(text, PATH_CHARACTERS)} does not exist or is not a regular "
+                              "file")
         return path.resolve()
     shipped = rule_base_dir() / f"{text}.pl"
     if not os.path.isfile(shipped):
-        raise UnknownName(f"unknown rule base {text!r}; known: {', '.join(rule_bases())}")
+        raise UnknownName(f"unknown rule base {excerpt(text)}; known: {', '.join(rule_bases())}")
     return shipped
 
 

@@ -29,11 +29,14 @@ class BackendUnavailable(PysolveError):
         self.hidden = hidden  # hidden on purpose (PYSOLVE_NO_PROLOG), not missing
 
 
+PROLOG_MESSAGE = 300  # characters of a Prolog error's one-line message (an atom it quotes may be megabytes)
+
+
 class PrologError(PysolveError):
     """A rule base failed to load or a Prolog goal raised an error; `detail` keeps Prolog's whole text."""
 
     def __init__(self, message: str, detail: str = "") -> None:
-        super().__init__(message)
+        super().__init__(message if len(message) <= PROLOG_MESSAGE else f"{message[:PROLOG_MESSAGE]}...")
         self.detail = detail or message
 
 
@@ -54,13 +57,3 @@ class RulesCrashed(PrologError):
 class RulesRefused(PrologError):
     """Rules of one's own called a predicate that starts a process (shell/1, process_create/3, fork/1, ...),
     which pysolve refuses to run for rules it checks."""
-
-
-def wrong_argument(argument: str, expected: str, given: object) -> InputError:
-    """The InputError for an argument of pysolve's API that is not what it takes.
-
-    Its message: `argument=: expected EXPECTED, not TYPE VALUE`, the value cut short (files.excerpt).
-    """
-    from pysolve.files import excerpt  # files raises these errors: it loads only for a message
-
-    return InputError(f"{argument}=: expected {expected}, not {type(given).__name__} {excerpt(given)}")

@@ -132,6 +132,14 @@ def _echo(given: Any) -> str:
     return excerpt(given)
 
 
+def wrong_argument(argument: str, expected: str, given: Any) -> InputError:
+    """The InputError for an argument of pysolve's API that is not what it takes (no option of a question).
+
+    Its message: `argument=: expected EXPECTED, not TYPE VALUE`, the value cut short as options quote theirs.
+    """
+    return InputError(f"{argument}=: expected {expected}, not {type(given).__name__} {_echo(given)}")
+
+
 def seconds_option(default: float, help: str) -> Option:
     """The `seconds` option of a search.
 

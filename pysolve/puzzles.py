@@ -63,7 +63,9 @@ def get(name: str) -> Puzzle:
 
     points = _entry_points()
     if name not in points:
-        raise UnknownName(f"unknown puzzle {name!r}; known puzzles: {', '.join(points)}")
+        from pysolve.files import excerpt  # only for the message: files costs every start
+
+        raise UnknownName(f"unknown puzzle {excerpt(name)}; known puzzles: {', '.join(points)}")
     puzzle = pkgutil.resolve_name(points[name])
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
         raise TypeError(f"entry point {name} = {points[name]} must be a pysolve.Puzzle named {name!r}")

@@ -45,8 +45,9 @@ from typing import Any
 
 from pysolve import bridge, memory
 from pysolve.budget import DEFAULT_SECONDS, GuardClock, guard_words, time_limit, wall_guard
-from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesRefused, wrong_argument
-from pysolve.options import Option, check, seconds_option
+from pysolve.errors import BackendUnavailable, PrologError, RulesCrashed, RulesRefused
+from pysolve.files import excerpt
+from pysolve.options import Option, check, seconds_option, wrong_argument
 from pysolve.paths import rule_base_dir
 
 MEMORY = 2 * 2**30          # the child's address space when the run sets no memory bound of its own
@@ -408,7 +409,7 @@ def goal_death(death: Death, goal: str, module: str, seconds: float) -> ChildRes
         return ChildResult([], "wall_limit", guard_words(seconds))
     if death.returncode == -signal.SIGXCPU:  # its CPU time ran past the limit: at least `seconds`
         return ChildResult([], "time_limit", bridge.limit_words("time_limit", seconds, 0, ""), seconds)
-    where = f"goal {goal!r} in {module}"
+    where = f"goal {excerpt(goal)} in {module}"
     if death.marker.get("aborted"):
         raise crash(f"{where}: the rules called abort/0, which ends the Prolog engine running them", death, "abort")
     if halted(death.marker):
@@ -572,15 +573,15 @@ class Sandbox:
             printed = child.printed()
             if max(printed.stdout, printed.stderr) >= WRITE_LIMIT:  # the kernel cut the writes there (RLIMIT_FSIZE)
                 child.kill()  # its output streams keep the error: the next question gets a fresh child
-                raise PrologError(f"goal {goal!r} in {module}: {FLOODED}")
+                raise PrologError(f"goal {excerpt(goal)} in {module}: {FLOODED}")
         for reply in replies:
             if reply.get("refused"):
-                raise RulesRefused(f"goal {goal!r} in {module}: the rules called {reply['refused']}: {REFUSAL}")
+                raise RulesRefused(f"goal {excerpt(goal)} in {module}: the rules called {reply['refused']}: {REFUSAL}")
         reply = replies[0]
         if reply["status"] == "error":
             text = str(reply["message"]).strip()
             headline = text.splitlines()[0] if text else "error"
-            raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
+            raise PrologError(f"goal {excerpt(goal)} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
         return Asked(replies, printed, limit)
 
     @contextlib.contextmanager

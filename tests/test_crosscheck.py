@@ -139,7 +139,7 @@ def test_an_error_is_a_failed_back_end_and_a_bug_is_raised() -> None:
 
     report = crosscheck(squaring(), Square(4), also={"crashes": crashes})
     assert report.skipped["crashes"] == Unanswered(
-        "failed", "RulesError: crashes raised ZeroDivisionError: 'division by zero'") and report.agree
+        "failed", "RulesError: crashes raised ZeroDivisionError: division by zero") and report.agree
 
     told: list[tuple[str, str]] = []
     with pytest.raises(ZeroDivisionError):  # a finished back end has a row: this one never finished

@@ -189,3 +189,67 @@ def test_hidden_prolog_leaves_the_default_set_and_fails_when_chosen(pytester: py
 
 def test_pysolves_own_suite_runs_on_the_plugins_choice(pysolve_backends: list[str]) -> None:
     assert set(pysolve_backends) <= set(backends.NAMES) and {"kanren", "python"} <= set(pysolve_backends)
+
+
+MALFORMED = """
+import pysolve
+from pysolve.pytest_plugin import assert_backends_agree, assert_solver_agrees
+
+def no_found(question):
+    return {"solutions": []}
+
+def counted_in_words(question):
+    return pysolve.Found([], count="36")
+
+def not_a_path(question):
+    return pysolve.Found([1])
+
+def gives_up(question):
+    raise RuntimeError("my search gave up")
+
+def test_no_found():
+    assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["python"], reference=no_found)
+
+def test_count_in_words():
+    assert_backends_agree("tangram", count=True, strategy="cell", backends=["python"], reference=counted_in_words)
+
+def test_not_a_path():
+    assert_backends_agree("fichas", m=1, n=2, strategy="shortest", backends=["python"], reference=not_a_path)
+
+def test_gives_up():
+    assert_backends_agree("fichas", m=1, n=2, strategy="bfs", backends=["python"], reference=gives_up)
+
+def test_examples_not_a_path():
+    assert_solver_agrees("fichas", not_a_path, examples=2)
+
+def test_no_solver():
+    assert_solver_agrees("fichas", 5)
+
+def test_no_list_of_solvers():
+    assert_backends_agree("fichas", m=1, n=2, reference=5)
+"""
+
+
+def test_a_malformed_answer_of_ones_own_fails_in_one_line_naming_the_solver(pytester: pytest.Pytester) -> None:
+    """A solver of one's own that gives back no Found, a Found of the wrong shape, or raises: its test fails with
+    the solver named and what was wrong, never an internal KeyError or TypeError out of pysolve (issue 41)."""
+    pytester.makepyfile(MALFORMED)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=7)
+    result.stdout.fnmatch_lines_random([
+        "*NOT COMPARED: only python answered (no_found: failed: RulesError: no_found returned dict "
+        "{'solutions': []}, not a pysolve.Found)",
+        "*counted_in_words: failed: RulesError: counted_in_words returned a Found with count=str '36', not None or "
+        "a whole number)",
+        "*not_a_path: failed: RulesError: not_a_path returned a Found whose solutions are not a fichas answer "
+        "(TypeError: *",
+        "*gives_up: failed: RulesError: gives_up raised RuntimeError: my search gave up)",
+        "*ERRORS: not_a_path on fichas questions: *",
+        "*error: not_a_path returned a Found whose solutions are not a fichas answer*",
+        "*pysolve: error: assert_solver_agrees checks one solver of one's own: give a function question -> "
+        "pysolve.Found, not int",
+        "*pysolve: error: reference=: expected a solver of one's own (a function question -> pysolve.Found), a "
+        "list of them, or None, not int 5",
+    ])
+    printed = result.stdout.str()
+    assert "KeyError" not in printed and "pysolve/dispatch.py" not in printed and "pysolve/api.py" not in printed
