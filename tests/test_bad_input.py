@@ -1147,3 +1147,22 @@ def test_a_long_strategy_is_quoted_as_an_excerpt(words: list[str], joined: str) 
             strategy(asked)
         except InputError as error:  # the known names, two excerpts at most (60 characters escaped: up to 10 each)
             assert "\n" not in str(error) and len(str(error)) < 1_600 and name not in str(error), str(error)[:2000]
+
+
+@pytest.mark.parametrize("case", [case for case in TRACE_TRAPS if not TRACE_TRAPS[case][0].startswith(("fifo", "/"))])
+def test_an_uploaded_trace_trap_is_a_one_line_400(case: str) -> None:
+    from starlette.testclient import TestClient
+
+    from pysolve import bridge
+    from pysolve.web.app import create_app
+
+    lines = TRACE_SAMPLE.split("\n")
+    text = "\n".join([lines[0], TRACE_TRAPS[case][0], lines[-1]])
+    app = create_app("python")
+    with TestClient(app) as web:
+        response = web.post("/api/traces/read", json={"traces": [{"name": "a.jsonl", "text": text},
+                                                                 {"name": "b.jsonl", "text": TRACE_SAMPLE}]})
+    app.state.workers.close(bridge.release_thread, 10)  # no worker thread outlives the test
+    error = response.json()["error"]
+    assert response.status_code == 400 and "\n" not in error and len(error) < 300, error
+    assert f"a.jsonl{TRACE_TRAPS[case][1]}" in error, error
