@@ -80,6 +80,7 @@ JSON_RUNS = {  # a quick run of every command that takes --json
     ("generate", "tangram"): ["--seed", "1", "--width", "4", "--height", "4", "--pieces", "3"],
     ("azul", "simulate"): ["--games", "1", "--backend", "python"],
     ("azul", "crosscheck"): ["--games", "1", "--backends", "python,kanren"],
+    ("azul", "tournament"): ["random", "greedy", "--games", "2", "--backend", "python"],
     ("query",): ["fichas", "move('BHV', Next)"],
     **{("check", puzzle): [str(RULES / rules), *CHECKED, "--max-size", size] for puzzle, rules, size in (
         ("fichas", "fichas_bfs.pl", "2"), ("hidato", "hidato_walk.pl", "2"), ("sudoku", "sudoku_clpfd.pl", "4"),
@@ -117,6 +118,8 @@ def test_one_back_end_asked_is_said_so(capsys: pytest.CaptureFixture[str]) -> No
     code, out, _ = run_cli(capsys, "crosscheck", "fichas", "--m", "1", "--n", "1", "--backends", "python")
     assert code == cli.NOT_COMPARED
     assert out.splitlines()[-1] == "NOT COMPARED: only python was asked; a cross-check compares two"
+    nobody = pysolve.crosscheck("fichas", m=1, n=1, backends=[])
+    assert nobody.summary() == "NOT COMPARED: no back end was asked; a cross-check compares two"
 
 
 def test_a_puzzle_picked_by_index_is_labelled_by_it_and_its_line(tmp_path: Path,
