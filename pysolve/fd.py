@@ -45,7 +45,12 @@ usual. The domains (a list of integers) are copied with every state, so
 backtracking undoes propagation for free. `labelfd` picks the unbound
 variable with the fewest values (first-fail; ties: most constraints), or
 the smallest share of the values it had when labelling began ("ffr"), and
-tries each value with `eq`, which propagates again.
+tries each value: a copy of the state with the variable bound and its
+domain narrowed to the value, propagated again (what `eq` does, without
+unification's general machinery when the store is the state's only one).
+Copies of a store share what only posting changes (the slots, their
+variables and watchers) and the scratch of propagation, so a node costs a
+copy of its domains.
 
 The propagators:
 - all-different removes a bound value from its peers, fails when fewer
@@ -61,7 +66,13 @@ The propagators:
   columns: compact table (the possible rows as a bit set, narrowed by what
   each domain lost, and a value kept while one of its rows is possible; a
   table none of whose domains changed since its last run is not run again).
-- linear sums and orderings keep bounds consistency.
+- linear sums and orderings keep bounds consistency; the terms whose
+  variable has one value when the sum is posted are folded into its total,
+  and an equation left with two variables of opposite coefficients
+  (`plusfd(x, 3, y)`: y = x + 3) keeps each domain the other's shifted, two
+  bit shifts a run (domain consistency).
+- a propagator that one run leaves at its own fixpoint (x != y, y = x + k,
+  an alias) is not woken again by what it narrowed itself.
 
 Limits: values are non-negative integers (the bit sets); domains are meant
 for up to a few thousand values; propagation is as strong as listed above,
@@ -72,7 +83,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from cons.core import ConsPair
 from kanren.constraints import ConstrainedState, ConstraintStore
@@ -80,6 +91,7 @@ from unification import Var, unify
 
 from pysolve.budget import Budget
 from pysolve.errors import PysolveError
+from pysolve.minikanren import UNBOUND_TERM, is_var, walk
 from pysolve.trace import Trace
 
 Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minikanren.Goal)
@@ -155,6 +167,7 @@ class Propagator:
 
     __slots__ = ("slots",)
     cheap = True  # run before the global propagators (all-different, sums, n-ary tables) in a fixpoint
+    idempotent = False  # True: one run leaves its own fixpoint, so what it narrows does not wake it again
 
     def __init__(self, slots: Sequence[int]) -> None:
         self.slots = tuple(slots)
@@ -163,11 +176,16 @@ class Propagator:
         """Narrow the domains; False when the constraint cannot hold."""
         raise NotImplementedError
 
+    def simplified(self, store: FDStore) -> Propagator:
+        """The propagator to post in its place, given the domains as they are (its own self unless cheaper)."""
+        return self
+
 
 class Same(Propagator):
     """x == y: the domains of two variables that unification made one."""
 
     __slots__ = ()
+    idempotent = True
 
     def propagate(self, store: FDStore) -> bool:
         x, y = self.slots
@@ -178,6 +196,7 @@ class Differ(Propagator):
     """x != y."""
 
     __slots__ = ()
+    idempotent = True
 
     def propagate(self, store: FDStore) -> bool:
         x, y = self.slots
@@ -205,6 +224,33 @@ class LessEq(Propagator):
         return dy < 0 or store.narrow(x, interval(0, largest(dy) - self.gap))
 
 
+class Offset(Propagator):
+    """y == x + k: each domain the other's shifted by k, as bit sets (domain consistency at two shifts a run).
+
+    What a linear equation of two variables with opposite coefficients comes down to (`plusfd(x, 3, y)`,
+    an N-queens diagonal tied to its column). A shift keeps an unbounded domain unbounded.
+    """
+
+    __slots__ = ("k",)
+    idempotent = True
+
+    def __init__(self, x: int, y: int, k: int) -> None:
+        super().__init__((x, y))
+        self.k = k
+
+    def propagate(self, store: FDStore) -> bool:
+        x, y = self.slots
+        k, domains = self.k, store.domains
+        dx, dy = domains[x], domains[y]
+        shifted = dx << k if k >= 0 else dx >> -k
+        if dy & shifted != dy:  # narrow only what changes: most runs change one side or none
+            if not store.narrow(y, shifted):
+                return False
+            dy = domains[y]
+        back = dy >> k if k >= 0 else dy << -k
+        return dx & back == dx or store.narrow(x, back)
+
+
 class Linear(Propagator):
     """sum(c * x) == total, or <= total (relation "<="), bounds consistency.
 
@@ -218,6 +264,26 @@ class Linear(Propagator):
     def __init__(self, coeffs: Sequence[int], slots: Sequence[int], total: int, at_most: bool) -> None:
         super().__init__(slots)
         self.coeffs, self.total, self.at_most = tuple(coeffs), total, at_most
+
+    def simplified(self, store: FDStore) -> Propagator:
+        """The sum with its single-valued terms folded into the total; an Offset when two opposite terms are left.
+
+        A variable with one value when the sum is posted keeps it in every state below, so its term is a
+        constant from here on.
+        """
+        domains, total, terms = store.domains, self.total, []
+        for c, x in zip(self.coeffs, self.slots):
+            if domains[x] > 0 and is_single(domains[x]):
+                total -= c * largest(domains[x])
+            elif c:
+                terms.append((c, x))
+        if not self.at_most and len(terms) == 2 and terms[0][0] == -terms[1][0]:
+            (c, x), (_, y) = terms  # c * (x - y) == total
+            if total % c == 0 and x != y:
+                return Offset(x, y, -(total // c))
+        if len(terms) == len(self.slots):
+            return self
+        return Linear([c for c, _ in terms], [x for _, x in terms], total, self.at_most)
 
     def propagate(self, store: FDStore) -> bool:
         terms = [term_bounds(c, store.domains[x]) for c, x in zip(self.coeffs, self.slots)]
@@ -278,12 +344,14 @@ class Distinct(Propagator):
         self.classes = classes
 
     def propagate(self, store: FDStore) -> bool:
+        if self.classes is None:
+            return self.propagate_values(store)
         domains, classes, slots = store.domains, self.classes, self.slots
         masks = [domains[x] for x in slots]
         taken = 0
         for mask in masks:
             if mask > 0 and not mask & (mask - 1):
-                whole = mask if classes is None else classes.of_value(mask)
+                whole = classes.of_value(mask)
                 if taken & whole:
                     return False
                 taken |= whole
@@ -293,43 +361,82 @@ class Distinct(Propagator):
                     if not store.narrow(slots[k], ~taken):
                         return False
                     masks[k] = domains[slots[k]]
-        return self.hidden_singles(store, masks)
+        return self.hidden_singles(store, masks, classes)
 
-    def hidden_singles(self, store: FDStore, masks: list[int]) -> bool:
-        """Fail when fewer values (classes) remain than variables.
+    def propagate_values(self, store: FDStore) -> bool:
+        """`propagate` without classes, in as few passes over the domains as it takes (the hot path)."""
+        domains, slots = store.domains, self.slots
+        taken = 0
+        for x in slots:
+            mask = domains[x]
+            if mask > 0 and not mask & (mask - 1):
+                if taken & mask:
+                    return False
+                taken |= mask
+        once = twice = 0  # the values some domain holds, and those two or more hold
+        unbounded = False
+        for x in slots:
+            mask = domains[x]
+            if mask & taken and (mask < 0 or mask & (mask - 1)):
+                if not store.narrow(x, ~taken):
+                    return False
+                mask = domains[x]
+            if mask < 0:
+                unbounded = True  # no count of values to go by
+            twice |= once & mask
+            once |= mask
+        if unbounded:
+            return True
+        singles = hidden(once, twice, len(slots))
+        if singles is None:
+            return False
+        for x in slots if singles else ():
+            mask = domains[x]
+            hit = mask & singles
+            if hit and hit != mask and (hit & (hit - 1) or not store.narrow(x, hit)):
+                return False
+        return True
+
+    def hidden_singles(self, store: FDStore, masks: list[int], classes: Classes) -> bool:
+        """Fail when fewer classes remain than variables.
 
         When exactly as many, every one is someone's, so one that only one variable can take is that
         variable's. Only when every domain is finite.
         """
         if min(masks) < 0:
             return True
-        classes = self.classes
-        if classes is None:
-            present = masks
-        else:  # the classes each domain meets, from those it met last time when it lost few values since
-            last = store.seen.get(self)
-            if last is None:
-                present = [classes.present(mask) for mask in masks]
-            else:
-                present = [bits if mask == old else classes.narrowed(bits, old, mask)
-                           for mask, old, bits in zip(masks, *last)]
-            store.seen[self] = (masks, present)
+        last = store.seen.get(self)  # the classes each domain met, kept when it lost few values since
+        if last is None:
+            present = [classes.present(mask) for mask in masks]
+        else:
+            present = [bits if mask == old else classes.narrowed(bits, old, mask)
+                       for mask, old, bits in zip(masks, *last)]
+        store.seen[self] = (masks, present)
         once = twice = 0
         for bits in present:
             twice |= once & bits
             once |= bits
-        count = once.bit_count()
-        if count < len(masks):
+        singles = hidden(once, twice, len(masks))
+        if singles is None:
             return False
-        singles = once & ~twice
-        if count > len(masks) or not singles:
-            return True
-        for x, bits in zip(self.slots, present):
+        for x, bits in zip(self.slots, present) if singles else ():
             hit = bits & singles
-            if hit and hit != bits and (
-                    not is_single(hit) or not store.narrow(x, hit if classes is None else classes.mask[hit])):
+            if hit and hit != bits and (not is_single(hit) or not store.narrow(x, classes.mask[hit])):
                 return False
         return True
+
+
+def hidden(once: int, twice: int, variables: int) -> int | None:
+    """What all-different learns by counting: None when it fails, else the hidden singles (0: none).
+
+    `once`: the values (classes) some variable can take; `twice`: those two or more can. Fewer left than
+    `variables`: it fails; exactly as many: every one is someone's, so those only one can take are that
+    one's; more: nothing.
+    """
+    count = once.bit_count()
+    if count < variables:
+        return None
+    return once & ~twice if count == variables else 0
 
 
 class Classes:
@@ -462,13 +569,20 @@ class Triples(Propagator):
             dropped = [0, 0, 0]
             for i in range(3):
                 second, third = (i + 1) % 3, (i + 2) % 3
-                suspects = domains[i] if last is None else 0
-                for value in values_of(removed[second]):
-                    suspects |= near[i][0][value]
-                for value in values_of(removed[third]):
-                    suspects |= near[i][1][value]
+                if last is None:  # the first run: every value is checked
+                    suspects = domains[i]
+                else:
+                    suspects, (near_second, near_third) = 0, near[i]
+                    for value in values_of(removed[second]):
+                        suspects |= near_second[value]
+                    for value in values_of(removed[third]):
+                        suspects |= near_third[value]
+                seconds, thirds, index = domains[second], domains[third], rows[i]
                 for value in values_of(suspects & domains[i]):
-                    if not any(domains[second] >> y & 1 and zs & domains[third] for y, zs in rows[i][value].items()):
+                    for y, zs in index[value].items():
+                        if seconds >> y & 1 and zs & thirds:
+                            break  # a row through this value is still possible
+                    else:
                         dropped[i] |= 1 << value
                 domains[i] &= ~dropped[i]
                 if not domains[i]:
@@ -556,9 +670,10 @@ class Table:
     def __init__(self, rows: Iterable[Sequence[int]], width: int, budget: Budget | None = None) -> None:
         """`budget`, when given, bounds the building (a relation's large tables are built before any search)."""
         self.rows = [tuple(row) for row in timed(rows, budget)]
-        for row in timed(self.rows, budget):
-            if len(row) != width or not all(is_value(value) for value in row):
-                raise FDError(f"a table of {width} columns has the row {row!r}")
+        values = [value for row in self.rows for value in row]
+        if set(map(len, self.rows)) - {width} or set(map(type, values)) - {int} or min(values, default=0) < 0:
+            wrong = next(row for row in self.rows if len(row) != width or not all(map(is_value, row)))
+            raise FDError(f"a table of {width} columns has the row {wrong!r}")
         self.width = width
         self.columns = tuple(mask_of({row[i] for row in self.rows}) for i in range(width))
         if width == 2:
@@ -592,13 +707,18 @@ class Table:
         self.index: tuple[dict[int, dict[int, int]], ...] = ({}, {}, {})
         self.near: tuple[tuple[defaultdict[int, int], defaultdict[int, int]], ...] = tuple(
             (defaultdict(int), defaultdict(int)) for _ in range(3))
-        for row in timed(self.rows, budget):
-            for i in range(3):
-                value, second, third = row[i], row[(i + 1) % 3], row[(i + 2) % 3]
-                seconds = self.index[i].setdefault(value, {})
+        for i in range(3):  # a pass per position, its dictionaries at hand
+            j, k = (i + 1) % 3, (i + 2) % 3
+            index, (near_second, near_third) = self.index[i], self.near[i]
+            for row in timed(self.rows, budget):
+                value, second, third = row[i], row[j], row[k]
+                seconds = index.get(value)
+                if seconds is None:
+                    seconds = index[value] = {}
                 seconds[second] = seconds.get(second, 0) | 1 << third
-                for near, other in zip(self.near[i], (second, third)):
-                    near[other] |= 1 << value
+                bit = 1 << value
+                near_second[second] |= bit
+                near_third[third] |= bit
 
     def index_rows(self, budget: Budget | None = None) -> None:
         """Per position, a value -> the bit set of the rows that hold it there; `every`, all rows."""
@@ -638,7 +758,8 @@ class FDStore(ConstraintStore):
     incremental propagator last left) are copied with every state.
     """
 
-    __slots__ = ("budget", "domains", "private", "queued", "queues", "seen", "singles", "variables", "watchers")
+    __slots__ = ("budget", "domains", "private", "queued", "queues", "running", "seen", "singles", "variables",
+                 "watchers")
     op_str = "in"
 
     def __init__(self, lvar_constraints: dict | None = None) -> None:
@@ -652,13 +773,32 @@ class FDStore(ConstraintStore):
         self.queues: tuple[deque[Propagator], deque[Propagator]] = (deque(), deque())  # global, cheap
         self.queued: set[Propagator] = set()
         self.singles: list[int] = []
+        self.running: Propagator | None = None  # the idempotent propagator `settle` runs now, which narrowing
+        # does not wake
 
     def copy(self) -> FDStore:
-        twin = FDStore(self.lvar_constraints)
-        twin.variables, twin.watchers, twin.private = self.variables, self.watchers, False
+        """A store of the same constraints whose domains change apart from these (one per state).
+
+        The copies share the scratch `settle` works in (queues, queued, singles), empty between two
+        settlings: a copy begins every change of a store (a post, a binding, a label), and one left half
+        done (a narrowing that failed before settling) is emptied here.
+        """
+        if self.queued or self.singles:
+            self.drop()
+        twin = FDStore.__new__(FDStore)  # no __init__: this runs once a node
+        twin.lvar_constraints, twin.variables, twin.watchers = self.lvar_constraints, self.variables, self.watchers
+        twin.private, self.private = False, False
         twin.domains, twin.seen, twin.budget = self.domains[:], self.seen.copy(), self.budget
-        self.private = False
+        twin.queues, twin.queued, twin.singles, twin.running = self.queues, self.queued, self.singles, None
         return twin
+
+    def drop(self) -> None:
+        """Empty the scratch of a settling: the queues, what is queued, the slots left with one value."""
+        for queue in self.queues:
+            queue.clear()
+        self.queued.clear()
+        self.singles.clear()
+        self.running = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FDStore) and self.domain_map() == other.domain_map()
@@ -682,8 +822,10 @@ class FDStore(ConstraintStore):
 
     def slot(self, term: Any) -> int:
         """The slot of a variable (a new, unbounded one if it has none) or of a constant (always new)."""
-        if is_var(term) and term in self.lvar_constraints:
-            return self.lvar_constraints[term]
+        if is_var(term):
+            known = self.lvar_constraints.get(term)
+            if known is not None:
+                return known
         self.own()
         slot = len(self.domains)
         if is_var(term):
@@ -727,8 +869,9 @@ class FDStore(ConstraintStore):
                 seen.add(term)
                 if term in self.lvar_constraints:
                     found.append(term)
-                if term in substitution:
-                    stack.append(substitution[term])
+                value = substitution.get(term, UNBOUND_TERM)
+                if value is not UNBOUND_TERM:
+                    stack.append(value)
             elif isinstance(term, (tuple, list)):
                 stack.extend(term)
             elif isinstance(term, ConsPair):
@@ -751,9 +894,12 @@ class FDStore(ConstraintStore):
         if not new:
             return False
         self.domains[slot] = new
+        queued, running = self.queued, self.running
         for propagator in self.watchers[slot]:
-            self.wake(propagator)
-        if new > 0 and is_single(new):
+            if propagator not in queued and propagator is not running:  # `wake`, inline: the hottest loop
+                queued.add(propagator)
+                self.queues[propagator.cheap].append(propagator)
+        if new > 0 and not new & (new - 1):
             self.singles.append(slot)
         return True
 
@@ -779,20 +925,20 @@ class FDStore(ConstraintStore):
         state only). False when a domain emptied.
         """
         globals_, cheap = self.queues
+        queued, budget = self.queued, self.budget
         try:
             while cheap or globals_:
                 propagator = (cheap or globals_).popleft()
-                self.queued.discard(propagator)
-                if self.budget is not None:
-                    self.budget.step()  # the clock looked at as often as a run's cost needs
+                queued.discard(propagator)
+                if budget is not None:
+                    budget.step()  # the clock looked at as often as a run's cost needs
+                self.running = propagator if propagator.idempotent else None
                 if not propagator.propagate(self):
                     return False
+            self.running = None
             return self.bind_singles(substitution)
         finally:
-            globals_.clear()
-            cheap.clear()
-            self.queued.clear()
-            self.singles.clear()
+            self.drop()
 
     def bind_singles(self, substitution: dict) -> bool:
         """Bind each variable whose domain came down to one value, through its chain of aliases."""
@@ -809,35 +955,28 @@ class FDStore(ConstraintStore):
         return True
 
 
-def is_var(term: Any) -> bool:
-    """True for a logic variable (the common cases tested by type first: isinstance on Var runs Python code)."""
-    kind = type(term)
-    return kind is Var or (kind not in PLAIN_TYPES and isinstance(term, Var))
-
-
-PLAIN_TYPES = frozenset({int, str, tuple, list, bool, float, type(None)})
-
-
-def walk(term: Any, substitution: dict) -> Any:
-    """Follow variable bindings until a value or an unbound variable."""
-    while is_var(term) and term in substitution:
-        term = substitution[term]
-    return term
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Goals
 
 def constrained(state: Any) -> tuple[ConstrainedState, FDStore]:
     """A copy of `state` that has an FDStore (the copy may be changed freely), and that store."""
-    if isinstance(state, ConstrainedState):
-        twin = state.copy()
-    else:
-        twin = ConstrainedState(dict(state))
+    twin = state_copy(state.data, state.constraints) if isinstance(state, ConstrainedState) else \
+        state_copy(dict(state), {})
     store = twin.constraints.get(FDStore)
     if store is None:
         store = twin.constraints[FDStore] = FDStore()
     return twin, store
+
+
+def state_copy(substitution: dict, stores: dict) -> ConstrainedState:
+    """A ConstrainedState of a copy of `substitution` and of each store, at the cost of two dict copies.
+
+    `ConstrainedState.copy` without its UserDict constructor, which copies the substitution an item at a time.
+    """
+    twin = ConstrainedState.__new__(ConstrainedState)
+    twin.data = substitution.copy()
+    twin.constraints = {kind: store.copy() for kind, store in stores.items()}
+    return twin
 
 
 def posting(build: Callable[..., Propagator], *terms: Any) -> Goal:
@@ -853,7 +992,7 @@ def posting(build: Callable[..., Propagator], *terms: Any) -> Goal:
             slots = [slots_of(term, twin.data, store) for term in terms]
         except FDError:
             return  # a bound value that no finite domain holds (a string, a negative number): no answer
-        store.post([build(*slots)])
+        store.post([build(*slots).simplified(store)])
         if store.settle(twin.data):
             yield twin
 
@@ -1036,6 +1175,8 @@ def labelfd(xs: Sequence[Any], strategy: str = "ff", say: Say | None = None) -> 
     def labelfd_goal(state: Any) -> Iterator[Any]:
         labelled = unbound_slots(state, xs)
         store = state.constraints.get(FDStore) if isinstance(state, ConstrainedState) else None
+        if store is not None and strategy == "ff":  # in the order ties go: the most constraints first, then as given
+            labelled.sort(key=lambda item: -len(store.watchers[item[1]]))
         start = [store.domains[slot].bit_count() for _, slot in labelled] if store is not None else []
         if store is not None and store.budget is not None and store.budget.trace is not None:
             yield from traced_labelling(state, xs, labelled, start, strategy, store.budget.trace, say or said)
@@ -1083,7 +1224,7 @@ def traced_labelling(state: Any, xs: list[Any], labelled: list[tuple[Var, int]],
                 store.budget.spend()
             label, move = say(position[slot], value)
             child_node = trace.enter(label, node, move)
-            child = unify(x, value, parent)
+            child = bound(parent, x, slot, value)
             if child is False:
                 trace.fail(child_node)
             else:
@@ -1124,9 +1265,21 @@ def choose(store: FDStore, labelled: list[tuple[Var, int]], start: list[int],
            strategy: str) -> tuple[Var, int] | None:
     """The (variable, slot) to label next, or None when all are bound (their domains are single values).
 
-    `start`: each one's number of values when labelling began.
+    `labelled` in the order ties are broken in (for "ff", as `labelfd` sorts them); `start`: each one's number
+    of values when labelling began.
     """
-    domains, watchers = store.domains, store.watchers
+    domains = store.domains
+    if strategy == "ff":  # the first with the fewest values; none has fewer than two
+        best, fewest = None, 0
+        for x, slot in labelled:
+            domain = domains[slot]
+            if domain & (domain - 1):
+                count = domain.bit_count()
+                if best is None or count < fewest:
+                    best, fewest = (x, slot), count
+                    if count == 2:
+                        break
+        return best
     best, best_key = None, None
     for position, (x, slot) in enumerate(labelled):
         domain = domains[slot]
@@ -1134,10 +1287,7 @@ def choose(store: FDStore, labelled: list[tuple[Var, int]], start: list[int],
             continue
         if strategy == "leftmost":
             return x, slot
-        if strategy == "ffr":
-            key: tuple[float, ...] = (domain.bit_count() / start[position], position)
-        else:
-            key = (domain.bit_count(), -len(watchers[slot]), position)
+        key = (domain.bit_count() / start[position], position)  # "ffr"
         if best_key is None or key < best_key:
             best, best_key = (x, slot), key
     return best
@@ -1150,6 +1300,21 @@ def branches(state: ConstrainedState, x: Var, slot: int) -> Iterator[Any]:
     for value in values_of(store.domains[slot]):
         if budget is not None:
             budget.spend()
-        child = unify(x, value, state)
+        child = bound(state, x, slot, value)
         if child is not False:
             yield child
+
+
+def bound(state: ConstrainedState, x: Var, slot: int, value: int) -> ConstrainedState | Literal[False]:
+    """`state` with the unbound variable x (at `slot`) bound to `value` and propagated; False when that fails.
+
+    What `unify(x, value, state)` gives, without its general machinery when the store is the state's only
+    one: the substitution copied with x bound, the store copied with x's domain narrowed, then settled.
+    """
+    if len(state.constraints) != 1:
+        return unify(x, value, state)  # other stores (disequality, ...) check the binding too
+    child = state_copy(state.data, state.constraints)
+    store = child.constraints[FDStore]
+    child.data[x] = value
+    store.narrow(slot, 1 << value)
+    return child if store.settle(child.data) else False

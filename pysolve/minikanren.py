@@ -65,9 +65,9 @@ def require() -> None:
 if not PROBLEM:
     from kanren import eq, var
     from kanren.core import fail
-    from unification import isvar, reify, unify
+    from unification import Var, isvar, reify, unify
 else:  # pragma: no cover - exercised only on a broken install
-    eq = var = isvar = reify = unify = fail = None  # type: ignore[assignment]
+    eq = var = isvar = reify = unify = fail = Var = None  # type: ignore[assignment]
 
 
 class Cons:
@@ -310,6 +310,40 @@ def run_bounded(goal: Goal, query: Any, limit: int = 0) -> tuple[list[Any], str]
 def _collect(goal: Goal, query: Any, limit: int, answers: list[Any]) -> None:
     """Append the reified `query` of `goal`'s answers to `answers` until `limit` (0: all)."""
     for state in goal({}):
-        answers.append(reify(query, state))
+        answers.append(_answer(query, state))
         if limit and len(answers) >= limit:
             break
+
+
+def _answer(query: Any, state: State) -> Any:
+    """`reify(query, state)`; a list or tuple of terms whose values are plain (numbers, strings) read off the
+    substitution directly, without the dispatch of the general reifier (a finite-domain search's answers)."""
+    if type(query) in (list, tuple):
+        substitution = state if isinstance(state, dict) else state.data  # a plain state, or a ConstrainedState's
+        values = [walk(term, substitution) for term in query]
+        if all(type(value) in SCALARS for value in values):
+            return type(query)(values)
+    return reify(query, state)
+
+
+SCALARS = frozenset({int, str, bool, float, type(None)})  # values that hold no variable
+PLAIN_TYPES = SCALARS | {tuple, list}  # what is not a variable, known by its type alone
+
+
+def is_var(term: Any) -> bool:
+    """True for a logic variable (the common cases tested by type first: isinstance on Var runs Python code)."""
+    kind = type(term)
+    return kind is Var or (kind not in PLAIN_TYPES and isinstance(term, Var))
+
+
+def walk(term: Any, substitution: Mapping) -> Any:
+    """Follow variable bindings until a value or an unbound variable."""
+    while is_var(term):
+        value = substitution.get(term, UNBOUND_TERM)  # one look-up: a variable's hash runs Python code
+        if value is UNBOUND_TERM:
+            return term
+        term = value
+    return term
+
+
+UNBOUND_TERM = object()  # what `walk` finds for a variable the substitution does not bind

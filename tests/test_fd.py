@@ -4,6 +4,7 @@ the classic puzzles, budgets and interrupts, wrong use."""
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 import time
@@ -172,6 +173,59 @@ def test_unification_between_constrained_variables_joins_their_domains():
     assert mk.run(mk.conj(fd.domfd(x, [1, 2]), fd.domfd(y, [3]), mk.eq(x, y)), x) == []
     assert mk.run(mk.conj(fd.domfd(x, [1, 2]), mk.eq(x, "one")), x) == []  # not an integer: no answer
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(xs=st.sets(st.integers(0, 9), min_size=1), ys=st.none() | st.sets(st.integers(0, 9), min_size=1),
+       k=st.integers(-6, 6), form=st.sampled_from(["plus", "linear"]), domains_first=st.booleans())
+def test_an_equation_of_two_variables_keeps_exactly_the_values_brute_force_keeps(xs, ys, k, form, domains_first):
+    """y == x + k, as plusfd with the constant (either side) or as linearfd, the constant folded in and the
+    equation left an Offset: the domains are each other's shifted (domain consistency) before any labelling,
+    a y with no domain of its own included, and labelling x alone grounds y."""
+    x, y = mk.var(), mk.var()
+    if form == "plus":
+        equation = fd.plusfd(x, k, y) if k >= 0 else fd.plusfd(y, -k, x)
+    else:
+        constant = max(k, 0)  # x + 2 * constant - y == 2 * constant - k: the constant term folds into the total
+        equation = fd.linearfd([1, 2, -1], [x, constant, y], 2 * constant - k)
+    domains = [fd.domfd(x, xs)] + ([fd.domfd(y, ys)] if ys is not None else [])
+    goals = [*domains, equation] if domains_first else [equation, *domains]
+    pairs = sorted((a, a + k) for a in xs if a + k >= 0 and (ys is None or a + k in ys))
+    assert sorted(tuple(answer) for answer in mk.run(mk.conj(*goals, fd.labelfd([x])), (x, y))) == pairs
+    states = list(mk.conj(*goals)({}))
+    if not pairs:
+        assert states == []
+        return
+    (state,) = states
+    left = {value: set(fd.values_of(domain)) for value, domain in state.constraints[fd.FDStore].domain_map().items()}
+    assert left[x] == {a for a, _ in pairs} and left[y] == {b for _, b in pairs}
+
+
+def test_labelling_beside_another_constraint_store_lets_it_check_each_value():
+    """kanren's own disequality store in the state: labelling binds through unification, which asks it."""
+    from kanren.constraints import neq
+
+    x, y = mk.var(), mk.var()
+    goal_ = mk.conj(fd.infd([x, y], range(3)), neq(x, 1), fd.distinctfd([x, y]), fd.labelfd([x, y]))
+    assert mk.run(goal_, (x, y)) == [(0, 1), (0, 2), (2, 0), (2, 1)]
+
+
+def test_answers_read_off_directly_are_those_of_the_reifier():
+    """A query of terms with plain values is read off the substitution; one holding a variable or a
+    structure goes to the reifier, as before."""
+    x, y = mk.var(), mk.var()
+    domains = mk.conj(fd.domfd(x, range(3)), fd.plusfd(x, 1, y), fd.labelfd([x]))
+    assert mk.run(domains, [x, y]) == [[0, 1], [1, 2], [2, 3]] and mk.run(domains, (y, x, 7, "s")) == [
+        (1, 0, 7, "s"), (2, 1, 7, "s"), (3, 2, 7, "s")]
+    assert mk.run(domains, [x, (x, y)]) == [[0, (0, 1)], [1, (1, 2)], [2, (2, 3)]]
+    (open_,) = mk.run(fd.domfd(x, range(3)), [x, 1])
+    assert mk.isvar(open_[0]) and open_[1] == 1
+
+
+@pytest.mark.parametrize("rows", [[(1, 2), (1, 2, 3, 4)], [(1, 2, True)], [(1, 2, -1)], [(1.0, 2, 3)], [(1, 2, "3")]])
+def test_a_table_names_the_first_row_it_cannot_hold(rows):
+    with pytest.raises(fd.FDError, match=re.escape(f"a table of 3 columns has the row {rows[0]!r}")):
+        fd.Table(rows, 3)
 
 
 def test_a_wide_table_is_arc_consistent_as_domains_narrow():
