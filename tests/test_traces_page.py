@@ -279,9 +279,9 @@ def test_a_live_ask_compares_a_settings_values(client: TestClient, name: str) ->
     ({"vary": "strategy", "values": ["dfs", "bfs"], "backends": ["python", "kanren"]},
      "the values of strategy side by side are asked of one back end; the field 'backends' names 2"),
     ({"vary": "m", "values": ["1", "2"], "backends": ["python"]}, "the field 'vary' names a search setting of fichas "
-     "that has choices (strategy, flavour), not \"m\""),
+     "that has choices (strategy, flavour), not 'm'"),
     ({"vary": "strategy", "values": ["dfs", "sideways"], "backends": ["python"]},
-     'strategy is one of dfs, bfs, best-first, hill-climbing, shortest, astar, not "sideways"'),
+     "strategy is one of dfs, bfs, best-first, hill-climbing, shortest, astar, not 'sideways'"),
     ({"vary": "strategy", "values": ["dfs", "dfs"], "backends": ["python"]}, "takes 2 to 4 traces, not 1"),
     ({"vary": "strategy", "values": [["dfs"], "bfs"], "backends": ["python"]},
      "the field 'values' is a list of the varied setting's choices"),

@@ -213,7 +213,7 @@ def test_hidato_generated_in_a_shipped_shape(web: httpx.Client) -> None:
     shape = hidato_model.load_shape(ROOT / "data/hidato/shapes/diamond.txt")
     assert made["data"]["cells"] == shape.size and made["data"]["unique"]
     assert error_of(web.post("/api/hidato/generate", json={"shape": "/etc/hosts"}), 400).startswith(
-        'the shape: no shipped instance "/etc/hosts" (this server reads only shipped instances and uploaded text)')
+        "the shape: no shipped instance '/etc/hosts' (this server reads only shipped instances and uploaded text)")
 
 
 def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
@@ -225,7 +225,7 @@ def test_hidato_two_solutions_are_not_unique(web: httpx.Client) -> None:
 def test_hidato_bad_input(web: httpx.Client) -> None:
     assert "line 1, cell 2" in error_of(web.post("/api/hidato/solve", json={"board": "1 ?? 3\n"}), 400)
     assert "'board' is required" in error_of(web.post("/api/hidato/solve", json={}), 400)
-    assert "the board: no shipped instance \"nope\"" in error_of(web.get("/api/hidato/boards/nope"), 400)
+    assert "the board: no shipped instance 'nope'" in error_of(web.get("/api/hidato/boards/nope"), 400)
     assert "leave out --rows and --cols" in error_of(web.post("/api/hidato/generate",
                                                               json={"rows": 4, "shape": "shapes/ring"}), 400)
     assert "'rows' must be int" in error_of(web.post("/api/hidato/generate", json={"rows": "5", "cols": 5}), 400)
@@ -256,7 +256,7 @@ def test_squares_uploaded_file_and_bad_input(web: httpx.Client) -> None:
     trace = web.post("/api/squares/trace", json={"file": text, "name": "mine.txt"}).json()
     assert trace["name"] == "mine.txt" and trace["rows"] == 3 and trace["solutions"] == 16
     passwd = web.post("/api/squares/trace", json={"instance": "/etc/passwd"})
-    assert "the instance: no shipped instance \"/etc/passwd\"" in error_of(passwd, 400)
+    assert "the instance: no shipped instance '/etc/passwd'" in error_of(passwd, 400)
     assert error_of(web.post("/api/squares/trace", json={"file": "grid 2\n"}), 400).startswith("the uploaded file")
 
 

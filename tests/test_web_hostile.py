@@ -14,13 +14,16 @@ only shipped instances, uploads and the server's own code and pages.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
+import logging
 import os
 import re
 import resource
 import socket
+import string
 import sys
 import tempfile
 import threading
@@ -32,18 +35,21 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from starlette.responses import JSONResponse
 from starlette.routing import Route
+from starlette.testclient import TestClient
 from test_web import serving, the_command
 
 from pysolve import api, budget, cli
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded, UnknownName
 from pysolve.paths import data_dir
-from pysolve.web.app import MAX_MESSAGE, create_app
+from pysolve.web import core, guard
+from pysolve.web.app import MAX_MESSAGE, UNUSABLE, create_app
 from pysolve.web.core import MAX_SECONDS, WAITING, WORKERS
-from pysolve.web.guard import MAX_BODY, MAX_DEPTH, shipped_file
+from pysolve.web.guard import MAX_BODY, MAX_DEPTH, MAX_DIGITS, shipped_file
 
 JSON = {"Content-Type": "application/json"}
 SLOW = [  # work of 20 s and more: a search that looks at its budget all the time, a tournament of long games
@@ -169,7 +175,7 @@ BAD = [  # (endpoint, body, status, words the error holds)
     *[(path, DEEP, 400, "deeper than 32") for path in POSTS],
     *[(path, raw({"data": nested(MAX_DEPTH + 8)}), 400, "the field 'data") for path in POSTS],
     ("/api/hidato/solve", raw({"board": nested(MAX_DEPTH + 8)}), 400, "the field 'board"),
-    ("/api/hidato/solve", raw({"board": nested(20)}), 400, "'board' must be str, not [[[[["),
+    ("/api/hidato/solve", raw({"board": nested(20)}), 400, "'board' must be str, not [[[[...]]]]"),
     ("/api/azul/replay", raw({"log": nested(MAX_DEPTH + 8)}), 400, "the field 'log"),
     ("/api/azul/replay", raw({"log": "[" * 200_000}), 400, ""),
     ("/api/tangram/games", raw({"instance": SURROGATE}), 400, "'instance' is not Unicode text"),
@@ -208,17 +214,19 @@ BAD = [  # (endpoint, body, status, words the error holds)
     ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": "inf"}}), 400, "not a finite"),
     ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": 1, "n": 1, "seconds": "nan"}}), 400, "Seconds"),
     ("/api/crosscheck", raw({"puzzle": "fichas", "options": {"m": "x" * 900_000, "n": 1}}), 400, "characters)"),
-    ("/api/hidato/solve", b'{"board": "1 2", "n": ' + b"1" * 5000 + b"}", 400, "a number it cannot read"),
-    ("/api/hidato/solve", b'{"board": "\xff\xfe"}', 400, "not UTF-8 text (byte 0xff at offset 11)"),
+    ("/api/hidato/solve", b'{"board": "1 2", "n": ' + b"1" * 5000 + b"}", 400,
+     "the field 'n' holds an integer of 5,000 digits"),
+    ("/api/hidato/solve", b'{"board": "\xff\xfe"}', 400,
+     "the field 'board' is not UTF-8 text (it holds the byte 0xff)"),
     ("/api/hidato/generate", raw({"rows": 10**6, "cols": 10**6}), 400, "at most 4096"),
     *[("/api/hidato/generate", raw({"shape": path}), 400, "the shape: no shipped instance") for path in PATHS],
     ("/api/hidato/generate", raw({"rows": 5, "cols": 5, "givens": 1e308}), 400, "not a fraction between 0 and 1"),
     ("/api/hidato/generate", b'{"rows": 5, "cols": 5, "givens": NaN}', 400, "NaN"),
-    ("/api/hidato/generate", raw({"rows": 5, "cols": 5, "holes": 10**20}), 400, "fewer than 2 of the 25 cells"),
+    ("/api/hidato/generate", raw({"rows": 5, "cols": 5, "holes": 10**20}), 400, "not an integer of at most 18 digits"),
     ("/api/hidato/solve", raw({"board": "1 " + "__ " * 5000 + "9999"}), 400, "at most 4096"),
     ("/api/hidato/solve", raw({"board": "/etc/passwd"}), 400, "the board"),
     # Sudoku: a grid is text, never a file; the count, size, difficulty and givens are bounded
-    ("/api/sudoku/solve", raw({"grid": nested(20)}), 400, "'grid' must be str, not [[[[["),
+    ("/api/sudoku/solve", raw({"grid": nested(20)}), 400, "'grid' must be str, not [[[[...]]]]"),
     ("/api/sudoku/solve", raw({"grid": "/etc/passwd"}), 400, "the grid: line 1: 11 cells"),
     ("/api/sudoku/solve", raw({"grid": "top95"}), 400, "the grid: line 1: 5 cells"),
     ("/api/sudoku/solve", raw({"grid": "x" * 900_000}), 400, "900000 cells"),
@@ -244,7 +252,7 @@ BAD = [  # (endpoint, body, status, words the error holds)
     ("/api/fichas/solve", raw({"m": 10**30, "n": 1}), 400, "is out of range"),
     ("/api/fichas/solve", raw({"m": -1, "n": 1}), 400, "is out of range"),
     ("/api/fichas/solve", b'{"m": NaN, "n": 1}', 400, "NaN"),
-    ("/api/fichas/solve", raw({"m": True, "n": 1}), 400, "'m' must be int, not true"),
+    ("/api/fichas/solve", raw({"m": True, "n": 1}), 400, "'m' must be int, not True"),
     ("/api/fichas/solve", raw({"m": 1, "n": 1, "strategy": {"dfs": 1}}), 400, "'strategy' must be str"),
     ("/api/fichas/solve", raw({"m": 1, "n": 1, "strategy": "/etc/passwd"}), 400, "unknown strategy"),
     ("/api/fichas/solve", raw({"m": 1}), 400, "'n' is required"),
@@ -285,11 +293,11 @@ def test_a_foreign_origin_or_a_body_that_is_not_json_is_refused(base: str) -> No
     port = base.rsplit(":", 1)[1]
     connection = Connection(base)
     refused = [
-        ({"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "requests from \"http://evil.example\""),
+        ({"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "requests from 'http://evil.example'"),
         ({**JSON, "Origin": "http://evil.example"}, 403, "its own pages only"),
         ({**JSON, "Origin": f"http://127.0.0.1:{int(port) + 1}"}, 403, "its own pages only"),
         ({**JSON, "Origin": "null"}, 403, "its own pages only"),
-        ({"Content-Type": "text/plain"}, 415, "content type is \"text/plain\""),
+        ({"Content-Type": "text/plain"}, 415, "content type is 'text/plain'"),
         ({"Content-Type": "application/x-www-form-urlencoded"}, 415, "application/json"),
         ({}, 415, "content type is none"),
     ]
@@ -532,7 +540,7 @@ READS = Reads()
 FIELDS = ["backend", "instance", "action", "piece", "cell", "definitive", "file", "name", "players", "seats", "seed",
           "variant", "move", "log", "games", "strategies", "board", "rows", "cols", "shape", "holes", "givens",
           "puzzle", "options", "backends", "count", "all", "seconds", "m", "n", "strategy", "text", "grid",
-          "validate", "size", "difficulty", "flavour", "index"]
+          "validate", "size", "difficulty", "flavour", "index", "traces", "values", "vary"]
 WORDS = ["python", "kanren", "prolog", "tangram", "squares", "hidato", "sudoku", "fichas", "azul", "insects",
          "classic.txt", "sample.txt", "sample", "top95", "eternity-3x3", "shapes/ring", "you", "greedy", "random",
          "mcts:5", "minimax:1", "select", "choose", "hint", "undo", "grey", "cross", "green", "dfs", "astar", "hs",
@@ -648,3 +656,236 @@ def test_fuzzed_endpoints_answer_2xx_or_4xx_and_open_only_their_own_files(fuzzed
     fuzz_the_gets(fuzzed)
     assert any(path.startswith(str(data_dir())) for _, path in READS.seen), READS.seen
     assert READS.strays() == []
+
+
+# ---------------------------------------------------------------- in process: what every refusal says
+
+PYTHON_WORDS = re.compile(r"Traceback|\b[A-Z]\w*(Error|Exception)\b|codec|Out of range float|Expecting|Extra data|"
+                          r"delimiter|\(char \d+\)|Exceeds the limit|set_int_max_str_digits")  # Python's, not ours
+OPTIONS = sorted({option.name for name in api.puzzle_names() for option in api.get_puzzle(name).question_options()})
+# what a cross-check's or a live trace's `options` hold: every puzzle's question options, as the API lists them
+PLANTED = "\0planted\0"  # stands in a body's JSON for a token json.dumps cannot write (NaN, a byte not UTF-8)
+LETTERS = string.ascii_letters + string.digits  # a long value of these is quoted as written: its echo is findable
+
+
+class Asked:
+    """The fields each route reads: every name `field_of` is asked for, by the route of the request asking.
+
+    `watch` puts the spy in every pysolve module that took `field_of`; the fuzz below checks after each request
+    that its route read no field but the VOCABULARY it draws from, so that a field a page reads later cannot be
+    left out of it.
+    """
+
+    def __init__(self) -> None:
+        self.route = ""
+        self.seen: dict[str, set[str]] = {}
+
+    def watch(self, patch: pytest.MonkeyPatch) -> None:
+        original = guard.field_of
+
+        def spy(data: dict[str, Any], name: str, *args: Any, **kwargs: Any) -> Any:
+            self.seen.setdefault(self.route, set()).add(name)
+            return original(data, name, *args, **kwargs)
+
+        for module in list(sys.modules.values()):
+            if module is not None and module.__name__.startswith("pysolve") and \
+                    getattr(module, "field_of", None) is original:
+                patch.setattr(module, "field_of", spy)
+
+    def unknown(self, route: str) -> set[str]:
+        """The fields `route` read that the fuzz does not draw (add them to FIELDS)."""
+        return self.seen.get(route, set()) - set(VOCABULARY)
+
+
+ASKED = Asked()
+VOCABULARY = sorted({*FIELDS, *OPTIONS})  # the field names the fuzz draws
+
+
+@pytest.fixture(scope="module")
+def inprocess() -> Iterator[dict[str, Any]]:
+    """The application in this process (no sockets), its searches capped at a second, `field_of` watched;
+    a game of each kind to aim at, and each POST route asked once with an empty body (its first fields seen)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(core, "MAX_SECONDS", 1.0)
+        ASKED.watch(patch)
+        app = create_app("python")
+        client = TestClient(app, raise_server_exceptions=False, headers=JSON)
+        ids = {"tangram": client.post("/api/tangram/games", content=b"{}").json()["id"],
+               "azul": client.post("/api/azul/games", json={"seats": ["you", "random"]}).json()["id"]}
+        for path in POSTS:
+            sent(client, filled(path, ids), content=b"{}")
+        yield {"app": app, "client": client, "games": ids}
+
+
+def sent(client: TestClient, path: str, **request: Any) -> Any:
+    """The answer to a POST of `request` to `path`; the fields it read checked to be in the VOCABULARY."""
+    ASKED.route = path
+    response = client.post(path, **request)
+    assert not ASKED.unknown(path), f"{path} reads fields the fuzz never sends: {ASKED.unknown(path)}"
+    return response
+
+
+def refusal_words(response: Any) -> str:
+    """The error of a 4xx answer, checked: one line of MAX_MESSAGE characters at most, in pysolve's words."""
+    assert 400 <= response.status_code < 500, (response.status_code, response.text[:300])
+    message = response.json()["error"]
+    assert message and "\n" not in message and len(message) <= MAX_MESSAGE, message
+    assert not PYTHON_WORDS.search(message), message
+    return message
+
+
+def planted(field: list[str | int], token: bytes) -> bytes:
+    """A JSON object holding `token` (bytes as they go on the wire) at the place `field` names."""
+    value: Any = PLANTED
+    for key in reversed(field):
+        value = [value] if isinstance(key, int) else {key: value}
+    return json.dumps(value).replace(json.dumps(PLANTED), "\0").encode().replace(b"\0", token)
+
+
+def dotted(field: list[str | int]) -> str:
+    """`field` as a message names it: options.seconds, seats[0]."""
+    return "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in field).lstrip(".")
+
+
+# (token as sent, what the message says of it)
+UNREADABLE = [(b"NaN", "holds NaN, which is not a JSON number"), (b"Infinity", "holds Infinity"),
+              (b"-Infinity", "holds -Infinity"), (b"1e999", "holds '1e999', a number too large"),
+              (b"-1e999", "a number too large"), (b"9" * 400 + b".5", "a number too large"),
+              (b"1" * 5000, "holds an integer of 5,000 digits"), (b"-" + b"7" * (MAX_DIGITS + 1), "digits"),
+              (b'"a\xff"', "is not UTF-8 text (it holds the byte 0xff)"),
+              (b'"\xe2\x82"', "is not UTF-8 text (it holds the byte 0xe2)"),
+              (b'"\\ud800"', "is not Unicode text (it holds a lone surrogate)"),
+              (b"[" * (MAX_DEPTH + 2) + b"]" * (MAX_DEPTH + 2), f"deeper than {MAX_DEPTH}")]
+PLACES = st.lists(st.integers(0, 0) | st.sampled_from(["options", "seats", "file"]), max_size=3)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(POSTS), data=st.data(), token=st.sampled_from(UNREADABLE), inner=PLACES)
+def test_every_post_names_the_field_of_a_value_json_cannot_carry(inprocess: dict[str, Any], path: str,
+                                                                 data: st.DataObject, token: tuple[bytes, str],
+                                                                 inner: list[str | int]) -> None:
+    """NaN, 1e999, 5,000 digits, a byte that is no UTF-8, a lone surrogate, nesting past MAX_DEPTH: wherever
+    it stands in the body of whichever POST, a 400 naming the field it stands in, in pysolve's words."""
+    field = [data.draw(st.sampled_from(VOCABULARY)), *inner]
+    response = sent(inprocess["client"], filled(path, inprocess["games"]), content=planted(field, token[0]))
+    message = refusal_words(response)
+    place = f"the field {dotted(field)!r}"[:-1]  # too deep: the field inside it named, up to its first 60 characters
+    assert response.status_code == 400 and message.startswith(place) and token[1] in message, (field, message)
+
+
+BROKEN = st.one_of(
+    st.tuples(st.just(b""), st.sampled_from([b"{", b'{"m"', b'{"m":', b'{"m": 1,', b'{"m": 1}}', b'{"m" 1}',
+                                             b"{'m': 1}", b'{"m": [1,]}', b'{"m": "a\nb"}', b'{"m": "\\x"}',
+                                             b'{"m": tru}', b"nope", b"{} {}"])),
+    st.tuples(st.binary(max_size=4).filter(lambda start: not start.strip()), st.binary(min_size=1, max_size=30)),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(POSTS), broken=BROKEN)
+def test_every_post_says_where_a_body_that_is_no_json_goes_wrong(inprocess: dict[str, Any], path: str,
+                                                                 broken: tuple[bytes, bytes]) -> None:
+    """A body that is not JSON (or not UTF-8 text): 400, saying where, never json's or the codec's own words."""
+    body = b"".join(broken)
+    assume(body.strip() and not is_json(body))  # an empty body is {}; random bytes may happen to be JSON
+    response = sent(inprocess["client"], filled(path, inprocess["games"]), content=body)
+    message = refusal_words(response)
+    assert response.status_code == 400, message
+    assert re.fullmatch(r"the request body (is not JSON: .+ at line \d+, column \d+|must be a JSON object|"
+                        r"is not UTF-8 text \(byte 0x[0-9a-f]{2} at offset \d+\))", message), message
+
+
+def is_json(body: bytes) -> bool:
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
+
+
+LONG = st.text(alphabet=LETTERS, min_size=200, max_size=3000)
+LONG_VALUES = LONG | st.lists(LONG, min_size=1, max_size=3) | st.dictionaries(LONG, LONG, min_size=1, max_size=2)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from(POSTS), data=st.data(), value=LONG_VALUES)
+def test_every_post_quotes_a_long_value_cut_short(inprocess: dict[str, Any], path: str, data: st.DataObject,
+                                                  value: Any) -> None:
+    """A field of any route given a long value: answered below 500, and a refusal quotes the value cut short."""
+    field = data.draw(st.sampled_from(VOCABULARY))
+    body = {field: value} if data.draw(st.booleans()) else {"puzzle": "fichas", "options": {field: value}}
+    response = sent(inprocess["client"], filled(path, inprocess["games"]), json=body)
+    assert response.status_code < 500, (path, field, response.text[:300])
+    if response.status_code >= 400:
+        message = refusal_words(response)
+        longest = max(re.findall(f"[{LETTERS}]+", json.dumps(value)), key=len)
+        assert longest[:100] not in message, (path, field, message)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.sampled_from([path for path in GETS if PARAMETER.search(path)]), name=LONG | st.text(max_size=30))
+def test_every_get_quotes_a_long_name_cut_short(inprocess: dict[str, Any], path: str, name: str) -> None:
+    """A route's parameter (a game id, a board's name) of any length: a refusal quotes it cut short."""
+    response = inprocess["client"].get(filled(path, inprocess["games"], name))
+    if response.status_code >= 400:
+        message = refusal_words(response)
+        assert len(name) < 100 or name[:100] not in message, message
+
+
+def test_the_spy_sees_the_fields_a_route_reads(inprocess: dict[str, Any]) -> None:
+    """What the fuzz checks after each request: fichas' solve asks for its order first; a field no route
+    is fuzzed with would be seen."""
+    assert "m" in ASKED.seen["/api/fichas/solve"] and not ASKED.unknown("/api/fichas/solve")
+    ASKED.route = "/api/nowhere"
+    assert not ASKED.unknown("/api/nowhere")
+    sys.modules["pysolve.web.fichas"].field_of({}, "a field of no page", str)
+    assert ASKED.unknown("/api/nowhere") == {"a field of no page"}
+    del ASKED.seen["/api/nowhere"]
+
+
+async def left_mid_body(app: Any, path: str) -> list[dict[str, Any]]:
+    """POST half a body to `path` (the ASGI app driven directly), then the client goes; what the app sent."""
+    arriving = [{"type": "http.request", "body": b'{"m": 1, "n"', "more_body": True}, {"type": "http.disconnect"}]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return arriving.pop(0) if arriving else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json")],
+             "client": ("127.0.0.1", 50000), "server": ("testserver", 80)}
+    await app(scope, receive, send)
+    return sent
+
+
+@pytest.mark.parametrize("path", POSTS)
+def test_a_client_that_leaves_mid_body_is_dropped_quietly(inprocess: dict[str, Any], path: str,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    """Starlette's ClientDisconnect, which uvicorn logged as "Exception in ASGI application" with a 500: now a
+    refusal nobody reads, and nothing logged as an error."""
+    with caplog.at_level(logging.INFO):
+        sent = asyncio.run(left_mid_body(inprocess["app"], filled(path, inprocess["games"])))
+    statuses = [message["status"] for message in sent if message["type"] == "http.response.start"]
+    assert statuses == [400], statuses
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("answer", [lambda: {"seconds": float("inf")}, lambda: "\ud800".encode(),
+                                    lambda: int("9" * 5000), lambda: json.loads("[" * 100_000)])
+def test_python_s_own_words_are_logged_never_sent(answer: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A route that trips on a value (an infinity in its answer, a lone surrogate, 5,000 digits, deep nesting):
+    400 in the server's words; Python's ("Out of range float values", the codec's) go to the log."""
+    app = create_app("python")
+
+    async def tripping(request: Any) -> Any:
+        return JSONResponse(answer())
+
+    app.router.routes.append(Route("/api/trips", tripping, methods=["GET"]))
+    with caplog.at_level(logging.WARNING):
+        response = TestClient(app, raise_server_exceptions=False).get("/api/trips")
+    assert (response.status_code, refusal_words(response)) == (400, UNUSABLE)
+    assert [record.levelno for record in caplog.records] == [logging.WARNING] and "/api/trips" in caplog.text

@@ -1,8 +1,10 @@
 """The web application: the pages, their JSON endpoints, and one way of answering errors.
 
 A PysolveError (bad input, an unknown name, an unavailable back end) is a
-400 with `{"error": "..."}` in the same words as the CLI's one line, and so
-is any ValueError or RecursionError the input causes; an unknown game is a
+400 with `{"error": "..."}` in the same words as the CLI's one line, at most
+MAX_MESSAGE characters; any other ValueError or RecursionError the input
+causes is a 400 too, in words of its own (Python's are logged, never sent),
+and so is a body its client left before its end; an unknown game is a
 404, a body too large a 413, a wrong method a 405, a POST from another
 origin a 403 and one without JSON a 415, a full line of searches or a
 server out of memory a 503. No input makes a 500.
@@ -14,6 +16,7 @@ the cross-check.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,11 +34,14 @@ from starlette.templating import Jinja2Templates
 
 from pysolve import memory
 from pysolve.errors import PysolveError
+from pysolve.files import excerpt
 from pysolve.web import crosscheck, pages
 from pysolve.web.core import Choice, Workers
-from pysolve.web.guard import SameOriginJson, cut
+from pysolve.web.guard import SameOriginJson
 
-MAX_MESSAGE = 500  # characters of an error message sent back
+MAX_MESSAGE = 300  # characters of an error message sent back
+UNUSABLE = "the request holds a value this server cannot use (out of range, or nested too deeply)"
+log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 CROSSCHECK = ("/crosscheck", "crosscheck.html", "Cross-check",
@@ -111,18 +117,22 @@ class Server(uvicorn.Server):
 
 def refusal(message: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
     """A JSON error: `message` on one line, cut to MAX_MESSAGE characters."""
-    return JSONResponse({"error": cut(message.replace("\n", " "), MAX_MESSAGE)}, status_code=status, headers=headers)
+    line = " ".join(message.splitlines())
+    if len(line) > MAX_MESSAGE:
+        line = line[:MAX_MESSAGE - 3] + "..."
+    return JSONResponse({"error": line}, status_code=status, headers=headers)
 
 
 async def input_error(request: Request, error: Exception) -> Response:
-    """Bad input of any kind: 400 and the error's line.
+    """Bad input of any kind: 400 and one line.
 
-    Bad input of any kind (a PysolveError, or a ValueError or RecursionError the input caused in the code
-    reading it): 400 and the error's one line.
+    A PysolveError's own line; for a ValueError or RecursionError the input caused in the code reading it,
+    UNUSABLE (Python's words are no answer: they are logged for whoever runs the server).
     """
-    if isinstance(error, RecursionError):
-        return refusal("the input nests too deeply to be read", 400)
-    return refusal(str(error), 400)
+    if isinstance(error, PysolveError):
+        return refusal(str(error), 400)
+    log.warning("%s %s: %s: %s", request.method, request.url.path, type(error).__name__, excerpt(str(error), 200))
+    return refusal(UNUSABLE, 400)
 
 
 async def out_of_memory(request: Request, error: Exception) -> Response:

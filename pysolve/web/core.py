@@ -29,6 +29,7 @@ from starlette.requests import Request
 from pysolve import api, backends, budget
 from pysolve.answers import SOLVED, Answer
 from pysolve.board_puzzle import BoardPuzzle
+from pysolve.files import excerpt
 from pysolve.web.guard import field_of
 
 T = TypeVar("T")
@@ -301,7 +302,7 @@ class Store(Generic[T]):
         """The game with id `key`; HTTP 404 when there is none (never made, or dropped)."""
         with self._lock:
             if key not in self._games:
-                raise HTTPException(404, f"no {self.kind} game {key!r} (unknown, or dropped after "
+                raise HTTPException(404, f"no {self.kind} game {excerpt(key)} (unknown, or dropped after "
                                          f"{self.size} newer games)")
             self._games.move_to_end(key)
             return self._games[key]

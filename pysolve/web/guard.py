@@ -18,12 +18,14 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import math
 import os
 import re
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -31,18 +33,19 @@ from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pysolve.catalogue import Catalogue
 from pysolve.errors import InputError, PysolveError, UnknownName
+from pysolve.files import excerpt
 from pysolve.web import clients
 
 MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
 MAX_DEPTH = 32  # arrays and objects nested in a request body
-SHOWN = 60  # characters of a refused value quoted in a message
-LISTED = 12  # shipped names a message lists when none is close to the name asked for
+MAX_DIGITS = 100  # of an integer in a request body: past any count, size or seed
+LISTED = 80  # characters of shipped names a message lists when none is close to the name asked for
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # the methods that change nothing
 NONE_SHIPPED = Catalogue("")  # what a question that reads no shipped file (an Azul log) may name: nothing
 FILE_NAME = re.compile(r"[^/\\\x00-\x1f\x7f]{1,100}")  # a name an upload may go by: one plain file name
@@ -117,13 +120,20 @@ async def bounded_body(request: Request) -> bytes:
 
 
 async def read_body(request: Request) -> bytes:
-    """The request's body as it arrives; 413 as soon as it passes MAX_BODY."""
+    """The request's body as it arrives; 413 past MAX_BODY, 400 when its client leaves before its end.
+
+    That 400 goes nowhere (the server drops it), but the request ends as any refused one does, unlogged.
+    """
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise too_large(f"the request body passed {MAX_BODY} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise too_large(f"the request body passed {MAX_BODY} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        raise HTTPException(400, f"the client went away after {size} bytes of the request body",
+                            headers={"Connection": "close"}) from None
     return b"".join(chunks)
 
 
@@ -132,49 +142,84 @@ def too_large(what: str) -> HTTPException:
     return HTTPException(413, f"{what}; the limit is {MAX_BODY}", headers={"Connection": "close"})
 
 
+JSON_MISTAKES = {  # json's messages (Python's words) of what went wrong, in this server's words
+    "Expecting value": "a value is missing",
+    "Expecting property name enclosed in double quotes": "a key in double quotes is missing",
+    "Expecting ':' delimiter": "a ':' is missing",
+    "Expecting ',' delimiter": "a ',' is missing",
+    "Unterminated string starting at": "a text is not closed",
+    "Invalid control character at": "a text holds a control character (a line break, a tab) unescaped",
+    "Invalid \\escape": "a text holds an unknown escape",
+    "Invalid \\uXXXX escape": "a text holds a \\u escape without four hex digits",
+    "Extra data": "more follows the JSON object",
+    "Illegal trailing comma before end of object": "a ',' ends an object",
+    "Illegal trailing comma before end of array": "a ',' ends an array",
+}
+ESCAPED_BYTES = range(0xDC80, 0xDD00)  # where a byte that is no UTF-8 lands, decoded with errors="surrogateescape"
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A number json read that no field can take (NaN, 1e999, 5,000 digits): `check_tree` names its field."""
+
+    what: str
+
+
 def parsed(raw: bytes) -> dict[str, Any]:
-    """A request body read as a JSON object, checked (see `check_tree`); InputError saying what is wrong."""
+    """A request body read as a JSON object, checked (see `check_tree`); InputError saying what is wrong, and where."""
     if not raw.strip():
         return {}
+    text, wrong = decoded(raw)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"the request body is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset "
-                         f"{error.start})") from None
-    try:
-        data = json.loads(text, parse_constant=no_constant, parse_float=finite)
-    except InputError:
-        raise
+        data = json.loads(text, parse_constant=no_constant, parse_float=finite, parse_int=whole)
     except json.JSONDecodeError as error:
-        raise InputError(f"the request body is not JSON ({error})") from None
+        if wrong is not None:  # a byte that is no UTF-8 may be the JSON's mistake: that, first
+            raise InputError(f"the request body is not UTF-8 text (byte 0x{raw[wrong]:02x} at offset {wrong})") \
+                from None
+        mistake = JSON_MISTAKES.get(error.msg, "it is malformed")
+        raise InputError(f"the request body is not JSON: {mistake} at line {error.lineno}, column {error.colno}") \
+            from None
     except RecursionError:
         raise InputError(f"the request body nests arrays and objects deeper than {MAX_DEPTH}") from None
-    except ValueError as error:  # an integer of more digits than Python reads
-        raise InputError(f"the request body holds a number it cannot read ({error})") from None
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object")
-    check_tree(data)
+    check_tree(data, utf8=wrong is None)
     return data
 
 
-def no_constant(name: str) -> Any:
-    """json's hook for NaN and Infinity, which JSON does not have: refused."""
-    raise InputError(f"the request body holds {name}, which is not a JSON number")
+def no_constant(name: str) -> Unreadable:
+    """json's hook for NaN and Infinity, which JSON does not have."""
+    return Unreadable(f"{name}, which is not a JSON number")
 
 
-def finite(text: str) -> float:
-    """json's hook for a number with a fraction or exponent: refused when it overflows (1e999)."""
+def finite(text: str) -> float | Unreadable:
+    """json's hook for a number with a fraction or exponent: one that overflows (1e999) is no number here."""
     value = float(text)
-    if not math.isfinite(value):
-        raise InputError(f"the request body holds {excerpt(text)}, a number too large")
-    return value
+    return value if math.isfinite(value) else Unreadable(f"{excerpt(text)}, a number too large")
 
 
-def check_tree(data: Any) -> None:
-    """Refuse data nested too deep or holding a lone surrogate.
+def whole(text: str) -> int | Unreadable:
+    """json's hook for an integer: one of more than MAX_DIGITS digits is no number here."""
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_DIGITS else Unreadable(f"an integer of {digits:,} digits (at most {MAX_DIGITS})")
 
-    InputError when `data` nests deeper than MAX_DEPTH or holds a lone surrogate (a key or a text that is
-    not Unicode, which no answer could carry back), naming the field.
+
+def decoded(raw: bytes) -> tuple[str, int | None]:
+    """`raw` as text, and the offset of its first byte that is no UTF-8 (None when all are).
+
+    Such bytes stay in the text (errors="surrogateescape"), so that `check_tree` names the field holding one.
+    """
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return raw.decode("utf-8", "surrogateescape"), error.start
+
+
+def check_tree(data: Any, utf8: bool = True) -> None:
+    """Refuse data nested too deep, holding a number no field takes, or text that is not Unicode.
+
+    InputError when `data` nests deeper than MAX_DEPTH, holds an Unreadable number, or a key or a text that is
+    no Unicode, naming the field: a lone surrogate, or (unless the body was `utf8`) a byte that is no UTF-8.
     """
     stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
     while stack:
@@ -184,15 +229,17 @@ def check_tree(data: Any) -> None:
         items = value.items() if isinstance(value, dict) else enumerate(value)
         for key, item in items:
             if isinstance(key, str) and not is_unicode(key):
-                raise InputError(f"{field_name(path)} has a key that is not Unicode text (a lone surrogate)")
+                raise InputError(f"{field_name(path)} has a key that is {not_unicode(key, utf8)}")
             if isinstance(item, str) and not is_unicode(item):
-                raise InputError(f"{field_name(path + (key,))} is not Unicode text (it holds a lone surrogate)")
+                raise InputError(f"{field_name(path + (key,))} is {not_unicode(item, utf8)}")
+            if isinstance(item, Unreadable):
+                raise InputError(f"{field_name(path + (key,))} holds {item.what}")
             if isinstance(item, (dict, list)):
                 stack.append((item, path + (key,)))
 
 
 def is_unicode(text: str) -> bool:
-    """False when `text` holds a lone surrogate (JSON's `\\ud800` alone), which UTF-8 cannot encode."""
+    """False when `text` holds a lone surrogate (JSON's `\\ud800` alone, or a byte that is no UTF-8)."""
     if text.isascii():
         return True
     try:
@@ -202,22 +249,23 @@ def is_unicode(text: str) -> bool:
     return True
 
 
+def not_unicode(text: str, utf8: bool) -> str:
+    """Why `text` (not `is_unicode`) is not: the lone surrogate it holds, or the byte that is no UTF-8.
+
+    A byte, when the body was not `utf8`: `decoded` left it there.
+    """
+    lone = next(character for character in text if 0xD800 <= ord(character) < 0xE000)
+    if not utf8 and ord(lone) in ESCAPED_BYTES:
+        return f"not UTF-8 text (it holds the byte 0x{ord(lone) - 0xDC00:02x})"
+    return "not Unicode text (it holds a lone surrogate)"
+
+
 def field_name(path: tuple[Any, ...]) -> str:
     """A place in the request body in words: `the field 'options.file'`, `the field 'seats[2]'`."""
     if not path:
         return "the request body"
     dotted = "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in path).lstrip(".")
-    return f"the field '{cut(dotted)}'"
-
-
-def excerpt(value: Any) -> str:
-    """`value` as JSON, cut to SHOWN characters: what a message quotes of a refused value."""
-    return cut(json.dumps(value))
-
-
-def cut(text: str, limit: int = SHOWN) -> str:
-    """`text` cut to `limit` characters, saying how long it was."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+    return f"the field {excerpt(dotted)}"
 
 
 def field_of(data: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any = None,
@@ -250,14 +298,17 @@ def shipped_file(catalogue: Catalogue, name: str, what: str) -> Path:
 
 
 def names_near(catalogue: Catalogue, name: str) -> str:
-    """The shipped names closest to `name`, else the first LISTED of them, for a message."""
+    """The shipped names closest to `name`, else the first of them (LISTED characters at most), for a message."""
     if not catalogue.entries:
         return "this puzzle ships none"
     close = catalogue.close(name)
     if close:
         return f"close names: {', '.join(close)}"
     names = catalogue.names()
-    return "shipped: " + ", ".join(names[:LISTED]) + (f", ... ({len(names)} in all)" if len(names) > LISTED else "")
+    ends = itertools.accumulate(len(known) + 2 for known in names)  # the list's length up to each name
+    count = sum(end <= LISTED for end in ends)
+    rest = f", ... ({len(names)} in all)" if count < len(names) else ""
+    return "shipped: " + ", ".join(names[:count]) + rest
 
 
 class Files:
