@@ -105,7 +105,7 @@ def listed(text: str, option: str = "--backends") -> list[str]:
         raise InputError(f"{where}: an empty name; give back ends separated by commas, such as prolog,python")
     unknown = next((name for name in names if name not in NAMES), None)
     if unknown is not None:
-        raise UnknownName(f"{where}: unknown back end {excerpt(unknown)}; choose among {', '.join(NAMES)}")
+        raise UnknownName(f"{where}: unknown back end {excerpt(unknown)}; choose one of {', '.join(NAMES)}")
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice is not None:
         raise InputError(f"{where}: {twice} is named twice")

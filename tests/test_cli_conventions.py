@@ -211,7 +211,7 @@ def test_a_tangram_validation_says_valid_or_not_and_why(capsys: pytest.CaptureFi
     ("", "--backends '': an empty name"),
     ("python,,kanren", "--backends 'python,,kanren': an empty name"),
     ("python,python", "--backends 'python,python': python is named twice"),
-    ("pyth", "--backends 'pyth': unknown back end 'pyth'; choose among prolog, kanren, python"),
+    ("pyth", "--backends 'pyth': unknown back end 'pyth'; choose one of prolog, kanren, python"),
     ("x" * 500, "unknown back end 'xxxxxxxx"),
 ])
 def test_a_bad_list_of_back_ends_is_one_line_and_exit_2(listed: str, said: str,
