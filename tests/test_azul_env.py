@@ -10,6 +10,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
@@ -28,11 +30,15 @@ from pysolve.azul.env import (  # noqa: E402
     action_index,
     action_move,
     env,
+    moves_mask,
     observation_bounds,
+    random_feasible_move,
     raw_env,
+    table_mask,
 )
-from pysolve.azul.match import play_match  # noqa: E402
-from pysolve.azul.model import FACTORIES, TOTAL_TILES, RandomStream  # noqa: E402
+from pysolve.azul.match import Match, play_match  # noqa: E402
+from pysolve.azul.model import FACTORIES, TOTAL_TILES, VARIANTS, RandomStream  # noqa: E402
+from pysolve.azul.python import PythonEngine, Table, draw  # noqa: E402
 from pysolve.azul.strategies import random_feasible  # noqa: E402
 from pysolve.azul.vector import AzulVectorEnv  # noqa: E402
 from pysolve.errors import InputError  # noqa: E402
@@ -170,6 +176,54 @@ def test_a_seeded_environment_deals_the_game_play_match_deals() -> None:
         move = random_feasible(env.state.to_json(), env.state.legal_moves(), env.stream)
         env.step(action_index(move, 3))
     assert env.state.to_json() == play_match(3, 9, "python").state
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40), variant=st.sampled_from(VARIANTS),
+       moves=st.integers(0, 150))
+def test_the_fast_seats_mask_and_random_move_are_those_of_the_listed_legal_moves(players: int, seed: int,
+                                                                               variant: str, moves: int) -> None:
+    """In random positions: `table_mask` is `moves_mask` of the engine's legal moves for every seat, and
+    `random_feasible_move` the move `random_feasible` picks from them, reading the same number of the stream."""
+    match = Match(players, seed, "python", variant=variant)
+    for _ in range(moves):
+        if not match.legal_moves():
+            break
+        match.play()
+    table, legal = match.handle, match.legal_moves()
+    for seat in range(players):
+        listed = moves_mask(legal if seat == table.turn else [], players)
+        assert table_mask(table, seat).tolist() == listed.tolist()
+    if not legal:
+        return
+    full = table.copy()  # the mover's lines all full: only the floor takes tiles
+    if not table.tiling:
+        full.line_colours[table.turn], full.line_counts[table.turn] = [0] * 5, [1, 2, 3, 4, 5]
+    for position in (table, full):
+        counted, listed = RandomStream(seed), RandomStream(seed)
+        expected = random_feasible({}, match.engine.legal_moves(position), listed)
+        assert random_feasible_move(position, counted) == expected
+        assert counted.used == listed.used == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40),
+       bag=st.lists(st.integers(0, 8), min_size=5, max_size=5),
+       lid=st.lists(st.integers(0, 12), min_size=5, max_size=5))
+def test_a_round_is_dealt_as_the_chance_nodes_deal_it_tile_by_tile(players: int, seed: int, bag: list[int],
+                                                                  lid: list[int]) -> None:
+    """The engine's deal of a round (one loop, the lid poured in when the bag empties) deals the tiles that
+    `dealing`, `deal_bag`, `draw` and `deal` deal one at a time from the same numbers, short bags included."""
+    whole, by_tile = Table(players), Table(players)
+    for table in (whole, by_tile):
+        table.bag, table.lid = bag[:], lid[:]
+    whole_stream, tile_stream = RandomStream(seed), RandomStream(seed)
+    PythonEngine._next_round(whole, whole_stream)
+    while PythonEngine.dealing(by_tile):
+        PythonEngine.deal(by_tile, draw(PythonEngine.deal_bag(by_tile), tile_stream.next()))
+    for field in ("factories", "bag", "lid", "offer", "round"):
+        assert getattr(whole, field) == getattr(by_tile, field), field
+    assert whole_stream.used == tile_stream.used == min(sum(bag) + sum(lid), FACTORIES[players] * 4)
 
 
 def test_observation_fields_at_the_start() -> None:

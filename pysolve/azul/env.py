@@ -115,7 +115,8 @@ gymnasium and numpy are imported here only.
 from __future__ import annotations
 
 import functools
-from itertools import chain
+from itertools import chain, compress
+from operator import mul
 from typing import Any, ClassVar
 
 try:
@@ -147,7 +148,8 @@ from pysolve.azul.model import (
     wall_column,
     winners_of,
 )
-from pysolve.azul.python import Table
+from pysolve.azul.python import PythonEngine, Table
+from pysolve.azul.seeded import random_feasible
 from pysolve.azul.strategies import Strategy, strategy
 from pysolve.azul.tree import MOVING, PYTHON_ENGINE, Game, State
 from pysolve.errors import InputError
@@ -337,6 +339,63 @@ def _column_cells(observations: np.ndarray, layout: MaskLayout, wall: np.ndarray
     taken = (grid == (colour + 1)[..., None]).any(axis=-2)  # (..., column): the colour already in that column
     in_row = (row == COLOUR_RANGE)[..., None]  # (..., row, 1): the row tiled (any, when none is)
     return in_row & (free & ~taken & (pending > 0)[..., None])[..., None, :]
+
+
+# a colour's destinations (the floor, then the lines taking it, as `PythonEngine.destinations` lists them) -> its
+# row of 6 mask bytes
+PLACES = {(0, *lines): bytes(1 if place == 0 or place in lines else 0 for place in range(DESTINATIONS))
+          for lines in (tuple(line for line in range(1, DESTINATIONS) if bits >> line & 1) for bits in range(0, 64, 2))}
+NO_PLACE = bytes(DESTINATIONS)
+NO_CELL = bytes(WALL_CELLS)  # the column choices' part of a mask when the seat takes tiles
+
+
+def table_mask(table: Table, seat: int) -> np.ndarray:
+    """1 for each legal action of `seat` on `table`, all 0 unless it is to move (a fresh array).
+
+    The mask of `moves_mask(PYTHON_ENGINE.legal_moves(table))`, written straight from the lines' destinations
+    without listing the moves: per source, each colour it offers gets that colour's row of places (a test
+    compares them); a grey wall's column choice goes through the moves.
+    """
+    players = table.players
+    if table.turn != seat:  # another seat's turn, or the game is over (turn -1)
+        return np.zeros(action_count(players), dtype=np.int8)
+    if table.tiling:
+        return moves_mask(PYTHON_ENGINE.legal_moves(table), players)
+    rows = [PLACES[tuple(places)] for places in PythonEngine.destinations(table, seat)]
+    blocks = [row if count else NO_PLACE
+              for counts in (table.centre, *table.factories) for row, count in zip(rows, counts)]
+    return np.frombuffer(bytearray(b"".join(blocks) + NO_CELL), dtype=np.int8)
+
+
+def random_feasible_move(table: Table, stream: RandomStream) -> Move:
+    """The move `random_feasible` picks on `table` (`seeded.random_feasible(state, legal_moves, stream)`).
+
+    The same move from the same number of the stream, counted instead of listed: the moves putting a tile on
+    a line are, in canonical order, each (source, colour) offered times the lines taking the colour, so the
+    number picks a (source, colour) and a line; with no such move, the floor moves, one per (source, colour).
+    A grey wall's column choice goes through the listed moves.
+    """
+    if table.tiling:
+        return random_feasible({}, PYTHON_ENGINE.legal_moves(table), stream)
+    places = PythonEngine.destinations(table, table.turn)
+    lines = [len(colour_places) - 1 for colour_places in places]  # the lines taking each colour
+    sources = (table.centre, *table.factories)
+    offering = [len(column) - column.count(0) for column in zip(*sources)]  # the sources offering each colour
+    total = sum(map(mul, offering, lines))
+    floor = not total
+    if floor:  # no line takes an offered colour: every move goes to the floor, one per (source, colour)
+        lines, total = [1] * 5, sum(offering)
+    number = stream.next() % total
+    for source, counts in enumerate(sources, start=CENTRE):
+        weight = sum(compress(lines, counts))  # the moves from this source
+        if number >= weight:
+            number -= weight
+            continue
+        for colour in compress(range(5), counts):
+            if number < lines[colour]:
+                return (source, colour, 0 if floor else places[colour][number + 1])
+            number -= lines[colour]
+    raise AssertionError("unreachable: the number is below the moves counted")
 
 
 def moves_mask(moves: list[Move], players: int) -> np.ndarray:
@@ -540,9 +599,13 @@ class Seat:
 
     def _others(self) -> None:
         """The other seats' moves until this seat is to move, the game is over or it reached `max_moves`."""
-        table, engine, seat = self.table, self.engine, self.seat
+        table, engine, seat, stream, opponent = self.table, self.engine, self.seat, self.stream, self.opponent
         while not table.over and table.turn != seat and table.moves < self.max_moves:
-            engine.play(table, self.opponent(LazyState(self), engine.legal_moves(table), self.stream), self.stream)
+            if opponent is random_feasible:
+                move = random_feasible_move(table, stream)
+            else:
+                move = opponent(LazyState(self), engine.legal_moves(table), stream)
+            engine.play(table, move, stream)
 
     @property
     def truncated(self) -> bool:
@@ -591,8 +654,7 @@ class AzulGymEnv(gymnasium.Env):
     def _observe(self) -> Observation:
         """This seat's observation and action mask now (fresh arrays), the mask kept for `_info`."""
         table = self.seat_table.table
-        moves = PYTHON_ENGINE.legal_moves(table) if table.turn == self.seat else []
-        self._mask = moves_mask(moves, self.players)
+        self._mask = table_mask(table, self.seat)
         observation = np.array(observation_values(table, self.seat), dtype=np.int16)
         if self.mask_in == "info":
             return observation

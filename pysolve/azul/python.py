@@ -393,11 +393,38 @@ class PythonEngine:
         table.scores[seat] += self.tile_score(wall, row, column)
         table.lid[colour] += row
 
-    def _next_round(self, table: Table, stream: RandomStream) -> int:
-        """Fill the empty factories, each tile drawn by the stream's next number; the number of tiles dealt."""
-        while self.dealing(table):
-            self.deal(table, draw(self.deal_bag(table), stream.next()))
-        return table.offer
+    @staticmethod
+    def _next_round(table: Table, stream: RandomStream) -> int:
+        """Fill the empty factories, each tile drawn by the stream's next number; the number of tiles dealt.
+
+        The deal of `dealing`, `deal_bag`, `draw` and `deal` one tile at a time (the same tiles from the same
+        numbers), in one loop: as many numbers as tiles, each drawn from the bag, the lid poured in once the bag
+        is empty.
+        """
+        bag, lid, factories = table.bag, table.lid, table.factories
+        offer = table.offer
+        wanted = min(len(factories) * TILES_PER_FACTORY - offer, sum(bag) + sum(lid))
+        if wanted <= 0:
+            return offer
+        if not offer:
+            table.round += 1  # the round's first tile: factories and centre were empty
+        in_bag = sum(bag)
+        numbers = stream.peek(wanted)
+        stream.advance(wanted)
+        for number in numbers:
+            if not in_bag:
+                bag[:], lid[:] = lid, [0] * 5
+                in_bag = sum(bag)
+            index, colour = number % in_bag, 0
+            while index >= bag[colour]:
+                index -= bag[colour]
+                colour += 1
+            bag[colour] -= 1
+            in_bag -= 1
+            factories[offer // TILES_PER_FACTORY][colour] += 1
+            offer += 1
+        table.offer = offer
+        return offer
 
     # -- a deal, one tile at a time (the chance nodes of `tree.State`) ----
     @staticmethod
