@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -13,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -21,7 +23,7 @@ from starlette.exceptions import HTTPException
 
 from pysolve import bridge, cli
 from pysolve.hidato import model as hidato_model
-from pysolve.web import clients
+from pysolve.web import azul, clients
 from pysolve.web.app import create_app
 from pysolve.web.core import WORKERS, Store
 from pysolve.web.serve import LOCAL, allowed_hosts
@@ -340,8 +342,7 @@ def test_azul_grey_wall_variant(web: httpx.Client) -> None:
     assert state["rounds"][-1]["final"] and columns >= 3
     assert re.fullmatch(r"game seed 2: 2 players \(grey wall variant\) on \w+ \(you, greedy\)",
                         state["steps"][0]["text"])
-    result = web.post("/api/azul/tournament", json={"games": 2, "variant": "grey"}).json()
-    assert result["summary"]["games"] == 2
+    assert tournament_lines(web, games=2, variant="grey")[-1]["summary"]["games"] == 2
     assert "unknown Azul variant 'pink'" in error_of(web.post("/api/azul/games", json={"variant": "pink"}), 400)
 
 
@@ -369,13 +370,53 @@ def test_azul_replay_of_a_logged_game(web: httpx.Client, tmp_path: Path) -> None
     assert "not JSON" in error_of(web.post("/api/azul/replay", json={"log": "{\n"}), 400)
 
 
+def tournament_lines(web: httpx.Client, **data: Any) -> list[dict[str, Any]]:
+    """The JSON lines a tournament is answered in: `{"played": n}` as each game ends, then its result."""
+    response = web.post("/api/azul/tournament", json=data)
+    assert response.status_code == 200 and response.headers["content-type"] == "application/x-ndjson", response.text
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
 def test_azul_tournament_summary(web: httpx.Client) -> None:
-    result = web.post("/api/azul/tournament", json={"games": 4, "strategies": ["random", "greedy"]}).json()
-    assert result["summary"]["games"] == 4
+    *progress, result = tournament_lines(web, games=4, strategies=["random", "greedy"])
+    assert progress == [{"played": played} for played in range(1, 5)]  # a line as each game ends
+    assert result["summary"]["games"] == result["played"] == result["games"] == 4 and result["stopped"] is None
     assert [s["strategy"] for s in result["summary"]["strategies"]] == ["random", "greedy"]
     assert result["chart"].startswith("<svg") and "greedy" in result["chart"]
     assert "1 to 200" in error_of(web.post("/api/azul/tournament", json={"games": 0}), 400)
     assert "unknown strategy" in error_of(web.post("/api/azul/tournament", json={"strategies": ["x"]}), 400)
+
+
+def test_azul_tournament_at_its_limit_keeps_the_games_played(web: httpx.Client,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped by its CPU limit (cut here to 0.01 s), a tournament answers the games it played, saying so."""
+    monkeypatch.setattr(azul, "TOURNAMENT_SECONDS", 0.01)
+    *progress, result = tournament_lines(web, games=200, strategies=["random", "greedy"])
+    played = result["played"]
+    assert 1 <= played < 200 and progress == [{"played": n} for n in range(1, played + 1)]  # the clock: between games
+    assert result["games"] == 200 and result["summary"]["games"] == played and "greedy" in result["chart"]
+    assert result["stopped"] == "the tournament of 200 games passed its time limit of 0.01 s"
+    *progress, result = tournament_lines(web, games=3, strategies=["mcts:300", "greedy"])  # the clock: every move
+    assert progress == [] and result["played"] == 0 and "time limit" in result["stopped"]
+    assert result["summary"] is None and result["chart"] == ""
+
+
+def test_azul_tournament_maximum_is_the_servers(web: httpx.Client) -> None:
+    """The page's form is told the server's maximum of games and time limit, the figures it refuses by."""
+    offered = web.get("/api/azul/strategies").json()
+    assert offered["max_games"] == azul.MAX_GAMES and offered["tournament_seconds"] == azul.TOURNAMENT_SECONDS
+    too_many = {"games": azul.MAX_GAMES + 1}
+    assert f"'games' must be 1 to {azul.MAX_GAMES}, not" in error_of(web.post("/api/azul/tournament", json=too_many),
+                                                                     400)
+
+
+@pytest.mark.parametrize("path", ["/api/azul/games", "/api/azul/tournament"])
+def test_azul_seed_negative_or_empty_refused(web: httpx.Client, path: str) -> None:
+    assert error_of(web.post(path, json={"seed": -5}), 400) == "the field 'seed' must be 0 or more, not -5"
+    empty = error_of(web.post(path, json={"seed": ""}), 400)
+    assert empty == "the field 'seed' is empty: give a whole number, 0 or more"
+    assert "the field 'seed' must be int" in error_of(web.post(path, json={"seed": "5"}), 400)
+    assert web.post(path, json={"seed": 0, "games": 1}).status_code in (200, 201)
 
 
 # ---------------------------------------------------------------- cross-check

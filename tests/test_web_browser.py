@@ -23,6 +23,7 @@ from test_web import serving
 from pysolve import api, cli
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.hidato import model as hidato_model
+from pysolve.web import azul
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -240,13 +241,19 @@ def test_squares_replay_ends_on_a_solution(base: str, page: Page, pictures: Path
 
 # ---------------------------------------------------------------- azul
 
-def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictures: Path) -> None:
+def azul_started(base: str, page: Page, seed: int, chosen: dict[str, str]) -> None:
+    """The Azul page opened and a game started from `seed`, each select of `chosen` (selector: value) set first."""
     page.goto(f"{base}/azul")
     settle(page)
-    page.select_option("#seats select >> nth=1", "random")
-    page.fill("#seed", "3")
+    for selector, value in chosen.items():
+        page.select_option(selector, value)
+    page.fill("#seed", str(seed))
     page.click("#start")
     settle(page)
+
+
+def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictures: Path) -> None:
+    azul_started(base, page, 3, {"#seats select >> nth=1": "random"})
     moves, taken_back = 0, False
     while page.get_attribute("body", "data-over") != "true":
         assert page.text_content("#turn").startswith("Round ")
@@ -277,12 +284,7 @@ def test_azul_game_played_to_its_end_against_random(base: str, page: Page, pictu
 
 
 def test_azul_grey_wall_columns_chosen_by_clicks(base: str, page: Page, pictures: Path) -> None:
-    page.goto(f"{base}/azul")
-    settle(page)
-    page.select_option("#variant", "grey")
-    page.fill("#seed", "4")
-    page.click("#start")
-    settle(page)
+    azul_started(base, page, 4, {"#variant": "grey"})
     moves, columns = 0, 0
     while page.get_attribute("body", "data-over") != "true":
         cells = page.locator(".tile.cell-ok")
@@ -331,6 +333,96 @@ def test_azul_replay_and_tournament_charts(base: str, page: Page, tmp_path: Path
     assert page.locator("#charts svg").count() == 1 and "greedy" in page.text_content("#charts svg")
     assert page.text_content("#charts p").startswith("6 games")
     screenshot(page.locator("#charts"), pictures, "azul-tournament")
+
+
+PROGRESS_SEEN = """window.seen = [];  // each progress line the page shows while the tournament plays
+new MutationObserver(() => {
+  const told = document.querySelector("#charts .progress .keys");
+  if (told && told.textContent !== window.seen[window.seen.length - 1]) window.seen.push(told.textContent);
+}).observe(document.getElementById("charts"), { subtree: true, childList: true, characterData: true });"""
+
+
+def test_azul_tournament_progress_and_the_games_played_at_its_limit(base: str, page: Page, pictures: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The form's maximum is the server's; each game ended is told as it ends; stopped at the server's CPU limit
+    (cut here to 0.01 s), the page shows the games played and says it stopped, after how many of how many."""
+    monkeypatch.setattr(azul, "TOURNAMENT_SECONDS", 0.01)
+    page.goto(f"{base}/azul")
+    settle(page)
+    assert page.get_attribute("#t-games", "max") == str(azul.MAX_GAMES)
+    assert page.text_content("#t-limit") == (f"At most {azul.MAX_GAMES} games; a tournament plays for 0.01 CPU "
+                                             "seconds at most and shows the games it played by then.")
+    page.fill("#t-games", str(azul.MAX_GAMES))
+    page.fill("#t-strategies", "random,greedy")
+    page.evaluate(PROGRESS_SEEN)
+    page.click("#t-run")
+    settle(page)
+    stopped = page.text_content("#charts .stopped") or ""
+    found = re.fullmatch(rf"Stopped at the limit after (\d+) of {azul.MAX_GAMES} games: the tournament of "
+                         rf"{azul.MAX_GAMES} games passed its time limit of 0.01 s. The results of the (\d+) played:",
+                         stopped)
+    assert found and found[1] == found[2], stopped
+    played = int(found[1])
+    assert 1 <= played < azul.MAX_GAMES
+    assert page.text_content("#charts .summary").startswith(f"{played} game")
+    assert page.locator("#charts svg").count() == 1 and page.locator("#charts progress").count() == 0
+    seen = [int(line.split()[1]) for line in page.evaluate("window.seen")]
+    assert seen[0] == 0 and seen == sorted(set(seen)) and seen[-1] <= played  # told as they ended, in order
+    screenshot(page, pictures, "azul-tournament-stopped")
+
+
+def test_azul_bad_log_takes_the_replay_away_and_is_told_beside_it(base: str, page: Page, tmp_path: Path) -> None:
+    log, bad = tmp_path / "game.jsonl", tmp_path / "bad.jsonl"
+    assert cli.main(["azul", "simulate", "--games", "1", "--seed", "3", "--log", str(log)]) == 0
+    bad.write_text("{\n")
+    page.goto(f"{base}/azul")
+    settle(page)
+    page.set_input_files("#log-file", str(log))
+    page.wait_for_selector("#replay-table .player")
+    page.set_input_files("#log-file", str(bad))
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    assert page.text_content("#error").startswith("the uploaded log:1: not JSON")
+    assert page.locator("#replay-table > *").count() == 0 and page.text_content("#replay-where") == ""
+    assert page.evaluate("document.getElementById('replay').nextElementSibling.id") == "error"  # not at the foot
+    page.click("#replay-next")  # nothing left to step through
+    assert page.text_content("#replay-where") == ""
+
+
+def test_azul_factories_numbered_as_the_moves_name_them(base: str, page: Page) -> None:
+    azul_started(base, page, 2, {"#players": "4"})
+    names = page.locator("#table .factory .source-name").all_text_contents()
+    assert names == [str(number) for number in range(1, 10)] + ["centre"]  # 9 factories for 4 players
+    taken = re.search(r": factory (\d+): (\w+) ->", page.locator("#log li").first.text_content() or "")
+    assert taken, page.locator("#log li").first.text_content()
+    factory = page.locator(f"#table .factory[data-source='{int(taken[1]) - 1}']")
+    assert factory.locator(".source-name").text_content() == taken[1] and factory.locator(".tile").count() == 0
+
+
+def test_azul_seed_refused_beside_its_field(base: str, page: Page, pictures: Path) -> None:
+    page.goto(f"{base}/azul")
+    settle(page)
+    before = page.locator("#table .tile").count()
+    for typed, words in [("-5", "the field 'seed' must be 0 or more, not -5"),
+                         ("", "the field 'seed' is empty: give a whole number, 0 or more")]:
+        page.fill("#seed", typed)
+        page.click("#start")
+        settle(page)
+        assert page.text_content("#error") == words
+        assert page.evaluate("document.getElementById('error').previousElementSibling.contains("
+                             "document.getElementById('seed'))")  # beside the field it names
+        assert page.locator("#table .tile").count() == before  # the game being played stays
+    screenshot(page, pictures, "azul-seed-refused")
+    page.fill("#t-seed", "-1")
+    page.click("#t-run")
+    settle(page)
+    assert page.text_content("#error") == "the field 'seed' must be 0 or more, not -1"
+    assert page.evaluate("document.getElementById('error').previousElementSibling.contains("
+                         "document.getElementById('t-seed'))")
+    assert page.locator("#charts > *").count() == 0
+    page.fill("#seed", "0")
+    page.click("#start")
+    settle(page)
+    assert page.text_content("#error") == "" and page.text_content("#turn").startswith("Round 1")
 
 
 # ---------------------------------------------------------------- hidato

@@ -7,35 +7,41 @@ chosen back end's rules. The person's move can be taken back until the
 others are let play. Every move, and each round's scoring tile by tile, is
 told by `pysolve.azul.replay` (the words of `pysolve azul replay`); a replay
 is the story of a logged game, and a tournament is drawn by
-`pysolve.azul.charts`.
+`pysolve.azul.charts`. A tournament is answered in JSON lines, one as each
+game ends (the page's progress), then its result: the games played within
+TOURNAMENT_SECONDS, all of them or those played when it stopped at the limit.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse, StreamingResponse
 from starlette.routing import Route
 
 from pysolve.azul import charts, tournament
+from pysolve.azul.match import MatchResult
 from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.replay import Step, read_log, story
 from pysolve.azul.search import Mcts, Minimax
 from pysolve.azul.strategies import AGENT, Strategy, strategy
 from pysolve.budget import Budget
-from pysolve.errors import InputError
+from pysolve.errors import InputError, PysolveError, SearchLimitExceeded
 from pysolve.web.core import MAX_SECONDS, Choice, Store, Workers
 from pysolve.web.guard import Files, body, excerpt, field_of
 
 CHOICES = ("random", "greedy", "lookahead", "mcts:300", "minimax:2")  # offered by the page; any strategy works
-MAX_GAMES = 200  # games of one tournament from the page
+MAX_GAMES = 200  # games of one tournament from the page (its form's maximum: the page is told)
+TOURNAMENT_SECONDS = MAX_SECONDS  # CPU seconds a tournament plays; the games played by then are its result
 MAX_ITERATIONS = 10_000  # mcts iterations a move (about 1.3 s of Python here)
 MAX_MOVE_SECONDS = 2.0  # mcts seconds a move
 MAX_PLIES = 4  # minimax depth, searched within MAX_MOVE_SECONDS a move (deepening: a wide position stops early)
@@ -97,6 +103,20 @@ def clocked(name: str, clock: Budget) -> str | Clocked:
     return Clocked(name, chosen, clock) if isinstance(chosen, (Mcts, Minimax)) else name
 
 
+def seed_of(data: dict[str, Any]) -> int:
+    """The field 'seed' (default SEED): a whole number, 0 or more.
+
+    InputError naming the field for an empty one (the page sends a field left empty as "") or a negative one
+    (Python's generator draws the same from -5 as from 5: two names for one deal).
+    """
+    if data.get("seed") == "":
+        raise InputError("the field 'seed' is empty: give a whole number, 0 or more")
+    seed = field_of(data, "seed", int, default=SEED)
+    if seed < 0:
+        raise InputError(f"the field 'seed' must be 0 or more, not {seed}")
+    return seed
+
+
 def names_in(data: dict[str, Any], name: str, default: list[str]) -> list[str]:
     """The names in the field `name`: a list of text (strategies, and `you` among the seats)."""
     names = field_of(data, name, list, default=default)
@@ -114,7 +134,7 @@ def table_of(data: dict[str, Any], backend: str) -> Table:
                          f"other seat; not {excerpt(seats)}")
     seat = seats.index(PERSON)
     others = [affordable(name) for name in seats[:seat] + seats[seat + 1:]]  # in seat order, as the table deals
-    return Table(players, seat, others, backend, field_of(data, "seed", int, default=SEED), None,
+    return Table(players, seat, others, backend, seed_of(data), None,
                  check_variant(field_of(data, "variant", str, default=STANDARD)))
 
 
@@ -170,17 +190,71 @@ def replay_steps(text: str) -> list[dict[str, Any]]:
 
 
 def play_tournament(players: int, games: int, seed: int, backend: str, strategies: list[str],
-                    variant: str = STANDARD) -> dict[str, Any]:
-    """Seeded games with the strategies rotated over the seats.
+                    variant: str = STANDARD, report: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Seeded games with the strategies rotated over the seats: the summary and chart of those played.
 
-    The summary and its chart (within MAX_SECONDS, and no further once the request is abandoned).
+    They play for TOURNAMENT_SECONDS of CPU at most, and no further once the request is abandoned: `played`
+    of `games` were played, and `stopped` says why the others were not (None when all were). `report(played)`
+    after each game.
     """
-    clock = Budget(seconds=MAX_SECONDS, label=f"the tournament of {games} games")
+    clock = Budget(seconds=TOURNAMENT_SECONDS, label=f"the tournament of {games} games")
     seats = [clocked(name, clock) for name in strategies]
     # a task's strategies are played as play_match plays them: names, or the strategies themselves (Clocked)
     work = tournament.tasks(players, games, seed, backend, seats, variant=variant)  # type: ignore[arg-type]
-    results = tournament.run(work, None, lambda result: clock.check())
-    return {"summary": tournament.summarise(results), "chart": charts.chart(results)}
+    results: list[MatchResult] = []
+
+    def played(result: MatchResult) -> None:
+        results.append(result)
+        if report:
+            report(len(results))
+        if len(results) < games:
+            clock.check()
+
+    stopped = None
+    try:
+        tournament.run(work, None, played)
+    except SearchLimitExceeded as limit:
+        stopped = str(limit)
+    return {"games": games, "played": len(results), "stopped": stopped,
+            "summary": tournament.summarise(results) if results else None,
+            "chart": charts.chart(results) if results else ""}
+
+
+async def reported(request: Request, workers: Workers, work: Callable[..., dict[str, Any]],
+                   *args: Any) -> StreamingResponse:
+    """`work(*args, report)` in a worker, answered in JSON lines as it goes, then its result.
+
+    A line `{"played": n}` at each `report(n)`, then the result's. The work is queued before the answer starts, so that a full line of searches is still a 503 and a refusal
+    a 4xx; one raised once the answer has started (the status sent) is its last line, `{"error": "..."}`.
+    """
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def report(played: int) -> None:  # in the worker: the line goes through the event loop, in order
+        loop.call_soon_threadsafe(lines.put_nowait, {"played": played})
+
+    def ended(job: asyncio.Future[dict[str, Any]]) -> None:  # the outcome is read by `answer`, or by nobody
+        if not job.cancelled():
+            job.exception()
+        lines.put_nowait(None)
+
+    job = asyncio.ensure_future(workers.run(request, work, *args, report))
+    job.add_done_callback(ended)
+    await asyncio.sleep(0)  # the job's first step: queued, or refused while the status can still say so
+    if job.done():
+        job.result()
+
+    async def answer() -> AsyncIterator[str]:
+        while (line := await lines.get()) is not None:
+            yield json.dumps(line) + "\n"
+        try:
+            yield json.dumps(job.result()) + "\n"
+        except PysolveError as refused:
+            yield json.dumps({"error": str(refused)}) + "\n"
+        except HTTPException as refused:
+            yield json.dumps({"error": refused.detail}) + "\n"
+
+    return StreamingResponse(answer(), media_type="application/x-ndjson")
 
 
 def routes(workers: Workers, choice: Choice) -> list[Route]:
@@ -240,7 +314,7 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         steps = await workers.run(request, replay_steps, field_of(data, "log", str, required=True))
         return JSONResponse({"steps": steps})
 
-    async def tournament_endpoint(request: Request) -> JSONResponse:
+    async def tournament_endpoint(request: Request) -> StreamingResponse:
         data = await body(request)
         backend = choice.pick(data)
         players = check_players(field_of(data, "players", int, default=2))
@@ -250,12 +324,13 @@ def routes(workers: Workers, choice: Choice) -> list[Route]:
         names = [affordable(name) for name in names_in(data, "strategies", ["random", "greedy"])]
         if not names:
             raise InputError("the field 'strategies' must name at least one strategy")
-        seed = field_of(data, "seed", int, default=SEED)
+        seed = seed_of(data)
         variant = check_variant(field_of(data, "variant", str, default=STANDARD))
-        return JSONResponse(await workers.run(request, play_tournament, players, games, seed, backend, names, variant))
+        return await reported(request, workers, play_tournament, players, games, seed, backend, names, variant)
 
     async def options(request: Request) -> JSONResponse:
-        return JSONResponse({"strategies": list(CHOICES), "person": PERSON, "variants": list(VARIANTS)})
+        return JSONResponse({"strategies": list(CHOICES), "person": PERSON, "variants": list(VARIANTS),
+                             "max_games": MAX_GAMES, "tournament_seconds": TOURNAMENT_SECONDS})
 
     return [
         Route("/api/azul/strategies", options, methods=["GET"]),

@@ -30,6 +30,7 @@ function drawSources(state, container, interactive) {
     const box = element("div", where === CENTRE ? "factory centre" : "factory");
     box.dataset.source = where;
     box.title = label;
+    box.append(element("span", "source-name", where === CENTRE ? "centre" : String(where + 1)));  // as moves name it
     counts.forEach((n, c) => { for (let i = 0; i < n; i++) {
       const ok = interactive && source === where && legal(m => m[0] === where && m[1] === c).length;
       const piece = tile(c, ok ? (colour === c ? "pick picked" : "pick") : "");
@@ -44,7 +45,7 @@ function drawSources(state, container, interactive) {
     }
     sources.append(box);
   };
-  state.factories.forEach((counts, i) => add(i, counts, `factory ${i + 1}`, false));
+  state.factories.forEach((counts, i) => add(i, counts, `factory ${i + 1}`, false));  // "factory 8" in a move
   add(CENTRE, state.centre, "centre", state.marker === CENTRE && !state.over);
   container.append(sources);
 }
@@ -147,9 +148,29 @@ function redraw() {
   for (const step of table.steps.filter(step => step.kind === "move").slice(-12)) log.append(element("li", "", step.text));
 }
 
+function refusals(place, forget) {
+  // Where the next refusal stands, and what it takes away: next to the field of `place` it names
+  // ("the field 'seed'": the input whose data-field is seed), else after `place`, the part of the page that asked;
+  // never at the page's foot under another part's result.
+  showError("");  // an earlier refusal, wherever it stands, is of an earlier request
+  whenRefused(() => {
+    forget();
+    const named = /the field '(\w+)'/.exec($("error").textContent);
+    const field = named && place.querySelector(`[data-field="${named[1]}"]`);
+    (field ? field.closest("label") : place).after($("error"));
+  });
+}
+
+function seedIn(id) {
+  // A seed field's number; one left empty (or holding no number) is sent as "", which the server refuses.
+  const text = $(id).value.trim();
+  return text === "" ? "" : Number(text);
+}
+
 function act(what, data) {
-  // A move, taking it back, or letting the others play: one at a time.
+  // A move, taking it back, or letting the others play: one at a time; a refused one leaves the table as it was.
   if (document.body.dataset.pending === "1" || !table) return undefined;
+  refusals($("turn").parentElement, () => {});
   return working(async () => {
     try {
       table = await call("POST", `/api/azul/games/${table.id}/${what}`, data);
@@ -178,9 +199,10 @@ function seatChoices() {
 }
 
 function start() {
+  refusals($("setup"), () => {});  // the game being played stays: the refusal is of the new one
   return working(async () => {
     table = await call("POST", "/api/azul/games", {
-      players: Number($("players").value), seed: Number($("seed").value), backend: chosenBackend(),
+      players: Number($("players").value), seed: seedIn("seed"), backend: chosenBackend(),
       variant: $("variant").value,
       seats: [...document.querySelectorAll("#seats select")].map(s => s.value) });
     source = colour = null;
@@ -200,9 +222,15 @@ function replayTo(index) {
   at = Math.max(0, Math.min(index, steps.length - 1));
   drawReplay();
 }
+function forgetReplay() {
+  steps = [];
+  $("replay-table").replaceChildren();
+  $("replay-where").textContent = "";
+}
 $("log-file").onchange = event => working(async () => {
   const file = event.target.files[0];
   if (!file) return;
+  refusals($("replay"), forgetReplay);
   steps = (await call("POST", "/api/azul/replay", { log: await file.text() })).steps;
   replayTo(0);
 });
@@ -213,20 +241,68 @@ $("replay-round").onclick = () => {
   replayTo(next < 0 ? steps.length - 1 : next);
 };
 
-// ---- tournaments: pysolve.azul.charts draws them
-$("t-run").onclick = () => working(async () => {
-  $("charts").textContent = "playing ...";
-  try {
-    const result = await call("POST", "/api/azul/tournament", {
-      players: Number($("t-players").value), games: Number($("t-games").value), seed: Number($("t-seed").value),
-      backend: chosenBackend(), variant: $("t-variant").value,
-      strategies: $("t-strategies").value.split(",").map(s => s.trim()).filter(Boolean) });
-    const summary = result.summary;
-    $("charts").innerHTML = `<p>${summary.games} games, ${summary.mean_rounds} rounds and ${summary.mean_moves} ` +
-      `moves on average.</p>` + result.chart;
-  } catch (error) {
-    $("charts").textContent = "";
+// ---- tournaments: the server answers a line as each game ends, then the games played; pysolve.azul.charts draws them
+async function reported(url, data, report) {
+  // A request answered in JSON lines: each {played} handed to `report` as it comes; the last line, the result,
+  // returned. A refusal (its status, or a last line {error}) is shown and thrown, as call() does.
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+                                      body: JSON.stringify(data) }).catch(error => {
+    showError(`the server did not answer (${error.message})`);
+    throw error;
+  });
+  if (!response.ok) {  // refused before it began: one JSON error, as call() reads it
+    const refused = await response.json().catch(() => ({}));
+    showError(refused.error || `${response.status} ${response.statusText}`);
+    throw new Error(refused.error);
   }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = "", last = null;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    const lines = (rest + read.value).split("\n");
+    rest = lines.pop();
+    for (const line of lines.filter(Boolean).map(JSON.parse)) {
+      if ("error" in line) {
+        showError(line.error);
+        throw new Error(line.error);
+      }
+      if ("summary" in line) last = line; else report(line.played);
+    }
+  }
+  showError("");
+  return last;
+}
+
+function tournamentShown(result) {
+  // The games played: all, or those the server's limit left time for (said first, with why it stopped).
+  const charts = $("charts"), summary = result.summary;
+  charts.replaceChildren();
+  if (result.stopped) {
+    charts.append(element("p", "stopped", `Stopped at the limit after ${result.played} of ${plural(result.games, "game")}: ` +
+      `${result.stopped}. ${result.played ? `The results of the ${result.played} played:` : "No game had ended."}`));
+  }
+  if (!summary) return;
+  charts.append(element("p", "summary", `${plural(summary.games, "game")}, ${summary.mean_rounds} rounds and ` +
+    `${summary.mean_moves} moves on average.`));
+  charts.insertAdjacentHTML("beforeend", result.chart);
+}
+
+$("t-run").onclick = () => working(async () => {
+  const games = Number($("t-games").value), charts = $("charts");
+  refusals($("tournament"), () => charts.replaceChildren());
+  const progress = element("progress");
+  progress.max = games;
+  progress.value = 0;
+  const told = element("span", "keys", ` playing: 0 of ${plural(games, "game")} ended`);
+  charts.replaceChildren(element("p", "progress", ""));
+  charts.firstChild.append(progress, told);
+  const result = await reported("/api/azul/tournament", {
+    players: Number($("t-players").value), games, seed: seedIn("t-seed"), backend: chosenBackend(),
+    variant: $("t-variant").value, strategies: $("t-strategies").value.split(",").map(s => s.trim()).filter(Boolean) },
+    played => {
+      progress.value = played;
+      told.textContent = ` playing: ${played} of ${plural(games, "game")} ended`;
+    });
+  tournamentShown(result);
 });
 
 $("go-on").onclick = () => act("continue");
@@ -242,6 +318,9 @@ $("start").onclick = start;
   const offered = await call("GET", "/api/azul/strategies");
   strategies = offered.strategies;
   person = offered.person;
+  $("t-games").max = offered.max_games;  // the server's own maximum, and its limit, said by the field
+  $("t-limit").textContent = `At most ${offered.max_games} games; a tournament plays for ` +
+    `${offered.tournament_seconds} CPU seconds at most and shows the games it played by then.`;
   for (const select of [$("variant"), $("t-variant")]) {
     for (const name of offered.variants) select.append(new Option(name === "grey" ? "grey (any colour, any column)" : name, name));
   }
