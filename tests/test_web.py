@@ -19,13 +19,19 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+from starlette.routing import Route
+from starlette.testclient import TestClient
 
 from pysolve import bridge, cli
+from pysolve.errors import InputError
 from pysolve.hidato import model as hidato_model
 from pysolve.web import azul, clients
 from pysolve.web.app import create_app
-from pysolve.web.core import WORKERS, Store
+from pysolve.web.core import WORKERS, Store, Workers
 from pysolve.web.serve import LOCAL, allowed_hosts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -408,6 +414,36 @@ def test_azul_tournament_maximum_is_the_servers(web: httpx.Client) -> None:
     too_many = {"games": azul.MAX_GAMES + 1}
     assert f"'games' must be 1 to {azul.MAX_GAMES}, not" in error_of(web.post("/api/azul/tournament", json=too_many),
                                                                      400)
+
+
+def reporting(fail: bool, report: Any) -> dict[str, Any]:
+    """Work that reports two steps, then ends with a result, or with a refusal when `fail`."""
+    report(1)
+    report(2)
+    if fail:
+        raise InputError("the field 'x' broke on the way")
+    return {"done": True}
+
+
+def test_reported_work_answers_its_steps_then_its_result_or_its_refusal() -> None:
+    """`reported`: a line a step, then the result; a refusal raised once the answer has begun is its last line; a
+    full line of workers is still a 503, before the answer begins."""
+    def served(workers: Workers) -> TestClient:
+        async def endpoint(request: Request) -> StreamingResponse:
+            return await azul.reported(request, workers, reporting, "fail" in request.query_params)
+        return TestClient(Starlette(routes=[Route("/", endpoint)]), raise_server_exceptions=False)
+
+    workers = Workers(size=1, waiting=0)
+    try:
+        client = served(workers)
+        assert [json.loads(line) for line in client.get("/").text.splitlines()] == [
+            {"played": 1}, {"played": 2}, {"done": True}]
+        failed = client.get("/?fail")
+        assert failed.status_code == 200 and [json.loads(line) for line in failed.text.splitlines()] == [
+            {"played": 1}, {"played": 2}, {"error": "the field 'x' broke on the way"}]
+    finally:
+        workers.close(lambda: None, 10)
+    assert served(Workers(size=0, waiting=0)).get("/").status_code == 503  # refused before its first line
 
 
 @pytest.mark.parametrize("path", ["/api/azul/games", "/api/azul/tournament"])

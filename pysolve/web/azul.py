@@ -224,8 +224,9 @@ async def reported(request: Request, workers: Workers, work: Callable[..., dict[
                    *args: Any) -> StreamingResponse:
     """`work(*args, report)` in a worker, answered in JSON lines as it goes, then its result.
 
-    A line `{"played": n}` at each `report(n)`, then the result's. The work is queued before the answer starts, so that a full line of searches is still a 503 and a refusal
-    a 4xx; one raised once the answer has started (the status sent) is its last line, `{"error": "..."}`.
+    A line `{"played": n}` at each `report(n)`, then the result's. The work is queued before the answer starts,
+    so that a full line of searches is still a 503 and a refusal a 4xx; one raised once the answer has started
+    (the status sent) is its last line, `{"error": "..."}`.
     """
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()

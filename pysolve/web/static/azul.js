@@ -268,6 +268,10 @@ async function reported(url, data, report) {
       if ("summary" in line) last = line; else report(line.played);
     }
   }
+  if (!last) {  // the connection closed before the result came
+    showError("the server's answer ended before its result");
+    throw new Error("no result");
+  }
   showError("");
   return last;
 }
