@@ -116,7 +116,6 @@ from __future__ import annotations
 
 import functools
 from itertools import chain, compress
-from operator import mul
 from typing import Any, ClassVar
 
 try:
@@ -380,14 +379,12 @@ def random_feasible_move(table: Table, stream: RandomStream) -> Move:
     places = PythonEngine.destinations(table, table.turn)
     lines = [len(colour_places) - 1 for colour_places in places]  # the lines taking each colour
     sources = (table.centre, *table.factories)
-    offering = [len(column) - column.count(0) for column in zip(*sources)]  # the sources offering each colour
-    total = sum(map(mul, offering, lines))
-    floor = not total
+    weights = [sum(compress(lines, counts)) for counts in sources]  # each source's moves
+    floor = not any(weights)
     if floor:  # no line takes an offered colour: every move goes to the floor, one per (source, colour)
-        lines, total = [1] * 5, sum(offering)
-    number = stream.next() % total
-    for source, counts in enumerate(sources, start=CENTRE):
-        weight = sum(compress(lines, counts))  # the moves from this source
+        lines, weights = [1] * 5, [5 - counts.count(0) for counts in sources]
+    number = stream.next() % sum(weights)
+    for source, (counts, weight) in enumerate(zip(sources, weights), start=CENTRE):
         if number >= weight:
             number -= weight
             continue

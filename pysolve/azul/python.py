@@ -13,6 +13,7 @@ one seeded game played to its end (`seeded.played`).
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from pysolve.answers import Found
@@ -341,7 +342,7 @@ class PythonEngine:
             table.starter = table.marker
         table.marker = CENTRE
         table.turn = table.starter
-        if any(complete_rows(wall) for wall in table.walls) or not (any(table.bag) or any(table.lid)) \
+        if any(map(all, chain.from_iterable(table.walls))) or not (any(table.bag) or any(table.lid)) \
                 or not self._open(table):
             self._finish(table)
             return False
@@ -349,10 +350,15 @@ class PythonEngine:
 
     def _open(self, table: Table) -> bool:
         """Some row of some wall may still be completed (`can_end`: the game may still end by the rules)."""
+        free = [in_bag + in_lid for in_bag, in_lid in zip(table.bag, table.lid)]
+        grey = table.variant == GREY
+        if not grey and min(free) > 0:
+            # a tiling leaves every row 0's line empty (one tile fills it): with every colour free, row 0 of each
+            # wall may still be completed, `can_end`'s first test, passed at once in all but a game's last rounds
+            return True
         lines = [[[colour, count] for colour, count in zip(colours, counts)]
                  for colours, counts in zip(table.line_colours, table.line_counts)]
-        free = [in_bag + in_lid for in_bag, in_lid in zip(table.bag, table.lid)]
-        if table.variant != GREY:
+        if not grey:
             return can_end([standard_colours(wall) for wall in table.walls], lines, free, None)
         return can_end(table.colours, lines, free,
                        lambda seat, row: self.row_completable(table.walls[seat], table.colours[seat], row))
