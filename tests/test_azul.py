@@ -880,7 +880,7 @@ def test_cli_help_says_back_end_and_hides_the_older_spelling(capsys):
     (["azul", "simulate", "--games", "0"], "at least 1"),
     (["azul", "crosscheck", "--backends", "python,cobol"], "unknown back end 'cobol'"),
     (["azul", "crosscheck", "--engines", "python,cobol"], "unknown back end 'cobol'"),
-    (["azul", "crosscheck", "--backends", ","], "--backends: give at least one name"),
+    (["azul", "crosscheck", "--backends", ","], "--backends ',': an empty name"),
     (["azul", "simulate", "--variant", "gray"], "unknown variant 'gray'"),
     (["solve", "azul", "--variant", "blue"], "variant"),
     (["azul", "replay", "/nonexistent/log.jsonl"], "azul log '/nonexistent/log.jsonl': no such file"),

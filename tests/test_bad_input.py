@@ -1091,7 +1091,8 @@ def test_a_control_character_in_any_name_is_refused_or_never_printed(case: tuple
                              "--seconds", "5"])
     assert behaves(code, err.getvalue()), (code, err.getvalue())
     if code == 2:
-        assert err.getvalue().startswith(f"pysolve: error: {path}") and odd not in err.getvalue(), err.getvalue()
+        said = err.getvalue()
+        assert said.startswith("pysolve: error: ") and str(path) in said and odd not in said, said
     else:  # read as the blank it is (a space, a tab between words), never echoed as a raw control character
         assert odd.isspace() or odd not in out.getvalue(), out.getvalue()[:500]
 
