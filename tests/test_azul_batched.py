@@ -24,7 +24,7 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 from test_azul_vector import random_actions  # noqa: E402
 
-from pysolve.azul.batched import AzulBatchedEnv, Tables  # noqa: E402
+from pysolve.azul.batched import LINE_COLOURS, LINE_COUNTS, AzulBatchedEnv, Tables  # noqa: E402
 from pysolve.azul.env import (  # noqa: E402
     ACTION_MOVES,
     ACTION_NUMBERS,
@@ -42,6 +42,7 @@ from pysolve.azul.model import (  # noqa: E402
     TILES_PER_COLOUR,
     TILES_PER_FACTORY,
     can_end,
+    feasible,
     wall_colour,
     wall_column,
 )
@@ -58,6 +59,7 @@ class Replay:
         self.players = players
         self.tables: dict[int, Table] = {}
         self.dealing: dict[int, bool] = {}  # a deal is due (a new game, or a round ended and the game goes on)
+        self.to_floor_by_choice = [0] * players  # by seat, the moves to the floor while a line took a tile
 
     def follow(self, events: list[tuple]) -> None:
         """Apply the events in order: a move must be legal for the seat to move, a deal must be due and fill
@@ -72,7 +74,9 @@ class Replay:
                 seat, action = details
                 assert not self.dealing[table] and played.turn == seat
                 move = ACTION_MOVES[self.players][action]
-                assert move in ENGINE.legal_moves(played)
+                legal = ENGINE.legal_moves(played)
+                assert move in legal
+                self.to_floor_by_choice[seat] += not move[2] and bool(feasible(legal))
                 self.dealing[table] = ENGINE.take_turn(played, move)
             else:
                 played = self.tables[table]
@@ -95,12 +99,13 @@ def canonical(state: dict) -> dict:
 
 
 def cross_check(players: int, seat: int, seed: int, tables: int, steps: int, max_moves: int = 5000,
-                win_reward: float = 1.0) -> tuple[int, int]:
-    """Step an `AzulBatchedEnv` with random legal actions, replaying every table on the Python engine: after every
-    step the states, observations, masks, rewards and ends agree. How many games ended and were truncated."""
-    env = AzulBatchedEnv(tables, players, seat=seat, max_moves=max_moves, win_reward=win_reward)
+                win_reward: float = 1.0, opponent: str = "uniform", replay: Replay | None = None) -> tuple[int, int]:
+    """Step an `AzulBatchedEnv` with random legal actions, replaying every table on the Python engine (`replay`):
+    after every step the states, observations, masks, rewards and ends agree. How many games ended and were
+    truncated."""
+    env = AzulBatchedEnv(tables, players, seat=seat, max_moves=max_moves, win_reward=win_reward, opponent=opponent)
     env.tables.log = []
-    replay = Replay(players)
+    replay = replay or Replay(players)
     observations, _ = env.reset(seed=seed)
     picker = np.random.default_rng(seed)
     rewards = np.zeros(tables)
@@ -144,6 +149,19 @@ def test_every_table_replays_on_the_python_engine_step_by_step(players: int) -> 
     assert ended >= 10  # whole games, rounds ended and dealt, bags poured from the lids
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_opponents_playing_the_random_strategy_replay_and_put_tiles_on_lines_when_they_can(players: int) -> None:
+    """`opponent="random"`: the games replay on the Python engine, and no opponent ever moves to the floor while a
+    line takes a tile (the uniform opponents do, and so does the learning seat, choosing among all)."""
+    seat = players - 1
+    by_law, uniform = Replay(players), Replay(players)
+    ended, _ = cross_check(players, seat, seed=players, tables=4, steps=120, opponent="random", replay=by_law)
+    cross_check(players, seat, seed=players, tables=4, steps=40, replay=uniform)
+    assert ended >= 3
+    assert by_law.to_floor_by_choice[:seat] == [0] * seat and by_law.to_floor_by_choice[seat] > 0
+    assert sum(uniform.to_floor_by_choice[:seat]) > 0
+
+
 def test_truncated_games_replay_and_restart() -> None:
     ended, cut = cross_check(2, seat=1, seed=9, tables=4, steps=80, max_moves=30)
     assert cut >= 4 and ended == 0
@@ -178,6 +196,25 @@ def test_the_opponents_move_uniformly_among_the_legal_moves() -> None:
     assert set(np.flatnonzero(counts).tolist()) == set(legal.tolist())
     expected = 3000 / len(legal)
     assert ((counts[legal] - expected) ** 2 / expected).sum() < 2 * len(legal)  # chi-square, far above its mean
+
+
+def test_the_random_strategys_opponents_move_uniformly_among_the_moves_to_a_line_else_among_all() -> None:
+    """`opponent="random"` draws every legal move putting a tile on a line about equally often and nothing else;
+    with every line of the seat full, every move to the floor about equally often."""
+    tables = Tables(1, 3, np.random.default_rng(6), opponent="random")
+    tables.new_games(np.arange(1))
+    seat = int(tables.turn[0])
+    full = tables.board[:, seat].copy()
+    full[:, LINE_COLOURS:LINE_COLOURS + 5], full[:, LINE_COUNTS:LINE_COUNTS + 5] = 0, np.arange(1, 6)
+    for boards, to_line in ((tables.board[:, seat], True), (full, False)):
+        legal = np.flatnonzero(tables.masks(tables.offer, boards)[0])
+        wanted = legal[(legal % 6 > 0) == to_line]
+        assert len(wanted) > 5
+        counts = np.bincount(tables.random_actions(np.repeat(tables.offer, 3000, axis=0),
+                                                   np.repeat(boards, 3000, axis=0)), minlength=legal.max() + 1)
+        assert set(np.flatnonzero(counts).tolist()) == set(wanted.tolist())
+        expected = 3000 / len(wanted)
+        assert ((counts[wanted] - expected) ** 2 / expected).sum() < 2 * len(wanted)  # chi-square, far above its mean
 
 
 def test_deals_draw_the_colours_evenly() -> None:
@@ -455,6 +492,7 @@ def test_render_and_bad_settings() -> None:
     for given_settings, message in (({"num_envs": 0}, "num_envs 0"), ({"players": 5}, "2 to 4 players"),
                                     ({"seat": 2}, "seat 2"), ({"illegal": "ignore"}, "illegal="),
                                     ({"variant": GREY}, "coloured wall only"),
+                                    ({"opponent": "greedy"}, "opponent 'greedy': the batched rules play"),
                                     ({"render_mode": "rgb"}, "render_mode")):
         with pytest.raises(InputError, match=message):
             AzulBatchedEnv(**given_settings)

@@ -311,6 +311,23 @@ def test_the_parallel_form_passes_pettingzoos_parallel_api_test_and_replays_a_se
     assert game(4) == first and game(5) != first and len(first) > 40
 
 
+def test_the_batched_engine_steps_the_batched_rules_games_against_the_random_strategy() -> None:
+    """`engine="batched"` is `AzulBatchedEnv(opponent="random")` behind the vector env's constructor: the same
+    seed, the same games step by step (its own chance, not the Python engine's seeded games)."""
+    ours = AzulVectorEnv(6, 3, seat=1, engine="batched", win_reward=2.0, max_moves=40)
+    reference = AzulBatchedEnv(6, 3, seat=1, opponent="random", win_reward=2.0, max_moves=40)
+    record = run(ours, 5, 80)
+    assert record == run(reference, 5, 80)
+    assert record != run(AzulVectorEnv(6, 3, seat=1, win_reward=2.0, max_moves=40), 5, 80)
+    assert sum(any(step[3]) or any(step[4]) for step in record[1:]) >= 3  # games ended or were cut, then restarted
+    assert ours.single_observation_space == reference.single_observation_space
+    assert ours.action_space == reference.action_space
+    texts = AzulVectorEnv(2, engine="batched", render_mode="ansi").render()
+    assert texts is not None and len(texts) == 2
+    made = gymnasium.make_vec("pysolve/Azul-v0", num_envs=3, vectorization_mode="vector_entry_point", engine="batched")
+    assert isinstance(made, AzulVectorEnv) and made.batched is not None
+
+
 def test_render_and_bad_settings() -> None:
     texts = AzulVectorEnv(2, render_mode="ansi").render()
     assert texts is not None and len(texts) == 2 and all("factories:" in text for text in texts)
@@ -321,5 +338,12 @@ def test_render_and_bad_settings() -> None:
             AzulVectorEnv(**settings_given)
     with pytest.raises(InputError, match="3 seeds for 2 tables"):
         AzulVectorEnv(2).reset(seed=[1, 2, 3])
+    for settings_given, message in (({"engine": "prolog"}, "engine 'prolog': expected one of python, batched"),
+                                    ({"variant": GREY}, "engine='batched' plays the coloured wall only"),
+                                    ({"opponent": "greedy"}, "engine='batched' plays the opponent 'random' only")):
+        with pytest.raises(InputError, match=message):
+            AzulVectorEnv(2, **{"engine": "batched", **settings_given})
+    with pytest.raises(InputError, match="one generator for all tables"):
+        AzulVectorEnv(2, engine="batched").reset(seed=[1, 2])
     with pytest.raises(InputError, match="reset_mask"):
         AzulVectorEnv(2).reset(options={"reset_mask": [True, False]})

@@ -5,7 +5,7 @@
 | Actions            | Discrete per table, masked (`MultiDiscrete` for the batch) |
 | Parallel API       | No (a vector environment: one learning seat a table) |
 | Manual Control     | No |
-| Agents             | one learning seat per table (`seat`); the others play a uniformly random legal move |
+| Agents             | one learning seat per table (`seat`); the others play a random legal move (`opponent`) |
 | Agents count       | 1 learning (`num_envs` tables of 2, 3 or 4 players) |
 | Action Shape       | `(N,)` |
 | Action Values      | `MultiDiscrete([205] * N)` (2 players; 265 a table for 3, 325 for 4) |
@@ -36,7 +36,11 @@ the Python engine and compare the states, observations and masks after
 every step.
 
 `AzulBatchedEnv(num_envs, players, seat, ...)` is the Gymnasium vector
-environment over `Tables`. Coloured wall only.
+environment over `Tables`. Coloured wall only. Its opponents play a
+uniformly random legal move (`opponent="uniform"`, the default) or as
+pysolve's `random` strategy plays (`opponent="random"`: uniformly among the
+moves putting a tile on a line when there is one, else among all), the
+opponents of `vector.AzulVectorEnv(engine="batched")`.
 
 ## Observation Space
 
@@ -121,6 +125,8 @@ ACTIONS_PER_SOURCE = 5 * DESTINATIONS
 SPARE_GAMES = 256  # fresh games made at a time
 TO_TILE = -2  # the turn of a table whose offer is empty, its walls not yet tiled (-1: the game is over)
 NOBODY = np.zeros(0, dtype=np.int64)  # no tables
+UNIFORM, RANDOM = "uniform", "random"  # the opponents: uniformly random legal; the `random` strategy's law
+OPPONENTS = (UNIFORM, RANDOM)
 
 # A seat's board, one int64 row: its wall's row masks (bit c of row r: cell (r, c) tiled), pattern line colours
 # (-1 empty) and counts, the floor's items (the marker counted), whether the marker is one of them, its tiles by
@@ -181,8 +187,9 @@ class Tables:
     so a game can be replayed on another engine.
     """
 
-    def __init__(self, count: int, players: int, generator: np.random.Generator) -> None:
+    def __init__(self, count: int, players: int, generator: np.random.Generator, opponent: str = UNIFORM) -> None:
         self.count, self.players, self.rng = count, players, generator
+        self.line_first = opponent == RANDOM  # the opponents' law (`random_actions`)
         self.factories = FACTORIES[players]
         self.deal_size = self.factories * TILES_PER_FACTORY
         self.dealt = np.arange(self.deal_size)
@@ -314,20 +321,30 @@ class Tables:
         return DESTINATION_BITS.take(codes, axis=0).reshape(len(offer), -1)
 
     def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
-        """One uniformly random legal action for each seat of `boards`.
+        """One random legal action for each seat of `boards`, uniform among the legal ones or (`line_first`)
+        among those putting a tile on a line where there is one.
 
-        One uniformly random legal action for each seat of `boards` (tables, BOARD) taking from `offer`
-        (tables, sources, colours), which holds tiles: the k-th legal action in action order for a uniform k,
-        found in two steps (the source and colour, weighted by the destinations of the colour; then the
-        destination), without listing the actions.
+        One random legal action for each seat of `boards` (tables, BOARD) taking from `offer` (tables, sources,
+        colours), which holds tiles: the k-th legal action in action order for a uniform k, found in two steps
+        (the source and colour, weighted by the destinations of the colour; then the destination), without
+        listing the actions. With `line_first` (the law of the `random` strategy, `seeded.random_feasible`) the
+        weights count the lines only, the floor skipped, on the tables where some line takes an offered colour;
+        on the others every (source, colour) weighs 1 and goes to the floor.
         """
         every = np.arange(len(offer))
         codes = self.destinations(boards)
-        weights = ((offer > 0) * DESTINATION_COUNT.take(codes)[:, None, :]).reshape(len(offer), -1)
+        destinations = DESTINATION_COUNT.take(codes)[:, None, :]  # [table, 1, colour]
+        skip = 0
+        if self.line_first:
+            lines = ((offer > 0) * (destinations - 1)).reshape(len(offer), -1)
+            skip = lines.any(axis=1)  # the floor skipped: rank 0 is the first line
+            weights = np.where(skip[:, None], lines, (offer > 0).reshape(len(offer), -1))
+        else:
+            weights = ((offer > 0) * destinations).reshape(len(offer), -1)
         cumulative = weights.cumsum(axis=1)
         wanted = (self.rng.random(len(offer)) * cumulative[:, -1]).astype(np.int64)
         block = (cumulative <= wanted[:, None]).sum(axis=1)  # source * 5 + colour
-        rank = wanted - cumulative[every, block] + weights[every, block]
+        rank = wanted - cumulative[every, block] + weights[every, block] + skip
         return block * DESTINATIONS + NTH_DESTINATION[codes[every, block % 5], rank]
 
     def apply(self, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -519,7 +536,9 @@ class AzulBatchedEnv(VectorEnv):
     """Azul's coloured wall on `num_envs` tables, batched in numpy, as a Gymnasium vector environment.
 
     `num_envs` tables of Azul on the coloured wall, the rules batched in numpy (`Tables`), as Gymnasium's
-    vector API: one seat learns, the others play uniformly random legal moves (next-step autoreset).
+    vector API: one seat learns, the others play uniformly random legal moves (`opponent="uniform"`) or as
+    the `random` strategy plays (`opponent="random"`: uniform among the moves putting a tile on a line, else
+    among all), with next-step autoreset.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP,  # noqa: RUF012 (VectorEnv declares none)
@@ -527,19 +546,21 @@ class AzulBatchedEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 64, players: int = 2, seat: int = 0, win_reward: float = 1.0,
                  illegal: str = "lose", max_moves: int = MAX_MOVES, render_mode: str | None = None,
-                 variant: str = STANDARD) -> None:
+                 variant: str = STANDARD, opponent: str = UNIFORM) -> None:
         if not (isinstance(num_envs, int) and num_envs >= 1):
             raise InputError(f"num_envs {excerpt(num_envs)}: expected a whole number >= 1")
         check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
         if variant != STANDARD:
             raise InputError(f"AzulBatchedEnv plays the coloured wall only, not {excerpt(variant)}: "
                              f"use AzulVectorEnv for the grey wall")
+        if opponent not in OPPONENTS:
+            raise InputError(f"opponent {excerpt(opponent)}: the batched rules play {' or '.join(OPPONENTS)}")
         self.num_envs, self.players, self.seat, self.illegal = num_envs, players, seat, illegal
         self.win_reward, self.max_moves, self.render_mode = float(win_reward), max_moves, render_mode
         self.single_observation_space, self.single_action_space = seat_spaces(players, variant)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.tables = Tables(num_envs, players, np.random.default_rng())
+        self.tables = Tables(num_envs, players, np.random.default_rng(), opponent)
         self._masks = np.zeros((num_envs, self.single_action_space.n), dtype=np.int8)
         self._ended = np.zeros(num_envs, dtype=bool)  # the tables to reset on the next step
         self._every = np.arange(num_envs)

@@ -22,6 +22,17 @@ Python engine directly, every observation is encoded into one array at once
 and every mask computed from the observations in one batched numpy pass
 (`env.legal_masks`).
 
+`engine="batched"` steps the tables through the rules batched in numpy
+instead (`batched.AzulBatchedEnv(opponent="random")`, several times faster
+at 64 tables), for the one setting they play: the coloured wall, opponents
+`random`. Those opponents play the `random` strategy's law (uniformly among
+the moves putting a tile on a line when there is one, else among all), but
+the chance (the opening seat, the tiles dealt, the opponents' picks) comes
+from one numpy generator for all the tables, not from each game's
+`RandomStream`: the games are Azul's, not the seeded games of `AzulGymEnv`
+and `SyncVectorEnv`. `reset(seed=S)` seeds that generator (a list of seeds
+is refused) and its info is empty.
+
 `parallel_env(players, ...)` is the PettingZoo parallel form of
 `env.AzulEnv` (PettingZoo's own turn-based conversion: every step takes the
 action of the seat to move from the actions given and ignores the others'),
@@ -89,6 +100,7 @@ from gymnasium.vector.utils import batch_space
 from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from pysolve.azul.batched import RANDOM, AzulBatchedEnv
 from pysolve.azul.env import (
     ACTION_MOVES,
     AzulEnv,
@@ -106,6 +118,9 @@ from pysolve.azul.strategies import Strategy, strategy
 from pysolve.errors import InputError
 from pysolve.files import excerpt
 
+PYTHON, BATCHED = "python", "batched"  # the engines of AzulVectorEnv's tables
+ENGINES = (PYTHON, BATCHED)
+
 
 class AzulVectorEnv(VectorEnv):
     """`num_envs` tables of `AzulGymEnv(players, seat, opponent, ...)` stepped together (next-step autoreset)."""
@@ -115,16 +130,19 @@ class AzulVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 8, players: int = 2, seat: int = 0, opponent: str | Strategy = "random",
                  win_reward: float = 1.0, illegal: str = "lose", max_moves: int = MAX_MOVES,
-                 render_mode: str | None = None, variant: str = STANDARD) -> None:
+                 render_mode: str | None = None, variant: str = STANDARD, engine: str = PYTHON) -> None:
         if not (isinstance(num_envs, int) and num_envs >= 1):
             raise InputError(f"num_envs {excerpt(num_envs)}: expected a whole number >= 1")
         check_settings(players, seat, illegal, variant, render_mode, self.metadata["render_modes"])
-        self.variant = variant
+        self.batched = batched_tables(engine, num_envs, players, seat, opponent, win_reward, illegal, max_moves,
+                                      render_mode, variant)
+        self.variant, self.engine = variant, engine
         self.num_envs, self.players, self.seat, self.illegal = num_envs, players, seat, illegal
         self.win_reward = float(win_reward)
         self.render_mode = render_mode
         chosen = strategy(opponent)
-        self.tables = [Seat(players, seat, chosen, max_moves, variant) for _ in range(num_envs)]
+        self.tables = [] if self.batched is not None else [
+            Seat(players, seat, chosen, max_moves, variant) for _ in range(num_envs)]
         self.generators: list[np.random.Generator | None] = [None] * num_envs  # each table's, as an Env's np_random
         self.single_observation_space, self.single_action_space = seat_spaces(players, variant)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -154,8 +172,11 @@ class AzulVectorEnv(VectorEnv):
         """New games on every table (or those of `options["reset_mask"]`).
 
         Seed S gives table i seed S + i, a list one seed per table, None each table's next seed; info
-        `seed` says which game each plays.
+        `seed` says which game each plays. With `engine="batched"`, `AzulBatchedEnv.reset`: S seeds the one
+        generator of every table's chance and opponents (a list is refused), and the info is empty.
         """
+        if self.batched is not None:
+            return self.batched.reset(seed=seed, options=options)  # type: ignore[arg-type]
         super().reset(seed=seed if isinstance(seed, int) else None)
         if seed is None or isinstance(seed, int):
             seeds: list[int | None] = [None if seed is None else seed + index for index in range(self.num_envs)]
@@ -174,6 +195,8 @@ class AzulVectorEnv(VectorEnv):
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per table (ignored on a table that ended on the last step: it starts its next game)."""
+        if self.batched is not None:
+            return self.batched.step(actions)
         actions = np.asarray(actions).reshape(self.num_envs)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)
@@ -199,8 +222,29 @@ class AzulVectorEnv(VectorEnv):
 
     def render(self) -> tuple[str, ...] | None:
         """Every table as text ("ansi")."""
+        if self.batched is not None:
+            return self.batched.render()
         texts = [render_text(table.state, self.render_mode) for table in self.tables]
         return None if None in texts else tuple(text for text in texts if text is not None)
+
+
+def batched_tables(engine: str, num_envs: int, players: int, seat: int, opponent: str | Strategy,
+                   win_reward: float, illegal: str, max_moves: int, render_mode: str | None,
+                   variant: str) -> AzulBatchedEnv | None:
+    """The `AzulBatchedEnv` an `AzulVectorEnv` of `engine="batched"` steps (None for `engine="python"`).
+
+    InputError for an engine not in ENGINES, and for the batched rules asked for what they do not play: the
+    grey wall, or an opponent other than `random` (played in law: the batched rules draw their own chance).
+    """
+    if engine not in ENGINES:
+        raise InputError(f"engine {excerpt(engine)}: expected one of {', '.join(ENGINES)}")
+    if engine == PYTHON:
+        return None
+    if variant != STANDARD:
+        raise InputError(f"engine='batched' plays the coloured wall only, not {excerpt(variant)}")
+    if opponent != RANDOM:
+        raise InputError(f"engine='batched' plays the opponent 'random' only, not {excerpt(opponent)}")
+    return AzulBatchedEnv(num_envs, players, seat, win_reward, illegal, max_moves, render_mode, variant, RANDOM)
 
 
 def parallel_env(players: int = 2, **options: Any) -> ParallelEnv:
