@@ -134,12 +134,23 @@ def _probe_in_subprocess() -> None:
             f"SWI-Prolog does not start here (SWI_HOME_DIR={os.environ['SWI_HOME_DIR']!r})")
 
 
+def load_problems(path: Path, problems: list[str]) -> tuple[str, str]:
+    """The message and detail of a rule base that did not load cleanly.
+
+    Each of Prolog's problems has its path said by the file's name and is cut short in the message, so that a
+    long first problem hides no other; the detail keeps them whole."""
+    said = [problem.replace(str(path), path.name) for problem in problems]
+    return (f"rule base {path.name} did not load cleanly: {'; '.join(excerpt(one, 100) for one in said)}",
+            f"rule base {path} did not load cleanly:\n" + "\n".join(problems))
+
+
 def _materialise(prolog: Any, goal: str, maxresult: int = -1) -> list[dict[str, Any]]:
     """Run one query to completion and close it; the caller holds the lock."""
     try:
         return list(prolog.query(goal, maxresult=maxresult, catcherrors=True))
     except Exception as error:  # PrologError, NestedQueryError, InvalidTypeError
-        raise PrologError(f"Prolog goal {goal!r} failed: {error}") from None
+        raise PrologError(f"Prolog goal {excerpt(goal)} failed: {error}",
+                          f"Prolog goal {goal!r} failed: {error}") from None
 
 
 @dataclass(frozen=True)
@@ -222,8 +233,7 @@ def load(name_or_path: str | os.PathLike[str]) -> str:
             prolog, f"pysolve_bridge:load_rule_base({_prolog_path(path)}, {quote_atom(target)}, P)")
         problems = rows[0]["P"] if rows else ["load_rule_base/3 failed"]
         if problems:
-            details = "; ".join(problems)
-            raise PrologError(f"rule base {path.name} did not load cleanly: {details}")
+            raise PrologError(*load_problems(path, problems))
         module_rows = _materialise(
             prolog, f"(source_file_property({_prolog_path(path)}, module(M)) -> true ; M = {quote_atom(target)})")
         module = module_rows[0]["M"]
@@ -434,7 +444,7 @@ def answer_here(asked: Asked, trace: Trace | None = None) -> Answered:
     if row["Status"] == "error":
         text = str(row["Message"]).strip()
         headline = text.splitlines()[0] if text else "error"
-        raise PrologError(f"goal {goal!r} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
+        raise PrologError(f"goal {excerpt(goal)} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
     values = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
     return list(row["Names"]), values, str(row["Status"]), str(row["Message"])
 

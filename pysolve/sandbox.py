@@ -622,7 +622,7 @@ class Sandbox:
                                f"{REFUSAL}")
         if reply["problems"]:
             child.kill()  # what loaded before the problem stays in the engine: the next try starts afresh
-            raise PrologError(f"rule base {path.name} did not load cleanly: {'; '.join(reply['problems'])}")
+            raise PrologError(*bridge.load_problems(path, reply["problems"]))
         child.module = str(reply["module"])
         return child.module
 

@@ -129,7 +129,7 @@ def test_cli_solve_reads_what_generate_json_prints(puzzle: str, tmp_path: Path,
 
 @pytest.mark.parametrize("puzzle, text, words", [
     ("tangram", '{"width": 3, "height": 3, "pieces": [{"key": "a", "name": "x", "colour": "#ff0000", '
-                '"width": 3.5, "height": 3}]}', "made.json:pieces[0]: piece size '3.5' is not an integer"),
+                '"width": 3.5, "height": 3}]}', "made.json:pieces[0]: 'width' is text or a whole number, not 3.5"),
     ("tangram", '{"width": 3, "height": 3, "pieces": {"a": 1}}', "made.json:pieces: must be a list of objects"),
     ("tangram", '{"width": 3, "height": 3, "rotations": "yes", "pieces": []}', "made.json:rotations: must be true"),
     ("tangram", "[1, 2]", "made.json: a tangram instance in JSON is an object"),

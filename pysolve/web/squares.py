@@ -46,8 +46,10 @@ def shipped(name: str) -> Instance:
 
 
 def known(name: str) -> str | None:
-    """What is known of the shipped instance `name` ("260 solutions, 65 up to rotation"), None when nothing is: a
-    replay cut short cannot count them itself."""
+    """What is known of a shipped instance's answer, or None.
+
+    For example "260 solutions, 65 up to rotation" for `eternity-6x6`: a replay cut short cannot count them itself.
+    """
     entry = api.get_puzzle("squares").catalogue().find(name)
     return entry.known if entry else None
 
