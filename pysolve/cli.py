@@ -735,6 +735,12 @@ def run_main(argv: Sequence[str] | None) -> int:
         return 0
 
 
+def error_line(args: argparse.Namespace | None, error: PysolveError) -> str:
+    """An error as the CLI prints it: one line, or with --verbose the whole message it carries (`detail`)."""
+    detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""
+    return detail or one_line(str(error))
+
+
 def one_line(message: str) -> str:
     """`message` with every character that would break its line (a newline in a file name, U+2028) escaped."""
     return "".join(character if character.isprintable() else repr(character)[1:-1] for character in message)
@@ -742,9 +748,3 @@ def one_line(message: str) -> str:
 
 if __name__ == "__main__":
     sys.exit(main())
-def error_line(args: argparse.Namespace | None, error: PysolveError) -> str:
-    """An error as the CLI prints it: one line, or with --verbose the whole message it carries (`detail`)."""
-    detail = getattr(error, "detail", "") if getattr(args, "verbose", False) else ""
-    return detail or one_line(str(error))
-
-
