@@ -30,7 +30,7 @@ from pysolve import bridge
 from pysolve.azul.match import engine, play_match, random_matches
 from pysolve.azul.model import GREY, STANDARD, RandomStream
 from pysolve.azul.prolog import BLOCK, RULES, conjunction, state_from_prolog, state_to_prolog
-from pysolve.azul.search import Mcts
+from pysolve.azul.search_players import Mcts
 from pysolve.azul.strategies import random_feasible
 from pysolve.azul.tournament import BATCH
 from pysolve.azul.tree import Game, State

@@ -22,16 +22,17 @@ import random
 import sys
 import time
 
-from pysolve.azul import search
+from pysolve.azul import search_players
 from pysolve.azul import tournament as tour
 from pysolve.azul.kanren import KanrenEngine
 from pysolve.azul.model import RandomStream
 from pysolve.azul.offer import Offer
 from pysolve.azul.python import PythonEngine
-from pysolve.azul.search import Mcts, Position
+from pysolve.azul.search_players import Mcts, Position
 from pysolve.azul.tree import Game, State
 
-SEARCHES = [("random", 0), ("greedy", 0), ("random", search.WIDTH), ("greedy", search.WIDTH)]  # the last: the default
+WIDTH = search_players.WIDTH
+SEARCHES = [("random", 0), ("greedy", 0), ("random", WIDTH), ("greedy", WIDTH)]  # the last: the default
 ENGINES = [("python", PythonEngine(), False), ("kanren", KanrenEngine(), False), ("packed", PythonEngine(), True)]
 ITERATIONS = {"python": 2000, "kanren": 40, "packed": 5000}
 

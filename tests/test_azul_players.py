@@ -16,7 +16,7 @@ from pysolve.azul import tournament as tour
 from pysolve.azul.heuristics import utilities, values
 from pysolve.azul.match import MatchResult, play_match
 from pysolve.azul.model import RandomStream
-from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.search_players import Mcts, Minimax
 from pysolve.azul.strategies import strategy, strategy_name
 from pysolve.azul.tree import Game, State
 from pysolve.budget import most_work

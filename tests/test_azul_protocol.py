@@ -23,7 +23,7 @@ from pysolve.azul.heuristics import move_gain
 from pysolve.azul.match import Match, engine, play_match
 from pysolve.azul.model import VARIANTS, RandomStream
 from pysolve.azul.protocol import STARTUP_SECONDS, Agent, AgentFault, serve
-from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax, Node, pruned
+from pysolve.azul.search_players import MAX_DEPTH, Mcts, Minimax, Node, pruned
 from pysolve.azul.strategies import strategy
 from pysolve.azul.tree import Game, State
 from pysolve.budget import most_work

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pysolve.azul.heuristics import move_gain, values
 from pysolve.azul.model import GREY, RandomStream, feasible
 from pysolve.azul.offer import Offer
-from pysolve.azul.search import Mcts
+from pysolve.azul.search_players import Mcts
 from pysolve.azul.strategies import strategy
 from pysolve.azul.tree import Game, State
 from pysolve.errors import InputError

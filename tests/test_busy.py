@@ -22,7 +22,7 @@ import pytest
 from pysolve import backends, puzzles
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer
 from pysolve.azul.model import RandomStream
-from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.search_players import Mcts, Minimax
 from pysolve.azul.tree import Game
 from pysolve.budget import most_work
 from pysolve.hidato import python as hidato_python

@@ -48,7 +48,7 @@ from typing import IO, Any
 
 from pysolve.azul import position
 from pysolve.azul.model import SEED, STANDARD, Move, RandomStream
-from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.search_players import Mcts, Minimax
 from pysolve.errors import InputError, PysolveError
 from pysolve.files import excerpt
 

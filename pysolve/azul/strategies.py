@@ -26,7 +26,7 @@ from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
 from pysolve.azul.names import KNOWN, PLAYERS
 from pysolve.azul.protocol import MOVE_SECONDS, Agent
 from pysolve.azul.scoring import grey_column
-from pysolve.azul.search import MAX_DEPTH, Mcts, Minimax
+from pysolve.azul.search_players import MAX_DEPTH, Mcts, Minimax
 from pysolve.azul.seeded import random_feasible
 from pysolve.azul.tree import State
 from pysolve.errors import InputError, UnknownName

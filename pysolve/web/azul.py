@@ -32,7 +32,7 @@ from pysolve.azul.match import MatchResult
 from pysolve.azul.model import SEED, STANDARD, VARIANTS, Move, RandomStream, check_move, check_players, check_variant
 from pysolve.azul.play import PERSON, Table
 from pysolve.azul.replay import Step, read_log, story
-from pysolve.azul.search import Mcts, Minimax
+from pysolve.azul.search_players import Mcts, Minimax
 from pysolve.azul.strategies import AGENT, Strategy, strategy
 from pysolve.budget import Budget
 from pysolve.errors import InputError, PysolveError, SearchLimitExceeded
