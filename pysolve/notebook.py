@@ -22,7 +22,7 @@ from typing import Any
 
 from pysolve import answers, puzzles, replay
 from pysolve.answers import Answer
-from pysolve.board_puzzle import BoardPuzzle
+from pysolve.boards.puzzle import BoardPuzzle
 from pysolve.errors import PysolveError
 from pysolve.trace import read_trace
 

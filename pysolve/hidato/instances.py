@@ -27,7 +27,7 @@ import random
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from pysolve.boards import DEFAULT_SECONDS
+from pysolve.boards.model import DEFAULT_SECONDS
 from pysolve.errors import InputError
 from pysolve.hidato import generate, model
 from pysolve.hidato.model import BLOCKED, EMPTY, Grid, Question

@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pysolve import files
-from pysolve.boards import BoardQuestion
+from pysolve.boards.model import BoardQuestion
 from pysolve.errors import InputError
 
 BLOCKED, EMPTY = -1, 0

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pysolve.answers import UNKNOWN, Found, counted, validation
-from pysolve.boards import searched
+from pysolve.boards.model import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.hidato.model import Board, Question, broken_pairs, placement

@@ -22,7 +22,7 @@ import random
 
 from hypothesis import strategies as st
 
-from pysolve.boards import DEFAULT_SECONDS
+from pysolve.boards.model import DEFAULT_SECONDS
 from pysolve.errors import InputError
 from pysolve.sudoku import draw as drawing
 from pysolve.sudoku import generate, model

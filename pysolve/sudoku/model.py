@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pysolve import files
-from pysolve.boards import BoardQuestion
+from pysolve.boards.model import BoardQuestion
 from pysolve.errors import InputError
 
 BOXES = {4: (2, 2), 6: (2, 3), 9: (3, 3), 16: (4, 4)}  # side -> (box rows, box columns)

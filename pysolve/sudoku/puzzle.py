@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from pysolve.board_puzzle import BoardPuzzle, board_options
+from pysolve.boards.puzzle import BoardPuzzle, board_options
 from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.options import Option

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pysolve.answers import Found, counted, validation
-from pysolve.boards import searched
+from pysolve.boards.model import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.sudoku.model import Board, Question, broken, placement

@@ -28,7 +28,7 @@ from starlette.requests import Request
 
 from pysolve import api, backends, budget
 from pysolve.answers import SOLVED, Answer
-from pysolve.board_puzzle import BoardPuzzle
+from pysolve.boards.puzzle import BoardPuzzle
 from pysolve.files import excerpt
 from pysolve.web.guard import field_of
 

@@ -1,12 +1,7 @@
-"""Puzzles that fill a board (Hidato, Sudoku): one question shape, written once.
+"""The board puzzles' question (`BoardQuestion`) and the answer their Python searches build (`searched`).
 
-Such a puzzle asks three things of a board read from FILE: a first
-solution, the number of solutions up to K (`--count 2` answers "unique?"),
-or whether a filled board is a solution (`--validate`, naming what breaks
-it). `BoardQuestion` is that question, which the puzzles' models extend,
-and `searched` the answer their back ends build; the options and the
-answers' canonical form, text and SVG are the puzzle's side
-(`pysolve.board_puzzle`).
+What the models and back ends of Hidato and Sudoku share; the puzzle side is
+`pysolve.boards.puzzle`.
 """
 
 from __future__ import annotations

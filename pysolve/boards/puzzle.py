@@ -1,6 +1,7 @@
-"""The puzzle side of the board puzzles (Hidato, Sudoku): `board_options` are the options of their
-questions (`pysolve.boards.BoardQuestion`) and `BoardPuzzle` the answers' canonical form, text and SVG; a
-puzzle fills in how its boards are read, drawn and checked.
+"""The puzzle side of the board puzzles: their options (`board_options`) and `BoardPuzzle`.
+
+`BoardPuzzle` gives the answers' canonical form, text and SVG; a puzzle fills
+in how its boards are read, drawn and checked.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from pysolve import files
 from pysolve.answers import SOLVED, UNKNOWN, Answer
-from pysolve.boards import DEFAULT_SECONDS, BoardQuestion
+from pysolve.boards.model import DEFAULT_SECONDS, BoardQuestion
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import Puzzle
 from pysolve.words import plural
