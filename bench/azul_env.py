@@ -15,7 +15,9 @@ seat picks a uniformly random legal action from its mask.
    (the same games), and the ratio to the single env; then the batched env
    (`AzulBatchedEnv`: the rules in numpy over all the tables, its opponents
    uniformly random legal) at N = 8, 64, 256 with 2 players and N = 64 with 3
-   and 4.
+   and 4; and the vector env on those rules (`AzulVectorEnv(engine="batched")`,
+   the `random` strategy's opponents: `AzulBatchedEnv(opponent="random")`) at
+   N = 8, 64 with 2 players and N = 64 with 3 and 4.
 3. The cost of a step broken down (legal moves of the other seats, moves
    applied with their deals, observation encoding, mask), on the Python
    engine (the environments' path, a bare `Table`) and the Prolog engine
@@ -147,6 +149,10 @@ def environments(steps: int) -> None:
     for players, tables in ((2, 8), (2, 64), (2, 256), (3, 64), (4, 64)):
         rate = best_rate(steps, vector_env(AzulBatchedEnv(tables, players), tables))
         print(f"{f'AzulBatchedEnv, {players} players':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
+              f"{rate / single[players]:>9.2f}x")
+    for players, tables in ((2, 8), (2, 64), (3, 64), (4, 64)):
+        rate = best_rate(steps, vector_env(AzulVectorEnv(tables, players, engine="batched"), tables))
+        print(f"{f'AzulVectorEnv batched, {players} pl.':<34} {tables:>6} {rate:>12,.0f} {1e6 / rate:>12.1f} us "
               f"{rate / single[players]:>9.2f}x")
 
 

@@ -321,8 +321,7 @@ class Tables:
         return DESTINATION_BITS.take(codes, axis=0).reshape(len(offer), -1)
 
     def random_actions(self, offer: np.ndarray, boards: np.ndarray) -> np.ndarray:
-        """One random legal action for each seat of `boards`, uniform among the legal ones or (`line_first`)
-        among those putting a tile on a line where there is one.
+        """One random legal action for each seat of `boards`: uniform, or (`line_first`) the `random` strategy's.
 
         One random legal action for each seat of `boards` (tables, BOARD) taking from `offer` (tables, sources,
         colours), which holds tiles: the k-th legal action in action order for a uniform k, found in two steps
