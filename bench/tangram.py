@@ -21,9 +21,8 @@ from pysolve.answers import UNKNOWN
 from pysolve.errors import SearchLimitExceeded
 from pysolve.report import render_table
 from pysolve.tangram.generate import generate
-from pysolve.tangram.pieces import Instance
+from pysolve.tangram.model import Instance, Question
 from pysolve.tangram.puzzle import PUZZLE
-from pysolve.tangram.question import Question
 from pysolve.tangram.reader import load_instance
 
 BACKENDS = [name for name in backends.NAMES if backends.available(name)]

@@ -28,7 +28,7 @@ from pysolve.budget import most_work
 from pysolve.hidato import python as hidato_python
 from pysolve.sudoku import python as sudoku_python
 from pysolve.tangram.generate import generate as generate_tangram
-from pysolve.tangram.question import Question as TangramQuestion
+from pysolve.tangram.model import Question as TangramQuestion
 
 LIMIT = 0.4  # CPU seconds of each search driven past its limit
 SPINNERS = 2  # processes sharing this process's core

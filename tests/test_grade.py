@@ -228,7 +228,7 @@ def test_a_rule_no_answer_can_show_is_not_graded_never_passed():
     """Tangram boards that allow no turning: the interface's tilings hold no sizes, so `sizes kept` is not graded
     (the others are, on pysolve's own answers, and pass)."""
     from pysolve.tangram.generate import generate
-    from pysolve.tangram.question import Question
+    from pysolve.tangram.model import Question
 
     puzzle = puzzles.get("tangram")
     asked = []

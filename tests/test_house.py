@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import re
 import subprocess
 import sys
@@ -121,7 +122,35 @@ def test_no_module_imports_in_a_circle() -> None:
         for group in found)
 
 
-@pytest.mark.parametrize("puzzle", sorted(path.parent.name for path in PACKAGE.glob("*/puzzle.py")))
+def puzzle_packages() -> list[str]:
+    """The names of pysolve's own puzzle packages, as the registry declares them (pyproject's entry points)."""
+    return sorted(point.value.split(".")[1] for point in importlib.metadata.entry_points(group="pysolve.puzzles")
+                  if point.value.startswith("pysolve."))
+
+
+PUZZLE_PACKAGES = puzzle_packages()
+SHAPE = ("model", "puzzle", *BACK_ENDS)  # the modules every puzzle package holds
+SHAPE_NAMES = {*SHAPE, "draw", "generate", "grading", "instances", "play", "play_app", "replay", "cli",
+               "crosscheck", "api", "rules", "__init__"}  # names a puzzle package's module may share with another
+
+
+def test_every_puzzle_package_has_one_shape() -> None:
+    assert len(PUZZLE_PACKAGES) >= 6
+    missing = [f"pysolve/{puzzle}/{name}.py" for puzzle in PUZZLE_PACKAGES for name in SHAPE
+               if not (PACKAGE / puzzle / f"{name}.py").is_file()]
+    assert missing == [], f"puzzle packages lack their shape's modules: {missing}"
+
+
+def test_no_two_modules_share_a_name_beyond_the_shape() -> None:
+    """Two modules of one name outside the shape (three were called search.py) read as one idea to a newcomer."""
+    by_name: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        by_name.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
+    shared = {name: sorted(paths) for name, paths in by_name.items() if len(paths) > 1 and name not in SHAPE_NAMES}
+    assert shared == {}, shared
+
+
+@pytest.mark.parametrize("puzzle", PUZZLE_PACKAGES)
 def test_back_ends_import_nothing_above_them(puzzle: str) -> None:
     back_ends = [f"pysolve.{puzzle}.{name}" for name in BACK_ENDS if f"pysolve.{puzzle}.{name}" in MODULES]
     assert back_ends, f"{puzzle} has no back-end modules named {BACK_ENDS}"
@@ -131,7 +160,7 @@ def test_back_ends_import_nothing_above_them(puzzle: str) -> None:
         assert above == [], f"{back_end} imports, directly or not, {above}"
 
 
-MODELS = sorted(f"pysolve.{path.parent.name}.model" for path in PACKAGE.glob("*/model.py")) + ["pysolve.tangram.pieces"]
+MODELS = sorted(f"pysolve.{path.parent.name}.model" for path in PACKAGE.glob("*/model.py"))
 
 
 @pytest.mark.subprocess

@@ -33,8 +33,8 @@ from pysolve.sudoku import generate as sudoku_generate
 from pysolve.sudoku import model as sudoku
 from pysolve.sudoku.puzzle import PUZZLE as SUDOKU
 from pysolve.tangram.generate import generate
+from pysolve.tangram.model import Question
 from pysolve.tangram.puzzle import PUZZLE
-from pysolve.tangram.question import Question
 
 SUDOKU_HARDEST = data_dir() / "sudoku" / "hardest.txt"  # eleven puzzles, one a line
 

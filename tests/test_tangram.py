@@ -23,13 +23,11 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError, PrologError, SearchLimitExceeded, UnknownName
 from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
-from pysolve.tangram import api, draw, prolog, rules, search
+from pysolve.tangram import api, draw, model, prolog, search_helpers
 from pysolve.tangram import python as python_backend
-from pysolve.tangram.found import tiling_of
 from pysolve.tangram.generate import generate
-from pysolve.tangram.pieces import Instance, Piece, Placement, make_placement
+from pysolve.tangram.model import Instance, Piece, Placement, Question, make_placement, tiling_of
 from pysolve.tangram.puzzle import PUZZLE
-from pysolve.tangram.question import Question
 from pysolve.tangram.reader import load_instance, parse_instance
 
 CLASSIC_ORDER = ["green", "blue", "red", "orange", "pink", "yellow"]
@@ -241,7 +239,7 @@ def test_random_placements_validate_alike_on_every_back_end(pysolve_backends, in
         placed.append(Placement(p.piece, p.x + dx, p.y + dy, p.width, p.height))
     report = agreed(Question(instance, "validate", placed=tuple(placed)), pysolve_backends)
     assert set(report.results) == set(pysolve_backends)
-    assert report.results["python"].stats["problems"] == rules.problems(instance, placed)
+    assert report.results["python"].stats["problems"] == model.problems(instance, placed)
 
 
 # ---------------------------------------------------------------- bounded searches
@@ -272,7 +270,7 @@ def test_the_default_search_finds_a_first_tiling_of_generated_boards_within_a_no
     assert question.strategy == "cell" and question.mode == "first"
     answer = python_backend.solve(question, Budget(nodes=FIRST_TILING_NODES))
     (solution,) = answer.solutions
-    assert rules.problems(board, tiling_of(board, solution)) == []
+    assert model.problems(board, tiling_of(board, solution)) == []
 
 
 def test_the_course_search_is_one_option_away_and_passes_that_budget_where_the_default_does_not():
@@ -438,13 +436,13 @@ def test_the_count_scans_the_order_whose_line_is_crossed_fewer_ways_in_both_orie
 def test_the_issue_board_scans_rows_where_fewer_pieces_cross_a_column():
     # 24x24/16 seed 3: a column crosses 3.9 pieces on average, a row 5.1, yet columns pass 40 s where rows take 10 s
     board = generate(24, 24, 16, 3, min_side=2, distinct=True)
-    assert [search.first_scan(b, b.names) for b in (board, turned_board(board))] == ["rows", "columns"]
+    assert [search_helpers.first_scan(b, b.names) for b in (board, turned_board(board))] == ["rows", "columns"]
 
 
 def test_crossings_are_ordered_sets_of_pieces_filling_the_line_once_per_column_of_each():
-    assert search.crossings(4, [[(1, 2)], [(3, 2)]]) == 2 * 1 * 3  # both orders of the two pieces
-    assert search.crossings(4, [[(1, 2), (2, 1)], [(3, 2)], [(5, 4)]]) == 2 * 1 * 3 + 5  # or the 5x4 piece alone
-    assert search.crossings(3, [[(1, 2)], [(3, 2)]]) == 0
+    assert search_helpers.crossings(4, [[(1, 2)], [(3, 2)]]) == 2 * 1 * 3  # both orders of the two pieces
+    assert search_helpers.crossings(4, [[(1, 2), (2, 1)], [(3, 2)], [(5, 4)]]) == 2 * 1 * 3 + 5  # or the 5x4 alone
+    assert search_helpers.crossings(3, [[(1, 2)], [(3, 2)]]) == 0
 
 
 @pytest.mark.pysolve_backends("prolog", "python")
@@ -659,7 +657,7 @@ def test_placement_cells_in_board_order():
 def test_without_prolog_kanren_and_python_still_answer():
     script = ("from pysolve.tangram.api import load_instance, count, options\n"
               "from pysolve.tangram.puzzle import PUZZLE\n"
-              "from pysolve.tangram.question import Question\n"
+              "from pysolve.tangram.model import Question\n"
               "print(count(load_instance(), backend='kanren'), len(options(load_instance(), (), 'red', 'python')),\n"
               "      PUZZLE.default_backend(Question(load_instance())))\n"
               "try:\n    PUZZLE.solve(Question(load_instance()), 'prolog')\n"

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from pysolve import cli
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.tangram import api
-from pysolve.tangram.pieces import make_placement
+from pysolve.tangram.model import Question, make_placement
+from pysolve.tangram.model import options as reference_options
 from pysolve.tangram.play import Game, completion
 from pysolve.tangram.play_app import (
     CELL_WIDTH,
@@ -30,9 +31,7 @@ from pysolve.tangram.play_app import (
     screenshot,
 )
 from pysolve.tangram.puzzle import PUZZLE
-from pysolve.tangram.question import Question
 from pysolve.tangram.reader import load_instance, parse_instance
-from pysolve.tangram.rules import options as reference_options
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = load_instance()

@@ -25,12 +25,11 @@ from pysolve.fichas.model import Question as FichasQuestion
 from pysolve.fichas.model import heuristic, is_solution
 from pysolve.fichas.puzzle import PUZZLE as FICHAS
 from pysolve.search import TREE_STRATEGIES
-from pysolve.tangram.found import tiling_of
 from pysolve.tangram.generate import generate
 from pysolve.tangram.instances import instances
-from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.model import Instance, Placement, tiling_of
+from pysolve.tangram.model import Question as TangramQuestion
 from pysolve.tangram.puzzle import PUZZLE as TANGRAM
-from pysolve.tangram.question import Question as TangramQuestion
 from pysolve.tangram.reader import load_instance
 from pysolve.trace import Recorded, Trace, read_trace
 

@@ -13,12 +13,21 @@ from __future__ import annotations
 from typing import Any
 
 from pysolve.answers import Answer
-from pysolve.tangram.found import answered, placement_of, tiling_of
-from pysolve.tangram.pieces import Instance, Piece, Placement, Tiling, make_placement
+from pysolve.tangram.model import (
+    DEFAULT_STRATEGY,
+    Instance,
+    Piece,
+    Placement,
+    Question,
+    Tiling,
+    answered,
+    describe_problem,
+    make_placement,
+    placement_of,
+    tiling_of,
+)
 from pysolve.tangram.puzzle import PUZZLE
-from pysolve.tangram.question import DEFAULT_STRATEGY, Question
 from pysolve.tangram.reader import load_instance, parse_instance
-from pysolve.tangram.rules import describe_problem
 
 __all__ = ["Instance", "Piece", "Placement", "complete", "count", "load_instance", "make_placement", "options",
            "parse_instance", "tilings", "validate"]

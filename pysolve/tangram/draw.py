@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable
 from html import escape
 
-from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.model import Instance, Placement
 
 CELL = 32  # SVG pixels per cell
 GAP = 24  # SVG pixels between boards

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from pysolve.errors import InputError
-from pysolve.tangram.pieces import MAX_CELLS, Instance, Piece, check_area
+from pysolve.tangram.model import MAX_CELLS, Instance, Piece, check_area
 
 KEYS = "123456789abcdefghijklmnopqrstuvwxyz"
 PALETTE = ("#2e9e4f", "#2f6fd6", "#d63a2f", "#f08c1a", "#e96fb4", "#f2d02b", "#8e5cc7", "#3bb8c4",

@@ -16,9 +16,7 @@ from collections import Counter
 from typing import Any
 
 from pysolve.answers import Answer
-from pysolve.tangram.found import tiling_of
-from pysolve.tangram.question import Question
-from pysolve.tangram.rules import inside
+from pysolve.tangram.model import Question, inside, tiling_of
 
 RULES = {
     "inside the board": "every piece lies on the board",

@@ -25,10 +25,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from pysolve.tangram import draw
-from pysolve.tangram.found import tiling_of
 from pysolve.tangram.generate import generate
-from pysolve.tangram.pieces import Instance, Placement
-from pysolve.tangram.question import DEFAULT_SECONDS, Question
+from pysolve.tangram.model import DEFAULT_SECONDS, Instance, Placement, Question, tiling_of
 
 SEEDS = st.integers(0, 2**32 - 1)
 Solution = list[dict[str, Any]]  # a tiling as an answer holds it: a placement per piece

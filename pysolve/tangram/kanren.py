@@ -23,10 +23,8 @@ from typing import Any
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, conj, dead_ends, disj_over, entered, eq, fail, given, lazy, solved, var
-from pysolve.tangram.found import found, validation
-from pysolve.tangram.pieces import Instance, Placement, Slot
-from pysolve.tangram.question import Question
-from pysolve.tangram.search import breadth_first, describe
+from pysolve.tangram.model import Instance, Placement, Question, Slot, found, validation
+from pysolve.tangram.search_helpers import breadth_first, describe
 
 
 def can_trace(question: Question) -> bool:
@@ -150,7 +148,7 @@ def membero(item: Any, items: list[Any]) -> mk.Goal:
 
 def validate(question: Question, budget: Budget) -> Found:
     """What keeps the placed pieces from being a tiling, each rule asked on its own, in the order of the
-    reference rules (pysolve.tangram.rules.problems): pieces off the board, overlaps (with the cells both
+    reference rules (pysolve.tangram.model.problems): pieces off the board, overlaps (with the cells both
     cover), pieces not placed."""
     mk.require()
     instance = question.instance

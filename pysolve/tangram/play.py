@@ -21,10 +21,16 @@ from dataclasses import dataclass, field
 from pysolve import backends
 from pysolve.errors import InputError, SearchLimitExceeded
 from pysolve.puzzle import Puzzle
-from pysolve.tangram.found import answered, placement_of, tiling_of
-from pysolve.tangram.pieces import Instance, Placement, Tiling
-from pysolve.tangram.question import Question
-from pysolve.tangram.rules import check_partial
+from pysolve.tangram.model import (
+    Instance,
+    Placement,
+    Question,
+    Tiling,
+    answered,
+    check_partial,
+    placement_of,
+    tiling_of,
+)
 
 HINT_SECONDS = 10.0  # a hint is a bounded completion search
 COMMAND_KEYS = {"t": "temporary placement", "h": "hint", "u": "undo", "q": "quit"}

@@ -37,7 +37,7 @@ from textual.widgets import Static
 
 from pysolve.errors import PysolveError
 from pysolve.puzzle import Puzzle
-from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.model import Instance, Placement
 from pysolve.tangram.play import Cell, Game
 from pysolve.tangram.reader import load_instance
 from pysolve.terminal import require_terminal

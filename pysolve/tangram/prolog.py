@@ -15,10 +15,8 @@ from pysolve import bridge
 from pysolve.answers import Found
 from pysolve.bridge import Var
 from pysolve.budget import Budget
-from pysolve.tangram.found import found, validation
-from pysolve.tangram.pieces import Instance, Placement, Tiling
-from pysolve.tangram.question import Question
-from pysolve.tangram.search import first_scan
+from pysolve.tangram.model import Instance, Placement, Question, Tiling, found, validation
+from pysolve.tangram.search_helpers import first_scan
 
 RULE_BASE = "tangram"
 

@@ -13,11 +13,19 @@ from pysolve.catalogue import Note
 from pysolve.options import Option, seconds_option
 from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle, deepened
 from pysolve.rules import RulesError, RulesInterface
-from pysolve.tangram.found import found, placement_of
-from pysolve.tangram.pieces import Instance, Placement
-from pysolve.tangram.question import DEFAULT_SECONDS, DEFAULT_STRATEGY, STRATEGIES, Question
+from pysolve.tangram.model import (
+    DEFAULT_SECONDS,
+    DEFAULT_STRATEGY,
+    STRATEGIES,
+    Instance,
+    Placement,
+    Question,
+    describe_problem,
+    found,
+    inside,
+    placement_of,
+)
 from pysolve.tangram.reader import load_instance, parse_place
-from pysolve.tangram.rules import describe_problem, inside
 from pysolve.words import plural
 
 SHOWN = 12  # tilings drawn as text before the rest are only counted

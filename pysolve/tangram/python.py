@@ -21,12 +21,9 @@ from typing import Any
 
 from pysolve.answers import Found
 from pysolve.budget import Budget
-from pysolve.tangram import rules
-from pysolve.tangram.found import found, validation
-from pysolve.tangram.pieces import Instance, Placement, Slot, Tiling
-from pysolve.tangram.question import Question
-from pysolve.tangram.rules import fitting_slots
-from pysolve.tangram.search import breadth_first, describe, first_scan
+from pysolve.tangram import model
+from pysolve.tangram.model import Instance, Placement, Question, Slot, Tiling, fitting_slots, found, validation
+from pysolve.tangram.search_helpers import breadth_first, describe, first_scan
 from pysolve.trace import failing_empty, pushed_each, recorder
 
 
@@ -332,12 +329,12 @@ def options(question: Question, budget: Budget) -> Found:
     """The options of `question.piece` given the placed pieces, in board order."""
     assert question.piece is not None
     question.instance.slots_within(budget)
-    return found(question, rules.options(question.instance, question.free, question.piece))
+    return found(question, model.options(question.instance, question.free, question.piece))
 
 
 def validate(question: Question, budget: Budget) -> Found:
     """What keeps the placed pieces from being a tiling (none when they are one)."""
-    return validation(question, rules.problems(question.instance, question.placed))
+    return validation(question, model.problems(question.instance, question.placed))
 
 
 def splits_pay(question: Question) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from pysolve import files
 from pysolve.errors import InputError
 from pysolve.paths import data_dir
-from pysolve.tangram.pieces import (
+from pysolve.tangram.model import (
     MAX_CELLS,
     Instance,
     Piece,

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from pysolve.errors import InputError, PysolveError
 from pysolve.tangram import api as tangram_api
 from pysolve.tangram import draw
-from pysolve.tangram.pieces import Instance, Placement
+from pysolve.tangram.model import Instance, Placement
 from pysolve.tangram.play import Game
 from pysolve.tangram.puzzle import PUZZLE
 from pysolve.tangram.reader import load_instance, parse_instance

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pysolve.budget import Budget
-from pysolve.tangram.pieces import Instance, Placement, Tiling
-from pysolve.tangram.question import Question
+from pysolve.tangram.model import Instance, Placement, Question, Tiling
 from pysolve.trace import Trace, recorder
 
 

@@ -1,10 +1,20 @@
-"""The rectangle tangram's data: pieces, placements, instances, and the checks on them.
+"""The rectangle tangram's model: pieces, placements and instances, the reference rules, the Question, answers.
 
-A board of W x H unit cells is covered exactly by rectangles. Cells are
-(x, y) with (0, 0) bottom-left; board order is x-major, so cell (x, y) is
-bit `x * H + y` of a free-cell mask. An `Instance` is a board and its
-pieces; a `Placement` is a piece on it; a `Slot` is a placement with its
-cell mask, the unit every back end searches with.
+A board of W x H unit cells is covered exactly by rectangles (the pieces).
+Cells are (x, y) with (0, 0) bottom-left; board order is x-major, so cell
+(x, y) is bit `x * H + y` of a free-cell mask. This module holds what every
+back end and face shares, in four sections:
+
+- pieces: `Piece`, `Placement`, `Slot` (a placement with its cell mask),
+  `Instance` (board, pieces, their slots), the size limits;
+- rules: the reference rules, a piece's options on the free cells and
+  `problems` (what keeps placements from being a tiling), which the three
+  back ends implement each in their own way;
+- question: `Question` (mode, strategy, start, placed pieces), checked when made;
+- answers: `found`/`validation` build a back end's answer in its JSON shape,
+  `placement_of`/`tiling_of`/`answered` read them back as Placements.
+
+The text format is read by `pysolve.tangram.reader`.
 """
 
 from __future__ import annotations
@@ -14,8 +24,12 @@ from functools import cached_property
 from typing import Any
 
 from pysolve import files
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
 from pysolve.budget import Budget
-from pysolve.errors import InputError, UnknownName
+from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
+from pysolve.files import excerpt
+
+# -------------------------------------------------- pieces
 
 LISTED_NAMES = 20  # piece names an error message lists
 
@@ -242,3 +256,175 @@ def check_unique(instance: Instance, placed: tuple[Placement, ...], where: str) 
         if placement.piece in seen:
             raise InputError(f"{where}: piece {placement.piece} is placed twice")
         seen.add(placement.piece)
+
+
+# -------------------------------------------------- rules
+
+def fitting_slots(instance: Instance, free: int, piece: str) -> list[Slot]:
+    """The slots of `piece` whose cells are all free, in board order."""
+    return [slot for slot in instance.slots[instance.piece(piece).name] if free & slot.mask == slot.mask]
+
+
+def options(instance: Instance, free: int, piece: str) -> list[Placement]:
+    """The placements of `piece` whose cells are all free, in board order (the spec's options)."""
+    return [slot.placement for slot in fitting_slots(instance, free, piece)]
+
+
+def problems(instance: Instance, placements: tuple[Placement, ...] | list[Placement]) -> list[list[Any]]:
+    """What keeps placements from being a tiling: [out_of_board, P], [overlap, P, Q, cells], [missing, P]."""
+    ordered = instance.sort(placements)
+    listed: list[list[Any]] = [["out_of_board", p.piece] for p in ordered if not inside(instance, p)]
+    for index, first in enumerate(ordered):
+        for second in ordered[index + 1:]:
+            shared = len(set(first.cells()) & set(second.cells()))
+            if shared:
+                listed.append(["overlap", first.piece, second.piece, shared])
+    placed = {p.piece for p in placements}
+    listed += [["missing", name] for name in instance.names if name not in placed]
+    return listed
+
+
+def inside(instance: Instance, placement: Placement) -> bool:
+    """True when every cell of the placement is on the board."""
+    return (placement.x >= 0 and placement.y >= 0 and placement.x + placement.width <= instance.width
+            and placement.y + placement.height <= instance.height)
+
+
+def describe_problem(problem: list[Any], instance: Instance) -> str:
+    """One problem of `problems` as a sentence."""
+    kind = problem[0]
+    if kind == "out_of_board":
+        return f"{problem[1]} sticks out of the {instance.width}x{instance.height} board"
+    if kind == "overlap":
+        return f"{problem[1]} and {problem[2]} overlap on {problem[3]} cell(s)"
+    return f"{problem[1]} is not placed"
+
+
+def check_partial(instance: Instance, placed: tuple[Placement, ...]) -> None:
+    """Raise InputError naming the first problem of placements meant as a start (not a tiling)."""
+    for problem in problems(instance, placed):
+        if problem[0] != "missing":
+            raise InputError(f"placed pieces in {instance.name}: {describe_problem(problem, instance)}")
+
+
+# -------------------------------------------------- question
+
+STRATEGIES = ("cell", "dfs", "bfs")
+DEFAULT_STRATEGY = "cell"  # the fastest sound search finds a first tiling; the course's fixed order is `dfs`
+MODES = ("first", "all", "count", "options", "validate")
+DEFAULT_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Question:
+    """One tangram question: what to find (mode), how (strategy, start), from which placed pieces.
+
+    Modes: `first`, `all`, `count` tilings (completions when pieces are placed),
+    `options` of `piece`, `validate` the placed pieces as a tiling. Strategies:
+    `cell` (the default) fills the first empty cell in board order, trying the
+    pieces in order (`start` first): the fast search, every tiling met once;
+    `dfs`, the course's search, places the pieces in the fixed order, each at
+    its options in board order; `bfs` is the breadth-first search over dfs's
+    steps. All find the same set of tilings.
+    A question is checked when it is made: InputError/UnknownName name what is wrong.
+    """
+
+    instance: Instance
+    mode: str = "first"
+    strategy: str = DEFAULT_STRATEGY
+    start: str | None = None
+    placed: tuple[Placement, ...] = ()
+    piece: str | None = None
+    seconds: float = DEFAULT_SECONDS
+
+    def __post_init__(self) -> None:
+        check_question(self)
+
+    @property
+    def order(self) -> list[str]:
+        """The pieces still to place, in search order."""
+        done = {p.piece for p in self.placed}
+        return [name for name in self.instance.order(self.start) if name not in done]
+
+    @property
+    def free(self) -> int:
+        """The free-cell mask the search starts from."""
+        return self.instance.free_mask(self.placed)
+
+    @property
+    def limit(self) -> int:
+        """How many tilings to find: 1 for `first`, 0 (all) otherwise."""
+        return 1 if self.mode == "first" else 0
+
+
+def check_question(question: Question) -> None:
+    """Raise InputError (UnknownName for a piece) when the question cannot be asked as it is."""
+    if question.mode not in MODES:
+        raise InputError(f"tangram mode {excerpt(question.mode)} is not one of {', '.join(MODES)}")
+    if question.strategy not in STRATEGIES:
+        raise InputError(f"--strategy {excerpt(question.strategy)} is not one of {', '.join(STRATEGIES)}")
+    instance = question.instance
+    check_size(instance)
+    for placement in question.placed:
+        instance.piece(placement.piece)
+    check_unique(instance, question.placed, "placed pieces")
+    if question.mode != "validate":
+        check_partial(instance, question.placed)
+    done = {p.piece for p in question.placed}
+    for what, name in (("--start", question.start), ("--options", question.piece)):
+        if name is not None and instance.piece(name).name in done:
+            raise InputError(f"{what} {name}: that piece is already placed")
+    if question.strategy == "bfs" and question.mode in ("all", "count"):
+        raise InputError("--strategy bfs finds the first tiling only; use cell or dfs with --all/--count")
+    if question.mode == "options" and question.piece is None:
+        raise InputError("an options question needs a piece")
+
+
+# -------------------------------------------------- answers
+
+def found(question: Question, placements: list[Any], stats: dict[str, Any] | None = None,
+          count: int | None = None) -> Found:
+    """A back end's answer to a search or options question, placements in their JSON shape.
+
+    `placements` are tilings (tuples of Placement) for first/all, single
+    Placements for options, empty with `count` for count. The count of
+    all/options is how many were found; the status is `no solution` when
+    nothing (or a count of 0) was found.
+    """
+    rotations = question.instance.rotations
+    if question.mode == "options":
+        solutions: list[Any] = [p.to_json(rotations) for p in placements]
+    else:
+        solutions = [[p.to_json(rotations) for p in tiling] for tiling in placements]
+    if question.mode in ("all", "options"):
+        count = len(solutions)
+    anything = count if question.mode == "count" else solutions
+    return Found(solutions, stats or {}, count, SOLVED if anything else NO_SOLUTION)
+
+
+def validation(question: Question, problems: list[list[Any]]) -> Found:
+    """A validation answer: the placed pieces as the tiling when nothing is wrong, and the problems."""
+    if problems:
+        return Found([], {"problems": problems}, status=NO_SOLUTION)
+    tiling = question.instance.sort(question.placed)
+    return Found([[p.to_json(question.instance.rotations) for p in tiling]], {"problems": []}, status=SOLVED)
+
+
+def placement_of(data: dict[str, Any], instance: Instance) -> Placement:
+    """A placement back from its JSON shape (the size from the piece when rotations are off)."""
+    piece = instance.piece(data["piece"])
+    return Placement(piece.name, data["x"], data["y"], data.get("width", piece.width),
+                     data.get("height", piece.height))
+
+
+def tiling_of(instance: Instance, solution: list[dict[str, Any]]) -> Tiling:
+    """A tiling back from its JSON shape."""
+    return tuple(placement_of(data, instance) for data in solution)
+
+
+def answered(answer: Answer) -> Answer:
+    """`answer` when it is one; SearchLimitExceeded with its reason when the search stopped short (the faces
+    that return Placements have no "unknown" to give)."""
+    if answer.status == UNKNOWN:
+        raise SearchLimitExceeded(answer.reason)
+    return answer
