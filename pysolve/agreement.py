@@ -28,10 +28,9 @@ from typing import Any, Literal
 
 from pysolve import backends, budget, notebook
 from pysolve.answers import Found, Status
-from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.files import excerpt
-from pysolve.puzzle import UNKNOWN, Answer, Puzzle
+from pysolve.puzzle import UNKNOWN, Answer, Puzzle, Solver
 from pysolve.rules import RulesError
 
 Kind = Literal["declined", "unavailable", "unknown", "failed"]  # why a back end asked gave no answer:
@@ -200,7 +199,7 @@ def own_solver(puzzle: Puzzle, name: str, solver: Solver) -> Solver:
     def answered(question: Any) -> Found:
         try:
             found = solver(question)
-        except (PysolveError, RecursionError, MemoryError):  # a finding already, or an unknown (Dispatch.run)
+        except (PysolveError, RecursionError, MemoryError):  # a finding already, or an unknown (Puzzle.run)
             raise
         except Exception as error:  # the user's code: any error it raises is its failure
             said = " ".join(str(error).split())  # its message on one line, as `pysolve check` words it, cut short

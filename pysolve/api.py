@@ -23,11 +23,10 @@ from typing import TYPE_CHECKING, Any
 from pysolve import backends as _backends
 from pysolve import options as _options
 from pysolve import puzzles
-from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded, UnknownName
 from pysolve.files import excerpt
 from pysolve.options import wrong_argument
-from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle
+from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle, Solver
 
 if TYPE_CHECKING:
     from pysolve import bridge

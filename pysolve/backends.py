@@ -1,7 +1,7 @@
 """The three back ends, their availability, and the default choice.
 
 A back end is only a name here: each puzzle holds its own solver for each
-back end (`pysolve.dispatch.Dispatch.solvers`). This module answers "can this
+back end (`pysolve.puzzle.Puzzle.solvers`). This module answers "can this
 back end run here, which version, and if not, why". Finding out starts
 SWI-Prolog and imports miniKanren, so both load only when asked, and
 `pysolve backends` reads the answers kept on disk (`kept_info`).

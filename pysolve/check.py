@@ -52,9 +52,8 @@ from pysolve.agreement import first_disagreement
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.bounded import call_bounded
-from pysolve.dispatch import Solver
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
-from pysolve.puzzle import Puzzle
+from pysolve.puzzle import Puzzle, Solver
 from pysolve.rules import RulesError, RulesInterface
 
 EXAMPLES = 50          # random questions asked unless told
@@ -570,7 +569,7 @@ def out_of_memory(answer: Answer) -> bool:
     """True when a limit of memory, not of time, stopped `answer`.
 
     A rule base's stacks overflowed (its stats' `limit`), or a solver or relation of one's own ran out of
-    memory or out of Python's stack (its reason's words: pysolve.memory.exhausted, dispatch's recursion
+    memory or out of Python's stack (its reason's words: pysolve.memory.exhausted, Puzzle.run's recursion
     limit).
     """
     return (answer.stats.get("limit") == "resource_limit" or "ran out of memory" in answer.reason

@@ -44,10 +44,9 @@ from pysolve.bounded import call_bounded
 from pysolve.bridge import HIDE_VARIABLE
 from pysolve.check import AGREE as RULES_AGREE
 from pysolve.check import SECONDS, CheckReport, check
-from pysolve.dispatch import Solver
 from pysolve.errors import InputError, PysolveError
 from pysolve.options import wrong_argument
-from pysolve.puzzle import Puzzle
+from pysolve.puzzle import Puzzle, Solver
 from pysolve.report import crosscheck_table
 
 OPTION = "--pysolve-backends"

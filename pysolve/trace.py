@@ -32,7 +32,7 @@ The format, one JSON object per line:
   `unknown` with a `reason`) and its counters. Past `limit` events nothing
   more is written but everything is still counted: `truncated` says so.
 
-`Trace` writes the format from Python into a text stream (`Dispatch.solve`
+`Trace` writes the format from Python into a text stream (`Puzzle.solve`
 gives it one whose contents reach the `--trace` file whole or not at all);
 `prolog/pysolve_trace.pl` writes the same events from Prolog into a file of
 its own, which `bridge.solutions` adds to the trace once the query is done

@@ -13,9 +13,8 @@ from pysolve import budget
 from pysolve.agreement import Unanswered, Verdict, crosscheck, first_difference
 from pysolve.answers import NO_SOLUTION, Answer, Status
 from pysolve.budget import Budget
-from pysolve.dispatch import Solver
 from pysolve.errors import InputError, SearchLimitExceeded
-from pysolve.puzzle import UNKNOWN, Found, Puzzle
+from pysolve.puzzle import UNKNOWN, Found, Puzzle, Solver
 
 
 @dataclass(frozen=True)

@@ -252,4 +252,4 @@ def test_a_malformed_answer_of_ones_own_fails_in_one_line_naming_the_solver(pyte
         "list of them, or None, not int 5",
     ])
     printed = result.stdout.str()
-    assert "KeyError" not in printed and "pysolve/dispatch.py" not in printed and "pysolve/api.py" not in printed
+    assert "KeyError" not in printed and "pysolve/puzzle.py" not in printed and "pysolve/api.py" not in printed

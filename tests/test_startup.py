@@ -33,7 +33,7 @@ HELP_MODULES = {  # every module of pysolve that `pysolve --help` imports: one m
 }
 NEVER = ("importlib.metadata", "email", "pyswip", "kanren", "unification", "numpy", "textual", "starlette",
          "uvicorn", "dask", "pysolve.bridge", "pysolve.minikanren", "pysolve.fd", "pysolve.sandbox",
-         "pysolve.agreement", "pysolve.report", "pysolve.web", "pysolve.puzzle", "pysolve.dispatch",
+         "pysolve.agreement", "pysolve.report", "pysolve.web", "pysolve.puzzle",
          "pysolve.azul", "pysolve.fichas", "pysolve.hidato", "pysolve.squares", "pysolve.sudoku", "pysolve.tangram")
 
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pysolve import api, cli, dispatch
+from pysolve import api, cli
+from pysolve import puzzle as puzzle_module
 from pysolve.answers import UNKNOWN, Answer
 from pysolve.hidato import instances as hidato_instances
 from pysolve.hidato import model as hidato_model
@@ -188,7 +189,7 @@ def test_a_trace_past_its_limit_is_cut_and_still_counted(backend: str, tmp_path:
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     options = CASES["hidato fast"][1]
     _, whole = traced(tmp_path, "hidato", backend, **options)
-    monkeypatch.setattr(dispatch, "Trace", functools.partial(Trace, limit=20))
+    monkeypatch.setattr(puzzle_module, "Trace", functools.partial(Trace, limit=20))
     _, cut = traced(tmp_path, "hidato", backend, **options)
     assert len(cut.events) == 20 and cut.events == whole.events[:20]
     assert cut.end["truncated"] and not whole.end["truncated"]
