@@ -206,6 +206,26 @@ def _nonblocking(flags: int) -> Any:
     return opener
 
 
+JSON_MISTAKES = {  # json's messages (Python's words) of what went wrong, in pysolve's words
+    "Expecting value": "a value is missing",
+    "Expecting property name enclosed in double quotes": "a key in double quotes is missing",
+    "Expecting ':' delimiter": "a ':' is missing",
+    "Expecting ',' delimiter": "a ',' is missing",
+    "Unterminated string starting at": "a text is not closed",
+    "Invalid control character at": "a text holds a control character (a line break, a tab) unescaped",
+    "Invalid \\escape": "a text holds an unknown escape",
+    "Invalid \\uXXXX escape": "a text holds a \\u escape without four hex digits",
+    "Extra data": "more follows the JSON object",
+    "Illegal trailing comma before end of object": "a ',' ends an object",
+    "Illegal trailing comma before end of array": "a ',' ends an array",
+}
+
+
+def json_mistake(error: json.JSONDecodeError) -> str:
+    """What json found wrong, in pysolve's words, and where: `a value is missing at line 1, column 1`."""
+    return f"{JSON_MISTAKES.get(error.msg, 'it is malformed')} at line {error.lineno}, column {error.colno}"
+
+
 def parse_json(text: str, where: str, decoder: json.JSONDecoder | None = None) -> Any:
     """The value of a JSON text (read by `decoder`, default json's own), or InputError naming `where` (`file:line`).
 
@@ -217,8 +237,7 @@ def parse_json(text: str, where: str, decoder: json.JSONDecoder | None = None) -
         value = json.loads(text) if decoder is None else decoder.decode(text)
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as error:
-        raise InputError(f"{where}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") \
-            from None
+        raise InputError(f"{where}: not JSON ({json_mistake(error)})") from None
     except RecursionError:
         raise InputError(f"{where}: the JSON nests too deeply to read") from None
     except UnicodeEncodeError as error:

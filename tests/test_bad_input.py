@@ -198,7 +198,7 @@ JSON_TRAPS = {  # what no JSON reader may trip on -> the file and the words of i
     "a lone surrogate": ('[[1, "\\ud800"]]\n', "a lone surrogate"),
     "an integer of 5,000 digits": ("[[1, " + "9" * 5_000 + "]]\n", "an integer too long to read"),
     "a number past 64 bits": ("[[1, " + "9" * 40 + "]]\n", "out of range 1..2"),
-    "broken JSON": ('[[1, 0], [0, 4]\n', "not JSON (Expecting ',' delimiter at line 2, column 1)"),
+    "broken JSON": ('[[1, 0], [0, 4]\n', "not JSON (a ',' is missing at line 2, column 1)"),
 }
 
 

@@ -106,7 +106,7 @@ def test_a_refused_upload_replaces_the_replay(base: str, page: Page, fichas: lis
     page.set_input_files("#files", [str(fichas[0]), str(bad)])
     page.click("#read")
     settle(page)
-    assert page.text_content("#error") == "bad.jsonl:1: not JSON (Expecting value at line 1, column 1)"
+    assert page.text_content("#error") == "bad.jsonl:1: not JSON (a value is missing at line 1, column 1)"
     assert not page.is_visible("#replay")
     page.set_input_files("#files", [str(path) for path in big])
     page.click("#read")

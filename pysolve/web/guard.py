@@ -39,7 +39,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pysolve.catalogue import Catalogue
 from pysolve.errors import InputError, PysolveError, UnknownName
-from pysolve.files import excerpt
+from pysolve.files import excerpt, json_mistake
 from pysolve.web import clients
 
 MAX_BODY = 1_000_000  # bytes of a request body (an uploaded file included)
@@ -142,19 +142,6 @@ def too_large(what: str) -> HTTPException:
     return HTTPException(413, f"{what}; the limit is {MAX_BODY}", headers={"Connection": "close"})
 
 
-JSON_MISTAKES = {  # json's messages (Python's words) of what went wrong, in this server's words
-    "Expecting value": "a value is missing",
-    "Expecting property name enclosed in double quotes": "a key in double quotes is missing",
-    "Expecting ':' delimiter": "a ':' is missing",
-    "Expecting ',' delimiter": "a ',' is missing",
-    "Unterminated string starting at": "a text is not closed",
-    "Invalid control character at": "a text holds a control character (a line break, a tab) unescaped",
-    "Invalid \\escape": "a text holds an unknown escape",
-    "Invalid \\uXXXX escape": "a text holds a \\u escape without four hex digits",
-    "Extra data": "more follows the JSON object",
-    "Illegal trailing comma before end of object": "a ',' ends an object",
-    "Illegal trailing comma before end of array": "a ',' ends an array",
-}
 ESCAPED_BYTES = range(0xDC80, 0xDD00)  # where a byte that is no UTF-8 lands, decoded with errors="surrogateescape"
 
 
@@ -176,9 +163,7 @@ def parsed(raw: bytes) -> dict[str, Any]:
         if wrong is not None:  # a byte that is no UTF-8 may be the JSON's mistake: that, first
             raise InputError(f"the request body is not UTF-8 text (byte 0x{raw[wrong]:02x} at offset {wrong})") \
                 from None
-        mistake = JSON_MISTAKES.get(error.msg, "it is malformed")
-        raise InputError(f"the request body is not JSON: {mistake} at line {error.lineno}, column {error.colno}") \
-            from None
+        raise InputError(f"the request body is not JSON: {json_mistake(error)}") from None
     except RecursionError:
         raise InputError(f"the request body nests arrays and objects deeper than {MAX_DEPTH}") from None
     if not isinstance(data, dict):
