@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pysolve import __version__, backends, budget, memory, options, puzzles, words
 from pysolve.budget import DEFAULT_SECONDS
 from pysolve.errors import InputError, PysolveError
+from pysolve.options import non_negative_int
 
 if TYPE_CHECKING:
     from pysolve.answers import Answer
@@ -160,7 +161,7 @@ def fill_grade(parser: Parser) -> None:
                                                               "of relations, or a folder holding one, per student")
     parser.add_argument("--examples", type=non_negative_int, default=grade.EXAMPLES, metavar="N",
                         help=f"random questions drawn (default {grade.EXAMPLES}), the same for everybody")
-    parser.add_argument("--seed", type=int, default=grade.SEED, help=f"their seed (default {grade.SEED})")
+    parser.add_argument("--seed", type=non_negative_int, default=grade.SEED, help=f"their seed (default {grade.SEED})")
     parser.add_argument("--inferences", type=non_negative_int, metavar="N",
                         help=f"a rule base's budget per question in Prolog inferences (default the puzzle's: "
                              f"{grade.INFERENCES:,}, or more where pysolve's own rule base takes many; a module of "
@@ -303,7 +304,7 @@ def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
                                                        f"{rules.relation_head}")
     parser.add_argument("--examples", type=count_at_most(MOST_EXAMPLES), default=CHECK_EXAMPLES, metavar="N",
                         help=f"ask at most N random questions (default {CHECK_EXAMPLES}, at most {MOST_EXAMPLES:,})")
-    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--seed", type=non_negative_int, help="random seed (default: a fresh one, printed)")
     parser.add_argument("--max-size", type=non_negative_int, metavar="N",
                         help=f"the random boards' largest size: {rules.size_words} (default {rules.default_size})")
     parser.add_argument("--seconds", type=seconds, default=CHECK_SECONDS,
@@ -331,19 +332,6 @@ def add_play_parser(games: Any, puzzle: Puzzle, name: str | None = None) -> argp
 def all_puzzles() -> list[Puzzle]:
     """Every registered puzzle, in registry order."""
     return [puzzles.get(name) for name in puzzles.names()]
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0, of ASCII digits and at most files.MAX_DIGITS (echoed cut short)."""
-    from pysolve import files  # only when such an option is given: tempfile and the rest cost every start
-
-    try:
-        value = files.whole_number(text.strip(), "N", "value")
-    except InputError as error:
-        raise argparse.ArgumentTypeError(str(error).partition(": ")[2]) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is negative")
-    return value
 
 
 def count_at_most(most: int) -> Callable[[str], int]:

@@ -153,6 +153,27 @@ GENERATED_OUT = Option("out", metavar="OUT", output=True,  # every generator's, 
                        help="write the puzzle to OUT in the file format `pysolve solve` reads (default: print it)")
 
 
+def seed_option(default: int | None, help: str) -> Option:
+    """--seed: the random seed of a generator or a game, a whole number of at least 0.
+
+    A negative seed would deal what its positive one deals, so none is taken.
+    """
+    return Option("seed", int, default, help, minimum=0)
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0, of ASCII digits and at most files.MAX_DIGITS (echoed cut short)."""
+    from pysolve import files  # only when such an option is given: tempfile and the rest cost every start
+
+    try:
+        value = files.whole_number(text.strip(), "N", "value")
+    except InputError as error:
+        raise argparse.ArgumentTypeError(str(error).partition(": ")[2]) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
 def check(table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
     """Every option of `table` by name, from `given` (None means not given); InputError when one is bad.
 

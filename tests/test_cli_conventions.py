@@ -45,16 +45,35 @@ def test_serve_help_lists_every_page(capsys: pytest.CaptureFixture[str]) -> None
     assert all(path in " ".join(out.split()) for path in paths)
 
 
-def with_json(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
-    """Every command (its words) whose parser takes --json."""
+def taking(flag: str, parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """Every command (its words) whose parser takes `flag`."""
     if isinstance(parser, cli.Parser):
         parser.filled()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for name, sub in action.choices.items():
-                yield from with_json(sub, (*path, name))
-        elif "--json" in action.option_strings:
+                yield from taking(flag, sub, (*path, name))
+        elif flag in action.option_strings:
             yield path
+
+
+def with_json(parser: argparse.ArgumentParser) -> Iterator[tuple[str, ...]]:
+    """Every command (its words) whose parser takes --json."""
+    return taking("--json", parser)
+
+
+SEEDED = sorted(taking("--seed", cli.build_parser()))
+
+
+def test_commands_with_a_seed_are_found() -> None:
+    assert {("generate", "sudoku"), ("azul", "simulate"), ("grade",)} <= set(SEEDED)
+
+
+@pytest.mark.parametrize("command", SEEDED, ids=" ".join)
+def test_a_negative_seed_is_one_line_and_exit_2(command: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    """A negative seed would deal what its positive one deals: every --seed takes a whole number from 0."""
+    code, out, err = run_cli(capsys, *command, "--seed", "-5")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "--seed" in err and "-5" in err, err
 
 
 CHECKED = ("--examples", "2", "--seed", "1", "--out", "{tmp}/counterexample.txt")

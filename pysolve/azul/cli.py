@@ -26,6 +26,7 @@ from pysolve.azul.ratings import ELO_MEAN
 from pysolve.azul.replay import read_log
 from pysolve.azul.strategies import KNOWN, strategy
 from pysolve.errors import InputError
+from pysolve.options import non_negative_int
 from pysolve.puzzle import Puzzle
 from pysolve.report import Ticker, render_table, short
 from pysolve.words import plural
@@ -81,7 +82,8 @@ def add_commands(azul: argparse.ArgumentParser, puzzle: Puzzle) -> None:
     agent = commands.add_parser("agent", help="play a strategy as an outside agent over stdin/stdout "
                                               "(docs/azul-protocol.md)")
     agent.add_argument("--strategy", default="greedy", metavar="NAME", help=f"the strategy: {KNOWN} (default greedy)")
-    agent.add_argument("--seed", type=int, default=SEED, help=f"game i draws from seed + i (default {SEED})")
+    agent.add_argument("--seed", type=non_negative_int, default=SEED,
+                       help=f"game i draws from seed + i (default {SEED})")
     agent.set_defaults(run=run_agent)
 
     replay = commands.add_parser("replay", help="print a logged game step by step (every move, each round's scoring)")
@@ -99,7 +101,7 @@ def add_commands(azul: argparse.ArgumentParser, puzzle: Puzzle) -> None:
                                                  "move, for every back end to replay (tests/data/azul_playthroughs)")
     record.add_argument("--players", type=int, default=2, help="2, 3 or 4 (default 2)")
     record.add_argument("--variant", default=STANDARD, help=f"{'|'.join(VARIANTS)} (default {STANDARD})")
-    record.add_argument("--seed", type=int, default=SEED, help=f"the game's seed (default {SEED})")
+    record.add_argument("--seed", type=non_negative_int, default=SEED, help=f"the game's seed (default {SEED})")
     record.add_argument("--out", metavar="FILE", help="the playthrough to write (gzipped JSON lines)")
     record.add_argument("--again", nargs="+", metavar="FILE",
                         help="record these playthroughs again, each from its own header (players, variant, seed), "
@@ -129,7 +131,7 @@ def _game_options(parser: argparse.ArgumentParser, games: int = 1, players: bool
 
     parser.add_argument("--games", type=count_at_most(MOST_GAMES), default=games,
                         help=f"{games_help} (default {games}, at most {MOST_GAMES:,}; a progress line counts them)")
-    parser.add_argument("--seed", type=int, default=SEED,
+    parser.add_argument("--seed", type=non_negative_int, default=SEED,
                         help=f"seed of the first game; game i has seed + i (default {SEED})" if players else
                              f"seed of a pair's first two games; games 2k and 2k+1 have seed + k (default {SEED})")
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS, Question
 from pysolve.azul.names import KNOWN
-from pysolve.options import Option
+from pysolve.options import Option, seed_option
 from pysolve.puzzle import Answer, Backend, Puzzle
 from pysolve.words import plural
 
@@ -28,7 +28,7 @@ PLAY_OPTIONS = (
     Option("seat", int, 0, "your seat, from 0 (default 0; who opens is drawn)"),
     Option("strategy", str, "greedy", f"strategies NAME[,NAME...] of the other seats, in turn: {KNOWN}",
            metavar="NAMES"),
-    Option("seed", int, SEED, "the game's seed"),
+    seed_option(SEED, "the game's seed"),
     VARIANT,
     Option("log", metavar="FILE", output=True,
            help="keep the game as JSON lines, rewritten after every move (`pysolve azul replay FILE` tells it)"),
@@ -48,7 +48,7 @@ class Azul(Puzzle):
         "azul": "the board game Azul: tournaments, lockstep cross-checks, replays, a seat at the table"}
     options = (
         Option("players", int, 2, "number of players", choices=tuple(FACTORIES)),
-        Option("seed", int, SEED, "the game's seed"),
+        seed_option(SEED, "the game's seed"),
         VARIANT,
     )
 

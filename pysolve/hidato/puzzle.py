@@ -12,7 +12,7 @@ from pysolve.catalogue import Note
 from pysolve.errors import InputError
 from pysolve.hidato import draw, generate, model, python
 from pysolve.hidato.model import Board, Question
-from pysolve.options import Option, seconds_option
+from pysolve.options import Option, seconds_option, seed_option
 from pysolve.paths import data_dir
 from pysolve.puzzle import Backend, brief
 from pysolve.rules import RulesInterface
@@ -67,7 +67,7 @@ class HidatoPuzzle(BoardPuzzle):
         Option("holes", int, 0, minimum=0, help="block this many random cells"),
         Option("givens", float, 0.0, minimum=0, metavar="FRACTION",
                help="stop removing givens at this fraction of the cells (default: as few as stay unique)"),
-        Option("seed", int, help="random seed (default: a fresh one, printed)"),
+        seed_option(None, "random seed (default: a fresh one, printed)"),
         Option("nodes", int, generate.CHECK_NODES, above=0,
                help="node budget of each uniqueness check (candidates over it are discarded)"),
         seconds_option(generate.REMOVAL_SECONDS,

@@ -14,7 +14,7 @@ from pysolve.answers import NO_SOLUTION, SOLVED, Found
 from pysolve.budget import Budget
 from pysolve.catalogue import Note
 from pysolve.errors import InputError, SearchLimitExceeded
-from pysolve.options import Option, seconds_option
+from pysolve.options import Option, seconds_option, seed_option
 from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle, deepened
 from pysolve.rules import RulesInterface
 from pysolve.squares.model import (
@@ -118,7 +118,7 @@ class Squares(Puzzle):
         Option("rows", int, 3, help="rows of the grid"),
         Option("cols", int, 3, help="columns of the grid"),
         Option("colours", int, 4, help="edge colours (insect: head/body pairs; the insect puzzle has 4)"),
-        Option("seed", int, 0, help="random seed (same seed, same puzzle)"),
+        seed_option(0, "random seed (same seed, same puzzle)"),
         Option("rule", str, INSECT, choices=RULES, help="matching rule"),
     )
 

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from pysolve.boards.puzzle import BoardPuzzle, board_options
 from pysolve.catalogue import Note
 from pysolve.errors import InputError
-from pysolve.options import Option
+from pysolve.options import Option, seed_option
 from pysolve.paths import data_dir
 from pysolve.puzzle import Backend, brief, deepened
 from pysolve.rules import RulesInterface
@@ -59,7 +59,7 @@ class SudokuPuzzle(BoardPuzzle):
     )
     generate_options = (
         Option("size", int, 9, choices=tuple(BOXES), help="side of the grid"),
-        Option("seed", int, help="random seed (default: a fresh one, printed)"),
+        seed_option(None, "random seed (default: a fresh one, printed)"),
         Option("givens", int, minimum=0, metavar="N",
                help="stop removing givens at N (default: as few as stay unique)"),
     )

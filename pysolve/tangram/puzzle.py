@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from pysolve import files
 from pysolve.answers import NOT_GIVEN, Found
 from pysolve.catalogue import Note
-from pysolve.options import Option, seconds_option
+from pysolve.options import Option, seconds_option, seed_option
 from pysolve.puzzle import UNKNOWN, Answer, Backend, Puzzle, deepened
 from pysolve.rules import RulesError, RulesInterface
 from pysolve.tangram.model import (
@@ -97,7 +97,7 @@ class Tangram(Puzzle):
         Option("width", int, 16, help="board width"),
         Option("height", int, 16, help="board height"),
         Option("pieces", int, 12, help="number of rectangles"),
-        Option("seed", int, help="random seed (default: random)"),
+        seed_option(None, "random seed (default: random)"),
         Option("rotations", bool, help="write 'rotations yes'"),
         Option("min_side", int, 1, minimum=1, help="every piece at least this wide and high"),
         Option("distinct", bool, help="no two pieces of the same size (turned or not)"),
