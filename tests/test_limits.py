@@ -286,8 +286,12 @@ sys.exit(code)
 """
 
 
-def measured(argv: list[str], tmp_path: Path, timeout: float = 120.0) -> Measured:
-    """Run `pysolve ARGV` in a child process (killed after `timeout` s) and measure it."""
+HANG_GUARD = 540.0  # wall seconds, a hang guard only (under pytest-timeout's 600): at load 20 on two cores a child
+                   # gets a tenth of a core, so a search of a few CPU seconds may take minutes of the wall clock
+
+
+def measured(argv: list[str], tmp_path: Path, timeout: float = HANG_GUARD) -> Measured:
+    """Run `pysolve ARGV` in a child process (killed after `timeout` wall seconds, a hang guard) and measure it."""
     out_path, err_path, peak_path = tmp_path / "stdout", tmp_path / "stderr", tmp_path / "peak"
     with out_path.open("w") as out, err_path.open("w") as err:
         done = subprocess.run([sys.executable, "-c", PEAK_REPORTING_CLI, str(peak_path), *argv], stdout=out,
