@@ -42,8 +42,9 @@ OUT_OF_BUDGET: Kind = "unknown"    # it passed its budget before it could answer
 
 @dataclass(frozen=True)
 class Unanswered:
-    """Why a back end asked gave no answer: its kind and the reason in words. It prints as "kind: reason",
-    the form JSON output (`skipped`, `declined`) and the verdict line show."""
+    """Why a back end asked gave no answer: its kind and the reason in words.
+
+    It prints as "kind: reason", the form JSON output (`skipped`, `declined`) and the verdict line show."""
 
     kind: Kind
     reason: str
@@ -53,8 +54,9 @@ class Unanswered:
 
 
 class Verdict(str, Enum):
-    """What a cross-check found: the answers agree, disagree, or fewer than two came to compare. A `str` enum
-    that reads and prints as its words, as JSON output and the web API show it."""
+    """What a cross-check found: the answers agree, disagree, or fewer than two came to compare.
+
+    A `str` enum that reads and prints as its words, as JSON output and the web API show it."""
 
     AGREE = "agree"
     DISAGREE = "disagree"
@@ -103,15 +105,18 @@ class CrossCheck:
 
     @property
     def agree(self) -> bool:
-        """True when at least two back ends answered and their answers agree (those that did not answer are
-        listed in `skipped` and `declined`)."""
+        """True when at least two back ends answered and their answers agree.
+
+        Those that did not answer are listed in `skipped` and `declined`."""
         return self.compared and self.difference is None
 
     @property
     def none_differ(self) -> bool:
-        """True when some back end answered and no two answers differ: `agree`, or one answer alone (the
-        others declined the question or were hidden on purpose). What a test asserts where, with Prolog hidden,
-        one back end may be left; `compared` still says whether anything was compared."""
+        """True when some back end answered and no two answers differ.
+
+        That is `agree`, or one answer alone (the others declined the question or were hidden on purpose). What a test
+        asserts where, with Prolog hidden, one back end may be left; `compared` still says whether anything was
+        compared."""
         return bool(self.results) and self.difference is None
 
     @property
@@ -120,8 +125,9 @@ class CrossCheck:
         return NOT_COMPARED if not self.compared else AGREE if self.difference is None else DISAGREE
 
     def summary(self) -> str:
-        """The verdict in one line, the same words wherever a cross-check is shown (CLI, web page, pytest
-        plugin), naming every back end that did not answer and why."""
+        """The verdict in one line, naming every back end that did not answer and why.
+
+        The same words wherever a cross-check is shown (CLI, web page, pytest plugin)."""
         missing = "; ".join(f"{name}: {reason}" for name, reason in self.unanswered().items())
         if not self.compared and not missing:
             asked = f"only {self.asked[0]} was asked" if self.asked else "no back end was asked"
@@ -189,8 +195,10 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
 
 
 def own_solver(puzzle: Puzzle, name: str, solver: Solver) -> Solver:
-    """`solver`, one's own, failing as a back end fails: RulesError naming it when it raises or gives back
-    anything but a pysolve.Found holding an answer of `puzzle`'s form (`found_fault`).
+    """`solver`, one's own, made to fail as a back end fails.
+
+    RulesError naming it when it raises or gives back anything but a pysolve.Found holding an answer of `puzzle`'s
+    form (`found_fault`).
 
     A cross-check reports that back end failed and compares the others; `pysolve check` counts the error on
     the question; `solve` raises it, the solver's own exception chained.
@@ -250,8 +258,9 @@ def found_fault(puzzle: Puzzle, name: str, question: Any, found: Any) -> str | N
 
 def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[str, Solver] | None,
          seconds: float | None) -> CrossCheck:
-    """The report before anyone is asked: the back ends to ask, those that decline the question or cannot
-    run here already listed with their reasons."""
+    """The report before anyone is asked: the back ends to ask, and those that will not answer.
+
+    Those that decline the question or cannot run here are already listed, with their reasons."""
     offered = puzzle.backends_for(question)
     names = [name for name in backends.NAMES if only is None or name in only]
     report = CrossCheck(puzzle.name, puzzle.describe(question), {}, label=puzzle.label(question),
@@ -265,12 +274,14 @@ def plan(puzzle: Puzzle, question: Any, only: list[str] | None, also: Mapping[st
 
 
 def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], notify: Watcher) -> None:
-    """Run the built-in kanren and python back ends each on a lane of its own and, meanwhile, the others in
-    this thread: Prolog, and solvers of one's own (a RuleBase asks Prolog too), since the thread that owns a
-    Prolog engine and takes Ctrl-C is this one; a lane that asked Prolog would keep an engine of its own.
-    Each runs under its own time limit (report.limit_seconds, within the bounds of the request this thread serves).
-    Record each outcome as it arrives and tell `notify` (under a lock: events come from every thread). An
-    error that is no finding (a bug, Ctrl-C) is raised here as soon as it comes."""
+    """Ask the back ends of `asks` side by side, recording each outcome in `report` as it arrives.
+
+    The built-in kanren and python back ends each run on a lane of its own and, meanwhile, the others in this thread:
+    Prolog, and solvers of one's own (a RuleBase asks Prolog too), since the thread that owns a Prolog engine and
+    takes Ctrl-C is this one; a lane that asked Prolog would keep an engine of its own. Each runs under its own time
+    limit (report.limit_seconds, within the bounds of the request this thread serves). `notify` is told of each event
+    under a lock, as events come from every thread. An error that is no finding (a bug, Ctrl-C) is raised here as soon
+    as it comes."""
     outcomes: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
     cap, gone = within_request(report.limit_seconds)
     lock = threading.Lock()
@@ -307,17 +318,20 @@ def run_side_by_side(report: CrossCheck, asks: dict[str, Callable[[], Answer]], 
 
 
 def within_request(seconds: float | None) -> tuple[float, threading.Event]:
-    """The time limit of each back end and the event that says nobody waits any more: `seconds` within the
-    bounds of the request the calling thread serves (a web worker's, see budget.serving), carried to the lanes
-    because those bounds belong to a thread."""
+    """The time limit of each back end, and the event that says nobody waits any more.
+
+    The limit is `seconds` within the bounds of the request the calling thread serves (a web worker's, see
+    budget.serving), carried to the lanes because those bounds belong to a thread."""
     served, gone = budget.request_bounds()
     limits = [limit for limit in (seconds, served) if limit]
     return min(limits, default=0.0), gone or threading.Event()
 
 
 def outcome_of(ask: Callable[[], Answer], cap: float, gone: threading.Event) -> Any:
-    """Ask one back end within its time limit: its Answer, why it gave none for an error that is a finding,
-    or the exception of any other (for the caller to raise)."""
+    """Ask one back end within its time limit, and give back what came of it.
+
+    Its Answer, why it gave none for an error that is a finding, or the exception of any other (for the caller to
+    raise)."""
     try:
         with budget.serving(cap, gone):
             return ask()

@@ -67,10 +67,11 @@ def all_info() -> list[BackendInfo]:
 
 
 def kept_info() -> list[BackendInfo]:
-    """`all_info()` as the last run that found it kept it on disk (pysolve.cache), found again when anything it
-    depends on changed: the Python running, the packages installed (the folders of sys.path), and what
-    SWI-Prolog's status is found from (`bridge.status_found_from`). For `pysolve backends`, which would
-    otherwise spend most of its time starting SWI-Prolog and importing miniKanren to say so."""
+    """`all_info()` as the last run that found it kept it on disk (pysolve.cache).
+
+    Found again when anything it depends on changed: the Python running, the packages installed (the folders of
+    sys.path), and what SWI-Prolog's status is found from (`bridge.status_found_from`). For `pysolve backends`,
+    which would otherwise spend most of its time starting SWI-Prolog and importing miniKanren to say so."""
     from pysolve import bridge  # its module only: the status is found (and Prolog started) only when out of date
 
     settings, files = bridge.status_found_from()

@@ -45,9 +45,10 @@ class SearchLimitExceeded(PysolveError):
 
 
 class RulesCrashed(PrologError):
-    """Rules of one's own ended the Prolog engine running them (pysolve.sandbox's child process): they called
-    halt/0 or abort/0, or the engine died (a crash, a signal). The message is the one-line
-    verdict; `kind` is halt, abort or died; `detail` adds what the engine last wrote to standard error."""
+    """Rules of one's own ended the Prolog engine running them (pysolve.sandbox's child process).
+
+    They called halt/0 or abort/0, or the engine died (a crash, a signal). The message is the one-line verdict; `kind`
+    is halt, abort or died; `detail` adds what the engine last wrote to standard error."""
 
     def __init__(self, message: str, kind: str, detail: str = "") -> None:
         super().__init__(message, detail)
@@ -55,5 +56,6 @@ class RulesCrashed(PrologError):
 
 
 class RulesRefused(PrologError):
-    """Rules of one's own called a predicate that starts a process (shell/1, process_create/3, fork/1, ...),
-    which pysolve refuses to run for rules it checks."""
+    """Rules of one's own called a predicate that starts a process, which pysolve refuses to run for rules it checks.
+
+    Such predicates are shell/1, process_create/3, fork/1 and the like."""

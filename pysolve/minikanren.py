@@ -94,9 +94,10 @@ class Cons:
 
 
 class Struct(tuple):
-    """A compound term (a tuple: Prolog's `node(K, V, L, R)` is `Struct(("node", k, v, l, r))`) that knows
-    whether it is ground, as Cons cells do: trees and heaps of such terms reify in the time of their
-    newly built part, not of their whole size."""
+    """A compound term that knows whether it is ground, as Cons cells do.
+
+    A tuple: Prolog's `node(K, V, L, R)` is `Struct(("node", k, v, l, r))`. Trees and heaps of such terms reify in
+    the time of their newly built part, not of their whole size."""
 
     ground: bool
 
@@ -220,8 +221,9 @@ def project(function: Callable[..., Any], out: Any, *terms: Any) -> Goal:
 
 
 def collect(template: Any, goal: Goal, items: Any) -> Goal:
-    """`items` is the list (Cons cells) of `template`'s values in every answer of `goal`, in order
-    (Prolog's findall/3)."""
+    """`items` is the list (Cons cells) of `template`'s values in every answer of `goal`, in order.
+
+    Prolog's findall/3."""
 
     def collect_goal(state: State) -> Iterator[State]:
         found: Any = ()
@@ -273,8 +275,10 @@ def entered(trace: Trace | None, term: Any, describe: Callable[[Any], tuple[str,
 
 
 def dead_ends(trace: Trace | None, goal: Goal) -> Goal:
-    """`goal`; when it gives no answer and enters no node, the node on top of `trace`'s stack is a dead end (no
-    trace: `goal` itself)."""
+    """`goal`, recorded in `trace`: a dead end where it gives no answer.
+
+    When it gives no answer and enters no node, the node on top of `trace`'s stack is a dead end; with no trace,
+    `goal` itself."""
     return recorder(trace).wrap(failing_empty, goal)
 
 
@@ -297,8 +301,9 @@ def run(goal: Goal, query: Any, limit: int = 0) -> list[Any]:
 
 
 def run_bounded(goal: Goal, query: Any, limit: int = 0) -> tuple[list[Any], str]:
-    """`run`, but a goal that spends its budget keeps the answers found so far: (answers, reason), the
-    reason empty when the search ended by itself."""
+    """`run`, but a goal that spends its budget keeps the answers found so far.
+
+    Gives back (answers, reason), the reason empty when the search ended by itself."""
     answers: list[Any] = []
     try:
         _collect(goal, query, limit, answers)

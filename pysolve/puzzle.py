@@ -75,8 +75,10 @@ SPLIT_PARTS = 16  # a split count goes a placement deeper until it has this many
 
 
 def deepened(question: Any, one_more: Callable[[Any], list[Any]], levels: int = 2) -> list[Any]:
-    """`question` as the parts `one_more` gives (each with one more placement), a level deeper while there are
-    fewer than SPLIT_PARTS of them, at most `levels` deep: the parts of `Puzzle.split`."""
+    """`question` split into parts with more placements each: the parts of `Puzzle.split`.
+
+    `one_more` gives a question's parts, each with one more placement; the parts go a level deeper while there are
+    fewer than SPLIT_PARTS of them, at most `levels` deep."""
     parts = [question]
     for _ in range(levels):
         if len(parts) >= SPLIT_PARTS:
@@ -142,13 +144,15 @@ class Puzzle:
         raise NotImplementedError
 
     def ask_all(self, *_: Any, **values: Any) -> list[Any]:
-        """The questions built from checked option values: one, or many where the input holds many (a file
-        of puzzles)."""
+        """The questions built from checked option values.
+
+        One, or many where the input holds many (a file of puzzles)."""
         return [self.ask(**values)]
 
     def located(self, given: Any) -> Any:
-        """The file to read for a file option's value (a tuple of them for a repeated option): see
-        `Catalogue.locate`."""
+        """The file a file option's value names (see `Catalogue.locate`).
+
+        A tuple of files for a repeated option."""
         if isinstance(given, tuple):
             return tuple(self.located(item) for item in given)
         return self.catalogue().locate(given)
@@ -158,8 +162,10 @@ class Puzzle:
         return dict(vars(question))
 
     def label(self, question: Any, changed_only: bool = False) -> str:
-        """The question in a few words for report headers: the options set, files by name. With `changed_only`
-        (demo rows), only the options away from their defaults, so that rows of one puzzle read apart."""
+        """The question in a few words for report headers: the options set, files by name.
+
+        With `changed_only` (demo rows), only the options away from their defaults, so that rows of one puzzle read
+        apart."""
         described = {key: value for key, value in self.describe(question).items()
                      if value not in (None, False, [], (), "")}
         if changed_only:
@@ -168,8 +174,9 @@ class Puzzle:
         return ", ".join(f"{key}={brief(value)}" for key, value in described.items())
 
     def kind(self, question: Any) -> str:
-        """The kind of `question`: the name of the back-end function that answers it (`solve`, or an extra
-        kind such as `validate`)."""
+        """The kind of `question`: the name of the back-end function that answers it.
+
+        `solve`, or an extra kind such as `validate`."""
         return "solve"
 
     def budget(self, question: Any) -> Budget:
@@ -181,8 +188,9 @@ class Puzzle:
     # --- shipped instances -----------------------------------------------------------------------
 
     def shipped_folder(self) -> Path | None:
-        """The folder of the shipped instances: data/NAME/ for pysolve's own puzzles; a puzzle of one's own
-        returns its own folder (or None: it ships none)."""
+        """The folder of the shipped instances, or None when the puzzle ships none.
+
+        data/NAME/ for pysolve's own puzzles; a puzzle of one's own returns its own folder."""
         return paths.data_dir() / self.name if type(self).__module__.startswith("pysolve.") else None
 
     def instance_size(self, path: Path) -> str:
@@ -223,8 +231,9 @@ class Puzzle:
     # --- optional faces: each offered when declared in `faces`, its hook filled ------------------
 
     def split(self, question: Any) -> list[Any] | None:
-        """Independent sub-questions whose counts add up to `question`'s count (its first placements),
-        for `--workers` and `--cluster`; None when the question is no count or cannot be split."""
+        """Independent sub-questions whose counts add up to `question`'s count, for `--workers` and `--cluster`.
+
+        Each part fixes some of the first placements; None when the question is no count or cannot be split."""
         return None
 
     def total(self, question: Any, counts: list[int]) -> int:
@@ -232,18 +241,23 @@ class Puzzle:
         return sum(counts)
 
     def generate(self, *_: Any, **values: Any) -> tuple[dict[str, Any], str]:
-        """A generated instance from checked `generate_options` values: (JSON-able data, the text of its file,
-        which `pysolve solve` reads). Hook of the entry point `generated` (`pysolve generate NAME`)."""
+        """A generated instance from checked `generate_options` values.
+
+        The pair (JSON-able data, the text of its file, which `pysolve solve` reads). Hook of the entry point
+        `generated` (`pysolve generate NAME`)."""
         raise NotImplementedError
 
     def play(self, backend: str, *_: Any, **values: Any) -> int:
-        """Run the game from checked `play_options` values, the rules asked of `backend`, until the player
-        quits; return the exit code. Hook of the entry point `game` (`pysolve play NAME`)."""
+        """Run the game from checked `play_options` values until the player quits; return the exit code.
+
+        The rules are asked of `backend`. Hook of the entry point `game` (`pysolve play NAME`)."""
         raise NotImplementedError
 
     def fill_command_group(self, name: str, parser: Any) -> None:
-        """Add the arguments (or subcommands) of the command group `name` of `command_groups` to its parser,
-        an argparse parser; called only when the group is used, so that `pysolve --help` loads none of it."""
+        """Add the arguments (or subcommands) of the command group `name` to its argparse parser.
+
+        `name` is one of `command_groups`; called only when the group is used, so that `pysolve --help` loads none of
+        it."""
         raise NotImplementedError
 
     # --- checked entry points --------------------------------------------------------------------
@@ -257,9 +271,10 @@ class Puzzle:
         return self.ask_all(**self.checked(self.question_options(), given, f"pysolve solve {self.name}"))
 
     def generated(self, **given: Any) -> tuple[dict[str, Any], str]:
-        """A generated instance as (JSON-able data, the text of its file: what `pysolve solve` reads), from
-        the generator's options, checked; `out=FILE` (options.GENERATED_OUT) writes that text there too, whole
-        or not at all."""
+        """A generated instance from the generator's options, checked: (JSON-able data, the text of its file).
+
+        The text is what `pysolve solve` reads; `out=FILE` (options.GENERATED_OUT) writes it there too, whole or not
+        at all."""
         what = f"pysolve generate {self.name}"
         out = _options.check((_options.GENERATED_OUT,), {"out": given.pop("out", None)}, what)["out"]
         data, text = self.generate(**self.checked(self.generate_options, given, what))
@@ -268,14 +283,16 @@ class Puzzle:
         return data, text
 
     def game(self, backend: str | None = None, **given: Any) -> int:
-        """The puzzle's interactive game (`pysolve play NAME`) from its options, checked, the rules asked of
-        `backend` (default: backends.default()), played until the player quits: its exit code."""
+        """Play the puzzle's interactive game (`pysolve play NAME`) from its options, checked; return its exit code.
+
+        The rules are asked of `backend` (default: backends.default()); the game runs until the player quits."""
         values = self.checked(self.play_options, given, f"pysolve play {self.name}")
         return self.play(backend or backends.default(), **values)
 
     def checked(self, table: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
-        """`options.check` of `given` against `table`, each file option's shipped name turned into its file
-        (`located`): the values every entry point hands its hook."""
+        """The values every entry point hands its hook: `given` checked against `table` (`options.check`).
+
+        Each file option's shipped name is turned into its file (`located`)."""
         table = list(table)
         values = _options.check(table, given, what)
         for option in table:
@@ -324,8 +341,9 @@ class Puzzle:
         return importlib.import_module(f"{self.package()}.{backend}") if backend in self.offers else None
 
     def function(self, backend: str, name: str) -> Callable[..., Any]:
-        """The function `name` of the module of `backend`, which the puzzle's `offers` promise; TypeError naming
-        the declaration when the module has none."""
+        """The function `name` of `backend`'s module, which the puzzle's `offers` promise.
+
+        TypeError naming the declaration when the module has none."""
         module = self.backend_module(backend)
         function = getattr(module, name, None)
         if not callable(function):
@@ -348,8 +366,10 @@ class Puzzle:
         return list(self.solvers(question))
 
     def default_backend(self, question: Any) -> str:
-        """The default back end if it answers `question` and takes it by default, else the first available that
-        does (a back end that answers `question` only when asked by name comes after the others)."""
+        """The back end that answers `question` when none is named.
+
+        backends.default() if it answers `question` and takes it by default, else the first available that does (a
+        back end that answers `question` only when asked by name comes after the others)."""
         offered = self.backends_for(question)
         by_default = [name for name in offered if self.is_default_for(question, name)]
         preferred = backends.default()
@@ -363,8 +383,10 @@ class Puzzle:
         return offered[0]
 
     def solve(self, question: Any, backend: str | None = None, trace: str | os.PathLike[str] | None = None) -> Answer:
-        """Ask one back end (default: backends.default(), else the first that answers) and time the answer;
-        with `trace`, the back end's own search is recorded in that file (pysolve.trace), whole or not at all."""
+        """Ask one back end to answer `question`, and time the answer.
+
+        `backend` defaults to `default_backend(question)`; with `trace`, the back end's own search is recorded in that
+        file (pysolve.trace), whole or not at all."""
         backend = backend or self.default_backend(question)
         backends.check_name(backend)
         solver = self.solvers(question).get(backend)
@@ -378,8 +400,7 @@ class Puzzle:
         return self.run(backend, lambda asked: solver(asked, self.budget(asked)), question)
 
     def says(self, backend: str, hook: str, question: Any, declared: bool, otherwise: bool = True) -> bool:
-        """What `backend`'s module function `hook(question)` says of `question` where its `Backend` declares
-        that function (`declared`), else `otherwise`."""
+        """What `backend`'s module function `hook` says of `question` when `declared`, else `otherwise`."""
         return bool(self.function(backend, hook)(question)) if declared else otherwise
 
     def is_default_for(self, question: Any, backend: str) -> bool:
@@ -391,8 +412,9 @@ class Puzzle:
         return self.says(backend, "can_trace", question, self.offers[backend].traces, otherwise=False)
 
     def splits_pay(self, question: Any, backend: str) -> bool:
-        """False when `backend`'s count of `question` shares work that a count in parts would do again in every
-        part (`Backend.judges_splits`)."""
+        """False when counting `question` in parts would redo, in every part, work `backend`'s count shares.
+
+        Asked of the back end where it declares `Backend.judges_splits`; True otherwise."""
         return self.says(backend, "splits_pay", question, self.offers[backend].judges_splits)
 
     def traced(self, question: Any, backend: str, solver: Callable[[Any, Budget], Found],
@@ -418,8 +440,10 @@ class Puzzle:
         return answer
 
     def run(self, name: str, solver: Callable[[Any], Found], question: Any) -> Answer:
-        """Time `solver`'s answer to `question` and build the Answer, under back end `name`: `seconds` of the
-        wall clock, `cpu_seconds` of this thread's CPU time (the clock its time limit counts on).
+        """Time `solver`'s answer to `question` and build the Answer, under back end `name`.
+
+        Its stats hold `seconds` of the wall clock and `cpu_seconds` of this thread's CPU time (the clock its time
+        limit counts on).
 
         A search that runs out of its budget, of Python's recursion depth or of memory answers
         `unknown`, with the reason in `stats`.

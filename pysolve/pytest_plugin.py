@@ -175,9 +175,10 @@ def assert_backends_agree(puzzle: PuzzleLike, *args: Any, question: Any = None,
 
 
 def bounded(puzzle: PuzzleLike, reference: Solver | Sequence[Solver] | None) -> dict[str, Solver]:
-    """One's own solvers by name, each stopped past the question's time limit (the one pysolve's back ends
-    get: `Puzzle.budget`) and answering unknown then, as they do: a solver that loops or sleeps would hang
-    the test, since it looks at no budget."""
+    """One's own solvers by name, each stopped past the question's time limit and answering unknown then.
+
+    The limit is the one pysolve's back ends get (`Puzzle.budget`), and they too answer unknown past it: a solver
+    that loops or sleeps would otherwise hang the test, since it looks at no budget."""
     found = get_puzzle(puzzle)
     solvers = [] if reference is None else [reference] if callable(reference) else reference
     if not isinstance(solvers, (list, tuple)) or not all(map(callable, solvers)):
@@ -220,8 +221,10 @@ def assert_solver_agrees(puzzle: PuzzleLike, solver: Solver, examples: int = 20,
 
 
 def failure_message(puzzle: PuzzleLike, report: CrossCheck) -> str:
-    """The failure text: what failed, the verdict line in the CLI's words (naming every back end that did not
-    answer and why), the table of answers, and a diff of the first two canonical answers that differ."""
+    """The text a failing cross-check assertion shows.
+
+    What failed, the verdict line in the CLI's words (naming every back end that did not answer and why), the
+    table of answers, and a diff of the first two canonical answers that differ."""
     found = get_puzzle(puzzle)
     headings = {NOT_COMPARED: "pysolve back ends were not compared", DISAGREE: "pysolve back ends do not agree",
                 AGREE: f"pysolve back ends did not all answer ({', '.join(report.skipped)} gave no answer)"}
@@ -247,10 +250,11 @@ def canonical_diff(left_name: str, left: Any, right_name: str, right: Any) -> li
 def assert_rules_agree(puzzle: PuzzleLike, rules: str | os.PathLike[str], examples: int = 20, seed: int = 0,
                        max_size: int | None = None, seconds: float = 5.0,
                        out: str | os.PathLike[str] | None = None) -> CheckReport:
-    """Assert that the rule base file `rules` agrees with pysolve's back ends on `examples` random questions
-    of `puzzle` (`pysolve check`, seeded: the same questions every run), raises no error and never runs out
-    of time. The failure holds the report, with the smallest disagreement drawn (also written to `out`
-    when given). Returns the report."""
+    """Assert that the rule base file `rules` agrees with pysolve's back ends; return the report.
+
+    It is asked `examples` random questions of `puzzle` (`pysolve check`, seeded: the same questions every run),
+    and must raise no error and never run out of time. The failure holds the report, with the smallest
+    disagreement drawn (also written to `out` when given)."""
     __tracebackhide__ = True
     with one_line():
         report = check(puzzle, rules, examples=examples, seed=seed, max_size=max_size, seconds=seconds, out=out)

@@ -40,9 +40,11 @@ STATIC = HERE / "web" / "static"
 
 
 def condensed(recorded: Recorded, name: str, keep: int = KEPT) -> dict[str, Any]:
-    """One trace as the replay steps through it: its header and end line, and its first `keep` events in columns
-    (`kinds`: one letter each, e f b s; `refs`: the parent's number for an enter, else the node's; `labels`: one
-    per node). InputError naming the file and line for an event about a node never entered."""
+    """One trace as the replay steps through it: its header and end line, and its first `keep` events.
+
+    The events are in columns (`kinds`: one letter each, e f b s; `refs`: the parent's number for an enter, else
+    the node's; `labels`: one per node). InputError naming the file and line for an event about a node never
+    entered."""
     numbers: dict[int, int] = {0: 0}
     kinds: list[str] = []
     refs: list[int] = []
@@ -71,15 +73,18 @@ def condensed(recorded: Recorded, name: str, keep: int = KEPT) -> dict[str, Any]
 
 
 def searched(end: dict[str, Any], written: int) -> int:
-    """How many events the search made: the end line's count (more than the file holds when it was cut), or
-    those written when it does not say."""
+    """How many events the search made.
+
+    The end line's count (more than the file holds when it was cut), or those written when it does not say."""
     events = end.get("events")
     return events if isinstance(events, int) and not isinstance(events, bool) and events >= written else written
 
 
 def together(traces: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The condensed traces, checked to be 1 to MAX_TRACES of one question (one puzzle, one instance: only
-    the back end and how it searches, SETTINGS, may differ); InputError naming the trace that does not fit."""
+    """The condensed traces, checked to be 1 to MAX_TRACES of one question.
+
+    One puzzle, one instance: only the back end and how it searches (SETTINGS) may differ; InputError naming the
+    trace that does not fit."""
     how_many(len(traces), fewest=1)
     first = traces[0]
     for other in traces[1:]:
@@ -124,8 +129,9 @@ def left_out(replayed: dict[str, Any]) -> str:
 
 
 def export_html(traces: Sequence[dict[str, Any]], title: str = "") -> str:
-    """A self-contained page replaying `traces` (condensed, at most EMBEDDED events each): data, script and
-    style inside, nothing fetched."""
+    """A self-contained page replaying `traces`: data, script and style inside, nothing fetched.
+
+    The traces are condensed, at most EMBEDDED events each."""
     notes = [note for note in (left_out(trace) for trace in traces) if note]
     data = {"traces": list(traces), "notes": notes, "drawn": DRAWN}
     script = (STATIC / "traces.js").read_text(encoding="utf-8")

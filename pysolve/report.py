@@ -33,8 +33,9 @@ REASON_WIDTH = 72  # characters of a reason in a row (the verdict line gives it 
 
 
 def row_cells(puzzle: Puzzle, report: CrossCheck, name: str) -> tuple[str, str, str, str]:
-    """One back end's row: status, seconds, states, and the answer in brief (or, for a back end that gave no
-    answer, its kind as the status and its reason)."""
+    """One back end's row: status, seconds, states, and the answer in brief.
+
+    A back end that gave no answer has its kind as the status and its reason in place of the answer."""
     if name in report.results:
         answer = report.results[name]
         return (answer.status, f"{answer.stats['seconds']:.4f}", str(answer.stats.get("states", "-")),
@@ -54,8 +55,10 @@ def crosscheck_rows(puzzle: Puzzle, report: CrossCheck) -> list[list[Any]]:
 
 
 class CrossCheckTable:
-    """A cross-check's table with fixed column widths, so that it can be printed a row at a time, as each
-    back end ends: name, status, seconds, states, then the answer in brief (or the reason) last."""
+    """A cross-check's table with fixed column widths, so that it can be printed a row at a time.
+
+    A row is printed as each back end ends: name, status, seconds, states, then the answer in brief (or the
+    reason) last."""
 
     def __init__(self, report: CrossCheck) -> None:
         self.width = max([len("backend"), *(len(name) for name in report.asked)])
@@ -180,8 +183,10 @@ def demo_report(out: TextIO) -> int:
 
 
 class Ticker:
-    """While a block runs, the seconds it has taken on one line of stderr, once a second, only when stderr
-    is a terminal: a single long search shows that it is alive and how far it is from its --seconds."""
+    """While a block runs, the seconds it has taken on one line of stderr, once a second.
+
+    Only when stderr is a terminal: a single long search shows that it is alive and how far it is from its
+    --seconds."""
 
     def __init__(self, label: str, stream: TextIO = sys.stderr, every: float = 1.0) -> None:
         self.label, self.stream, self.every = label, stream, every

@@ -102,8 +102,9 @@ class Trace:
             self._write(record)
 
     def enter(self, label: str, parent: int = 0, move: dict[str, Any] | None = None) -> int:
-        """A new node below `parent` (0: the root), made by the choice `label` (`move`: the same as data);
-        its id."""
+        """Record a new node below `parent` (0: the root), made by the choice `label`; give back its id.
+
+        `move` is the same choice as data."""
         self.nodes += 1
         node, depth = self.nodes, self.depths.get(parent, 0) + 1
         self.depths[node] = depth
@@ -150,8 +151,9 @@ class Trace:
         return self.enter(label, parent, move)
 
     def to_root(self) -> None:
-        """Depth-first: the stack back to the root, its nodes left as they are (a search that stopped where it
-        was, and one that starts again from the root)."""
+        """Take the stack back to the root, its nodes left as they are (depth-first).
+
+        For a search that stopped where it was and starts again from the root."""
         del self.stack[1:]
 
     @property
@@ -160,8 +162,10 @@ class Trace:
         return self.events > self.limit
 
     def wrap(self, recorded: Callable[..., Part], plain: Part, *args: Any) -> Part:
-        """`recorded(self, plain, *args)`: the part of a search (a goal, a loop) that reports to this trace, made
-        from its `plain` form; NOT_RECORDED gives `plain` itself, so an unrecorded search pays nothing for it."""
+        """The part of a search (a goal, a loop) that reports to this trace, made from its `plain` form.
+
+        `recorded(self, plain, *args)` makes it; NOT_RECORDED gives `plain` itself, so an unrecorded search pays
+        nothing for it."""
         return recorded(self, plain, *args)
 
     def end(self, status: str, reason: str = "") -> None:
@@ -178,8 +182,9 @@ class Trace:
         self.out = None
 
     def include(self, lines: str, nodes: int, fails: int, backtracks: int, solutions: int, events: int) -> None:
-        """Add the events another writer recorded (prolog/pysolve_trace.pl: at most `limit - events` lines,
-        node ids from `nodes + 1` on) and its counters."""
+        """Add the events and counters another writer recorded.
+
+        The writer is prolog/pysolve_trace.pl: at most `limit - events` lines, node ids from `nodes + 1` on."""
         if self.out is not None:
             self.out.write(lines)
         self.nodes += nodes
@@ -288,8 +293,10 @@ def pushed_each(trace: Trace, steps: Callable[..., Iterator[Part]], describe: De
 
 
 def failing_empty(trace: Trace, steps: Callable[..., Iterator[Part]]) -> Callable[..., Iterator[Part]]:
-    """`steps(*args)`, a generator, recorded: the node on top of `trace`'s stack is a dead end when it yields
-    nothing and enters no node. Taken through `wrap`, as `pushed` is."""
+    """`steps(*args)`, a generator, recorded in `trace`: a dead end where it finds nothing.
+
+    The node on top of `trace`'s stack fails when the generator yields nothing and enters no node. Taken through
+    `wrap`, as `pushed` is."""
 
     def recorded(*args: Any) -> Iterator[Part]:
         nodes, answered = trace.nodes, False
