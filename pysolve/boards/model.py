@@ -40,10 +40,11 @@ WRITTEN_BETWEEN_CLOCKS = 64  # solutions written out between looks at the clock 
 
 def searched(found: Sequence[Any], grid: Callable[[Any], Any], budget: Budget, stopped: str,
              stats: dict[str, Any]) -> Found:
-    """The answer of a Python board search: the solutions it `found` (compact: bytes or arrays, which the
-    garbage collector does not walk) written out as grids by `grid` while its time limit lasts; `count` is
-    how many it found. Unknown with the reason when the search `stopped` ('' when it ran to its end) or when
-    writing them out passed the time limit (tens of thousands of 64x64 grids take seconds): the limit
+    """The answer of a Python board search: the solutions it `found`, written out as grids while time lasts.
+
+    The solutions are compact (bytes or arrays, which the garbage collector does not walk) and `grid` writes each
+    out; `count` is how many it found. Unknown with the reason when the search `stopped` ('' when it ran to its
+    end) or when writing them out passed the time limit (tens of thousands of 64x64 grids take seconds): the limit
     covers the whole answer, so a search that ran out of time writes none out."""
     grids, reason = [], stopped
     try:

@@ -69,8 +69,10 @@ class BoardPuzzle(Puzzle):
         raise NotImplementedError
 
     def canonical(self, answer: Answer[BoardQuestion]) -> Any:
-        """Status plus: what breaks the board (validate), the count and, when complete, the sorted
-        solutions (count), or whether each solution solves the board (back ends may find different ones)."""
+        """The part of an answer all back ends must agree on: its status and what it found.
+
+        What breaks the board (validate), the count and, when complete, the sorted solutions (count), or whether
+        each solution solves the board (back ends may find different ones)."""
         if answer.asked.validate:
             return {"status": answer.status, "broken": answer.stats.get("broken", [])}
         asked = answer.asked.count

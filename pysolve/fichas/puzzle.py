@@ -26,8 +26,9 @@ def is_path(value: Any) -> bool:
 
 
 def first_path(question: Question, given: Found) -> Found:
-    """The first path a rule base of one's own gave, as the back ends answer (with its moves); no solution when
-    it gave none; an answer cut short by the time limit as it is."""
+    """The first path a rule base of one's own gave, with its moves, as the back ends answer.
+
+    No solution when it gave none; an answer cut short by the time limit stays as it is."""
     if given.status == UNKNOWN or not given.solutions:
         return given if given.status == UNKNOWN else Found([], given.stats, status=NO_SOLUTION)
     path = given.solutions[0]
@@ -71,9 +72,11 @@ class Fichas(Puzzle):
         return Budget(nodes=DEFAULT_MAX_EXPANSIONS, seconds=question.seconds, label=f"{question.strategy} search")
 
     def canonical(self, answer: Answer) -> Any:
-        """Tree strategies: the exact path and state count (when the answer gives one: a solver of one's own
-        may give only its path). Shortest: where the path first breaks the rules (None when it keeps them: its
-        first illegal move named, where answers part first), then its length."""
+        """The part of an answer all back ends must agree on, by strategy.
+
+        Tree strategies: the exact path and state count (when the answer gives one: a solver of one's own may give
+        only its path). Shortest: where the path first breaks the rules (None when it keeps them: its first
+        illegal move named, where answers part first), then its length."""
         question = Question(**answer.question)
         path = answer.solutions[0] if answer.solutions else None
         if question.strategy in TREE_STRATEGIES:

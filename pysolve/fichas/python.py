@@ -1,5 +1,6 @@
-"""The imperative back end: the course strategies and A* from pysolve.search, which record themselves in a trace
-(docs/fichas.md, "Searches recorded")."""
+"""The imperative back end: the course strategies and A* from pysolve.search.
+
+They record themselves in a trace (docs/fichas.md, "Searches recorded")."""
 
 from __future__ import annotations
 

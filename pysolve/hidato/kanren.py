@@ -53,8 +53,9 @@ def hidatoo(board: Board, positions: list[Any]) -> mk.Goal:
 
 
 def can_trace(question: Question) -> bool:
-    """A solve or a count records its labelling (`fd.labelfd`): each number put on a cell, failures,
-    backtracking."""
+    """True for a solve or a count: it records its labelling (`fd.labelfd`).
+
+    The trace holds each number put on a cell, failures and backtracking."""
     return not question.validate
 
 
@@ -80,8 +81,10 @@ def solve(question: Question, budget: Budget) -> Found:
 
 
 def validate(question: Question, budget: Budget) -> Found:
-    """Check a filled board: each consecutive pair asked of the constraint the solver posts on two numbers
-    (`neighbours`, a table), one pair at a time, so that the answer names every pair that does not touch."""
+    """Check a filled board, one consecutive pair at a time.
+
+    Each pair is asked of the constraint the solver posts on two numbers (`neighbours`, a table), so that the
+    answer names every pair that does not touch."""
     mk.require()
     board = question.board
     cell_of = dict(board.givens)  # a filled board gives every number

@@ -57,8 +57,10 @@ class Piece:
 
     @property
     def along_frame(self) -> tuple[bool, ...]:
-        """Per side (N, E, S, W), whether it lies along the frame under the eternity rule, against another border
-        cell: a corner piece's sides that are not the frame's, and an edge piece's sides beside its frame side."""
+        """Per side (N, E, S, W), whether it lies along the frame under the eternity rule.
+
+        Such a side lies against another border cell: a corner piece's sides that are not the frame's, and an edge
+        piece's sides beside its frame side."""
         frame = [side for side, label in enumerate(self.edges) if label == FRAME]
         return tuple(bool(frame) and label != FRAME and frame != [(side + 2) % 4]
                      for side, label in enumerate(self.edges))
@@ -213,8 +215,9 @@ def content_lines(text: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def parse(text: str, name: str) -> Instance:
-    """An instance from file text (keyword format, Brendan Owen's format, or the JSON `generate squares --json`
-    prints), validated."""
+    """An instance from file text, validated.
+
+    The text is in the keyword format, Brendan Owen's format, or the JSON `generate squares --json` prints."""
     if text.lstrip().startswith(("{", "[")):  # JSON: no line of the file formats starts so
         return validated(parse_keywords(json_lines(files.parse_json(text, name), name), name))
     lines = list(content_lines(text))
@@ -241,8 +244,10 @@ def parse_owen(lines: list[tuple[int, list[str]]], name: str) -> Instance:
 
 
 def json_lines(data: Any, name: str) -> list[tuple[int | str, list[str]]]:
-    """`Instance.to_json`'s object (`generate squares --json`) as the keyword format's lines, each numbered by
-    its place in the JSON (`pieces[3]`), so that it is checked as those lines are and named where it is."""
+    """`Instance.to_json`'s object (`generate squares --json`) as the keyword format's lines.
+
+    Each line is numbered by its place in the JSON (`pieces[3]`), so that it is checked as those lines are and
+    named where it is."""
     if not isinstance(data, dict) or not isinstance(data.get("pieces"), list):
         raise InputError(f"{name}: a squares instance in JSON is an object with rows, cols, rule, pairs and pieces, "
                          "as `pysolve generate squares --json` prints it")
@@ -266,8 +271,9 @@ def listed(data: dict[str, Any], key: str, name: str) -> list[Any]:
 
 
 def word(value: Any) -> str:
-    """A JSON value as a word of the keyword format: a text or an integer as written, anything else as JSON
-    (which the line's check refuses, quoting it)."""
+    """A JSON value as a word of the keyword format.
+
+    A text or an integer as written, anything else as JSON (which the line's check refuses, quoting it)."""
     return value if isinstance(value, str) else str(value) if type(value) is int else files.excerpt(value)
 
 
@@ -473,24 +479,29 @@ class Question:
 
 
 def placement(pos: int, cols: int, piece: int, turns: int) -> tuple[str, dict[str, int]]:
-    """A search's choice, `piece` turned `turns` quarter turns on position `pos`, as a trace says it
-    (pysolve.trace): the label 'piece 7 turned 1 at r1c2' and the move {"row": 1, "col": 2, "piece": 7,
-    "turns": 1}, rows and columns from 1."""
+    """A search's choice, `piece` turned `turns` quarter turns on position `pos`, as a trace says it.
+
+    The label 'piece 7 turned 1 at r1c2' and the move {"row": 1, "col": 2, "piece": 7, "turns": 1}, rows and
+    columns from 1 (pysolve.trace)."""
     r, c = divmod(pos, cols)
     return f"piece {piece} turned {turns} at r{r + 1}c{c + 1}", {"row": r + 1, "col": c + 1, "piece": piece,
                                                                    "turns": turns}
 
 
 def class_size(question: Question) -> int:
-    """How many counted grids each canonical grid stands for: 1 up to rotation, else the turns of the whole
-    grid that keep its shape (4 square, 2 not; the grids of a class are distinct above one cell)."""
+    """How many counted grids each canonical grid stands for.
+
+    1 up to rotation, else the turns of the whole grid that keep its shape (4 square, 2 not; the grids of a class
+    are distinct above one cell)."""
     instance = question.instance
     return 1 if question.up_to_rotation else 4 if instance.rows == instance.cols else 2
 
 
 def next_cells(question: Question) -> list[Cell]:
-    """The (piece, turns) of the unused pieces that fit the first cell (row-major) after the question's prefix:
-    against its upper and left neighbours in the prefix and the border (none when the prefix fills the grid)."""
+    """The (piece, turns) of the unused pieces that fit the first cell (row-major) after the question's prefix.
+
+    They fit against its upper and left neighbours in the prefix and the border; none when the prefix fills the
+    grid."""
     instance, prefix = question.instance, question.row_prefix
     rows, cols, pos = instance.rows, instance.cols, len(question.prefix)
     if pos == rows * cols:
@@ -505,9 +516,10 @@ def next_cells(question: Question) -> list[Cell]:
 
 def fits_at(matcher: Matcher, edges: Edges, r: int, c: int, rows: int, cols: int, above: Edges | None,
             left: Edges | None) -> bool:
-    """Whether a piece showing `edges` may lie on cell (r, c) of a rows x cols grid filled row by row: it
-    matches the edges of its upper and left neighbours (`above`, `left`; None on the border, where its own
-    edge must suit the border), and its East and South edges suit the border or the inside."""
+    """Whether a piece showing `edges` may lie on cell (r, c) of a rows x cols grid filled row by row.
+
+    It must match the edges of its upper and left neighbours (`above`, `left`; None on the border, where its own
+    edge must suit the border), and its East and South edges must suit the border or the inside."""
     return ((matcher.matches(above[S], edges[N]) if above is not None else matcher.border(edges[N]))
             and (matcher.matches(left[E], edges[W]) if left is not None else matcher.border(edges[W]))
             and (matcher.border(edges[E]) if c == cols - 1 else matcher.inner(edges[E]))
@@ -542,9 +554,11 @@ def joins_halves(question: Question) -> bool:
 
 
 def search(question: Question) -> str:
-    """The search that answers `question`, by the one name both languages give it: the strategy `original`
-    is the search `original` (Python's `reference`); the strategy `fast` is `halves` where `joins_halves`
-    says so, `mrv` where `most_constrained_first` says so, else `rows` (the row order over an index)."""
+    """The search that answers `question`, by the one name both languages give it.
+
+    The strategy `original` is the search `original` (Python's `reference`); the strategy `fast` is `halves` where
+    `joins_halves` says so, `mrv` where `most_constrained_first` says so, else `rows` (the row order over an
+    index)."""
     if question.strategy == "original":
         return "original"
     if joins_halves(question):

@@ -63,8 +63,9 @@ def is_grid(value: Any) -> bool:
 
 
 def every_grid(question: Question, given: Found) -> Found:
-    """The grids a rule base of one's own gave (every one: the interface's questions ask for all), as the back
-    ends answer; an answer cut short by the time limit as it is."""
+    """The grids a rule base of one's own gave, as the back ends answer.
+
+    Every one, since the interface's questions ask for all; an answer cut short by the time limit stays as it is."""
     if given.status == UNKNOWN:
         return given
     grids = [as_grid(solution) for solution in given.solutions]
@@ -137,14 +138,17 @@ class Squares(Puzzle):
         return Question(load(file), mode, up_to_rotation, strategy, seconds, count_orientations)
 
     def located(self, given: Any) -> Any:
-        """FILE as given: the squares reader (`model.load`) takes shipped names itself, from the same catalogue,
-        so that an instance keeps the name it was asked by (`eternity-3x3`, not its file's path)."""
+        """FILE as given: the squares reader (`model.load`) takes shipped names itself.
+
+        It reads them from the same catalogue, so that an instance keeps the name it was asked by (`eternity-3x3`,
+        not its file's path)."""
         return given
 
     def split(self, question: Question) -> list[Question] | None:
-        """A count (fast strategy, two cells or more) as the counts of its canonical grids by their first cells,
-        row by row: each part fixes one more cell (each grid begins one way), two cells deep for enough parts.
-        A count that fills the most constrained cell first is split where its first piece lies instead."""
+        """A count (fast strategy, two cells or more) as the counts of its canonical grids by their first cells.
+
+        Row by row, each part fixes one more cell (each grid begins one way), two cells deep for enough parts. A
+        count that fills the most constrained cell first is split where its first piece lies instead."""
         instance = question.instance
         if question.mode != COUNT or question.strategy != "fast" or instance.rows * instance.cols < 2:
             return None
@@ -237,8 +241,10 @@ def one_more_cell(question: Question) -> list[Question]:
 
 
 def root_parts(question: Question) -> list[Question]:
-    """`question` once per place of the most-constrained-first search's first piece (`mrv.root_placements`),
-    fixed in the prefix after free cells: the branches of its root (a part already fixes it)."""
+    """`question` once per place of the most-constrained-first search's first piece: the branches of its root.
+
+    The places are `mrv.root_placements`, each fixed in the prefix after free cells; a question with a prefix is
+    already such a part, given back alone."""
     from pysolve.squares import mrv
 
     if question.prefix:
@@ -248,9 +254,10 @@ def root_parts(question: Question) -> list[Question]:
 
 
 def search_trace(instance: Instance, first_only: bool, budget: Budget, limit: int = TRACE_EVENTS) -> Recorded:
-    """The original's search recorded in the trace format (pysolve.trace), to the first solution or all of it,
-    stopped once `limit` events are written: what the replays show. A search out of its budget ends `unknown`
-    with what it recorded."""
+    """The original's search recorded in the trace format (pysolve.trace): what the replays show.
+
+    It runs to the first solution or all of them, stopped once `limit` events are written. A search out of its
+    budget ends `unknown` with what it recorded."""
     from pysolve.squares import reference
 
     out = io.StringIO()

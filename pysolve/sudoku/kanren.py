@@ -59,8 +59,9 @@ def solve(question: Question, budget: Budget) -> Found:
 
 
 def validate(question: Question, budget: Budget) -> Found:
-    """Check a filled grid: each unit asked of `unito` on its own (rows, then columns, then boxes), and
-    in a unit that breaks it, the values `repeatedo` finds twice, as [kind, number, value]."""
+    """Check a filled grid, each unit asked of `unito` on its own (rows, then columns, then boxes).
+
+    The answer lists, for a unit that breaks it, the values `repeatedo` finds twice, as [kind, number, value]."""
     mk.require()
     board = question.board
     broken: list[list[object]] = []

@@ -74,8 +74,9 @@ class SudokuPuzzle(BoardPuzzle):
 
     def ask_all(self, file: str, count: int | None, validate: bool, strategy: str, index: int | None,
                 seconds: float, nodes: int) -> list[Question]:
-        """One question per puzzle in FILE (a file of one-line puzzles holds many), in order; InputError on a
-        bad puzzle or a bad combination."""
+        """One question per puzzle in FILE, in order (a file of one-line puzzles holds many).
+
+        InputError on a bad puzzle or a bad combination."""
         if validate and count:
             raise InputError("--validate checks a filled grid; it takes no --count")
         boards = model.load(file)
@@ -98,8 +99,9 @@ class SudokuPuzzle(BoardPuzzle):
         return f"{where} ({board.size}x{board.size}, {board.givens} givens), {asked}, strategy={question.strategy}"
 
     def split(self, question: Question) -> list[Question] | None:
-        """A count as the counts of its boards with the empty cell of fewest candidates filled, one board per
-        candidate (a second cell for enough parts; each solution fills them one way)."""
+        """A count as the counts of its boards with the empty cell of fewest candidates filled.
+
+        One board per candidate, a second cell filled for enough parts; each solution fills them one way."""
         return deepened(question, one_cell_filled, levels=8) if question.count and not question.validate else None
 
     def describe(self, question: Question) -> dict[str, Any]:
@@ -145,8 +147,10 @@ class SudokuPuzzle(BoardPuzzle):
 
 
 def one_cell_filled(question: Question) -> list[Question]:
-    """`question` with its board's empty cell of fewest candidates (values none of its peers holds) filled,
-    once per candidate: none when a cell has no candidate, the question itself when no cell has two or more."""
+    """`question` with its board's empty cell of fewest candidates filled, once per candidate.
+
+    A candidate is a value none of the cell's peers holds. None when a cell has no candidate; the question itself
+    when no cell has two or more."""
     board = question.board
     cells, peers = board.cells, board.geometry.peers
 

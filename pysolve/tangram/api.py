@@ -46,8 +46,9 @@ def options(instance: Instance, placed: tuple[Placement, ...], piece: str, backe
 
 def complete(instance: Instance, placed: tuple[Placement, ...] = (), backend: str = "python",
              strategy: str = DEFAULT_STRATEGY, seconds: float | None = None) -> Tiling | None:
-    """The first tiling extending the placed pieces (first free cell first; `strategy="dfs"` the course's
-    fixed-order search), or None when the board cannot be completed."""
+    """The first tiling extending the placed pieces, or None when the board cannot be completed.
+
+    The search fills the first free cell first; `strategy="dfs"` is the course's fixed-order search."""
     limit = {} if seconds is None else {"seconds": seconds}
     found = ask(instance, backend, mode="first", placed=tuple(placed), strategy=strategy, **limit).solutions
     return tiling_of(instance, found[0]) if found else None

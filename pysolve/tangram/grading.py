@@ -35,8 +35,9 @@ def unseen(question: Question) -> dict[str, str]:
 
 
 def broken(question: Question, solution: list[dict[str, Any]], reference: Answer) -> dict[str, str]:
-    """The rules of RULES that `solution`, a tiling, breaks as a solution of `question`'s board, each with its
-    first break in words (`reference`, pysolve's answer, is not needed: the board says it all)."""
+    """The rules of RULES that `solution`, a tiling, breaks on `question`'s board, each with its first break.
+
+    Each break is said in words; `reference`, pysolve's answer, is not needed: the board says it all."""
     instance = question.instance
     tiling = tiling_of(instance, solution)
     found: dict[str, str] = {}

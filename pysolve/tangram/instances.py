@@ -1,4 +1,4 @@
-"""Random rectangle tangrams as hypothesis strategies, for pysolve's tests, `pysolve check` and tests of one's own.
+"""Random rectangle tangrams as hypothesis strategies, for pysolve's tests, `pysolve check` and one's own.
 
 An instance is drawn the way hypothesis shrinks well: the board's width and
 height, how many rectangles it is cut into, a seed for the cuts (the
@@ -34,8 +34,9 @@ Solution = list[dict[str, Any]]  # a tiling as an answer holds it: a placement p
 
 @st.composite
 def instances(draw: st.DrawFn, max_side: int = 4, max_pieces: int = 4, rotations: bool = True) -> Instance:
-    """A board of at most `max_side` cells a side cut into at most `max_pieces` rectangles (never more than
-    it has cells), turning allowed in some when `rotations`."""
+    """A board of at most `max_side` cells a side cut into at most `max_pieces` rectangles.
+
+    Never more rectangles than it has cells; turning is allowed in some when `rotations`."""
     width, height = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
     pieces = draw(st.integers(1, min(max_pieces, width * height)))
     turning = rotations and draw(st.booleans())
@@ -43,9 +44,10 @@ def instances(draw: st.DrawFn, max_side: int = 4, max_pieces: int = 4, rotations
 
 
 def questions(max_size: int = 4, limit: int = 10, seconds: float = DEFAULT_SECONDS) -> st.SearchStrategy[Question]:
-    """Questions asking every tiling of random instances (boards of at most `max_size` cells a side), each
-    search within `seconds`: what `pysolve check tangram` asks. Every tiling is listed, however many (`limit`
-    is the board puzzles' count; these boards stay small)."""
+    """Questions asking every tiling of random instances: what `pysolve check tangram` asks.
+
+    The boards have at most `max_size` cells a side, and each search runs within `seconds`. Every tiling is
+    listed, however many (`limit` is the board puzzles' count; these boards stay small)."""
     return instances(max_side=max_size).map(lambda instance: Question(instance, "all", "dfs", seconds=seconds))
 
 
@@ -55,14 +57,17 @@ def instance_text(question: Question) -> str:
 
 
 def parts(question: Question, solution: Solution) -> dict[str, Placement]:
-    """Each piece of a tiling by name and where it lies: what `pysolve check` compares when it draws two tilings
-    apart (`drawn`)."""
+    """Each piece of a tiling by name and where it lies.
+
+    What `pysolve check` compares when it draws two tilings apart (`drawn`)."""
     return {placement.piece: placement for placement in tiling_of(question.instance, solution)}
 
 
 def drawn(question: Question, solution: Solution, marked: Collection[Any]) -> str:
-    """A tiling drawn as `pysolve solve tangram` draws it (each cell its piece's key), then each piece in
-    `marked` (those another tiling places differently) starred, with where it lies."""
+    """A tiling drawn as `pysolve solve tangram` draws it, then the pieces in `marked`, starred.
+
+    Each cell shows its piece's key; each marked piece (one another tiling places differently) is listed with
+    where it lies."""
     instance = question.instance
     tiling = tiling_of(instance, solution)
     lines = [draw.text_grid(instance, tiling)]

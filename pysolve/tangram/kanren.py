@@ -147,9 +147,10 @@ def membero(item: Any, items: list[Any]) -> mk.Goal:
 
 
 def validate(question: Question, budget: Budget) -> Found:
-    """What keeps the placed pieces from being a tiling, each rule asked on its own, in the order of the
-    reference rules (pysolve.tangram.model.problems): pieces off the board, overlaps (with the cells both
-    cover), pieces not placed."""
+    """What keeps the placed pieces from being a tiling, each rule asked on its own.
+
+    In the order of the reference rules (pysolve.tangram.model.problems): pieces off the board, overlaps (with the
+    cells both cover), pieces not placed."""
     mk.require()
     instance = question.instance
     instance.slots_within(budget)

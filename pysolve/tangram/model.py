@@ -423,8 +423,9 @@ def tiling_of(instance: Instance, solution: list[dict[str, Any]]) -> Tiling:
 
 
 def answered(answer: Answer) -> Answer:
-    """`answer` when it is one; SearchLimitExceeded with its reason when the search stopped short (the faces
-    that return Placements have no "unknown" to give)."""
+    """`answer` when it is one; SearchLimitExceeded with its reason when the search stopped short.
+
+    The faces that return Placements have no "unknown" to give."""
     if answer.status == UNKNOWN:
         raise SearchLimitExceeded(answer.reason)
     return answer

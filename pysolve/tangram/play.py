@@ -47,8 +47,9 @@ def piece_options(puzzle: Puzzle, instance: Instance, placed: tuple[Placement, .
 
 def completion(puzzle: Puzzle, instance: Instance, placed: tuple[Placement, ...], backend: str,
                seconds: float = HINT_SECONDS) -> Tiling | None:
-    """A tiling extending `placed` found on `backend` within `seconds` (first empty cell first), or None (a dead
-    end); SearchLimitExceeded when the search ran out of time."""
+    """A tiling extending `placed` found on `backend` within `seconds`, or None (a dead end).
+
+    The search fills the first empty cell first; SearchLimitExceeded when it ran out of time."""
     question = Question(instance, "first", "cell", placed=placed, seconds=seconds)
     answer = answered(puzzle.solve(question, backend))
     return tiling_of(instance, answer.solutions[0]) if answer.solutions else None
@@ -82,8 +83,9 @@ class Game:
 
     @classmethod
     def start(cls, puzzle: Puzzle, instance: Instance, backend: str) -> Game:
-        """A new game of `puzzle` on `instance`, the rules asked of `backend`; the file's `place` lines are given
-        pieces, fixed. Bad input raises InputError."""
+        """A new game of `puzzle` on `instance`, the rules asked of `backend`.
+
+        The file's `place` lines are given pieces, fixed. Bad input raises InputError."""
         check_keys(instance)
         check_partial(instance, instance.placed)
         backends.check_name(backend)
@@ -166,8 +168,7 @@ class Game:
             self.message = f"{self.selected} previewed at {cell[0]},{cell[1]}: t temporary, Enter definitive"
 
     def place_at(self, cell: Cell) -> None:
-        """Ctrl+click: preview the selected piece at an option cell and put it down temporarily (the original's
-        Ctrl)."""
+        """Ctrl+click: preview the selected piece at an option cell and put it down for now (the original's Ctrl)."""
         if self.won or self.selected is None or cell not in self.option_cells:
             self.choose(cell)
             return

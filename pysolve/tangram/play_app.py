@@ -259,8 +259,9 @@ class TangramApp(App[None]):
         self.game = game
 
     def run(self, *, headless: bool = False, **options: Any) -> None:
-        """Run the game; InputError before anything starts when it would take a screen that is no terminal
-        (headless, as tests run it, it needs none)."""
+        """Run the game; InputError before anything starts when the screen would be no terminal.
+
+        Headless, as tests run it, the game needs none."""
         if not headless:
             require_terminal("pysolve play tangram")
         return super().run(headless=headless, **options)
@@ -328,8 +329,9 @@ class TangramApp(App[None]):
 
 
 def start(puzzle: Puzzle, file: str | None, backend: str) -> int:
-    """Check FILE (default: the classic board) and `backend`, then run the game of `puzzle` until the player
-    quits; return the exit code."""
+    """Run the game of `puzzle` until the player quits; return the exit code.
+
+    FILE (default: the classic board) and `backend` are checked first."""
     TangramApp(Game.start(puzzle, load_instance(file), backend)).run()
     return 0
 

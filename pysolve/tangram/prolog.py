@@ -49,8 +49,10 @@ def can_trace(question: Question) -> bool:
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number (memo_count/5 in the scan
-    order `search.first_scan` picks, the one Python's counter tries first)."""
+    """First or all tilings (tiling/4, all_tilings/4, bfs_tiling/3), or their number.
+
+    A count asks memo_count/5 in the scan order `search_helpers.first_scan` picks, the one Python's counter tries
+    first."""
     order, placed = question.order, placements(question.placed)
     if question.mode == "count":  # a count takes the memo counter, whatever the strategy
         scan = first_scan(question.instance, order)

@@ -49,9 +49,10 @@ def is_tiling(value: Any) -> bool:
 
 
 def every_tiling(question: Question, given: Found) -> Found:
-    """The tilings a rule base of one's own gave (every one: the interface's questions ask for all), each in
-    piece order, as the back ends answer; an answer cut short by the time limit as it is. RulesError when a
-    placement names no piece of the instance."""
+    """The tilings a rule base of one's own gave, each in piece order, as the back ends answer.
+
+    Every one, since the interface's questions ask for all; an answer cut short by the time limit stays as it is.
+    RulesError when a placement names no piece of the instance."""
     from pysolve.tangram.prolog import to_tiling  # the back ends load when a question is asked
 
     if given.status == UNKNOWN:
@@ -127,8 +128,9 @@ class Tangram(Puzzle):
         return question.mode if question.mode in ("options", "validate") else "solve"
 
     def split(self, question: Question) -> list[Question] | None:
-        """A count as the counts of its completions, one per placement covering the first free cell (two
-        cells deep for enough parts; every tiling extends exactly one)."""
+        """A count as the counts of its completions, one per placement covering the first free cell.
+
+        Two cells deep for enough parts; every tiling extends exactly one."""
         return deepened(question, first_cell_parts) if question.mode == "count" else None
 
     def describe(self, question: Question) -> dict[str, Any]:
@@ -260,9 +262,10 @@ def _as_tuples(tiling: list[dict[str, Any]]) -> tuple[tuple[Any, ...], ...]:
 
 
 def first_cell_parts(question: Question) -> list[Question]:
-    """`question` with one more piece placed, for every unused piece's placement covering the first free
-    cell (its bottom-left cell is that cell: the cells before it are covered); the question itself when the
-    board is full. Only those placements are made, not the table of every slot (seconds on a 64x64 board)."""
+    """`question` with one more piece placed, once per unused piece's placement covering the first free cell.
+
+    Such a placement's bottom-left cell is that cell, as the cells before it are covered; the question itself when
+    the board is full. Only those placements are made, not the table of every slot (seconds on a 64x64 board)."""
     free = question.free
     if not free:
         return [question]

@@ -244,8 +244,9 @@ FORGET_RUN = 1 << 16  # memo keys gone through between looks at the clock
 
 
 def runs(keys: dict[int, int] | list[int], budget: Budget) -> Iterator[Iterator[int]]:
-    """`keys` in runs of FORGET_RUN (views, not copies: the keys must not change meanwhile), the budget's clock
-    looked at before each."""
+    """`keys` in runs of FORGET_RUN, the budget's clock looked at before each.
+
+    The runs are views, not copies: the keys must not change meanwhile."""
     every = iter(keys)
     for _ in range(0, len(keys), FORGET_RUN):
         budget.check()
@@ -297,7 +298,7 @@ MEMO_CAP = 5_000_000  # memo entries kept over both scan orders (under 1 GB on a
 
 
 def count_tilings(question: Question, budget: Budget) -> tuple[int, dict[str, Any]]:
-    """The number of tilings by the memo counter, the scan order of `search.first_scan` first; and stats.
+    """The number of tilings by the memo counter, the scan order of `search_helpers.first_scan` first; and stats.
 
     The scan order decides the cost (one order can need a hundred times the
     other's states on the same board); `first_scan` picks the order whose

@@ -54,16 +54,19 @@ def parse_instance(text: str, source: str = "<text>") -> Instance:
 
 
 def parse_any(text: str, source: str = "<text>") -> Instance:
-    """An instance in the text format, or in the JSON `generate --json` prints (text that starts as JSON does:
-    `{` or `[`, which no statement does)."""
+    """An instance in the text format, or in the JSON `generate --json` prints.
+
+    Text that starts as JSON does (`{` or `[`, which no statement does) is read as JSON."""
     if text.lstrip().startswith(("{", "[")):
         return from_json(files.parse_json(text, source), source)
     return parse_instance(text, source)
 
 
 def from_json(data: Any, source: str = "<json>") -> Instance:
-    """The instance `Instance.to_json` (`generate tangram --json`) describes: each field read as the text
-    format's statement for it and checked as that statement is; InputError naming the field."""
+    """The instance `Instance.to_json` (`generate tangram --json`) describes.
+
+    Each field is read as the text format's statement for it and checked as that statement is; InputError naming
+    the field."""
     if not isinstance(data, dict):
         raise InputError(f"{source}: a tangram instance in JSON is an object with width, height, rotations, pieces "
                          "and placed, as `pysolve generate tangram --json` prints it")

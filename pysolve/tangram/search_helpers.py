@@ -1,5 +1,7 @@
-"""Search helpers the back ends share: the scan order of a count, the breadth-first search, and how a search
-labels a placement when it records itself (docs/tangram.md, "Searches recorded")."""
+"""Search helpers the tangram back ends share.
+
+The scan order of a count, the breadth-first search, and how a search labels a placement when it records itself
+(docs/tangram.md, "Searches recorded")."""
 
 from __future__ import annotations
 
@@ -62,9 +64,10 @@ Partial = tuple[int, tuple[Placement, ...], int]  # a breadth-first search's fre
 
 
 def entering(trace: Trace, take: Callable[[], Partial]) -> Callable[[], Partial]:
-    """`take`, the next partial tiling of a breadth-first search, recorded in `trace`: entered as a node below
-    the one it extends, labelled by its last placement (the start, nothing placed, is the root), its node id
-    given back with it."""
+    """`take`, the next partial tiling of a breadth-first search, recorded in `trace`.
+
+    Each is entered as a node below the one it extends, labelled by its last placement (the start, nothing placed,
+    is the root); its node id is given back with it."""
 
     def recorded() -> Partial:
         free, chosen, parent = take()
