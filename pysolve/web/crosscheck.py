@@ -31,8 +31,10 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes a drawing may carry when th
 
 
 def option_view(option: Option, shipped: list[str]) -> dict[str, Any]:
-    """One question option as the page's form shows it; a FILE option with the shipped names to pick from,
-    `seconds` as each back end's time limit (the cross-check's default; at most MAX_SECONDS here)."""
+    """One question option as the page's form shows it.
+
+    A FILE option comes with the shipped names to pick from; `seconds` is each back end's time limit (the
+    cross-check's default; at most MAX_SECONDS here)."""
     default, help_text = option.default, option.help
     if option.name == "seconds":
         default = SECONDS
@@ -54,8 +56,10 @@ def puzzles_view() -> list[dict[str, Any]]:
 
 
 def file_of(option: Option, value: Any, files: Files) -> str:
-    """The path a FILE option's value stands for: a shipped instance's name, or `{"text": ..., "name": ...}`
-    (uploaded text, written for the reader); InputError for anything else, a path above all."""
+    """The path a FILE option's value stands for: a shipped instance's name, or uploaded text.
+
+    Uploaded text comes as `{"text": ..., "name": ...}` and is written for the reader; InputError for anything
+    else, a path above all."""
     if isinstance(value, dict):
         return files.upload(field_of(value, "text", str, required=True),
                             field_of(value, "name", str, default="uploaded.txt"))
@@ -79,8 +83,10 @@ def with_files(puzzle: Puzzle, values: dict[str, Any], files: Files) -> dict[str
 
 
 def each_seconds(puzzle: Puzzle, values: dict[str, Any]) -> float:
-    """Each back end's time limit: the question's `seconds` (InputError past MAX_SECONDS, this server's most),
-    else the cross-check's default (crosscheck.SECONDS), as on the command line."""
+    """Each back end's time limit, as on the command line.
+
+    The question's `seconds` (InputError past MAX_SECONDS, this server's most), else the cross-check's default
+    (crosscheck.SECONDS)."""
     for option in puzzle.question_options():
         if option.name == "seconds" and values.get("seconds") is not None:
             try:
@@ -94,15 +100,18 @@ def each_seconds(puzzle: Puzzle, values: dict[str, Any]) -> float:
 
 
 def field_label(option: Option) -> str:
-    """An option's name as the page's form labels it (crosscheck.js `field`): NAME for a positional one,
-    the name with dashes otherwise."""
+    """An option's name as the page's form labels it (crosscheck.js `field`).
+
+    NAME for a positional one, the name with dashes otherwise."""
     return option.name.upper() if option.positional else option.name.replace("_", "-")
 
 
 def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
-    """A question's error as the page says it: without the command it names (`pysolve solve fichas: `), each
-    option by its form field's label, not its command-line flag ("--m is required" -> "m is required": a label
-    that starts the sentence keeps its case, as the form shows it)."""
+    """A question's error as the page says it, in its form's words.
+
+    Without the command it names (`pysolve solve fichas: `), each option by its form field's label, not its
+    command-line flag ("--m is required" -> "m is required": a label that starts the sentence keeps its case, as
+    the form shows it)."""
     # "pysolve solve fichas: ..." -> "...", "pysolve solve tangram has ..." -> "tangram has ..."
     text = re.sub(r"^pysolve [\w-]+ ([\w-]+)(: | )", lambda match: "" if match[2] == ": " else f"{match[1]} ",
                   str(error))
@@ -114,8 +123,10 @@ def in_page_words(puzzle: Puzzle, error: InputError) -> InputError:
 
 
 def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
-    """The verdict (its word and its line, the CLI's), the table of answers (status, summary, seconds per back
-    end), every back end that gave no answer with its kind and reason, and the first answer drawn."""
+    """A cross-check's report as the page shows it.
+
+    The verdict (its word and its line, the CLI's), the table of answers (status, summary, seconds per back end),
+    every back end that gave no answer with its kind and reason, and the first answer drawn."""
     rows = [{"backend": name, "status": answer.status, "summary": puzzle.summarise(answer),
              "seconds": answer.stats.get("seconds"),
              "stats": {key: value for key, value in answer.stats.items() if key != "seconds"}}
@@ -133,9 +144,10 @@ def report_view(puzzle: Puzzle, report: CrossCheck) -> dict[str, Any]:
 
 
 def ask(puzzle: Puzzle, values: dict[str, Any], only: list[str] | None) -> dict[str, Any]:
-    """Build the question from the options (checked as the CLI checks them, its files shipped or uploaded, its
-    errors in the page's words) and cross-check it, each back end within its own time limit; the answer names
-    the files as the request did."""
+    """Build the question from the options and cross-check it, each back end within its own time limit.
+
+    The options are checked as the CLI checks them (files shipped or uploaded, errors in the page's words); the
+    answer names the files as the request did."""
     seconds = each_seconds(puzzle, values)
     with Files(puzzle.catalogue()) as files:
         try:

@@ -32,8 +32,9 @@ from pysolve.web.guard import Files, body, excerpt, field_of
 
 
 def records_searches(puzzle: Puzzle) -> bool:
-    """True when a back end of the puzzle records its searches (`pysolve solve NAME --trace FILE`: it declares
-    `Backend.traces`, and its module's `can_trace` may still decline some questions)."""
+    """True when a back end of the puzzle records its searches (`pysolve solve NAME --trace FILE`).
+
+    Such a back end declares `Backend.traces`; its module's `can_trace` may still decline some questions."""
     return any(declared.traces for declared in puzzle.offers.values())
 
 
@@ -62,9 +63,11 @@ Run = tuple[str, dict[str, Any], str]  # a back end, the options it is asked wit
 
 
 def runs_of(puzzle: Puzzle, names: list[str], vary: str | None, values: list[Any] | None) -> list[Run]:
-    """The searches a live ask makes: each back end in `names` asked the question; or, with `vary` (a search
-    setting of the puzzle that has choices, such as fichas' strategy), the one back end in `names` asked with
-    each of `values` (2 to MAX_TRACES of the choices)."""
+    """The searches a live ask makes: each back end in `names`, or one back end once per setting.
+
+    Without `vary`, each back end in `names` is asked the question; with `vary` (a search setting of the puzzle
+    that has choices, such as fichas' strategy), the one back end in `names` is asked with each of `values` (2 to
+    MAX_TRACES of the choices)."""
     if vary is None:
         return [(name, {}, f"{name}.jsonl") for name in names]
     varied = [option for option in puzzle.question_options()
@@ -86,9 +89,11 @@ def runs_of(puzzle: Puzzle, names: list[str], vary: str | None, values: list[Any
 
 
 def live(puzzle: Puzzle, values: dict[str, Any], runs: list[Run]) -> dict[str, Any]:
-    """Each run (`runs_of`) asked with `--trace`, in turn, its trace read back; the replay, and why each that
-    gave no trace did not (InputError when fewer than two did). The runs share the request's MAX_SECONDS of
-    CPU: each gets its own limit or what is left of them, and once they are spent the rest are not asked."""
+    """The replay of each run (`runs_of`) asked with `--trace` in turn, and why each that gave no trace did not.
+
+    Each trace is read back; InputError when fewer than two runs gave one. The runs share the request's
+    MAX_SECONDS of CPU: each gets its own limit or what is left of them, and once they are spent the rest are not
+    asked."""
     if not records_searches(puzzle):
         recording = [name for name in api.puzzle_names() if records_searches(api.get_puzzle(name))]
         raise InputError(f"{puzzle.name} records no search (its solve has no --trace); the puzzles that do: "
