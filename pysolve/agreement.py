@@ -23,11 +23,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Literal
 
 from pysolve import backends, budget, notebook
-from pysolve.answers import Found, Status
+from pysolve.answers import Found, Status, Words
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.files import excerpt
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, Solver
@@ -53,20 +52,12 @@ class Unanswered:
         return f"{self.kind}: {self.reason}"
 
 
-class Verdict(str, Enum):
-    """What a cross-check found: the answers agree, disagree, or fewer than two came to compare.
-
-    A `str` enum that reads and prints as its words, as JSON output and the web API show it."""
+class Verdict(Words):
+    """What a cross-check found: the answers agree, disagree, or fewer than two came to compare."""
 
     AGREE = "agree"
     DISAGREE = "disagree"
     NOT_COMPARED = "not compared"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
 
 
 AGREE, DISAGREE, NOT_COMPARED = Verdict.AGREE, Verdict.DISAGREE, Verdict.NOT_COMPARED

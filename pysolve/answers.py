@@ -14,22 +14,26 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 
-class Status(str, Enum):
-    """What an answer says of its question: solved, no solution, or unknown (no answer within its budget).
+class Words(str, Enum):
+    """A `str` enum whose members read and print as their words (statuses, verdicts).
 
-    A `str` enum whose members read and print as their words, so JSON output, the CLI's text and the web API
-    show "no solution" as they always did, and a status read back from JSON compares equal to its member.
+    JSON output, the CLI's text and the web API show a member as its words ("no solution"), and a word read
+    back from JSON compares equal to its member.
     """
-
-    SOLVED = "solved"
-    NO_SOLUTION = "no solution"
-    UNKNOWN = "unknown"
 
     def __str__(self) -> str:
         return self.value
 
     def __format__(self, spec: str) -> str:
         return format(self.value, spec)
+
+
+class Status(Words):
+    """What an answer says of its question: solved, no solution, or unknown (no answer within its budget)."""
+
+    SOLVED = "solved"
+    NO_SOLUTION = "no solution"
+    UNKNOWN = "unknown"
 
 
 SOLVED, NO_SOLUTION, UNKNOWN = Status.SOLVED, Status.NO_SOLUTION, Status.UNKNOWN

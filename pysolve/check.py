@@ -49,7 +49,7 @@ from typing import Any
 
 from pysolve import backends, bridge, cache, files, puzzles, relations, sandbox, words
 from pysolve.agreement import first_disagreement
-from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found
+from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, Words
 from pysolve.api import PuzzleLike, get_puzzle
 from pysolve.bounded import call_bounded
 from pysolve.errors import BackendUnavailable, InputError, PrologError, PysolveError, UnknownName
@@ -65,7 +65,21 @@ MAX_TIME_OUTS = 5      # the check stops after this many time-outs and memory li
 IMPOSSIBLE = 4         # one question in this many asks an instance with no solution (where the puzzle draws such)
 REFERENCE = ("prolog", "python")  # pysolve's back ends the rule base is compared with...
 WITHOUT_PROLOG = ("kanren", "python")  # ...and with SWI-Prolog missing or hidden (a module of relations)
-AGREE, DISAGREE, ERRORS, UNDECIDED = "agree", "disagree", "errors", "unknown"  # verdicts
+class CheckVerdict(Words):
+    """A check's verdict on a rule base of one's own: it agrees, disagrees, raised errors, or none was reached."""
+
+    AGREE = "agree"
+    DISAGREE = "disagree"
+    ERRORS = "errors"
+    UNDECIDED = "unknown"
+
+    @property
+    def headline(self) -> str:
+        """The verdict as the report's first line says it: AGREE, DISAGREEMENT, ERRORS or NO VERDICT."""
+        return {"agree": "AGREE", "disagree": "DISAGREEMENT", "errors": "ERRORS", "unknown": "NO VERDICT"}[self.value]
+
+
+AGREE, DISAGREE, ERRORS, UNDECIDED = CheckVerdict
 ERROR, TIME_OUT, MEMORY_LIMIT = "error", "time-out", "memory limit"  # how the rules failed a question
 TERMS = re.compile(r"\"[^\"]*\"|'[^']*'|`[^`']*'|\[.*\]|\(.*?\)|\d+")  # an error's data: quoted, bracketed, numbers
 GAP = "    "  # between boards drawn side by side
@@ -158,7 +172,7 @@ class CheckReport:
     sizes: tuple[int, ...] = ()  # the sizes the questions grew through, up to max_size
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> CheckVerdict:
         """The check's verdict in one word.
 
         DISAGREE, ERRORS (the rule base raised errors, halted, crashed...), UNDECIDED (only time-outs and
@@ -182,8 +196,7 @@ class CheckReport:
                   f"{words.plural(len(self.time_outs), 'time-out')}")
         if self.memory_limits:
             counts += f", {words.plural(len(self.memory_limits), 'memory limit')}"
-        headline = {AGREE: "AGREE", DISAGREE: "DISAGREEMENT", ERRORS: "ERRORS", UNDECIDED: "NO VERDICT"}[self.verdict]
-        return f"{headline}: {self.rules} on {self.puzzle} questions: {counts}"
+        return f"{self.verdict.headline}: {self.rules} on {self.puzzle} questions: {counts}"
 
     def fewer_words(self) -> str:
         """Why fewer than `examples` questions were tried when neither a disagreement nor time-outs stopped the check.
