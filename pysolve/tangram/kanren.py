@@ -10,6 +10,11 @@ record themselves when the budget carries a trace (docs/tangram.md,
 "Searches recorded"): a node per placement chosen, entered below the one
 before it.
 
+A count is `counto`, tabled: the number of covers of a state (free cells,
+pieces left) is the sum of those of the states `stepo` leads to, covering
+the first free cell; each state is counted once (`Cover`'s table), as by
+Prolog's and Python's memo counters, whose facts it shares.
+
 Validation asks each rule of a tiling of placed pieces on its own: `insideo`
 (the placement is one of its piece's slots, so on the board), `cello` (the
 cells a placement covers: two placements overlap on the cells both cover)
@@ -18,13 +23,15 @@ and `membero` (every piece of the instance is among the placed ones).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pysolve import minikanren as mk
 from pysolve.answers import Found
 from pysolve.minikanren import Budget, conj, dead_ends, disj_over, entered, eq, fail, given, lazy, solved, var
 from pysolve.tangram.model import Instance, Placement, Question, Slot, found, validation
-from pysolve.tangram.search_helpers import breadth_first, describe
+from pysolve.tangram.python import MEMO_CAP, Kinds, Scan
+from pysolve.tangram.search_helpers import breadth_first, describe, first_scan
 
 
 def can_trace(question: Question) -> bool:
@@ -79,6 +86,91 @@ def covero(instance: Instance, pieces: tuple[str, ...], free: Any, placements: A
     return given(at_first_free, free)
 
 
+class Cover:
+    """The facts of the count relation and its table: the memo counter's placements, searched as a relation.
+
+    The facts are those of Python's memo counter (`python.Scan`, on the scan
+    order `search_helpers.first_scan` picks): each placement of a kind of
+    piece (pieces of one shape are one kind) under its lowest cell, with
+    its cells and the same cells upside down. A state of the count is the
+    free cells, the same cells upside down, and the pieces left (a count
+    per kind, `python.Kinds`). The table holds the number of covers of
+    every state met, keyed on the canonical frontier (`Scan`'s key).
+    """
+
+    def __init__(self, instance: Instance, names: list[str], free: int) -> None:
+        self.kinds = Kinds(instance, names)
+        self.scan = Scan(self.kinds, free, instance.width, instance.height,
+                         first_scan(instance, names) == "rows", 0)
+        self.known: dict[int, int] = {}
+
+    def key(self, free: int, mirrored: int, unused: int) -> int:
+        """The table's key of a state: its free cells, or upside down, shifted down by whole columns; pieces left."""
+        low = (free & -free).bit_length() - 1
+        shift = low - low % self.scan.up
+        return min(free >> shift, mirrored >> shift) << self.kinds.bits | unused
+
+    def steps(self, free: int) -> tuple[list[tuple[int, int, int, int, int, int]], int]:
+        """The placements whose lowest cell is the first free cell, and the free cells up from it in its column."""
+        low, up = (free & -free).bit_length() - 1, self.scan.up
+        run = free >> low
+        return self.scan.anchors.get(low, []), min((~run & (run + 1)).bit_length() - 1, up - low % up)
+
+    def live(self, unused: int, height: int, after: int, run: int, left: int) -> bool:
+        """True unless the free cells `left` cannot be covered by the pieces `unused`, as the memo counter tells.
+
+        (`Scan.count`: a gap too low or too narrow for any piece, or free runs the pieces cannot add up to.)"""
+        scan = self.scan
+        widths, heights = scan.fills.get(unused) or scan.fill(unused)
+        if not (widths >> after & 1 and heights >> (run - height) & 1):
+            return False
+        if scan.above and left & ~((left << 1) & scan.above | (left >> 1) & scan.below):
+            return False
+        return not (scan.wide and left & ~((left << scan.up) | (left >> scan.up)))
+
+
+def stepo(cover: Cover, state: tuple[int, int, int], after: Any) -> mk.Goal:
+    """`after` is the state (free cells, upside down, pieces left) once a piece left covers the first free cell."""
+    free, mirrored, unused = state
+    anchored, run = cover.steps(free)
+
+    def step(fact: tuple[int, int, int, int, int, int]) -> mk.Goal:
+        field, unit, mask, flipped, height, width_after = fact
+        if not (unused & field and height <= run and free & mask == mask
+                and cover.live(unused - unit, height, width_after, run, free ^ mask)):
+            return fail
+        return eq(after, (free ^ mask, mirrored ^ flipped, unused - unit))
+
+    return disj_over(anchored, step)
+
+
+def counto(cover: Cover, state: Any, number: Any, budget: Budget) -> mk.Goal:
+    """`number` is how many ways the pieces left cover the free cells of `state` exactly (tabled in `cover`).
+
+    The sum over the answers of `stepo` of the count of the state each leaves (Prolog's aggregate_all(sum)),
+    asked once per state: `state` is ground when the goal runs."""
+
+    def counto_goal(substitution: mk.State) -> Iterator[mk.State]:
+        free, mirrored, unused = mk.walk(state, substitution if isinstance(substitution, dict) else
+                                         substitution.data)
+        if not free or not unused:
+            total = int(not free and not unused)
+        else:
+            key = cover.key(free, mirrored, unused)
+            total = cover.known.get(key)
+            if total is None:
+                after, each = var(), var()
+                ways = conj(stepo(cover, (free, mirrored, unused), after), budget.tick(),
+                            lazy(counto, cover, after, each, budget))
+                total = sum(mk.walk(each, answer) for answer in ways(substitution))
+                if len(cover.known) >= MEMO_CAP:  # emptied when full: time, never the answer
+                    cover.known.clear()
+                cover.known[key] = total
+        yield from eq(number, total)(substitution)
+
+    return counto_goal
+
+
 def unpair(pairs: Any) -> list[Placement]:
     """Nested (head, tail) pairs as a list."""
     items = []
@@ -90,18 +182,23 @@ def unpair(pairs: Any) -> list[Placement]:
 
 def _relation(question: Question, placements: Any, budget: Budget) -> mk.Goal:
     """The question's relation; recorded, a start that leaves no choice is a dead end at the root."""
-    relation = covero if question.strategy == "cell" or question.mode == "count" else placeo  # counts: the fastest
+    relation = covero if question.strategy == "cell" else placeo
     return dead_ends(budget.trace, relation(question.instance, tuple(question.order), question.free, placements,
                                             budget))
 
 
 def solve(question: Question, budget: Budget) -> Found:
-    """First, all or count tilings of placeo (dfs) or covero (cell), or the breadth-first one; stats: `states`."""
+    """First or all tilings of placeo (dfs) or covero (cell), or the breadth-first one, or counto's count.
+
+    stats: `states` (placements tried); a count adds its scan `order` and `memo` (states tabled)."""
     mk.require()
     question.instance.slots_within(budget)
     if question.mode == "count":
-        number = sum(1 for _ in _relation(question, var(), budget)({}))  # counted as they stream, none kept
-        return found(question, [], {"states": budget.spent}, number)
+        cover, number = Cover(question.instance, question.order, question.free), var()
+        start = (cover.scan.free, cover.scan.mirror, cover.kinds.unused)
+        [total] = mk.run(counto(cover, start, number, budget), number)
+        return found(question, [], {"states": budget.spent, "order": cover.scan.name, "memo": len(cover.known)},
+                     total * cover.kinds.naming)
     if question.strategy == "bfs":
         tiling = breadth_first(question, lambda free, piece: steps(question.instance, free, piece), budget)
         tilings = [tiling] if tiling is not None else []
