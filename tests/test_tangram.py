@@ -24,6 +24,7 @@ from pysolve.errors import InputError, PrologError, SearchLimitExceeded, Unknown
 from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.tangram import api, draw, model, prolog, search_helpers
+from pysolve.tangram import instances as strategies
 from pysolve.tangram import python as python_backend
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Instance, Piece, Placement, Question, make_placement, tiling_of
@@ -370,6 +371,25 @@ def test_both_scan_orders_of_the_memo_counter_count_every_tiling(seed, width, he
     for transposed in (False, True):
         scan = python_backend.Scan(kinds, question.free, width, height, transposed, 1_000)
         assert scan.count(kinds.unused, 10**9, Budget()) * kinds.naming == expected
+
+
+@settings(SMALL, max_examples=60)
+@given(board=strategies.instances(max_side=6, max_pieces=6), data=st.data())
+def test_kanren_counts_as_python_and_as_its_own_enumeration(board, data):
+    # counto shares the memo counter's facts; covero's tilings, listed one by one, do not
+    first = api.complete(board, (), "python")
+    placed = first[: data.draw(st.integers(0, len(first) - 1))]
+    question = Question(board, "count", placed=placed)
+    listed = PUZZLE.solve(Question(board, "all", "cell", placed=placed), "kanren")
+    counts = [PUZZLE.solve(question, backend).count for backend in ("kanren", "python")]
+    assert counts == [len(listed.solutions)] * 2
+
+
+def test_kanren_counts_a_board_by_its_table_of_states():
+    board = generate(16, 16, 12, 2)  # 12,288 tilings, each one answer of covero: over 20 s
+    answer = PUZZLE.solve(Question(board, "count", seconds=20), "kanren")
+    assert answer.count == 12288 and answer.stats["order"] in ("columns", "rows")
+    assert 0 < answer.stats["memo"] < answer.stats["states"] < 12288
 
 
 @needs_prolog
