@@ -25,6 +25,7 @@ from pysolve.puzzle import UNKNOWN
 from pysolve.pytest_plugin import assert_backends_agree, needs_prolog
 from pysolve.tangram import api, draw, model, prolog, search_helpers
 from pysolve.tangram import instances as strategies
+from pysolve.tangram import kanren as kanren_backend
 from pysolve.tangram import python as python_backend
 from pysolve.tangram.generate import generate
 from pysolve.tangram.model import Instance, Piece, Placement, Question, make_placement, tiling_of
@@ -390,6 +391,13 @@ def test_kanren_counts_a_board_by_its_table_of_states():
     answer = PUZZLE.solve(Question(board, "count", seconds=20), "kanren")
     assert answer.count == 12288 and answer.stats["order"] in ("columns", "rows")
     assert 0 < answer.stats["memo"] < answer.stats["states"] < 12288
+
+
+def test_kanren_counts_the_same_when_its_table_fills_and_is_emptied(monkeypatch):
+    board = generate(12, 12, 9, 3)
+    monkeypatch.setattr(kanren_backend, "MEMO_CAP", 50)
+    answer = PUZZLE.solve(Question(board, "count", seconds=20), "kanren")
+    assert answer.count == 7296 and answer.stats["memo"] <= 50
 
 
 @needs_prolog

@@ -110,6 +110,13 @@ class Cover:
         shift = low - low % self.scan.up
         return min(free >> shift, mirrored >> shift) << self.kinds.bits | unused
 
+    def remember(self, key: int, total: int) -> int:
+        """Keep `total` under `key` and give it back; a full table is emptied first (time, never the answer)."""
+        if len(self.known) >= MEMO_CAP:
+            self.known.clear()
+        self.known[key] = total
+        return total
+
     def steps(self, free: int) -> tuple[list[tuple[int, int, int, int, int, int]], int]:
         """The placements whose lowest cell is the first free cell, and the free cells up from it in its column."""
         low, up = (free & -free).bit_length() - 1, self.scan.up
@@ -154,18 +161,15 @@ def counto(cover: Cover, state: Any, number: Any, budget: Budget) -> mk.Goal:
         free, mirrored, unused = mk.walk(state, substitution if isinstance(substitution, dict) else
                                          substitution.data)
         if not free or not unused:
-            total = int(not free and not unused)
-        else:
-            key = cover.key(free, mirrored, unused)
-            total = cover.known.get(key)
-            if total is None:
-                after, each = var(), var()
-                ways = conj(stepo(cover, (free, mirrored, unused), after), budget.tick(),
-                            lazy(counto, cover, after, each, budget))
-                total = sum(mk.walk(each, answer) for answer in ways(substitution))
-                if len(cover.known) >= MEMO_CAP:  # emptied when full: time, never the answer
-                    cover.known.clear()
-                cover.known[key] = total
+            yield from eq(number, int(not free and not unused))(substitution)
+            return
+        key = cover.key(free, mirrored, unused)
+        total = cover.known.get(key)
+        if total is None:
+            after, each = var(), var()
+            ways = conj(stepo(cover, (free, mirrored, unused), after), budget.tick(),
+                        lazy(counto, cover, after, each, budget))
+            total = cover.remember(key, sum(mk.walk(each, answer) for answer in ways(substitution)))
         yield from eq(number, total)(substitution)
 
     return counto_goal
