@@ -266,3 +266,8 @@ def validate(question: Question, budget: Budget) -> Found:
     placed = [p.piece for p in question.placed]
     problems += [["missing", name] for name in instance.names if not mk.holds(membero(name, placed))]
     return validation(question, problems)
+
+
+def splits_pay(question: Question) -> bool:
+    """False: `counto` tables the states it meets between branches, which parts would count again."""
+    return False

@@ -71,7 +71,7 @@ class Tangram(Puzzle):
     summary = "rectangle tangram: cover a board exactly with rectangles"
     offers: ClassVar[Mapping[str, Backend]] = {
         "prolog": Backend(answers=KINDS, traces=True, judges_splits=True),
-        "kanren": Backend(answers=KINDS, traces=True),
+        "kanren": Backend(answers=KINDS, traces=True, judges_splits=True),
         "python": Backend(answers=KINDS, traces=True, judges_splits=True)}
     faces = frozenset({"generate", "play", "split"})
     shipped_notes = (Note("classic", "36 tilings",
