@@ -144,6 +144,13 @@ def load_problems(path: Path, problems: list[str]) -> tuple[str, str]:
             f"rule base {path} did not load cleanly:\n" + "\n".join(problems))
 
 
+def goal_error(goal: str, module: str, message: str) -> PrologError:
+    """The error of a goal that raised in `module`: the goal cut short and Prolog's first line; the detail whole."""
+    text = message.strip()
+    headline = text.splitlines()[0] if text else "error"
+    return PrologError(f"goal {excerpt(goal)} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
+
+
 def _materialise(prolog: Any, goal: str, maxresult: int = -1) -> list[dict[str, Any]]:
     """Run one query to completion and close it; the caller holds the lock."""
     try:
@@ -442,9 +449,7 @@ def answer_here(asked: Asked, trace: Trace | None = None) -> Answered:
     if row["Status"] == "interrupted":
         raise KeyboardInterrupt(f"Prolog goal {goal!r} interrupted")
     if row["Status"] == "error":
-        text = str(row["Message"]).strip()
-        headline = text.splitlines()[0] if text else "error"
-        raise PrologError(f"goal {excerpt(goal)} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
+        raise goal_error(goal, module, str(row["Message"]))
     values = wide_integers(row["Rows"]) if row["Wide"] == "true" else row["Rows"]
     return list(row["Names"]), values, str(row["Status"]), str(row["Message"])
 

@@ -579,9 +579,7 @@ class Sandbox:
                 raise RulesRefused(f"goal {excerpt(goal)} in {module}: the rules called {reply['refused']}: {REFUSAL}")
         reply = replies[0]
         if reply["status"] == "error":
-            text = str(reply["message"]).strip()
-            headline = text.splitlines()[0] if text else "error"
-            raise PrologError(f"goal {excerpt(goal)} in {module}: {headline}", f"goal {goal!r} in {module}:\n{text}")
+            raise bridge.goal_error(goal, module, str(reply["message"]))
         return Asked(replies, printed, limit)
 
     @contextlib.contextmanager
