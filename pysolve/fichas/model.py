@@ -137,7 +137,7 @@ class Question:
 
     m: int
     n: int
-    strategy: str = "dfs"
+    strategy: str = "shortest"
     flavour: str = "hs"
     seconds: float = DEFAULT_SECONDS  # the search's time limit (not part of the question's identity)
 

@@ -45,7 +45,7 @@ class Fichas(Puzzle):
     options = (
         Option("m", int, required=True, help=f"number of white tokens B (0..{MAX_ORDER})"),
         Option("n", int, required=True, help=f"number of green tokens V (0..{MAX_ORDER})"),
-        Option("strategy", str, "dfs", "search strategy", choices=STRATEGIES),
+        Option("strategy", str, "shortest", "search strategy", choices=STRATEGIES),
         Option("flavour", str, "hs", "the order a state's next moves are tried in, as the course's Haskell (hs) or "
                                      "Python (py) search library tried them", choices=FLAVOURS),
         seconds_option(DEFAULT_SECONDS, "time limit of the search, in seconds"),
