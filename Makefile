@@ -32,9 +32,9 @@ demo: setup
 
 # Every core runs tests (pytest-xdist): the suite holds its limits on a busy machine, so it may make one.
 test: setup lint
-	$(PYTHON) -m pytest -q -n auto
+	$(PYTHON) -m pytest -q -n auto --hypothesis-profile=ci
 	@echo "--- again with SWI-Prolog hidden (PYSOLVE_NO_PROLOG=1): kanren and python must carry everything"
-	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -n auto -p no:cacheprovider
+	PYSOLVE_NO_PROLOG=1 $(PYTHON) -m pytest -q -n auto -p no:cacheprovider --hypothesis-profile=ci
 
 test-fast: setup
 	$(PYTHON) -m pytest -q -m "$(FAST)" --no-processes -n auto

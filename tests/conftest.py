@@ -11,6 +11,11 @@ The suite has layers (markers in pyproject.toml): `make test-fast` leaves out
 the `slow`, `browser` and `subprocess` tests and runs with `--no-processes`,
 under which a test that starts a process (the CLI, SWI-Prolog, a pool's
 worker) fails, naming the marker it lacks, so the fast layer stays fast.
+
+`make test` (what CI runs) draws hypothesis's examples under the `ci`
+profile: derived from each test's name, the same on every run, so a red run
+is one that any run reproduces. Runs of pytest by hand and `make test-fast`
+draw fresh examples each time and keep the ones that failed (.hypothesis/).
 """
 
 from __future__ import annotations
@@ -26,8 +31,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from pysolve.errors import BackendUnavailable
+
+settings.register_profile("ci", derandomize=True, database=None)
 
 
 @pytest.hookimpl(wrapper=True)
