@@ -96,8 +96,8 @@ from pysolve.trace import Trace
 
 Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minikanren.Goal)
 
-__all__ = ["FDError", "FDStore", "Table", "distinctfd", "domfd", "infd", "labelfd", "lefd", "linearfd", "ltfd",
-           "neqfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
+__all__ = ["FDError", "FDStore", "Graph", "Table", "distinctfd", "domfd", "infd", "labelfd", "lefd", "linearfd",
+           "ltfd", "neqfd", "pathfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
 
 CHECK_ROWS = 1 << 14  # table rows built between looks at the budget's clock
 MEMO_LIMIT = 1 << 16  # the most domains a two-column table remembers the supports of
@@ -743,6 +743,93 @@ class Table:
         return Compact(slots, self)
 
 
+class Graph:
+    """An undirected graph on the vertices 0..n-1, each vertex's neighbours a bit set, for `pathfd`.
+
+    Built once per graph and shared by every post of it: what a path's propagators read is `near`
+    (vertex -> the bit set of its neighbours), `vertices` and `inner` (those with two neighbours or more,
+    the only ones a step can pass through and go on).
+    """
+
+    def __init__(self, near: Sequence[Iterable[int]]) -> None:
+        """`near[v]`: the neighbours of vertex v; FDError unless each edge is listed both ways and none is a loop."""
+        self.near = [mask_of(neighbours) for neighbours in near]
+        self.vertices = interval(0, len(self.near) - 1)
+        for vertex, mask in enumerate(self.near):
+            if mask & ~self.vertices or mask >> vertex & 1 or \
+                    any(not self.near[other] >> vertex & 1 for other in values_of(mask)):
+                raise FDError(f"a graph of {len(self.near)} vertices lists vertex {vertex} with the neighbours "
+                              f"{list(values_of(mask))}: an edge one way only, a loop or no such vertex")
+        self.inner = sum(1 << vertex for vertex, mask in enumerate(self.near) if mask & (mask - 1))
+
+
+class Adjacent(Propagator):
+    """x and y are neighbours in a graph: each keeps the values some value of the other neighbours (one pass)."""
+
+    __slots__ = ("graph",)
+    idempotent = True
+
+    def __init__(self, x: int, y: int, graph: Graph) -> None:
+        super().__init__((x, y))
+        self.graph = graph
+
+    def propagate(self, store: FDStore) -> bool:
+        x, y = self.slots
+        near, domains = self.graph.near, store.domains
+        others = domains[y] & self.graph.vertices
+        kept = reached = 0
+        rest = domains[x] & self.graph.vertices
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            met = near[low.bit_length() - 1] & others
+            if met:
+                kept |= low
+                reached |= met
+        return store.narrow(x, kept) and store.narrow(y, reached)
+
+
+class Step(Propagator):
+    """before and after are two different neighbours of cell in a graph: a walk's step that does not turn back.
+
+    Generalised arc consistency in one pass over cell's values: a cell stays while its neighbours among
+    before's values and among after's make two different values; each such cell supports those neighbours,
+    less the other side's one value when it has only one.
+    """
+
+    __slots__ = ("graph",)
+    idempotent = True
+
+    def __init__(self, slots: Sequence[int], graph: Graph) -> None:
+        super().__init__(slots)
+        self.graph = graph
+
+    def propagate(self, store: FDStore) -> bool:
+        b, c, a = self.slots
+        graph, domains = self.graph, store.domains
+        near, vertices = graph.near, graph.vertices
+        befores, afters = domains[b] & vertices, domains[a] & vertices
+        kept = before_kept = after_kept = 0
+        rest = domains[c] & graph.inner
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            around = near[low.bit_length() - 1]
+            before, after = befores & around, afters & around
+            if not before or not after:
+                continue
+            if before & (before - 1):  # two befores or more: every after has one different from it
+                after_kept |= after
+                before_kept |= before if after & (after - 1) else before & ~after
+            elif before != after or after & (after - 1):
+                before_kept |= before
+                after_kept |= after & ~before
+            else:
+                continue  # one value on both sides: before and after cannot differ
+            kept |= low
+        return store.narrow(c, kept) and store.narrow(b, before_kept) and store.narrow(a, after_kept)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The store
 
@@ -985,6 +1072,14 @@ def posting(build: Callable[..., Propagator], *terms: Any) -> Goal:
     The goal that posts the propagator `build(*slots)` makes over the terms (each a term or a list of them,
     walked: a variable's slot, or a new constant slot for a bound value).
     """
+    return posting_all(lambda *slots: [build(*slots)], *terms)
+
+
+def posting_all(build: Callable[..., list[Propagator] | None], *terms: Any) -> Goal:
+    """The goal that posts the propagators `build(*slots)` makes over the terms' slots, settling once.
+
+    `build` gives None for a constraint that cannot hold whatever the values (the goal has no answer).
+    """
 
     def posting_goal(state: Any) -> Iterator[Any]:
         twin, store = constrained(state)
@@ -992,7 +1087,10 @@ def posting(build: Callable[..., Propagator], *terms: Any) -> Goal:
             slots = [slots_of(term, twin.data, store) for term in terms]
         except FDError:
             return  # a bound value that no finite domain holds (a string, a negative number): no answer
-        store.post([build(*slots).simplified(store)])
+        propagators = build(*slots)
+        if propagators is None:
+            return
+        store.post([propagator.simplified(store) for propagator in propagators])
         if store.settle(twin.data):
             yield twin
 
@@ -1125,6 +1223,33 @@ def tablefd(xs: Sequence[Any], rows: Table | Iterable[Sequence[int]]) -> Goal:
     if table.width != len(xs):
         raise FDError(f"a table of {table.width} columns given {len(xs)} variables")
     return posting(table.propagator, list(xs))
+
+
+def pathfd(xs: Sequence[Any], graph: Graph) -> Goal:
+    """xs is a walk in `graph` that never turns straight back.
+
+    Each x is a vertex, each two consecutive ones are neighbours, and the two either side of an x differ
+    (so a variable met again one or two places on makes the walk impossible: the graph has no loops). A
+    Hidato's numbers walk the board's cells so.
+
+    >>> from pysolve import minikanren as mk
+    >>> square = Graph([[1, 3], [0, 2], [1, 3], [2, 0]])  # 0 - 1 - 2 - 3 - 0
+    >>> xs = [mk.var() for _ in range(4)]
+    >>> mk.run(mk.conj(pathfd(xs, square), mk.eq(xs[0], 0), labelfd(xs)), xs)
+    [[0, 1, 2, 3], [0, 3, 2, 1]]
+    """
+    xs = list(xs)
+    if len(xs) < 2:
+        return infd(xs, range(len(graph.near)))
+
+    def walk_propagators(slots: list[int]) -> list[Propagator] | None:
+        if any(slots[k] in slots[k + 1:k + 3] for k in range(len(slots) - 1)):
+            return None  # a variable met again one or two places on: a loop, or a step straight back
+        if len(slots) == 2:
+            return [Adjacent(slots[0], slots[1], graph)]
+        return [Step(slots[k - 1:k + 2], graph) for k in range(1, len(slots) - 1)]
+
+    return posting_all(walk_propagators, xs)
 
 
 def within(budget: Budget) -> Goal:

@@ -50,6 +50,10 @@ def holds(constraint: Drawn, values: tuple[int, ...]) -> bool:
         return len(set(classes)) == len(classes)
     if name == "table":
         return tuple(args) in data[0]
+    if name == "path":  # a walk in the graph that never turns straight back
+        near = data[0]
+        return all(a < len(near) for a in args) and all(b in near[a] for a, b in itertools.pairwise(args)) and \
+            all(a != c for a, c in zip(args, args[2:]))
     if name == "linear":
         coeffs, total, relation = data
         value = sum(c * a for c, a in zip(coeffs, args))
@@ -71,6 +75,8 @@ def goal(constraint: Drawn, xs: list) -> mk.Goal:
         return fd.distinctfd(args, classes=data[0])
     if name == "table":
         return fd.tablefd(args, data[0])
+    if name == "path":
+        return fd.pathfd(args, fd.Graph(data[0]))
     coeffs, total, relation = data
     return fd.linearfd(coeffs, args, total, relation)
 
@@ -83,7 +89,8 @@ def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
     some = st.lists(st.integers(0, count - 1), min_size=2, max_size=count, unique=True)
     constraints: list[Drawn] = []
     for _ in range(draw(st.integers(0, 4))):
-        name = draw(st.sampled_from(["neq", "lt", "le", "plus", "distinct", "distinct_classes", "table", "linear"]))
+        name = draw(st.sampled_from(["neq", "lt", "le", "plus", "distinct", "distinct_classes", "table", "linear",
+                                     "path"]))
         if name in ("neq", "lt", "le"):
             at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=2, max_size=2)))
             constraints.append((name, at, ()))
@@ -99,11 +106,25 @@ def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
             at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=width, max_size=width)))
             rows = draw(st.sets(st.tuples(*[st.integers(0, VALUES - 1)] * width), max_size=20))
             constraints.append((name, at, (rows,)))
+        elif name == "path":  # a variable may come back in the walk
+            at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=1, max_size=5)))
+            constraints.append((name, at, (draw(graphs()),)))
         else:
             at = tuple(draw(some))
             coeffs = tuple(draw(st.lists(st.integers(-3, 3), min_size=len(at), max_size=len(at))))
             constraints.append((name, at, (coeffs, draw(st.integers(-6, 12)), draw(st.sampled_from(["==", "<="])))))
     return [sorted(domain) for domain in domains], constraints
+
+
+@st.composite
+def graphs(draw: st.DrawFn) -> list[set[int]]:
+    """An undirected graph without loops on the vertices 0..n-1 (n up to VALUES), each vertex's neighbours."""
+    near: list[set[int]] = [set() for _ in range(draw(st.integers(1, VALUES)))]
+    for a, b in draw(st.sets(st.tuples(*[st.integers(0, len(near) - 1)] * 2))):
+        if a != b:
+            near[a].add(b)
+            near[b].add(a)
+    return near
 
 
 def brute_force(domains: list[list[int]], constraints: list[Drawn]) -> set[tuple[int, ...]]:
@@ -199,6 +220,32 @@ def test_an_equation_of_two_variables_keeps_exactly_the_values_brute_force_keeps
     (state,) = states
     left = {value: set(fd.values_of(domain)) for value, domain in state.constraints[fd.FDStore].domain_map().items()}
     assert left[x] == {a for a, _ in pairs} and left[y] == {b for _, b in pairs}
+
+
+@settings(max_examples=300, deadline=None)
+@given(near=graphs(), domains=st.lists(st.sets(st.integers(0, VALUES - 1), min_size=1), min_size=2, max_size=6),
+       domains_first=st.booleans())
+def test_a_walk_keeps_the_values_of_every_step_that_some_step_takes(near, domains, domains_first):
+    """pathfd before labelling: every value left has, at each step it is in, neighbours either side that
+    differ (generalised arc consistency of each step, or of the one pair of two variables), and no value of a
+    walk is lost. A walk of up to three variables is one constraint: exactly the values of its walks stay."""
+    xs = [mk.var() for _ in domains]
+    goals = [fd.domfd(x, domain) for x, domain in zip(xs, domains)]
+    goals = [*goals, fd.pathfd(xs, fd.Graph(near))] if domains_first else [fd.pathfd(xs, fd.Graph(near)), *goals]
+    walks = brute_force([sorted(d) for d in domains], [("path", tuple(range(len(xs))), (near,))])
+    states = list(mk.conj(*goals)({}))
+    if not states:
+        assert not walks or len(xs) > 3  # only a chain of steps may miss that no walk is left
+        return
+    (state,) = states
+    kept = [set(fd.values_of(state.constraints[fd.FDStore].domain_map()[x])) for x in xs]
+    assert all(walk[i] in kept[i] for walk in walks for i in range(len(xs)))
+    window = min(len(xs), 3)
+    for start in range(len(xs) - window + 1):
+        local = brute_force([sorted(d) for d in kept[start:start + window]], [("path", tuple(range(window)), (near,))])
+        assert [{walk[i] for walk in local} for i in range(window)] == kept[start:start + window]
+    if len(xs) <= 3:
+        assert [{walk[i] for walk in walks} for i in range(len(xs))] == kept
 
 
 def test_labelling_beside_another_constraint_store_lets_it_check_each_value():
@@ -325,6 +372,9 @@ def test_ctrl_c_ends_a_finite_domain_search():
     (lambda x: fd.linearfd([1, 2], [x], 3), "2 coefficients for 1 variables"),
     (lambda x: fd.linearfd([1], [x], 3, "!="), "the relation '==' or '<=', not '!='"),
     (lambda x: fd.labelfd([x], "random"), "strategies are ff, ffr, leftmost, not 'random'"),
+    (lambda x: fd.Graph([[1], []]), "a graph of 2 vertices lists vertex 0 with the neighbours .1.: an edge one way"),
+    (lambda x: fd.Graph([[0]]), "a graph of 1 vertices lists vertex 0 with the neighbours .0.: an edge one way"),
+    (lambda x: fd.Graph([[2]]), "a graph of 1 vertices lists vertex 0 with the neighbours .2.: an edge one way"),
 ])
 def test_wrong_use_is_a_typed_error(build: Callable, message: str):
     with pytest.raises(fd.FDError, match=message.replace("(", r"\(").replace(")", r"\)")):

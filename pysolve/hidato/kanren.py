@@ -4,16 +4,17 @@ One logic variable per number 1..N holds that number's cell (the open cells
 numbered in reading order). `hidatoo(board, positions)` says:
 - every number lies on a cell and no two on the same one (`infd`,
   `distinctfd`), the givens where they are given;
-- the numbers either side of a number lie on two different neighbours (king
-  moves) of its cell, so consecutive numbers touch: `steps`, the table of
-  the allowed (before, cell, after) triples, posted once per number with a
-  number on both sides (a board of two cells: `neighbours`, one pair).
-The finite-domain store (pysolve.fd) does the reasoning: a placed cell leaves
-every other number's domain; the step tables keep each number within reach
-of the numbers around it (through free cells only, as the placed cells are
-gone) and away from dead ends; and since the numbers fill every cell, a cell
-only one number can still reach is that number's. Labelling places the
-number with the fewest cells left first.
+- the numbers walk the board by king moves and never step straight back:
+  `fd.pathfd` over the board's king graph, a step constraint per number with
+  a number on both sides (the two lie on two different neighbours of its
+  cell), one neighbour constraint on a board of two cells.
+The givens are bound first, in one unification, so that the constraints are
+posted on what they already fix. The finite-domain store (pysolve.fd) does
+the reasoning: a placed cell leaves every other number's domain; the steps
+keep each number within reach of the numbers around it (through free cells
+only, as the placed cells are gone) and away from dead ends; and since the
+numbers fill every cell, a cell only one number can still reach is that
+number's. Labelling places the number with the fewest cells left first.
 """
 
 from __future__ import annotations
@@ -27,29 +28,20 @@ from pysolve.budget import Budget
 from pysolve.errors import InputError
 from pysolve.hidato.model import Board, Question, placement
 
-MAX_CELLS = 1024  # the largest board the relation is asked to fill (its tables grow with the cells)
+MAX_CELLS = 1024  # the largest board the relation is asked to fill (a node copies a domain of every cell per number)
 
 
-def steps(board: Board) -> fd.Table:
-    """The (before, cell, after) triples: two different neighbours of a cell, either way round."""
-    return fd.Table(((before, cell, after) for cell in range(board.size) for before in board.neighbours[cell]
-                     for after in board.neighbours[cell] if before != after), 3)
-
-
-def neighbours(board: Board) -> fd.Table:
-    """The (cell, neighbour) pairs: one king move apart."""
-    return fd.Table(((cell, other) for cell in range(board.size) for other in board.neighbours[cell]), 2)
+def king_graph(board: Board) -> fd.Graph:
+    """The board's open cells joined by king moves, for `fd.pathfd`."""
+    return fd.Graph(board.neighbours)
 
 
 def hidatoo(board: Board, positions: list[Any]) -> mk.Goal:
     """The relation 'positions (the cell of each number 1..N) is a solution of board'."""
-    givens = [mk.eq(positions[number - 1], cell) for number, cell in sorted(board.givens.items())]
-    if board.size == 2:
-        path = [fd.tablefd(positions, neighbours(board))]
-    else:
-        table = steps(board)
-        path = [fd.tablefd(positions[k - 1:k + 2], table) for k in range(1, board.size - 1)]
-    return mk.conj(fd.infd(positions, range(board.size)), *givens, fd.distinctfd(positions), *path)
+    given = sorted(board.givens.items())
+    givens = mk.eq(tuple(positions[number - 1] for number, _ in given), tuple(cell for _, cell in given))
+    return mk.conj(givens, fd.infd(positions, range(board.size)), fd.distinctfd(positions),
+                   fd.pathfd(positions, king_graph(board)))
 
 
 def can_trace(question: Question) -> bool:
@@ -62,8 +54,8 @@ def can_trace(question: Question) -> bool:
 def solve(question: Question, budget: Budget) -> Found:
     """Up to `question.limit` solutions of `hidatoo`, labelled first-fail (whatever the strategy).
 
-    Boards over MAX_CELLS cells are refused: the step tables grow with the
-    board (up to 56 rows a cell), past what the fallback should hold.
+    Boards over MAX_CELLS cells are refused: a node copies every number's
+    domain of cells, past what the fallback should hold.
     """
     mk.require()
     board = question.board
@@ -83,12 +75,12 @@ def solve(question: Question, budget: Budget) -> Found:
 def validate(question: Question, budget: Budget) -> Found:
     """Check a filled board, one consecutive pair at a time.
 
-    Each pair is asked of the constraint the solver posts on two numbers (`neighbours`, a table), so that the
-    answer names every pair that does not touch."""
+    Each pair is asked of the relation the solver posts (`fd.pathfd` of two numbers), so that the answer names
+    every pair that does not touch."""
     mk.require()
     board = question.board
     cell_of = dict(board.givens)  # a filled board gives every number
-    table = neighbours(board)
+    graph = king_graph(board)
     broken = [[k, k + 1] for k in range(1, board.size)
-              if not mk.holds(mk.conj(fd.within(budget), fd.tablefd([cell_of[k], cell_of[k + 1]], table)))]
+              if not mk.holds(mk.conj(fd.within(budget), fd.pathfd([cell_of[k], cell_of[k + 1]], graph)))]
     return validation(board.grid(), broken)
