@@ -100,7 +100,17 @@ def commands() -> dict[str, dict[str, Any]]:
 def _read_commands() -> cache.Found:
     found = {name: {"play": get(name).can_play, "command_groups": dict(get(name).command_groups)}
              for name in names()}
-    return found, code_files()
+    return found, declaring_files()
+
+
+def declaring_files() -> list[str]:
+    """The source files that declare the puzzles: their entry points' modules and their classes' modules.
+
+    What a puzzle's `faces` and `command_groups` are read from, and no more: an edit to a puzzle's search
+    or model code leaves the commands kept for `pysolve --help`."""
+    modules = {value.partition(":")[0] for value in _entry_points().values()}
+    modules |= {cls.__module__ for name in names() for cls in type(get(name)).__mro__}
+    return sorted({file for module in modules if (file := getattr(sys.modules.get(module), "__file__", None))})
 
 
 def shipped(puzzle: Puzzle) -> list[dict[str, Any]]:

@@ -11,12 +11,13 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pysolve import api, paths, puzzles
+from pysolve import api, cache, paths, puzzles
 from pysolve.hidato import puzzle as hidato_puzzle
 
 PROBE = """
@@ -80,9 +81,13 @@ def test_a_short_command_starts_no_engine(argv: tuple[str, ...], tmp_path: Path)
 def test_the_commands_kept_are_the_puzzles_own(tmp_path: Path) -> None:
     loaded("--help", cache=tmp_path)
     (kept,) = (tmp_path / "pysolve").glob("commands-*.json")
-    assert json.loads(kept.read_text())[0]["value"] == {
+    record = json.loads(kept.read_text())
+    assert record["value"] == {
         name: {"play": puzzles.get(name).can_play, "command_groups": dict(puzzles.get(name).command_groups)}
         for name in puzzles.names()}
+    read_from = {stamp[0] for stamp in record["files"]}  # the puzzles' declarations, not their search code:
+    assert sys.modules["pysolve.squares.puzzle"].__file__ in read_from
+    assert sys.modules["pysolve.squares.model"].__file__ not in read_from  # an edit there keeps --help lean
 
 
 @pytest.mark.subprocess
@@ -90,11 +95,33 @@ def test_the_listing_kept_is_the_puzzles_own_and_found_again_when_a_file_changes
     listed = pysolve_json("list", cache=tmp_path)
     assert listed == {name: api.shipped(name) for name in puzzles.names()}
     (kept,) = (tmp_path / "pysolve").glob("shipped-*.json")
-    records = json.loads(kept.read_text())
-    stamps = {stamp[0]: stamp for stamp in records[0]["files"]}
+    record = json.loads(kept.read_text())
+    stamps = {stamp[0]: stamp for stamp in record["files"]}
     sample = str(paths.data_dir() / "hidato" / "sample.txt")
     assert hidato_puzzle.__file__ in stamps and sample in stamps
-    records[0]["value"]["hidato"] = []  # as if kept before the file was written...
+    record["value"]["hidato"] = []  # as if kept before the file was written...
     stamps[sample][2] -= 1  # ...a moment earlier
-    kept.write_text(json.dumps(records))
+    kept.write_text(json.dumps(record))
     assert pysolve_json("list", cache=tmp_path) == listed
+
+
+def test_facts_kept_under_other_settings_do_not_push_a_used_one_out(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test runs put folders of their own on sys.path: a fact is kept per settings, and one in use stays."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    found: list[str] = []
+
+    def finder(label: str) -> Callable[[], cache.Found]:
+        def find() -> cache.Found:
+            found.append(label)
+            return label, []
+        return find
+
+    assert cache.kept("fact", {"path": ["mine"]}, finder("mine")) == "mine"
+    for other in range(3 * cache.KEPT):
+        assert cache.kept("fact", {"path": [f"test {other}"]}, finder(f"test {other}")) == f"test {other}"
+        if other % (cache.KEPT // 2) == 0:
+            assert cache.kept("fact", {"path": ["mine"]}, finder("again")) == "mine"  # read back, marked used
+    assert cache.kept("fact", {"path": ["mine"]}, finder("again")) == "mine"
+    assert "again" not in found and len(found) == 1 + 3 * cache.KEPT
+    assert len(list((tmp_path / "pysolve").glob("fact-*.json"))) == cache.KEPT
