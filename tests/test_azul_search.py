@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysolve.azul.heuristics import move_gain, values
+from pysolve.azul.heuristics import Weights, move_gain, values
+from pysolve.azul.match import play_match
 from pysolve.azul.model import GREY, RandomStream, feasible
 from pysolve.azul.offer import Offer
 from pysolve.azul.search_players import Mcts
@@ -118,3 +119,67 @@ def test_near_a_rounds_end_the_packed_search_plays_as_on_states_and_playouts_pas
         state, random.Random(5))
     move, done = Mcts(iterations=400, rounds=2).search(state, random.Random(5))  # deals drawn: States only
     assert move in state.legal_moves() and done == 400
+
+
+WEIGHED = Weights(progress=0.3, waiting=1.1, marker=2.0)  # every weight away from its default
+
+
+@settings(max_examples=6, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2**40))
+def test_an_offer_values_the_rounds_end_as_the_heuristics_under_other_weights(players, seed):
+    ends = 0
+    for state, offer in positions(players, seed):
+        assert offer is not None
+        for move in state.legal_moves()[:6]:
+            after = state.child(move)
+            if after.is_chance_node or after.is_terminal:
+                ends += 1
+                assert offer.child(move).worth(WEIGHED) == pytest.approx(values(after.to_json(), WEIGHED))
+    assert ends  # every game has round ends
+
+
+def test_the_marker_is_worth_its_weight_to_the_seat_that_opens_the_next_round():
+    state, offer = next((state, offer) for state, offer in positions(2, 3)
+                        if state.child(state.legal_moves()[0]).is_chance_node)
+    assert offer is not None
+    after = offer.child(state.legal_moves()[0])
+    opener = after.marker
+    plain, marked = after.worth(), after.worth(Weights(marker=2.0))
+    assert marked[opener] == plain[opener] + 2.0 and marked[1 - opener] == plain[1 - opener]
+
+
+def test_a_weighed_search_on_offers_plays_what_it_plays_on_states():
+    stream, state = RandomStream(2), Game(2).new_initial_state()
+    while state.is_chance_node:
+        state.apply_chance(state.sample_chance(stream))
+    for _ in range(5):  # into the round, where the tree reaches the round's end
+        state.apply_move(state.legal_moves()[1])
+    assert not state.is_chance_node
+    packed = Mcts(iterations=300, weights=WEIGHED).search(state, random.Random(2))
+    assert packed == Mcts(iterations=300, weights=WEIGHED, packed=False).search(state, random.Random(2))
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("mcts:1s:p0.3:t1.1:m2", Mcts(seconds=1.0, weights=WEIGHED)),
+    ("mcts:200:m1.5", Mcts(iterations=200, weights=Weights(marker=1.5))),
+])
+def test_the_evaluations_weights_by_name(name, expected):
+    assert strategy(name) == expected
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("mcts:mnan", "marker weight is 0 to 100"), ("mcts:p-1", "progress weight is 0 to 100"),
+    ("mcts:t101", "waiting weight is 0 to 100"), ("mcts:minf", "marker weight is 0 to 100"),
+    ("mcts:mx", "is not ITERATIONS"),
+])
+def test_an_evaluation_weight_out_of_range_is_one_line_naming_the_strategy(name, words):
+    with pytest.raises(InputError, match=words) as caught:
+        strategy(name)
+    assert name in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_weighed_search_player_plays_legal_moves_and_a_seeded_game_repeats():
+    players = ["mcts:60:p0.3:t1.1:m2", "greedy"]
+    first, again = play_match(2, 11, "python", players), play_match(2, 11, "python", players)
+    assert first.scores == again.scores and first.moves == again.moves and first.state["over"]
+    assert play_match(2, 11, "python", players[::-1]).scores != first.scores  # the seats matter: something was played

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from pysolve.azul.model import (
@@ -35,11 +36,36 @@ from pysolve.azul.model import (
     wall_column,
 )
 from pysolve.azul.scoring import board_column, end_bonus, tile_score
+from pysolve.errors import InputError
 
 PROGRESS = 0.5  # the share of a row, column or colour bonus credited per (filled / 5) squared
 WAITING = 0.6   # points credited per tile on a pattern line that carries over to the next round
 SCALE = 8.0     # points of lead that make a reward of about 0.73 (the logistic's unit)
 FALLEN = 1.5    # points charged, beyond its tiles, for a grey pattern line whose row can no longer take its colour
+MAX_WEIGHT = 100.0  # an evaluation weight at most (points per tile or marker, shares of a bonus)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What the projected worth credits beyond the score: progress towards bonuses, waiting tiles, the marker.
+
+    `progress`: the share of an unfinished row, column or colour bonus credited per (filled / 5) squared;
+    `waiting`: points per tile on a pattern line that carries over; `marker`: points for the seat that opens
+    the next round (it holds the first-player marker, or the round is over and it starts the next).
+    """
+
+    progress: float = PROGRESS
+    waiting: float = WAITING
+    marker: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("progress", "waiting", "marker"):
+            weight = getattr(self, name)
+            if not 0 <= weight <= MAX_WEIGHT:  # nan fails too
+                raise InputError(f"the {name} weight is 0 to {MAX_WEIGHT:g}, not {weight}")
+
+
+DEFAULT_WEIGHTS = Weights()
 
 
 def move_gain(state: Mapping[str, Any], move: Move) -> int:
@@ -177,7 +203,7 @@ def grey_prospects(wall: list[list[int]], colours: list[list[int]], lines: list[
     return prospects
 
 
-def board_value(board: Mapping[str, Any], over: bool, final: bool = False) -> float:
+def board_value(board: Mapping[str, Any], over: bool, final: bool = False, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """One board's projected worth.
 
     The round tiled now, bonuses earned and promised, tiles waiting (`final`: the game ends with this
@@ -204,7 +230,7 @@ def board_value(board: Mapping[str, Any], over: bool, final: bool = False) -> fl
                 colours[row][column] = colour
             score += tile_score(wall, row, column)
         elif count and not (colours and not grey_columns(wall, colours, row, colour)):
-            waiting += WAITING * count
+            waiting += weights.waiting * count
     score = max(score - FLOOR_TOTALS[min(len(board["floor"]) + fallen, FLOOR_SLOTS)], 0)
     if final:
         return float(score + end_bonus(wall, colours))
@@ -217,12 +243,26 @@ def board_value(board: Mapping[str, Any], over: bool, final: bool = False) -> fl
         colour = sum(wall[line][wall_column(line, index)] for line in range(5))
         progress += sum(bonus * (filled / 5) ** 2 for bonus, filled in
                         ((ROW_BONUS, row), (COLUMN_BONUS, column), (COLOUR_BONUS, colour)) if filled < 5)
-    return score + end_bonus(wall, colours) + PROGRESS * progress + waiting
+    return score + end_bonus(wall, colours) + weights.progress * progress + waiting
 
 
-def values(state: Mapping[str, Any]) -> list[float]:
-    """Every seat's projected worth (the final scores once the game is over)."""
-    return [board_value(board, state["over"]) for board in state["boards"]]
+def values(state: Mapping[str, Any], weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """Every seat's projected worth under `weights` (the final scores once the game is over)."""
+    worth = [board_value(board, state["over"], weights=weights) for board in state["boards"]]
+    opener = next_opener(state)
+    if weights.marker and opener is not None:
+        worth[opener] += weights.marker
+    return worth
+
+
+def next_opener(state: Mapping[str, Any]) -> int | None:
+    """The seat that opens the next round once known: the marker's holder, or at a round's end its next starter."""
+    if state["over"]:
+        return None
+    if state["marker"] != CENTRE:
+        return int(state["marker"])
+    on_table = sum(state["centre"]) + sum(map(sum, state["factories"]))
+    return None if on_table else int(state["starter"])
 
 
 def utilities(worth: list[float]) -> list[float]:

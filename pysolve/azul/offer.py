@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from pysolve.azul.heuristics import PROGRESS, WAITING
+from pysolve.azul.heuristics import DEFAULT_WEIGHTS, Weights
 from pysolve.azul.model import (
     CENTRE,
     COLOUR_BONUS,
@@ -45,9 +45,9 @@ COLOUR_SPREAD = [[sum(1 << 3 * colour for colour in range(5) if mask >> (colour 
 
 
 def _by_digits(bonus: int) -> tuple[dict[int, int], dict[int, float]]:
-    """For every octal sum of five counts 0..5: the bonus of the counts at 5, and the progress credit of the others
-    (`heuristics.board_value`: PROGRESS of the bonus times (filled / 5) squared); built a digit at a time."""
-    credit = [PROGRESS * bonus * (count / 5) ** 2 if count < 5 else 0.0 for count in range(6)]
+    """For every octal sum of five counts 0..5: the bonus of the counts at 5, and the progress of the others
+    (`heuristics.board_value`: the bonus times (filled / 5) squared, before its weight); built a digit at a time."""
+    credit = [bonus * (count / 5) ** 2 if count < 5 else 0.0 for count in range(6)]
     sums: dict[int, tuple[int, float]] = {0: (0, 0.0)}
     for digit in range(5):
         sums = {key + (count << 3 * digit): (done + bonus * (count == 5), progress + credit[count])
@@ -58,7 +58,7 @@ def _by_digits(bonus: int) -> tuple[dict[int, int], dict[int, float]]:
 COLUMNS_DONE, COLUMNS_PROGRESS = _by_digits(COLUMN_BONUS)
 COLOURS_DONE, COLOURS_PROGRESS = _by_digits(COLOUR_BONUS)
 ROW_DONE = [ROW_BONUS if mask == FULL else 0 for mask in range(32)]
-ROW_PROGRESS = [PROGRESS * ROW_BONUS * (bin(mask).count("1") / 5) ** 2 if mask != FULL else 0.0 for mask in range(32)]
+ROW_PROGRESS = [ROW_BONUS * (bin(mask).count("1") / 5) ** 2 if mask != FULL else 0.0 for mask in range(32)]
 FLOOR_COST = [FLOOR_TOTALS[min(items, FLOOR_SLOTS)] for items in range(FLOOR_SLOTS + 1)]
 
 
@@ -66,12 +66,13 @@ class Offer:
     """A position of a round's factory offer: sources, marker, and each seat's wall, lines, floor and score."""
 
     __slots__ = ("columns", "counts", "floors", "lines", "marker", "offer", "players", "rows", "scores", "sources",
-                 "spare", "turn")
+                 "spare", "starter", "turn")
 
     def __init__(self, state: State) -> None:
         """The Offer of `state`, a position where a seat takes tiles on a standard wall (`fits`)."""
         table = state.table
         self.players, self.turn, self.marker, self.offer = table.players, table.turn, table.marker, table.offer
+        self.starter = table.starter  # who opens the next round when nobody takes the marker
         self.sources = [table.centre[:]] + [factory[:] for factory in table.factories]  # the centre first
         self.rows = [[sum(cell << column for column, cell in enumerate(row)) for row in wall] for wall in table.walls]
         self.columns = [[sum(wall[row][column] << row for row in range(5)) for column in range(5)]
@@ -92,7 +93,7 @@ class Offer:
         """An independent copy."""
         other = Offer.__new__(Offer)
         other.players, other.turn, other.marker = self.players, self.turn, self.marker
-        other.offer, other.spare = self.offer, self.spare
+        other.offer, other.spare, other.starter = self.offer, self.spare, self.starter
         other.sources = [counts[:] for counts in self.sources]
         other.rows, other.columns = self.rows, self.columns  # the walls do not change during the offer
         other.lines = [colours[:] for colours in self.lines]
@@ -242,11 +243,11 @@ class Offer:
             self.turn = (seat + 1) % self.players
         return self
 
-    def worth(self) -> list[float]:
+    def worth(self, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
         """Every seat's projected worth at the round's end.
 
-        `heuristics.values` of the position the round's
-        tiling reaches): the final scores when the game ends there.
+        `heuristics.values` (under `weights`) of the position the round's tiling reaches: the final scores when
+        the game ends there.
         """
         tiled = []
         spare = self.spare
@@ -271,10 +272,13 @@ class Offer:
             over = over or FULL in rows
             tiled.append((score, rows, waiting))
         over = over or not spare
-        return [_board_worth(score, rows, waiting, over) for score, rows, waiting in tiled]
+        worth = [_board_worth(score, rows, waiting, over, weights) for score, rows, waiting in tiled]
+        if weights.marker and not over:  # the seat that opens the next round: the marker's holder
+            worth[self.starter if self.marker == CENTRE else self.marker] += weights.marker
+        return worth
 
 
-def _board_worth(score: int, rows: list[int], waiting: int, over: bool) -> float:
+def _board_worth(score: int, rows: list[int], waiting: int, over: bool, weights: Weights) -> float:
     """One tiled board's worth (`heuristics.board_value`): over, the final score (bonuses added); else the score,
     the bonuses earned, the progress towards the others, and the tiles waiting on lines."""
     first, second, third, fourth, fifth = rows
@@ -287,4 +291,4 @@ def _board_worth(score: int, rows: list[int], waiting: int, over: bool) -> float
         return float(score + bonus)
     progress = (ROW_PROGRESS[first] + ROW_PROGRESS[second] + ROW_PROGRESS[third] + ROW_PROGRESS[fourth]
                 + ROW_PROGRESS[fifth] + COLUMNS_PROGRESS[columns] + COLOURS_PROGRESS[colours])
-    return score + bonus + progress + WAITING * waiting
+    return score + bonus + weights.progress * progress + weights.waiting * waiting

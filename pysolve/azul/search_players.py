@@ -41,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pysolve.azul.heuristics import move_gain, utilities, values
+from pysolve.azul.heuristics import DEFAULT_WEIGHTS, Weights, move_gain, utilities, values
 from pysolve.azul.model import Move, RandomStream, feasible, is_tiling
 from pysolve.azul.offer import Offer
 from pysolve.azul.tree import State
@@ -120,9 +120,9 @@ def best_moves(state: Position) -> list[Move]:
     return [move for move, gain in zip(moves, found) if gain == top]
 
 
-def worth(state: Position) -> list[float]:
-    """Every seat's projected worth (`heuristics.values`) in `state`."""
-    return state.worth() if isinstance(state, Offer) else values(state.to_json())
+def worth(state: Position, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """Every seat's projected worth (`heuristics.values` under `weights`) in `state`."""
+    return state.worth(weights) if isinstance(state, Offer) else values(state.to_json(), weights)
 
 
 def pruned(ordered: list[Move], width: int) -> list[Move]:
@@ -154,6 +154,7 @@ class Mcts:
     exploration: float = EXPLORATION
     width: int = WIDTH
     packed: bool = True
+    weights: Weights = DEFAULT_WEIGHTS
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
@@ -203,7 +204,7 @@ class Mcts:
             node.children[move] = child
             node, path = child, path + [child]
         if node.rewards is None:
-            rewards = utilities(worth(self._play_out(node.state, generator)))
+            rewards = utilities(worth(self._play_out(node.state, generator), self.weights))
             if node.leaf and self.rounds == 1:  # the playout stopped at once: it would end the same every time
                 node.rewards = rewards
         else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pysolve.azul.heuristics import move_gain, tiling_value
+from pysolve.azul.heuristics import Weights, move_gain, tiling_value
 from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
 from pysolve.azul.names import KNOWN, PLAYERS
 from pysolve.azul.protocol import MOVE_SECONDS, Agent
@@ -100,7 +100,8 @@ def with_columns(player: Strategy, columns: Strategy) -> Strategy:
 COLUMNS: dict[str, Strategy] = {"policy": policy}  # the column strategies a name's `+` suffix may name
 STRATEGIES: dict[str, Strategy] = dict(zip(PLAYERS, (random_feasible, greedy, lookahead), strict=True))
 MAX_DIGITS = 12  # digits a whole-number parameter may have
-SEARCHES = ("mcts", "minimax")  # with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN][:cX], minimax[:D][:Ts]
+SEARCHES = ("mcts", "minimax")  # with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN][:cX][:pX][:tX][:mX],
+# minimax[:D][:Ts]
 AGENT = "cmd:"  # an outside agent: cmd:COMMAND (docs/azul-protocol.md)
 
 
@@ -131,9 +132,14 @@ def _minimax(parameters: list[str]) -> Minimax:
     return Minimax(**settings)
 
 
+WEIGHTS = {"p": "progress", "t": "waiting", "m": "marker"}  # mcts's evaluation weights by their letter
+
+
 def _mcts(parameters: list[str]) -> Mcts:
-    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, cEXPLORATION)."""
+    """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, cEXPLORATION,
+    and the evaluation's weights pPROGRESS, tWAITING, mMARKER)."""
     settings: dict[str, Any] = {}
+    weights: dict[str, float] = {}
     for parameter in parameters:
         if parameter.isdecimal():
             settings["iterations"] = _whole(parameter)
@@ -145,10 +151,12 @@ def _mcts(parameters: list[str]) -> Mcts:
             settings["seconds"] = float(parameter[:-1])
         elif parameter.startswith("c") and _number(parameter[1:]):
             settings["exploration"] = float(parameter[1:])
+        elif parameter[:1] in WEIGHTS and _number(parameter[1:]):
+            weights[WEIGHTS[parameter[0]]] = float(parameter[1:])
         else:
-            raise InputError(f"{excerpt(parameter)} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH or "
-                             "cEXPLORATION")
-    return Mcts(**settings)
+            raise InputError(f"{excerpt(parameter)} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, "
+                             "cEXPLORATION, pPROGRESS, tWAITING or mMARKER")
+    return Mcts(**settings, weights=Weights(**weights))
 
 
 def _whole(digits: str) -> int:
