@@ -96,8 +96,8 @@ from pysolve.trace import Trace
 
 Goal = Any  # a miniKanren goal: state -> iterator of states (see pysolve.minikanren.Goal)
 
-__all__ = ["FDError", "FDStore", "Graph", "Table", "distinctfd", "domfd", "infd", "labelfd", "lefd", "linearfd",
-           "ltfd", "neqfd", "pathfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
+__all__ = ["FDError", "FDStore", "Graph", "Table", "distinctfd", "domfd", "eqfd", "infd", "labelfd", "lefd",
+           "linearfd", "ltfd", "neqfd", "pathfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
 
 CHECK_ROWS = 1 << 14  # table rows built between looks at the budget's clock
 MEMO_LIMIT = 1 << 16  # the most domains a two-column table remembers the supports of
@@ -334,14 +334,33 @@ class Distinct(Propagator):
 
     A bound value (its whole class) leaves the peers; fewer values (classes) left than variables fails;
     when exactly as many, a value (class) only one variable can take is that variable's (a hidden single).
+    `fixed`: the values of variables bound when it was posted, left out of its slots (see `simplified`).
     """
 
-    __slots__ = ("classes",)
+    __slots__ = ("classes", "fixed")
     cheap = False
 
-    def __init__(self, slots: Sequence[int], classes: Classes | None = None) -> None:
+    def __init__(self, slots: Sequence[int], classes: Classes | None = None, fixed: int = 0) -> None:
         super().__init__(slots)
-        self.classes = classes
+        self.classes, self.fixed = classes, fixed
+
+    def simplified(self, store: FDStore) -> Propagator:
+        """Without classes, the variables with one value when it is posted taken out, their values kept in `fixed`.
+
+        They keep that value in every state below, so a run need only keep their values out of the others'
+        domains (a given's cell, on a Hidato board of many givens). A value met twice stays in the slots, to
+        fail.
+        """
+        if self.classes is not None:
+            return self
+        domains, fixed, open_ = store.domains, self.fixed, []
+        for x in self.slots:
+            mask = domains[x]
+            if mask > 0 and not mask & (mask - 1) and not fixed & mask:
+                fixed |= mask
+            else:
+                open_.append(x)
+        return self if len(open_) == len(self.slots) else Distinct(open_, fixed=fixed)
 
     def propagate(self, store: FDStore) -> bool:
         if self.classes is None:
@@ -366,7 +385,7 @@ class Distinct(Propagator):
     def propagate_values(self, store: FDStore) -> bool:
         """`propagate` without classes, in as few passes over the domains as it takes (the hot path)."""
         domains, slots = store.domains, self.slots
-        taken = 0
+        taken = self.fixed
         for x in slots:
             mask = domains[x]
             if mask > 0 and not mask & (mask - 1):
@@ -751,15 +770,24 @@ class Graph:
     the only ones a step can pass through and go on).
     """
 
-    def __init__(self, near: Sequence[Iterable[int]]) -> None:
+    def __init__(self, near: Sequence[Sequence[int]]) -> None:
         """`near[v]`: the neighbours of vertex v; FDError unless each edge is listed both ways and none is a loop."""
-        self.near = [mask_of(neighbours) for neighbours in near]
+        self.near: list[int] = []
+        for neighbours in near:
+            mask = 0
+            try:
+                for other in neighbours:
+                    mask |= 1 << other
+            except (TypeError, ValueError):
+                raise FDError(f"a graph's vertices are non-negative integers, not {neighbours!r}") from None
+            self.near.append(mask)
         self.vertices = interval(0, len(self.near) - 1)
-        for vertex, mask in enumerate(self.near):
-            if mask & ~self.vertices or mask >> vertex & 1 or \
-                    any(not self.near[other] >> vertex & 1 for other in values_of(mask)):
-                raise FDError(f"a graph of {len(self.near)} vertices lists vertex {vertex} with the neighbours "
-                              f"{list(values_of(mask))}: an edge one way only, a loop or no such vertex")
+        masks = self.near
+        for vertex, neighbours in enumerate(near):
+            for other in neighbours:
+                if other == vertex or other >= len(masks) or not masks[other] >> vertex & 1:
+                    raise FDError(f"a graph of {len(masks)} vertices lists vertex {vertex} with the neighbours "
+                                  f"{sorted(neighbours)}: an edge one way only, a loop or no such vertex")
         self.inner = sum(1 << vertex for vertex, mask in enumerate(self.near) if mask & (mask - 1))
 
 
@@ -1132,6 +1160,42 @@ def infd(xs: Sequence[Any], values: Iterable[int]) -> Goal:
             yield twin
 
     return infd_goal
+
+
+def eqfd(xs: Sequence[Any], values: Sequence[int]) -> Goal:
+    """Each x of xs equals its value in `values` (non-negative integers): `eq` of the two, the store's way.
+
+    One copy of the state and one settling for them all, without unification's general machinery (where
+    the state holds another constraint store, through unification, which asks it):
+
+    >>> from pysolve import minikanren as mk
+    >>> x, y = mk.var(), mk.var()
+    >>> mk.run(mk.conj(infd([x, y], range(5)), ltfd(y, x), eqfd([x], [1])), (x, y))
+    [(1, 0)]
+    """
+    xs, values = list(xs), list(values)
+    if len(xs) != len(values):
+        raise FDError(f"eqfd: {len(values)} values for {len(xs)} variables")
+    mask_of(values)  # FDError for a value no finite domain holds
+
+    def eqfd_goal(state: Any) -> Iterator[Any]:
+        if isinstance(state, ConstrainedState) and set(state.constraints) - {FDStore}:
+            unified = unify(tuple(xs), tuple(values), state)
+            if unified is not False:
+                yield unified
+            return
+        twin, store = constrained(state)
+        for x, value in zip(xs, values):
+            target = walk(x, twin.data)
+            if is_var(target):
+                if not store.narrow(store.slot(target), 1 << value):
+                    return
+            elif target != value:
+                return
+        if store.settle(twin.data):
+            yield twin
+
+    return eqfd_goal
 
 
 def neqfd(x: Any, y: Any) -> Goal:

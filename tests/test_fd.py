@@ -50,6 +50,8 @@ def holds(constraint: Drawn, values: tuple[int, ...]) -> bool:
         return len(set(classes)) == len(classes)
     if name == "table":
         return tuple(args) in data[0]
+    if name == "eq":
+        return list(args) == list(data[0])
     if name == "path":  # a walk in the graph that never turns straight back
         near = data[0]
         return all(a < len(near) for a in args) and all(b in near[a] for a, b in itertools.pairwise(args)) and \
@@ -75,6 +77,8 @@ def goal(constraint: Drawn, xs: list) -> mk.Goal:
         return fd.distinctfd(args, classes=data[0])
     if name == "table":
         return fd.tablefd(args, data[0])
+    if name == "eq":
+        return fd.eqfd(args, data[0])
     if name == "path":
         return fd.pathfd(args, fd.Graph(data[0]))
     coeffs, total, relation = data
@@ -90,7 +94,7 @@ def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
     constraints: list[Drawn] = []
     for _ in range(draw(st.integers(0, 4))):
         name = draw(st.sampled_from(["neq", "lt", "le", "plus", "distinct", "distinct_classes", "table", "linear",
-                                     "path"]))
+                                     "path", "eq"]))
         if name in ("neq", "lt", "le"):
             at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=2, max_size=2)))
             constraints.append((name, at, ()))
@@ -109,6 +113,9 @@ def problems(draw: st.DrawFn) -> tuple[list[set[int]], list[Drawn]]:
         elif name == "path":  # a variable may come back in the walk
             at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=1, max_size=5)))
             constraints.append((name, at, (draw(graphs()),)))
+        elif name == "eq":  # a variable may be named twice, with two values or one
+            at = tuple(draw(st.lists(st.integers(0, count - 1), min_size=1, max_size=3)))
+            constraints.append((name, at, (tuple(draw(st.integers(0, VALUES)) for _ in at),)))
         else:
             at = tuple(draw(some))
             coeffs = tuple(draw(st.lists(st.integers(-3, 3), min_size=len(at), max_size=len(at))))
@@ -255,6 +262,8 @@ def test_labelling_beside_another_constraint_store_lets_it_check_each_value():
     x, y = mk.var(), mk.var()
     goal_ = mk.conj(fd.infd([x, y], range(3)), neq(x, 1), fd.distinctfd([x, y]), fd.labelfd([x, y]))
     assert mk.run(goal_, (x, y)) == [(0, 1), (0, 2), (2, 0), (2, 1)]
+    assert mk.run(mk.conj(neq(x, 1), fd.eqfd([x, y], [2, 1])), (x, y)) == [(2, 1)]  # eqfd unifies: neq is asked
+    assert mk.run(mk.conj(neq(x, 1), fd.eqfd([y, x], [2, 1])), (x, y)) == []
 
 
 def test_answers_read_off_directly_are_those_of_the_reifier():
@@ -372,6 +381,8 @@ def test_ctrl_c_ends_a_finite_domain_search():
     (lambda x: fd.linearfd([1, 2], [x], 3), "2 coefficients for 1 variables"),
     (lambda x: fd.linearfd([1], [x], 3, "!="), "the relation '==' or '<=', not '!='"),
     (lambda x: fd.labelfd([x], "random"), "strategies are ff, ffr, leftmost, not 'random'"),
+    (lambda x: fd.eqfd([x], [1, 2]), "eqfd: 2 values for 1 variables"),
+    (lambda x: fd.eqfd([x], ["1"]), "non-negative integers, not '1'"),
     (lambda x: fd.Graph([[1], []]), "a graph of 2 vertices lists vertex 0 with the neighbours .1.: an edge one way"),
     (lambda x: fd.Graph([[0]]), "a graph of 1 vertices lists vertex 0 with the neighbours .0.: an edge one way"),
     (lambda x: fd.Graph([[2]]), "a graph of 1 vertices lists vertex 0 with the neighbours .2.: an edge one way"),

@@ -8,8 +8,8 @@ numbered in reading order). `hidatoo(board, positions)` says:
   `fd.pathfd` over the board's king graph, a step constraint per number with
   a number on both sides (the two lie on two different neighbours of its
   cell), one neighbour constraint on a board of two cells.
-The givens are bound first, in one unification, so that the constraints are
-posted on what they already fix. The finite-domain store (pysolve.fd) does
+The givens are bound first, all at once (`fd.eqfd`), so that the constraints
+are posted on what they already fix. The finite-domain store (pysolve.fd) does
 the reasoning: a placed cell leaves every other number's domain; the steps
 keep each number within reach of the numbers around it (through free cells
 only, as the placed cells are gone) and away from dead ends; and since the
@@ -39,7 +39,7 @@ def king_graph(board: Board) -> fd.Graph:
 def hidatoo(board: Board, positions: list[Any]) -> mk.Goal:
     """The relation 'positions (the cell of each number 1..N) is a solution of board'."""
     given = sorted(board.givens.items())
-    givens = mk.eq(tuple(positions[number - 1] for number, _ in given), tuple(cell for _, cell in given))
+    givens = fd.eqfd([positions[number - 1] for number, _ in given], [cell for _, cell in given])
     return mk.conj(givens, fd.infd(positions, range(board.size)), fd.distinctfd(positions),
                    fd.pathfd(positions, king_graph(board)))
 
