@@ -366,13 +366,24 @@ def test_long_thin_boards_fall_to_the_fast_walk_in_seconds(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["snake_3x50", "snake_4x46", "unique_3x50_s41", "unique_4x46_s42"])
 def test_minikanren_counts_the_long_thin_boards_as_python_does(name):
-    """Propagation through the step tables keeps the relation off dead ends: no walk gets lost."""
+    """Propagation through the steps keeps the relation off dead ends: no walk gets lost."""
     board = model.load(DATA / "long" / f"{name}.txt")
     asked = Question(board, name, count=2, seconds=10)
     found, reference = PUZZLE.solve(asked, "kanren"), PUZZLE.solve(asked, "python")
     assert (found.status, found.count) == (SOLVED, reference.count)
     assert all(model.solves(board, grid) for grid in found.solutions)
     assert found.stats["cpu_seconds"] < 5
+
+
+def test_minikanren_counts_every_public_board_as_python_does():
+    """The public boards (data/hidato/public, the easy ones bench/peers.py times against python-constraint):
+    the relation's givens bound at once and its walk on the king graph count each as the Python search does."""
+    for path in sorted((DATA / "public").glob("*.txt")):
+        board = model.load(path)
+        asked = Question(board, path.name, count=2, seconds=10)
+        found, reference = PUZZLE.solve(asked, "kanren"), PUZZLE.solve(asked, "python")
+        assert found.status == reference.status == SOLVED and found.count == reference.count, path.name
+        assert found.count and all(model.solves(board, grid) for grid in found.solutions), path.name
 
 
 @pytest.mark.slow
