@@ -7,6 +7,7 @@ count on every back end, whatever runs the parts.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import random
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 
 from pysolve import executors, parallel
 from pysolve.azul import tournament as tour
+from pysolve.azul.match import MatchResult
 from pysolve.cli import main
 from pysolve.errors import InputError
 from pysolve.parallel import count_in_parts
@@ -254,7 +256,7 @@ def test_a_file_of_many_puzzles_is_answered_on_a_pool_in_order(capsys):
 def test_work_is_cut_into_chunks_of_near_equal_size_in_order(games, workers):
     work = tour.tasks(2, games, 1, "python", ["random"])
     pieces = executors.chunks(work, workers * tour.CHUNKS_PER_WORKER)
-    assert [task for piece in pieces for task in piece] == work
+    assert [task for piece in pieces for task in piece] == list(work)
     assert len(pieces) == min(games, workers * tour.CHUNKS_PER_WORKER)
     assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
 
@@ -269,6 +271,50 @@ def test_a_tournament_on_a_pool_plays_in_chunks_the_games_played_here():
     assert [result.to_json() for result in pooled] == [result.to_json() for result in here]
     assert sorted(result.seed for result in seen) == [task.seed for task in work]  # progress once per game
     assert here[0].state and not any(result.state for result in pooled)  # final states stay in the workers
+
+
+@pytest.mark.subprocess
+def test_a_tournament_on_a_pool_is_added_up_in_its_workers_as_its_games_are_here():
+    work = tour.tasks(2, 60, 7, "python", ["random", "greedy"])
+    here = tour.run(work)
+    seen: list = []
+    with executors.executor(2) as pool:
+        tally = tour.tallied(work, pool, seen.append)
+    assert tally.summary() == tour.summarise(here)
+    assert [result.to_json() for result in tally.head] == [result.to_json() for result in here[:tour.HEAD]]
+    assert seen == sorted(seen) and seen[-1] == 60 and len(seen) == 2 * tour.CHUNKS_PER_WORKER  # once a chunk
+
+
+def synthetic_games(count: int, seed: int) -> list:
+    """`count` made-up two-player results of three strategies (no game played): scores 0-120, some forfeits."""
+    draw = random.Random(seed)
+    names = ["random", "greedy", "mcts:50"]
+    return [MatchResult(number, 2, "python", draw.sample(names, 2), [draw.randint(0, 120) for _ in range(2)],
+                             draw.sample([[0], [1], [0, 1]], 1)[0], draw.randint(5, 7), draw.randint(40, 70),
+                             forfeit={"seat": 1, "reason": "timed out"} if draw.random() < 0.01 else None)
+            for number in range(count)]
+
+
+@given(count=st.integers(1, 2 * tour.BOOTSTRAP_UP_TO + 50), seed=st.integers(0, 99),
+       cuts=st.lists(st.floats(0, 1), max_size=6))
+@settings(max_examples=30, deadline=None)
+def test_tallies_of_consecutive_chunks_merged_are_the_tally_of_all(count, seed, cuts):
+    games = synthetic_games(count, seed)
+    bounds = [0, *sorted(round(cut * count) for cut in cuts), count]
+    whole = tour.Tally()
+    for start, end in itertools.pairwise(bounds):
+        whole.merge(tour.tally_of(games[start:end]))
+    assert whole.summary() == tour.summarise(games)  # the bootstrap's scores in game order, the sums past them
+    assert whole.head == tour.tally_of(games).head and len(whole.forfeited) == sum(1 for g in games if g.forfeit)
+
+
+@given(games=st.integers(1, 500), start=st.integers(-600, 600), stop=st.integers(-600, 600),
+       strategies=st.lists(st.sampled_from(["random", "greedy", "first"]), max_size=4))
+def test_a_slice_of_a_tournaments_games_is_its_games_made_one_by_one(games, start, stop, strategies):
+    work = tour.tasks(3, games, 11, "python", strategies)
+    made = [work[number] for number in range(len(work))]
+    assert list(work[start:stop]) == made[start:stop] and len(work[start:stop]) == len(made[start:stop])
+    assert made[0].strategies == tuple(((strategies or ["random"]) * 3)[:3])
 
 
 @pytest.mark.slow

@@ -16,14 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from pysolve import backends, executors, files, memory
-from pysolve.azul import draw
 from pysolve.azul import tournament as tour
-from pysolve.azul.crosscheck import lockstep
 from pysolve.azul.match import MatchResult, engine
 from pysolve.azul.model import FACTORIES, SEED, STANDARD, VARIANTS
 from pysolve.azul.protocol import MOVE_SECONDS, check_seconds, serve
 from pysolve.azul.ratings import ELO_MEAN
-from pysolve.azul.replay import read_log
 from pysolve.azul.strategies import KNOWN, strategy
 from pysolve.errors import InputError
 from pysolve.options import non_negative_int
@@ -181,31 +178,38 @@ def run_simulate(args: argparse.Namespace) -> int:
     work = tour.tasks(args.players, args.games, args.seed, backend, names, log=args.log is not None,
                       variant=args.variant, move_seconds=args.move_seconds)
     workers = executors.useful_workers(args.workers, len(work))
+    every_game = args.json or args.log is not None or args.chart is not None  # else the tally is all it reads
+    results: list[MatchResult] = []
     # the pool starts before SWI-Prolog may start here, so that its workers can be forked copies of this process
     with executors.executor(workers, args.cluster, warm=(engine, backend)) as executor:
         engine(backend)  # fail early when the back end cannot run here
         with Ticker(_played(0, len(work)), sys.stderr, TICK) as ticker:
-            results = tour.run(work, executor, _counting(ticker, len(work)))
+            step = _counting(ticker, len(work))
+            if every_game:
+                done = itertools.count(1)
+                results = tour.run(work, executor, lambda result: step(next(done)))
+                tally = tour.tally_of(results)
+            else:
+                tally = tour.tallied(work, executor, step)
     if args.log is not None:
         _write_log(args.log, results)
     if args.chart is not None:
         from pysolve.azul.charts import chart
         print(f"wrote {files.write_text(args.chart, chart(results), '--chart')}", file=sys.stderr)
-    summary = tour.summarise(results)
+    summary = tally.summary()
     if args.json:
         json.dump({"games": [result.to_json() for result in results], "summary": summary}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(_render(results, summary))
+        print(_render(tally, summary))
     return 0
 
 
-def _counting(ticker: Ticker, total: int) -> Callable[[MatchResult], None]:
-    """`tour.run`'s callback after each game: `ticker`'s line (which adds the seconds) counts the games played."""
-    done = itertools.count(1)
+def _counting(ticker: Ticker, total: int) -> Callable[[int], None]:
+    """The callback with the games played so far: `ticker`'s line (which adds the seconds) counts them."""
 
-    def step(result: MatchResult) -> None:
-        ticker.label = _played(next(done), total)
+    def step(done: int) -> None:
+        ticker.label = _played(done, total)
 
     return step
 
@@ -232,15 +236,15 @@ def _write_log(path: str, results: list[MatchResult]) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
-def _render(results: list[MatchResult], summary: dict[str, Any]) -> str:
-    """Per-game lines (the first 20: who sat where and scored what), the games' averages, the per-strategy
-    table and what its intervals are."""
+def _render(tally: tour.Tally, summary: dict[str, Any]) -> str:
+    """Per-game lines (the first tour.HEAD: who sat where and scored what), the games' averages, the
+    per-strategy table and what its intervals are."""
     rows = [[r.seed, *(f"{short(name, NAME_WIDTH)} {score}" for name, score in zip(r.names, r.scores)),
-             ",".join(map(str, r.winners)), r.rounds, r.moves] for r in results[:20]]
-    seats = [f"seat {seat}" for seat in range(results[0].players)]
+             ",".join(map(str, r.winners)), r.rounds, r.moves] for r in tally.head]
+    seats = [f"seat {seat}" for seat in range(tally.head[0].players)]
     games = render_table(["seed", *seats, "winners", "rounds", "moves"], rows)
-    more = f"\n... and {plural(len(results) - 20, 'more game')}" if len(results) > 20 else ""
-    more += _forfeits(results)
+    more = f"\n... and {plural(tally.games - len(tally.head), 'more game')}" if tally.games > len(tally.head) else ""
+    more += _forfeits(tally.forfeited)
     standings = render_table(
         ["strategy", "seats", "wins", "win rate (95 % interval)", "mean score (95 % interval)", "scores"],
         [[short(s["name"], NAME_WIDTH), s["seats"], s["wins"],
@@ -352,6 +356,8 @@ def run_agent(args: argparse.Namespace) -> int:
 
 def run_crosscheck(args: argparse.Namespace) -> int:
     """Lockstep games on the back ends named (default: every available one); exit 1 at the first disagreement."""
+    from pysolve.azul.crosscheck import lockstep  # the cross-check's machinery, for this command alone
+
     _check_counts(args)
     if args.backends is None:
         names = [name for name in backends.NAMES if backends.available(name)]
@@ -402,6 +408,8 @@ def run_record(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Print a JSON-lines game log step by step; --html and --svg write its pictures."""
+    from pysolve.azul import draw  # the pictures and the log's reader, for this command alone
+    from pysolve.azul.replay import read_log
     from pysolve.azul.replay_page import write_pictures
 
     _check_outputs(args, "html", "svg")

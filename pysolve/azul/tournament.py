@@ -5,10 +5,11 @@ Run here, the games are played one by one; on a `concurrent.futures.Executor`
 (a process pool, one SWI-Prolog per process, or a Dask cluster's executor)
 they go in chunks, CHUNKS_PER_WORKER per worker: a game of the random
 strategy takes about a millisecond, far less than sending it to a process and
-its result back, so a worker gets many at once, and each result comes back
-without the final state that no summary reads (its per-move log only when
-asked). Results come back in game order, so they are identical whatever
-ran them.
+its result back, so a worker gets many at once. What comes back is what the
+caller reads: each game's result without the final state (its per-move log
+only when asked) from `run`, or from `tallied` only the chunk's `Tally`,
+what a summary reads, added up in the worker. Results and tallies come back
+in game order, so they are identical whatever ran them.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import json
 import math
 import os
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, overload
 
 from pysolve import executors, files
 from pysolve.azul import ratings
@@ -52,41 +53,108 @@ def run_task(task: Task) -> MatchResult:
                       move_seconds=task.move_seconds)
 
 
+@dataclass(frozen=True)
+class Games(Sequence[Task]):
+    """A tournament's games as a sequence of Tasks, each made when it is read.
+
+    Game i has seed `seed + i` and the strategies rotated by i seats; `numbers` are the games' i. A slice is a
+    Games of fewer numbers, so a chunk of thousands of games goes to a worker as a few fields: no Task is made
+    or pickled in the process that hands the chunks out.
+    """
+
+    players: int
+    seed: int
+    backend: str
+    strategies: tuple[Any, ...]  # by seat in game 0: names, or strategies themselves
+    log: bool
+    variant: str
+    move_seconds: float
+    numbers: range
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> Task: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Games: ...
+
+    def __getitem__(self, index: int | slice) -> Task | Games:
+        if isinstance(index, slice):
+            return replace(self, numbers=self.numbers[index])
+        number, names = self.numbers[index], self.strategies
+        return Task(self.players, self.seed + number, self.backend,
+                    tuple(names[(seat + number) % len(names)] for seat in range(self.players)), self.log,
+                    self.variant, self.move_seconds)
+
+
 def tasks(players: int, games: int, seed: int, backend: str, strategies: Sequence[str],
-          log: bool = False, variant: str = STANDARD, move_seconds: float = MOVE_SECONDS) -> list[Task]:
+          log: bool = False, variant: str = STANDARD, move_seconds: float = MOVE_SECONDS) -> Games:
     """The games of a tournament: game i has seed `seed + i` and the strategies rotated by i seats."""
     check_players(players)
     check_variant(variant)
     if games < 1:
         raise InputError(f"--games must be at least 1, not {games}")
-    names = list(strategies) or ["random"]
-    return [Task(players, seed + index, backend,
-                 tuple(names[(seat + index) % len(names)] for seat in range(players)), log, variant, move_seconds)
-            for index in range(games)]
+    return Games(players, seed, backend, tuple(strategies) or ("random",), log, variant, move_seconds, range(games))
 
 
 @dataclass
 class Standing:
-    """One strategy's results over all the seats it played."""
+    """One strategy's results over all the seats it played, added up: what its row of the summary reads.
+
+    The scores are kept one by one, in game order, while there are at most BOOTSTRAP_UP_TO (the bootstrap
+    interval resamples them); past that, their sum and sum of squares give the normal interval.
+    """
 
     strategy: str
     seats: int = 0
     wins: int = 0
-    scores: list[int] = field(default_factory=list)
+    total: int = 0  # the scores' sum
+    squares: int = 0  # the sum of the scores' squares
+    low: int = 0
+    high: int = 0
+    scores: list[int] | None = field(default_factory=list)  # in game order; None past BOOTSTRAP_UP_TO
     name: str = ""  # the name shown: the strategy's, or the one its outside agent announced
+
+    def add(self, score: int, won: bool, name: str) -> None:
+        """One more seat played: its score, whether it won, the name shown."""
+        self.merge(Standing(self.strategy, 1, int(won), score, score * score, score, score, [score], name))
+
+    def merge(self, other: Standing) -> None:
+        """`other`'s seats (of the same strategy, played after these) added to these."""
+        if not other.seats:
+            return
+        self.low = min(self.low, other.low) if self.seats else other.low
+        self.high = max(self.high, other.high) if self.seats else other.high
+        self.seats += other.seats
+        self.wins += other.wins
+        self.total += other.total
+        self.squares += other.squares
+        self.name = other.name
+        kept = self.scores is not None and other.scores is not None and self.seats <= BOOTSTRAP_UP_TO
+        self.scores = [*self.scores, *other.scores] if kept else None  # type: ignore[misc]  # kept: both lists
+
+    def interval(self) -> tuple[float, float]:
+        """The interval of the mean score: `mean_interval`'s, from the scores or, past them, their sums."""
+        if self.scores is not None:
+            return mean_interval(self.scores)
+        mean = self.total / self.seats
+        spread = (self.seats * self.squares - self.total * self.total) / (self.seats - 1) / self.seats
+        half = 1.96 * math.sqrt(max(spread, 0) / self.seats)
+        return max(mean - half, self.low), min(mean + half, self.high)
 
     def to_json(self) -> dict[str, Any]:
         """The standing as JSON: win rate, mean score and the scores' range.
 
-        Win rate with its 95 % interval (Wilson), mean score with its 95 % interval (`mean_interval`), and
+        Win rate with its 95 % interval (Wilson), mean score with its 95 % interval (`interval`), and
         the range of the scores.
         """
-        mean = sum(self.scores) / len(self.scores)
         return {"strategy": self.strategy, "name": self.name or self.strategy, "seats": self.seats, "wins": self.wins,
                 "win_rate": round(self.wins / self.seats, 4),
-                "win_ci95": [round(bound, 4) for bound in wilson(self.wins, self.seats)], "mean_score": round(mean, 3),
-                "ci95": [round(bound, 3) for bound in mean_interval(self.scores)],
-                "score_range": [min(self.scores), max(self.scores)]}
+                "win_ci95": [round(bound, 4) for bound in wilson(self.wins, self.seats)],
+                "mean_score": round(self.total / self.seats, 3),
+                "ci95": [round(bound, 3) for bound in self.interval()], "score_range": [self.low, self.high]}
 
 
 BOOTSTRAP = 2000  # resamples of the scores for the interval of their mean
@@ -120,28 +188,73 @@ def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
+HEAD = 20  # the games a summary shows one by one (`azul simulate`'s first lines)
+
+
+@dataclass
+class Tally:
+    """What a tournament's summary reads of its games, added up as they are played.
+
+    The games' count, rounds and moves, each strategy's `Standing`, the first HEAD games and the games an
+    outside agent forfeited (without their final states). A worker adds up its chunk of games and sends
+    back this instead of every game; the chunks' tallies merged in game order give the tally of the whole.
+    """
+
+    games: int = 0
+    rounds: int = 0
+    moves: int = 0
+    standings: dict[str, Standing] = field(default_factory=dict)
+    head: list[MatchResult] = field(default_factory=list)
+    forfeited: list[MatchResult] = field(default_factory=list)
+
+    def add(self, result: MatchResult) -> None:
+        """One more game."""
+        self.games += 1
+        self.rounds += result.rounds
+        self.moves += result.moves
+        for seat, name in enumerate(result.strategies):
+            standing = self.standings.setdefault(name, Standing(name))
+            standing.add(result.scores[seat], seat in result.winners, result.names[seat])
+        if len(self.head) < HEAD:
+            self.head.append(replace(result, state={}, log=[]))
+        if result.forfeit:
+            self.forfeited.append(replace(result, state={}, log=[]))
+
+    def merge(self, other: Tally) -> None:
+        """`other`'s games (played after these) added to these."""
+        self.games += other.games
+        self.rounds += other.rounds
+        self.moves += other.moves
+        for name, standing in other.standings.items():
+            self.standings.setdefault(name, Standing(name)).merge(standing)
+        self.head = [*self.head, *other.head][:HEAD]
+        self.forfeited += other.forfeited
+
+    def summary(self) -> dict[str, Any]:
+        """Per-strategy standings, game totals and forfeits (`summarise`)."""
+        summary = {"games": self.games, "mean_rounds": round(self.rounds / self.games, 3),
+                   "mean_moves": round(self.moves / self.games, 3),
+                   "strategies": [standing.to_json() for standing in self.standings.values()]}
+        if self.forfeited:  # games an outside agent lost by failing (absent when none did)
+            summary["forfeits"] = [{"seed": result.seed, **(result.forfeit or {})} for result in self.forfeited]
+        return summary
+
+
+def tally_of(results: Iterable[MatchResult]) -> Tally:
+    """The tally of `results`, in their order."""
+    tally = Tally()
+    for result in results:
+        tally.add(result)
+    return tally
+
+
 def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
     """Per-strategy standings, game totals and forfeits.
 
     Per-strategy standings plus game totals (a shared win counts as a win for each winner), and the games
     outside agents forfeited.
     """
-    standings: dict[str, Standing] = {}
-    for result in results:
-        for seat, name in enumerate(result.strategies):
-            standing = standings.setdefault(name, Standing(name))
-            standing.name = result.names[seat]
-            standing.seats += 1
-            standing.wins += seat in result.winners
-            standing.scores.append(result.scores[seat])
-    summary = {"games": len(results),
-               "mean_rounds": round(sum(r.rounds for r in results) / len(results), 3),
-               "mean_moves": round(sum(r.moves for r in results) / len(results), 3),
-               "strategies": [standing.to_json() for standing in standings.values()]}
-    forfeits = [{"seed": result.seed, **result.forfeit} for result in results if result.forfeit]
-    if forfeits:  # games an outside agent lost by failing (absent when none did)
-        summary["forfeits"] = forfeits
-    return summary
+    return tally_of(results).summary()
 
 
 BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog: this many per query
@@ -171,6 +284,39 @@ def played(work: Sequence[Task]) -> Iterator[MatchResult]:
     """The results of `work`, played here one after another (Prolog plays random-only games in batches)."""
     batchable = all(_batchable(task) for task in work) and len({(task.players, task.variant) for task in work}) == 1
     return _batched(work) if batchable else map(run_task, work)
+
+
+def tallied(work: Sequence[Task], executor: Executor | None = None,
+            progress: Callable[[int], None] | None = None) -> Tally:
+    """The tally of every task's game: on `executor`, each chunk's added up in its worker; else here.
+
+    What a summary needs and no more comes back from a worker, so that the games' results are neither sent
+    back nor added up here. Call `progress` with the games played so far: after each game here, after each
+    chunk on an executor.
+    """
+    if executor is None:
+        tally = Tally()
+        for result in played(work):
+            tally.add(result)
+            if progress:
+                progress(tally.games)
+        return tally
+    pieces = executors.chunks(work, executors.width(executor) * CHUNKS_PER_WORKER)
+    futures = {executor.submit(tally_chunk, piece): number for number, piece in enumerate(pieces)}
+    done = [Tally() for _ in pieces]
+    for future in as_completed(futures):
+        done[futures[future]] = future.result()
+        if progress:
+            progress(sum(chunk.games for chunk in done))
+    whole = Tally()
+    for chunk in done:  # in game order: the standings in the order first played, the scores in game order
+        whole.merge(chunk)
+    return whole
+
+
+def tally_chunk(chunk: Sequence[Task]) -> Tally:
+    """Play a chunk of games in a worker and add them up (`tallied`)."""
+    return tally_of(played(chunk))
 
 
 def play_chunk(chunk: Sequence[Task]) -> list[MatchResult]:
