@@ -18,9 +18,12 @@ Three strategies answer solution/3:
 
   - `fast`: Python's fast search, node for node: each cell's
     candidates as a bit set, narrowed to a fixpoint by naked singles (a
-    cell left one value takes it from its peers) and hidden singles (a
-    value left one place in a unit goes there), then the first cell with
-    the fewest candidates takes each of them, smallest first;
+    cell left one value takes it from its peers), hidden singles (a
+    value left one place in a unit goes there) and locked candidates
+    (where a line crosses a box, a value the line holds only there leaves
+    the rest of the box, and one the box holds only there the rest of the
+    line), then the first cell with the fewest candidates takes each of
+    them, smallest first;
   - `clpfd`: one finite-domain variable per cell in 1..N, all_distinct/1
     on every row, column and box, labeling([ff]) (first-fail: the variable
     with the smallest domain next);
@@ -289,15 +292,17 @@ placed(R-C, Value, Node, Child) :-
 
 %   The propagating search. Cells are numbered 1..N*N in reading order, units
 %   1..3N (rows, columns, boxes). Geometry is geometry(Peers, Units, UnitsOf,
-%   Full, AllUnits): arg Cell of Peers the cells sharing a unit with Cell,
-%   arg Unit of Units its cells, arg Cell of UnitsOf the bit set of Cell's
-%   units, Full the bit set of every value, AllUnits of every unit. Masks
+%   Full, AllUnits, Crossings): arg Cell of Peers the cells sharing a unit
+%   with Cell, arg Unit of Units its cells, arg Cell of UnitsOf the bit set
+%   of Cell's units, Full the bit set of every value, AllUnits of every
+%   unit, Crossings where the rows and where the columns cross the boxes
+%   (crossings/4). Masks
 %   holds each cell's candidates; setarg/3 narrows them in place and
 %   backtracking restores them, so a branch copies nothing.
 
 :- table geometry/2.   % built once per size (2 ms for 9x9), then copied from the table
 
-geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits)) :-
+geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Crossings)) :-
     Count is Size * Size,
     numlist(1, Count, Numbers),
     bands(Numbers, Size, Rows),
@@ -310,7 +315,43 @@ geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits)) :-
     maplist(cell_peers(UnitList), Numbers, PeerLists),
     Peers =.. [peers|PeerLists],
     Full is (1 << Size) - 1,
-    AllUnits is (1 << UnitCount) - 1.
+    AllUnits is (1 << UnitCount) - 1,
+    box_shape(Size, BoxRows, BoxColumns),
+    crossings(RowUnits, BoxColumns, BoxRows, RowCrossings),
+    crossings(ColumnUnits, BoxRows, BoxColumns, ColumnCrossings),
+    Crossings = [RowCrossings, ColumnCrossings].
+
+% crossings(+Lines, +Across, +Along, -Crossings): where Lines (the rows, or
+% the columns) cross the boxes, as crossings(Segments, LineOthers,
+% BoxOthers): arg K of Segments the cells of the K-th segment (a line's
+% Across cells in one box, line after line), arg K of LineOthers the numbers
+% of the other segments of its line, of BoxOthers those of its box (a box
+% spans Along lines).
+crossings(Lines, Across, Along, crossings(Segments, LineOthers, BoxOthers)) :-
+    maplist(bands_of(Across), Lines, Chunked),
+    append(Chunked, SegmentList),
+    Segments =.. [segments|SegmentList],
+    length(Lines, Size),
+    PerLine is Size // Across,
+    length(SegmentList, Count),
+    Last is Count - 1,
+    findall(Others, ( between(0, Last, K), line_others(K, PerLine, Others) ), LineLists),
+    LineOthers =.. [line_others|LineLists],
+    findall(Others, ( between(0, Last, K), box_others(K, PerLine, Along, Others) ), BoxLists),
+    BoxOthers =.. [box_others|BoxLists].
+
+line_others(K, PerLine, Others) :-
+    Line is K // PerLine,
+    Part is K mod PerLine,
+    Top is PerLine - 1,
+    findall(Other, ( between(0, Top, P), P =\= Part, Other is Line * PerLine + P + 1 ), Others).
+
+box_others(K, PerLine, Along, Others) :-
+    Line is K // PerLine,
+    Part is K mod PerLine,
+    Band is Line - Line mod Along,
+    Bottom is Band + Along - 1,
+    findall(Other, ( between(Band, Bottom, L), L =\= Line, Other is L * PerLine + Part + 1 ), Others).
 
 cell_units(UnitList, Cell, Set) :-
     aggregate_all(sum(1 << (Unit - 1)), ( nth1(Unit, UnitList, Members), memberchk(Cell, Members) ), Set).
@@ -333,7 +374,7 @@ mask_value(Mask, Value) :-
 % Cells (its givens bound, the rest free), recorded when Mode is `traced`.
 masks_search(Mode, Size, Cells) :-
     geometry(Size, Geometry),
-    Geometry = geometry(_, _, _, Full, AllUnits),
+    Geometry = geometry(_, _, _, Full, AllUnits, _),
     append(Cells, Values),
     maplist(start_mask(Full), Values, MaskList),
     Masks =.. [masks|MaskList],
@@ -358,14 +399,14 @@ propagating_search(Geometry, Masks, Singles, Changed) :-
         bit_member(Bit, Mask),
         setarg(Cell, Masks, Bit),
         trace_node(cell_placed(Geometry, Cell, Bit)),
-        Geometry = geometry(_, _, UnitsOf, _, _),
+        Geometry = geometry(_, _, UnitsOf, _, _, _),
         arg(Cell, UnitsOf, Units),
         propagating_search(Geometry, Masks, [Cell], Units)
     ).
 
 % cell_placed(+Geometry, +Cell, +Bit, +Node, -Child): Child, below Node, is
 % the value of Bit placed on Cell (numbered in reading order from 1).
-cell_placed(geometry(_, _, _, Full, _), Cell, Bit, Node, Child) :-
+cell_placed(geometry(_, _, _, Full, _, _), Cell, Bit, Node, Child) :-
     Size is msb(Full) + 1,
     R is (Cell - 1) // Size + 1,
     C is (Cell - 1) mod Size + 1,
@@ -393,20 +434,108 @@ fewest_candidates(Cell, Count, Masks, Best0, Fewest0, Best) :-
     ).
 
 % propagate(+Singles, +Changed, +Geometry, !Masks): naked singles leave
-% their peers, then the changed units place their hidden singles, until
-% nothing changes; fails on a cell without candidates, a value without a
-% place in a unit, or one place wanted for two values.
+% their peers, then the changed units place their hidden singles, and when
+% neither changes anything, locked candidates (locked/6); until nothing
+% changes. Fails on a cell without candidates, a value without a place in a
+% unit, or one place wanted for two values.
 propagate(Singles, Changed0, Geometry, Masks) :-
     naked_singles(Singles, Geometry, Masks, Changed0, Changed),
     (   Changed =:= 0
-    ->  true
+    ->  Geometry = geometry(_, _, UnitsOf, _, _, Crossings),
+        locked(Crossings, Masks, UnitsOf, [], Singles1, 0, Changed1),
+        (   Changed1 =:= 0
+        ->  true
+        ;   propagate(Singles1, Changed1, Geometry, Masks)
+        )
     ;   hidden_singles(Changed, Geometry, Masks, [], Singles1, 0, Changed1),
         propagate(Singles1, Changed1, Geometry, Masks)
     ).
 
+% locked(+Crossings, !Masks, +UnitsOf, +Singles0, -Singles, +Changed0,
+% -Changed): where a row or column crosses a box, a value that the line
+% holds only there leaves the rest of the box (claiming), and one that the
+% box holds only there leaves the rest of the line (pointing); the rows
+% first, then the columns, each segment in turn, from the unions of the
+% segments' candidates taken as a direction begins (as Python does). Cells
+% left one value join Singles, the units of the cells narrowed join Changed.
+locked([], _, _, Singles, Singles, Changed, Changed).
+locked([crossings(Segments, LineOthers, BoxOthers)|Crossings], Masks, UnitsOf, Singles0, Singles,
+       Changed0, Changed) :-
+    Segments =.. [_|SegmentList],
+    maplist(segment_union(Masks), SegmentList, UnionList),
+    Unions =.. [unions|UnionList],
+    locked_segments(UnionList, 1, Unions, Segments, LineOthers, BoxOthers, Masks, UnitsOf,
+                    Singles0, Singles1, Changed0, Changed1),
+    locked(Crossings, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
+
+segment_union(Masks, Cells, Union) :-
+    segment_union(Cells, Masks, 0, Union).
+
+segment_union([], _, Union, Union).
+segment_union([Cell|Cells], Masks, Union0, Union) :-
+    arg(Cell, Masks, Mask),
+    Union1 is Union0 \/ Mask,
+    segment_union(Cells, Masks, Union1, Union).
+
+locked_segments([], _, _, _, _, _, _, _, Singles, Singles, Changed, Changed).
+locked_segments([Union|Unions], K, Term, Segments, LineOthers, BoxOthers, Masks, UnitsOf,
+                Singles0, Singles, Changed0, Changed) :-
+    arg(K, LineOthers, Line),
+    arg(K, BoxOthers, Box),
+    others_union(Line, Term, 0, LineRest),
+    others_union(Box, Term, 0, BoxRest),
+    Pointing is Union /\ \BoxRest /\ LineRest,
+    drop_from(Line, Pointing, Segments, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+    Claiming is Union /\ \LineRest /\ BoxRest,
+    drop_from(Box, Claiming, Segments, Masks, UnitsOf, Singles1, Singles2, Changed1, Changed2),
+    K1 is K + 1,
+    locked_segments(Unions, K1, Term, Segments, LineOthers, BoxOthers, Masks, UnitsOf,
+                    Singles2, Singles, Changed2, Changed).
+
+others_union([], _, Union, Union).
+others_union([K|Ks], Term, Union0, Union) :-
+    arg(K, Term, Mask),
+    Union1 is Union0 \/ Mask,
+    others_union(Ks, Term, Union1, Union).
+
+% drop_from(+Others, +Drop, +Segments, !Masks, +UnitsOf, ...): the values of
+% Drop leave every cell of the segments numbered Others; fails on a cell
+% left without candidates.
+drop_from(Others, Drop, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    (   Drop =:= 0
+    ->  Singles = Singles0,
+        Changed = Changed0
+    ;   Keep is \Drop,
+        drop_segments(Others, Keep, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed)
+    ).
+
+drop_segments([], _, _, _, _, Singles, Singles, Changed, Changed).
+drop_segments([K|Ks], Keep, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    arg(K, Segments, Cells),
+    drop_cells(Cells, Keep, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+    drop_segments(Ks, Keep, Segments, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
+
+drop_cells([], _, _, _, Singles, Singles, Changed, Changed).
+drop_cells([Cell|Cells], Keep, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    arg(Cell, Masks, Mask),
+    Mask1 is Mask /\ Keep,
+    (   Mask1 =:= Mask
+    ->  Singles1 = Singles0,
+        Changed1 = Changed0
+    ;   Mask1 =\= 0,
+        setarg(Cell, Masks, Mask1),
+        arg(Cell, UnitsOf, Units),
+        Changed1 is Changed0 \/ Units,
+        (   Mask1 /\ (Mask1 - 1) =:= 0
+        ->  Singles1 = [Cell|Singles0]
+        ;   Singles1 = Singles0
+        )
+    ),
+    drop_cells(Cells, Keep, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
+
 naked_singles([], _, _, Changed, Changed).
 naked_singles([Cell|Cells], Geometry, Masks, Changed0, Changed) :-
-    Geometry = geometry(Peers, _, UnitsOf, _, _),
+    Geometry = geometry(Peers, _, UnitsOf, _, _, _),
     arg(Cell, Masks, Bit),
     arg(Cell, Peers, PeerList),
     leave_peers(PeerList, Bit, Masks, UnitsOf, Cells, Cells1, Changed0, Changed1),
@@ -442,7 +571,7 @@ hidden_singles(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :
     ;   Low is Looking /\ -Looking,
         Rest is Looking xor Low,
         Unit is msb(Low) + 1,
-        Geometry = geometry(_, Units, UnitsOf, Full, _),
+        Geometry = geometry(_, Units, UnitsOf, Full, _, _),
         arg(Unit, Units, Cells),
         unit_candidates(Cells, Masks, 0, 0, 0, Once, Twice, Placed),
         Once =:= Full,

@@ -34,7 +34,7 @@ BACKENDS = ("python", "prolog", "kanren")
 SUDOKU = data_dir() / "sudoku"
 HIDATO = data_dir() / "hidato"
 CASES = {  # name -> (puzzle, options, whether the search places every cell itself: no propagation)
-    "sudoku fast": ("sudoku", {"file": str(SUDOKU / "hardest.txt"), "index": 1, "count": 2}, False),
+    "sudoku fast": ("sudoku", {"file": str(SUDOKU / "hardest.txt"), "index": 2, "count": 2}, False),
     "sudoku plain": ("sudoku", {"file": str(SUDOKU / "small.txt"), "index": 1, "count": 2, "strategy": "plain"},
                      True),
     "hidato fast": ("hidato", {"file": str(HIDATO / "rect_6x6_s12.txt"), "count": 2}, False),

@@ -1,17 +1,21 @@
 """Imperative Sudoku solvers: constraint propagation with the fewest-candidates search, and a plain backtracker.
 
 FAST keeps each cell's candidates as a bit mask (bit v-1 for value v) and
-propagates two rules to a fixpoint (Norvig's eliminate and assign): a cell
-left with one candidate takes it and leaves its peers (naked single), and a
-value with one place left in a row, column or box goes there (hidden
-single). Then it branches on the cell with the fewest candidates (minimum
-remaining values), on a copy of the masks. PLAIN is the reference: cells in
+propagates three rules to a fixpoint: a cell left with one candidate takes
+it and leaves its peers (naked single), a value with one place left in a
+row, column or box goes there (hidden single) (these two are Norvig's
+eliminate and assign), and, when those change nothing, locked candidates:
+where a row or column crosses a box, a value the line holds only there
+leaves the rest of the box, and one the box holds only there leaves the
+rest of the line. Then it branches on the first cell with the fewest
+candidates (minimum remaining values), on a copy of the masks. PLAIN is the reference: cells in
 reading order, each value from 1 up that its row, column and box do not hold.
 Both spend one node of the Budget per search node.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from pysolve.answers import Found, counted, validation
@@ -19,6 +23,7 @@ from pysolve.boards.model import searched
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
 from pysolve.sudoku.model import Board, Question, broken, placement
+from pysolve.sudoku.model import geometry as sudoku_geometry
 from pysolve.trace import pushed, recorder
 
 FAST, PLAIN = "fast", "plain"
@@ -37,12 +42,13 @@ class Search:
 
 @dataclass
 class Propagation(Search):
-    """The fast search: candidate masks propagated by naked and hidden singles, branching on the fewest."""
+    """The fast search: candidate masks propagated by singles and locked candidates, branching on the fewest."""
 
     def __post_init__(self) -> None:
         geometry = self.board.geometry
         self.full = (1 << self.board.size) - 1
         self.peers, self.units, self.units_of = geometry.peers, geometry.all_units, geometry.units_of
+        self.bands, self.bands_of = bands(self.board.size)
         self.trace = recorder(self.budget.trace)
 
     def run(self) -> None:
@@ -86,12 +92,14 @@ class Propagation(Search):
         return False
 
     def propagate(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
-        """Naked singles leave their peers, hidden singles are placed, to a fixpoint; False on a contradiction.
+        """Naked singles leave their peers, hidden singles are placed, then locked candidates, to a fixpoint.
 
-        `singles` are cells just left with one candidate, `changed` the units whose masks changed since
-        they were last looked at for hidden singles.
+        False on a contradiction. `singles` are cells just left with one candidate, `changed` the units whose
+        masks changed since they were last looked at for hidden singles; locked candidates look at the bands
+        of the units looked at since they last did (the rest stayed as they left them).
         """
-        peers, units, units_of, full = self.peers, self.units, self.units_of, self.full
+        peers, units, units_of, full, bands_of = self.peers, self.units, self.units_of, self.full, self.bands_of
+        dirty: set[int] = set()  # the bands whose units changed since locked candidates last looked at them
         while True:
             while singles:
                 cell = singles.pop()
@@ -107,9 +115,13 @@ class Propagation(Search):
                         if not mask & (mask - 1):
                             singles.append(peer)
             if not changed:
-                return True
+                if not self.locked(candidates, singles, changed, dirty):
+                    return False
+                if not changed:
+                    return True
             looking, changed = changed, set()
             for number in looking:
+                dirty.update(bands_of[number])
                 unit = units[number]
                 once = twice = placed = 0
                 for cell in unit:
@@ -131,6 +143,86 @@ class Propagation(Search):
                     candidates[cell] = bit
                     singles.append(cell)
                     changed.update(units_of[cell])
+
+
+    def locked(self, candidates: list[int], singles: list[int], changed: set[int], dirty: set[int]) -> bool:
+        """Locked candidates in the bands that changed; False on a contradiction.
+
+        Where a row or column crosses a box (a segment), a value that the line holds only there leaves the
+        rest of that box (claiming), and one that the box holds only there leaves the rest of the line
+        (pointing). A band (the rows or the columns that cross the same boxes) is looked at when `dirty`
+        holds it; the values of its segments are taken as it begins. Cells left with one value join
+        `singles`, the units changed join `changed`."""
+        units_of, bands = self.units_of, self.bands
+        for band in dirty:
+            segments, lines, boxes, line_of, box_of = bands[band]
+            unions = []
+            for segment in segments:
+                union = 0
+                for cell in segment:
+                    union |= candidates[cell]
+                unions.append(union)
+            shared = []  # per line, then per box: the values two or more of its segments hold
+            for members in lines + boxes:
+                once = twice = 0
+                for k in members:
+                    union = unions[k]
+                    twice |= once & union
+                    once |= union
+                shared.append(twice)
+            for k, union in enumerate(unions):
+                in_line, in_box = shared[line_of[k]], shared[box_of[k]]
+                if not union & (in_line ^ in_box):
+                    continue  # no value held here and elsewhere in only one of the line and the box
+                for drop, others in ((union & in_line & ~in_box, lines[line_of[k]]),
+                                     (union & in_box & ~in_line, boxes[box_of[k] - len(lines)])):
+                    if drop:
+                        keep = ~drop
+                        for other in others:
+                            if other == k:
+                                continue
+                            for cell in segments[other]:
+                                mask = candidates[cell]
+                                if mask & drop:
+                                    mask &= keep
+                                    if not mask:
+                                        return False
+                                    candidates[cell] = mask
+                                    changed.update(units_of[cell])
+                                    if not mask & (mask - 1):
+                                        singles.append(cell)
+        dirty.clear()
+        return True
+
+
+Band = tuple[list[tuple[int, ...]], list[list[int]], list[list[int]], list[int], list[int]]
+
+
+@functools.cache
+def bands(size: int) -> tuple[list[Band], tuple[tuple[int, ...], ...]]:
+    """Where the lines cross the boxes, band by band, and the bands each unit belongs to.
+
+    A band is the rows (or the columns) that cross the same boxes; where a line crosses a box is a segment.
+    A band holds its segments (their cells), the segments of each of its lines and of each of its boxes,
+    and for each segment the number of its line, and of its box counted after the lines. The row bands
+    come first, top down, then the column bands, left to right; a unit (numbered as in `all_units`)
+    belongs to its line's band, a box to one row band and one column band."""
+    geometry = sudoku_geometry(size)
+    box_rows, box_cols = geometry.box
+    found = []
+    for lines, across, along in ((geometry.units[0], box_cols, box_rows), (geometry.units[1], box_rows, box_cols)):
+        per_line = size // across  # segments of a line, boxes of a band
+        for top in range(0, size, along):
+            segments = [line[start:start + across] for line in lines[top:top + along]
+                        for start in range(0, size, across)]
+            numbers = range(len(segments))
+            found.append((segments, [[k for k in numbers if k // per_line == line] for line in range(along)],
+                          [[k for k in numbers if k % per_line == box] for box in range(per_line)],
+                          [k // per_line for k in numbers], [along + k % per_line for k in numbers]))
+    row_bands, boxes_across = size // box_rows, size // box_cols
+    of_unit = ([(row // box_rows,) for row in range(size)] + [(row_bands + col // box_cols,) for col in range(size)]
+               + [(box // boxes_across, row_bands + box % boxes_across) for box in range(size)])
+    return found, tuple(of_unit)
 
 
 @dataclass
