@@ -17,6 +17,7 @@ The goals (each a miniKanren goal: state -> stream of states):
 | goal | holds when |
 |---|---|
 | `domfd(x, values)`, `infd(xs, values)` | x (each of xs) is one of `values` (non-negative integers) |
+| `eqfd(xs, values)` | each x equals its value (`eq`, one copy of the state and one settling for all) |
 | `neqfd(x, y)` | x and y differ |
 | `ltfd(x, y)`, `lefd(x, y)` | x < y, x <= y |
 | `linearfd(coeffs, xs, total)` | sum(c * x) == total (`relation="<="`: at most total) |
@@ -24,6 +25,7 @@ The goals (each a miniKanren goal: state -> stream of states):
 | `distinctfd(xs)` | no two of xs are equal (all-different) |
 | `distinctfd(xs, classes)` | no two of xs hold values of one class (`classes`: value -> class) |
 | `tablefd(xs, rows)` | the tuple xs is one of `rows` (a table constraint) |
+| `pathfd(xs, graph)` | xs is a walk in `graph` (a `Graph`) that never turns straight back |
 | `labelfd(xs, strategy)` | every x of xs is bound, trying values in ascending order |
 | `within(budget)` | always; the Budget bounds propagation and labelling from here on |
 
@@ -57,7 +59,9 @@ The propagators:
   values remain than variables (pigeonhole), and when the values are
   exactly as many as the variables binds a value that only one variable can
   still take (a hidden single). With classes, the classes each domain meets
-  are remembered and updated from the values it lost.
+  are remembered and updated from the values it lost. Without, the
+  variables bound when it is posted leave it, their values kept out of the
+  others' domains.
 - a table keeps, per position, only the values some still-possible row has
   (generalised arc consistency). Two columns: per-value support sets, a memo
   of the union for a domain, and a side revised only when the other side
@@ -66,6 +70,9 @@ The propagators:
   columns: compact table (the possible rows as a bit set, narrowed by what
   each domain lost, and a value kept while one of its rows is possible; a
   table none of whose domains changed since its last run is not run again).
+- a walk's step (x, y, z: x and z two different neighbours of y in a graph)
+  is generalised arc consistent in one pass over y's values, the
+  neighbours of each a bit set; a walk of two, one neighbour pair.
 - linear sums and orderings keep bounds consistency; the terms whose
   variable has one value when the sum is posted are folded into its total,
   and an equation left with two variables of opposite coefficients
