@@ -1,7 +1,7 @@
 """Azul search players at a time per move: playouts per CPU second on each engine, and small seat-rotated matches.
 
 Run: .venv/bin/python bench/azul_time.py [speed]
-     .venv/bin/python bench/azul_time.py match GAMES SECONDS OPPONENT...   (not a test; prints what one run measured)
+     .venv/bin/python bench/azul_time.py match GAMES PLAYER OPPONENT...   (not a test; prints what one run measured)
 
 `speed`: playouts alone (the search's playout from the first decision of
 seed 1's two-player game to the round's end) and MCTS iterations (one
@@ -9,11 +9,12 @@ playout each) per CPU second, for each playout policy and tree width, on
 each engine the search runs on: `State`s on the Python rules and on the
 miniKanren rules, and the packed `Offer` the default search plays a
 standard round on (a Prolog game is searched on the Python rules: its
-engine holds no `State`). `match`: `mcts:SECONDSs` (the default search
-player at a time per move) against each OPPONENT, GAMES games each on the
-Python rules, seeds 1000.., seats swapped every game, Wilson 95 %
-intervals. A time per move is wall-clock time, so on a loaded machine
-every timed player searches less.
+engine holds no `State`). `match`: PLAYER (a strategy, or a number of
+seconds: `mcts:SECONDSs`, the default search player at a time per move)
+against each OPPONENT, GAMES games each on the Python rules, seeds 1000..,
+seats swapped every game, Wilson 95 % intervals. A time per move counts
+the CPU time of the searching thread, so a loaded machine makes a match
+slower, not its players weaker.
 """
 
 from __future__ import annotations
@@ -86,18 +87,20 @@ def match(first: str, second: str, games: int) -> None:
 
 
 def main() -> None:
-    """`speed` (or nothing, as `make bench` runs it): the speed table; `match GAMES SECONDS OPPONENT...`:
-    mcts:SECONDSs against each opponent."""
+    """`speed` (or nothing, as `make bench` runs it): the speed table; `match GAMES PLAYER OPPONENT...`:
+    PLAYER (a strategy, or SECONDS for mcts:SECONDSs) against each opponent."""
     if sys.argv[1:] in ([], ["speed"]):
         speed_table()
         return
     if sys.argv[1:2] != ["match"] or len(sys.argv) < 5:
-        sys.exit("usage: azul_time.py [speed] | match GAMES SECONDS OPPONENT...")
-    games, seconds = int(sys.argv[2]), sys.argv[3]
+        sys.exit("usage: azul_time.py [speed] | match GAMES PLAYER OPPONENT...")
+    games, player = int(sys.argv[2]), sys.argv[3]
+    if player.replace(".", "", 1).isdecimal():
+        player = f"mcts:{player}s"
     print("| strategy | against | games | wins | win rate | 95 % interval | mean score | opponent's | CPU s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for opponent in sys.argv[4:]:
-        match(f"mcts:{seconds}s", opponent, games)
+        match(player, opponent, games)
 
 
 if __name__ == "__main__":

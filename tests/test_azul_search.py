@@ -121,7 +121,7 @@ def test_near_a_rounds_end_the_packed_search_plays_as_on_states_and_playouts_pas
     assert move in state.legal_moves() and done == 400
 
 
-WEIGHED = Weights(progress=0.3, waiting=1.1, marker=2.0)  # every weight away from its default
+WEIGHED = Weights(progress=0.3, waiting=1.1, lacking=0.4, marker=2.0)  # every weight away from its default
 
 
 @settings(max_examples=6, deadline=None)
@@ -160,7 +160,7 @@ def test_a_weighed_search_on_offers_plays_what_it_plays_on_states():
 
 
 @pytest.mark.parametrize(("name", "expected"), [
-    ("mcts:1s:p0.3:t1.1:m2", Mcts(seconds=1.0, weights=WEIGHED)),
+    ("mcts:1s:p0.3:t1.1:l0.4:m2", Mcts(seconds=1.0, weights=WEIGHED)),
     ("mcts:200:m1.5", Mcts(iterations=200, weights=Weights(marker=1.5))),
 ])
 def test_the_evaluations_weights_by_name(name, expected):
@@ -170,7 +170,7 @@ def test_the_evaluations_weights_by_name(name, expected):
 @pytest.mark.parametrize(("name", "words"), [
     ("mcts:mnan", "marker weight is 0 to 100"), ("mcts:p-1", "progress weight is 0 to 100"),
     ("mcts:t101", "waiting weight is 0 to 100"), ("mcts:minf", "marker weight is 0 to 100"),
-    ("mcts:mx", "is not ITERATIONS"),
+    ("mcts:l200", "lacking weight is 0 to 100"), ("mcts:mx", "is not ITERATIONS"),
 ])
 def test_an_evaluation_weight_out_of_range_is_one_line_naming_the_strategy(name, words):
     with pytest.raises(InputError, match=words) as caught:
@@ -179,7 +179,7 @@ def test_an_evaluation_weight_out_of_range_is_one_line_naming_the_strategy(name,
 
 
 def test_a_weighed_search_player_plays_legal_moves_and_a_seeded_game_repeats():
-    players = ["mcts:60:p0.3:t1.1:m2", "greedy"]
+    players = ["mcts:60:p0.3:t1.1:l0.4:m2", "greedy"]
     first, again = play_match(2, 11, "python", players), play_match(2, 11, "python", players)
     assert first.scores == again.scores and first.moves == again.moves and first.state["over"]
     assert play_match(2, 11, "python", players[::-1]).scores != first.scores  # the seats matter: something was played

@@ -50,16 +50,18 @@ class Weights:
     """What the projected worth credits beyond the score: progress towards bonuses, waiting tiles, the marker.
 
     `progress`: the share of an unfinished row, column or colour bonus credited per (filled / 5) squared;
-    `waiting`: points per tile on a pattern line that carries over; `marker`: points for the seat that opens
-    the next round (it holds the first-player marker, or the round is over and it starts the next).
+    `waiting`: points per tile on a pattern line that carries over; `lacking`: points charged per tile such a
+    line still lacks; `marker`: points for the seat that opens the next round (it holds the first-player
+    marker, or the round is over and it starts the next).
     """
 
     progress: float = PROGRESS
     waiting: float = WAITING
+    lacking: float = 0.0
     marker: float = 0.0
 
     def __post_init__(self) -> None:
-        for name in ("progress", "waiting", "marker"):
+        for name in ("progress", "waiting", "lacking", "marker"):
             weight = getattr(self, name)
             if not 0 <= weight <= MAX_WEIGHT:  # nan fails too
                 raise InputError(f"the {name} weight is 0 to {MAX_WEIGHT:g}, not {weight}")
@@ -230,7 +232,7 @@ def board_value(board: Mapping[str, Any], over: bool, final: bool = False, weigh
                 colours[row][column] = colour
             score += tile_score(wall, row, column)
         elif count and not (colours and not grey_columns(wall, colours, row, colour)):
-            waiting += weights.waiting * count
+            waiting += weights.waiting * count - weights.lacking * (row + 1 - count)
     score = max(score - FLOOR_TOTALS[min(len(board["floor"]) + fallen, FLOOR_SLOTS)], 0)
     if final:
         return float(score + end_bonus(wall, colours))

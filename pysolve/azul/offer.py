@@ -255,7 +255,7 @@ class Offer:
         for seat in range(self.players):
             rows, columns = self.rows[seat][:], self.columns[seat][:]
             lines, counts = self.lines[seat], self.counts[seat]
-            score, waiting = self.scores[seat], 0
+            score, waiting = self.scores[seat], 0.0
             for row in range(5):
                 count = counts[row]
                 if count == row + 1:
@@ -264,8 +264,8 @@ class Offer:
                     columns[column] |= 1 << row
                     score += POINTS[RUN[rows[row]][column]][RUN[columns[column]][row]]
                     spare += row
-                else:
-                    waiting += count
+                elif count:
+                    waiting += weights.waiting * count - weights.lacking * (row + 1 - count)
             items, tiles = self.floors[seat]
             spare += tiles
             score = max(score - FLOOR_COST[items], 0)
@@ -278,9 +278,9 @@ class Offer:
         return worth
 
 
-def _board_worth(score: int, rows: list[int], waiting: int, over: bool, weights: Weights) -> float:
+def _board_worth(score: int, rows: list[int], waiting: float, over: bool, weights: Weights) -> float:
     """One tiled board's worth (`heuristics.board_value`): over, the final score (bonuses added); else the score,
-    the bonuses earned, the progress towards the others, and the tiles waiting on lines."""
+    the bonuses earned, the progress towards the others, and the lines waiting (their worth under `weights`)."""
     first, second, third, fourth, fifth = rows
     columns = SPREAD[first] + SPREAD[second] + SPREAD[third] + SPREAD[fourth] + SPREAD[fifth]
     colours = (COLOUR_SPREAD[0][first] + COLOUR_SPREAD[1][second] + COLOUR_SPREAD[2][third]
@@ -291,4 +291,4 @@ def _board_worth(score: int, rows: list[int], waiting: int, over: bool, weights:
         return float(score + bonus)
     progress = (ROW_PROGRESS[first] + ROW_PROGRESS[second] + ROW_PROGRESS[third] + ROW_PROGRESS[fourth]
                 + ROW_PROGRESS[fifth] + COLUMNS_PROGRESS[columns] + COLOURS_PROGRESS[colours])
-    return score + bonus + weights.progress * progress + weights.waiting * waiting
+    return score + bonus + weights.progress * progress + waiting

@@ -100,7 +100,7 @@ def with_columns(player: Strategy, columns: Strategy) -> Strategy:
 COLUMNS: dict[str, Strategy] = {"policy": policy}  # the column strategies a name's `+` suffix may name
 STRATEGIES: dict[str, Strategy] = dict(zip(PLAYERS, (random_feasible, greedy, lookahead), strict=True))
 MAX_DIGITS = 12  # digits a whole-number parameter may have
-SEARCHES = ("mcts", "minimax")  # with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN][:cX][:pX][:tX][:mX],
+SEARCHES = ("mcts", "minimax")  # with parameters: mcts[:N|:Ts][:random|:greedy][:rN][:wN][:cX][:pX][:tX][:lX][:mX],
 # minimax[:D][:Ts]
 AGENT = "cmd:"  # an outside agent: cmd:COMMAND (docs/azul-protocol.md)
 
@@ -132,12 +132,12 @@ def _minimax(parameters: list[str]) -> Minimax:
     return Minimax(**settings)
 
 
-WEIGHTS = {"p": "progress", "t": "waiting", "m": "marker"}  # mcts's evaluation weights by their letter
+WEIGHTS = {"p": "progress", "t": "waiting", "l": "lacking", "m": "marker"}  # mcts's evaluation weights by their letter
 
 
 def _mcts(parameters: list[str]) -> Mcts:
     """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, cEXPLORATION,
-    and the evaluation's weights pPROGRESS, tWAITING, mMARKER)."""
+    and the evaluation's weights pPROGRESS, tWAITING, lLACKING, mMARKER)."""
     settings: dict[str, Any] = {}
     weights: dict[str, float] = {}
     for parameter in parameters:
@@ -155,7 +155,7 @@ def _mcts(parameters: list[str]) -> Mcts:
             weights[WEIGHTS[parameter[0]]] = float(parameter[1:])
         else:
             raise InputError(f"{excerpt(parameter)} is not ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, "
-                             "cEXPLORATION, pPROGRESS, tWAITING or mMARKER")
+                             "cEXPLORATION, pPROGRESS, tWAITING, lLACKING or mMARKER")
     return Mcts(**settings, weights=Weights(**weights))
 
 
