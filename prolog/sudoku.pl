@@ -42,7 +42,7 @@ compiles to the clauses it would be without a trace, at the same speed.
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, transpose/2,
                                op(700, xfx, ins), op(450, xfx, ..)]).
 :- use_module(library(lists), [append/2, append/3, member/2, nth0/3, numlist/3]).
-:- use_module(library(apply), [maplist/2, maplist/3]).
+:- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(solution_sequences), [limit/2]).
 :- use_module(library(error), [domain_error/2, must_be/2]).
@@ -292,17 +292,14 @@ placed(R-C, Value, Node, Child) :-
 
 %   The propagating search. Cells are numbered 1..N*N in reading order, units
 %   1..3N (rows, columns, boxes). Geometry is geometry(Peers, Units, UnitsOf,
-%   Full, AllUnits, Crossings): arg Cell of Peers the cells sharing a unit
-%   with Cell, arg Unit of Units its cells, arg Cell of UnitsOf the bit set
-%   of Cell's units, Full the bit set of every value, AllUnits of every
-%   unit, Crossings where the rows and where the columns cross the boxes
-%   (crossings/4). Masks
-%   holds each cell's candidates; setarg/3 narrows them in place and
-%   backtracking restores them, so a branch copies nothing.
+%   Full, AllUnits, Bands): arg Cell of Peers the cells sharing a unit with
+%   Cell, arg Unit of Units its cells, arg Cell of UnitsOf the bit set of
+%   Cell's units, Full the bit set of every value, AllUnits of every unit,
+%   Bands where the lines cross the boxes (band/6).
 
 :- table geometry/2.   % built once per size (2 ms for 9x9), then copied from the table
 
-geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Crossings)) :-
+geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands)) :-
     Count is Size * Size,
     numlist(1, Count, Numbers),
     bands(Numbers, Size, Rows),
@@ -317,41 +314,46 @@ geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Crossings)) :-
     Full is (1 << Size) - 1,
     AllUnits is (1 << UnitCount) - 1,
     box_shape(Size, BoxRows, BoxColumns),
-    crossings(RowUnits, BoxColumns, BoxRows, RowCrossings),
-    crossings(ColumnUnits, BoxRows, BoxColumns, ColumnCrossings),
-    Crossings = [RowCrossings, ColumnCrossings].
+    bands(RowUnits, BoxRows, RowBands),
+    maplist(band(row, BoxColumns, UnitsOf), RowBands, RowCrossings),
+    bands(ColumnUnits, BoxColumns, ColumnBands),
+    maplist(band(column, BoxRows, UnitsOf), ColumnBands, ColumnCrossings),
+    append(RowCrossings, ColumnCrossings, Bands).
 
-% crossings(+Lines, +Across, +Along, -Crossings): where Lines (the rows, or
-% the columns) cross the boxes, as crossings(Segments, LineOthers,
-% BoxOthers): arg K of Segments the cells of the K-th segment (a line's
-% Across cells in one box, line after line), arg K of LineOthers the numbers
-% of the other segments of its line, of BoxOthers those of its box (a box
-% spans Along lines).
-crossings(Lines, Across, Along, crossings(Segments, LineOthers, BoxOthers)) :-
+% band(+Kind, +Across, +UnitsOf, +Lines, -Band): where Lines (rows or
+% columns, Kind, that cross the same boxes: a band) cross the boxes, as
+% band(Units, Segments, Groups). Units is the bit set of the band's lines
+% and boxes; a segment is a line's Across cells in one box, arg K of
+% Segments is seg(Cells, Line, Box) for the K-th (line after line), Line
+% and Box the numbers of its line's and its box's groups; arg G of Groups
+% lists the segments of a group, the lines first, then the boxes.
+band(Kind, Across, UnitsOf, Lines, band(Units, Segments, Groups)) :-
     maplist(bands_of(Across), Lines, Chunked),
-    append(Chunked, SegmentList),
-    Segments =.. [segments|SegmentList],
-    length(Lines, Size),
+    length(Lines, Along),
+    Lines = [First|_],
+    length(First, Size),
     PerLine is Size // Across,
-    length(SegmentList, Count),
-    Last is Count - 1,
-    findall(Others, ( between(0, Last, K), line_others(K, PerLine, Others) ), LineLists),
-    LineOthers =.. [line_others|LineLists],
-    findall(Others, ( between(0, Last, K), box_others(K, PerLine, Along, Others) ), BoxLists),
-    BoxOthers =.. [box_others|BoxLists].
+    findall(seg(Cells, L, B), ( nth1(L, Chunked, Chunks), nth1(J, Chunks, Cells), B is Along + J ), SegList),
+    Segments =.. [segments|SegList],
+    findall(Ks, ( between(1, Along, L),
+                  findall(K, ( between(1, PerLine, J), K is (L - 1) * PerLine + J ), Ks) ), LineGroups),
+    findall(Ks, ( between(1, PerLine, J),
+                  findall(K, ( between(1, Along, L), K is (L - 1) * PerLine + J ), Ks) ), BoxGroups),
+    append(LineGroups, BoxGroups, GroupList),
+    Groups =.. [groups|GroupList],
+    append(Lines, Cells),
+    foldl(band_unit(Kind, Size, UnitsOf), Cells, 0, Units).
 
-line_others(K, PerLine, Others) :-
-    Line is K // PerLine,
-    Part is K mod PerLine,
-    Top is PerLine - 1,
-    findall(Other, ( between(0, Top, P), P =\= Part, Other is Line * PerLine + P + 1 ), Others).
-
-box_others(K, PerLine, Along, Others) :-
-    Line is K // PerLine,
-    Part is K mod PerLine,
-    Band is Line - Line mod Along,
-    Bottom is Band + Along - 1,
-    findall(Other, ( between(Band, Bottom, L), L =\= Line, Other is L * PerLine + Part + 1 ), Others).
+% band_unit(+Kind, +Size, +UnitsOf, +Cell, +Units0, -Units): Cell's line and
+% box join the bit set Units0 (its row and box for Kind `row`, its column and
+% box for `column`).
+band_unit(Kind, Size, UnitsOf, Cell, Units0, Units) :-
+    arg(Cell, UnitsOf, Of),
+    (   Kind == row
+    ->  Across is Size + (Cell - 1) mod Size    % the bit of its column
+    ;   Across is (Cell - 1) // Size           % the bit of its row
+    ),
+    Units is Units0 \/ (Of /\ \(1 << Across)).
 
 cell_units(UnitList, Cell, Set) :-
     aggregate_all(sum(1 << (Unit - 1)), ( nth1(Unit, UnitList, Members), memberchk(Cell, Members) ), Set).
@@ -435,40 +437,54 @@ fewest_candidates(Cell, Count, Masks, Best0, Fewest0, Best) :-
 
 % propagate(+Singles, +Changed, +Geometry, !Masks): naked singles leave
 % their peers, then the changed units place their hidden singles, and when
-% neither changes anything, locked candidates (locked/6); until nothing
+% neither changes anything, locked candidates (locked_bands/8); until nothing
 % changes. Fails on a cell without candidates, a value without a place in a
 % unit, or one place wanted for two values.
-propagate(Singles, Changed0, Geometry, Masks) :-
+propagate(Singles, Changed, Geometry, Masks) :-
+    propagate(Singles, Changed, 0, Geometry, Masks).
+
+% propagate(+Singles, +Changed, +Looked, +Geometry, !Masks): Looked is the bit
+% set of the units looked at for hidden singles since locked candidates last
+% looked at their bands (the other bands stayed as they left them).
+propagate(Singles, Changed0, Looked0, Geometry, Masks) :-
     naked_singles(Singles, Geometry, Masks, Changed0, Changed),
     (   Changed =:= 0
-    ->  Geometry = geometry(_, _, UnitsOf, _, _, Crossings),
-        locked(Crossings, Masks, UnitsOf, [], Singles1, 0, Changed1),
+    ->  Geometry = geometry(_, _, UnitsOf, _, _, Bands),
+        locked_bands(Bands, Looked0, Masks, UnitsOf, [], Singles1, 0, Changed1),
         (   Changed1 =:= 0
         ->  true
-        ;   propagate(Singles1, Changed1, Geometry, Masks)
+        ;   propagate(Singles1, Changed1, 0, Geometry, Masks)
         )
-    ;   hidden_singles(Changed, Geometry, Masks, [], Singles1, 0, Changed1),
-        propagate(Singles1, Changed1, Geometry, Masks)
+    ;   Looked is Looked0 \/ Changed,
+        hidden_singles(Changed, Geometry, Masks, [], Singles1, 0, Changed1),
+        propagate(Singles1, Changed1, Looked, Geometry, Masks)
     ).
 
-% locked(+Crossings, !Masks, +UnitsOf, +Singles0, -Singles, +Changed0,
-% -Changed): where a row or column crosses a box, a value that the line
-% holds only there leaves the rest of the box (claiming), and one that the
-% box holds only there leaves the rest of the line (pointing); the rows
-% first, then the columns, each segment in turn, from the unions of the
-% segments' candidates taken as a direction begins (as Python does). Cells
-% left one value join Singles, the units of the cells narrowed join Changed.
-locked([], _, _, Singles, Singles, Changed, Changed).
-locked([crossings(Segments, LineOthers, BoxOthers)|Crossings], Masks, UnitsOf, Singles0, Singles,
-       Changed0, Changed) :-
-    Segments =.. [_|SegmentList],
-    maplist(segment_union(Masks), SegmentList, UnionList),
-    Unions =.. [unions|UnionList],
-    locked_segments(UnionList, 1, Unions, Segments, LineOthers, BoxOthers, Masks, UnitsOf,
-                    Singles0, Singles1, Changed0, Changed1),
-    locked(Crossings, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
+% locked_bands(+Bands, +Looked, !Masks, +UnitsOf, +Singles0, -Singles,
+% +Changed0, -Changed): in each band holding a unit of the bit set Looked,
+% where a line crosses a box (a segment), a value that the line holds only
+% there leaves the rest of the box (claiming), and one that the box holds
+% only there leaves the rest of the line (pointing), from the values of the
+% band's segments taken as it begins (as Python does). Cells left one value
+% join Singles, the units of the cells narrowed join Changed.
+locked_bands([], _, _, _, Singles, Singles, Changed, Changed).
+locked_bands([band(Units, Segments, Groups)|Bands], Looked, Masks, UnitsOf, Singles0, Singles,
+             Changed0, Changed) :-
+    (   Looked /\ Units =:= 0
+    ->  Singles1 = Singles0,
+        Changed1 = Changed0
+    ;   Segments =.. [_|SegList],
+        maplist(segment_union(Masks), SegList, UnionList),
+        Unions =.. [unions|UnionList],
+        Groups =.. [_|GroupList],
+        maplist(group_shared(Unions), GroupList, SharedList),
+        Shared =.. [shared|SharedList],
+        locked_segments(SegList, 1, Unions, Shared, Segments, Groups, Masks, UnitsOf,
+                        Singles0, Singles1, Changed0, Changed1)
+    ),
+    locked_bands(Bands, Looked, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
 
-segment_union(Masks, Cells, Union) :-
+segment_union(Masks, seg(Cells, _, _), Union) :-
     segment_union(Cells, Masks, 0, Union).
 
 segment_union([], _, Union, Union).
@@ -477,43 +493,58 @@ segment_union([Cell|Cells], Masks, Union0, Union) :-
     Union1 is Union0 \/ Mask,
     segment_union(Cells, Masks, Union1, Union).
 
+% group_shared(+Unions, +Group, -Shared): the values two or more segments of
+% Group hold.
+group_shared(Unions, Group, Shared) :-
+    group_shared(Group, Unions, 0, 0, Shared).
+
+group_shared([], _, _, Shared, Shared).
+group_shared([K|Ks], Unions, Once0, Twice0, Shared) :-
+    arg(K, Unions, Union),
+    Twice1 is Twice0 \/ (Once0 /\ Union),
+    Once1 is Once0 \/ Union,
+    group_shared(Ks, Unions, Once1, Twice1, Shared).
+
 locked_segments([], _, _, _, _, _, _, _, Singles, Singles, Changed, Changed).
-locked_segments([Union|Unions], K, Term, Segments, LineOthers, BoxOthers, Masks, UnitsOf,
+locked_segments([seg(_, Line, Box)|Segs], K, Unions, Shared, Segments, Groups, Masks, UnitsOf,
                 Singles0, Singles, Changed0, Changed) :-
-    arg(K, LineOthers, Line),
-    arg(K, BoxOthers, Box),
-    others_union(Line, Term, 0, LineRest),
-    others_union(Box, Term, 0, BoxRest),
-    Pointing is Union /\ \BoxRest /\ LineRest,
-    drop_from(Line, Pointing, Segments, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
-    Claiming is Union /\ \LineRest /\ BoxRest,
-    drop_from(Box, Claiming, Segments, Masks, UnitsOf, Singles1, Singles2, Changed1, Changed2),
+    arg(K, Unions, Union),
+    arg(Line, Shared, InLine),
+    arg(Box, Shared, InBox),
+    (   Union /\ (InLine xor InBox) =:= 0
+    ->  Singles2 = Singles0,
+        Changed2 = Changed0
+    ;   Pointing is Union /\ InLine /\ \InBox,
+        arg(Line, Groups, LineSegments),
+        drop_from(LineSegments, K, Pointing, Segments, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+        Claiming is Union /\ InBox /\ \InLine,
+        arg(Box, Groups, BoxSegments),
+        drop_from(BoxSegments, K, Claiming, Segments, Masks, UnitsOf, Singles1, Singles2, Changed1, Changed2)
+    ),
     K1 is K + 1,
-    locked_segments(Unions, K1, Term, Segments, LineOthers, BoxOthers, Masks, UnitsOf,
+    locked_segments(Segs, K1, Unions, Shared, Segments, Groups, Masks, UnitsOf,
                     Singles2, Singles, Changed2, Changed).
 
-others_union([], _, Union, Union).
-others_union([K|Ks], Term, Union0, Union) :-
-    arg(K, Term, Mask),
-    Union1 is Union0 \/ Mask,
-    others_union(Ks, Term, Union1, Union).
-
-% drop_from(+Others, +Drop, +Segments, !Masks, +UnitsOf, ...): the values of
-% Drop leave every cell of the segments numbered Others; fails on a cell
-% left without candidates.
-drop_from(Others, Drop, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+% drop_from(+Group, +K, +Drop, +Segments, !Masks, +UnitsOf, ...): the values
+% of Drop leave every cell of the segments of Group but the K-th; fails on a
+% cell left without candidates.
+drop_from(Group, K, Drop, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
     (   Drop =:= 0
     ->  Singles = Singles0,
         Changed = Changed0
     ;   Keep is \Drop,
-        drop_segments(Others, Keep, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed)
+        drop_segments(Group, K, Keep, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed)
     ).
 
-drop_segments([], _, _, _, _, Singles, Singles, Changed, Changed).
-drop_segments([K|Ks], Keep, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
-    arg(K, Segments, Cells),
-    drop_cells(Cells, Keep, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
-    drop_segments(Ks, Keep, Segments, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
+drop_segments([], _, _, _, _, _, Singles, Singles, Changed, Changed).
+drop_segments([Other|Others], K, Keep, Segments, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    (   Other =:= K
+    ->  Singles1 = Singles0,
+        Changed1 = Changed0
+    ;   arg(Other, Segments, seg(Cells, _, _)),
+        drop_cells(Cells, Keep, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1)
+    ),
+    drop_segments(Others, K, Keep, Segments, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
 
 drop_cells([], _, _, _, Singles, Singles, Changed, Changed).
 drop_cells([Cell|Cells], Keep, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
