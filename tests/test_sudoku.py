@@ -467,3 +467,83 @@ def test_a_count_of_thousands_agrees_grid_for_grid():
     asked = Question(model.make_board([cells[r * 9:(r + 1) * 9] for r in range(9)]), "open", count=10**6, seconds=60)
     report = assert_backends_agree(PUZZLE, question=asked, backends=["prolog", "python"])
     assert {answer.count for answer in report.results.values()} == {2484}
+
+
+# --- the propagating search's rules against brute force -----------------------------------------------------------
+
+
+ALL_4X4 = [tuple(value for row in grid for value in row)
+           for grid in python.search(model.Board((0,) * 16), 10**3, python.PLAIN, Budget()).solutions]
+
+
+def grids_within(masks: list[int]) -> list[tuple[int, ...]]:
+    """The complete 4x4 grids whose every cell holds a value its mask allows (bit v-1 for v)."""
+    return [cells for cells in ALL_4X4 if all(mask >> (value - 1) & 1 for mask, value in zip(masks, cells))]
+
+
+def locked(masks: list[int]) -> tuple[bool, list[int], list[int], set[int]]:
+    """Locked candidates on every band of a 4x4 board with these masks: (no contradiction, masks after,
+    cells left one value, units changed)."""
+    search = python.Propagation(model.Board((0,) * 16), 1, Budget())
+    after, singles, changed = masks[:], [], set()
+    ok = search.locked(after, singles, changed, set(range(len(search.bands))))
+    return ok, after, singles, changed
+
+
+def test_every_4x4_grid_is_known():
+    assert len(ALL_4X4) == EMPTY_4X4_GRIDS == len(set(ALL_4X4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(masks=st.lists(st.integers(1, 15), min_size=16, max_size=16))
+def test_locked_candidates_keep_every_grid_the_masks_allow(masks):
+    ok, after, singles, changed = locked(masks)
+    assert all(narrowed & ~mask == 0 for narrowed, mask in zip(after, masks))
+    if not ok:
+        assert grids_within(masks) == []
+        return
+    assert grids_within(after) == grids_within(masks)
+    narrowed = {cell for cell, (mask, now) in enumerate(zip(masks, after)) if mask != now}
+    units_of = model.geometry(4).units_of
+    assert changed == {unit for cell in narrowed for unit in units_of[cell]}
+    assert sorted(singles) == sorted(cell for cell in narrowed if after[cell].bit_count() == 1)
+
+
+def test_locked_candidates_point_and_claim():
+    every = [15] * 16
+    pointing = every[:]
+    pointing[4] = pointing[5] = 14  # box 1 holds 1 only in row 1: 1 leaves the rest of row 1
+    assert locked(pointing)[1][:4] == [15, 15, 14, 14]
+    claiming = every[:]
+    claiming[2] = claiming[3] = 14  # row 1 holds 1 only in box 1: 1 leaves the rest of box 1
+    assert locked(claiming)[1][4:6] == [14, 14]
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None)
+@given(rows=instances.boards(max_side=9))
+def test_the_propagating_search_finds_what_plain_backtracking_finds(rows):
+    """Every solution, the same set: propagation (singles and locked candidates) loses none and makes none,
+    on random partial grids of sides 4, 6 and 9."""
+    board = model.make_board(rows)
+    limit = 300
+    fast = python.search(board, limit, python.FAST, Budget(nodes=200_000))
+    plain = python.search(board, limit, python.PLAIN, Budget(nodes=2_000_000))
+    assert fast.status == plain.status
+    if len(fast.solutions) < limit:
+        assert sorted(map(str, fast.solutions)) == sorted(map(str, plain.solutions))
+    else:
+        assert len(plain.solutions) == limit
+
+
+@needs_prolog
+def test_16x16_with_givens_taken_is_the_same_search_in_prolog_and_python():
+    """Locked candidates on 4x4 boxes: Prolog finds the solutions Python finds, in the same order."""
+    cells = list(model.load(DATA / "sixteen.txt")[1].cells)
+    for k in [k for k, value in enumerate(cells) if value][::9]:
+        cells[k] = 0
+    rows = [cells[r * 16:(r + 1) * 16] for r in range(16)]
+    in_python = python.search(model.make_board(rows), 50, python.FAST, Budget(seconds=60))
+    in_prolog = bridge.solutions("sudoku", bridge.goal("limit", 50, bridge.goal("solution", "fast", rows,
+                                 bridge.Var("S"))), seconds=60).require_complete("fast")
+    assert len(in_python.solutions) > 1 and in_python.solutions == [row["S"] for row in in_prolog.rows]
