@@ -22,8 +22,8 @@ Three strategies answer solution/3:
     value left one place in a unit goes there) and locked candidates
     (where a line crosses a box, a value the line holds only there leaves
     the rest of the box, and one the box holds only there the rest of the
-    line), then the first cell with the fewest candidates takes each of
-    them, smallest first;
+    line), then the cell with the fewest candidates (of those the first
+    with the most open peers) takes each of them, smallest first;
   - `clpfd`: one finite-domain variable per cell in 1..N, all_distinct/1
     on every row, column and box, labeling([ff]) (first-fail: the variable
     with the smallest domain next);
@@ -292,14 +292,15 @@ placed(R-C, Value, Node, Child) :-
 
 %   The propagating search. Cells are numbered 1..N*N in reading order, units
 %   1..3N (rows, columns, boxes). Geometry is geometry(Peers, Units, UnitsOf,
-%   Full, AllUnits, Bands): arg Cell of Peers the cells sharing a unit with
+%   Full, AllUnits, Bands, PeerBits): arg Cell of Peers the cells sharing a unit with
 %   Cell, arg Unit of Units its cells, arg Cell of UnitsOf the bit set of
 %   Cell's units, Full the bit set of every value, AllUnits of every unit,
-%   Bands where the lines cross the boxes (band/6).
+%   Bands where the lines cross the boxes (band/5), arg Cell of PeerBits the
+%   bit set of Cell's peers (bit Cell - 1 for each cell).
 
 :- table geometry/2.   % built once per size (2 ms for 9x9), then copied from the table
 
-geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands)) :-
+geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands, PeerBits)) :-
     Count is Size * Size,
     numlist(1, Count, Numbers),
     bands(Numbers, Size, Rows),
@@ -311,6 +312,8 @@ geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands)) :-
     UnitsOf =.. [units_of|UnitSets],
     maplist(cell_peers(UnitList), Numbers, PeerLists),
     Peers =.. [peers|PeerLists],
+    maplist(cell_bits, PeerLists, BitsList),
+    PeerBits =.. [peer_bits|BitsList],
     Full is (1 << Size) - 1,
     AllUnits is (1 << UnitCount) - 1,
     box_shape(Size, BoxRows, BoxColumns),
@@ -355,6 +358,13 @@ band_unit(Kind, Size, UnitsOf, Cell, Units0, Units) :-
     ),
     Units is Units0 \/ (Of /\ \(1 << Across)).
 
+% cell_bits(+Cells, -Bits): the bit set of Cells (bit Cell - 1 for each).
+cell_bits(Cells, Bits) :-
+    foldl(cell_bit, Cells, 0, Bits).
+
+cell_bit(Cell, Bits0, Bits) :-
+    Bits is Bits0 \/ (1 << (Cell - 1)).
+
 cell_units(UnitList, Cell, Set) :-
     aggregate_all(sum(1 << (Unit - 1)), ( nth1(Unit, UnitList, Members), memberchk(Cell, Members) ), Set).
 
@@ -376,7 +386,7 @@ mask_value(Mask, Value) :-
 % Cells (its givens bound, the rest free), recorded when Mode is `traced`.
 masks_search(Mode, Size, Cells) :-
     geometry(Size, Geometry),
-    Geometry = geometry(_, _, _, Full, AllUnits, _),
+    Geometry = geometry(_, _, _, Full, AllUnits, _, _),
     append(Cells, Values),
     maplist(start_mask(Full), Values, MaskList),
     Masks =.. [masks|MaskList],
@@ -393,46 +403,70 @@ masks_search(Mode, Size, Cells) :-
 % node, a dead end where propagation breaks a rule.
 propagating_search(Geometry, Masks, Singles, Changed) :-
     trace_checked(propagate(Singles, Changed, Geometry, Masks)),
-    functor(Masks, _, Count),
-    fewest_candidates(1, Count, Masks, 0, 99, Cell),
+    Geometry = geometry(_, _, _, _, _, _, PeerBits),
+    branch_cell(Masks, PeerBits, Cell),
     (   Cell =:= 0
     ->  trace_solved
     ;   arg(Cell, Masks, Mask),
         bit_member(Bit, Mask),
         setarg(Cell, Masks, Bit),
         trace_node(cell_placed(Geometry, Cell, Bit)),
-        Geometry = geometry(_, _, UnitsOf, _, _, _),
+        Geometry = geometry(_, _, UnitsOf, _, _, _, _),
         arg(Cell, UnitsOf, Units),
         propagating_search(Geometry, Masks, [Cell], Units)
     ).
 
 % cell_placed(+Geometry, +Cell, +Bit, +Node, -Child): Child, below Node, is
 % the value of Bit placed on Cell (numbered in reading order from 1).
-cell_placed(geometry(_, _, _, Full, _, _), Cell, Bit, Node, Child) :-
+cell_placed(geometry(_, _, _, Full, _, _, _), Cell, Bit, Node, Child) :-
     Size is msb(Full) + 1,
     R is (Cell - 1) // Size + 1,
     C is (Cell - 1) mod Size + 1,
     Value is msb(Bit) + 1,
     placed(R-C, Value, Node, Child).
 
-% fewest_candidates(+Cell, +Count, +Masks, +Best0, +Fewest0, -Best): the
-% first cell from Cell on with the fewest candidates above one (two end the
-% scan), else Best0 (0: every cell has its value).
-fewest_candidates(Cell, Count, Masks, Best0, Fewest0, Best) :-
+% branch_cell(+Masks, +PeerBits, -Cell): the cell with the fewest candidates
+% above one, of those the first with the most open peers (arg Cell of PeerBits
+% the bit set of Cell's peers); 0 when every cell has its value.
+branch_cell(Masks, PeerBits, Cell) :-
+    functor(Masks, _, Count),
+    open_cells(1, Count, Masks, 99, 0, Open, [], Tied),
+    (   Open =:= 0
+    ->  Cell = 0
+    ;   most_open(Tied, PeerBits, Open, 0, -1, Cell)
+    ).
+
+% open_cells(+Cell, +Count, +Masks, +Fewest, +Open0, -Open, +Tied0, -Tied):
+% Open the bit set of the cells from Cell on with more than one candidate,
+% Tied those with the fewest, last first.
+open_cells(Cell, Count, Masks, Fewest, Open0, Open, Tied0, Tied) :-
     (   Cell > Count
-    ->  Best = Best0
+    ->  Open = Open0,
+        Tied = Tied0
     ;   arg(Cell, Masks, Mask),
         Next is Cell + 1,
         (   Mask /\ (Mask - 1) =:= 0
-        ->  fewest_candidates(Next, Count, Masks, Best0, Fewest0, Best)
-        ;   Candidates is popcount(Mask),
-            (   Candidates =:= 2
-            ->  Best = Cell
-            ;   Candidates < Fewest0
-            ->  fewest_candidates(Next, Count, Masks, Cell, Candidates, Best)
-            ;   fewest_candidates(Next, Count, Masks, Best0, Fewest0, Best)
+        ->  open_cells(Next, Count, Masks, Fewest, Open0, Open, Tied0, Tied)
+        ;   Open1 is Open0 \/ (1 << (Cell - 1)),
+            Candidates is popcount(Mask),
+            (   Candidates < Fewest
+            ->  open_cells(Next, Count, Masks, Candidates, Open1, Open, [Cell], Tied)
+            ;   Candidates =:= Fewest
+            ->  open_cells(Next, Count, Masks, Fewest, Open1, Open, [Cell|Tied0], Tied)
+            ;   open_cells(Next, Count, Masks, Fewest, Open1, Open, Tied0, Tied)
             )
         )
+    ).
+
+% most_open(+Tied, +PeerBits, +Open, +Best0, +Most0, -Best): of Tied (last
+% first), the first cell with the most peers in Open.
+most_open([], _, _, Best, _, Best).
+most_open([Cell|Cells], PeerBits, Open, Best0, Most0, Best) :-
+    arg(Cell, PeerBits, Bits),
+    Degree is popcount(Open /\ Bits),
+    (   Degree >= Most0
+    ->  most_open(Cells, PeerBits, Open, Cell, Degree, Best)
+    ;   most_open(Cells, PeerBits, Open, Best0, Most0, Best)
     ).
 
 % propagate(+Singles, +Changed, +Geometry, !Masks): naked singles leave
@@ -449,7 +483,7 @@ propagate(Singles, Changed, Geometry, Masks) :-
 propagate(Singles, Changed0, Looked0, Geometry, Masks) :-
     naked_singles(Singles, Geometry, Masks, Changed0, Changed),
     (   Changed =:= 0
-    ->  Geometry = geometry(_, _, UnitsOf, _, _, Bands),
+    ->  Geometry = geometry(_, _, UnitsOf, _, _, Bands, _),
         locked_bands(Bands, Looked0, Masks, UnitsOf, [], Singles1, 0, Changed1),
         (   Changed1 =:= 0
         ->  true
@@ -566,7 +600,7 @@ drop_cells([Cell|Cells], Keep, Masks, UnitsOf, Singles0, Singles, Changed0, Chan
 
 naked_singles([], _, _, Changed, Changed).
 naked_singles([Cell|Cells], Geometry, Masks, Changed0, Changed) :-
-    Geometry = geometry(Peers, _, UnitsOf, _, _, _),
+    Geometry = geometry(Peers, _, UnitsOf, _, _, _, _),
     arg(Cell, Masks, Bit),
     arg(Cell, Peers, PeerList),
     leave_peers(PeerList, Bit, Masks, UnitsOf, Cells, Cells1, Changed0, Changed1),
@@ -602,7 +636,7 @@ hidden_singles(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :
     ;   Low is Looking /\ -Looking,
         Rest is Looking xor Low,
         Unit is msb(Low) + 1,
-        Geometry = geometry(_, Units, UnitsOf, Full, _, _),
+        Geometry = geometry(_, Units, UnitsOf, Full, _, _, _),
         arg(Unit, Units, Cells),
         unit_candidates(Cells, Masks, 0, 0, 0, Once, Twice, Placed),
         Once =:= Full,
