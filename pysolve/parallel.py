@@ -3,11 +3,12 @@
 A count (`Puzzle.split`: its first placements) is the sum of its parts'
 counts, since the parts partition its solutions, whatever runs them: a pool
 of processes (`--workers N`, `--workers auto`: one per core) or an existing
-Dask cluster (`--cluster ADDRESS`). The pool starts first and its workers
-load their back end while this process tries the question alone for
-PROBE_SECONDS of CPU: a question answered in that time is answered (the
-pool is stopped, and the answer says why it ran in one process), since
-splitting it would cost more than it saves. So does a count whose back end
+Dask cluster (`--cluster ADDRESS`). The pool starts first, its workers
+load their back end, and one of them tries the question alone for
+PROBE_SECONDS of CPU (`try_alone`: this process runs no search and starts
+no engine, so that its share of the run stays small): a question answered
+in that time is answered (the pool is stopped, and the answer says why it
+ran as one search), since splitting it would cost more than it saves. So does a count whose back end
 shares work between the branches of its search (a memo), which parts would
 each do again: `splits_pay`. Then the parts go to the workers as they free
 up, at least PARTS_PER_WORKER each, and a part that runs long is given back
@@ -144,12 +145,15 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
                 executors.abandon(chosen)
                 return serially(puzzle, question, backend, f"ran as one search: the {backend} count shares work "
                                                            f"between its branches, which parts would each do again")
+            tried_cpu = 0.0  # the CPU seconds of the search tried alone, in a worker
             if chosen is not None and probe > 0 and question.seconds > probe:
-                tried = puzzle.solve(dataclasses.replace(question, seconds=probe), backend)
+                tried = chosen.submit(try_alone, puzzle.name, question, backend, probe).result()
                 if tried.status != UNKNOWN:
                     executors.abandon(chosen)
                     return noted(tried, f"ran as one search: it took {words.seconds(tried.stats['cpu_seconds'])} "
-                                        f"of CPU, less than starting {executors.ran_on(processes, workers)} costs")
+                                        f"of CPU, less than starting {executors.ran_on(processes, workers)} costs",
+                                 TRIED_ON)
+                tried_cpu = tried.stats.get("cpu_seconds", 0.0)
             work = [Part(puzzle.name, part, backend, run, guard) for part in parts]
             progress = Progress(len(work), f"{puzzle.name} count, parts")
             try:
@@ -159,7 +163,7 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
     finally:
         _cpu_started.pop((run, threading.get_ident()), None)
     here = work_clock() - started_cpu
-    elsewhere = sum(result.cpu_seconds for result in results) if chosen is not None else 0.0
+    elsewhere = tried_cpu + sum(result.cpu_seconds for result in results) if chosen is not None else 0.0
     return summed(puzzle, question, backend, results, time.perf_counter() - started, here + elsewhere,
                   cluster or executors.ran_on(processes, workers), here)
 
@@ -174,14 +178,25 @@ def finer(puzzle: Puzzle, parts: list[Any], wanted: int) -> list[Any]:
     return parts
 
 
+TRIED_ON = "one worker process"  # where a count tried alone ran (`try_alone`)
+
+
+def try_alone(puzzle: str, question: Any, backend: str, seconds: float) -> Answer:
+    """The answer of one search of the whole `question` within `seconds` of CPU, in a worker.
+
+    A count is tried so before it is split: a worker's back end is started already, and this process stays
+    free of the search and of its engine."""
+    return puzzles.get(puzzle).solve(dataclasses.replace(question, seconds=seconds), backend)
+
+
 def serially(puzzle: Puzzle, question: Any, backend: str | None, why: str) -> Answer:
     """`question` answered by one search in this process, the answer noting `why`."""
     return noted(puzzle.solve(question, backend), why)
 
 
-def noted(answer: Answer, why: str) -> Answer:
-    """`answer` of one search in this process, its stats saying so and why (`serially`)."""
-    answer.stats.update(ran_on="this process", serially=why)
+def noted(answer: Answer, why: str, where: str = "this process") -> Answer:
+    """`answer` of one search (in this process unless `where` says), its stats saying so and why (`serially`)."""
+    answer.stats.update(ran_on=where, serially=why)
     return answer
 
 
