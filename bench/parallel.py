@@ -1,6 +1,6 @@
 """Benchmark of parallel runs: each run as one process, then on N workers, then on a Dask cluster of N workers.
 
-Run: .venv/bin/python bench/parallel.py [--workers N] [--quick]
+Run: .venv/bin/python bench/parallel.py [--workers N] [--quick] [--rows WORDS]
 Each row is a `pysolve` command run as a user runs it, in a process of its
 own, three ways in one run: alone (`--workers 1`), with `--workers N`, and
 with `--cluster` on a Dask LocalCluster of N single-threaded worker processes
@@ -8,9 +8,12 @@ started here. Printed: wall seconds of each; the speed-up (wall alone over
 wall with workers) and the efficiency (speed-up / N); the CPU seconds of the
 command's own process and of every process it started, and the parent's
 share of all of them (what N cores cannot share out: the figure that says
-what 16 cores would give); and how the count ran (parts, or one search and
-why). The answers must agree. `--quick` leaves out the rows that take a
-minute or more alone.
+what 16 cores would give); the CPU seconds of the whole run with workers
+over those of the run alone (what splitting costs in all: efficiency can
+be at most its inverse, whatever the load of the machine); and how the
+count ran (parts, or one search and why). The answers must agree.
+`--quick` leaves out the rows that take a minute or more alone; `--rows
+azul,prolog` runs only the rows whose label holds one of the words.
 """
 
 from __future__ import annotations
@@ -52,9 +55,14 @@ class Run(NamedTuple):
     children_cpu: float
 
     @property
+    def cpu(self) -> float:
+        """Every CPU second the run took: the command's own process's and those of the processes it started."""
+        return self.own_cpu + self.children_cpu
+
+    @property
     def parent_share(self) -> float:
         """The command's own process's share of all the CPU seconds the run took."""
-        return self.own_cpu / (self.own_cpu + self.children_cpu)
+        return self.own_cpu / self.cpu
 
 
 def children_cpu() -> float:
@@ -94,7 +102,7 @@ def how(kind: str, out: str) -> str:
     return stats.get("serially") or f"{stats.get('parts', 1)} parts on {stats.get('ran_on')}"
 
 
-def rows(board: Path, small_board: Path, quick: bool) -> list[tuple[str, str, list[str]]]:
+def rows(board: Path, quick: bool) -> list[tuple[str, str, list[str]]]:
     """(label, kind, pysolve argv without --workers/--cluster) of every measured run."""
     owen = ["solve", "squares", "eternity-6x6", "--count", "--json", "--seconds", "600"]
     tangram = ["solve", "tangram", str(board), "--count", "--json", "--seconds", "600"]
@@ -103,8 +111,7 @@ def rows(board: Path, small_board: Path, quick: bool) -> list[tuple[str, str, li
               ["azul", "simulate", "--games", "20000", "--backend", "python"]),
              ("tangram 20x20/14 count (python, memo)", "count", [*tangram, "--backend", "python"]),
              ("tangram 20x20/14 count (prolog, memo)", "count", [*tangram, "--backend", "prolog"]),
-             ("tangram 12x12/10 count (kanren)", "count",
-              ["solve", "tangram", str(small_board), "--count", "--json", "--backend", "kanren", "--seconds", "600"]),
+             ("tangram 20x20/14 count (kanren, tabled)", "count", [*tangram, "--backend", "kanren"]),
              ("squares Owen 6x6 count (python)", "count", [*owen, "--backend", "python"]),
              ("squares Owen 6x6 count (prolog)", "count", [*owen, "--backend", "prolog"]),
              ("sudoku top95, 95 puzzles (prolog)", "file", [*top95, "prolog"]),
@@ -118,30 +125,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="workers of the pool and of the cluster (default 2)")
     parser.add_argument("--quick", action="store_true", help="leave out the rows that take a minute or more alone")
+    parser.add_argument("--rows", metavar="WORDS", default="",
+                        help="only the rows whose label holds one of these comma-separated words (azul,prolog)")
     args = parser.parse_args()
     import distributed
 
     folder = Path(tempfile.mkdtemp(prefix="bench-parallel-"))
-    board, small_board = folder / "tangram-20x20.txt", folder / "tangram-12x12.txt"
+    board = folder / "tangram-20x20.txt"
     board.write_text(run(["generate", "tangram", "--width", "20", "--height", "20", "--pieces", "14",
                           "--seed", "3"]).out)
-    small_board.write_text(run(["generate", "tangram", "--width", "12", "--height", "12", "--pieces", "10",
-                                "--seed", "1"]).out)
+    wanted = [word for word in args.rows.split(",") if word]
+    chosen = [row for row in rows(board, args.quick) if not wanted or any(word in row[0] for word in wanted)]
     workers = args.workers
-    print(f"{'run':38} | {'alone s':>7} | {f'{workers} workers s':>11} {'speed-up':>8} {'effic.':>6} "
-          f"{'CPU own/all':>12} {'parent':>6} | {'Dask s':>7} {'vs pool':>7} | how the count ran")
+    print(f"{'run':40} | {'alone s':>7} | {f'{workers} workers s':>11} {'speed-up':>8} {'effic.':>6} "
+          f"{'CPU own/all':>12} {'parent':>6} {'CPU/alone':>9} | {'Dask s':>7} {'vs pool':>7} | how the count ran")
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
-        for label, kind, argv in rows(board, small_board, args.quick):
+        for label, kind, argv in chosen:
             alone = run(argv)
             pooled = run([*argv, "--workers", str(workers)])
             dask = run([*argv, "--cluster", cluster.scheduler_address])
             answers = {answer_of(kind, each.out).__repr__() for each in (alone, pooled, dask)}
             agree = "" if len(answers) == 1 else "  DISAGREE"
             speed_up = alone.wall / pooled.wall
-            print(f"{label:38} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x {speed_up / workers:6.0%} "
-                  f"{pooled.own_cpu:5.2f}/{pooled.own_cpu + pooled.children_cpu:6.2f} {pooled.parent_share:6.1%} | "
-                  f"{dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x | {how(kind, pooled.out)}{agree}", flush=True)
+            print(f"{label:40} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x {speed_up / workers:6.0%} "
+                  f"{pooled.own_cpu:5.2f}/{pooled.cpu:6.2f} {pooled.parent_share:6.1%} "
+                  f"{pooled.cpu / alone.cpu:8.2f}x | {dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x | "
+                  f"{how(kind, pooled.out)}{agree}", flush=True)
 
 
 if __name__ == "__main__":
