@@ -2,14 +2,24 @@
 
     .venv/bin/python bench/sudoku.py [--budget 10]
 
-Sections: the hard 9x9 set (Norvig's top95 and hardest, 106 puzzles) on
-the propagating search in Python and Prolog and on Prolog's CLP(FD), first
-solution and proved unique, against the targets; the easy puzzles on every
-back end and strategy; the 16x16 puzzles; counting every solution of open
-boards (thousands to hundreds of thousands); the plain strategies and
-miniKanren on a few hard puzzles, cut at a short budget. Times are wall
-seconds on this machine (the counts CPU seconds); Prolog is warmed up first
-(its one-time start-up is not counted).
+    .venv/bin/python bench/sudoku.py --sections norvig,cpsat
+
+Sections (`--sections`, default all): `hard`, the hard 9x9 set (Norvig's
+top95 and hardest, 106 puzzles) on the propagating search in Python and
+Prolog and on Prolog's CLP(FD), first solution and proved unique, against
+the targets; `easy`, the easy puzzles on every back end and strategy;
+`sixteen`, the 16x16 puzzles; `many`, counting every solution of open
+boards (thousands to hundreds of thousands); `plain`, the plain strategies
+and miniKanren on a few hard puzzles, cut at a short budget; `norvig`,
+Python's fast search against a Norvig-style solver (his essay's eliminate
+and assign on strings of digits) on the hard set, first solution; `cpsat`,
+the fast search in Python and Prolog against OR-tools CP-SAT with one
+worker on 16x16 (the shipped puzzles and `--generated` ones), first
+solution and count<=2 (skipped when ortools is not installed: `pip install
+-e '.[peers]'`). Times are wall seconds on this machine (the counts, the
+`norvig` and `cpsat` sections CPU seconds, each the median of `--runs`
+calls); Prolog is warmed up first (its one-time start-up is not counted),
+and so is CP-SAT.
 """
 
 from __future__ import annotations
@@ -29,10 +39,11 @@ from pysolve.budget import Budget
 from pysolve.paths import data_dir
 from pysolve.puzzle import SOLVED, UNKNOWN, Found
 from pysolve.report import render_table
-from pysolve.sudoku import kanren, model, prolog, python
+from pysolve.sudoku import generate, kanren, model, prolog, python
 from pysolve.sudoku.model import Board, Question
 
 DATA = data_dir() / "sudoku"
+SECTIONS = ("hard", "easy", "sixteen", "many", "plain", "norvig", "cpsat")
 Solver = Callable[[Board, int], Found]
 
 
@@ -164,6 +175,137 @@ def plain_section(budget: float) -> str:
             + render_table(["back end", "median", "worst", "solved"], rows))
 
 
+# --- a Norvig-style solver: Peter Norvig's "Solving Every Sudoku Puzzle", his representation and rules ----------
+
+DIGITS = "123456789"
+SQUARES = [row + col for row in "ABCDEFGHI" for col in DIGITS]
+UNITLIST = ([[row + col for row in "ABCDEFGHI"] for col in DIGITS]
+            + [[row + col for col in DIGITS] for row in "ABCDEFGHI"]
+            + [[row + col for row in rows for col in cols] for rows in ("ABC", "DEF", "GHI")
+               for cols in ("123", "456", "789")])
+UNITS = {square: [unit for unit in UNITLIST if square in unit] for square in SQUARES}
+PEERS = {square: {peer for unit in UNITS[square] for peer in unit} - {square} for square in SQUARES}
+Values = dict[str, str]  # square -> the digits it may still hold
+
+
+def norvig_solve(board: Board) -> Values | None:
+    """The first solution of a 9x9 board, or None: the givens assigned, then the search."""
+    values = dict.fromkeys(SQUARES, DIGITS)
+    for square, given in zip(SQUARES, board.cells):
+        if given and not norvig_assign(values, square, str(given)):
+            return None
+    return norvig_search(values)
+
+
+def norvig_assign(values: Values, square: str, digit: str) -> bool:
+    """Every other digit leaves `square`; False on a contradiction."""
+    return all(norvig_eliminate(values, square, other) for other in values[square].replace(digit, ""))
+
+
+def norvig_eliminate(values: Values, square: str, digit: str) -> bool:
+    """`digit` leaves `square`: one left leaves the peers, a digit with one place in a unit goes there."""
+    if digit not in values[square]:
+        return True
+    values[square] = values[square].replace(digit, "")
+    if not values[square]:
+        return False
+    if len(values[square]) == 1 and not all(norvig_eliminate(values, peer, values[square]) for peer in PEERS[square]):
+        return False
+    for unit in UNITS[square]:
+        places = [place for place in unit if digit in values[place]]
+        if not places or (len(places) == 1 and not norvig_assign(values, places[0], digit)):
+            return False
+    return True
+
+
+def norvig_search(values: Values) -> Values | None:
+    """Depth first from the square with the fewest digits, on a copy per digit."""
+    if all(len(values[square]) == 1 for square in SQUARES):
+        return values
+    _, square = min((len(values[square]), square) for square in SQUARES if len(values[square]) > 1)
+    for digit in values[square]:
+        trial = values.copy()
+        if norvig_assign(trial, square, digit):
+            found = norvig_search(trial)
+            if found:
+                return found
+    return None
+
+
+def cpu_median(runs: int, call: Callable[..., object], *args: object) -> tuple[float, object]:
+    """The median CPU seconds of `runs` calls of `call(*args)`, and the last call's answer."""
+    spent, answer = [], None
+    for _ in range(runs):
+        started = time.process_time()
+        answer = call(*args)
+        spent.append(time.process_time() - started)
+    return statistics.median(spent), answer
+
+
+def norvig_section(runs: dict[str, Solver], repeats: int) -> str:
+    """Python's fast search against the Norvig-style solver on the hard set, first solution, CPU seconds."""
+    boards = model.load(DATA / "top95.txt") + model.load(DATA / "hardest.txt")
+    totals = {"python fast": 0.0, "Norvig-style": 0.0}
+    ratios = []
+    for board in boards:
+        ours, found = cpu_median(repeats, runs["python fast"], board, 1)
+        theirs, values = cpu_median(repeats, norvig_solve, board)
+        assert isinstance(found, Found) and isinstance(values, dict)
+        assert [int(values[square]) for square in SQUARES] == [v for row in found.solutions[0] for v in row]
+        totals["python fast"] += ours
+        totals["Norvig-style"] += theirs
+        ratios.append(theirs / ours)
+    ratio = totals["Norvig-style"] / totals["python fast"]
+    rows = [[name, fmt(total / len(boards)), fmt(total)] for name, total in totals.items()]
+    return (f"first solution of the hard set ({len(boards)} puzzles), CPU seconds (median of {repeats} calls each), "
+            "the same solutions\n" + render_table(["solver", "mean", "total"], rows)
+            + f"\nNorvig-style / python fast: {ratio:.2f}x in all, {statistics.median(ratios):.2f}x at the median "
+              f"puzzle, {min(ratios):.2f}x at worst; at least 5x: {verdict(ratio >= 5)}")
+
+
+# --- OR-tools CP-SAT on 16x16 ---------------------------------------------------------------------------------------
+
+
+def sixteens(seeds: range) -> list[tuple[str, Board]]:
+    """The shipped 16x16 puzzles and those `pysolve generate sudoku --size 16 --seed N` makes for `seeds`."""
+    shipped = [(f"sixteen.txt #{k}", board) for k, board in enumerate(model.load(DATA / "sixteen.txt"), start=1)]
+    made = [(f"seed {seed}", model.make_board(generate.generate(16, seed)["puzzle"])) for seed in seeds]
+    return shipped + made
+
+
+def cpsat_section(runs: dict[str, Solver], puzzles: list[tuple[str, Board]], repeats: int, budget: float) -> str:
+    """The fast search in Python and Prolog against CP-SAT (one worker) on 16x16: CPU seconds, ratios."""
+    try:
+        from peers import cpsat_solvers
+        cpsat = cpsat_solvers(budget)["sudoku"]
+        cpsat(puzzles[0][1], 1)  # load OR-tools once
+    except ImportError as error:
+        return f"16x16 against CP-SAT: skipped, {error} (pip install -e '.[peers]')"
+    names = ("python fast", "prolog fast", "CP-SAT")
+    rows, summary = [], []
+    for limit in (1, 2):
+        spent: dict[str, list[float]] = {name: [] for name in names}
+        for label, board in puzzles:
+            counts = set()
+            for name in names:
+                seconds, answer = cpu_median(repeats, cpsat if name == "CP-SAT" else runs[name], board, limit)
+                spent[name].append(seconds)
+                counts.add(len(answer) if isinstance(answer, list) else len(answer.solutions))
+            assert len(counts) == 1, f"{label}: counts differ {counts}"
+            rows.append([label, "first" if limit == 1 else "count<=2"]
+                        + [fmt(spent[name][-1]) for name in names]
+                        + [f"{spent[name][-1] / spent['CP-SAT'][-1]:.2f}x" for name in names[:2]])
+        for name in names[:2]:
+            ratios = [ours / theirs for ours, theirs in zip(spent[name], spent["CP-SAT"])]
+            ratio = sum(spent[name]) / sum(spent["CP-SAT"])
+            summary.append(f"{name} / CP-SAT, {'first' if limit == 1 else 'count<=2'}: {ratio:.2f}x in all, "
+                           f"{statistics.median(ratios):.2f}x at the median puzzle, {max(ratios):.2f}x at worst; "
+                           f"within 2x in all: {verdict(ratio <= 2)}")
+    return (f"16x16 against CP-SAT (one worker), CPU seconds (median of {repeats} calls each), every count agreed\n"
+            + render_table(["puzzle", "question", *names, "python / CP-SAT", "prolog / CP-SAT"], rows)
+            + "\n" + "\n".join(summary))
+
+
 def main() -> None:
     """Run every section and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -172,13 +314,23 @@ def main() -> None:
                         help="time budget per solve of the plain strategies and miniKanren on hard puzzles")
     parser.add_argument("--count-budget", type=float, default=120.0,
                         help="time budget of each count of every solution of an open board")
+    parser.add_argument("--sections", default=",".join(SECTIONS),
+                        help=f"the sections to run, comma-separated, of {', '.join(SECTIONS)}")
+    parser.add_argument("--runs", type=int, default=5, help="calls per puzzle in the norvig and cpsat sections")
+    parser.add_argument("--generated", type=int, default=10,
+                        help="16x16 puzzles generated for the cpsat section (seeds 4 on)")
     args = parser.parse_args()
     runs = solvers(args.budget)
     runs["prolog fast"](model.load(DATA / "easy.txt")[0], 1)  # start SWI-Prolog once
     runs["prolog clpfd"](model.load(DATA / "easy.txt")[0], 1)  # and load library(clpfd)
-    for section in (lambda: hard_section(runs), lambda: easy_section(runs), lambda: sixteen_section(runs),
-                    lambda: many_section(args.count_budget), lambda: plain_section(args.plain_budget)):
-        print(section(), end="\n\n", flush=True)
+    sections = {"hard": lambda: hard_section(runs), "easy": lambda: easy_section(runs),
+                "sixteen": lambda: sixteen_section(runs), "many": lambda: many_section(args.count_budget),
+                "plain": lambda: plain_section(args.plain_budget), "norvig": lambda: norvig_section(runs, args.runs),
+                "cpsat": lambda: cpsat_section(runs, sixteens(range(4, 4 + args.generated)), args.runs, args.budget)}
+    for name in args.sections.split(","):
+        if name not in sections:
+            parser.error(f"--sections: {name!r} is not one of {', '.join(SECTIONS)}")
+        print(sections[name](), end="\n\n", flush=True)
 
 
 if __name__ == "__main__":
