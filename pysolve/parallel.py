@@ -6,9 +6,10 @@ of processes (`--workers N`, `--workers auto`: one per core) or an existing
 Dask cluster (`--cluster ADDRESS`). The pool starts first, its workers
 load their back end, and one of them tries the question alone for
 PROBE_SECONDS of CPU (`try_alone`: this process runs no search and starts
-no engine, so that its share of the run stays small): a question answered
-in that time is answered (the pool is stopped, and the answer says why it
-ran as one search), since splitting it would cost more than it saves. So does a count whose back end
+no engine, so that its share of the run stays small) while the others
+start on the parts: a question answered in that time is answered (the
+pool is stopped, and the answer says why it ran as one search), since
+splitting it would cost more than it saves. So does a count whose back end
 shares work between the branches of its search (a memo), which parts would
 each do again: `splits_pay`. Then the parts go to the workers as they free
 up, at least PARTS_PER_WORKER each, and a part that runs long is given back
@@ -145,24 +146,25 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
                 executors.abandon(chosen)
                 return serially(puzzle, question, backend, f"ran as one search: the {backend} count shares work "
                                                            f"between its branches, which parts would each do again")
-            tried_cpu = 0.0  # the CPU seconds of the search tried alone, in a worker
+            tried = None  # the search tried alone in a worker, beside the parts
             if chosen is not None and probe > 0 and question.seconds > probe:
-                tried = chosen.submit(try_alone, puzzle.name, question, backend, probe).result()
-                if tried.status != UNKNOWN:
-                    executors.abandon(chosen)
-                    return noted(tried, f"ran as one search: it took {words.seconds(tried.stats['cpu_seconds'])} "
-                                        f"of CPU, less than starting {executors.ran_on(processes, workers)} costs",
-                                 TRIED_ON)
-                tried_cpu = tried.stats.get("cpu_seconds", 0.0)
+                tried = chosen.submit(try_alone, puzzle.name, question, backend, probe)
             work = [Part(puzzle.name, part, backend, run, guard) for part in parts]
             progress = Progress(len(work), f"{puzzle.name} count, parts")
             try:
-                results = run_parts(work, progress) if chosen is None else run_sliced(puzzle, work, chosen, progress)
+                results = run_parts(work, progress) if chosen is None else run_sliced(puzzle, work, chosen, progress,
+                                                                                      tried)
             finally:
                 progress.close()
+            alone = tried.result() if tried is not None else None  # within PROBE_SECONDS of CPU
+            if alone is not None and alone.status != UNKNOWN:
+                executors.abandon(chosen)
+                return noted(alone, f"ran as one search: it took {words.seconds(alone.stats['cpu_seconds'])} of "
+                                    f"CPU, less than starting {executors.ran_on(processes, workers)} costs", TRIED_ON)
     finally:
         _cpu_started.pop((run, threading.get_ident()), None)
     here = work_clock() - started_cpu
+    tried_cpu = alone.stats.get("cpu_seconds", 0.0) if alone is not None else 0.0
     elsewhere = tried_cpu + sum(result.cpu_seconds for result in results) if chosen is not None else 0.0
     return summed(puzzle, question, backend, results, time.perf_counter() - started, here + elsewhere,
                   cluster or executors.ran_on(processes, workers), here)
@@ -212,8 +214,13 @@ def run_parts(work: list[Part], progress: Progress) -> list[PartCount]:
 MIN_SLICE = 0.05  # CPU seconds: the least a part may run before it is given back to be split again
 
 
-def run_sliced(puzzle: Puzzle, work: list[Part], executor: Executor, progress: Progress) -> list[PartCount]:
+def run_sliced(puzzle: Puzzle, work: list[Part], executor: Executor, progress: Progress,
+               tried: Future[Answer] | None = None) -> list[PartCount]:
     """Every part's count on `executor`, the parts handed out as workers free up (one waiting beyond them).
+
+    `tried`, the whole question searched alone in one worker for a moment (`try_alone`), runs beside the
+    first parts: when it answers the question, the parts are of no more use, and those counted so far are
+    returned at once.
 
     So that the last part does not hold the whole count up, a part may run for at most half of a worker's
     share of the count's estimated CPU time (its slice: the parts counted so far times all the parts, split
@@ -229,7 +236,13 @@ def run_sliced(puzzle: Puzzle, work: list[Part], executor: Executor, progress: P
         while waiting and len(running) <= width:
             part = dataclasses.replace(waiting.popleft(), slice=_slice(results, len(waiting) + len(running) + 1, width))
             running[executor.submit(count_part, part)] = part
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        watched: list[Future[Any]] = [*running, *([tried] if tried is not None else [])]
+        finished, _ = wait(watched, return_when=FIRST_COMPLETED)
+        if tried is not None and tried in finished:
+            if tried.result().status != UNKNOWN:
+                return results
+            finished.discard(tried)
+            tried = None
         for future in finished:
             part, result = running.pop(future), future.result()
             deeper = (puzzle.split(part.question) or []) if result.sliced else []
