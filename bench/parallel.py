@@ -90,7 +90,7 @@ def answer_of(kind: str, out: str) -> Any:
         answer = json.loads(out)
         return answer["count"]
     if kind == "file":
-        return [(answer["status"], answer["solutions"]) for answer in map(json.loads, out.splitlines())]
+        return [(answer["status"], answer["solutions"]) for answer in json.loads(out)["answers"]]
     return out  # a tournament's table: its first games and the standings
 
 

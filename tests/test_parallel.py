@@ -177,6 +177,21 @@ def test_a_sudoku_count_in_parts_is_the_serial_count_on_every_back_end(pysolve_b
 
 
 @pytest.mark.slow
+@pytest.mark.subprocess
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), keep=st.integers(20, 24), probe=st.sampled_from([0.0, 0.001, 0.3]))
+def test_a_count_on_a_pool_is_the_serial_count_whether_the_search_tried_alone_or_the_parts_answer(seed, keep,
+                                                                                                  probe):
+    question = sudoku.Question(open_board(9, seed, keep), "open", count=500, seconds=60)
+    serial = SUDOKU.solve(question, "python")
+    pooled = count_in_parts(SUDOKU, question, "python", workers=2, probe=probe)
+    assert pooled.status == serial.status and pooled.count == serial.count
+    tried_alone = pooled.stats["ran_on"] == parallel.TRIED_ON
+    assert tried_alone or pooled.stats["parts"] >= 2 * parallel.PARTS_PER_WORKER or pooled.count == 0
+    assert not (tried_alone and probe == 0)
+
+
+@pytest.mark.slow
 def test_the_cli_counts_on_a_pool_and_on_a_dask_cluster(tmp_path, capsys):
     path = tmp_path / "open.txt"
     board = open_board(9, 7, 23)  # 12,331 solutions: about 0.9 s of CPU, three times what one search may try
