@@ -72,7 +72,9 @@ The propagators:
   table none of whose domains changed since its last run is not run again).
 - a walk's step (x, y, z: x and z two different neighbours of y in a graph)
   is generalised arc consistent in one pass over y's values, the
-  neighbours of each a bit set; a walk of two, one neighbour pair.
+  neighbours of each a bit set; from AGAIN_FROM values of y up, a later run
+  checks only the values next to what the domains lost since its last (a
+  long Hidato snake); a walk of two, one neighbour pair.
 - linear sums and orderings keep bounds consistency; the terms whose
   variable has one value when the sum is posted are folded into its total,
   and an equation left with two variables of opposite coefficients
@@ -107,6 +109,7 @@ __all__ = ["FDError", "FDStore", "Graph", "Table", "distinctfd", "domfd", "eqfd"
            "linearfd", "ltfd", "neqfd", "pathfd", "plusfd", "sumfd", "tablefd", "values_of", "within"]
 
 CHECK_ROWS = 1 << 14  # table rows built between looks at the budget's clock
+AGAIN_FROM = 32  # a walk's step with this many cells left or more checks only what changed (Step.again)
 MEMO_LIMIT = 1 << 16  # the most domains a two-column table remembers the supports of
 UNBOUNDED = -1  # the domain of a variable no constraint has bounded yet: every non-negative integer
 
@@ -797,6 +800,15 @@ class Graph:
                                   f"{sorted(neighbours)}: an edge one way only, a loop or no such vertex")
         self.inner = sum(1 << vertex for vertex, mask in enumerate(self.near) if mask & (mask - 1))
 
+    def around(self, vertices: int) -> int:
+        """The bit set of the neighbours of the vertices in a bit set."""
+        near, found = self.near, 0
+        while vertices:
+            low = vertices & -vertices
+            vertices ^= low
+            found |= near[low.bit_length() - 1]
+        return found
+
 
 class Adjacent(Propagator):
     """x and y are neighbours in a graph: each keeps the values some value of the other neighbours (one pass)."""
@@ -827,9 +839,12 @@ class Adjacent(Propagator):
 class Step(Propagator):
     """before and after are two different neighbours of cell in a graph: a walk's step that does not turn back.
 
-    Generalised arc consistency in one pass over cell's values: a cell stays while its neighbours among
-    before's values and among after's make two different values; each such cell supports those neighbours,
-    less the other side's one value when it has only one.
+    Generalised arc consistency: a cell stays while its neighbours among before's values and among after's
+    make two different values; a before (an after) stays while one of the cells left has a neighbour among
+    the afters (befores) other than itself. The first run is one pass over cell's values; later ones start
+    from the domains the last run left (the store remembers them) and check again only the cells next to
+    a value the sides lost, and the sides' values next to a cell lost or to a cell whose other side lost
+    one.
     """
 
     __slots__ = ("graph",)
@@ -842,13 +857,23 @@ class Step(Propagator):
     def propagate(self, store: FDStore) -> bool:
         b, c, a = self.slots
         graph, domains = self.graph, store.domains
-        near, vertices = graph.near, graph.vertices
-        befores, afters = domains[b] & vertices, domains[a] & vertices
+        befores, cells, afters = domains[b] & graph.vertices, domains[c] & graph.inner, domains[a] & graph.vertices
+        last = store.seen.get(self)
+        kept, before_kept, after_kept = self.first(befores, cells, afters) \
+            if last is None or cells.bit_count() < AGAIN_FROM else self.again(befores, cells, afters, *last)
+        if not (store.narrow(c, kept) and store.narrow(b, before_kept) and store.narrow(a, after_kept)):
+            return False
+        store.seen[self] = (before_kept, kept, after_kept)
+        return True
+
+    def first(self, befores: int, cells: int, afters: int) -> tuple[int, int, int]:
+        """(cells, befores, afters) kept, in one pass over the cells: each kept cell supports its neighbours,
+        less the other side's one value where that side has only one."""
+        near = self.graph.near
         kept = before_kept = after_kept = 0
-        rest = domains[c] & graph.inner
-        while rest:
-            low = rest & -rest
-            rest ^= low
+        while cells:
+            low = cells & -cells
+            cells ^= low
             around = near[low.bit_length() - 1]
             before, after = befores & around, afters & around
             if not before or not after:
@@ -862,7 +887,45 @@ class Step(Propagator):
             else:
                 continue  # one value on both sides: before and after cannot differ
             kept |= low
-        return store.narrow(c, kept) and store.narrow(b, before_kept) and store.narrow(a, after_kept)
+        return kept, before_kept, after_kept
+
+    def again(self, befores: int, cells: int, afters: int, old_befores: int, old_cells: int,
+              old_afters: int) -> tuple[int, int, int]:
+        """`first`'s answer from the domains the last run left (each value then supported): only what a
+        value lost since then may have left unsupported is checked."""
+        graph = self.graph
+        near, lost_before, lost_after = graph.near, old_befores & ~befores, old_afters & ~afters
+        kept, rest = cells, cells & graph.around(lost_before | lost_after)
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            around = near[low.bit_length() - 1]
+            before, after = befores & around, afters & around
+            if not before or not after or (before == after and not before & (before - 1)):
+                kept ^= low
+        dropped = old_cells & ~kept
+        before_kept = befores & ~self.unsupported(befores & graph.around(dropped | kept & graph.around(lost_after)),
+                                                  kept, afters)
+        after_kept = afters & ~self.unsupported(afters & graph.around(dropped | kept & graph.around(lost_before)),
+                                                kept, befores)
+        return kept, before_kept, after_kept
+
+    def unsupported(self, suspects: int, cells: int, others: int) -> int:
+        """Those of `suspects` (one side's values) next to no cell of `cells` that has a neighbour among
+        `others` (the other side's values) other than the suspect itself."""
+        near, lost = self.graph.near, 0
+        while suspects:
+            bit = suspects & -suspects
+            suspects ^= bit
+            rest = cells & near[bit.bit_length() - 1]
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                if others & near[low.bit_length() - 1] & ~bit:
+                    break
+            else:
+                lost |= bit
+        return lost
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -231,15 +232,29 @@ def test_an_equation_of_two_variables_keeps_exactly_the_values_brute_force_keeps
 
 @settings(max_examples=300, deadline=None)
 @given(near=graphs(), domains=st.lists(st.sets(st.integers(0, VALUES - 1), min_size=1), min_size=2, max_size=6),
-       domains_first=st.booleans())
-def test_a_walk_keeps_the_values_of_every_step_that_some_step_takes(near, domains, domains_first):
+       domains_first=st.booleans(), removals=st.lists(st.tuples(st.integers(0, 5), st.integers(0, VALUES - 1))),
+       again_from=st.sampled_from([0, fd.AGAIN_FROM]))
+def test_a_walk_keeps_the_values_of_every_step_that_some_step_takes(near, domains, domains_first, removals,
+                                                                     again_from):
     """pathfd before labelling: every value left has, at each step it is in, neighbours either side that
     differ (generalised arc consistency of each step, or of the one pair of two variables), and no value of a
-    walk is lost. A walk of up to three variables is one constraint: exactly the values of its walks stay."""
+    walk is lost, also after values are taken away one at a time (a step then checks again only what those
+    touched, on domains of fd.AGAIN_FROM values or more: 0 here for every size, as often as not). A walk of
+    up to three variables is one constraint: exactly the values of its walks stay."""
+    with mock.patch.object(fd, "AGAIN_FROM", again_from):
+        walk_keeps_what_steps_take(near, domains, domains_first, removals)
+
+
+def walk_keeps_what_steps_take(near: list[set[int]], domains: list[set[int]], domains_first: bool,
+                               removals: list[tuple[int, int]]) -> None:
+    """The checks of the test above, for one drawn walk."""
     xs = [mk.var() for _ in domains]
+    removals = [(i % len(xs), value) for i, value in removals]
     goals = [fd.domfd(x, domain) for x, domain in zip(xs, domains)]
     goals = [*goals, fd.pathfd(xs, fd.Graph(near))] if domains_first else [fd.pathfd(xs, fd.Graph(near)), *goals]
-    walks = brute_force([sorted(d) for d in domains], [("path", tuple(range(len(xs))), (near,))])
+    goals += [fd.neqfd(xs[i], value) for i, value in removals]
+    left = [sorted(d - {value for i, value in removals if i == k}) for k, d in enumerate(domains)]
+    walks = brute_force(left, [("path", tuple(range(len(xs))), (near,))])
     states = list(mk.conj(*goals)({}))
     if not states:
         assert not walks or len(xs) > 3  # only a chain of steps may miss that no walk is left
