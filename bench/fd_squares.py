@@ -1,6 +1,6 @@
 """miniKanren's finite-domain squares relation against Prolog and Python, measured in one run (not a test).
 
-    .venv/bin/python bench/fd_squares.py [--seconds 600] [--skip-count] [--orders]
+    .venv/bin/python bench/fd_squares.py [--seconds 600] [--skip-count] [--orders] [--parts]
 
 Rows: Owen's 5x5 count, Owen's 6x6 first solution and Owen's 6x6 count (260
 solutions), then the fd layer's other users, Sudoku hardest #11 and the
@@ -17,6 +17,13 @@ frames share the inside's colours) under each labelling of the relation
 (`ff`, `ffr`, `leftmost`), each within `--seconds`: the figures behind the
 relation's choice of order (docs/squares.md, "miniKanren: Owen's 6x6
 count"). About ten minutes.
+
+`--parts` then labels only a part of Owen's 6x6 (the top three rows, the
+bottom three, the inner 4 x 4), the whole relation posted, one grid per
+rotation class: how many fillings of the part propagation leaves and the
+cells it labels to reach them, the measure of what a join of parts (top
+halves with bottom halves, the frame with the inside) could save. About
+five minutes.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve import puzzles
+from pysolve import fd, puzzles
+from pysolve import minikanren as mk
 from pysolve.backends import available
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
@@ -74,6 +82,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600.0, help="the 6x6 count's limit on kanren")
     parser.add_argument("--skip-count", action="store_true", help="leave out the 6x6 count")
     parser.add_argument("--orders", action="store_true", help="then the counts under each labelling")
+    parser.add_argument("--parts", action="store_true", help="then the fillings of parts of Owen's 6x6")
     args = parser.parse_args()
     hidato = Path(tempfile.gettempdir()) / "pysolve-bench-hidato-8x8-seed7.txt"
     command = [str(Path(sys.executable).with_name("pysolve")), "generate", "hidato", "--rows", "8", "--cols", "8",
@@ -108,6 +117,9 @@ def main() -> None:
     if args.orders:
         print()
         print(render_table(["count", "frame apart", *ORDERS], orders(args.seconds)))
+    if args.parts:
+        print()
+        print(render_table(["Owen's 6x6, labelled", "fillings left", "cells", "CPU"], parts(args.seconds)))
 
 
 ORDERS = ("ff", "ffr", "leftmost")
@@ -126,6 +138,33 @@ def orders(seconds: float) -> list[list[str]]:
         cells = [kanren_count(name, seconds, labelling) for labelling in ORDERS]
         rows.append([label, "yes" if kanren.frame_apart(load(name)) else "no",
                      *(f"{spent:.1f} s ({shown})" for spent, shown in cells)])
+    return rows
+
+
+PARTS = {  # Owen's 6x6, row-major positions
+    "top three rows": range(18),
+    "bottom three rows": range(18, 36),
+    "inner 4 x 4": [row * 6 + col for row in range(1, 5) for col in range(1, 5)],
+}
+
+
+def parts(seconds: float) -> list[list[str]]:
+    """A row per part of Owen's 6x6: its fillings that propagation leaves, the cells labelled, CPU seconds."""
+    instance = load("eternity-6x6")
+    rows = []
+    for label, positions in PARTS.items():
+        budget = Budget(nodes=10**10, seconds=seconds)
+        started = time.process_time()
+        placements = kanren.Placements(instance, instance.periods(), budget)
+        cells = [mk.var() for _ in range(instance.rows * instance.cols)]
+        part = [cells[pos] for pos in positions]
+        goal = mk.conj(fd.within(budget), kanren.squareso(instance, placements, cells),
+                       kanren.canonicalo(instance, cells, placements), fd.labelfd(part, "ffr"))
+        try:
+            fillings = str(len(mk.run(goal, part)))
+        except SearchLimitExceeded:
+            fillings = "unfinished"
+        rows.append([label, fillings, f"{budget.spent}", f"{time.process_time() - started:.1f} s"])
     return rows
 
 
