@@ -338,7 +338,7 @@ def test_parts_that_run_long_are_split_again_and_the_count_stays_the_serial_coun
     serial = SUDOKU.solve(question, "python")
     monkeypatch.setattr(parallel, "_slice", lambda counted, left, width: 0.02)  # every part: 0.02 s of CPU at most
     pooled = count_in_parts(SUDOKU, question, "python", workers=2, probe=0)
-    assert pooled.status == SOLVED and pooled.count == serial.count == 12_331
+    assert pooled.status == SOLVED and pooled.count == serial.count > 10_000  # the board follows the generator
     assert pooled.stats["split_again"] > 0 and pooled.stats["parts"] > 16
 
 
