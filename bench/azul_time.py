@@ -26,6 +26,7 @@ import time
 from pysolve.azul import search_players
 from pysolve.azul import tournament as tour
 from pysolve.azul.kanren import KanrenEngine
+from pysolve.azul.match import MatchResult
 from pysolve.azul.model import RandomStream
 from pysolve.azul.offer import Offer
 from pysolve.azul.python import PythonEngine
@@ -36,6 +37,7 @@ WIDTH = search_players.WIDTH
 SEARCHES = [("random", 0), ("greedy", 0), ("random", WIDTH), ("greedy", WIDTH)]  # the last: the default
 ENGINES = [("python", PythonEngine(), False), ("kanren", KanrenEngine(), False), ("packed", PythonEngine(), True)]
 ITERATIONS = {"python": 2000, "kanren": 40, "packed": 5000}
+PROGRESS = 50  # games between a match's running counts
 
 
 def first_decision(engine: PythonEngine) -> State:
@@ -78,7 +80,14 @@ def match(first: str, second: str, games: int) -> None:
     """`first` against `second` over `games` seat-rotated games (seeds 1000..): one line of both standings, and
     the CPU seconds the whole match took."""
     cpu = time.process_time()
-    results = tour.run(tour.tasks(2, games, 1000, "python", [first, second]))
+    won: list[bool] = []
+
+    def progress(result: MatchResult) -> None:  # a running count on stderr every PROGRESS games
+        won.append(result.strategies.index(first) in result.winners)
+        if len(won) % PROGRESS == 0:
+            print(f"{first} against {second}: {sum(won)} of {len(won)}", file=sys.stderr, flush=True)
+
+    results = tour.run(tour.tasks(2, games, 1000, "python", [first, second]), progress=progress)
     rows = {row["strategy"]: row for row in tour.summarise(results)["strategies"]}
     mine, theirs = rows[first], rows[second]
     low, high = mine["win_ci95"]

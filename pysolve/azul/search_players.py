@@ -144,7 +144,8 @@ class Mcts:
 
     UCT to a budget of `iterations` (or `seconds`) per move, playouts to `rounds` round ends, tree nodes
     keeping their `width` best moves (0: all), UCT's constant `exploration`; `packed`: a standard round with
-    one-round playouts searched on an `Offer` (False: on States, the same search slower, as the bench compares).
+    one-round playouts searched on an `Offer` (False: on States, the same search slower, as the bench compares);
+    `weights`: those of the projected worth that values where a playout stops (`heuristics.Weights`).
     """
 
     iterations: int = 1000
