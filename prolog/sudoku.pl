@@ -22,7 +22,8 @@ Three strategies answer solution/3:
     value left one place in a unit goes there) and locked candidates
     (where a line crosses a box, a value the line holds only there leaves
     the rest of the box, and one the box holds only there the rest of the
-    line), then the cell with the fewest candidates (of those the first
+    line) and, on 16x16, naked pairs (two cells of a unit left the same
+    two values take them from the unit's other cells), then the cell with the fewest candidates (of those the first
     with the most open peers) takes each of them, smallest first;
   - `clpfd`: one finite-domain variable per cell in 1..N, all_distinct/1
     on every row, column and box, labeling([ff]) (first-fail: the variable
@@ -470,29 +471,99 @@ most_open([Cell|Cells], PeerBits, Open, Best0, Most0, Best) :-
     ).
 
 % propagate(+Singles, +Changed, +Geometry, !Masks): naked singles leave
-% their peers, then the changed units place their hidden singles, and when
-% neither changes anything, locked candidates (locked_bands/8); until nothing
-% changes. Fails on a cell without candidates, a value without a place in a
-% unit, or one place wanted for two values.
+% their peers, then the changed units place their hidden singles; when
+% neither changes anything, locked candidates (locked_bands/8), and when
+% those change nothing either, on boards from side pairs_from/1 up, naked
+% pairs (naked_pairs/7); until nothing changes. Fails on a cell without
+% candidates, a value without a place in a unit, or one place wanted for two
+% values.
 propagate(Singles, Changed, Geometry, Masks) :-
-    propagate(Singles, Changed, 0, Geometry, Masks).
+    propagate(Singles, Changed, 0, 0, Geometry, Masks).
 
-% propagate(+Singles, +Changed, +Looked, +Geometry, !Masks): Looked is the bit
-% set of the units looked at for hidden singles since locked candidates last
-% looked at their bands (the other bands stayed as they left them).
-propagate(Singles, Changed0, Looked0, Geometry, Masks) :-
+% propagate(+Singles, +Changed, +Looked, +Paired, +Geometry, !Masks): Looked
+% is the bit set of the units looked at for hidden singles since locked
+% candidates last looked at their bands, Paired of those since naked pairs
+% last looked at them (the others stayed as they left them).
+propagate(Singles, Changed0, Looked0, Paired0, Geometry, Masks) :-
     naked_singles(Singles, Geometry, Masks, Changed0, Changed),
     (   Changed =:= 0
-    ->  Geometry = geometry(_, _, UnitsOf, _, _, Bands, _),
+    ->  Geometry = geometry(_, _, UnitsOf, Full, _, Bands, _),
         locked_bands(Bands, Looked0, Masks, UnitsOf, [], Singles1, 0, Changed1),
-        (   Changed1 =:= 0
-        ->  true
-        ;   propagate(Singles1, Changed1, 0, Geometry, Masks)
+        (   Changed1 =\= 0
+        ->  propagate(Singles1, Changed1, 0, Paired0, Geometry, Masks)
+        ;   Paired0 =\= 0,
+            pairs_from(From),
+            msb(Full) + 1 >= From
+        ->  naked_pairs(Paired0, Geometry, Masks, [], Singles2, 0, Changed2),
+            (   Changed2 =:= 0
+            ->  true
+            ;   propagate(Singles2, Changed2, 0, 0, Geometry, Masks)
+            )
+        ;   true
         )
     ;   Looked is Looked0 \/ Changed,
+        Paired is Paired0 \/ Changed,
         hidden_singles(Changed, Geometry, Masks, [], Singles1, 0, Changed1),
-        propagate(Singles1, Changed1, Looked, Geometry, Masks)
+        propagate(Singles1, Changed1, Looked, Paired, Geometry, Masks)
     ).
+
+% pairs_from(-Side): naked pairs are looked for on boards of this side and
+% up (on 9x9 they cost more time than the nodes they save).
+pairs_from(16).
+
+% naked_pairs(+Looking, +Geometry, !Masks, +Singles0, -Singles, +Changed0,
+% -Changed): in each unit of the bit set Looking, two cells left the same two
+% values take them from the unit's other cells. Cells left one value join
+% Singles, the units of the cells narrowed join Changed.
+naked_pairs(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :-
+    (   Looking =:= 0
+    ->  Singles = Singles0,
+        Changed = Changed0
+    ;   Low is Looking /\ -Looking,
+        Rest is Looking xor Low,
+        Unit is msb(Low) + 1,
+        Geometry = geometry(_, Units, UnitsOf, _, _, _, _),
+        arg(Unit, Units, Cells),
+        unit_pairs(Cells, [], Cells, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+        naked_pairs(Rest, Geometry, Masks, Singles1, Singles, Changed1, Changed)
+    ).
+
+% unit_pairs(+Cells, +Seen, +Unit, !Masks, +UnitsOf, ...): each of Cells left
+% two values that an earlier cell of Unit was left too (Seen, Mask-Cell
+% pairs) takes them from Unit's other cells.
+unit_pairs([], _, _, _, _, Singles, Singles, Changed, Changed).
+unit_pairs([Cell|Cells], Seen, Unit, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    arg(Cell, Masks, Mask),
+    Rest is Mask /\ (Mask - 1),
+    (   ( Rest =:= 0 ; Rest /\ (Rest - 1) =\= 0 )
+    ->  unit_pairs(Cells, Seen, Unit, Masks, UnitsOf, Singles0, Singles, Changed0, Changed)
+    ;   memberchk(Mask-Partner, Seen)
+    ->  Keep is \Mask,
+        drop_pair(Unit, Cell, Partner, Mask, Keep, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+        unit_pairs(Cells, Seen, Unit, Masks, UnitsOf, Singles1, Singles, Changed1, Changed)
+    ;   unit_pairs(Cells, [Mask-Cell|Seen], Unit, Masks, UnitsOf, Singles0, Singles, Changed0, Changed)
+    ).
+
+% drop_pair(+Unit, +Cell, +Partner, +Pair, +Keep, !Masks, +UnitsOf, ...): the
+% values of Pair leave every cell of Unit but Cell and Partner; fails on a
+% cell left without candidates.
+drop_pair([], _, _, _, _, _, _, Singles, Singles, Changed, Changed).
+drop_pair([Other|Others], Cell, Partner, Pair, Keep, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+    arg(Other, Masks, Mask),
+    (   ( Mask /\ Pair =:= 0 ; Other =:= Cell ; Other =:= Partner )
+    ->  Singles1 = Singles0,
+        Changed1 = Changed0
+    ;   Mask1 is Mask /\ Keep,
+        Mask1 =\= 0,
+        setarg(Other, Masks, Mask1),
+        arg(Other, UnitsOf, Units),
+        Changed1 is Changed0 \/ Units,
+        (   Mask1 /\ (Mask1 - 1) =:= 0
+        ->  Singles1 = [Other|Singles0]
+        ;   Singles1 = Singles0
+        )
+    ),
+    drop_pair(Others, Cell, Partner, Pair, Keep, Masks, UnitsOf, Singles1, Singles, Changed1, Changed).
 
 % locked_bands(+Bands, +Looked, !Masks, +UnitsOf, +Singles0, -Singles,
 % +Changed0, -Changed): in each band holding a unit of the bit set Looked,

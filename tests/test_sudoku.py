@@ -481,13 +481,19 @@ def grids_within(masks: list[int]) -> list[tuple[int, ...]]:
     return [cells for cells in ALL_4X4 if all(mask >> (value - 1) & 1 for mask, value in zip(masks, cells))]
 
 
-def locked(masks: list[int]) -> tuple[bool, list[int], list[int], set[int]]:
-    """Locked candidates on every band of a 4x4 board with these masks: (no contradiction, masks after,
-    cells left one value, units changed)."""
+def narrowed_by(rule: str, masks: list[int]) -> tuple[bool, list[int], list[int], set[int]]:
+    """One pass of the fast search's `rule` (locked or pairs) over all of a 4x4 board with these masks:
+    (no contradiction, masks after, cells left one value, units changed)."""
     search = python.Propagation(model.Board((0,) * 16), 1, Budget())
     after, singles, changed = masks[:], [], set()
-    ok = search.locked(after, singles, changed, set(range(len(search.bands))))
+    every = {"locked": set(range(len(search.bands))), "pairs": set(range(len(search.units)))}[rule]
+    ok = getattr(search, rule)(after, singles, changed, every)
     return ok, after, singles, changed
+
+
+def locked(masks: list[int]) -> tuple[bool, list[int], list[int], set[int]]:
+    """Locked candidates on every band of a 4x4 board with these masks (narrowed_by)."""
+    return narrowed_by("locked", masks)
 
 
 def test_every_4x4_grid_is_known():
@@ -495,9 +501,9 @@ def test_every_4x4_grid_is_known():
 
 
 @settings(max_examples=300, deadline=None)
-@given(masks=st.lists(st.integers(1, 15), min_size=16, max_size=16))
-def test_locked_candidates_keep_every_grid_the_masks_allow(masks):
-    ok, after, singles, changed = locked(masks)
+@given(rule=st.sampled_from(["locked", "pairs"]), masks=st.lists(st.integers(1, 15), min_size=16, max_size=16))
+def test_locked_candidates_and_naked_pairs_keep_every_grid_the_masks_allow(rule, masks):
+    ok, after, singles, changed = narrowed_by(rule, masks)
     assert all(narrowed & ~mask == 0 for narrowed, mask in zip(after, masks))
     if not ok:
         assert grids_within(masks) == []
@@ -519,6 +525,15 @@ def test_locked_candidates_point_and_claim():
     assert locked(claiming)[1][4:6] == [14, 14]
 
 
+def test_naked_pairs_leave_the_rest_of_their_unit():
+    masks = [15] * 16
+    masks[0] = masks[3] = 3  # row 1: cells 1 and 4 hold 1 and 2 between them
+    ok, after, singles, _ = narrowed_by("pairs", masks)
+    assert ok and after[:4] == [3, 12, 12, 3] and singles == []
+    masks[1] = 3  # a third cell of the row left 1 and 2 too: no room for the three
+    assert not narrowed_by("pairs", masks)[0]
+
+
 @pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(rows=instances.boards(max_side=9))
@@ -536,9 +551,33 @@ def test_the_propagating_search_finds_what_plain_backtracking_finds(rows):
         assert len(plain.solutions) == limit
 
 
+def solutions_with_pairs(board: model.Board, with_pairs: bool) -> list[list[list[int]]]:
+    """Up to 200 solutions of the fast search, with naked pairs or without, in the order found."""
+    search = python.Propagation(board, 200, Budget(nodes=50_000))
+    search.with_pairs = with_pairs
+    search.run()
+    return [board.rows(list(solution)) for solution in search.solutions]
+
+
+@pytest.mark.slow
+@settings(max_examples=6, deadline=None)
+@given(index=st.integers(0, 2), seed=st.integers(0, 2**32 - 1), blanks=st.integers(0, 4))
+def test_on_16x16_naked_pairs_lose_no_solution_and_make_none(index, seed, blanks):
+    """Naked pairs (from 16x16 up) against the same search without them, on a shipped 16x16 puzzle with up
+    to 4 givens taken away: the same solutions."""
+    cells = list(model.load(DATA / "sixteen.txt")[index].cells)
+    for k in random.Random(seed).sample([k for k, value in enumerate(cells) if value], blanks):
+        cells[k] = 0
+    board = model.Board(tuple(cells))
+    paired, unpaired = solutions_with_pairs(board, True), solutions_with_pairs(board, False)
+    assert paired and len(paired) == len(unpaired)
+    if len(paired) < 200:  # every solution: the same set (the first 200 differ with the branching)
+        assert sorted(paired) == sorted(unpaired)
+
+
 @needs_prolog
 def test_16x16_with_givens_taken_is_the_same_search_in_prolog_and_python():
-    """Locked candidates on 4x4 boxes: Prolog finds the solutions Python finds, in the same order."""
+    """Locked candidates on 4x4 boxes and naked pairs: Prolog finds Python's solutions, in the same order."""
     cells = list(model.load(DATA / "sixteen.txt")[1].cells)
     for k in [k for k, value in enumerate(cells) if value][::9]:
         cells[k] = 0

@@ -1,13 +1,15 @@
 """Imperative Sudoku solvers: constraint propagation with the fewest-candidates search, and a plain backtracker.
 
 FAST keeps each cell's candidates as a bit mask (bit v-1 for value v) and
-propagates three rules to a fixpoint: a cell left with one candidate takes
+propagates its rules to a fixpoint: a cell left with one candidate takes
 it and leaves its peers (naked single), a value with one place left in a
 row, column or box goes there (hidden single) (these two are Norvig's
 eliminate and assign), and, when those change nothing, locked candidates:
 where a row or column crosses a box, a value the line holds only there
 leaves the rest of the box, and one the box holds only there leaves the
-rest of the line. Then it branches on the cell with the fewest candidates
+rest of the line; on 16x16, when those change nothing either, naked pairs:
+two cells of a unit left the same two values take them from the unit's
+other cells. Then it branches on the cell with the fewest candidates
 (minimum remaining values), of those the first in reading order with the
 most open peers (the degree heuristic), on a copy of the masks. PLAIN is
 the reference: cells in reading order, each value from 1 up that its row,
@@ -29,6 +31,7 @@ from pysolve.sudoku.model import geometry as sudoku_geometry
 from pysolve.trace import pushed, recorder
 
 FAST, PLAIN = "fast", "plain"
+PAIRS_FROM = 16  # naked pairs from this side up: on 9x9 they cost more time than the nodes they save
 STRATEGIES = (FAST, PLAIN)
 
 
@@ -52,6 +55,7 @@ class Propagation(Search):
         self.peers, self.units, self.units_of = geometry.peers, geometry.all_units, geometry.units_of
         self.bands, self.bands_of = bands(self.board.size)
         self.peer_bits = peer_bits(self.board.size)
+        self.with_pairs = self.board.size >= PAIRS_FROM
         self.trace = recorder(self.budget.trace)
 
     def run(self) -> None:
@@ -102,14 +106,16 @@ class Propagation(Search):
         return False
 
     def propagate(self, candidates: list[int], singles: list[int], changed: set[int]) -> bool:
-        """Naked singles leave their peers, hidden singles are placed, then locked candidates, to a fixpoint.
+        """Singles, then locked candidates, then (16x16) naked pairs, to a fixpoint; False on a contradiction.
 
-        False on a contradiction. `singles` are cells just left with one candidate, `changed` the units whose
-        masks changed since they were last looked at for hidden singles; locked candidates look at the bands
-        of the units looked at since they last did (the rest stayed as they left them).
+        Naked singles leave their peers and hidden singles are placed first. `singles` are cells just left
+        with one candidate, `changed` the units whose masks changed since they were last looked at for hidden
+        singles; locked candidates look at the bands of the units looked at since they last did, naked pairs
+        at those units (the rest stayed as they left them).
         """
         peers, units, units_of, full, bands_of = self.peers, self.units, self.units_of, self.full, self.bands_of
         dirty: set[int] = set()  # the bands whose units changed since locked candidates last looked at them
+        looked: set[int] = set()  # the units that changed since naked pairs last looked at them
         while True:
             while singles:
                 cell = singles.pop()
@@ -128,8 +134,14 @@ class Propagation(Search):
                 if not self.locked(candidates, singles, changed, dirty):
                     return False
                 if not changed:
-                    return True
+                    if not self.with_pairs or not looked:
+                        return True
+                    if not self.pairs(candidates, singles, changed, looked):
+                        return False
+                    if not changed:
+                        return True
             looking, changed = changed, set()
+            looked |= looking
             for number in looking:
                 dirty.update(bands_of[number])
                 unit = units[number]
@@ -154,6 +166,37 @@ class Propagation(Search):
                     singles.append(cell)
                     changed.update(units_of[cell])
 
+
+    def pairs(self, candidates: list[int], singles: list[int], changed: set[int], looked: set[int]) -> bool:
+        """Naked pairs in the units `looked` holds; False on a contradiction.
+
+        Two cells of a unit left the same two values: the unit's other cells lose both. Cells left with one
+        value join `singles`, the units changed join `changed`."""
+        units, units_of = self.units, self.units_of
+        for number in looked:
+            unit = units[number]
+            first_of: dict[int, int] = {}  # a two-value mask -> the first cell of the unit holding it
+            for cell in unit:
+                mask = candidates[cell]
+                rest = mask & (mask - 1)
+                if not rest or rest & (rest - 1):
+                    continue  # one value, or more than two
+                partner = first_of.setdefault(mask, cell)
+                if partner == cell:
+                    continue
+                keep = ~mask
+                for other in unit:
+                    held = candidates[other]
+                    if held & mask and other != cell and other != partner:
+                        held &= keep
+                        if not held:
+                            return False
+                        candidates[other] = held
+                        changed.update(units_of[other])
+                        if not held & (held - 1):
+                            singles.append(other)
+        looked.clear()
+        return True
 
     def locked(self, candidates: list[int], singles: list[int], changed: set[int], dirty: set[int]) -> bool:
         """Locked candidates in the bands that changed; False on a contradiction.
