@@ -99,7 +99,8 @@ def test_the_class_report_is_self_contained_and_draws_in_chromium(hidato_class, 
 @pytest.mark.slow
 @needs_prolog
 def test_a_sudoku_class_names_the_rule_each_mistake_breaks():
-    report = grade("sudoku", CLASS / "sudoku", examples=int(EXAMPLES), workers=2)
+    # 12 questions: the 8 of seed 1 hold no 6x6 board where carla's 2x2 boxes change a count
+    report = grade("sudoku", CLASS / "sudoku", examples=12, workers=2)
     grades = {grade.student: grade.results for grade in report.grades}
     assert all(result.status in (PASS, NOT_GRADED) for result in grades["ana"].values())
     assert grades["ben"]["boxes"].status == FAIL and grades["ben"]["rows"].status == PASS
