@@ -867,8 +867,10 @@ class Step(Propagator):
         return True
 
     def first(self, befores: int, cells: int, afters: int) -> tuple[int, int, int]:
-        """(cells, befores, afters) kept, in one pass over the cells: each kept cell supports its neighbours,
-        less the other side's one value where that side has only one."""
+        """(cells, befores, afters) kept, in one pass over the cells.
+
+        Each kept cell supports its neighbours, less the other side's one value where that side has only one.
+        """
         near = self.graph.near
         kept = before_kept = after_kept = 0
         while cells:
@@ -891,8 +893,10 @@ class Step(Propagator):
 
     def again(self, befores: int, cells: int, afters: int, old_befores: int, old_cells: int,
               old_afters: int) -> tuple[int, int, int]:
-        """`first`'s answer from the domains the last run left (each value then supported): only what a
-        value lost since then may have left unsupported is checked."""
+        """`first`'s answer, from the domains the last run left (each value then supported).
+
+        Only what a value lost since then may have left unsupported is checked.
+        """
         graph = self.graph
         near, lost_before, lost_after = graph.near, old_befores & ~befores, old_afters & ~afters
         kept, rest = cells, cells & graph.around(lost_before | lost_after)
@@ -911,8 +915,11 @@ class Step(Propagator):
         return kept, before_kept, after_kept
 
     def unsupported(self, suspects: int, cells: int, others: int) -> int:
-        """Those of `suspects` (one side's values) next to no cell of `cells` that has a neighbour among
-        `others` (the other side's values) other than the suspect itself."""
+        """The values of `suspects` (one side's) that no cell of `cells` supports.
+
+        A suspect is supported by a neighbour in `cells` that has a neighbour among `others` (the other
+        side's values) other than the suspect itself.
+        """
         near, lost = self.graph.near, 0
         while suspects:
             bit = suspects & -suspects
