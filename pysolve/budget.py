@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from pysolve import memory
 from pysolve.errors import InputError, SearchLimitExceeded
 
 if TYPE_CHECKING:
@@ -292,8 +293,9 @@ class Budget:
         """Raise SearchLimitExceeded when the budget is spent.
 
         Raise SearchLimitExceeded when the time budget is gone (work that visits no node: building tables),
-        its wall-clock guard passed, or the request it works for was abandoned; KeyboardInterrupt when Ctrl-C
-        arrived and was lost on the way (see on_interrupt). Sets how many nodes pass before the next look, so
+        its wall-clock guard passed, or the request it works for was abandoned; MemoryError near the memory
+        bound (`memory.watch`); KeyboardInterrupt when Ctrl-C arrived and was lost on the way (see
+        on_interrupt). Sets how many nodes pass before the next look, so
         that about CLOCK_PERIOD of CPU time passes between looks: it grows only on nodes or steps counted (a
         look at the clock while building tables says nothing of what a node costs), and shrinks at once to the
         nodes that took CLOCK_PERIOD when they cost more than thought.
@@ -302,6 +304,7 @@ class Budget:
             raise KeyboardInterrupt
         if _abandoned():
             raise SearchLimitExceeded(f"{self.label} was stopped: the request that asked for it was abandoned")
+        memory.watch()
         used = self.cpu_seconds()
         now = self._cpu_started + used
         since, self._last_look = now - self._last_look, now

@@ -1,7 +1,10 @@
 """The memory bound of a run: an address-space limit on the process.
 
 A search that grows too big then fails with MemoryError (answered as status
-unknown) instead of being killed by the kernel's OOM killer."""
+unknown) instead of being killed by the kernel's OOM killer. Searches look
+(`watch`) before the bound is reached: a MemoryError raised with the last
+HEADROOM of the bound still free unwinds and says so, where one raised by
+the allocator with nothing left may find no memory to report itself in."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from collections.abc import Iterator
 from pysolve.errors import InputError
 
 UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+HEADROOM = 1 / 8  # the share of the bound `watch` keeps free for unwinding and answering
 MAX_SIZE = 2**50  # the largest --memory: 1024T, a thousand times any machine's, well within setrlimit's 64 bits
 
 
@@ -90,6 +94,27 @@ def current_limit() -> int:
     """The address-space bound in force (0: none)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return 0 if soft == resource.RLIM_INFINITY else soft
+
+
+def watch() -> None:
+    """Raise MemoryError when the process's address space is within HEADROOM of the bound in force.
+
+    A look costs a read of /proc/self/statm (microseconds): the budgets look as often as at the clock.
+    Nothing is read without a bound, nor where /proc is missing.
+    """
+    bound = current_limit()
+    if not bound:
+        return
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[0])
+    except OSError:
+        return
+    if pages * _PAGE > bound * (1 - HEADROOM):
+        raise MemoryError
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 def exhausted(what: str) -> str:

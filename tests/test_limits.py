@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import pickle
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from pysolve import backends, bridge, cli, puzzles
+from pysolve import backends, bridge, cli, memory, puzzles
 from pysolve.answers import SOLVED, UNKNOWN
 from pysolve.azul.strategies import strategy
 from pysolve.budget import MAX_SECONDS, Budget, most_work
@@ -302,8 +303,11 @@ def measured(argv: list[str], tmp_path: Path, timeout: float = HANG_GUARD) -> Me
 
 @pytest.mark.slow
 def test_azul_simulate_has_a_memory_bound_and_names_it(tmp_path: Path) -> None:
-    bound = 256 * 2**20
-    simulated = measured(["azul", "simulate", "--games", "1000000000", "--memory", "256M"], tmp_path)
+    """A search tree that outgrows the bound (a million iterations, every move kept) stops with one line.
+
+    Games are added up as they are played, so it is a player's search that grows, not the tournament."""
+    bound = 128 * 2**20
+    simulated = measured(["azul", "simulate", "--strategy", "mcts:1000000:w0", "--memory", "128M"], tmp_path)
     assert simulated.code == 2
     assert simulated.err.strip() == "pysolve: error: out of memory; the run passed its --memory bound"
     assert simulated.peak <= bound and simulated.cpu < 60
@@ -430,3 +434,13 @@ def test_looks_at_the_clock_before_the_search_do_not_stretch_its_stride() -> Non
                 pass
             spent.spend()
     assert spent.cpu_seconds() <= limit + 0.05 and spent.spent < 300
+
+
+def test_the_memory_watch_raises_within_its_headroom_of_the_bound_and_not_before() -> None:
+    with open("/proc/self/statm", "rb") as statm:
+        size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    with memory.bounded(int(size / (1 - memory.HEADROOM / 2))), pytest.raises(MemoryError):  # less headroom left
+        memory.watch()
+    with memory.bounded(size * 2):
+        memory.watch()
+    memory.watch()  # no bound in force: nothing to look at

@@ -41,6 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pysolve import memory
 from pysolve.azul.heuristics import DEFAULT_WEIGHTS, Weights, move_gain, utilities, values
 from pysolve.azul.model import Move, RandomStream, feasible, is_tiling
 from pysolve.azul.offer import Offer
@@ -51,6 +52,7 @@ from pysolve.files import excerpt
 
 PLAYOUTS = ("random", "greedy")
 MAX_ITERATIONS = 1_000_000  # iterations per move at most (minutes a move in Python)
+WATCH_EVERY = 256  # iterations between looks at the memory bound (a tree grows some 100 KB in as many)
 MAX_MOVE_SECONDS = 3600.0  # seconds per move at most
 MAX_ROUNDS = 100  # round ends a playout runs to at most (a game is over long before)
 MAX_DEPTH = 20  # plies of minimax at most (each ply costs about three times the one before)
@@ -190,6 +192,8 @@ class Mcts:
         while not done or (done < self.iterations if deadline is None else work_clock() < deadline):
             self._iterate(root, players, generator)
             done += 1
+            if not done % WATCH_EVERY:
+                memory.watch()
         move = max(root.children.items(), key=lambda item: item[1].visits)[0]
         return move, done
 
