@@ -132,8 +132,10 @@ class Standing:
         self.total += other.total
         self.squares += other.squares
         self.name = other.name
-        kept = self.scores is not None and other.scores is not None and self.seats <= BOOTSTRAP_UP_TO
-        self.scores = [*self.scores, *other.scores] if kept else None  # type: ignore[misc]  # kept: both lists
+        if self.scores is not None and other.scores is not None and self.seats <= BOOTSTRAP_UP_TO:
+            self.scores.extend(other.scores)
+        else:
+            self.scores = None
 
     def interval(self) -> tuple[float, float]:
         """The interval of the mean score: `mean_interval`'s, from the scores or, past them, their sums."""
