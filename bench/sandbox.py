@@ -5,7 +5,7 @@
 Starting the child: a fresh `swipl` running prolog/pysolve_sandbox.pl, up to
 its first answer (the load included), the median of `starts` such starts,
 on a rule base of one's own as `pysolve check` loads it
-(tests/data/rules/hidato_walk.pl; the check's target: at most 0.2 s a run)
+(examples/class/hidato/ana.pl; the check's target: at most 0.2 s a run)
 and on the shipped hidato rule base (its load, library(clpfd) included,
 costs the same in pysolve's own engine).
 Per question: the same small goals on the shipped hidato rule base asked in
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pysolve import bridge, sandbox
 
 RULE_BASE = "hidato"
-OWN = Path(__file__).resolve().parent.parent / "tests" / "data" / "rules" / "hidato_walk.pl"
+OWN = Path(__file__).resolve().parent.parent / "examples" / "class" / "hidato" / "ana.pl"
 GOALS = ["hidato([[0, 0, 1], [0, 0, 0], [9, 0, 0]], S)", "length(L, 3)", "X = [a, b, c]"]
 
 

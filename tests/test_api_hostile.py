@@ -28,7 +28,7 @@ from pysolve.files import PATH_CHARACTERS
 
 MESSAGE_MOST = PATH_CHARACTERS + 200  # a pysolve error's message: a path quoted as files quotes one, and words
 EXAMPLES = 20  # hostile draws per parameter
-RULES = Path(__file__).parent / "data" / "rules" / "fichas_bfs.pl"
+RULES = Path(__file__).resolve().parent.parent / "examples" / "class" / "fichas" / "ana.pl"  # a correct rule base
 
 
 def fichas_path(rules: pysolve.RuleBase, question: Any) -> pysolve.Found:

@@ -1,4 +1,4 @@
-"""`pysolve check`: rule bases of one's own (tests/data/rules/) asked pysolve's random questions, on real engines.
+"""`pysolve check`: rule bases of one's own (examples/class/, tests/data/rules/) asked pysolve's random questions.
 
 A correct rule base agrees, a wrong one is caught with a small shrunk
 counterexample that `pysolve solve` reads back, a looping one runs out of
@@ -37,11 +37,12 @@ from pysolve.sudoku import model as sudoku_model
 from pysolve.tangram import instances as tangram_instances
 
 RULES = Path(__file__).parent / "data" / "rules"
-CORRECT = {"hidato": RULES / "hidato_walk.pl", "sudoku": RULES / "sudoku_clpfd.pl",
-           "squares": RULES / "squares_rows.pl", "fichas": RULES / "fichas_bfs.pl",
-           "tangram": RULES / "tangram_first_cell.pl"}
-WRONG = {"hidato": RULES / "hidato_ignores_clues.pl", "sudoku": RULES / "sudoku_no_boxes.pl",
-         "squares": RULES / "squares_same_labels.pl", "fichas": RULES / "fichas_short_moves.pl",
+CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"  # the sample class: correct and wrong rule bases
+CORRECT = {"hidato": CLASS / "hidato" / "ana.pl", "sudoku": CLASS / "sudoku" / "ana.pl",
+           "squares": CLASS / "squares" / "ana.pl", "fichas": CLASS / "fichas" / "ana.pl",
+           "tangram": CLASS / "tangram" / "ana.pl"}
+WRONG = {"hidato": CLASS / "hidato" / "carla.pl", "sudoku": CLASS / "sudoku" / "ben.pl",
+         "squares": RULES / "squares_same_labels.pl", "fichas": CLASS / "fichas" / "ben.pl",
          "tangram": RULES / "tangram_never_turns.pl"}
 RELATIONS = {"right": RULES / "hidato_relations.py", "wrong": RULES / "hidato_relations_ignore_clues.py"}
 
@@ -154,10 +155,10 @@ def test_a_rule_base_loads_as_in_a_fresh_swipl_whatever_was_checked_before(capsy
 @needs_prolog
 def test_a_rule_base_that_never_checks_the_givens_against_each_other_is_caught_on_givens_that_clash(tmp_path,
                                                                                                    capsys):
-    code, printed, _ = run(["check", "sudoku", str(RULES / "sudoku_blanks_only.pl"), "--seed", "3",
+    code, printed, _ = run(["check", "sudoku", str(CLASS / "sudoku" / "dan.pl"), "--seed", "3",
                             "--out", str(tmp_path / "smallest.txt"), "--json"], capsys)
     found = json.loads(printed)["disagreement"]
-    mine, pysolve = found["answers"]["sudoku_blanks_only.pl"], found["answers"]["prolog"]
+    mine, pysolve = found["answers"]["dan.pl"], found["answers"]["prolog"]
     assert code == 1 and pysolve["status"] == "no solution" and mine["count"] > 0
     assert sudoku_model.repeats(sudoku_model.make_board(pysolve["question"]["puzzle"]))  # the givens clash
 
@@ -188,7 +189,7 @@ def test_sudoku_boards_whose_givens_clash_repeat_a_value(rows):
 @pytest.mark.subprocess
 @needs_prolog
 def test_the_default_sizes_reach_six_by_six_sudoku_whose_boxes_are_two_by_three(tmp_path, capsys):
-    code, printed, _ = run(["check", "sudoku", str(RULES / "sudoku_square_boxes.pl"), "--seed", "1",
+    code, printed, _ = run(["check", "sudoku", str(CLASS / "sudoku" / "carla.pl"), "--seed", "1",
                             "--out", str(tmp_path / "smallest.txt"), "--json"], capsys)
     report = json.loads(printed)
     assert code == 1 and report["max_size"] == 6 and report["sizes"] == [4, 6], report["summary"]
@@ -207,7 +208,7 @@ def test_fewer_questions_than_asked_are_explained():
 @pytest.mark.subprocess
 @needs_prolog
 def test_an_illegal_fichas_move_is_named_with_why_it_is_illegal(tmp_path, capsys):
-    code, printed, _ = run(["check", "fichas", str(RULES / "fichas_long_jumps.pl"), "--seed", "1",
+    code, printed, _ = run(["check", "fichas", str(CLASS / "fichas" / "carla.pl"), "--seed", "1",
                             "--out", str(tmp_path / "smallest.txt"), "--json"], capsys)
     difference = json.loads(printed)["disagreement"]["difference"]
     assert code == 1 and "differ at answer['first illegal move']: \"move " in difference, difference
@@ -217,18 +218,18 @@ def test_an_illegal_fichas_move_is_named_with_why_it_is_illegal(tmp_path, capsys
 @pytest.mark.subprocess
 @needs_prolog
 @pytest.mark.parametrize("puzzle, rules, marked", [
-    ("squares", "squares_turns_anticlockwise.pl", r"\|\*.*\*\|.*\|\*.*\*\|"),  # a cell starred on both grids
-    ("tangram", "tangram_unturned_sizes.pl", r"^\* \d \w+ at \(\d,\d\), \dx\d +\* \d \w+ at \(\d,\d\), \dx\d$"),
+    ("squares", "squares/ben.pl", r"\|\*.*\*\|.*\|\*.*\*\|"),  # a cell starred on both grids
+    ("tangram", "tangram/ben.pl", r"^\* \d \w+ at \(\d,\d\), \dx\d +\* \d \w+ at \(\d,\d\), \dx\d$"),
 ])
 def test_squares_and_tangram_solutions_that_differ_are_drawn_side_by_side_what_differs_marked(puzzle, rules, marked,
                                                                                               tmp_path, capsys):
     """Each rule base finds as many solutions as pysolve, not the same ones: the answers part at a path into
     nested lists (`answer['tilings'][1][0][4][1]: 0 against 1`), which the report draws."""
-    code, out, _ = run(["check", puzzle, str(RULES / rules), "--seed", "1", "--out", str(tmp_path / "smallest.txt")],
+    code, out, _ = run(["check", puzzle, str(CLASS / rules), "--seed", "1", "--out", str(tmp_path / "smallest.txt")],
                        capsys)
     assert code == 1 and re.search(r"differ at answer\['(solutions|tilings)'\]\[\d+\]\[", out), out
     drawn = out[out.index("    goal: "):out.index("    written to ")].splitlines()[1:]
-    assert drawn[0].startswith(f"    {rules} gives, prolog does not:")
+    assert drawn[0].startswith(f"    {Path(rules).name} gives, prolog does not:")
     assert drawn[0].endswith("the closest prolog gives:")
     assert drawn[-1] == "    (* marks where the two differ)"
     assert any(re.search(marked, line.strip()) for line in drawn[1:-1]), "\n".join(drawn)
@@ -253,7 +254,7 @@ def test_an_error_is_shrunk_to_the_smallest_question_that_still_raises_it():
 @needs_prolog
 def test_a_counterexample_that_pysolve_solve_refuses_says_how_to_ask_pysolves_rules_instead(tmp_path, capsys):
     written = tmp_path / "smallest.txt"
-    code, out, _ = run(["check", "sudoku", str(RULES / "sudoku_blanks_only.pl"), "--seed", "3", "--out",
+    code, out, _ = run(["check", "sudoku", str(CLASS / "sudoku" / "dan.pl"), "--seed", "3", "--out",
                         str(written)], capsys)
     assert code == 1 and "pysolve solve reads it" not in out, out
     asking = next(line for line in out.splitlines() if line.startswith("    pysolve solve refuses it ("))
@@ -270,9 +271,9 @@ def test_a_counterexample_that_pysolve_solve_refuses_says_how_to_ask_pysolves_ru
 def test_the_text_report_names_the_file_and_draws_the_board(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(["check", "hidato", str(WRONG["hidato"]), "--seed", "3", "--examples", "20"], capsys)
-    assert code == 1 and out.startswith("DISAGREEMENT: hidato_ignores_clues.pl on hidato questions")
-    assert "written to hidato_ignores_clues-counterexample.txt" in out
-    assert (tmp_path / "hidato_ignores_clues-counterexample.txt").is_file()
+    assert code == 1 and out.startswith("DISAGREEMENT: carla.pl on hidato questions")
+    assert "written to carla-counterexample.txt" in out
+    assert (tmp_path / "carla-counterexample.txt").is_file()
 
 
 @pytest.mark.subprocess
@@ -336,17 +337,17 @@ def test_the_time_line_counts_the_time_outs_it_leaves_out(tmp_path, capsys):
 
 @pytest.mark.subprocess
 @pytest.mark.parametrize("rules, extra, message", [
-    ("missing.pl", [], "rule base file '.*missing.pl' does not exist"),
-    ("hidato_walk.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
-    ("hidato_walk.pl", ["--examples", "0"], "--examples 0: a check asks at least one question"),
-    pytest.param("hidato_syntax_error.pl", [], "did not load cleanly: .*hidato_syntax_error.pl:4.*Syntax error",
+    (RULES / "missing.pl", [], "rule base file '.*missing.pl' does not exist"),
+    (CLASS / "hidato" / "ana.pl", ["--max-size", "1"], "--max-size 1: the random boards need --max-size 2 or more"),
+    (CLASS / "hidato" / "ana.pl", ["--examples", "0"], "--examples 0: a check asks at least one question"),
+    pytest.param(RULES / "hidato_syntax_error.pl", [], "did not load cleanly: .*hidato_syntax_error.pl:4.*Syntax error",
                  marks=needs_prolog),
-    pytest.param("hidato_other_name.pl", [], "hidato_other_name.pl does not define hidato/2, the rules interface",
-                 marks=needs_prolog),
-    pytest.param("sudoku_clpfd.pl", [], "sudoku_clpfd.pl does not define hidato/2", marks=needs_prolog),
+    pytest.param(RULES / "hidato_other_name.pl", [],
+                 "hidato_other_name.pl does not define hidato/2, the rules interface", marks=needs_prolog),
+    pytest.param(CLASS / "sudoku" / "ana.pl", [], "ana.pl does not define hidato/2", marks=needs_prolog),
 ])
 def test_bad_input_is_one_line_and_exit_2(rules, extra, message, capsys):
-    code, out, err = run(["check", "hidato", str(RULES / rules), *extra], capsys)
+    code, out, err = run(["check", "hidato", str(rules), *extra], capsys)
     assert code == 2 and out == "" and len(err.splitlines()) == 1, err
     assert re.search(message, err), err
 
@@ -356,7 +357,7 @@ def test_a_pl_rule_base_needs_swi_prolog_and_says_so_when_it_is_hidden():
     done = subprocess.run([sys.executable, "-m", "pysolve.cli", "check", "hidato", str(CORRECT["hidato"])],
                           capture_output=True, text=True, timeout=120, env={**os.environ, HIDE_VARIABLE: "1"})
     assert done.returncode == 2 and done.stdout == "" and len(done.stderr.splitlines()) == 1
-    assert "checking hidato_walk.pl needs SWI-Prolog" in done.stderr and HIDE_VARIABLE in done.stderr
+    assert "checking ana.pl needs SWI-Prolog" in done.stderr and HIDE_VARIABLE in done.stderr
 
 
 def test_without_hypothesis_check_names_the_extra_that_installs_it(capsys, monkeypatch):
@@ -444,7 +445,7 @@ def test_the_plugin_assertion_passes_on_correct_rules_and_shows_the_shrunk_count
         assert_rules_agree("hidato", WRONG["hidato"], examples=20, seed=3)
     message = str(failure.value)
     assert message.startswith("DISAGREEMENT") and "smallest disagreement" in message
-    assert "hidato_ignores_clues.pl answered:" in message and "prolog and python answered:" in message
+    assert "carla.pl answered:" in message and "prolog and python answered:" in message
 
 
 # --- the public strategies --------------------------------------------------------------------------------

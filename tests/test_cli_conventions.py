@@ -18,7 +18,7 @@ import pysolve
 from pysolve import cli
 from pysolve.pytest_plugin import needs_prolog
 
-RULES = Path(__file__).parent / "data" / "rules"
+CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"  # the sample class: correct and wrong rule bases
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -101,9 +101,8 @@ JSON_RUNS = {  # a quick run of every command that takes --json
     ("azul", "crosscheck"): ["--games", "1", "--backends", "python,kanren"],
     ("azul", "tournament"): ["random", "greedy", "--games", "2", "--backend", "python"],
     ("query",): ["fichas", "move('BHV', Next)"],
-    **{("check", puzzle): [str(RULES / rules), *CHECKED, "--max-size", size] for puzzle, rules, size in (
-        ("fichas", "fichas_bfs.pl", "2"), ("hidato", "hidato_walk.pl", "2"), ("sudoku", "sudoku_clpfd.pl", "4"),
-        ("squares", "squares_rows.pl", "2"), ("tangram", "tangram_first_cell.pl", "2"))},
+    **{("check", puzzle): [str(CLASS / puzzle / "ana.pl"), *CHECKED, "--max-size", size] for puzzle, size in (
+        ("fichas", "2"), ("hidato", "2"), ("sudoku", "4"), ("squares", "2"), ("tangram", "2"))},
 }
 
 
@@ -161,11 +160,11 @@ def test_ratios_are_said_without_an_exponent(value: float, said: str) -> None:
 @SPAWNS
 @needs_prolog
 def test_the_checks_time_line_says_its_ratios_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "check", "fichas", str(RULES / "fichas_bfs.pl"), "--examples", "2", "--seed", "1",
-                           "--out", str(tmp_path / "counterexample.txt"))
+    code, out, _ = run_cli(capsys, "check", "fichas", str(CLASS / "fichas" / "ana.pl"), "--examples", "2",
+                           "--seed", "1", "--out", str(tmp_path / "counterexample.txt"))
     time_line = next(line for line in out.splitlines() if line.startswith("  time: "))
     assert code == 0 and "e+" not in time_line
-    assert re.search(r"fichas_bfs\.pl / prolog: [\d,.]+x in all, [\d,.]+x per question \(median\)$", time_line)
+    assert re.search(r"ana\.pl / prolog: [\d,.]+x in all, [\d,.]+x per question \(median\)$", time_line)
 
 
 # --- options that change nothing, defaults, one search replayed --------------------------------------------------

@@ -27,7 +27,7 @@ from pysolve.pytest_plugin import needs_prolog
 
 pytestmark = [needs_prolog, pytest.mark.subprocess]  # rules of one's own run in a swipl child
 
-WALK = (Path(__file__).parent / "data" / "rules" / "hidato_walk.pl").read_text(encoding="utf-8")
+WALK = (Path(__file__).resolve().parent.parent / "examples" / "class" / "hidato" / "ana.pl").read_text(encoding="utf-8")
 GOAL = "hidato([[1, 0], [0, 4]], S)"  # a board with two solutions
 FAST = ["--examples", "3", "--seconds", "1", "--seed", "1"]  # a check of a few seconds
 HALT_VERDICT = "the rules called halt/0, which ends the Prolog engine running them"

@@ -15,7 +15,7 @@ from pysolve.search import DEFAULT_MAX_EXPANSIONS, FLAVOURS, TREE_STRATEGIES
 from pysolve.words import plural
 
 # pysolve's rule base searches half the path, meeting its mirror image (prolog/fichas.pl); the breadth-first search
-# over lists a class writes (tests/data/rules/fichas_bfs.pl) takes ~100x its inferences at order (5, 5), so a rule
+# over lists a class writes (examples/class/fichas/ana.pl) takes ~100x its inferences at order (5, 5), so a rule
 # base is graded within this factor of it (and asked within 10x that per question)
 PLAIN_SEARCH_FACTOR = 200.0
 

@@ -42,7 +42,7 @@ from pysolve.words import plural
 TRACE_EVENTS = DEFAULT_LIMIT  # events a replay page holds at most, as a --trace file
 OWEN = "Brendan Owen's set, from minicp/minicp (data/eternity/brendan/)"
 # pysolve's rule base indexes the pieces by their edges (prolog/squares.pl); the row-by-row search a class writes
-# (tests/data/rules/squares_rows.pl) takes up to ~15x its inferences on 3x3 grids, so a rule base is graded within
+# (examples/class/squares/ana.pl) takes up to ~15x its inferences on 3x3 grids, so a rule base is graded within
 # this factor of it
 PLAIN_SEARCH_FACTOR = 30.0
 

@@ -1,5 +1,5 @@
 % A Hidato rule base that raises an error on boards with a blocked cell:
-% the walk of hidato_walk.pl, but a cell's number is looked up when succ/2
+% the walk of examples/class/hidato/ana.pl, but a cell's number is looked up when succ/2
 % says the cell was given a number or 0. WRONG on purpose
 % (tests/test_check.py): succ(_, -1) raises a domain error where the student
 % expected it to fail, so every board with a blocked cell that has a
