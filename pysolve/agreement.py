@@ -9,6 +9,9 @@ the others are still asked and compared.
 
 The back ends run at once, each under its own budget, so a slow one holds
 up no other answer: a watcher hears of each one as it starts and finishes.
+Many questions (a file of many puzzles: `crosscheck_many`) are cross-checked
+one by one, or side by side on a pool of processes or a Dask cluster, each
+there as here; the reports come back in order.
 The miniKanren and Python back ends run on lanes (long-lived daemon
 threads); Prolog, and solvers of one's own, in the calling thread. Prolog
 searches run inside SWI-Prolog, which lets go of the GIL, so they truly run
@@ -21,11 +24,11 @@ import functools
 import queue
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pysolve import backends, budget, notebook
+from pysolve import backends, budget, notebook, puzzles, words
 from pysolve.answers import Found, Status, Words
 from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.files import excerpt
@@ -183,6 +186,113 @@ def crosscheck(puzzle: Puzzle, question: Any, only: list[str] | None = None,
     report.skipped = {name: report.skipped[name] for name in report.asked if name in report.skipped}
     report.difference = first_disagreement(puzzle, report.results)
     return report
+
+
+@dataclass
+class CrossChecks:
+    """The cross-checks of many questions (a file of many puzzles), in order, and where they ran.
+
+    Its verdict is DISAGREE when any question's answers differ, AGREE when every question's agree, and
+    NOT_COMPARED otherwise (some question, or all, had fewer than two answers to compare)."""
+
+    puzzle: str
+    reports: list[CrossCheck]
+    limit_seconds: float | None = None  # each back end's time limit on each question, when one was set
+    ran_on: str = "this process"  # the processes, or the Dask cluster, that ran the cross-checks
+    seconds: float = 0.0  # how long they all took (wall clock)
+
+    def counts(self) -> dict[Verdict, int]:
+        """How many questions' cross-checks ended in each verdict (every verdict listed, 0 included)."""
+        return {verdict: sum(report.verdict == verdict for report in self.reports) for verdict in Verdict}
+
+    @property
+    def compared(self) -> bool:
+        """True when at least one question had two answers to compare."""
+        return any(report.compared for report in self.reports)
+
+    @property
+    def verdict(self) -> Verdict:
+        """DISAGREE when any question's answers differ, AGREE when all agree, NOT_COMPARED otherwise."""
+        counts = self.counts()
+        if counts[DISAGREE]:
+            return DISAGREE
+        return AGREE if self.reports and counts[AGREE] == len(self.reports) else NOT_COMPARED
+
+    def summary(self) -> str:
+        """The verdicts counted in one line, the first disagreement named; one compared nothing says so."""
+        asked = words.plural(len(self.reports), f"{self.puzzle} question")
+        if not self.compared:
+            return f"NOT COMPARED: none of {asked} had two answers to compare"
+        counts = self.counts()
+        tally = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
+        if counts[DISAGREE]:
+            number, first = next((number, report) for number, report in enumerate(self.reports, start=1)
+                                 if report.verdict == DISAGREE)
+            return f"DISAGREEMENT on {counts[DISAGREE]} of {asked} ({tally}); the first, question {number}: " \
+                   f"{first.difference}"
+        if counts[NOT_COMPARED]:
+            return f"NOT ALL COMPARED: {counts[NOT_COMPARED]} of {asked} had fewer than two answers ({tally})"
+        return f"all {asked} agree across back ends"
+
+    def to_json(self) -> dict[str, Any]:
+        """The reports as one JSON-able dict (`pysolve crosscheck --json` on a file of many), each as one's own."""
+        return {
+            "puzzle": self.puzzle,
+            "questions": len(self.reports),
+            "verdict": self.verdict,
+            "compared": self.compared,
+            "counts": {str(verdict): count for verdict, count in self.counts().items()},
+            "summary": self.summary(),
+            "limit_seconds": self.limit_seconds,
+            "ran_on": self.ran_on,
+            "seconds": self.seconds,
+            "crosschecks": [report.to_json() for report in self.reports],
+        }
+
+
+def crosscheck_many(puzzle: Puzzle, questions: Sequence[Any], only: list[str] | None = None,
+                    seconds: float | None = None, workers: int | str = 1, cluster: str | None = None,
+                    each: Callable[[CrossCheck], None] | None = None) -> CrossChecks:
+    """Cross-check every question (`crosscheck`, the built-in back ends), here or side by side; the reports in order.
+
+    Here one after another, or on up to `workers` processes ("auto": one per core; no more than there are
+    questions) or the Dask cluster at `cluster`, a question a task, each worker starting the back ends first.
+    Each back end has `seconds` on each question, counted on the clock of the work as here, so the verdicts
+    and answers are the same wherever they ran. `each(report)` hears of every report in order, as soon as it
+    and those before it are in.
+    """
+    from pysolve import executors  # only for many questions: the pool's modules cost every start
+
+    tell = each or (lambda report: None)
+    processes = executors.useful_workers(workers, len(questions))
+    started, reports, ran_on = time.perf_counter(), [], "this process"
+    if cluster is None and processes == 1:
+        for question in questions:
+            reports.append(crosscheck(puzzle, question, only, seconds=seconds))
+            tell(reports[-1])
+    else:
+        ran_on = cluster or executors.ran_on(processes, workers)
+        names = [name for name in backends.NAMES if only is None or name in only]
+        with executors.executor(processes, cluster, warm=(start_backends, names)) as chosen:
+            assert chosen is not None
+            futures = [chosen.submit(crosscheck_one, puzzle.name, question, only, seconds) for question in questions]
+            for future in futures:
+                reports.append(future.result())
+                tell(reports[-1])
+    return CrossChecks(puzzle.name, reports, seconds, ran_on, round(time.perf_counter() - started, 6))
+
+
+def crosscheck_one(puzzle: str, question: Any, only: list[str] | None, seconds: float | None) -> CrossCheck:
+    """One question cross-checked in a worker (`crosscheck_many`), its puzzle found there by name."""
+    return crosscheck(puzzles.get(puzzle), question, only, seconds=seconds)
+
+
+def start_backends(names: list[str]) -> None:
+    """A worker's start: every back end of `names` that can run there started (SWI-Prolog, miniKanren).
+
+    Those that cannot are left for each question's report to name, as here."""
+    for name in names:
+        backends.available(name)  # starts it: its version is read from the running engine
 
 
 def own_solver(puzzle: Puzzle, name: str, solver: Solver) -> Solver:

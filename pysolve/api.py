@@ -30,7 +30,7 @@ from pysolve.puzzle import UNKNOWN, Answer, Found, Puzzle, Solver
 
 if TYPE_CHECKING:
     from pysolve import bridge
-    from pysolve.agreement import CrossCheck
+    from pysolve.agreement import CrossCheck, CrossChecks
 
 PuzzleLike = str | Puzzle
 BackendLike = str | Solver
@@ -234,15 +234,51 @@ def crosscheck(puzzle: PuzzleLike, *args: Any, question: Any = None, backends: S
     (True, ['kanren', 'python'])
     """
     chosen = get_puzzle(puzzle)
-    if backends is not None and not _listed(backends):
-        raise wrong_argument("backends", f"a list of back end names ({', '.join(_backends.NAMES)}) or None", backends)
-    for name in backends or ():
-        _backends.check_name(name)
+    only = _backend_names(backends)
     extra = _own_backends(also)
     asked, _ = _ask(chosen, args, options, question)
     from pysolve.agreement import crosscheck as _crosscheck  # the cross-check's threads load when one runs
 
-    return _crosscheck(chosen, asked, None if backends is None else list(backends), extra)
+    return _crosscheck(chosen, asked, only, extra)
+
+
+def crosscheck_many(puzzle: PuzzleLike, *args: Any, backends: Sequence[str] | None = None, workers: int | str = 1,
+                    cluster: str | None = None, **options: Any) -> CrossChecks:
+    """Cross-check every question the options ask (each puzzle of a file of many), here or side by side.
+
+    `crosscheck` of each question on the built-in back ends (all that answer,
+    or those named), one after another, or on up to `workers` processes
+    ("auto": one per core) or the Dask cluster at `cluster` (tcp://HOST:PORT):
+    the verdicts are the same wherever they ran. The `CrossChecks` report holds
+    each question's `CrossCheck` in order (`reports`), its `verdict`
+    (`disagree` when any question's answers differ, `agree` when every
+    question's agree, else `not compared`), `counts()` and `summary()`.
+
+    >>> checks = crosscheck_many("sudoku", "easy", backends=["python", "kanren"])
+    >>> checks.verdict, len(checks.reports), checks.counts()["agree"]
+    (<Verdict.AGREE: 'agree'>, 2, 2)
+    """
+    from pysolve import executors
+
+    chosen = get_puzzle(puzzle)
+    only = _backend_names(backends)
+    executors.check_workers(workers)
+    if cluster is not None:
+        executors.check_cluster(cluster)
+    keywords, outputs = _split(chosen, _keywords(chosen, args, options))
+    _options.check(chosen.output_options(), outputs, f"pysolve solve {chosen.name}")  # refused alike, written never
+    from pysolve.agreement import crosscheck_many as _crosscheck_many  # with the cross-check, as `crosscheck`
+
+    return _crosscheck_many(chosen, chosen.questions(**keywords), only, workers=workers, cluster=cluster)
+
+
+def _backend_names(backends: Any) -> list[str] | None:
+    """The built-in back ends named in `backends` (a list of names, checked), or None for all that answer."""
+    if backends is not None and not _listed(backends):
+        raise wrong_argument("backends", f"a list of back end names ({', '.join(_backends.NAMES)}) or None", backends)
+    for name in backends or ():
+        _backends.check_name(name)
+    return None if backends is None else list(backends)
 
 
 def _listed(value: Any) -> bool:

@@ -268,11 +268,17 @@ def add_crosscheck_options(puzzle: Puzzle, parser: argparse.ArgumentParser) -> N
     the cross-check's shorter one).
     """
     from pysolve.agreement import SECONDS as CROSSCHECK_SECONDS
+    from pysolve.executors import workers_argument
 
     options.add_to_parser([option for option in puzzle.options if option.name != "seconds"], parser)
     parser.add_argument("--backends", help="comma-separated back ends to ask (default: all that answer)")
     parser.add_argument("--seconds", type=seconds, help=f"time limit of each back end, which run side by side "
-                                                        f"(default {CROSSCHECK_SECONDS:g})")
+                                                        f"(default {CROSSCHECK_SECONDS:g}), on each question")
+    parser.add_argument("--workers", type=workers_argument, default=1, metavar="N",
+                        help="in a file of many puzzles, N processes (auto: one per core) cross-checking them side "
+                             "by side (default 1: one after another in this process)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="the same on an existing Dask cluster (tcp://HOST:PORT)")
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
@@ -505,20 +511,58 @@ def solve_batch(puzzle: Puzzle, answers: Iterable[Answer], total: int, as_json: 
 
 
 def run_crosscheck(args: argparse.Namespace) -> int:
+    """One question's cross-check as a table and its verdict line, or a file of many puzzles' a line each.
+
+    Exit 0 when the answers agree (on every question), 1 when two differ (on any), NOT_COMPARED otherwise:
+    some question had fewer than two answers to compare."""
+    from pysolve import executors
     from pysolve.agreement import SECONDS as CROSSCHECK_SECONDS
     from pysolve.agreement import crosscheck
     from pysolve.report import CrossCheckPrinter
 
     puzzle = puzzles.get(args.puzzle)
-    question = puzzle.question(**question_values(puzzle, args))
+    if args.cluster is not None:
+        executors.check_cluster(args.cluster)
+    questions = puzzle.questions(**question_values(puzzle, args))
     only = None if args.backends is None else backends.listed(args.backends)
+    limit = args.seconds or CROSSCHECK_SECONDS
+    if len(questions) > 1:
+        return crosscheck_batch(puzzle, questions, only, limit, args)
     printer = CrossCheckPrinter(puzzle, out=None if args.json else sys.stdout)
-    report = crosscheck(puzzle, question, only, seconds=args.seconds or CROSSCHECK_SECONDS, watch=printer)
+    report = crosscheck(puzzle, questions[0], only, seconds=limit, watch=printer)
     if args.json:
         print_json(report.to_json())
     else:
         printer.close(report)
     return NOT_COMPARED if not report.compared else 0 if report.agree else 1
+
+
+def crosscheck_batch(puzzle: Puzzle, questions: list[Any], only: list[str] | None, limit: float,
+                     args: argparse.Namespace) -> int:
+    """Cross-check a file's questions (side by side with --workers or --cluster): a line each as they come in order.
+
+    A progress line on a terminal's stderr while they run, and the verdicts counted last; with --json one
+    document at the end (`CrossChecks.to_json`). Exit codes as `run_crosscheck`'s."""
+    from pysolve.agreement import AGREE, DISAGREE, CrossCheck, crosscheck_many
+    from pysolve.report import Progress, crosscheck_line
+
+    progress = Progress(len(questions), f"{puzzle.name} crosscheck")
+
+    def each(report: CrossCheck) -> None:
+        if not args.json:
+            progress.close()  # on a terminal, the progress line is cleared first: this line takes its place
+            print(crosscheck_line(progress.done + 1, report), flush=True)
+        progress.step(str(report.verdict))
+
+    try:
+        checks = crosscheck_many(puzzle, questions, only, limit, args.workers, args.cluster, each)
+    finally:
+        progress.close()
+    if args.json:
+        print_json(checks.to_json())
+    else:
+        print(checks.summary())
+    return {AGREE: 0, DISAGREE: 1}.get(checks.verdict, NOT_COMPARED)
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -92,6 +92,11 @@ def render_crosscheck(puzzle: Puzzle, report: CrossCheck) -> str:
     return "\n".join([*crosscheck_table(puzzle, report), report.summary()])
 
 
+def crosscheck_line(number: int, report: CrossCheck) -> str:
+    """One question of many cross-checked, in one line: its number, the question in a few words, its verdict line."""
+    return f"{number}. {report.label}: {report.summary()}"
+
+
 class CrossCheckPrinter:
     """A cross-check's watcher (see pysolve.agreement.crosscheck) that prints its table; `close` adds the verdict.
 
