@@ -10,8 +10,13 @@ command's own process and of every process it started, and the parent's
 share of all of them (what N cores cannot share out: the figure that says
 what 16 cores would give); the CPU seconds of the whole run with workers
 over those of the run alone (what splitting costs in all: efficiency can
-be at most its inverse, whatever the load of the machine); and how the
-count ran (parts, or one search and why). The answers must agree.
+be at most its inverse, whatever the load of the machine); the Dask run's
+wall seconds over the pool's and its CPU seconds: the command's own, the
+cluster's workers' and its scheduler's and nannies' (this process's) over
+the run; and how the count ran (parts, or one search and why). The answers
+must agree. The cluster is readied before the first row as a long-lived
+one is: every worker has imported pysolve and started every back end that
+can run (what a forked pool's workers have of the command's own process).
 `--quick` leaves out the rows that take a minute or more alone; `--rows
 azul,prolog` runs only the rows whose label holds one of the words.
 """
@@ -19,6 +24,7 @@ azul,prolog` runs only the rows whose label holds one of the words.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import resource
 import subprocess
@@ -121,6 +127,28 @@ def rows(board: Path, quick: bool) -> list[tuple[str, str, list[str]]]:
     return table
 
 
+def ready() -> None:
+    """A cluster worker's state after earlier runs: pysolve imported, every back end that can run started."""
+    from pysolve import backends
+
+    for module in ("pysolve.cli", "pysolve.azul.cli"):
+        importlib.import_module(module)
+    for name in backends.NAMES:
+        if backends.available(name):
+            backends.require(name)
+
+
+def own_cpu() -> float:
+    """This process's CPU seconds (user + system)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def workers_cpu(client: Any) -> float:
+    """The CPU seconds the cluster's worker processes have taken, all together."""
+    return sum(client.run(own_cpu).values())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="workers of the pool and of the cluster (default 2)")
@@ -138,19 +166,24 @@ def main() -> None:
     chosen = [row for row in rows(board, args.quick) if not wanted or any(word in row[0] for word in wanted)]
     workers = args.workers
     print(f"{'run':40} | {'alone s':>7} | {f'{workers} workers s':>11} {'speed-up':>8} {'effic.':>6} "
-          f"{'CPU own/all':>12} {'parent':>6} {'CPU/alone':>9} | {'Dask s':>7} {'vs pool':>7} | how the count ran")
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+          f"{'CPU own/all':>12} {'parent':>6} {'CPU/alone':>9} | {'Dask s':>7} {'vs pool':>7} "
+          f"{'CPU own/workers/sched.':>22} | how the count ran")
+    with (distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client):
+        client.run(ready)
         for label, kind, argv in chosen:
             alone = run(argv)
             pooled = run([*argv, "--workers", str(workers)])
+            before, scheduler_before = workers_cpu(client), own_cpu()
             dask = run([*argv, "--cluster", cluster.scheduler_address])
+            scheduler, on_workers = own_cpu() - scheduler_before, workers_cpu(client) - before
             answers = {answer_of(kind, each.out).__repr__() for each in (alone, pooled, dask)}
             agree = "" if len(answers) == 1 else "  DISAGREE"
             speed_up = alone.wall / pooled.wall
             print(f"{label:40} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x {speed_up / workers:6.0%} "
                   f"{pooled.own_cpu:5.2f}/{pooled.cpu:6.2f} {pooled.parent_share:6.1%} "
-                  f"{pooled.cpu / alone.cpu:8.2f}x | {dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x | "
+                  f"{pooled.cpu / alone.cpu:8.2f}x | {dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x "
+                  f"{dask.own_cpu:6.2f}/{on_workers:6.2f}/{scheduler:6.2f} | "
                   f"{how(kind, pooled.out)}{agree}", flush=True)
 
 

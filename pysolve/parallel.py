@@ -11,9 +11,11 @@ start on the parts: a question answered in that time is answered (the
 pool is stopped, and the answer says why it ran as one search), since
 splitting it would cost more than it saves. So does a count whose back end
 shares work between the branches of its search (a memo), which parts would
-each do again: `splits_pay`. Then the parts go to the workers as they free
-up, at least PARTS_PER_WORKER each, and a part that runs long is given back
-and split again (`run_sliced`), so that no worker waits long on the last.
+each do again: `splits_pay`, asked before connecting to a cluster (such a
+count imports no Dask and makes no connection). Then the parts go to the
+workers as they free up, at least PARTS_PER_WORKER each, and a part that
+runs long is given back and split again (`run_sliced`), so that no worker
+waits long on the last.
 
 The question's time limit is each worker's: CPU seconds of its own, spent
 over the parts it runs (every part gets what is left of them when it
@@ -138,14 +140,17 @@ def count_in_parts(puzzle: Puzzle, question: Any, backend: str | None = None, wo
             return serially(puzzle, question, backend, f"ran as one search: {executors.ran_on(1, workers)}")
         if cluster is None and processes > 1:
             parts = finer(puzzle, parts, PARTS_PER_WORKER * processes)
+        if cluster is not None:  # no pool to fork first: a count its parts would not pay for never imports Dask
+            backend = backend or puzzle.default_backend(question)
+            if not puzzle.splits_pay(question, backend):
+                return serially(puzzle, question, backend, shares_work(backend))
         # the pool starts before the back end is chosen here, which may start SWI-Prolog: then its workers are
         # forked copies of this process (see executors.start_method)
         with executors.executor(processes, cluster, warm=(warm, puzzle.name, question, backend)) as chosen:
             backend = backend or puzzle.default_backend(question)
-            if chosen is not None and not puzzle.splits_pay(question, backend):
+            if cluster is None and chosen is not None and not puzzle.splits_pay(question, backend):
                 executors.abandon(chosen)
-                return serially(puzzle, question, backend, f"ran as one search: the {backend} count shares work "
-                                                           f"between its branches, which parts would each do again")
+                return serially(puzzle, question, backend, shares_work(backend))
             tried = None  # the search tried alone in a worker, beside the parts
             if chosen is not None and probe > 0 and question.seconds > probe:
                 tried = chosen.submit(try_alone, puzzle.name, question, backend, probe)
@@ -178,6 +183,11 @@ def finer(puzzle: Puzzle, parts: list[Any], wanted: int) -> list[Any]:
             break
         parts = deeper
     return parts
+
+
+def shares_work(backend: str) -> str:
+    """Why a count whose parts would not pay (`Puzzle.splits_pay`) ran as one search."""
+    return f"ran as one search: the {backend} count shares work between its branches, which parts would each do again"
 
 
 TRIED_ON = "one worker process"  # where a count tried alone ran (`try_alone`)

@@ -65,6 +65,14 @@ def test_a_memo_count_runs_as_one_search_whatever_the_workers(pysolve_backend):
     assert "parts" not in asked.stats
 
 
+@pytest.mark.pysolve_backends("prolog", "python")
+def test_a_memo_count_asked_of_a_cluster_runs_here_without_connecting(pysolve_backend):
+    question = Question(generate(10, 10, 9, 11, min_side=2), "count", seconds=60)
+    asked = count_in_parts(PUZZLE, question, pysolve_backend, cluster="tcp://127.0.0.1:1")  # no scheduler there
+    assert asked.status == SOLVED and asked.count == PUZZLE.solve(question, pysolve_backend).count > 0
+    assert asked.stats["ran_on"] == "this process" and "parts would each do again" in asked.stats["serially"]
+
+
 @pytest.mark.subprocess
 def test_a_count_that_one_search_answers_at_once_is_not_split():
     question = squares.Question(generate_squares(4, 5, 6, 2), squares.COUNT)
