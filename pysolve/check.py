@@ -21,7 +21,13 @@ the first question where the rule base's canonical answer differs from
 pysolve's Prolog and Python back ends' (`compared_backends`), shrinks it
 to the smallest one that still differs; the first question on which the
 rule base raised an error or ran out of time or memory is shrunk the same
-way, to the smallest that still does so alike. The report counts the
+way, to the smallest that still does so alike. With `workers`, the
+questions a search will draw (drawn first, none asked: hypothesis draws the
+same while no answer disagrees) are answered ahead on a pool of processes, a
+few at a time in the order drawn, each with the rule base loaded there (a
+.pl file in a child process of each worker's own); the search then runs
+here on those answers, and any shrinking asks here, one question at a time,
+as without workers: the same seed gives the same report. The report counts the
 questions tried and agreed, lists the goals on which the rule base raised
 an error or ran out of time or memory, times it against pysolve's Prolog,
 and writes the smallest disagreement as an instance file that `pysolve
@@ -33,6 +39,7 @@ side in the report, what differs marked.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import json
@@ -41,13 +48,15 @@ import random
 import re
 import statistics
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pysolve import backends, bridge, cache, files, puzzles, relations, sandbox, words
+from pysolve import backends, bridge, cache, executors, files, puzzles, relations, sandbox, words
 from pysolve.agreement import first_disagreement
 from pysolve.answers import NO_SOLUTION, SOLVED, UNKNOWN, Answer, Found, Words
 from pysolve.api import PuzzleLike, get_puzzle
@@ -310,22 +319,29 @@ def time_lines(report: CheckReport) -> list[str]:
 
 def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: int = EXAMPLES,
           seed: int | None = None, max_size: int | None = None, seconds: float = SECONDS,
-          out: str | os.PathLike[str] | None = None, shrink_seconds: float = SHRINK_SECONDS) -> CheckReport:
+          out: str | os.PathLike[str] | None = None, shrink_seconds: float = SHRINK_SECONDS,
+          workers: int | str = 1) -> CheckReport:
     """Check rules of one's own against pysolve's back ends on generated questions.
 
     Ask the rule base file `rules` (a .pl file, a .py module of relations, or a solver of one's own in Python:
     question -> Found, stopped past `seconds` of its CPU time as the back ends are) and pysolve's Prolog and Python
     back ends (miniKanren and Python without Prolog) the same random questions of `puzzle`, at most `examples`
     of them (boards up to `max_size`, each back end `seconds` per question), and shrink the first
-    disagreement; `out` names the instance file to write it to. Raises a PysolveError, before any question,
-    when hypothesis (or SWI-Prolog, for a .pl file) is missing, the file is missing or does not load cleanly,
-    or it does not define the puzzle's interface predicate (or relation).
+    disagreement; `out` names the instance file to write it to. With `workers` processes ("auto": one per
+    core), the questions of a .pl or .py file are answered ahead there (the module's docstring says how), the
+    report the same as without. Raises a PysolveError, before any question, when hypothesis (or SWI-Prolog,
+    for a .pl file) is missing, the file is missing or does not load cleanly, or it does not define the
+    puzzle's interface predicate (or relation).
     """
     chosen = get_puzzle(puzzle)
     interface = interface_of(chosen)
     size = checked_size(interface, max_size)
     if examples < 1:
         raise InputError(f"--examples {examples}: a check asks at least one question")
+    executors.check_workers(workers)
+    if workers != 1 and not isinstance(rules, (str, os.PathLike)):
+        raise InputError("workers: a solver of one's own in Python is checked in this process; only a .pl or .py "
+                         "file is checked on workers")
     hypothesis = import_hypothesis()
     own = load_own(chosen, interface, rules)
     if out is not None:
@@ -334,17 +350,31 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
     report = CheckReport(chosen.name, own.name, own.head, seed, examples, size, seconds,
                          sizes=interface.sizes_up_to(max_size), compared=compared_backends())
     strategies = interface.strategies()
+    for name in chosen.offers:  # loaded before any draw, as asking loads them: see `drawn`
+        chosen.backend_module(name)
     asker = Asker(chosen, own, report, shrink_seconds)
-    for search in searches(strategies, report.sizes, examples, seconds):
-        asker.search = search
-        try:
-            smallest = hypothesis.find(search.strategy, asker.disagrees,
-                                       settings=search_settings(hypothesis, search.count),
-                                       random=random.Random(seed))
-        except hypothesis.errors.NoSuchExample:
-            if report.stopped:
-                break
-            continue
+    path = os.fspath(rules) if isinstance(rules, (str, os.PathLike)) else ""  # "": a solver, asked here
+    with executors.executor(workers, warm=(own_in_worker, chosen.name, path) if path else ()) as pool:
+        smallest = None
+        for search in searches(strategies, report.sizes, examples, seconds):
+            asker.search = search
+            if pool is not None:
+                asker.ahead = Ahead(pool, functools.partial(answered_in_worker, chosen.name, path, seconds,
+                                                            report.compared),
+                                    [question for question in drawn(hypothesis, search, seed)
+                                     if asker.key(question) not in asker.verdicts], asker.key)
+            try:
+                smallest = hypothesis.find(search.strategy, asker.disagrees,
+                                           settings=search_settings(hypothesis, search.count),
+                                           random=random.Random(seed))
+            except hypothesis.errors.NoSuchExample:
+                if report.stopped:
+                    break
+                continue
+            finally:
+                asker.stop_ahead()
+            break
+    if smallest is not None:
         found = report.disagreement = asker.disagreement(smallest)
         found.drawn = drawn_apart(chosen, strategies, found, report.rules)
         refuses = getattr(strategies, "refusal", None)
@@ -353,10 +383,104 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
         found.text = instance_file(chosen, interface, report, found, out)
         if out is not None:
             found.file = files.write_text(out, found.text, "--out")
-        break
     if asker.first_failed is not None:
         report.smallest_finding = smallest_failure(hypothesis, asker, *asker.first_failed, seed)
     return report
+
+
+def drawn(hypothesis: ModuleType, search: Search, seed: int) -> list[Any]:
+    """The questions `search` draws from `seed`, in order, none asked.
+
+    Hypothesis draws the same questions while no answer says they disagree, as long as no module of pysolve
+    is loaded between two draws (it draws constants from pysolve's source too): `check` loads the puzzle's
+    back ends before any draw, as asking the first question would."""
+    questions: list[Any] = []
+
+    def noted(question: Any) -> bool:
+        questions.append(question)
+        return False
+
+    with contextlib.suppress(hypothesis.errors.NoSuchExample):
+        hypothesis.find(search.strategy, noted, settings=search_settings(hypothesis, search.count),
+                        random=random.Random(seed))
+    return questions
+
+
+AHEAD_PER_WORKER = 2  # questions answered ahead on the pool: this many a worker at a time
+
+
+class Ahead:
+    """The questions a search will draw, answered ahead on a pool in the order drawn, a few a worker at a time.
+
+    Only so many at once, so that a looping rule base costs no more questions than it would here before the
+    check stops (MAX_TIME_OUTS), and a disagreement no more than a few questions asked for nothing."""
+
+    def __init__(self, pool: Executor, answer: Callable[[Any], Answered], questions: list[Any],
+                 key: Callable[[Any], str]) -> None:
+        self.pool, self.answer, self.window = pool, answer, AHEAD_PER_WORKER * executors.width(pool)
+        self.waiting = deque({key(question): question for question in questions}.items())  # each once, in order
+        self.running: dict[str, Future[Answered]] = {}
+        self.fill()
+
+    def fill(self) -> None:
+        """Hand out the next questions while fewer than the window are out."""
+        while self.waiting and len(self.running) < self.window:
+            key, question = self.waiting.popleft()
+            self.running[key] = self.pool.submit(self.answer, question)
+
+    def take(self, key: str) -> Answered | None:
+        """The answers to the question `key`, once they are in; None for a question not answered ahead.
+
+        Those handed out before it and not taken were not asked after all (the search knew them already):
+        they are given up."""
+        if key not in self.running:
+            return None
+        while True:
+            first, future = next(iter(self.running.items()))
+            del self.running[first]
+            if first == key:
+                break
+            future.cancel()
+        answered = future.result()
+        self.fill()
+        return answered
+
+    def cancel(self) -> None:
+        """Answer no more: the questions not started are given up (those running end unread)."""
+        for future in self.running.values():
+            future.cancel()
+        self.running.clear()
+        self.waiting.clear()
+
+
+Answered = tuple["Answer | str", dict[str, Answer]]  # the rules' answer (or their error's line), and pysolve's
+
+
+@functools.cache
+def own_in_worker(puzzle: str, rules: str) -> Own:
+    """The rules of one's own in `rules`, loaded once in a worker of the check's pool (its first act)."""
+    chosen = puzzles.get(puzzle)
+    return load_own(chosen, interface_of(chosen), rules)
+
+
+def answered_in_worker(puzzle: str, rules: str, seconds: float, compared: tuple[str, ...],
+                       question: Any) -> Answered:
+    """One question answered in a worker: the rules' answer, then those of pysolve's back ends compared with it.
+
+    The rules' answer is their error's line when they raised one (`rules_answer`)."""
+    chosen = puzzles.get(puzzle)
+    mine = rules_answer(chosen, own_in_worker(puzzle, rules), seconds, question)
+    return mine, {name: chosen.solve(question, name) for name in compared}
+
+
+def rules_answer(puzzle: Puzzle, own: Own, seconds: float, question: Any) -> Answer | str:
+    """The rules' answer to `question`, timed as a back end's; the error's one line when their goal raised one."""
+    try:
+        return puzzle.run(own.name, lambda asked: own.answer(asked, seconds), question)
+    except (PrologError, RulesError) as error:
+        return str(error)
+    except SystemExit as error:  # Python rules that call sys.exit: their error on this question, not the check's end
+        return f"{own.name} raised SystemExit: {error.code}"
 
 
 def smallest_failure(hypothesis: ModuleType, asker: Asker, search: Search, first: Any,
@@ -622,6 +746,7 @@ class Asker:
         self.first_failed: tuple[Search, Any] | None = None  # the first question the rules failed, and its search
         self.alike = ""                                     # the failure shrinking keeps (`fails_alike`)
         self.limits_shrinking = 0                           # time-outs and memory limits met shrinking it
+        self.ahead: Ahead | None = None                     # the search's questions answered ahead on a pool
 
     def key(self, question: Any) -> str:
         """The question as one string, the same for the same question drawn twice."""
@@ -634,7 +759,15 @@ class Asker:
             self.verdicts[key] = self.first_verdict(key, question)
         elif self.shrink_deadline is None:
             self.report.repeated += 1
+        if self.shrink_deadline is not None or self.report.stopped:  # no more questions are drawn as generated
+            self.stop_ahead()
         return self.verdicts[key]
+
+    def stop_ahead(self) -> None:
+        """Answer no more questions ahead: the search is over, shrinks or stopped."""
+        if self.ahead is not None:
+            self.ahead.cancel()
+            self.ahead = None
 
     def first_verdict(self, key: str, question: Any) -> bool:
         """Ask `question` now: counted while generating; while shrinking only until the shrink time is up."""
@@ -657,8 +790,13 @@ class Asker:
 
         Each outcome recorded in the report when `count` (while hypothesis generates, not while it shrinks).
         """
-        mine = self.ask_rules(question)
-        theirs = {name: self.puzzle.solve(question, name) for name in self.report.compared}
+        ahead = self.ahead.take(self.key(question)) if self.ahead is not None else None
+        if ahead is None:
+            mine = self.ask_rules(question)
+            theirs = {name: self.puzzle.solve(question, name) for name in self.report.compared}
+        else:
+            mine, theirs = ahead
+            self.remember(question, mine)
         answered = not isinstance(mine, str) and all(answer.status != UNKNOWN for answer in [mine, *theirs.values()])
         answers = {self.report.rules: mine, **theirs} if answered and not isinstance(mine, str) else None
         if count:
@@ -698,12 +836,13 @@ class Asker:
 
         How it failed the question, if it did, is remembered (`failures`).
         """
-        try:
-            mine: Answer | str = self.puzzle.run(self.report.rules, self.asking(), question)
-        except (PrologError, RulesError) as error:
-            mine = str(error)
-        self.failures[self.key(question)] = (failure(mine), mine if isinstance(mine, str) else mine.reason)
+        mine = rules_answer(self.puzzle, self.own, self.report.seconds, question)
+        self.remember(question, mine)
         return mine
+
+    def remember(self, question: Any, mine: Answer | str) -> None:
+        """Remember how the rules failed `question`, if they did (`failures`)."""
+        self.failures[self.key(question)] = (failure(mine), mine if isinstance(mine, str) else mine.reason)
 
     def shrink_alike(self, alike: str) -> None:
         """Start shrinking the first question the rules failed.
@@ -728,10 +867,6 @@ class Asker:
             self.shrinks += 1
             self.limits_shrinking += self.failures[key][0] in (TIME_OUT, MEMORY_LIMIT)
         return self.failures[key][0] == self.alike
-
-    def asking(self) -> Callable[[Any], Found]:
-        """The rule base as a solver: a question in, its Found out."""
-        return lambda question: self.own.answer(question, self.report.seconds)
 
     def stop_after_time_outs(self) -> None:
         """Stop asking once MAX_TIME_OUTS questions ran out of time or memory.

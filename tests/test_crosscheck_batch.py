@@ -1,6 +1,7 @@
 """`pysolve crosscheck` on a file of many puzzles: every puzzle cross-checked, a line each and the verdicts
 counted, the same verdicts and answers whatever runs them (here, or a pool of processes), each back end's time
-limit counted per question; a file where nothing was compared says so."""
+limit counted per question; a file where nothing was compared says so. `pysolve check --workers N`: the random
+questions answered ahead on a pool, the same report for the same seed."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from typing import Any
 import pytest
 
 from pysolve import api, cli, puzzles
+from pysolve import check as check_module
 from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, CrossChecks, crosscheck, crosscheck_many
 from pysolve.answers import Found
+from pysolve.pytest_plugin import needs_prolog
 from pysolve.sudoku import python as sudoku_python
 
 SUDOKU = puzzles.get("sudoku")
@@ -157,3 +160,75 @@ def test_bad_parallel_flags_are_one_line_and_exit_2(extra: list[str], said: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "crosscheck", "sudoku", "small", *extra)
     assert (code, out) == (2, "") and said in err and len(err.splitlines()) == 1
+
+
+# ---------------------------------------------------------------- pysolve check --workers
+
+CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"  # the sample class: correct and wrong rules
+
+
+def without_times(report: dict[str, Any]) -> dict[str, Any]:
+    """A check's JSON report without what the clock says (each back end's seconds, the ratios to Prolog's)."""
+    kept = {key: value for key, value in report.items()
+            if key not in ("times", "ratio_to_prolog", "median_ratio_to_prolog")}
+    if kept["disagreement"]:
+        kept["disagreement"] = {**kept["disagreement"], "answers": {
+            name: {**answer, "stats": {}} for name, answer in kept["disagreement"]["answers"].items()}}
+    return kept
+
+
+@pytest.mark.subprocess
+@needs_prolog
+@pytest.mark.parametrize("rules", ["sudoku/ana.pl", "sudoku/ben.pl", "hidato/eva.pl", "hidato/femi.pl"])
+def test_a_check_on_workers_reports_what_it_reports_here_for_the_same_seed(rules: str, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A rule base that agrees, one that disagrees (shrunk here), one that raises errors, one that runs out of
+    memory: the same report, counterexample included, with and without two workers."""
+    puzzle, written = rules.split("/")[0], tmp_path / "counterexample.txt"
+    argv = ["check", puzzle, str(CLASS / rules), "--seed", "3", "--examples", "20", "--out", str(written), "--json"]
+    code, out, _ = run_cli(capsys, *argv)
+    here_written = written.read_text() if written.exists() else None
+    pooled_code, pooled_out, _ = run_cli(capsys, *argv, "--workers", "2")
+    here, pooled = json.loads(out), json.loads(pooled_out)
+    assert (pooled_code, without_times(pooled)) == (code, without_times(here))
+    assert here["tried"] > 0 and here["verdict"] == {"sudoku/ana.pl": "agree", "sudoku/ben.pl": "disagree",
+                                                     "hidato/eva.pl": "errors", "hidato/femi.pl": "unknown"}[rules]
+    assert (written.read_text() if written.exists() else None) == here_written  # the same counterexample file
+
+
+@pytest.mark.subprocess
+def test_a_module_of_relations_is_checked_on_workers_its_questions_answered_there(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[bool] = []
+    take = check_module.Ahead.take
+
+    def counted(self: check_module.Ahead, key: str) -> Any:
+        answered = take(self, key)
+        taken.append(answered is not None)
+        return answered
+
+    monkeypatch.setattr(check_module.Ahead, "take", counted)
+    rules = Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"
+    pooled = check_module.check("hidato", rules, examples=12, seed=5, workers=2)
+    assert pooled.verdict == check_module.AGREE
+    assert taken and all(taken) and len(taken) == pooled.tried  # every question generated was answered ahead
+    here = check_module.check("hidato", rules, examples=12, seed=5)
+    assert without_times(pooled.to_json()) == without_times(here.to_json())
+
+
+@pytest.mark.subprocess
+def test_python_rules_that_call_sys_exit_are_an_error_on_the_question_here_and_on_workers() -> None:
+    rules = CLASS / "hidato" / "hana.py"  # prints the board, then calls sys.exit(0)
+    here = check_module.check("hidato", rules, examples=4, seed=1)
+    pooled = check_module.check("hidato", rules, examples=4, seed=1, workers=2)
+    assert here.verdict == pooled.verdict == check_module.ERRORS
+    assert [finding.message for finding in pooled.errors] == [finding.message for finding in here.errors] == \
+        ["hana.py raised SystemExit: 0"] * here.tried
+
+
+def test_a_solver_of_ones_own_is_checked_here_only() -> None:
+    def mine(question: Any) -> Found:
+        return Found([])
+
+    with pytest.raises(ValueError, match="only a .pl or .py file is checked on workers"):
+        check_module.check("sudoku", mine, examples=1, workers=2)
