@@ -18,12 +18,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pysolve.agreement import CrossCheck
+    from pysolve.agreement import CrossCheck, CrossChecks
     from pysolve.api import (
         RuleBase,
         available_backends,
         count,
         crosscheck,
+        crosscheck_many,
         generate,
         get_puzzle,
         puzzle_names,
@@ -49,12 +50,12 @@ __version__ = "0.1.0"
 
 _HOMES = {  # public name -> (module, name there)
     **{name: ("pysolve.api", name) for name in (
-        "RuleBase", "available_backends", "count", "crosscheck", "generate", "get_puzzle", "puzzle_names",
-        "question", "shipped", "solve")},
+        "RuleBase", "available_backends", "count", "crosscheck", "crosscheck_many", "generate", "get_puzzle",
+        "puzzle_names", "question", "shipped", "solve")},
     "BACKENDS": ("pysolve.backends", "NAMES"),
     "QueryResult": ("pysolve.bridge", "QueryResult"),
     "query": ("pysolve.sandbox", "solutions"),  # the goal is the user's: it runs in the child process
-    "CrossCheck": ("pysolve.agreement", "CrossCheck"),
+    **{name: ("pysolve.agreement", name) for name in ("CrossCheck", "CrossChecks")},
     **{name: ("pysolve.errors", name) for name in (
         "BackendUnavailable", "InputError", "PrologError", "PysolveError", "SearchLimitExceeded", "UnknownName")},
     "Option": ("pysolve.options", "Option"),
@@ -62,10 +63,10 @@ _HOMES = {  # public name -> (module, name there)
 }
 
 __all__ = [
-    "BACKENDS", "Answer", "Backend", "BackendUnavailable", "CrossCheck", "Found", "InputError", "Option", "PrologError",
-    "Puzzle", "PysolveError", "QueryResult", "RuleBase", "SearchLimitExceeded", "UnknownName", "__version__",
-    "available_backends", "count", "crosscheck", "generate", "get_puzzle", "puzzle_names", "query", "question",
-    "shipped", "solve",
+    "BACKENDS", "Answer", "Backend", "BackendUnavailable", "CrossCheck", "CrossChecks", "Found", "InputError", "Option",
+    "PrologError", "Puzzle", "PysolveError", "QueryResult", "RuleBase", "SearchLimitExceeded", "UnknownName",
+    "__version__", "available_backends", "count", "crosscheck", "crosscheck_many", "generate", "get_puzzle",
+    "puzzle_names", "query", "question", "shipped", "solve",
 ]
 
 
