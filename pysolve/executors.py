@@ -147,7 +147,7 @@ def check_cluster(address: str) -> str:
     InputError naming --cluster otherwise, before any work is done (Dask answers a malformed address
     with a traceback, and a tls:// address needs certificates that pysolve does not pass).
     """
-    problem = _address_problem(address)
+    problem = _address_problem(address) if isinstance(address, str) else f"a {type(address).__name__}, not a text"
     if problem:
         raise InputError(f"--cluster {excerpt(address)}: {problem}; give a Dask scheduler's address, "
                          f"{CLUSTER_FORM}")
