@@ -24,7 +24,8 @@ Three strategies answer solution/3:
     the rest of the box, and one the box holds only there the rest of the
     line) and, on 16x16, naked pairs (two cells of a unit left the same
     two values take them from the unit's other cells), then the cell with the fewest candidates (of those the first
-    with the most open peers) takes each of them, smallest first;
+    with the most open peers; on 16x16, before that, with the most peers left two values one of which it
+    holds, then with the most open peers holding one of its candidates) takes each of them, smallest first;
   - `clpfd`: one finite-domain variable per cell in 1..N, all_distinct/1
     on every row, column and box, labeling([ff]) (first-fail: the variable
     with the smallest domain next);
@@ -399,13 +400,12 @@ masks_search(Mode, Size, Cells) :-
 
 % propagating_search(+Geometry, !Masks, +Singles, +Changed): propagate from
 % the cells just left one candidate (Singles) and the units whose cells
-% changed (Changed, a bit set), then branch on the first cell with the
-% fewest candidates, smallest value first. Recorded: each value tried a
+% changed (Changed, a bit set), then branch on the cell branch_cell/3
+% chooses, smallest value first. Recorded: each value tried a
 % node, a dead end where propagation breaks a rule.
 propagating_search(Geometry, Masks, Singles, Changed) :-
     trace_checked(propagate(Singles, Changed, Geometry, Masks)),
-    Geometry = geometry(_, _, _, _, _, _, PeerBits),
-    branch_cell(Masks, PeerBits, Cell),
+    branch_cell(Masks, Geometry, Cell),
     (   Cell =:= 0
     ->  trace_solved
     ;   arg(Cell, Masks, Mask),
@@ -426,16 +426,29 @@ cell_placed(geometry(_, _, _, Full, _, _, _), Cell, Bit, Node, Child) :-
     Value is msb(Bit) + 1,
     placed(R-C, Value, Node, Child).
 
-% branch_cell(+Masks, +PeerBits, -Cell): the cell with the fewest candidates
-% above one, of those the first with the most open peers (arg Cell of PeerBits
-% the bit set of Cell's peers); 0 when every cell has its value.
-branch_cell(Masks, PeerBits, Cell) :-
+% branch_cell(+Masks, +Geometry, -Cell): the cell with the fewest candidates
+% above one, of those the first with the most open peers; on boards from
+% side sharing_from/1 up, before that, with the most peers left two values
+% one of which it holds, then with the most open peers holding one of its
+% candidates; 0 when every cell has its value.
+branch_cell(Masks, Geometry, Cell) :-
     functor(Masks, _, Count),
     open_cells(1, Count, Masks, 99, 0, Open, [], Tied),
     (   Open =:= 0
     ->  Cell = 0
-    ;   most_open(Tied, PeerBits, Open, 0, -1, Cell)
+    ;   Geometry = geometry(Peers, _, _, Full, _, _, PeerBits),
+        sharing_from(From),
+        (   msb(Full) + 1 >= From
+        ->  Sharing = sharing(Peers)
+        ;   Sharing = none
+        ),
+        most_open(Tied, Sharing, Masks, PeerBits, Open, 0, k(-1, -1, -1), Cell)
     ).
+
+% sharing_from(-Side): the tie-break by peers sharing a candidate is used on
+% boards of this side and up (9x9 searches, and so 9x9 generated puzzles,
+% stay as they were).
+sharing_from(16).
 
 % open_cells(+Cell, +Count, +Masks, +Fewest, +Open0, -Open, +Tied0, -Tied):
 % Open the bit set of the cells from Cell on with more than one candidate,
@@ -459,16 +472,45 @@ open_cells(Cell, Count, Masks, Fewest, Open0, Open, Tied0, Tied) :-
         )
     ).
 
-% most_open(+Tied, +PeerBits, +Open, +Best0, +Most0, -Best): of Tied (last
-% first), the first cell with the most peers in Open.
-most_open([], _, _, Best, _, Best).
-most_open([Cell|Cells], PeerBits, Open, Best0, Most0, Best) :-
+% most_open(+Tied, +Sharing, +Masks, +PeerBits, +Open, +Best0, +Most0, -Best):
+% of Tied (last first), the first cell with the most peers left two values
+% one of which it holds, then with the most open peers holding one of its
+% candidates (neither counted when Sharing is `none`), then with the most
+% peers in Open.
+most_open([], _, _, _, _, Best, _, Best).
+most_open([Cell|Cells], Sharing, Masks, PeerBits, Open, Best0, Most0, Best) :-
+    (   Sharing = sharing(Peers)
+    ->  arg(Cell, Peers, CellPeers),
+        arg(Cell, Masks, Mask),
+        sharing_peers(CellPeers, Masks, Mask, 0, Pairs, 0, Shared)
+    ;   Pairs = 0,
+        Shared = 0
+    ),
     arg(Cell, PeerBits, Bits),
     Degree is popcount(Open /\ Bits),
-    (   Degree >= Most0
-    ->  most_open(Cells, PeerBits, Open, Cell, Degree, Best)
-    ;   most_open(Cells, PeerBits, Open, Best0, Most0, Best)
+    (   k(Pairs, Shared, Degree) @>= Most0
+    ->  most_open(Cells, Sharing, Masks, PeerBits, Open, Cell, k(Pairs, Shared, Degree), Best)
+    ;   most_open(Cells, Sharing, Masks, PeerBits, Open, Best0, Most0, Best)
     ).
+
+% sharing_peers(+Peers, +Masks, +Mask, +Pairs0, -Pairs, +Shared0, -Shared):
+% Shared0 plus the cells of Peers with more than one candidate, one of them
+% in Mask; Pairs0 plus those of them with two.
+sharing_peers([], _, _, Pairs, Pairs, Shared, Shared).
+sharing_peers([Peer|Peers], Masks, Mask, Pairs0, Pairs, Shared0, Shared) :-
+    arg(Peer, Masks, Held),
+    (   Held /\ Mask =\= 0,
+        Rest is Held /\ (Held - 1),
+        Rest =\= 0
+    ->  Shared1 is Shared0 + 1,
+        (   Rest /\ (Rest - 1) =:= 0
+        ->  Pairs1 is Pairs0 + 1
+        ;   Pairs1 = Pairs0
+        )
+    ;   Pairs1 = Pairs0,
+        Shared1 = Shared0
+    ),
+    sharing_peers(Peers, Masks, Mask, Pairs1, Pairs, Shared1, Shared).
 
 % propagate(+Singles, +Changed, +Geometry, !Masks): naked singles leave
 % their peers, then the changed units place their hidden singles; when
