@@ -275,12 +275,14 @@ def test_a_file_of_many_puzzles_is_answered_on_a_pool_in_order(capsys):
     assert "11 sudoku questions: 11 solved" in err
 
 
-@given(games=st.integers(1, 300), workers=st.integers(1, 16))
-def test_work_is_cut_into_chunks_of_near_equal_size_in_order(games, workers):
-    work = tour.tasks(2, games, 1, "python", ["random"])
-    pieces = executors.chunks(work, workers * tour.CHUNKS_PER_WORKER)
+@given(games=st.integers(1, 300), workers=st.integers(1, 16),
+       strategies=st.sampled_from([["random"], ["greedy+policy", "lookahead"], ["mcts:1s", "greedy"], ["minimax:2"]]))
+def test_work_is_cut_into_chunks_of_near_equal_size_in_order(games, workers, strategies):
+    work = tour.tasks(2, games, 1, "python", strategies)
+    pieces = tour.cut(work, workers)
     assert [task for piece in pieces for task in piece] == list(work)
-    assert len(pieces) == min(games, workers * tour.CHUNKS_PER_WORKER)
+    quick = all(name.split("+")[0] in tour.QUICK for name in strategies)
+    assert len(pieces) == (min(games, workers * tour.CHUNKS_PER_WORKER) if quick else games)  # a search's game alone
     assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
 
 

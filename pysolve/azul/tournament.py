@@ -5,7 +5,8 @@ Run here, the games are played one by one; on a `concurrent.futures.Executor`
 (a process pool, one SWI-Prolog per process, or a Dask cluster's executor)
 they go in chunks, CHUNKS_PER_WORKER per worker: a game of the random
 strategy takes about a millisecond, far less than sending it to a process and
-its result back, so a worker gets many at once. What comes back is what the
+its result back, so a worker gets many at once; a game where a seat searches
+takes seconds, and goes alone, so that it is logged as it ends (`cut`). What comes back is what the
 caller reads: each game's result without the final state (its per-move log
 only when asked) from `run`, or from `tallied` only the chunk's `Tally`,
 what a summary reads, added up in the worker. Results and tallies come back
@@ -260,7 +261,9 @@ def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
 
 
 BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog: this many per query
-CHUNKS_PER_WORKER = 16  # chunks of games a worker is handed over a run: enough to balance, few enough to cost nothing
+CHUNKS_PER_WORKER = 16  # chunks of quick games a worker is handed over a run: enough to balance, cheap to send
+QUICK = ("random", "greedy", "lookahead")  # strategies whose games take milliseconds, not seconds
+MOST_CHUNKS_PER_WORKER = 4096  # games of searches: a game a chunk up to this many chunks a worker
 
 
 def run(work: Sequence[Task], executor: Executor | None = None,
@@ -303,7 +306,7 @@ def tallied(work: Sequence[Task], executor: Executor | None = None,
             if progress:
                 progress(tally.games)
         return tally
-    pieces = executors.chunks(work, executors.width(executor) * CHUNKS_PER_WORKER)
+    pieces = cut(work, executors.width(executor))
     futures = {executor.submit(tally_chunk, piece): number for number, piece in enumerate(pieces)}
     done = [Tally() for _ in pieces]
     for future in as_completed(futures):
@@ -314,6 +317,18 @@ def tallied(work: Sequence[Task], executor: Executor | None = None,
     for chunk in done:  # in game order: the standings in the order first played, the scores in game order
         whole.merge(chunk)
     return whole
+
+
+def cut(work: Sequence[Task], workers: int) -> list[Sequence[Task]]:
+    """`work` in chunks for `workers`: CHUNKS_PER_WORKER each where every seat plays a QUICK strategy, else a
+    game a chunk (up to MOST_CHUNKS_PER_WORKER each).
+
+    A search's game takes seconds to minutes, against a millisecond to send it: each comes back, to the
+    progress line and the log, as it ends, and a run stopped part-way keeps every game finished.
+    """
+    seated = work.strategies if isinstance(work, Games) else {name for task in work for name in task.strategies}
+    quick = all(isinstance(name, str) and name.split("+")[0] in QUICK for name in seated)
+    return executors.chunks(work, workers * (CHUNKS_PER_WORKER if quick else MOST_CHUNKS_PER_WORKER))
 
 
 def tally_chunk(chunk: Sequence[Task]) -> Tally:
@@ -333,7 +348,7 @@ def _chunked(work: Sequence[Task], executor: Executor, workers: int,
              progress: Callable[[MatchResult], None] | None) -> Iterator[MatchResult]:
     """The results of `work` played in chunks on `executor`, in game order; `progress` after each game of a
     chunk as the chunk comes back, whatever its place."""
-    pieces = executors.chunks(work, workers * CHUNKS_PER_WORKER)
+    pieces = cut(work, workers)
     futures: dict[Future[list[MatchResult]], int] = {executor.submit(play_chunk, piece): number
                                                      for number, piece in enumerate(pieces)}
     done: list[list[MatchResult]] = [[] for _ in pieces]
