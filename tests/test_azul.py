@@ -569,6 +569,7 @@ def test_greedy_reads_the_grey_wall():
     assert greedy(state, State.from_json(copy.deepcopy(state)).legal_moves(), RandomStream(0)) == (0, 2, 1)
 
 
+@pytest.mark.filterwarnings("ignore:Observation")  # a Dict with the mask, as PettingZoo's own classic games
 def test_the_environment_plays_the_grey_variant():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
