@@ -43,7 +43,7 @@ compiles to the clauses it would be without a trace, at the same speed.
 
 :- use_module(library(clpfd), [(ins)/2, all_distinct/1, labeling/2, transpose/2,
                                op(700, xfx, ins), op(450, xfx, ..)]).
-:- use_module(library(lists), [append/2, append/3, member/2, nth0/3, numlist/3]).
+:- use_module(library(lists), [append/2, append/3, member/2, nth0/3, numlist/3, same_length/2]).
 :- use_module(library(apply), [foldl/4, maplist/2, maplist/3]).
 :- use_module(library(aggregate), [aggregate_all/3]).
 :- use_module(library(solution_sequences), [limit/2]).
@@ -294,15 +294,20 @@ placed(R-C, Value, Node, Child) :-
 
 %   The propagating search. Cells are numbered 1..N*N in reading order, units
 %   1..3N (rows, columns, boxes). Geometry is geometry(Peers, Units, UnitsOf,
-%   Full, AllUnits, Bands, PeerBits): arg Cell of Peers the cells sharing a unit with
+%   Full, AllUnits, Bands, PeerBits, Count, SlotsOf): arg Cell of Peers the cells sharing a unit with
 %   Cell, arg Unit of Units its cells, arg Cell of UnitsOf the bit set of
 %   Cell's units, Full the bit set of every value, AllUnits of every unit,
 %   Bands where the lines cross the boxes (band/5), arg Cell of PeerBits the
-%   bit set of Cell's peers (bit Cell - 1 for each cell).
+%   bit set of Cell's peers (bit Cell - 1 for each cell), Count the number
+%   of cells, arg Cell of SlotsOf the args Count + Unit of Cell's units.
+%
+%   Masks holds arg Cell the candidates of Cell, then arg Count + Unit the
+%   values of Unit's cells left one (kept as cells are left one, so that a
+%   look for hidden singles need not test each cell for it).
 
 :- table geometry/2.   % built once per size (2 ms for 9x9), then copied from the table
 
-geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands, PeerBits)) :-
+geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands, PeerBits, Count, SlotsOf)) :-
     Count is Size * Size,
     numlist(1, Count, Numbers),
     bands(Numbers, Size, Rows),
@@ -312,6 +317,8 @@ geometry(Size, geometry(Peers, Units, UnitsOf, Full, AllUnits, Bands, PeerBits))
     length(UnitList, UnitCount),
     maplist(cell_units(UnitList), Numbers, UnitSets),
     UnitsOf =.. [units_of|UnitSets],
+    maplist(cell_slots(UnitList, Count), Numbers, SlotLists),
+    SlotsOf =.. [slots_of|SlotLists],
     maplist(cell_peers(UnitList), Numbers, PeerLists),
     Peers =.. [peers|PeerLists],
     maplist(cell_bits, PeerLists, BitsList),
@@ -370,6 +377,9 @@ cell_bit(Cell, Bits0, Bits) :-
 cell_units(UnitList, Cell, Set) :-
     aggregate_all(sum(1 << (Unit - 1)), ( nth1(Unit, UnitList, Members), memberchk(Cell, Members) ), Set).
 
+cell_slots(UnitList, Count, Cell, Slots) :-
+    findall(Slot, ( nth1(Unit, UnitList, Members), memberchk(Cell, Members), Slot is Count + Unit ), Slots).
+
 cell_peers(UnitList, Cell, Peers) :-
     findall(Members, ( member(Members, UnitList), memberchk(Cell, Members) ), Lists),
     ord_union(Lists, Near),
@@ -388,14 +398,20 @@ mask_value(Mask, Value) :-
 % Cells (its givens bound, the rest free), recorded when Mode is `traced`.
 masks_search(Mode, Size, Cells) :-
     geometry(Size, Geometry),
-    Geometry = geometry(_, _, _, Full, AllUnits, _, _),
+    Geometry = geometry(_, _, _, Full, AllUnits, _, _, _, _),
     append(Cells, Values),
     maplist(start_mask(Full), Values, MaskList),
-    Masks =.. [masks|MaskList],
+    UnitCount is msb(AllUnits) + 1,
+    length(Nothing, UnitCount),
+    maplist(=(0), Nothing),
+    append(MaskList, Nothing, Slots),
+    Masks =.. [masks|Slots],
     findall(Cell, ( nth1(Cell, Values, Value), integer(Value) ), Givens),
     trace_search(( Mode == traced, trace_root(Root) ), Root,
                  propagating_search(Geometry, Masks, Givens, AllUnits)),
-    Masks =.. [_|Found],
+    Masks =.. [_|Held],
+    same_length(Found, Values),
+    append(Found, _, Held),
     maplist(mask_value, Found, Values).
 
 % propagating_search(+Geometry, !Masks, +Singles, +Changed): propagate from
@@ -412,14 +428,14 @@ propagating_search(Geometry, Masks, Singles, Changed) :-
         bit_member(Bit, Mask),
         setarg(Cell, Masks, Bit),
         trace_node(cell_placed(Geometry, Cell, Bit)),
-        Geometry = geometry(_, _, UnitsOf, _, _, _, _),
+        Geometry = geometry(_, _, UnitsOf, _, _, _, _, _, _),
         arg(Cell, UnitsOf, Units),
         propagating_search(Geometry, Masks, [Cell], Units)
     ).
 
 % cell_placed(+Geometry, +Cell, +Bit, +Node, -Child): Child, below Node, is
 % the value of Bit placed on Cell (numbered in reading order from 1).
-cell_placed(geometry(_, _, _, Full, _, _, _), Cell, Bit, Node, Child) :-
+cell_placed(geometry(_, _, _, Full, _, _, _, _, _), Cell, Bit, Node, Child) :-
     Size is msb(Full) + 1,
     R is (Cell - 1) // Size + 1,
     C is (Cell - 1) mod Size + 1,
@@ -432,12 +448,11 @@ cell_placed(geometry(_, _, _, Full, _, _, _), Cell, Bit, Node, Child) :-
 % one of which it holds, then with the most open peers holding one of its
 % candidates; 0 when every cell has its value.
 branch_cell(Masks, Geometry, Cell) :-
-    functor(Masks, _, Count),
+    Geometry = geometry(Peers, _, _, Full, _, _, PeerBits, Count, _),
     open_cells(1, Count, Masks, 99, 0, Open, [], Tied),
     (   Open =:= 0
     ->  Cell = 0
-    ;   Geometry = geometry(Peers, _, _, Full, _, _, PeerBits),
-        sharing_from(From),
+    ;   sharing_from(From),
         (   msb(Full) + 1 >= From
         ->  Sharing = sharing(Peers)
         ;   Sharing = none
@@ -529,7 +544,7 @@ propagate(Singles, Changed, Geometry, Masks) :-
 propagate(Singles, Changed0, Looked0, Paired0, Geometry, Masks) :-
     naked_singles(Singles, Geometry, Masks, Changed0, Changed),
     (   Changed =:= 0
-    ->  Geometry = geometry(_, _, UnitsOf, Full, _, Bands, _),
+    ->  Geometry = geometry(_, _, UnitsOf, Full, _, Bands, _, _, _),
         locked_bands(Bands, Looked0, Masks, UnitsOf, [], Singles1, 0, Changed1),
         (   Changed1 =\= 0
         ->  propagate(Singles1, Changed1, 0, Paired0, Geometry, Masks)
@@ -564,7 +579,7 @@ naked_pairs(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :-
     ;   Low is Looking /\ -Looking,
         Rest is Looking xor Low,
         Unit is msb(Low) + 1,
-        Geometry = geometry(_, Units, UnitsOf, _, _, _, _),
+        Geometry = geometry(_, Units, UnitsOf, _, _, _, _, _, _),
         arg(Unit, Units, Cells),
         unit_pairs(Cells, [], Cells, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
         naked_pairs(Rest, Geometry, Masks, Singles1, Singles, Changed1, Changed)
@@ -713,8 +728,10 @@ drop_cells([Cell|Cells], Keep, Masks, UnitsOf, Singles0, Singles, Changed0, Chan
 
 naked_singles([], _, _, Changed, Changed).
 naked_singles([Cell|Cells], Geometry, Masks, Changed0, Changed) :-
-    Geometry = geometry(Peers, _, UnitsOf, _, _, _, _),
+    Geometry = geometry(Peers, _, UnitsOf, _, _, _, _, _, SlotsOf),
     arg(Cell, Masks, Bit),
+    arg(Cell, SlotsOf, Slots),
+    mark_placed(Slots, Bit, Masks),
     arg(Cell, Peers, PeerList),
     leave_peers(PeerList, Bit, Masks, UnitsOf, Cells, Cells1, Changed0, Changed1),
     naked_singles(Cells1, Geometry, Masks, Changed1, Changed).
@@ -741,7 +758,7 @@ leave_peers([Peer|Peers], Bit, Masks, UnitsOf, Singles0, Singles, Changed0, Chan
 
 % hidden_singles(+Looking, +Geometry, !Masks, +Singles0, -Singles,
 % +Changed0, -Changed): in each unit of the bit set Looking, a value with
-% one place left goes there.
+% one place left, not yet a placed value of the unit, goes there.
 hidden_singles(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :-
     (   Looking =:= 0
     ->  Singles = Singles0,
@@ -749,12 +766,14 @@ hidden_singles(Looking, Geometry, Masks, Singles0, Singles, Changed0, Changed) :
     ;   Low is Looking /\ -Looking,
         Rest is Looking xor Low,
         Unit is msb(Low) + 1,
-        Geometry = geometry(_, Units, UnitsOf, Full, _, _, _),
+        Geometry = geometry(_, Units, UnitsOf, Full, _, _, _, Count, SlotsOf),
         arg(Unit, Units, Cells),
-        unit_candidates(Cells, Masks, 0, 0, 0, Once, Twice, Placed),
+        unit_candidates(Cells, Masks, 0, 0, Once, Twice),
         Once =:= Full,
+        Slot is Count + Unit,
+        arg(Slot, Masks, Placed),
         Hidden is Once /\ \Twice /\ \Placed,
-        place_hidden(Hidden, Cells, Masks, UnitsOf, Singles0, Singles1, Changed0, Changed1),
+        place_hidden(Hidden, Cells, Masks, UnitsOf, SlotsOf, Singles0, Singles1, Changed0, Changed1),
         hidden_singles(Rest, Geometry, Masks, Singles1, Singles, Changed1, Changed)
     ).
 
@@ -767,24 +786,30 @@ first_holder([Cell0|Cells], Masks, Bit, Cell) :-
     ;   first_holder(Cells, Masks, Bit, Cell)
     ).
 
-% unit_candidates(+Cells, +Masks, ...): Once the values some cell can take,
-% Twice those two or more open cells can, Placed those of cells with one.
-unit_candidates([], _, Once, Twice, Placed, Once, Twice, Placed).
-unit_candidates([Cell|Cells], Masks, Once0, Twice0, Placed0, Once, Twice, Placed) :-
+% unit_candidates(+Cells, +Masks, +Once0, +Twice0, -Once, -Twice): Once the
+% values some cell can take, Twice those two or more cells can (a cell left
+% one value adds to Twice only a value it holds, which the unit's placed
+% values hold too, so the caller's Placed takes it away again).
+unit_candidates([], _, Once, Twice, Once, Twice).
+unit_candidates([Cell|Cells], Masks, Once0, Twice0, Once, Twice) :-
     arg(Cell, Masks, Mask),
-    (   Mask /\ (Mask - 1) =:= 0
-    ->  Twice1 = Twice0,
-        Placed1 is Placed0 \/ Mask
-    ;   Twice1 is Twice0 \/ (Once0 /\ Mask),
-        Placed1 = Placed0
-    ),
+    Twice1 is Twice0 \/ (Once0 /\ Mask),
     Once1 is Once0 \/ Mask,
-    unit_candidates(Cells, Masks, Once1, Twice1, Placed1, Once, Twice, Placed).
+    unit_candidates(Cells, Masks, Once1, Twice1, Once, Twice).
 
-% place_hidden(+Hidden, +Cells, !Masks, +UnitsOf, ...): each value of Hidden
+% mark_placed(+Slots, +Bit, !Masks): Bit joins the placed values of the
+% units whose args in Masks Slots lists.
+mark_placed([], _, _).
+mark_placed([Slot|Slots], Bit, Masks) :-
+    arg(Slot, Masks, Placed0),
+    Placed is Placed0 \/ Bit,
+    setarg(Slot, Masks, Placed),
+    mark_placed(Slots, Bit, Masks).
+
+% place_hidden(+Hidden, +Cells, !Masks, +UnitsOf, +SlotsOf, ...): each value of Hidden
 % goes to the first cell of Cells that can take it; fails when none can
 % (its one place was just given another value).
-place_hidden(Hidden, Cells, Masks, UnitsOf, Singles0, Singles, Changed0, Changed) :-
+place_hidden(Hidden, Cells, Masks, UnitsOf, SlotsOf, Singles0, Singles, Changed0, Changed) :-
     (   Hidden =:= 0
     ->  Singles = Singles0,
         Changed = Changed0
@@ -792,9 +817,11 @@ place_hidden(Hidden, Cells, Masks, UnitsOf, Singles0, Singles, Changed0, Changed
         Rest is Hidden xor Bit,
         first_holder(Cells, Masks, Bit, Cell),
         setarg(Cell, Masks, Bit),
+        arg(Cell, SlotsOf, Slots),
+        mark_placed(Slots, Bit, Masks),
         arg(Cell, UnitsOf, Units),
         Changed1 is Changed0 \/ Units,
-        place_hidden(Rest, Cells, Masks, UnitsOf, [Cell|Singles0], Singles, Changed1, Changed)
+        place_hidden(Rest, Cells, Masks, UnitsOf, SlotsOf, [Cell|Singles0], Singles, Changed1, Changed)
     ).
 
 %!  broken_units(+Rows, -Broken) is det.
