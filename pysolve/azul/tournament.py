@@ -323,8 +323,9 @@ def cut(work: Sequence[Task], workers: int) -> list[Sequence[Task]]:
     """`work` in chunks for `workers`: many games a chunk where every seat plays quick, else one game a chunk.
 
     CHUNKS_PER_WORKER each where every seat plays a QUICK strategy, else a game a chunk (up to
-    MOST_CHUNKS_PER_WORKER each). A search's game takes seconds to minutes, against a millisecond to send it: each comes back, to the
-    progress line and the log, as it ends, and a run stopped part-way keeps every game finished.
+    MOST_CHUNKS_PER_WORKER each). A search's game takes seconds to minutes, against a millisecond to send
+    it: each comes back, to the progress line and the log, as it ends, and a run stopped part-way keeps
+    every game finished.
     """
     seated = work.strategies if isinstance(work, Games) else {name for task in work for name in task.strategies}
     quick = all(isinstance(name, str) and name.split("+")[0] in QUICK for name in seated)
