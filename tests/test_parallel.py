@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pysolve import executors, parallel
+from pysolve.azul import names
 from pysolve.azul import tournament as tour
 from pysolve.azul.match import MatchResult
 from pysolve.cli import main
@@ -281,7 +282,7 @@ def test_work_is_cut_into_chunks_of_near_equal_size_in_order(games, workers, str
     work = tour.tasks(2, games, 1, "python", strategies)
     pieces = tour.cut(work, workers)
     assert [task for piece in pieces for task in piece] == list(work)
-    quick = all(name.split("+")[0] in tour.QUICK for name in strategies)
+    quick = all(name.split("+")[0] in names.PLAYERS for name in strategies)
     assert len(pieces) == (min(games, workers * tour.CHUNKS_PER_WORKER) if quick else games)  # a search's game alone
     assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
 

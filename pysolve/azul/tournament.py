@@ -30,6 +30,7 @@ from pysolve import executors, files
 from pysolve.azul import ratings
 from pysolve.azul.match import MatchResult, play_match, random_matches, random_only
 from pysolve.azul.model import STANDARD, check_players, check_variant
+from pysolve.azul.names import PLAYERS
 from pysolve.azul.protocol import MOVE_SECONDS
 from pysolve.errors import InputError
 from pysolve.files import excerpt
@@ -262,7 +263,6 @@ def summarise(results: Sequence[MatchResult]) -> dict[str, Any]:
 
 BATCH = 8  # unlogged games of the random strategy alone, played here in Prolog: this many per query
 CHUNKS_PER_WORKER = 16  # chunks of quick games a worker is handed over a run: enough to balance, cheap to send
-QUICK = ("random", "greedy", "lookahead")  # strategies whose games take milliseconds, not seconds
 MOST_CHUNKS_PER_WORKER = 4096  # games of searches: a game a chunk up to this many chunks a worker
 
 
@@ -322,13 +322,13 @@ def tallied(work: Sequence[Task], executor: Executor | None = None,
 def cut(work: Sequence[Task], workers: int) -> list[Sequence[Task]]:
     """`work` in chunks for `workers`: many games a chunk where every seat plays quick, else one game a chunk.
 
-    CHUNKS_PER_WORKER each where every seat plays a QUICK strategy, else a game a chunk (up to
+    CHUNKS_PER_WORKER each where every seat plays one of the PLAYERS (no search), else a game a chunk (up to
     MOST_CHUNKS_PER_WORKER each). A search's game takes seconds to minutes, against a millisecond to send
     it: each comes back, to the progress line and the log, as it ends, and a run stopped part-way keeps
     every game finished.
     """
     seated = work.strategies if isinstance(work, Games) else {name for task in work for name in task.strategies}
-    quick = all(isinstance(name, str) and name.split("+")[0] in QUICK for name in seated)
+    quick = all(isinstance(name, str) and name.split("+")[0] in PLAYERS for name in seated)
     return executors.chunks(work, workers * (CHUNKS_PER_WORKER if quick else MOST_CHUNKS_PER_WORKER))
 
 
