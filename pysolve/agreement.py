@@ -200,6 +200,7 @@ class CrossChecks:
     limit_seconds: float | None = None  # each back end's time limit on each question, when one was set
     ran_on: str = "this process"  # the processes, or the Dask cluster, that ran the cross-checks
     seconds: float = 0.0  # how long they all took (wall clock)
+    serially: str = ""  # why --workers auto ran them all in this process, in one line ("" when it did not)
 
     def counts(self) -> dict[Verdict, int]:
         """How many questions' cross-checks ended in each verdict (every verdict listed, 0 included)."""
@@ -245,6 +246,7 @@ class CrossChecks:
             "summary": self.summary(),
             "limit_seconds": self.limit_seconds,
             "ran_on": self.ran_on,
+            "serially": self.serially,
             "seconds": self.seconds,
             "crosschecks": [report.to_json() for report in self.reports],
         }
@@ -256,22 +258,33 @@ def crosscheck_many(puzzle: Puzzle, questions: Sequence[Any], only: list[str] | 
     """Cross-check every question (`crosscheck`, the built-in back ends), here or side by side; the reports in order.
 
     Here one after another, or on up to `workers` processes ("auto": one per core; no more than there are
-    questions) or the Dask cluster at `cluster`, a question a task, each worker starting the back ends first.
+    questions) or the Dask cluster at `cluster`, a question a task, each worker starting the back ends first;
+    with "auto" the first questions are cross-checked here, and the rest go to the pool only when it pays
+    (`executors.Trial`; `serially` says why when it did not).
     Each back end has `seconds` on each question, counted on the clock of the work as here, so the verdicts
     and answers are the same wherever they ran. `each(report)` hears of every report in order, as soon as it
     and those before it are in.
     """
     from pysolve import executors  # only for many questions: the pool's modules cost every start
 
+    def here(question: Any) -> CrossCheck:
+        tell(report := crosscheck(puzzle, question, only, seconds=seconds))
+        return report
+
     tell = each or (lambda report: None)
     processes = executors.useful_workers(workers, len(questions))
-    started, reports, ran_on = time.perf_counter(), [], "this process"
+    reports: list[CrossCheck] = []
+    started, ran_on, serially, tried = time.perf_counter(), "this process", "", ""
+    if cluster is None and processes > 1 and workers == executors.AUTO:
+        trial = executors.Trial(questions, processes)
+        reports.extend(trial.run(here))
+        questions, tried = trial.left, f", the first {trial.done} in this process"
+        if not trial.pays():
+            processes, serially = 1, trial.why_here(f"{puzzle.name} question")
     if cluster is None and processes == 1:
-        for question in questions:
-            reports.append(crosscheck(puzzle, question, only, seconds=seconds))
-            tell(reports[-1])
+        reports.extend(map(here, questions))
     else:
-        ran_on = cluster or executors.ran_on(processes, workers)
+        ran_on = (cluster or executors.ran_on(processes, workers)) + tried
         names = [name for name in backends.NAMES if only is None or name in only]
         with executors.executor(processes, cluster, warm=(start_backends, names)) as chosen:
             assert chosen is not None
@@ -279,7 +292,7 @@ def crosscheck_many(puzzle: Puzzle, questions: Sequence[Any], only: list[str] | 
             for future in futures:
                 reports.append(future.result())
                 tell(reports[-1])
-    return CrossChecks(puzzle.name, reports, seconds, ran_on, round(time.perf_counter() - started, 6))
+    return CrossChecks(puzzle.name, reports, seconds, ran_on, round(time.perf_counter() - started, 6), serially)
 
 
 def crosscheck_one(puzzle: str, question: Any, only: list[str] | None, seconds: float | None) -> CrossCheck:

@@ -290,8 +290,8 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--workers", type=workers_argument, default=1, metavar="N",
                         help="N processes (auto: one per core) for a count in parts or a file's puzzles side by "
-                             "side; a count that one search answers at once runs alone, and says so (default 1: "
-                             "one search in this process)")
+                             "side; a count that one search answers at once runs alone, and says so, as does a file "
+                             "too small for auto's workers to pay (default 1: one search in this process)")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="the same on an existing Dask cluster (tcp://HOST:PORT)")
 
@@ -430,8 +430,12 @@ def run_solve(args: argparse.Namespace) -> int:
         for path in written:
             print(f"wrote {path}", file=sys.stderr)
         return 0
-    return solve_batch(puzzle, parallel.answers(puzzle, questions, args.backend, args.workers, cluster),
+    said: list[str] = []  # why --workers auto answered the file here, told after its answers
+    code = solve_batch(puzzle, parallel.answers(puzzle, questions, args.backend, args.workers, cluster, said.append),
                        len(questions), args.json, args.verbose, defaulted=args.backend is None)
+    for line in said:
+        print(f"pysolve: {line}", file=sys.stderr)
+    return code
 
 
 def print_answer(puzzle: Puzzle, answer: Answer, as_json: bool, verbose: bool = False,
@@ -566,6 +570,8 @@ def crosscheck_batch(puzzle: Puzzle, questions: list[Any], only: list[str] | Non
         print_json(checks.to_json())
     else:
         print(checks.summary())
+    if checks.serially:
+        print(f"pysolve: {checks.serially}", file=sys.stderr)
     return {AGREE: 0, DISAGREE: 1}.get(checks.verdict, NOT_COMPARED)
 
 

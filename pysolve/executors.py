@@ -21,17 +21,21 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures import process as process_module
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
+from pysolve import words
 from pysolve.errors import InputError, PysolveError
 from pysolve.files import excerpt
 
 T = TypeVar("T")
+R = TypeVar("R")
 AUTO = "auto"  # --workers auto: one process per core
+START_SECONDS = 0.3  # CPU seconds, about, that a worker's start costs: forked or spawned, its back end started
 CLUSTER_FORM = "tcp://HOST:PORT"  # the scheduler addresses pysolve connects to (no TLS certificates to pass)
 
 
@@ -181,6 +185,56 @@ def useful_workers(workers: int | str, tasks: int) -> int:
     check_workers(workers)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return max(1, min(cores if workers == AUTO else int(workers), tasks, cores))
+
+
+class Trial(Generic[T]):
+    """--workers auto's look at a batch of independent tasks before it starts any worker.
+
+    The first tasks run here (`run`) until those after the first (which starts this process's back end too)
+    have taken START_SECONDS of CPU; the rest (`left`) goes to workers only when they would finish it
+    sooner (`pays`): the rest's CPU, at the mean cost of the tasks tried after the first, shared out among
+    the workers, saves more than a worker's start. A batch that runs here so says why in one line
+    (`why_here`).
+    """
+
+    def __init__(self, items: Sequence[T], processes: int) -> None:
+        self.items, self.processes, self.done, self.spent, self.first = items, processes, 0, 0.0, 0.0
+
+    def run(self, run: Callable[[T], R]) -> Iterator[R]:
+        """Each of the first tasks' results, run here, until those after the first have taken START_SECONDS of CPU."""
+        started = time.process_time()
+        for item in self.items:
+            yield run(item)
+            self.done += 1
+            self.spent = time.process_time() - started
+            if self.done == 1:
+                self.first = self.spent
+            elif self.spent - self.first >= START_SECONDS:
+                return
+
+    @property
+    def left(self) -> Sequence[T]:
+        """The tasks not run yet."""
+        return self.items[self.done:]
+
+    def rest_seconds(self) -> float:
+        """The CPU the tasks left would take, at the mean of those tried.
+
+        The first one is left out where there are others: it started this process's back end too."""
+        tried, spent = (self.done - 1, self.spent - self.first) if self.done > 1 else (self.done, self.spent)
+        return spent / max(1, tried) * len(self.left)
+
+    def pays(self) -> bool:
+        """Whether the workers would finish the tasks left sooner than this process alone."""
+        return bool(self.left) and self.rest_seconds() * (1 - 1 / self.processes) > START_SECONDS
+
+    def why_here(self, unit: str) -> str:
+        """Why the whole batch ran in this process, in one line; `unit`: what a task is, in words."""
+        took = f"{words.plural(self.done, unit)} took {words.seconds(self.spent)} of CPU"
+        if not self.left:
+            return f"ran serially (--workers auto): the {took}, less than starting workers costs"
+        return (f"ran serially (--workers auto): the first {took}, the other {len(self.left)} would take about "
+                f"{words.seconds(self.rest_seconds())}, too little for {self.processes} workers to save their start")
 
 
 def ran_on(processes: int, asked: int | str) -> str:

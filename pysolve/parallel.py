@@ -25,7 +25,9 @@ One part out of time makes the whole count `unknown`, with the parts that did
 finish adding up to an "at least".
 
 A file of many puzzles (`answers`) goes to the workers in chunks and comes
-back in order.
+back in order; with `--workers auto` its first puzzles are answered here
+for a worker's start in CPU, and the rest goes to the workers only if they
+would finish it sooner (`executors.Trial`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
@@ -47,7 +49,7 @@ from pysolve.errors import InputError
 from pysolve.puzzle import Puzzle
 from pysolve.report import Progress
 
-PROBE_SECONDS = 0.3  # CPU seconds one search may take before a count is split: about a worker's start
+PROBE_SECONDS = executors.START_SECONDS  # CPU seconds one search may take before a count is split
 PARTS_PER_WORKER = 8  # a count is split further until each worker has this many parts
 CHUNKS_PER_WORKER = 8  # the puzzles of a file go to the workers in this many chunks each
 
@@ -313,16 +315,29 @@ def answer_chunk(puzzle: str, questions: Sequence[Any], backend: str | None) -> 
 
 
 def answers(puzzle: Puzzle, questions: Sequence[Any], backend: str | None, workers: int | str = 1,
-            cluster: str | None = None) -> Iterator[Answer]:
+            cluster: str | None = None, say: Callable[[str], None] | None = None) -> Iterator[Answer]:
     """The answers of many questions (a file of puzzles), in order, each as soon as it and those before it are in.
 
     Here one by one, or on up to `workers` processes (or the cluster at `cluster`) in chunks,
-    CHUNKS_PER_WORKER a worker.
+    CHUNKS_PER_WORKER a worker. With `workers` "auto" the first questions are answered here, and the rest
+    go to the pool only when it pays (`executors.Trial`); `say` hears in one line why a file ran here.
     """
+    def here(question: Any) -> Answer:
+        return puzzle.solve(question, backend)
+
     processes = executors.useful_workers(workers, len(questions))
     if cluster is None and processes == 1:
-        yield from (puzzle.solve(question, backend) for question in questions)
+        yield from map(here, questions)
         return
+    if cluster is None and workers == executors.AUTO:
+        trial = executors.Trial(questions, processes)
+        yield from trial.run(here)
+        if not trial.pays():
+            if say is not None:
+                say(trial.why_here(f"{puzzle.name} question"))
+            yield from map(here, trial.left)
+            return
+        questions = trial.left
     with executors.executor(processes, cluster, warm=(warm, puzzle.name, questions[0], backend)) as chosen:
         assert chosen is not None
         pieces = executors.chunks(questions, executors.width(chosen) * CHUNKS_PER_WORKER)

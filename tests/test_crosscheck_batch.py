@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pysolve import api, cli, puzzles
+from pysolve import api, cli, executors, puzzles
 from pysolve import check as check_module
 from pysolve.agreement import AGREE, DISAGREE, NOT_COMPARED, CrossCheck, CrossChecks, crosscheck, crosscheck_many
 from pysolve.answers import Found
@@ -65,6 +65,31 @@ def test_the_verdicts_and_answers_are_the_same_whatever_the_workers(capsys: pyte
     assert document["counts"] == {"agree": 10, "disagree": 0, "not compared": 0}
     assert [check["question"] for check in document["crosschecks"]] == [SUDOKU.describe(q) for q in SMALL]
     assert all(check["limit_seconds"] == 30 for check in document["crosschecks"])
+
+
+def test_auto_cross_checks_a_small_file_here_and_says_why(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})  # two cores, as on CI's machine
+    alone = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"])
+    auto = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"], workers="auto")
+    assert [found(report) for report in auto.reports] == [found(report) for report in alone.reports]
+    assert auto.ran_on == "this process" and alone.serially == ""
+    assert auto.serially.startswith("ran serially (--workers auto): the 10 sudoku questions took ")
+    code, out, err = run_cli(capsys, "crosscheck", "sudoku", "small", "--backends", "python,kanren",
+                             "--workers", "auto")
+    assert code == 0 and out.splitlines()[-1] == "all 10 sudoku questions agree across back ends"
+    assert err.startswith("pysolve: ran serially (--workers auto): the 10 sudoku questions took ") and \
+        err.count("\n") == 1
+
+
+@pytest.mark.subprocess
+def test_auto_sends_the_rest_of_a_file_that_pays_to_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(executors, "START_SECONDS", 0.0)  # any rest pays: the trial ends after two questions
+    alone = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"])
+    auto = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"], workers="auto")
+    assert [found(report) for report in auto.reports] == [found(report) for report in alone.reports]
+    assert (auto.ran_on, auto.serially) == ("2 processes (auto: one per core), the first 2 in this process", "")
 
 
 @pytest.mark.subprocess

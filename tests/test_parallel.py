@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 
 import distributed
 import pytest
@@ -274,6 +275,71 @@ def test_a_file_of_many_puzzles_is_answered_on_a_pool_in_order(capsys):
     assert [(answer["question"], answer["count"], answer["solutions"]) for answer in pooled] == \
         [(answer["question"], answer["count"], answer["solutions"]) for answer in alone]
     assert "11 sudoku questions: 11 solved" in err
+
+
+def spin(seconds: float) -> float:
+    """A task that takes `seconds` of this process's CPU, and gives them back."""
+    until = time.process_time() + seconds
+    while time.process_time() < until:
+        pass
+    return seconds
+
+
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--workers auto sees two cores, as on the machine CI runs on, whatever this one has."""
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
+
+
+def test_a_trial_runs_a_small_batch_here_to_its_end_and_says_why():
+    trial = executors.Trial([0.002] * 40, processes=2)
+    assert list(trial.run(spin)) == [0.002] * 40
+    assert (trial.done, list(trial.left), trial.pays()) == (40, [], False)
+    assert trial.why_here("task").startswith("ran serially (--workers auto): the 40 tasks took ")
+    assert trial.why_here("task").endswith(" of CPU, less than starting workers costs")
+
+
+def test_a_trial_stops_after_a_workers_start_in_cpu_and_sends_a_long_rest_to_the_workers():
+    trial = executors.Trial([0.05] * 100, processes=2)
+    done = list(trial.run(spin))
+    # the first task, then those after it until they have taken START_SECONDS (6 of 0.05 s, or one more)
+    assert 1 + executors.START_SECONDS / 0.05 <= len(done) == trial.done <= 2 + executors.START_SECONDS / 0.05
+    assert len(trial.left) == 100 - trial.done and trial.rest_seconds() >= 0.05 * len(trial.left)
+    assert trial.pays()
+
+
+def test_a_trial_keeps_a_rest_too_short_to_save_a_workers_start_here():
+    trial = executors.Trial([0.3] + [0.01] * 60, processes=2)  # the first task starts a back end: left out
+    list(trial.run(spin))
+    assert trial.left and trial.rest_seconds() < 2 * executors.START_SECONDS and not trial.pays()
+    assert f"the first {trial.done} tasks took" in trial.why_here("task")
+    assert f"the other {len(trial.left)} would take about" in trial.why_here("task")
+
+
+def test_auto_answers_a_small_file_here_and_says_why_in_one_line(monkeypatch, capsys):
+    two_cores(monkeypatch)
+    argv = ["solve", "sudoku", "small", "--backend", "python", "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)["answers"]
+    assert main([*argv, "--workers", "auto"]) == 0
+    out, err = capsys.readouterr()
+    assert [answer["solutions"] for answer in json.loads(out)["answers"]] == [answer["solutions"] for answer in alone]
+    said = [line for line in err.splitlines() if line.startswith("pysolve: ")]
+    assert len(said) == 1 and said[0].startswith("pysolve: ran serially (--workers auto): the 10 sudoku questions "
+                                                 "took ")
+
+
+@pytest.mark.subprocess
+def test_auto_sends_the_rest_of_a_file_that_pays_to_the_workers_in_order(monkeypatch, capsys):
+    two_cores(monkeypatch)
+    monkeypatch.setattr(executors, "START_SECONDS", 0.0)  # any rest pays: the trial ends after two questions
+    argv = ["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--backend", "python", "--json"]
+    assert main(argv) == 0
+    alone = json.loads(capsys.readouterr().out)["answers"]
+    assert main([*argv, "--workers", "auto"]) == 0
+    out, err = capsys.readouterr()
+    assert [(answer["question"], answer["count"]) for answer in json.loads(out)["answers"]] == \
+        [(answer["question"], answer["count"]) for answer in alone]
+    assert "ran serially" not in err and "11 sudoku questions: 11 solved" in err
 
 
 @given(games=st.integers(1, 300), workers=st.integers(1, 16),
