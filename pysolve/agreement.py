@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pysolve import backends, budget, notebook, puzzles, words
 from pysolve.answers import Found, Status, Words
@@ -34,6 +34,9 @@ from pysolve.errors import BackendUnavailable, PysolveError, SearchLimitExceeded
 from pysolve.files import excerpt
 from pysolve.puzzle import UNKNOWN, Answer, Puzzle, Solver
 from pysolve.rules import RulesError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 Kind = Literal["declined", "unavailable", "unknown", "failed"]  # why a back end asked gave no answer:
 DECLINED: Kind = "declined"        # it does not answer this question (Puzzle.backends_for leaves it out)
@@ -259,8 +262,9 @@ def crosscheck_many(puzzle: Puzzle, questions: Sequence[Any], only: list[str] | 
 
     Here one after another, or on up to `workers` processes ("auto": one per core; no more than there are
     questions) or the Dask cluster at `cluster`, a question a task, each worker starting the back ends first;
-    with "auto" the first questions are cross-checked here, and the rest go to the pool only when it pays
-    (`executors.Trial`; `serially` says why when it did not).
+    with "auto", when every back end asked runs here already (or needs no start), the first questions are
+    cross-checked here, and the rest go to the pool only when it pays (`executors.Trial`; `serially` says why
+    when it did not).
     Each back end has `seconds` on each question, counted on the clock of the work as here, so the verdicts
     and answers are the same wherever they ran. `each(report)` hears of every report in order, as soon as it
     and those before it are in.
@@ -274,24 +278,34 @@ def crosscheck_many(puzzle: Puzzle, questions: Sequence[Any], only: list[str] | 
     tell = each or (lambda report: None)
     processes = executors.useful_workers(workers, len(questions))
     reports: list[CrossCheck] = []
-    started, ran_on, serially, tried = time.perf_counter(), "this process", "", ""
-    if cluster is None and processes > 1 and workers == executors.AUTO:
-        trial = executors.Trial(questions, processes)
-        reports.extend(trial.run(here))
-        questions, tried = trial.left, f", the first {trial.done} in this process"
-        if not trial.pays():
-            processes, serially = 1, trial.why_here(f"{puzzle.name} question")
+    started, ran_on, serially = time.perf_counter(), "this process", ""
+    names = [name for name in backends.NAMES if only is None or name in only]
+
+    def on(chosen: Executor, questions: Sequence[Any]) -> None:
+        futures = [chosen.submit(crosscheck_one, puzzle.name, question, only, seconds) for question in questions]
+        for future in futures:
+            reports.append(future.result())
+            tell(reports[-1])
+
     if cluster is None and processes == 1:
         reports.extend(map(here, questions))
+    elif cluster is None and workers == executors.AUTO and all(map(backends.started, names)):
+        trial = executors.Trial(questions, processes, executors.start_seconds())
+        reports.extend(trial.run(here))
+        questions = trial.left
+        if trial.pays():
+            ran_on = f"{executors.ran_on(processes, workers)}, the first {trial.done} in this process"
+            with executors.executor(processes, warm=(start_backends, names)) as chosen:
+                assert chosen is not None
+                on(chosen, questions)
+        else:
+            serially = trial.why_here(f"{puzzle.name} question")
+            reports.extend(map(here, questions))
     else:
-        ran_on = (cluster or executors.ran_on(processes, workers)) + tried
-        names = [name for name in backends.NAMES if only is None or name in only]
+        ran_on = cluster or executors.ran_on(processes, workers)
         with executors.executor(processes, cluster, warm=(start_backends, names)) as chosen:
             assert chosen is not None
-            futures = [chosen.submit(crosscheck_one, puzzle.name, question, only, seconds) for question in questions]
-            for future in futures:
-                reports.append(future.result())
-                tell(reports[-1])
+            on(chosen, questions)
     return CrossChecks(puzzle.name, reports, seconds, ran_on, round(time.perf_counter() - started, 6), serially)
 
 

@@ -128,6 +128,19 @@ def available(name: str) -> bool:
     return info(name).available
 
 
+def started(name: str) -> bool:
+    """True when back end `name` runs in this process already, or needs no start (python).
+
+    SWI-Prolog once it has started here, miniKanren once imported. Asking starts nothing."""
+    check_name(name)
+    if name == "prolog":
+        bridge = sys.modules.get("pysolve.bridge")
+        return bridge is not None and bridge.started()
+    if name == "kanren":
+        return "pysolve.minikanren" in sys.modules
+    return True
+
+
 def default() -> str:
     """`prolog` when SWI-Prolog can run, else `kanren` (else `python`)."""
     return preferred(info(name) for name in PREFERRED)

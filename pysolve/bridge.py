@@ -77,6 +77,11 @@ def _engine() -> Any:
         return _start_engine()
 
 
+def started() -> bool:
+    """True once SWI-Prolog has started in this process (`_engine`)."""
+    return _engine.cache_info().currsize > 0
+
+
 def _start_engine() -> Any:
     """Import pyswip (which starts SWI-Prolog), set the flags pysolve needs and load the bridge's rules."""
     try:

@@ -35,7 +35,8 @@ from pysolve.files import excerpt
 T = TypeVar("T")
 R = TypeVar("R")
 AUTO = "auto"  # --workers auto: one process per core
-START_SECONDS = 0.3  # CPU seconds, about, that a worker's start costs: forked or spawned, its back end started
+START_SECONDS = 0.3  # CPU seconds, about, that a worker's start costs: spawned, its back end started
+FORKED_START_SECONDS = 0.1  # the same for a forked worker (`start_method`), its back end started
 CLUSTER_FORM = "tcp://HOST:PORT"  # the scheduler addresses pysolve connects to (no TLS certificates to pass)
 
 
@@ -190,18 +191,20 @@ def useful_workers(workers: int | str, tasks: int) -> int:
 class Trial(Generic[T]):
     """--workers auto's look at a batch of independent tasks before it starts any worker.
 
-    The first tasks run here (`run`) until those after the first (which starts this process's back end too)
-    have taken START_SECONDS of CPU; the rest (`left`) goes to workers only when they would finish it
-    sooner (`pays`): the rest's CPU, at the mean cost of the tasks tried after the first, shared out among
-    the workers, saves more than a worker's start. A batch that runs here so says why in one line
-    (`why_here`).
+    For a batch whose back ends run here already (or need no start: Python), so that trying costs nothing
+    the workers would not pay again. The first tasks run here (`run`) until those after the first have taken
+    a worker's start in CPU (`start`: `start_seconds()`); the rest (`left`) goes to workers only when they
+    would finish it sooner (`pays`): the rest's CPU, at the mean cost of the tasks tried after the first,
+    shared out among the workers, saves more than a worker's start. A batch that runs here so says why in
+    one line (`why_here`).
     """
 
-    def __init__(self, items: Sequence[T], processes: int) -> None:
-        self.items, self.processes, self.done, self.spent, self.first = items, processes, 0, 0.0, 0.0
+    def __init__(self, items: Sequence[T], processes: int, start: float = START_SECONDS) -> None:
+        self.items, self.processes, self.start = items, processes, start
+        self.done, self.spent, self.first = 0, 0.0, 0.0
 
     def run(self, run: Callable[[T], R]) -> Iterator[R]:
-        """Each of the first tasks' results, run here, until those after the first have taken START_SECONDS of CPU."""
+        """Each of the first tasks' results, run here, until those after the first have taken `start` of CPU."""
         started = time.process_time()
         for item in self.items:
             yield run(item)
@@ -209,7 +212,7 @@ class Trial(Generic[T]):
             self.spent = time.process_time() - started
             if self.done == 1:
                 self.first = self.spent
-            elif self.spent - self.first >= START_SECONDS:
+            elif self.spent - self.first >= self.start:
                 return
 
     @property
@@ -226,7 +229,7 @@ class Trial(Generic[T]):
 
     def pays(self) -> bool:
         """Whether the workers would finish the tasks left sooner than this process alone."""
-        return bool(self.left) and self.rest_seconds() * (1 - 1 / self.processes) > START_SECONDS
+        return bool(self.left) and self.rest_seconds() * (1 - 1 / self.processes) > self.start
 
     def why_here(self, unit: str) -> str:
         """Why the whole batch ran in this process, in one line; `unit`: what a task is, in words."""
@@ -313,6 +316,11 @@ def executor(workers: int | str = 1, cluster: str | None = None, warm: Warm = ()
             chosen.shutdown()
         if client is not None:
             client.close()
+
+
+def start_seconds() -> float:
+    """What starting a worker would cost a `Trial` now: less where this process can still be forked."""
+    return FORKED_START_SECONDS if start_method() == "fork" else START_SECONDS
 
 
 def abandon(chosen: Executor | None) -> None:

@@ -319,18 +319,25 @@ def answers(puzzle: Puzzle, questions: Sequence[Any], backend: str | None, worke
     """The answers of many questions (a file of puzzles), in order, each as soon as it and those before it are in.
 
     Here one by one, or on up to `workers` processes (or the cluster at `cluster`) in chunks,
-    CHUNKS_PER_WORKER a worker. With `workers` "auto" the first questions are answered here, and the rest
-    go to the pool only when it pays (`executors.Trial`); `say` hears in one line why a file ran here.
+    CHUNKS_PER_WORKER a worker. With `workers` "auto" and a back end that runs here already (or needs no
+    start), the first questions are answered here, and the rest go to the pool only when it pays
+    (`executors.Trial`); `say` hears in one line why a file ran here. A back end still to start goes to the
+    pool at once: the workers start it side by side in the time it would take here.
     """
     def here(question: Any) -> Answer:
         return puzzle.solve(question, backend)
+
+    def on(chosen: Executor, questions: Sequence[Any]) -> Iterator[Answer]:
+        pieces = executors.chunks(questions, executors.width(chosen) * CHUNKS_PER_WORKER)
+        for future in [chosen.submit(answer_chunk, puzzle.name, piece, backend) for piece in pieces]:
+            yield from future.result()
 
     processes = executors.useful_workers(workers, len(questions))
     if cluster is None and processes == 1:
         yield from map(here, questions)
         return
-    if cluster is None and workers == executors.AUTO:
-        trial = executors.Trial(questions, processes)
+    if cluster is None and workers == executors.AUTO and backend is not None and backends.started(backend):
+        trial = executors.Trial(questions, processes, executors.start_seconds())
         yield from trial.run(here)
         if not trial.pays():
             if say is not None:
@@ -340,7 +347,4 @@ def answers(puzzle: Puzzle, questions: Sequence[Any], backend: str | None, worke
         questions = trial.left
     with executors.executor(processes, cluster, warm=(warm, puzzle.name, questions[0], backend)) as chosen:
         assert chosen is not None
-        pieces = executors.chunks(questions, executors.width(chosen) * CHUNKS_PER_WORKER)
-        futures = [chosen.submit(answer_chunk, puzzle.name, piece, backend) for piece in pieces]
-        for future in futures:
-            yield from future.result()
+        yield from on(chosen, questions)

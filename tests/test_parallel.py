@@ -315,6 +315,23 @@ def test_a_trial_keeps_a_rest_too_short_to_save_a_workers_start_here():
     assert f"the other {len(trial.left)} would take about" in trial.why_here("task")
 
 
+FRESH = """
+from pysolve import agreement, backends, executors, puzzles
+executors.os.sched_getaffinity = lambda pid: {0, 1}  # two cores, as on CI's machine
+print([backends.started(name) for name in backends.NAMES])
+sudoku = puzzles.get("sudoku")
+checks = agreement.crosscheck_many(sudoku, sudoku.questions(file="small"), ["python", "kanren"], workers="auto")
+print(checks.ran_on, repr(checks.serially), checks.verdict)
+"""
+
+
+@pytest.mark.subprocess
+def test_auto_sends_a_file_whose_back_ends_are_still_to_start_to_the_workers_at_once():
+    ran = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines() == ["[False, False, True]", "2 processes (auto: one per core) '' agree"]
+
+
 def test_auto_answers_a_small_file_here_and_says_why_in_one_line(monkeypatch, capsys):
     two_cores(monkeypatch)
     argv = ["solve", "sudoku", "small", "--backend", "python", "--json"]
@@ -331,7 +348,8 @@ def test_auto_answers_a_small_file_here_and_says_why_in_one_line(monkeypatch, ca
 @pytest.mark.subprocess
 def test_auto_sends_the_rest_of_a_file_that_pays_to_the_workers_in_order(monkeypatch, capsys):
     two_cores(monkeypatch)
-    monkeypatch.setattr(executors, "START_SECONDS", 0.0)  # any rest pays: the trial ends after two questions
+    for start in ("START_SECONDS", "FORKED_START_SECONDS"):  # any rest pays: the trial ends after two questions
+        monkeypatch.setattr(executors, start, 0.0)
     argv = ["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--backend", "python", "--json"]
     assert main(argv) == 0
     alone = json.loads(capsys.readouterr().out)["answers"]
