@@ -27,7 +27,10 @@ same while no answer disagrees) are answered ahead on a pool of processes, a
 few at a time in the order drawn, each with the rule base loaded there (a
 .pl file in a child process of each worker's own); the search then runs
 here on those answers, and any shrinking asks here, one question at a time,
-as without workers: the same seed gives the same report. The report counts the
+as without workers: the same seed gives the same report. With `workers`
+"auto" each search's first questions are asked here (`executors.Trial`)
+and the pool starts only once the questions left would pay for its start
+(`CheckReport.serially` says why it never did). The report counts the
 questions tried and agreed, lists the goals on which the rule base raised
 an error or ran out of time or memory, times it against pysolve's Prolog,
 and writes the smallest disagreement as an instance file that `pysolve
@@ -179,6 +182,7 @@ class CheckReport:
     stopped: str = ""  # why the check ended before `examples` questions ("" when it did not)
     compared: tuple[str, ...] = REFERENCE  # pysolve's back ends the rules were compared with
     sizes: tuple[int, ...] = ()  # the sizes the questions grew through, up to max_size
+    serially: str = field(default="", compare=False)  # why --workers auto asked every question here ("": it did not)
 
     @property
     def verdict(self) -> CheckVerdict:
@@ -354,15 +358,27 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
         chosen.backend_module(name)
     asker = Asker(chosen, own, report, shrink_seconds)
     path = os.fspath(rules) if isinstance(rules, (str, os.PathLike)) else ""  # "": a solver, asked here
-    with executors.executor(workers, warm=(own_in_worker, chosen.name, path) if path else ()) as pool:
-        smallest = None
+    warm = (own_in_worker, chosen.name, path) if path else ()
+    processes = executors.useful_workers(workers, examples)
+    trying = workers == executors.AUTO and bool(path) and processes > 1  # a trial here first: `Asker.try_here`
+    with contextlib.ExitStack() as stack:
+        pool = None if trying else stack.enter_context(executors.executor(workers, warm=warm))
+        smallest, tried = None, []
         for search in searches(strategies, report.sizes, examples, seconds):
             asker.search = search
-            if pool is not None:
+            if pool is not None or trying:
+                questions = [question for question in drawn(hypothesis, search, seed)
+                             if asker.key(question) not in asker.verdicts]
+                answered = {}
+                if pool is None:
+                    trial = executors.Trial(questions, processes, executors.start_seconds(), asker.work_clock)
+                    answered = dict(zip(map(asker.key, questions), trial.run(asker.answer_here)))
+                    tried.append(trial)
+                    if trial.pays():
+                        pool, trying = stack.enter_context(executors.executor(processes, warm=warm)), False
                 asker.ahead = Ahead(pool, functools.partial(answered_in_worker, chosen.name, path, seconds,
                                                             report.compared),
-                                    [question for question in drawn(hypothesis, search, seed)
-                                     if asker.key(question) not in asker.verdicts], asker.key)
+                                    questions, asker.key, answered)
             try:
                 smallest = hypothesis.find(search.strategy, asker.disagrees,
                                            settings=search_settings(hypothesis, search.count),
@@ -374,6 +390,8 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
             finally:
                 asker.stop_ahead()
             break
+        if trying and tried:
+            report.serially = serially(tried)
     if smallest is not None:
         found = report.disagreement = asker.disagreement(smallest)
         found.drawn = drawn_apart(chosen, strategies, found, report.rules)
@@ -386,6 +404,13 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
     if asker.first_failed is not None:
         report.smallest_finding = smallest_failure(hypothesis, asker, *asker.first_failed, seed)
     return report
+
+
+def serially(trials: list[executors.Trial[Any]]) -> str:
+    """Why --workers auto asked every question of a check here, in one line, from each search's trial."""
+    done, spent = sum(trial.done for trial in trials), sum(trial.spent for trial in trials)
+    return (f"ran serially (--workers auto): {words.plural(done, 'question')} tried here took {words.seconds(spent)} "
+            f"of CPU, and no search had enough left for {trials[0].processes} workers to save their start")
 
 
 def drawn(hypothesis: ModuleType, search: Search, seed: int) -> list[Any]:
@@ -415,16 +440,19 @@ class Ahead:
     Only so many at once, so that a looping rule base costs no more questions than it would here before the
     check stops (MAX_TIME_OUTS), and a disagreement no more than a few questions asked for nothing."""
 
-    def __init__(self, pool: Executor, answer: Callable[[Any], Answered], questions: list[Any],
-                 key: Callable[[Any], str]) -> None:
-        self.pool, self.answer, self.window = pool, answer, AHEAD_PER_WORKER * executors.width(pool)
-        self.waiting = deque({key(question): question for question in questions}.items())  # each once, in order
+    def __init__(self, pool: Executor | None, answer: Callable[[Any], Answered], questions: list[Any],
+                 key: Callable[[Any], str], answered: dict[str, Answered] | None = None) -> None:
+        self.pool, self.answer = pool, answer
+        self.window = AHEAD_PER_WORKER * executors.width(pool) if pool is not None else 0
+        self.answered = answered or {}  # key -> the answers already in (a trial's, asked here)
+        self.waiting = deque({key(question): question for question in questions
+                              if key(question) not in self.answered}.items())  # each once, in order
         self.running: dict[str, Future[Answered]] = {}
         self.fill()
 
     def fill(self) -> None:
         """Hand out the next questions while fewer than the window are out."""
-        while self.waiting and len(self.running) < self.window:
+        while self.pool is not None and self.waiting and len(self.running) < self.window:
             key, question = self.waiting.popleft()
             self.running[key] = self.pool.submit(self.answer, question)
 
@@ -433,6 +461,8 @@ class Ahead:
 
         Those handed out before it and not taken were not asked after all (the search knew them already):
         they are given up."""
+        if key in self.answered:
+            return self.answered.pop(key)
         if key not in self.running:
             return None
         while True:
@@ -451,6 +481,7 @@ class Ahead:
             future.cancel()
         self.running.clear()
         self.waiting.clear()
+        self.answered.clear()
 
 
 Answered = tuple["Answer | str", dict[str, Answer]]  # the rules' answer (or their error's line), and pysolve's
@@ -609,6 +640,7 @@ class Own:
     head: str
     answer: Callable[[Any, float], Found]  # (question, seconds) -> its answer
     goal: Callable[[Any], str]
+    apart: bool = False  # it runs in a child process of its own (a rule base), its CPU time not this process's
 
 
 def load_own(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str] | Solver) -> Own:
@@ -622,7 +654,7 @@ def load_own(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike
         return load_relations(puzzle, interface, rules)
     path = load_rules(puzzle, interface, rules)
     return Own(path.name, interface.head, lambda question, seconds: interface.ask(path, question, seconds),
-               lambda question: str(interface.goal(question)))
+               lambda question: str(interface.goal(question)), apart=True)
 
 
 def load_relations(puzzle: Puzzle, interface: RulesInterface, rules: str | os.PathLike[str]) -> Own:
@@ -747,6 +779,7 @@ class Asker:
         self.alike = ""                                     # the failure shrinking keeps (`fails_alike`)
         self.limits_shrinking = 0                           # time-outs and memory limits met shrinking it
         self.ahead: Ahead | None = None                     # the search's questions answered ahead on a pool
+        self.rules_cpu = 0.0                                # CPU seconds of the rules' child asked here by a trial
 
     def key(self, question: Any) -> str:
         """The question as one string, the same for the same question drawn twice."""
@@ -830,6 +863,17 @@ class Asker:
             if first_disagreement(self.puzzle, answers) is None:
                 report.agreed += 1
                 self.add_times(answers)
+
+    def answer_here(self, question: Any) -> Answered:
+        """Every answer to `question`, asked here as a worker would (`answered_in_worker`), counted for `work_clock`."""
+        mine = rules_answer(self.puzzle, self.own, self.report.seconds, question)
+        if not isinstance(mine, str):
+            self.rules_cpu += mine.stats.get("cpu_seconds", 0.0) if self.own.apart else 0.0
+        return mine, {name: self.puzzle.solve(question, name) for name in self.report.compared}
+
+    def work_clock(self) -> float:
+        """The CPU seconds of the check's work so far: this process's, and its rules' in their own child."""
+        return time.process_time() + self.rules_cpu
 
     def ask_rules(self, question: Any) -> Answer | str:
         """The rule base's answer, timed as a back end's; the error's one line when its goal raised one.

@@ -319,8 +319,9 @@ def add_check_parser(puzzles_parser: Any, puzzle: Puzzle) -> None:
     parser.add_argument("--out", metavar="FILE", help="write the smallest disagreement there "
                                                       "(default: RULES-counterexample.txt in this folder)")
     parser.add_argument("--workers", type=workers_argument, default=1, metavar="N",
-                        help="N processes (auto: one per core) answering the random questions ahead, side by side; "
-                             "a disagreement still shrinks here, and the report is the same (default 1)")
+                        help="N processes (auto: one per core, once a trial here says they pay) answering the "
+                             "random questions ahead, side by side; a disagreement still shrinks here, and the "
+                             "report is the same (default 1)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     memory.add_option(parser)
     parser.set_defaults(run=run_check)
@@ -589,6 +590,8 @@ def run_check(args: argparse.Namespace) -> int:
         print_json(report.to_json())
     else:
         print("\n".join(report.lines()))
+    if report.serially:
+        print(f"pysolve: {report.serially}", file=sys.stderr)
     return {AGREE: 0, DISAGREE: 1, ERRORS: 1, UNDECIDED: NOT_COMPARED}[report.verdict]
 
 

@@ -192,24 +192,26 @@ class Trial(Generic[T]):
     """--workers auto's look at a batch of independent tasks before it starts any worker.
 
     For a batch whose back ends run here already (or need no start: Python), so that trying costs nothing
-    the workers would not pay again. The first tasks run here (`run`) until those after the first have taken
+    the workers would not pay again. `clock`: the CPU seconds of the work so far (this process's, and any
+    child's it waits on). The first tasks run here (`run`) until those after the first have taken
     a worker's start in CPU (`start`: `start_seconds()`); the rest (`left`) goes to workers only when they
     would finish it sooner (`pays`): the rest's CPU, at the mean cost of the tasks tried after the first,
     shared out among the workers, saves more than a worker's start. A batch that runs here so says why in
     one line (`why_here`).
     """
 
-    def __init__(self, items: Sequence[T], processes: int, start: float = START_SECONDS) -> None:
-        self.items, self.processes, self.start = items, processes, start
+    def __init__(self, items: Sequence[T], processes: int, start: float = START_SECONDS,
+                 clock: Callable[[], float] = time.process_time) -> None:
+        self.items, self.processes, self.start, self.clock = items, processes, start, clock
         self.done, self.spent, self.first = 0, 0.0, 0.0
 
     def run(self, run: Callable[[T], R]) -> Iterator[R]:
         """Each of the first tasks' results, run here, until those after the first have taken `start` of CPU."""
-        started = time.process_time()
+        started = self.clock()
         for item in self.items:
             yield run(item)
             self.done += 1
-            self.spent = time.process_time() - started
+            self.spent = self.clock() - started
             if self.done == 1:
                 self.first = self.spent
             elif self.spent - self.first >= self.start:

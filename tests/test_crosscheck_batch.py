@@ -258,3 +258,46 @@ def test_a_solver_of_ones_own_is_checked_here_only() -> None:
 
     with pytest.raises(ValueError, match="only a .pl or .py file is checked on workers"):
         check_module.check("sudoku", mine, examples=1, workers=2)
+
+
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--workers auto sees two cores, as on the machine CI runs on, whatever this one has."""
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize("rules", [pytest.param("rule base", marks=needs_prolog), "relations"])
+def test_auto_checks_here_when_questions_are_too_quick_for_workers_and_says_why(
+        rules: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    two_cores(monkeypatch)
+    path = CLASS / "sudoku" / "ben.pl" if rules == "rule base" else \
+        Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"
+    puzzle = "sudoku" if rules == "rule base" else "hidato"
+    here = check_module.check(puzzle, path, examples=30, seed=3, out=None)
+    auto = check_module.check(puzzle, path, examples=30, seed=3, out=None, workers="auto")
+    assert without_times(auto.to_json()) == without_times(here.to_json()) and here.tried > 0
+    assert here.serially == "" and auto.serially.startswith("ran serially (--workers auto): ")
+    assert "no search had enough left for 2 workers to save their start" in auto.serially
+    code, _, err = run_cli(capsys, "check", puzzle, str(path), "--seed", "3", "--examples", "30", "--workers", "auto")
+    assert code == {"sudoku": 1, "hidato": 0}[puzzle] and err.startswith("pysolve: ran serially (--workers auto)")
+
+
+@pytest.mark.subprocess
+def test_auto_checks_on_workers_once_a_trial_says_they_pay(monkeypatch: pytest.MonkeyPatch) -> None:
+    two_cores(monkeypatch)
+    for start in ("START_SECONDS", "FORKED_START_SECONDS"):  # any rest pays: each trial ends after two questions
+        monkeypatch.setattr(executors, start, 0.0)
+    taken: list[bool] = []
+    take = check_module.Ahead.take
+
+    def counted(self: check_module.Ahead, key: str) -> Any:
+        answered = take(self, key)
+        taken.append(answered is not None)
+        return answered
+
+    monkeypatch.setattr(check_module.Ahead, "take", counted)
+    rules = Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"
+    auto = check_module.check("hidato", rules, examples=12, seed=5, workers="auto")
+    assert auto.serially == "" and taken and all(taken)  # every question answered by the trial or the pool
+    here = check_module.check("hidato", rules, examples=12, seed=5)
+    assert without_times(auto.to_json()) == without_times(here.to_json())
