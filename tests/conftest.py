@@ -103,6 +103,14 @@ CHROMIUM_VARIABLE = "PYSOLVE_CHROMIUM"  # the Chromium the browser tests drive, 
 CHROMIUM_NAMES = ("chromium", "chromium-browser")  # Debian's name, then Ubuntu's
 
 
+@pytest.fixture
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--workers auto` sees two cores, as on the machine CI runs on, whatever this one has."""
+    from pysolve import executors
+
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
+
+
 def find_chromium() -> Path | None:
     """The Chromium the browser tests drive: $PYSOLVE_CHROMIUM when set, else Debian's `chromium` on the PATH.
 

@@ -67,9 +67,8 @@ def test_the_verdicts_and_answers_are_the_same_whatever_the_workers(capsys: pyte
     assert all(check["limit_seconds"] == 30 for check in document["crosschecks"])
 
 
-def test_auto_cross_checks_a_small_file_here_and_says_why(monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})  # two cores, as on CI's machine
+@pytest.mark.usefixtures("two_cores")
+def test_auto_cross_checks_a_small_file_here_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     alone = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"])
     auto = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"], workers="auto")
     assert [found(report) for report in auto.reports] == [found(report) for report in alone.reports]
@@ -83,8 +82,8 @@ def test_auto_cross_checks_a_small_file_here_and_says_why(monkeypatch: pytest.Mo
 
 
 @pytest.mark.subprocess
+@pytest.mark.usefixtures("two_cores")
 def test_auto_sends_the_rest_of_a_file_that_pays_to_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
     for start in ("START_SECONDS", "FORKED_START_SECONDS"):  # any rest pays: the trial ends after two questions
         monkeypatch.setattr(executors, start, 0.0)
     alone = crosscheck_many(SUDOKU, SMALL, ["python", "kanren"])
@@ -191,6 +190,21 @@ def test_bad_parallel_flags_are_one_line_and_exit_2(extra: list[str], said: str,
 # ---------------------------------------------------------------- pysolve check --workers
 
 CLASS = Path(__file__).resolve().parent.parent / "examples" / "class"  # the sample class: correct and wrong rules
+RELATIONS = Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"  # a module of relations
+
+
+def answers_taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each question the check asks was answered already (by a trial here or a pool), as it asks."""
+    taken: list[bool] = []
+    take = check_module.Ahead.take
+
+    def counted(self: check_module.Ahead, key: str) -> Any:
+        answered = take(self, key)
+        taken.append(answered is not None)
+        return answered
+
+    monkeypatch.setattr(check_module.Ahead, "take", counted)
+    return taken
 
 
 def without_times(report: dict[str, Any]) -> dict[str, Any]:
@@ -225,16 +239,8 @@ def test_a_check_on_workers_reports_what_it_reports_here_for_the_same_seed(rules
 @pytest.mark.subprocess
 def test_a_module_of_relations_is_checked_on_workers_its_questions_answered_there(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    taken: list[bool] = []
-    take = check_module.Ahead.take
-
-    def counted(self: check_module.Ahead, key: str) -> Any:
-        answered = take(self, key)
-        taken.append(answered is not None)
-        return answered
-
-    monkeypatch.setattr(check_module.Ahead, "take", counted)
-    rules = Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"
+    taken = answers_taken(monkeypatch)
+    rules = RELATIONS
     pooled = check_module.check("hidato", rules, examples=12, seed=5, workers=2)
     assert pooled.verdict == check_module.AGREE
     assert taken and all(taken) and len(taken) == pooled.tried  # every question generated was answered ahead
@@ -260,18 +266,12 @@ def test_a_solver_of_ones_own_is_checked_here_only() -> None:
         check_module.check("sudoku", mine, examples=1, workers=2)
 
 
-def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    """--workers auto sees two cores, as on the machine CI runs on, whatever this one has."""
-    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
-
-
 @pytest.mark.subprocess
 @pytest.mark.parametrize("rules", [pytest.param("rule base", marks=needs_prolog), "relations"])
+@pytest.mark.usefixtures("two_cores")
 def test_auto_checks_here_when_questions_are_too_quick_for_workers_and_says_why(
-        rules: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    two_cores(monkeypatch)
-    path = CLASS / "sudoku" / "ben.pl" if rules == "rule base" else \
-        Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"
+        rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = CLASS / "sudoku" / "ben.pl" if rules == "rule base" else RELATIONS
     puzzle = "sudoku" if rules == "rule base" else "hidato"
     here = check_module.check(puzzle, path, examples=30, seed=3, out=None)
     auto = check_module.check(puzzle, path, examples=30, seed=3, out=None, workers="auto")
@@ -283,20 +283,12 @@ def test_auto_checks_here_when_questions_are_too_quick_for_workers_and_says_why(
 
 
 @pytest.mark.subprocess
+@pytest.mark.usefixtures("two_cores")
 def test_auto_checks_on_workers_once_a_trial_says_they_pay(monkeypatch: pytest.MonkeyPatch) -> None:
-    two_cores(monkeypatch)
     for start in ("START_SECONDS", "FORKED_START_SECONDS"):  # any rest pays: each trial ends after two questions
         monkeypatch.setattr(executors, start, 0.0)
-    taken: list[bool] = []
-    take = check_module.Ahead.take
-
-    def counted(self: check_module.Ahead, key: str) -> Any:
-        answered = take(self, key)
-        taken.append(answered is not None)
-        return answered
-
-    monkeypatch.setattr(check_module.Ahead, "take", counted)
-    rules = Path(__file__).resolve().parent / "data" / "rules" / "hidato_relations.py"
+    taken = answers_taken(monkeypatch)
+    rules = RELATIONS
     auto = check_module.check("hidato", rules, examples=12, seed=5, workers="auto")
     assert auto.serially == "" and taken and all(taken)  # every question answered by the trial or the pool
     here = check_module.check("hidato", rules, examples=12, seed=5)

@@ -285,11 +285,6 @@ def spin(seconds: float) -> float:
     return seconds
 
 
-def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    """--workers auto sees two cores, as on the machine CI runs on, whatever this one has."""
-    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0, 1})
-
-
 def test_a_trial_runs_a_small_batch_here_to_its_end_and_says_why():
     trial = executors.Trial([0.002] * 40, processes=2)
     assert list(trial.run(spin)) == [0.002] * 40
@@ -332,8 +327,8 @@ def test_auto_sends_a_file_whose_back_ends_are_still_to_start_to_the_workers_at_
     assert ran.stdout.splitlines() == ["[False, False, True]", "2 processes (auto: one per core) '' agree"]
 
 
-def test_auto_answers_a_small_file_here_and_says_why_in_one_line(monkeypatch, capsys):
-    two_cores(monkeypatch)
+@pytest.mark.usefixtures("two_cores")
+def test_auto_answers_a_small_file_here_and_says_why_in_one_line(capsys):
     argv = ["solve", "sudoku", "small", "--backend", "python", "--json"]
     assert main(argv) == 0
     alone = json.loads(capsys.readouterr().out)["answers"]
@@ -346,8 +341,8 @@ def test_auto_answers_a_small_file_here_and_says_why_in_one_line(monkeypatch, ca
 
 
 @pytest.mark.subprocess
+@pytest.mark.usefixtures("two_cores")
 def test_auto_sends_the_rest_of_a_file_that_pays_to_the_workers_in_order(monkeypatch, capsys):
-    two_cores(monkeypatch)
     for start in ("START_SECONDS", "FORKED_START_SECONDS"):  # any rest pays: the trial ends after two questions
         monkeypatch.setattr(executors, start, 0.0)
     argv = ["solve", "sudoku", str(SUDOKU_HARDEST), "--count", "2", "--backend", "python", "--json"]
