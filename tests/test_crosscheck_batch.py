@@ -270,7 +270,7 @@ def test_a_solver_of_ones_own_is_checked_here_only() -> None:
 @pytest.mark.parametrize("rules", [pytest.param("rule base", marks=needs_prolog), "relations"])
 @pytest.mark.usefixtures("two_cores")
 def test_auto_checks_here_when_questions_are_too_quick_for_workers_and_says_why(
-        rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+        rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = CLASS / "sudoku" / "ben.pl" if rules == "rule base" else RELATIONS
     puzzle = "sudoku" if rules == "rule base" else "hidato"
     here = check_module.check(puzzle, path, examples=30, seed=3, out=None)
@@ -278,7 +278,8 @@ def test_auto_checks_here_when_questions_are_too_quick_for_workers_and_says_why(
     assert without_times(auto.to_json()) == without_times(here.to_json()) and here.tried > 0
     assert here.serially == "" and auto.serially.startswith("ran serially (--workers auto): ")
     assert "no search had enough left for 2 workers to save their start" in auto.serially
-    code, _, err = run_cli(capsys, "check", puzzle, str(path), "--seed", "3", "--examples", "30", "--workers", "auto")
+    code, _, err = run_cli(capsys, "check", puzzle, str(path), "--seed", "3", "--examples", "30", "--workers", "auto",
+                           "--out", str(tmp_path / "counterexample.txt"))
     assert code == {"sudoku": 1, "hidato": 0}[puzzle] and err.startswith("pysolve: ran serially (--workers auto)")
 
 
