@@ -71,6 +71,34 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.freeze()
 
 
+ROOT = Path(__file__).resolve().parent.parent
+UNTRACKED = pytest.StashKey[set[str] | None]()  # the checkout's untracked files before the run
+
+
+def untracked() -> set[str] | None:
+    """The files in the checkout that git neither tracks nor ignores (None outside a git checkout)."""
+    listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                            text=True, check=False)
+    return set(listed.stdout.splitlines()) if listed.returncode == 0 else None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The checkout's untracked files noted before the tests (by the run's controller, not an xdist worker)."""
+    if not hasattr(session.config, "workerinput"):
+        session.config.stash[UNTRACKED] = untracked()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A run whose tests left a file in the checkout fails, naming it: a test writes under tmp_path (as
+    pysolve writes only the user's outputs), never into the folder it runs from."""
+    before = session.config.stash.get(UNTRACKED, None)
+    after = untracked() if before is not None else None
+    if before is not None and after is not None and after - before:
+        left = ", ".join(sorted(after - before))
+        session.config.get_terminal_writer().line(f"tests left files in the checkout: {left}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--no-processes", action="store_true",
                      help="fail a test that starts a process unless it is marked subprocess (make test-fast)")
