@@ -360,7 +360,7 @@ def check(puzzle: PuzzleLike, rules: str | os.PathLike[str] | Solver, examples: 
     path = os.fspath(rules) if isinstance(rules, (str, os.PathLike)) else ""  # "": a solver, asked here
     warm = (own_in_worker, chosen.name, path) if path else ()
     processes = executors.useful_workers(workers, examples)
-    trying = workers == executors.AUTO and bool(path) and processes > 1  # a trial here first: `Asker.try_here`
+    trying = workers == executors.AUTO and bool(path) and processes > 1  # a trial here first: `Asker.answer_here`
     with contextlib.ExitStack() as stack:
         pool = None if trying else stack.enter_context(executors.executor(workers, warm=warm))
         smallest, tried = None, []
@@ -499,9 +499,12 @@ def answered_in_worker(puzzle: str, rules: str, seconds: float, compared: tuple[
     """One question answered in a worker: the rules' answer, then those of pysolve's back ends compared with it.
 
     The rules' answer is their error's line when they raised one (`rules_answer`)."""
-    chosen = puzzles.get(puzzle)
-    mine = rules_answer(chosen, own_in_worker(puzzle, rules), seconds, question)
-    return mine, {name: chosen.solve(question, name) for name in compared}
+    return every_answer(puzzles.get(puzzle), own_in_worker(puzzle, rules), seconds, compared, question)
+
+
+def every_answer(puzzle: Puzzle, own: Own, seconds: float, compared: tuple[str, ...], question: Any) -> Answered:
+    """The rules' answer to `question` (`rules_answer`), then those of pysolve's back ends `compared` with it."""
+    return rules_answer(puzzle, own, seconds, question), {name: puzzle.solve(question, name) for name in compared}
 
 
 def rules_answer(puzzle: Puzzle, own: Own, seconds: float, question: Any) -> Answer | str:
@@ -866,10 +869,10 @@ class Asker:
 
     def answer_here(self, question: Any) -> Answered:
         """Every answer to `question`, asked here as a worker would (`answered_in_worker`), counted for `work_clock`."""
-        mine = rules_answer(self.puzzle, self.own, self.report.seconds, question)
-        if not isinstance(mine, str):
-            self.rules_cpu += mine.stats.get("cpu_seconds", 0.0) if self.own.apart else 0.0
-        return mine, {name: self.puzzle.solve(question, name) for name in self.report.compared}
+        mine, theirs = every_answer(self.puzzle, self.own, self.report.seconds, self.report.compared, question)
+        if self.own.apart and not isinstance(mine, str):
+            self.rules_cpu += mine.stats.get("cpu_seconds", 0.0)
+        return mine, theirs
 
     def work_clock(self) -> float:
         """The CPU seconds of the check's work so far: this process's, and its rules' in their own child."""
