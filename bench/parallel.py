@@ -1,6 +1,6 @@
 """Benchmark of parallel runs: each run as one process, then on N workers, then on a Dask cluster of N workers.
 
-Run: .venv/bin/python bench/parallel.py [--workers N] [--quick] [--rows WORDS]
+Run: .venv/bin/python bench/parallel.py [--workers N] [--quick] [--rows WORDS] [--repeat K]
 Each row is a `pysolve` command run as a user runs it, in a process of its
 own, three ways in one run: alone (`--workers 1`), with `--workers N`, and
 with `--cluster` on a Dask LocalCluster of N single-threaded worker processes
@@ -19,6 +19,10 @@ one is: every worker has imported pysolve and started every back end that
 can run (what a forked pool's workers have of the command's own process).
 `--quick` leaves out the rows that take a minute or more alone; `--rows
 azul,prolog` runs only the rows whose label holds one of the words.
+`--repeat K` runs each row's three ways K times in turn (alone, pool, Dask,
+alone, ...), a line each, then a line of the medians and of the best of
+each way (timeit's minimum: the run least slowed by the machine's other
+work), where one run on a machine whose cores change speed says little.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import argparse
 import importlib
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -155,7 +160,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="leave out the rows that take a minute or more alone")
     parser.add_argument("--rows", metavar="WORDS", default="",
                         help="only the rows whose label holds one of these comma-separated words (azul,prolog)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="run each row K times in turn, then print the medians and the best (default 1)")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error(f"--repeat: at least 1, not {args.repeat}")
     import distributed
 
     folder = Path(tempfile.mkdtemp(prefix="bench-parallel-"))
@@ -172,20 +181,34 @@ def main() -> None:
                                    dashboard_address=None) as cluster, distributed.Client(cluster) as client):
         client.run(ready)
         for label, kind, argv in chosen:
-            alone = run(argv)
-            pooled = run([*argv, "--workers", str(workers)])
-            before, scheduler_before = workers_cpu(client), own_cpu()
-            dask = run([*argv, "--cluster", cluster.scheduler_address])
-            scheduler, on_workers = own_cpu() - scheduler_before, workers_cpu(client) - before
-            answers = {answer_of(kind, each.out).__repr__() for each in (alone, pooled, dask)}
-            agree = "" if len(answers) == 1 else "  DISAGREE"
-            speed_up = alone.wall / pooled.wall
-            print(f"{label:40} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x {speed_up / workers:6.0%} "
-                  f"{pooled.own_cpu:5.2f}/{pooled.cpu:6.2f} {pooled.parent_share:6.1%} "
-                  f"{pooled.cpu / alone.cpu:8.2f}x | {dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x "
-                  f"{dask.own_cpu:6.2f}/{on_workers:6.2f}/{scheduler:6.2f} | "
-                  f"{how(kind, pooled.out)}{agree}", flush=True)
+            walls: list[tuple[float, float, float]] = []
+            for repeat in range(args.repeat):
+                alone = run(argv)
+                pooled = run([*argv, "--workers", str(workers)])
+                before, scheduler_before = workers_cpu(client), own_cpu()
+                dask = run([*argv, "--cluster", cluster.scheduler_address])
+                scheduler, on_workers = own_cpu() - scheduler_before, workers_cpu(client) - before
+                answers = {answer_of(kind, each.out).__repr__() for each in (alone, pooled, dask)}
+                agree = "" if len(answers) == 1 else "  DISAGREE"
+                walls.append((alone.wall, pooled.wall, dask.wall))
+                speed_up = alone.wall / pooled.wall
+                name = label if args.repeat == 1 else f"{label[:35]} #{repeat + 1}"
+                print(f"{name:40} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x "
+                      f"{speed_up / workers:6.0%} {pooled.own_cpu:5.2f}/{pooled.cpu:6.2f} {pooled.parent_share:6.1%} "
+                      f"{pooled.cpu / alone.cpu:8.2f}x | {dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x "
+                      f"{dask.own_cpu:6.2f}/{on_workers:6.2f}/{scheduler:6.2f} | "
+                      f"{how(kind, pooled.out)}{agree}", flush=True)
+            if args.repeat > 1:
+                summarise(label, walls, workers)
 
+
+def summarise(label: str, walls: list[tuple[float, float, float]], workers: int) -> None:
+    """The line after a row's repeats: the median wall seconds of each way and their ratios, then the best's."""
+    for word, pick in (("median", statistics.median), ("best", min)):
+        alone, pooled, dask = (pick(each[way] for each in walls) for way in range(3))
+        print(f"{f'{label[:31]}, {word} of {len(walls)}':40} | {alone:7.2f} | {pooled:11.2f} "
+              f"{alone / pooled:7.2f}x {alone / pooled / workers:6.0%} {'':29} | {dask:7.2f} "
+              f"{dask / pooled:6.2f}x", flush=True)
 
 if __name__ == "__main__":
     main()
