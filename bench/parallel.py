@@ -206,7 +206,7 @@ def summarise(label: str, walls: list[tuple[float, float, float]], workers: int)
     """The line after a row's repeats: the median wall seconds of each way and their ratios, then the best's."""
     for word, pick in (("median", statistics.median), ("best", min)):
         alone, pooled, dask = (pick(each[way] for each in walls) for way in range(3))
-        print(f"{f'{label[:31]}, {word} of {len(walls)}':40} | {alone:7.2f} | {pooled:11.2f} "
+        print(f"{f'  {word} of {len(walls)}':40} | {alone:7.2f} | {pooled:11.2f} "
               f"{alone / pooled:7.2f}x {alone / pooled / workers:6.0%} {'':29} | {dask:7.2f} "
               f"{dask / pooled:6.2f}x", flush=True)
 
