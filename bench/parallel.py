@@ -14,15 +14,20 @@ be at most its inverse, whatever the load of the machine); the Dask run's
 wall seconds over the pool's and its CPU seconds: the command's own, the
 cluster's workers' and its scheduler's and nannies' (this process's) over
 the run; and how the count ran (parts, or one search and why). The answers
-must agree. The cluster is readied before the first row as a long-lived
+must agree. The cluster is readied before its first run, as a long-lived
 one is: every worker has imported pysolve and started every back end that
 can run (what a forked pool's workers have of the command's own process).
 `--quick` leaves out the rows that take a minute or more alone; `--rows
 azul,prolog` runs only the rows whose label holds one of the words.
-`--repeat K` runs each row's three ways K times in turn (alone, pool, Dask,
-alone, ...), a line each, then a line of the medians and of the best of
-each way (timeit's minimum: the run least slowed by the machine's other
-work), where one run on a machine whose cores change speed says little.
+`--repeat K` runs each row K times in turn (alone, pool, alone, ...), a line
+each, then a line of the medians and of the best of each way (timeit's
+minimum: the run least slowed by the machine's other work), where one run
+on a machine whose cores change speed says little; the Dask runs the same.
+The pool's runs come first, with no cluster alive: an idle cluster's
+scheduler and workers take CPU a second of their own (about 0.13 of a core
+here), which a run on every core would lose to them; the cluster is then
+started and the same commands run on it, their wall seconds set against the
+pool's median.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -175,40 +181,54 @@ def main() -> None:
     chosen = [row for row in rows(board, args.quick) if not wanted or any(word in row[0] for word in wanted)]
     workers = args.workers
     print(f"{'run':40} | {'alone s':>7} | {f'{workers} workers s':>11} {'speed-up':>8} {'effic.':>6} "
-          f"{'CPU own/all':>12} {'parent':>6} {'CPU/alone':>9} | {'Dask s':>7} {'vs pool':>7} "
-          f"{'CPU own/workers/sched.':>22} | how the count ran")
+          f"{'CPU own/all':>12} {'parent':>6} {'CPU/alone':>9} | how the count ran")
+    pooled_walls, answers = {}, {}
+    for label, kind, argv in chosen:
+        walls: list[tuple[float, float]] = []
+        for repeat in range(args.repeat):
+            alone = run(argv)
+            pooled = run([*argv, "--workers", str(workers)])
+            answers.setdefault(label, set()).update(answer_of(kind, each.out).__repr__() for each in (alone, pooled))
+            walls.append((alone.wall, pooled.wall))
+            speed_up = alone.wall / pooled.wall
+            print(f"{numbered(label, repeat, args.repeat):40} | {alone.wall:7.2f} | {pooled.wall:11.2f} "
+                  f"{speed_up:7.2f}x {speed_up / workers:6.0%} {pooled.own_cpu:5.2f}/{pooled.cpu:6.2f} "
+                  f"{pooled.parent_share:6.1%} {pooled.cpu / alone.cpu:8.2f}x | {how(kind, pooled.out)}", flush=True)
+        for word, pick in summaries(args.repeat):
+            alone_wall, pooled_wall = (pick(each[way] for each in walls) for way in range(2))
+            print(f"{f'  {word} of {args.repeat}':40} | {alone_wall:7.2f} | {pooled_wall:11.2f} "
+                  f"{alone_wall / pooled_wall:7.2f}x {alone_wall / pooled_wall / workers:6.0%}", flush=True)
+        pooled_walls[label] = statistics.median(each[1] for each in walls)
+    print(f"\n{'run':40} | {'Dask s':>7} {'vs pool':>7} {'CPU own/workers/sched.':>22} | answers")
     with (distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                    dashboard_address=None) as cluster, distributed.Client(cluster) as client):
         client.run(ready)
         for label, kind, argv in chosen:
-            walls: list[tuple[float, float, float]] = []
+            dask_walls = []
             for repeat in range(args.repeat):
-                alone = run(argv)
-                pooled = run([*argv, "--workers", str(workers)])
                 before, scheduler_before = workers_cpu(client), own_cpu()
                 dask = run([*argv, "--cluster", cluster.scheduler_address])
                 scheduler, on_workers = own_cpu() - scheduler_before, workers_cpu(client) - before
-                answers = {answer_of(kind, each.out).__repr__() for each in (alone, pooled, dask)}
-                agree = "" if len(answers) == 1 else "  DISAGREE"
-                walls.append((alone.wall, pooled.wall, dask.wall))
-                speed_up = alone.wall / pooled.wall
-                name = label if args.repeat == 1 else f"{label[:35]} #{repeat + 1}"
-                print(f"{name:40} | {alone.wall:7.2f} | {pooled.wall:11.2f} {speed_up:7.2f}x "
-                      f"{speed_up / workers:6.0%} {pooled.own_cpu:5.2f}/{pooled.cpu:6.2f} {pooled.parent_share:6.1%} "
-                      f"{pooled.cpu / alone.cpu:8.2f}x | {dask.wall:7.2f} {dask.wall / pooled.wall:6.2f}x "
-                      f"{dask.own_cpu:6.2f}/{on_workers:6.2f}/{scheduler:6.2f} | "
-                      f"{how(kind, pooled.out)}{agree}", flush=True)
-            if args.repeat > 1:
-                summarise(label, walls, workers)
+                answers[label].add(answer_of(kind, dask.out).__repr__())
+                dask_walls.append(dask.wall)
+                print(f"{numbered(label, repeat, args.repeat):40} | {dask.wall:7.2f} "
+                      f"{dask.wall / pooled_walls[label]:6.2f}x {dask.own_cpu:6.2f}/{on_workers:6.2f}/{scheduler:6.2f} "
+                      f"| {'agree' if len(answers[label]) == 1 else 'DISAGREE'}", flush=True)
+            for word, pick in summaries(args.repeat):
+                wall = pick(dask_walls)
+                print(f"{f'  {word} of {args.repeat}':40} | {wall:7.2f} {wall / pooled_walls[label]:6.2f}x",
+                      flush=True)
 
 
-def summarise(label: str, walls: list[tuple[float, float, float]], workers: int) -> None:
-    """The line after a row's repeats: the median wall seconds of each way and their ratios, then the best's."""
-    for word, pick in (("median", statistics.median), ("best", min)):
-        alone, pooled, dask = (pick(each[way] for each in walls) for way in range(3))
-        print(f"{f'  {word} of {len(walls)}':40} | {alone:7.2f} | {pooled:11.2f} "
-              f"{alone / pooled:7.2f}x {alone / pooled / workers:6.0%} {'':29} | {dask:7.2f} "
-              f"{dask / pooled:6.2f}x", flush=True)
+def numbered(label: str, repeat: int, repeats: int) -> str:
+    """A row's label, numbered by its repeat when there are several."""
+    return label if repeats == 1 else f"{label[:35]} #{repeat + 1}"
+
+
+def summaries(repeats: int) -> list[tuple[str, Callable[[Iterable[float]], float]]]:
+    """The lines after a row's repeats, by name and how each picks its wall seconds: none for one run."""
+    return [("median", statistics.median), ("best", min)] if repeats > 1 else []
+
 
 if __name__ == "__main__":
     main()
