@@ -125,3 +125,14 @@ def test_facts_kept_under_other_settings_do_not_push_a_used_one_out(tmp_path: Pa
     assert cache.kept("fact", {"path": ["mine"]}, finder("again")) == "mine"
     assert "again" not in found and len(found) == 1 + 3 * cache.KEPT
     assert len(list((tmp_path / "pysolve").glob("fact-*.json"))) == cache.KEPT
+
+
+@pytest.mark.subprocess
+def test_games_of_quick_players_load_no_search_player(tmp_path: Path) -> None:
+    """The search players' tables are loaded by a name that asks for a search, and only then."""
+    quick = loaded("azul", "simulate", "--games", "2", "--backend", "python", cache=tmp_path)
+    searching = loaded("azul", "simulate", "--games", "2", "--backend", "python", "--strategy", "mcts:5,greedy",
+                       cache=tmp_path)
+    search = {"pysolve.azul.search_players", "pysolve.azul.offer"}
+    assert quick & search == set()
+    assert search <= searching

@@ -48,7 +48,6 @@ from typing import IO, Any
 
 from pysolve.azul import position
 from pysolve.azul.model import SEED, STANDARD, Move, RandomStream
-from pysolve.azul.search_players import Mcts, Minimax
 from pysolve.errors import InputError, PysolveError
 from pysolve.files import excerpt
 
@@ -368,6 +367,8 @@ def within(chosen: Strategy, seconds: float) -> Strategy:
     `chosen`, a search that thinks by the clock, held to SEARCH_SHARE of `seconds` (the rest is left
     for the pipes and a loaded machine); any other strategy as it is.
     """
+    from pysolve.azul.search_players import Mcts, Minimax  # loaded by the name that made `chosen`, if a search
+
     if isinstance(chosen, (Mcts, Minimax)) and chosen.seconds is not None:
         return dataclasses.replace(chosen, seconds=min(chosen.seconds, SEARCH_SHARE * seconds))
     return chosen

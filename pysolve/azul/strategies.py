@@ -19,18 +19,20 @@ the choice was the player's.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pysolve.azul.heuristics import Weights, move_gain, tiling_value
 from pysolve.azul.model import WALL, Move, RandomStream, is_tiling, pending_line
 from pysolve.azul.names import KNOWN, PLAYERS
 from pysolve.azul.protocol import MOVE_SECONDS, Agent
 from pysolve.azul.scoring import grey_column
-from pysolve.azul.search_players import MAX_DEPTH, Mcts, Minimax
 from pysolve.azul.seeded import random_feasible
 from pysolve.azul.tree import State
 from pysolve.errors import InputError, UnknownName
 from pysolve.files import excerpt
+
+if TYPE_CHECKING:  # the search players are imported when a name asks for one: their tables cost every other run
+    from pysolve.azul.search_players import Mcts, Minimax
 
 Strategy = Callable[[Mapping[str, Any], list[Move], RandomStream], Move]
 
@@ -118,6 +120,8 @@ def _search(name: str) -> Strategy:
 def _minimax(parameters: list[str]) -> Minimax:
     """Minimax from the parameters after `minimax:` (a depth, SECONDSs, or both; seconds alone search as deep
     as the time allows)."""
+    from pysolve.azul.search_players import MAX_DEPTH, Minimax
+
     settings: dict[str, Any] = {}
     for parameter in parameters:
         if parameter.isdecimal() and "depth" not in settings:
@@ -138,6 +142,8 @@ WEIGHTS = {"p": "progress", "t": "waiting", "l": "lacking", "m": "marker"}  # mc
 def _mcts(parameters: list[str]) -> Mcts:
     """Mcts from the parameters after `mcts:` (ITERATIONS, SECONDSs, random|greedy, rROUNDS, wWIDTH, cEXPLORATION,
     and the evaluation's weights pPROGRESS, tWAITING, lLACKING, mMARKER)."""
+    from pysolve.azul.search_players import Mcts
+
     settings: dict[str, Any] = {}
     weights: dict[str, float] = {}
     for parameter in parameters:
