@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pysolve import fd
 from pysolve import minikanren as mk
+from pysolve.backends import available
 from pysolve.bounded import call_bounded
 from pysolve.budget import Budget
 from pysolve.errors import SearchLimitExceeded
@@ -408,20 +409,241 @@ def summary_row(name: str, times: dict[str, list[float | None]], seconds: float)
     return row
 
 
+# ---------------------------------------------------------------------------------------------------------
+# The issue's table (issue 39): each target measured in this run, met or the measured reason it is not.
+# The rows beyond python-constraint take their measurements from the benches that own them (bench/sudoku.py,
+# bench/fd_squares.py) or measure here what no bench did (tangram's counts and first tilings).
+
+Target = list[str]  # family, pysolve's side, the peer, what was measured, the target, the verdict
+TARGET_HEADER = ["family", "pysolve", "peer", "measured", "target", "verdict"]
+NORVIG_AT_LEAST = 5.0  # Python's fast search against the Norvig-style solver, first solutions, at least this
+CPSAT_WITHIN = 2.0  # 16x16 Sudoku, Python's and Prolog's fast search within this of CP-SAT
+TANGRAM_WITHIN = 20.0  # kanren's tangram counts within this of Python's
+TANGRAM_COUNTS = ((12, 9, True), (16, 12, True), (20, 14, True), (20, 14, False))  # side, pieces, sides >= 2
+TANGRAM_FIRST = 1.0  # CPU seconds: each of the 50 generated boards' first tiling within this
+OWEN_UNDER = 15.0  # CPU seconds: Owen's 6x6 count on kanren under this
+MET, NOT_MET = "met", "NOT MET"
+
+
+def verdict(ok: bool, reason: str = "") -> str:
+    """'met', or 'NOT MET' with the measured reason."""
+    return MET if ok else f"{NOT_MET}: {reason}" if reason else NOT_MET
+
+
+def fd_targets(measured: dict[str, dict[str, list[float | None]]], seconds: float) -> list[Target]:
+    """pysolve.fd at least as fast as python-constraint at each family's median, within 2x on every instance."""
+    rows = []
+    for name, times in measured.items():
+        if CONSTRAINT not in times:
+            rows.append([name, "kanren (pysolve.fd)", CONSTRAINT, "python-constraint not installed",
+                         "median <= 1x, every instance <= 2x", "not measured (pip install -e '.[peers]')"])
+            continue
+        mine, theirs = times[PYSOLVE], times[CONSTRAINT]
+        ratios = [ratio(a, b) for a, b in zip(mine, theirs)]
+        worst = max((r for r in ratios if r is not None), default=None)
+        at_median = statistics.median(seconds if t is None else t for t in mine) / \
+            max(statistics.median(seconds if t is None else t for t in theirs), 1e-6)
+        unsolved = sum(t is None for t in mine)
+        ok = at_median <= 1 and worst is not None and worst <= 2 and not unsolved
+        rows.append([name, "kanren (pysolve.fd)", CONSTRAINT,
+                     f"median {times_x(at_median)}, worst {times_x(worst)}"
+                     + (f", {unsolved} stopped at {seconds:g} s" if unsolved else ""),
+                     "median <= 1x, every instance <= 2x", verdict(ok, "slower than the peer")])
+    return rows
+
+
+def sudoku_targets(seconds: float, runs: int) -> list[Target]:
+    """Python's fast search at least 5x the Norvig-style solver on top95 + hardest (first solutions); on 16x16,
+    Python and Prolog within 2x CP-SAT (one worker), the shipped puzzles and ten generated ones."""
+    import sudoku as sudoku_bench  # bench/sudoku.py
+
+    solvers = sudoku_bench.solvers(seconds)
+    totals, ratios = sudoku_bench.norvig_measure(solvers["python fast"], runs)
+    overall = totals["Norvig-style"] / totals["python fast"]
+    rows = [["Sudoku 9x9 first solutions, top95 + hardest", "python", "a Norvig-style solver",
+             f"{overall:.2f}x faster in all (median puzzle {statistics.median(ratios):.2f}x)",
+             f">= {NORVIG_AT_LEAST:g}x", verdict(overall >= NORVIG_AT_LEAST, "slower than the target")]]
+    solvers["prolog fast"](sudoku.load(data_dir() / "sudoku" / "easy.txt")[0], 1)  # start SWI-Prolog first
+    puzzles = sudoku_bench.sixteens(range(4, 14))
+    try:
+        spent = sudoku_bench.cpsat_measure(solvers, puzzles, runs, seconds)
+    except ImportError as error:
+        return rows + [["Sudoku 16x16", "python, prolog", "CP-SAT, one worker", f"{error}",
+                        f"<= {CPSAT_WITHIN:g}x", "not measured (pip install -e '.[peers]')"]]
+    for limit, question in sudoku_bench.QUESTIONS.items():
+        for name in ("python fast", "prolog fast"):
+            times = spent[limit]
+            overall = sum(times[name]) / sum(times["CP-SAT"])
+            rows.append([f"Sudoku 16x16 {question}, {len(puzzles)} puzzles", name.split()[0], "CP-SAT, one worker",
+                         f"{times_x(overall)} in all", f"<= {CPSAT_WITHIN:g}x",
+                         verdict(overall <= CPSAT_WITHIN, "slower than the target")])
+    return rows
+
+
+def cpu(call: Callable[[], Any]) -> tuple[float, Any]:
+    """CPU seconds of one call, and its result."""
+    started = time.process_time()
+    result = call()
+    return time.process_time() - started, result
+
+
+def tangram_targets(seconds: float) -> list[Target]:
+    """kanren's count of tangram boards up to 20x20 with 14 pieces within 20x Python's (seeds 1-3 of each size,
+    pieces with sides of at least 2 and distinct sizes, and 20x20 with any pieces), and the default search's
+    first tiling of 50 generated boards (16x16 to 24x24, 12 pieces) within a second each on Python and Prolog."""
+    from pysolve.answers import UNKNOWN
+    from pysolve.tangram.generate import generate
+    from pysolve.tangram.model import Question as TangramQuestion
+    from pysolve.tangram.puzzle import PUZZLE as TANGRAM
+
+    def solve(instance: Any, mode: str, backend: str) -> tuple[float, Any]:
+        question = TangramQuestion(instance, mode, seconds=seconds)
+        spent, found = cpu(lambda: TANGRAM.backend_module(backend).solve(question, TANGRAM.budget(question)))
+        return spent if found.status != UNKNOWN else None, found
+
+    rows = []
+    for side, pieces, apart in TANGRAM_COUNTS:
+        ratios, counts = [], []
+        for seed in (1, 2, 3):
+            board = generate(side, side, pieces, seed, min_side=2 if apart else 1, distinct=apart)
+            (python_time, python), (kanren_time, kanren) = solve(board, "count", "python"), solve(board, "count",
+                                                                                               "kanren")
+            if python.count != kanren.count and kanren_time is not None:
+                raise SystemExit(f"tangram {side}x{side} seed {seed}: python counts {python.count}, "
+                                 f"kanren {kanren.count}")
+            counts.append(python.count)
+            ratios.append(ratio(kanren_time, python_time))
+            print(f"tangram {side}x{side}/{pieces} seed {seed}: {counts[-1]} tilings, kanren/python "
+                  f"{times_x(ratios[-1])}", file=sys.stderr, flush=True)
+        finished = [r for r in ratios if r is not None]
+        worst = max(finished, default=None)
+        ok = len(finished) == len(ratios) and worst is not None and worst <= TANGRAM_WITHIN
+        rows.append([f"tangram {side}x{side}/{pieces}{' sides >= 2, distinct' if apart else ''} counts, seeds 1-3",
+                     "kanren", "python", f"{times_x(min(finished, default=None))} .. {times_x(worst)}"
+                     + ("" if len(finished) == len(ratios) else f", {len(ratios) - len(finished)} unfinished"),
+                     f"<= {TANGRAM_WITHIN:g}x", verdict(ok, "slower than the target")])
+    backends = ["python", "prolog"] if available("prolog") else ["python"]
+    slowest = dict.fromkeys(backends, (0.0, ""))
+    unfinished: dict[str, list[str]] = {backend: [] for backend in backends}
+    for seed in range(50):
+        side = 16 + 2 * (seed % 5)
+        board, label = generate(side, side, 12, seed), f"{side}x{side} seed {seed}"
+        tilings = set()
+        for backend in backends:
+            spent, found = solve(board, "first", backend)
+            if spent is None:
+                unfinished[backend].append(label)
+                continue
+            tilings.add(repr(found.solutions))
+            slowest[backend] = max(slowest[backend], (spent, label))
+        if len(tilings) > 1:
+            raise SystemExit(f"tangram {label}: the back ends' first tilings differ")
+    for backend in backends:
+        spent, label = slowest[backend]
+        measured = f"slowest {fmt(spent, seconds)} ({label})" + \
+            (f", none within {seconds:g} s: {', '.join(unfinished[backend])}" if unfinished[backend] else "")
+        rows.append(["tangram first tiling, 50 generated boards (16x16 to 24x24, 12 pieces)", backend, "-",
+                     measured, f"<= {TANGRAM_FIRST:g} s each",
+                     verdict(spent <= TANGRAM_FIRST and not unfinished[backend], "slower than the target")])
+    if "prolog" not in backends:
+        rows.append(["tangram first tiling, 50 generated boards", "prolog", "-", "SWI-Prolog not installed",
+                     f"<= {TANGRAM_FIRST:g} s each", "not measured"])
+    return rows
+
+
+class BlockRuns:
+    """While active, counts the runs of pysolve.fd's compact tables (the squares relation's 2 x 2 blocks) and the
+    time inside them (perf_counter: a process clock read per run would cost a tenth of a run)."""
+
+    def __enter__(self) -> BlockRuns:
+        self.runs, self.inside, self.original = 0, 0.0, fd.Compact.propagate
+        original = self.original
+
+        def counted(propagator: fd.Compact, store: Any) -> bool:
+            started = time.perf_counter()
+            try:
+                return original(propagator, store)
+            finally:
+                self.runs += 1
+                self.inside += time.perf_counter() - started
+
+        fd.Compact.propagate = counted  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        fd.Compact.propagate = self.original  # type: ignore[method-assign]
+
+
+def squares_target(seconds: float) -> list[Target]:
+    """Owen's 6x6 count on kanren under 15 s, beside Python's and Prolog's; where it is not, the reason measured:
+    the cells the count labels, the CPU a cell, and where a cell's time goes (the block tables' runs, counted on
+    the first part of the count's split)."""
+    from pysolve.squares import kanren as squares_kanren
+    from pysolve.squares.model import COUNT, Question, load
+    from pysolve.squares.puzzle import PUZZLE as SQUARES
+
+    owen = load("eternity-6x6")
+    question = Question(owen, COUNT, seconds=seconds)
+    others = {}
+    for backend in ("python", "prolog"):
+        if backend == "python" or available("prolog"):
+            SQUARES.solve(Question(load("eternity-3x3"), COUNT), backend)  # start the back end first
+            others[backend] = cpu(lambda backend=backend: SQUARES.solve(question, backend))
+    budget = Budget(nodes=10**10, seconds=seconds)
+    try:
+        spent, grids = cpu(lambda: squares_kanren.solutions(owen, True, 0, budget))
+    except SearchLimitExceeded:
+        return [["squares, Owen's 6x6 count", "kanren", "python, prolog", f"> {seconds:g} s",
+                 f"< {OWEN_UNDER:g} s", verdict(False, f"unfinished after {budget.spent:,} cells")]]
+    count = 4 * len(grids)  # one grid per rotation class, each standing for its four turns
+    wrong = {backend: found.count for backend, (_, found) in others.items() if found.count != count}
+    if wrong:
+        raise SystemExit(f"Owen's 6x6: kanren counts {count}, {wrong}")
+    cells = budget.spent
+    per_cell = spent / cells
+    measured = (f"{spent:.1f} s, {count} grids, {cells:,} cells at {per_cell * 1000:.2f} ms; "
+                + ", ".join(f"{backend} {time_taken:.1f} s" for backend, (time_taken, _) in others.items()))
+    reason = ""
+    if spent >= OWEN_UNDER:
+        part = SQUARES.split(Question(owen, COUNT))[0]
+        part_budget = Budget(nodes=10**10, seconds=seconds)
+        with BlockRuns() as blocks:
+            started = time.perf_counter()
+            squares_kanren.solutions(owen, True, 0, part_budget, owen.periods(), part.prefix)
+            elapsed = time.perf_counter() - started
+        reason = (f"{OWEN_UNDER:g} s at {cells:,} cells allows {OWEN_UNDER / cells * 1000:.2f} ms a cell, "
+                  f"{spent / OWEN_UNDER:.1f}x less; on the split's first part ({part_budget.spent:,} cells) a cell "
+                  f"runs {blocks.runs / part_budget.spent:.0f} block tables at {blocks.inside / blocks.runs * 1e6:.0f} "
+                  f"us each, {blocks.inside / elapsed:.0%} of its time (docs/bench.md, \"Squares: miniKanren, "
+                  "Owen's 6x6 count\": the orders and propagations measured and dropped)")
+    return [["squares, Owen's 6x6 count", "kanren", "python, prolog", measured, f"< {OWEN_UNDER:g} s",
+             verdict(spent < OWEN_UNDER, reason)]]
+
+
+FAMILY_KINDS = ("queens", "send", "sudoku", "hidato")
+TARGET_KINDS = ("sudoku-fast", "tangram", "squares")  # the issue's rows beyond the finite-domain families
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per call at most")
     parser.add_argument("--runs", type=int, default=3, help="calls per instance under a second (median)")
-    parser.add_argument("--only", default="", help="comma-separated kinds: queens, send, sudoku, hidato")
+    parser.add_argument("--target-seconds", type=float, default=600.0,
+                        help="CPU seconds per call at most in the rows beyond the finite-domain families")
+    parser.add_argument("--only", default="",
+                        help=f"comma-separated kinds: {', '.join(FAMILY_KINDS + TARGET_KINDS)} (default: all)")
     args = parser.parse_args()
+    wanted = set(filter(None, args.only.split(",")))
+    if wanted - set(FAMILY_KINDS + TARGET_KINDS):
+        parser.error(f"--only: {', '.join(sorted(wanted - set(FAMILY_KINDS + TARGET_KINDS)))} is not a kind")
     present, absent = installed()
     for line in absent:
         print(line)
     makers: dict[str, Callable[[], dict[str, Solver]]] = {
         CONSTRAINT: lambda: CONSTRAINT_SOLVERS, CPSAT: lambda: cpsat_solvers(args.seconds)}
     peers = {peer: makers[peer]() for peer in present}
-    wanted = set(filter(None, args.only.split(",")))
     summary, problems = [], []
+    measured: dict[str, dict[str, list[float | None]]] = {}
     for family in families():
         name, kind = family[:2]
         if wanted and kind not in wanted:
@@ -429,15 +651,26 @@ def main() -> int:
         solvers = {PYSOLVE: PYSOLVE_SOLVERS[kind], **{peer: chosen[kind] for peer, chosen in peers.items()}}
         rows, times, wrong = family_rows(family, solvers, args.seconds, args.runs)
         problems += wrong
+        measured[name] = times
         others = [peer for peer in solvers if peer != PYSOLVE]
         print(f"\n{name} (CPU seconds; ratio: pysolve / peer)")
         print(render_table(["instance", *solvers, "count", *(f"/ {peer}" for peer in others)], rows))
         summary.append(summary_row(name, times, args.seconds))
-    others = list(peers)
-    print(f"\nsummary: median CPU seconds (solved/instances; a call stopped at {args.seconds:g} s counts as "
-          f"{args.seconds:g} s), pysolve's ratio of the medians and its worst instance ratio")
-    print(render_table(["family", "instances", PYSOLVE, *others,
-                        *(f"{what} / {peer}" for peer in others for what in ("median", "worst"))], summary))
+    if summary:
+        others = list(peers)
+        print(f"\nsummary: median CPU seconds (solved/instances; a call stopped at {args.seconds:g} s counts as "
+              f"{args.seconds:g} s), pysolve's ratio of the medians and its worst instance ratio")
+        print(render_table(["family", "instances", PYSOLVE, *others,
+                            *(f"{what} / {peer}" for peer in others for what in ("median", "worst"))], summary))
+    targets = fd_targets(measured, args.seconds)
+    beyond = {"sudoku-fast": lambda: sudoku_targets(args.target_seconds, args.runs),
+              "tangram": lambda: tangram_targets(args.target_seconds),
+              "squares": lambda: squares_target(args.target_seconds)}
+    for kind in TARGET_KINDS:
+        if not wanted or kind in wanted:
+            targets += beyond[kind]()
+    print("\nthe targets (issue 39): CPU seconds of this process, SWI-Prolog and CP-SAT in it; ratios pysolve / peer")
+    print(render_table(TARGET_HEADER, targets))
     print("\n".join(problems) if problems else "every answer checked; the counts agree")
     return 1 if problems else 0
 

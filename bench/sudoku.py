@@ -242,22 +242,30 @@ def cpu_median(runs: int, call: Callable[..., object], *args: object) -> tuple[f
     return statistics.median(spent), answer
 
 
-def norvig_section(runs: dict[str, Solver], repeats: int) -> str:
-    """Python's fast search against the Norvig-style solver on the hard set, first solution, CPU seconds."""
+def norvig_measure(fast: Solver, repeats: int) -> tuple[dict[str, float], list[float]]:
+    """Python's fast search and the Norvig-style solver on the hard set, first solution: each one's total CPU
+    seconds (median of `repeats` calls a puzzle) and, per puzzle, Norvig-style's time over Python's. The two
+    solutions are checked to be the same."""
     boards = model.load(DATA / "top95.txt") + model.load(DATA / "hardest.txt")
     totals = {"python fast": 0.0, "Norvig-style": 0.0}
     ratios = []
     for board in boards:
-        ours, found = cpu_median(repeats, runs["python fast"], board, 1)
+        ours, found = cpu_median(repeats, fast, board, 1)
         theirs, values = cpu_median(repeats, norvig_solve, board)
         assert isinstance(found, Found) and isinstance(values, dict)
         assert [int(values[square]) for square in SQUARES] == [v for row in found.solutions[0] for v in row]
         totals["python fast"] += ours
         totals["Norvig-style"] += theirs
         ratios.append(theirs / ours)
+    return totals, ratios
+
+
+def norvig_section(runs: dict[str, Solver], repeats: int) -> str:
+    """Python's fast search against the Norvig-style solver on the hard set, first solution, CPU seconds."""
+    totals, ratios = norvig_measure(runs["python fast"], repeats)
     ratio = totals["Norvig-style"] / totals["python fast"]
-    rows = [[name, fmt(total / len(boards)), fmt(total)] for name, total in totals.items()]
-    return (f"first solution of the hard set ({len(boards)} puzzles), CPU seconds (median of {repeats} calls each), "
+    rows = [[name, fmt(total / len(ratios)), fmt(total)] for name, total in totals.items()]
+    return (f"first solution of the hard set ({len(ratios)} puzzles), CPU seconds (median of {repeats} calls each), "
             "the same solutions\n" + render_table(["solver", "mean", "total"], rows)
             + f"\nNorvig-style / python fast: {ratio:.2f}x in all, {statistics.median(ratios):.2f}x at the median "
               f"puzzle, {min(ratios):.2f}x at worst; at least 5x: {verdict(ratio >= 5)}")
@@ -273,36 +281,51 @@ def sixteens(seeds: range) -> list[tuple[str, Board]]:
     return shipped + made
 
 
+CPSAT_NAMES = ("python fast", "prolog fast", "CP-SAT")
+QUESTIONS = {1: "first", 2: "count<=2"}  # the limits asked, by name
+
+
+def cpsat_measure(runs: dict[str, Solver], puzzles: list[tuple[str, Board]], repeats: int,
+                  budget: float) -> dict[int, dict[str, list[float]]]:
+    """The fast search in Python and Prolog and CP-SAT (one worker) on `puzzles`, first solution and count<=2:
+    per limit, each solver's CPU seconds per puzzle (median of `repeats` calls), the counts checked to agree.
+    ImportError when OR-tools is not installed."""
+    from peers import cpsat_solvers
+    cpsat = cpsat_solvers(budget)["sudoku"]
+    cpsat(puzzles[0][1], 1)  # load OR-tools once
+    spent: dict[int, dict[str, list[float]]] = {}
+    for limit in QUESTIONS:
+        spent[limit] = {name: [] for name in CPSAT_NAMES}
+        for label, board in puzzles:
+            counts = set()
+            for name in CPSAT_NAMES:
+                seconds, answer = cpu_median(repeats, cpsat if name == "CP-SAT" else runs[name], board, limit)
+                spent[limit][name].append(seconds)
+                counts.add(len(answer) if isinstance(answer, list) else len(answer.solutions))
+            assert len(counts) == 1, f"{label}: counts differ {counts}"
+    return spent
+
+
 def cpsat_section(runs: dict[str, Solver], puzzles: list[tuple[str, Board]], repeats: int, budget: float) -> str:
     """The fast search in Python and Prolog against CP-SAT (one worker) on 16x16: CPU seconds, ratios."""
     try:
-        from peers import cpsat_solvers
-        cpsat = cpsat_solvers(budget)["sudoku"]
-        cpsat(puzzles[0][1], 1)  # load OR-tools once
+        spent = cpsat_measure(runs, puzzles, repeats, budget)
     except ImportError as error:
         return f"16x16 against CP-SAT: skipped, {error} (pip install -e '.[peers]')"
-    names = ("python fast", "prolog fast", "CP-SAT")
     rows, summary = [], []
-    for limit in (1, 2):
-        spent: dict[str, list[float]] = {name: [] for name in names}
-        for label, board in puzzles:
-            counts = set()
-            for name in names:
-                seconds, answer = cpu_median(repeats, cpsat if name == "CP-SAT" else runs[name], board, limit)
-                spent[name].append(seconds)
-                counts.add(len(answer) if isinstance(answer, list) else len(answer.solutions))
-            assert len(counts) == 1, f"{label}: counts differ {counts}"
-            rows.append([label, "first" if limit == 1 else "count<=2"]
-                        + [fmt(spent[name][-1]) for name in names]
-                        + [f"{spent[name][-1] / spent['CP-SAT'][-1]:.2f}x" for name in names[:2]])
-        for name in names[:2]:
-            ratios = [ours / theirs for ours, theirs in zip(spent[name], spent["CP-SAT"])]
-            ratio = sum(spent[name]) / sum(spent["CP-SAT"])
-            summary.append(f"{name} / CP-SAT, {'first' if limit == 1 else 'count<=2'}: {ratio:.2f}x in all, "
+    for limit, question in QUESTIONS.items():
+        times = spent[limit]
+        for k, (label, _) in enumerate(puzzles):
+            rows.append([label, question] + [fmt(times[name][k]) for name in CPSAT_NAMES]
+                        + [f"{times[name][k] / times['CP-SAT'][k]:.2f}x" for name in CPSAT_NAMES[:2]])
+        for name in CPSAT_NAMES[:2]:
+            ratios = [ours / theirs for ours, theirs in zip(times[name], times["CP-SAT"])]
+            ratio = sum(times[name]) / sum(times["CP-SAT"])
+            summary.append(f"{name} / CP-SAT, {question}: {ratio:.2f}x in all, "
                            f"{statistics.median(ratios):.2f}x at the median puzzle, {max(ratios):.2f}x at worst; "
                            f"within 2x in all: {verdict(ratio <= 2)}")
     return (f"16x16 against CP-SAT (one worker), CPU seconds (median of {repeats} calls each), every count agreed\n"
-            + render_table(["puzzle", "question", *names, "python / CP-SAT", "prolog / CP-SAT"], rows)
+            + render_table(["puzzle", "question", *CPSAT_NAMES, "python / CP-SAT", "prolog / CP-SAT"], rows)
             + "\n" + "\n".join(summary))
 
 
