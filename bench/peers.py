@@ -412,23 +412,29 @@ def family_rows(family: Family, solvers: dict[str, Solver], seconds: float,
     return rows, times, problems
 
 
+def median_time(times: list[float | None], seconds: float) -> float:
+    """The median of a solver's times over a family, a call stopped counting as the limit."""
+    return statistics.median(seconds if t is None else t for t in times)
+
+
+def family_ratios(times: dict[str, list[float | None]], peer: str, seconds: float) -> tuple[float, float | None]:
+    """pysolve's ratio to `peer` over a family: of the medians, and the worst of the instances both solved."""
+    both = [ratio(mine, theirs) for mine, theirs in zip(times[PYSOLVE], times[peer])]
+    worst = max((r for r in both if r is not None), default=None)
+    return median_time(times[PYSOLVE], seconds) / max(median_time(times[peer], seconds), 1e-6), worst
+
+
 def summary_row(name: str, times: dict[str, list[float | None]], seconds: float) -> list[str]:
     """A family's medians (a call stopped counts as the limit), solved counts, and pysolve's ratios to each peer:
     of the medians, and the worst of the instances both solved."""
     cases = len(times[PYSOLVE])
-
-    def median(peer: str) -> float:
-        return statistics.median(seconds if t is None else t for t in times[peer])
-
     row = [name, str(cases)]
     for peer in times:
         solved = sum(t is not None for t in times[peer])
-        row.append(f"{fmt(median(peer), seconds)} ({solved}/{cases})")
+        row.append(f"{fmt(median_time(times[peer], seconds), seconds)} ({solved}/{cases})")
     for peer in times:
         if peer != PYSOLVE:
-            both = [ratio(mine, theirs) for mine, theirs in zip(times[PYSOLVE], times[peer])]
-            worst = max((r for r in both if r is not None), default=None)
-            row += [times_x(median(PYSOLVE) / max(median(peer), 1e-6)), times_x(worst)]
+            row += [times_x(value) for value in family_ratios(times, peer, seconds)]
     return row
 
 
@@ -461,12 +467,8 @@ def fd_targets(measured: dict[str, dict[str, list[float | None]]], seconds: floa
             rows.append([name, "kanren (pysolve.fd)", CONSTRAINT, "python-constraint not installed",
                          "median <= 1x, every instance <= 2x", "not measured (pip install -e '.[peers]')"])
             continue
-        mine, theirs = times[PYSOLVE], times[CONSTRAINT]
-        ratios = [ratio(a, b) for a, b in zip(mine, theirs)]
-        worst = max((r for r in ratios if r is not None), default=None)
-        at_median = statistics.median(seconds if t is None else t for t in mine) / \
-            max(statistics.median(seconds if t is None else t for t in theirs), 1e-6)
-        unsolved = sum(t is None for t in mine)
+        at_median, worst = family_ratios(times, CONSTRAINT, seconds)
+        unsolved = sum(t is None for t in times[PYSOLVE])
         ok = at_median <= 1 and worst is not None and worst <= 2 and not unsolved
         rows.append([name, "kanren (pysolve.fd)", CONSTRAINT,
                      f"median {times_x(at_median)}, worst {times_x(worst)}"
