@@ -60,7 +60,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pysolve import fd
+from pysolve import cli, fd
 from pysolve import minikanren as mk
 from pysolve.backends import available
 from pysolve.bounded import call_bounded
@@ -668,9 +668,9 @@ TARGET_KINDS = ("sudoku-fast", "tangram", "squares")  # the issue's rows beyond 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per call at most")
-    parser.add_argument("--runs", type=int, default=3, help="calls per instance under a second (median)")
-    parser.add_argument("--target-seconds", type=float, default=600.0,
+    parser.add_argument("--seconds", type=cli.seconds, default=10.0, help="CPU seconds per call at most")
+    parser.add_argument("--runs", type=cli.positive_int, default=3, help="calls per instance under a second (median)")
+    parser.add_argument("--target-seconds", type=cli.seconds, default=600.0,
                         help="CPU seconds per call at most in the rows beyond the finite-domain families")
     parser.add_argument("--only", default="",
                         help=f"comma-separated kinds: {', '.join(FAMILY_KINDS + TARGET_KINDS)} (default: all)")
